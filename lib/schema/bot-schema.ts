@@ -1,0 +1,224 @@
+import { z } from 'zod';
+
+/**
+ * The bot schema JSON format: one document with blocks and arrows. The CLI's import/export,
+ * the builder's import/export, the database rows and the test fixtures all go through these
+ * schemas, so a file that validates here is a file every part of Blockbot accepts.
+ */
+
+export const BOT_SCHEMA_FORMAT = 'blockbot/schema@1';
+
+/** bot-semantics §1: the kinds of block and whether a client moves into them. */
+export const BLOCK_KINDS = [
+  'start',
+  'state',
+  'not_state',
+  'not_state_condition',
+  'close_deal',
+  'data_transfer',
+  'comment',
+] as const;
+export const blockKindSchema = z.enum(BLOCK_KINDS);
+export type BlockKind = z.infer<typeof blockKindSchema>;
+
+/** Kinds that carry a trigger condition (start blocks and quick replies). */
+export const TRIGGER_KINDS: ReadonlySet<BlockKind> = new Set(['start', 'not_state_condition']);
+/** Kinds the client does not move into. */
+export const NON_MOVING_KINDS: ReadonlySet<BlockKind> = new Set(['not_state', 'not_state_condition', 'comment']);
+
+export const MATCH_MODES = ['exact', 'keywords', 'fuzzy', 'regex'] as const;
+export const matchModeSchema = z.enum(MATCH_MODES);
+export type MatchMode = z.infer<typeof matchModeSchema>;
+
+export const ATTACHMENT_TYPES = ['image', 'video', 'link', 'file', 'audio'] as const;
+export const attachmentTypeSchema = z.enum(ATTACHMENT_TYPES);
+
+export const LIMITS = {
+  blockNameLength: 200,
+  blockTextLength: 10_000,
+  formulaLength: 20_000,
+  triggerBlocks: 500,
+  blocks: 10_000,
+  buttonText: 500,
+} as const;
+
+export const blockIdSchema = z.number().int().positive();
+
+export const attachmentSchema = z.object({
+  type: attachmentTypeSchema,
+  url: z.string().min(1, 'attachment url is empty').max(2000),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** bot-semantics §5: a button; only `text` is required. */
+export const buttonSchema = z.object({
+  type: z.enum(['reply', 'inline']).default('reply'),
+  text: z.string().min(1, 'button text is empty').max(LIMITS.buttonText),
+  line: z.number().int().min(0).optional(),
+  index_in_line: z.number().int().min(0).optional(),
+  url: z.string().max(2000).optional(),
+  callback_data: z.string().max(64).optional(),
+});
+export type Button = z.infer<typeof buttonSchema>;
+
+/** Either a plain list, or the hint variant for messengers without buttons. */
+export const buttonsSchema = z.union([
+  z.array(buttonSchema),
+  z.object({ hint: z.string().max(LIMITS.buttonText), buttons: z.array(buttonSchema) }),
+]);
+export type Buttons = z.infer<typeof buttonsSchema>;
+
+/**
+ * A condition shared by start-block triggers, quick replies and condition arrows:
+ * alternatives separated by `;`, a match mode, an optional comparison expression
+ * (a formula expression that must also hold) and strings to ignore before matching.
+ */
+export const conditionSchema = z.object({
+  alternatives: z.string().max(10_000).default(''),
+  match: matchModeSchema.default('exact'),
+  expression: z.string().max(LIMITS.formulaLength).default(''),
+  ignore: z.string().max(2000).default(''),
+});
+export type Condition = z.infer<typeof conditionSchema>;
+
+export const REQUEST_TYPES = ['GET', 'POST-data', 'POST-json'] as const;
+
+/** A block or condition request (platform-interface.md, "Block requests"). */
+export const blockRequestSchema = z.object({
+  type: z.enum(REQUEST_TYPES).default('GET'),
+  url: z.string().min(1, 'request url is empty').max(4000),
+  /** A JSON object as text, e.g. {"Authorization": "Bearer #{token}"}. */
+  headers: z.string().max(10_000).default(''),
+  /** JSON parameters as text: the body for POST-json, key-values for POST-data. */
+  params: z.string().max(100_000).default(''),
+  /** Stored values: `path|0|key->var; other->var2`. */
+  storedValues: z.string().max(10_000).default(''),
+  /** Checked format of the JSON parameters; off lets `#{n}` go in without quotes as a number. */
+  checkParamsFormat: z.boolean().default(true),
+});
+export type BlockRequest = z.infer<typeof blockRequestSchema>;
+
+export const blockActionsSchema = z.object({
+  /** Move the deal to this CRM state. */
+  crmStateId: z.number().int().positive().optional(),
+  addToLists: z.array(z.number().int().positive()).default([]),
+  removeFromLists: z.array(z.number().int().positive()).default([]),
+});
+export type BlockActions = z.infer<typeof blockActionsSchema>;
+
+export const positionSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
+
+export const blockSchema = z.object({
+  id: blockIdSchema,
+  kind: blockKindSchema,
+  name: z.string().max(LIMITS.blockNameLength).default(''),
+  position: positionSchema.default({ x: 0, y: 0 }),
+  /** Size of a comment note; blocks size themselves. */
+  size: z.object({ width: z.number().positive(), height: z.number().positive() }).optional(),
+  trigger: conditionSchema.optional(),
+  text: z.string().max(LIMITS.blockTextLength).default(''),
+  attachments: z.array(attachmentSchema).default([]),
+  buttons: buttonsSchema.optional(),
+  formula: z.string().max(LIMITS.formulaLength).default(''),
+  request: blockRequestSchema.optional(),
+  actions: blockActionsSchema.optional(),
+});
+export type Block = z.infer<typeof blockSchema>;
+export type BlockInput = z.input<typeof blockSchema>;
+
+export const TIMER_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
+export const timerSchema = z.union([
+  z.object({ delay: z.number().min(0), unit: z.enum(TIMER_UNITS).default('seconds') }),
+  /** `dd.mm.yyyy hh:mm` in the project's time zone; `#{...}` allowed. */
+  z.object({ at: z.string().min(1).max(500) }),
+]);
+export type Timer = z.infer<typeof timerSchema>;
+
+export const ARROW_KINDS = ['condition', 'unconditional', 'timer'] as const;
+
+export const arrowSchema = z.object({
+  id: z.number().int().positive(),
+  from: blockIdSchema,
+  to: blockIdSchema,
+  kind: z.enum(ARROW_KINDS),
+  condition: conditionSchema.optional(),
+  timer: timerSchema.optional(),
+  /** Timer: cancel the client's other pending timers when this one is scheduled. */
+  cancelOtherTimers: z.boolean().default(false),
+  /** Timer: do not fire when the client has left the source block meanwhile. */
+  cancelIfLeft: z.boolean().default(true),
+  /** Data collection: the reply is stored into this variable (`client.` goes to the profile). */
+  collectInto: z.string().max(500).optional(),
+  /** The first alternative of the condition becomes a reply button of the source block. */
+  showAsButton: z.boolean().default(false),
+  /** A condition request, run each time the condition is checked. */
+  request: blockRequestSchema.optional(),
+});
+export type Arrow = z.infer<typeof arrowSchema>;
+export type ArrowInput = z.input<typeof arrowSchema>;
+
+const variableNamePattern = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+
+export const botSchemaSchema = z
+  .object({
+    format: z.literal(BOT_SCHEMA_FORMAT),
+    blocks: z.array(blockSchema).max(LIMITS.blocks),
+    arrows: z.array(arrowSchema),
+  })
+  .superRefine((schema, ctx) => {
+    const blockIds = new Set<number>();
+    let triggerBlocks = 0;
+    schema.blocks.forEach((block, i) => {
+      if (blockIds.has(block.id)) {
+        ctx.addIssue({ code: 'custom', path: ['blocks', i, 'id'], message: `block id ${block.id} is used twice` });
+      }
+      blockIds.add(block.id);
+      if (TRIGGER_KINDS.has(block.kind)) triggerBlocks++;
+    });
+    if (triggerBlocks > LIMITS.triggerBlocks) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['blocks'],
+        message: `at most ${LIMITS.triggerBlocks} start and not_state_condition blocks per bot (found ${triggerBlocks})`,
+      });
+    }
+    const arrowIds = new Set<number>();
+    schema.arrows.forEach((arrow, i) => {
+      if (arrowIds.has(arrow.id)) {
+        ctx.addIssue({ code: 'custom', path: ['arrows', i, 'id'], message: `arrow id ${arrow.id} is used twice` });
+      }
+      arrowIds.add(arrow.id);
+      for (const end of ['from', 'to'] as const) {
+        if (!blockIds.has(arrow[end])) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['arrows', i, end],
+            message: `arrow ${arrow.id} points ${end} block ${arrow[end]}, which does not exist`,
+          });
+        }
+      }
+      if (arrow.kind === 'timer' && !arrow.timer) {
+        ctx.addIssue({ code: 'custom', path: ['arrows', i, 'timer'], message: 'a timer arrow needs a timer' });
+      }
+      if (arrow.kind === 'condition' && !arrow.condition) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['arrows', i, 'condition'],
+          message: 'a condition arrow needs a condition',
+        });
+      }
+      if (arrow.collectInto !== undefined && !variableNamePattern.test(arrow.collectInto)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['arrows', i, 'collectInto'],
+          message: `"${arrow.collectInto}" is not a variable name (letters, digits, _ and . ; not starting with a digit)`,
+        });
+      }
+    });
+  });
+export type BotSchema = z.infer<typeof botSchemaSchema>;
+export type BotSchemaInput = z.input<typeof botSchemaSchema>;
+
+export function emptyBotSchema(): BotSchema {
+  return { format: BOT_SCHEMA_FORMAT, blocks: [], arrows: [] };
+}

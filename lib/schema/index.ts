@@ -1,0 +1,2 @@
+export * from './bot-schema';
+export * from './parse';
