@@ -1,13 +1,28 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+const alias = { '@': path.resolve(import.meta.dirname) };
+const shared = { environment: 'node' as const, testTimeout: 30_000, hookTimeout: 120_000, pool: 'forks' as const };
+
+// Two projects: pure code, and code that needs a database. CI runs `--project db` a second
+// time against PostgreSQL (TEST_DATABASE_URL), so both database modes are tested.
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
+  resolve: { alias },
   test: {
-    include: ['{lib,server,app,cli,scripts,components}/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    projects: [
+      {
+        resolve: { alias },
+        test: { ...shared, name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'server/http/**/*.test.ts'] },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: 'db',
+          include: ['server/**/*.test.ts', 'cli/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: ['server/http/**'],
+        },
+      },
+    ],
   },
 });

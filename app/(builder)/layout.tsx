@@ -1,0 +1,23 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { SignOutButton } from '@/components/auth/sign-out-button';
+import { requireSession } from '@/server/auth/require-session';
+
+export default async function BuilderLayout({ children }: { children: ReactNode }) {
+  const session = await requireSession();
+  return (
+    <div className="flex h-full flex-col">
+      <header className="flex h-12 shrink-0 items-center justify-between border-b border-slate-200 bg-white px-4">
+        <Link href="/projects" className="flex items-center gap-2 font-semibold">
+          {/* biome-ignore lint/performance/noImgElement: a tiny static icon */}
+          <img src="/icon.svg" alt="" className="size-6" /> Blockbot
+        </Link>
+        <div className="flex items-center gap-3 text-sm text-slate-600">
+          <span data-testid="user-email">{session.user.email}</span>
+          <SignOutButton />
+        </div>
+      </header>
+      <div className="min-h-0 flex-1">{children}</div>
+    </div>
+  );
+}

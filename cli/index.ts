@@ -1,0 +1,141 @@
+import fs from 'node:fs/promises';
+import { Command, InvalidArgumentError } from 'commander';
+import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
+import { createApiKey } from '@/server/api-keys/api-keys';
+import { loadBotSchema, saveBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { closeDb, getDb } from '@/server/db';
+import { DomainError } from '@/server/errors';
+import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
+
+/** The admin CLI: `npm run blockbot -- <command>`. Talks to the configured database directly. */
+
+class CliError extends Error {}
+
+function projectId(value: string): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new InvalidArgumentError('a project id is a positive whole number');
+  return id;
+}
+
+async function withDb<T>(run: (db: Awaited<ReturnType<typeof getDb>>) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  try {
+    return await run(db);
+  } finally {
+    await closeDb();
+  }
+}
+
+export function buildProgram(out: (text: string) => void = (t) => process.stdout.write(t)): Command {
+  const program = new Command('blockbot')
+    .description('Blockbot administration: projects, API keys, bot schemas')
+    .showHelpAfterError();
+
+  const project = program.command('project').description('manage projects');
+  project
+    .command('create')
+    .description('create a project (with the default CRM funnel)')
+    .requiredOption('--name <name>', 'project name')
+    .option('--plan <plan>', `plan: ${PLANS.join(', ')}`, 'free')
+    .option('--time-zone <tz>', 'IANA time zone', 'UTC')
+    .option('--owner <email>', 'e-mail of the owner (becomes a member; linked to the account with this e-mail)')
+    .option('--demo', 'start with the demo bot')
+    .action(async (opts: { name: string; plan: string; timeZone: string; owner?: string; demo?: boolean }) => {
+      if (!(PLANS as readonly string[]).includes(opts.plan)) {
+        throw new CliError(`--plan must be one of ${PLANS.join(', ')} (got "${opts.plan}")`);
+      }
+      const created = await withDb(async (db) => {
+        const user = opts.owner ? await db.user.findUnique({ where: { email: opts.owner.toLowerCase() } }) : null;
+        return createProject(db, {
+          name: opts.name,
+          plan: opts.plan as (typeof PLANS)[number],
+          timeZone: opts.timeZone,
+          withDemoBot: Boolean(opts.demo),
+          owner: opts.owner ? { email: opts.owner, userId: user?.id } : undefined,
+        });
+      });
+      out(`Created project ${created.id} "${created.name}" (plan ${created.plan}).\n`);
+    });
+
+  project
+    .command('list')
+    .description('list all projects')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const projects = await withDb((db) => listAllProjects(db));
+      if (opts.json) {
+        out(`${JSON.stringify(projects, null, 2)}\n`);
+        return;
+      }
+      if (!projects.length) out('No projects.\n');
+      for (const p of projects) {
+        out(`${p.id}\t${p.name}\t${p.plan}\t${p.timeZone}\t${p._count.clients} clients\t${p._count.apiKeys} keys\n`);
+      }
+    });
+
+  const key = program.command('key').description('manage API keys');
+  key
+    .command('create')
+    .description('create an API key; it is printed once and stored only as a hash')
+    .requiredOption('--project <id>', 'project id', projectId)
+    .option('--name <name>', 'key name', 'CLI key')
+    .option('--can-delete-clients', 'allow this key to delete clients')
+    .action(async (opts: { project: number; name: string; canDeleteClients?: boolean }) => {
+      const created = await withDb(async (db) => {
+        await getProject(db, opts.project);
+        return createApiKey(db, opts.project, { name: opts.name, canDeleteClients: Boolean(opts.canDeleteClients) });
+      });
+      out(`${created.key}\n`);
+      process.stderr.write(`API key "${created.name}" for project ${opts.project}: shown once, store it now.\n`);
+    });
+
+  const schema = program.command('schema').description('import and export bot schemas (docs/bot-schema.md)');
+  schema
+    .command('import')
+    .description('replace a project\'s bot schema with a JSON file')
+    .requiredOption('--project <id>', 'project id', projectId)
+    .argument('<file>', 'schema JSON file')
+    .action(async (file: string, opts: { project: number }) => {
+      const parsed = parseBotSchemaJson(await fs.readFile(file, 'utf8'));
+      if (!parsed.ok) throw new CliError(`${file} is not a valid bot schema:\n${describeFieldErrors(parsed.errors)}`);
+      const { revision } = await withDb(async (db) => {
+        await getProject(db, opts.project);
+        return saveBotSchema(db, opts.project, parsed.value);
+      });
+      out(`Imported ${parsed.value.blocks.length} blocks and ${parsed.value.arrows.length} arrows into project ${opts.project} (revision ${revision}).\n`);
+    });
+
+  schema
+    .command('export')
+    .description('write a project\'s bot schema as JSON (to a file, or to standard output)')
+    .requiredOption('--project <id>', 'project id', projectId)
+    .argument('[file]', 'output file')
+    .action(async (file: string | undefined, opts: { project: number }) => {
+      const { schema: botSchema } = await withDb(async (db) => {
+        await getProject(db, opts.project);
+        return loadBotSchema(db, opts.project);
+      });
+      const text = serializeBotSchema(botSchema);
+      if (file) await fs.writeFile(file, text);
+      else out(text);
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError || error instanceof DomainError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,3 @@
+import { main } from './index';
+
+main(process.argv).then((code) => process.exit(code));

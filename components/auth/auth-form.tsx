@@ -1,0 +1,92 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { type FormEvent, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { useTRPC } from '@/components/trpc/client';
+import { authClient } from './auth-client';
+import { authErrorMessage } from './auth-errors';
+
+/** Sign-in and sign-up share one form; sign-up also asks for a name and opens the first project. */
+export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
+  const router = useRouter();
+  const trpc = useTRPC();
+  const ensureFirst = useMutation(trpc.project.ensureFirst.mutationOptions());
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get('email') ?? '');
+    const password = String(form.get('password') ?? '');
+    setPending(true);
+    setError(null);
+    const result =
+      mode === 'sign-up'
+        ? await authClient.signUp.email({ email, password, name: String(form.get('name') ?? '') })
+        : await authClient.signIn.email({ email, password });
+    if (result.error) {
+      setPending(false);
+      setError(authErrorMessage(result.error));
+      return;
+    }
+    if (mode === 'sign-up') {
+      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+      const project = await ensureFirst.mutateAsync({ timeZone });
+      router.push(`/projects/${project.id}`);
+    } else {
+      router.push('/projects');
+    }
+    router.refresh();
+  }
+
+  const title = mode === 'sign-up' ? 'Create your Blockbot account' : 'Sign in to Blockbot';
+  return (
+    <main className="flex min-h-full items-center justify-center p-6">
+      <Card className="w-full max-w-sm">
+        <h1 className="mb-5 text-xl font-semibold">{title}</h1>
+        <form className="space-y-4" onSubmit={onSubmit} noValidate>
+          {mode === 'sign-up' ? (
+            <Field id="name" label="Name">
+              <Input id="name" name="name" autoComplete="name" required />
+            </Field>
+          ) : null}
+          <Field id="email" label="E-mail">
+            <Input id="email" name="email" type="email" autoComplete="email" required />
+          </Field>
+          <Field id="password" label="Password" hint={mode === 'sign-up' ? 'At least 8 characters.' : undefined}>
+            <Input
+              id="password"
+              name="password"
+              type="password"
+              autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
+              required
+            />
+          </Field>
+          {error ? <Alert tone="error">{error}</Alert> : null}
+          <Button type="submit" className="w-full" disabled={pending}>
+            {mode === 'sign-up' ? 'Sign up' : 'Sign in'}
+          </Button>
+        </form>
+        <p className="mt-4 text-center text-sm text-slate-600">
+          {mode === 'sign-up' ? (
+            <>
+              Have an account? <Link className="text-brand-600 hover:underline" href="/sign-in">Sign in</Link>
+            </>
+          ) : (
+            <>
+              New here? <Link className="text-brand-600 hover:underline" href="/sign-up">Create an account</Link>
+            </>
+          )}
+        </p>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,35 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { cn } from '@/components/ui/cn';
+
+export function ProjectNav({ projectId, name }: { projectId: number; name: string }) {
+  const pathname = usePathname();
+  const base = `/projects/${projectId}`;
+  const tabs = [
+    { href: base, label: 'Bot' },
+    { href: `${base}/settings`, label: 'Settings' },
+    { href: `${base}/api-keys`, label: 'API keys' },
+  ];
+  return (
+    <nav className="flex h-11 shrink-0 items-center gap-1 border-b border-slate-200 bg-white px-4" aria-label="Project">
+      <span className="mr-4 font-medium text-slate-900" data-testid="project-name">
+        {name}
+      </span>
+      {tabs.map((tab) => (
+        <Link
+          key={tab.href}
+          href={tab.href}
+          aria-current={pathname === tab.href ? 'page' : undefined}
+          className={cn(
+            'rounded-md px-3 py-1.5 text-sm',
+            pathname === tab.href ? 'bg-brand-50 font-medium text-brand-700' : 'text-slate-600 hover:bg-slate-100',
+          )}
+        >
+          {tab.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,46 @@
+import { defineConfig } from '@playwright/test';
+import fs from 'node:fs';
+
+const port = 3100;
+const baseURL = `http://127.0.0.1:${port}`;
+// Debian's Chromium where present (this project's CI); elsewhere `npx playwright install chromium`.
+const debianChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const executablePath = fs.existsSync(debianChromium) ? debianChromium : undefined;
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  webServer: {
+    // A fresh embedded database for every run; `next` started directly so stopping it stops the server.
+    command: `rm -rf .e2e-data && ./node_modules/.bin/next start -H 127.0.0.1 -p ${port}`,
+    url: `${baseURL}/sign-in`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      BLOCKBOT_DATA_DIR: '.e2e-data',
+      BLOCKBOT_BASE_URL: baseURL,
+      BLOCKBOT_AUTH_RATE_LIMIT: 'off',
+      PORT: String(port),
+    },
+  },
+});

@@ -1,0 +1,75 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '@/server/db/client-type';
+import { notFound } from '@/server/errors';
+
+const KEY_PREFIX = 'bb_';
+const DISPLAY_PREFIX_LENGTH = 10;
+
+export const createApiKeyInput = z.object({
+  name: z.string().trim().min(1, 'the key needs a name').max(100),
+  canDeleteClients: z.boolean().default(false),
+});
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Creates a key; the plaintext is returned this once and only its hash is stored. */
+export async function createApiKey(db: Db, projectId: number, input: z.input<typeof createApiKeyInput>) {
+  const data = createApiKeyInput.parse(input);
+  const key = `${KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
+  const row = await db.apiKey.create({
+    data: {
+      projectId,
+      name: data.name,
+      canDeleteClients: data.canDeleteClients,
+      hash: hashApiKey(key),
+      prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+    },
+    select: { id: true, name: true, prefix: true, canDeleteClients: true, createdAt: true },
+  });
+  return { ...row, key };
+}
+
+export async function listApiKeys(db: Db, projectId: number) {
+  return db.apiKey.findMany({
+    where: { projectId, revokedAt: null },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, name: true, prefix: true, canDeleteClients: true, createdAt: true, lastUsedAt: true },
+  });
+}
+
+export async function revokeApiKey(db: Db, projectId: number, keyId: number) {
+  const { count } = await db.apiKey.updateMany({
+    where: { id: keyId, projectId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (count === 0) throw notFound(`API key ${keyId} does not exist in this project or is already revoked.`);
+}
+
+export interface AuthenticatedKey {
+  keyId: number;
+  projectId: number;
+  canDeleteClients: boolean;
+}
+
+/**
+ * Finds the live key for a presented key string; unknown and revoked keys both give null,
+ * so callers cannot tell them apart.
+ */
+export async function authenticateApiKey(db: Db, presented: string): Promise<AuthenticatedKey | null> {
+  if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
+  const hash = hashApiKey(presented);
+  const row = await db.apiKey.findUnique({
+    where: { hash },
+    select: { id: true, projectId: true, canDeleteClients: true, revokedAt: true, hash: true, lastUsedAt: true },
+  });
+  if (!row || row.revokedAt) return null;
+  if (!timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  // Last-used is shown to the minute; skip the write when it is fresh, it is on every call's path.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  }
+  return { keyId: row.id, projectId: row.projectId, canDeleteClients: row.canDeleteClients };
+}

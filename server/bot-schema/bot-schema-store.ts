@@ -1,0 +1,134 @@
+import {
+  type Arrow,
+  type Block,
+  type BotSchema,
+  BOT_SCHEMA_FORMAT,
+  arrowSchema,
+  blockSchema,
+  describeFieldErrors,
+  parseBotSchema,
+} from '@/lib/schema';
+import type { Db, PrismaClient } from '@/server/db/client-type';
+import type { Prisma } from '@/server/db/generated/client';
+import { DomainError, invalid } from '@/server/errors';
+
+/** Reads a project's bot schema from its block and arrow rows, in the JSON format of lib/schema. */
+export async function loadBotSchema(db: Db, projectId: number): Promise<{ schema: BotSchema; revision: number }> {
+  const [project, blocks, arrows] = await Promise.all([
+    db.project.findUniqueOrThrow({ where: { id: projectId }, select: { schemaRevision: true } }),
+    db.block.findMany({ where: { projectId }, orderBy: { id: 'asc' } }),
+    db.arrow.findMany({ where: { projectId }, orderBy: { id: 'asc' } }),
+  ]);
+  return {
+    revision: project.schemaRevision,
+    schema: {
+      format: BOT_SCHEMA_FORMAT,
+      blocks: blocks.map(blockFromRow),
+      arrows: arrows.map(arrowFromRow),
+    },
+  };
+}
+
+type BlockRow = Prisma.BlockGetPayload<object>;
+type ArrowRow = Prisma.ArrowGetPayload<object>;
+
+function blockFromRow(row: BlockRow): Block {
+  return blockSchema.parse({
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    position: { x: row.x, y: row.y },
+    size: row.width && row.height ? { width: row.width, height: row.height } : undefined,
+    trigger: row.trigger ?? undefined,
+    text: row.text,
+    attachments: row.attachments,
+    buttons: row.buttons ?? undefined,
+    formula: row.formula,
+    request: row.request ?? undefined,
+    actions: row.actions ?? undefined,
+  });
+}
+
+function arrowFromRow(row: ArrowRow): Arrow {
+  return arrowSchema.parse({
+    ...(row.settings as object),
+    id: row.id,
+    from: row.fromId,
+    to: row.toId,
+    kind: row.kind,
+  });
+}
+
+function blockToRow(projectId: number, block: Block): Prisma.BlockCreateManyInput {
+  return {
+    projectId,
+    id: block.id,
+    kind: block.kind,
+    name: block.name,
+    x: block.position.x,
+    y: block.position.y,
+    width: block.size?.width ?? null,
+    height: block.size?.height ?? null,
+    trigger: block.trigger ?? undefined,
+    text: block.text,
+    attachments: block.attachments,
+    buttons: block.buttons ?? undefined,
+    formula: block.formula,
+    request: block.request ?? undefined,
+    actions: block.actions ?? undefined,
+  };
+}
+
+function arrowToRow(projectId: number, arrow: Arrow): Prisma.ArrowCreateManyInput {
+  const { id, from, to, kind, ...settings } = arrow;
+  return { projectId, id, fromId: from, toId: to, kind, settings: settings as Prisma.InputJsonObject };
+}
+
+export interface SaveOptions {
+  /** The revision the editor started from; a save over a newer revision is refused. */
+  expectedRevision?: number;
+}
+
+/**
+ * Replaces a project's whole bot schema (import, and the builder's save). Validated by the
+ * same zod schema as every file; one transaction, so a refused save changes nothing.
+ */
+export async function saveBotSchema(
+  db: PrismaClient,
+  projectId: number,
+  input: unknown,
+  options: SaveOptions = {},
+): Promise<{ revision: number }> {
+  const parsed = parseBotSchema(input);
+  if (!parsed.ok) throw invalid(`The bot schema is invalid:\n${describeFieldErrors(parsed.errors)}`);
+  const schema = parsed.value;
+  return db.$transaction(async (tx) => {
+    // Lock the project row so two saves are applied one after the other.
+    const [project] = await tx.$queryRaw<{ schemaRevision: number; nextBlockId: number; nextArrowId: number }[]>`
+      SELECT "schemaRevision", "nextBlockId", "nextArrowId" FROM "Project" WHERE id = ${projectId} FOR UPDATE`;
+    if (!project) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
+    if (options.expectedRevision !== undefined && options.expectedRevision !== project.schemaRevision) {
+      throw new DomainError(
+        'conflict',
+        `The bot was changed elsewhere (revision ${project.schemaRevision}, you edited ${options.expectedRevision}). Reload to get the latest version; your change was not saved.`,
+      );
+    }
+    await tx.arrow.deleteMany({ where: { projectId } });
+    await tx.block.deleteMany({ where: { projectId } });
+    if (schema.blocks.length) await tx.block.createMany({ data: schema.blocks.map((b) => blockToRow(projectId, b)) });
+    if (schema.arrows.length) await tx.arrow.createMany({ data: schema.arrows.map((a) => arrowToRow(projectId, a)) });
+    const maxBlock = Math.max(0, ...schema.blocks.map((b) => b.id));
+    const maxArrow = Math.max(0, ...schema.arrows.map((a) => a.id));
+    const updated = await tx.project.update({
+      where: { id: projectId },
+      data: {
+        schemaRevision: { increment: 1 },
+        // Ids are never reused after a delete: integrators keep block ids in their code.
+        nextBlockId: Math.max(project.nextBlockId, maxBlock + 1),
+        nextArrowId: Math.max(project.nextArrowId, maxArrow + 1),
+      },
+      select: { schemaRevision: true },
+    });
+    return { revision: updated.schemaRevision };
+  });
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable Blockbot reads, validated in one place. Nothing is required:
+ * with no environment at all the app runs on the embedded database. Documented in the
+ * README and .env.example.
+ */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Where users reach the app; sign-in cookies and trusted origins are tied to it. */
+  BLOCKBOT_BASE_URL: optionalString.pipe(z.url().optional()),
+  /** PostgreSQL server mode; unset = embedded PGlite in the data directory. */
+  DATABASE_URL: optionalString,
+  BLOCKBOT_DATA_DIR: optionalString,
+  /** Session signing secret; generated into the data directory in embedded mode. */
+  BLOCKBOT_AUTH_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  /** Run the job worker inside the web server (default in embedded mode; see `npm run worker`). */
+  BLOCKBOT_INLINE_WORKER: optionalString.pipe(z.enum(['true', 'false']).optional()),
+  /** Sign-in/sign-up rate limiting; tests switch it off. */
+  BLOCKBOT_AUTH_RATE_LIMIT: optionalString.pipe(z.enum(['on', 'off']).optional()),
+  /** Public API requests per minute per key. */
+  BLOCKBOT_API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export class EnvError extends Error {}
+
+export function getEnv(): Env {
+  if (cached) return cached;
+  const result = envSchema.safeParse(process.env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new EnvError(`Blockbot's environment is invalid: ${lines.join('; ')}`);
+  }
+  cached = result.data;
+  return cached;
+}
+
+export function isServerMode(env: Env = getEnv()): boolean {
+  return env.DATABASE_URL !== undefined;
+}
+
+export function baseUrl(env: Env = getEnv()): string {
+  return env.BLOCKBOT_BASE_URL ?? `http://localhost:${env.PORT}`;
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,19 @@
+/**
+ * Errors the domain modules raise on purpose. Each carries a machine code and a message that
+ * says what is wrong and how to fix it; tRPC and the public API map the code to a status.
+ */
+export type DomainErrorCode = 'invalid' | 'not_found' | 'forbidden' | 'conflict' | 'limit' | 'plan';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (message: string) => new DomainError('not_found', message);
+export const invalid = (message: string, field?: string) => new DomainError('invalid', message, field);

@@ -1,0 +1,31 @@
+import { PgBoss } from 'pg-boss';
+import { fromPglite } from 'pg-boss/dist/adapters/index.js';
+import { getDatabase } from '@/server/db';
+
+const globalForBoss = globalThis as unknown as { blockbotBoss?: Promise<PgBoss> };
+
+/**
+ * The one pg-boss instance of this process, on the app's own database: PGlite's connection in
+ * embedded mode, the PostgreSQL server otherwise. Started lazily after migrations.
+ */
+export function getBoss(): Promise<PgBoss> {
+  globalForBoss.blockbotBoss ??= (async () => {
+    const database = await getDatabase();
+    const boss =
+      database.mode === 'embedded' && database.pglite
+        ? new PgBoss({ db: fromPglite(database.pglite), schema: 'pgboss' })
+        : new PgBoss({ connectionString: database.url, schema: 'pgboss', max: 4 });
+    boss.on('error', (error) => console.error('[jobs]', error.message));
+    await boss.start();
+    return boss;
+  })();
+  return globalForBoss.blockbotBoss;
+}
+
+export async function stopBoss(): Promise<void> {
+  const pending = globalForBoss.blockbotBoss;
+  if (!pending) return;
+  globalForBoss.blockbotBoss = undefined;
+  const boss = await pending;
+  await boss.stop({ graceful: true, timeout: 10_000 });
+}

@@ -1,0 +1,61 @@
+import type { Job, PgBoss, SendOptions } from 'pg-boss';
+import { getBoss } from './boss';
+
+/** A durable job kind: its queue name and its handler. Handlers must be safe to run twice. */
+export interface JobDefinition<T extends object> {
+  name: string;
+  handle(data: T, job: Job<T>): Promise<void>;
+  /** Jobs fetched per poll; PGlite fetches one per poll by default, far too slow for timers. */
+  batchSize?: number;
+  pollingIntervalSeconds?: number;
+}
+
+export function defineJob<T extends object>(definition: JobDefinition<T>): JobDefinition<T> {
+  return definition;
+}
+
+export async function enqueue<T extends object>(
+  definition: JobDefinition<T>,
+  data: T,
+  options: SendOptions = {},
+): Promise<string | null> {
+  const boss = await getBoss();
+  await ensureQueue(boss, definition.name);
+  return boss.send(definition.name, data, options);
+}
+
+export async function cancelJob(definition: JobDefinition<object>, jobId: string): Promise<void> {
+  const boss = await getBoss();
+  await boss.cancel(definition.name, jobId);
+}
+
+const createdQueues = new Set<string>();
+
+async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
+  if (createdQueues.has(name)) return;
+  if (!(await boss.getQueue(name))) await boss.createQueue(name);
+  createdQueues.add(name);
+}
+
+/** Starts handling the given job kinds in this process; returns when the workers are registered. */
+export async function startWorkers(definitions: readonly JobDefinition<object>[]): Promise<void> {
+  const boss = await getBoss();
+  for (const definition of definitions) {
+    await ensureQueue(boss, definition.name);
+    await boss.work<object>(
+      definition.name,
+      { batchSize: definition.batchSize ?? 20, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5 },
+      async (jobs) => {
+        // One failing job must not fail (and retry) the rest of its batch.
+        for (const job of jobs) {
+          try {
+            await definition.handle(job.data, job);
+          } catch (error) {
+            console.error(`[jobs] ${definition.name} ${job.id} failed:`, (error as Error).message);
+            await boss.fail(definition.name, job.id, { message: (error as Error).message });
+          }
+        }
+      },
+    );
+  }
+}

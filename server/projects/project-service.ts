@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Db, PrismaClient } from '@/server/db/client-type';
+import type { Plan } from '@/server/db/generated/client';
+import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { DomainError, notFound } from '@/server/errors';
+import { demoBotSchema } from './demo-bot';
+
+export const PLANS = ['free', 'business', 'ai'] as const satisfies readonly Plan[];
+export const MAX_PROJECT_CONSTANTS = 50;
+const DEFAULT_STATES = ['New', 'In progress', 'Won', 'Lost'];
+
+export const timeZoneSchema = z.string().refine(isTimeZone, {
+  error: (issue) => `"${String(issue.input)}" is not a time zone; use an IANA name such as Europe/Berlin or UTC`,
+});
+
+export const projectNameSchema = z.string().trim().min(1, 'the project needs a name').max(100);
+
+export const createProjectInput = z.object({
+  name: projectNameSchema,
+  plan: z.enum(PLANS).default('free'),
+  timeZone: timeZoneSchema.default('UTC'),
+  owner: z.object({ userId: z.string().optional(), email: z.string().email(), name: z.string().default('') }).optional(),
+  withDemoBot: z.boolean().default(false),
+});
+
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A Standard Webhooks signing secret. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/**
+ * Creates a project with what every project starts with: the default CRM funnel, its owner
+ * as the first member, and optionally the demo bot.
+ */
+export async function createProject(db: PrismaClient, input: z.input<typeof createProjectInput>) {
+  const data = createProjectInput.parse(input);
+  const project = await db.$transaction(async (tx) => {
+    const project = await tx.project.create({
+      data: { name: data.name, plan: data.plan, timeZone: data.timeZone, webhookSecret: newWebhookSecret() },
+    });
+    const funnel = await tx.crmFunnel.create({ data: { projectId: project.id, name: 'Sales' } });
+    await tx.crmState.createMany({
+      data: DEFAULT_STATES.map((name, position) => ({ projectId: project.id, funnelId: funnel.id, name, position })),
+    });
+    if (data.owner) {
+      await tx.projectMember.create({
+        data: {
+          projectId: project.id,
+          userId: data.owner.userId,
+          email: data.owner.email.toLowerCase(),
+          name: data.owner.name,
+          role: 'owner',
+        },
+      });
+    }
+    return project;
+  });
+  if (data.withDemoBot) await saveBotSchema(db, project.id, demoBotSchema);
+  return project;
+}
+
+export async function listProjectsForUser(db: Db, userId: string) {
+  return db.project.findMany({
+    where: { members: { some: { userId } } },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true, name: true, plan: true, createdAt: true },
+  });
+}
+
+export async function listAllProjects(db: Db) {
+  return db.project.findMany({
+    orderBy: { id: 'asc' },
+    select: { id: true, name: true, plan: true, timeZone: true, createdAt: true, _count: { select: { clients: true, apiKeys: true } } },
+  });
+}
+
+export async function getProject(db: Db, projectId: number) {
+  const project = await db.project.findUnique({
+    where: { id: projectId },
+    include: { constants: { orderBy: { name: 'asc' } } },
+  });
+  if (!project) throw notFound(`Project ${projectId} does not exist.`);
+  return project;
+}
+
+export async function renameProject(db: Db, projectId: number, name: string) {
+  return db.project.update({ where: { id: projectId }, data: { name: projectNameSchema.parse(name) } });
+}
+
+export async function deleteProject(db: Db, projectId: number) {
+  await db.project.delete({ where: { id: projectId } });
+}
+
+const constantNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a constant name has letters, digits and _, and does not start with a digit')
+  .max(500);
+
+export const projectSettingsInput = z.object({
+  plan: z.enum(PLANS).optional(),
+  timeZone: timeZoneSchema.optional(),
+  webhookUrl: z
+    .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'the webhook URL must start with http:// or https://' })])
+    .optional(),
+  constants: z
+    .array(z.object({ name: constantNameSchema, value: z.string().max(100_000) }))
+    .max(MAX_PROJECT_CONSTANTS, `at most ${MAX_PROJECT_CONSTANTS} project constants`)
+    .optional(),
+});
+
+/** Updates settings; the constants list replaces the old one as a whole, in one transaction. */
+export async function updateProjectSettings(
+  db: PrismaClient,
+  projectId: number,
+  input: z.input<typeof projectSettingsInput>,
+) {
+  const data = projectSettingsInput.parse(input);
+  const names = new Set<string>();
+  for (const c of data.constants ?? []) {
+    if (names.has(c.name)) throw new DomainError('invalid', `The constant "${c.name}" is defined twice.`, 'constants');
+    names.add(c.name);
+  }
+  return db.$transaction(async (tx) => {
+    const project = await tx.project.update({
+      where: { id: projectId },
+      data: {
+        plan: data.plan,
+        timeZone: data.timeZone,
+        webhookUrl: data.webhookUrl === undefined ? undefined : data.webhookUrl || null,
+      },
+    });
+    if (data.constants) {
+      await tx.projectConstant.deleteMany({ where: { projectId } });
+      await tx.projectConstant.createMany({ data: data.constants.map((c) => ({ projectId, ...c })) });
+    }
+    return project;
+  });
+}
+
+export async function rotateWebhookSecret(db: Db, projectId: number) {
+  return db.project.update({ where: { id: projectId }, data: { webhookSecret: newWebhookSecret() } });
+}

@@ -1,0 +1,42 @@
+import { getEnv } from '@/server/config/env';
+import { getSecrets } from '@/server/config/secrets';
+import { closeDb, getDatabase, StartupError } from '@/server/db';
+import { stopBoss } from '@/server/jobs/boss';
+import { startWorkers } from '@/server/jobs/jobs';
+import { jobDefinitions } from '@/server/jobs/registry';
+
+let stopping = false;
+
+/**
+ * Shared start-up of the web server and the worker process. A configuration or database
+ * problem ends the process with one clear line instead of a stack trace.
+ */
+export async function startRuntime(options: { worker: boolean; role: 'web' | 'worker' }): Promise<void> {
+  try {
+    getEnv();
+    getSecrets();
+    await getDatabase();
+    if (options.worker) await startWorkers(jobDefinitions);
+  } catch (error) {
+    if (error instanceof StartupError || (error as Error).name === 'EnvError') {
+      console.error(`Blockbot could not start: ${(error as Error).message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal));
+  console.log(`[blockbot] ${options.role} ready${options.worker ? ' (job worker running)' : ''}`);
+}
+
+/** Stops taking jobs, lets running ones finish, and closes the database (PGlite must be closed cleanly). */
+export async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`[blockbot] ${signal}: shutting down`);
+  try {
+    await stopBoss();
+    await closeDb();
+  } finally {
+    process.exit(0);
+  }
+}

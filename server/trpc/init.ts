@@ -1,0 +1,69 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { ZodError, z } from 'zod';
+import { getSessionFromHeaders } from '@/server/auth/auth';
+import { getDb } from '@/server/db';
+import { DomainError, type DomainErrorCode } from '@/server/errors';
+import { requireMembership } from '@/server/projects/membership';
+
+export async function createTRPCContext(opts: { headers: Headers }) {
+  const [db, session] = await Promise.all([getDb(), getSessionFromHeaders(opts.headers)]);
+  return { db, session };
+}
+export type TRPCContext = Awaited<ReturnType<typeof createTRPCContext>>;
+
+const t = initTRPC.context<TRPCContext>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    return {
+      ...shape,
+      data: {
+        ...shape.data,
+        // Field-level messages for forms; never a stack trace.
+        fieldErrors: cause instanceof ZodError ? z.flattenError(cause).fieldErrors : undefined,
+        stack: undefined,
+      },
+    };
+  },
+});
+
+const trpcCodes: Record<DomainErrorCode, TRPCError['code']> = {
+  invalid: 'BAD_REQUEST',
+  not_found: 'NOT_FOUND',
+  forbidden: 'FORBIDDEN',
+  conflict: 'CONFLICT',
+  limit: 'BAD_REQUEST',
+  plan: 'FORBIDDEN',
+};
+
+/** Domain errors become tRPC errors with the domain's message; anything else stays internal. */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: trpcCodes[cause.code], message: cause.message, cause });
+  }
+  if (!result.ok && result.error.cause instanceof ZodError) {
+    const message = result.error.cause.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+    throw new TRPCError({ code: 'BAD_REQUEST', message, cause: result.error.cause });
+  }
+  return result;
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure.use(domainErrors);
+
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue.' });
+  return next({ ctx: { ...ctx, session: ctx.session, userId: ctx.session.user.id } });
+});
+
+/** Procedures on one project: the caller must be an active member of it. */
+export const projectProcedure = protectedProcedure
+  .input(z.object({ projectId: z.number().int().positive() }))
+  .use(async ({ ctx, input, next }) => {
+    const member = await requireMembership(ctx.db, ctx.userId, input.projectId);
+    return next({ ctx: { ...ctx, member, projectId: input.projectId } });
+  });

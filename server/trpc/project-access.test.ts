@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_SCHEMA_FORMAT, serializeBotSchema, parseBotSchema } from '@/lib/schema';
+import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
+import type { TRPCContext } from './init';
+import { createCaller } from './root';
+
+let tdb: TestDatabase;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+});
+afterAll(() => tdb?.close());
+
+async function signedInCaller(email: string) {
+  const user = await tdb.prisma.user.create({ data: { id: `u-${email}`, email, name: email.split('@')[0] } });
+  const session = { user, session: { id: `s-${email}`, userId: user.id } } as unknown as TRPCContext['session'];
+  return createCaller({ db: tdb.prisma, session });
+}
+
+describe('the web app API checks the session and project membership', () => {
+  it('refuses callers without a session', async () => {
+    const anonymous = createCaller({ db: tdb.prisma, session: null });
+    await expect(anonymous.project.list()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('gives a member their project and a non-member nothing of it', async () => {
+    const alice = await signedInCaller('alice@example.com');
+    const bob = await signedInCaller('bob@example.com');
+    const first = await alice.project.ensureFirst({ timeZone: 'Europe/Paris' });
+    expect(first).toMatchObject({ name: 'My first bot', timeZone: 'Europe/Paris' });
+    expect((await alice.project.ensureFirst({ timeZone: 'UTC' })).id).toBe(first.id);
+    expect(await alice.project.list()).toHaveLength(1);
+    const key = await alice.apiKey.create({ projectId: first.id, name: 'k', canDeleteClients: false });
+
+    expect(await bob.project.list()).toEqual([]);
+    const calls = [
+      bob.project.get({ projectId: first.id }),
+      bob.project.rename({ projectId: first.id, name: 'mine now' }),
+      bob.project.delete({ projectId: first.id }),
+      bob.apiKey.list({ projectId: first.id }),
+      bob.apiKey.revoke({ projectId: first.id, keyId: key.id }),
+      bob.botSchema.get({ projectId: first.id }),
+      bob.botSchema.export({ projectId: first.id }),
+    ];
+    for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await alice.project.get({ projectId: first.id })).name).toBe('My first bot');
+    expect(await alice.apiKey.list({ projectId: first.id })).toHaveLength(1);
+  });
+
+  it('saves the schema with a revision check and imports files with errors that name the field', async () => {
+    const carol = await signedInCaller('carol@example.com');
+    const project = await carol.project.create({ name: 'Schema', timeZone: 'UTC', withDemoBot: false });
+    const { revision } = await carol.botSchema.get({ projectId: project.id });
+    const schema = { format: BOT_SCHEMA_FORMAT, blocks: [{ id: 1, kind: 'start', text: 'hi' }], arrows: [] };
+    const saved = await carol.botSchema.save({ projectId: project.id, schema, expectedRevision: revision });
+    expect(saved.revision).toBe(revision + 1);
+    // A second tab that still has the old revision is refused, and nothing changes.
+    await expect(
+      carol.botSchema.save({ projectId: project.id, schema: { ...schema, blocks: [] }, expectedRevision: revision }),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('changed elsewhere') });
+    expect((await carol.botSchema.get({ projectId: project.id })).schema.blocks).toHaveLength(1);
+
+    const bad = JSON.stringify({ format: BOT_SCHEMA_FORMAT, blocks: [{ id: 1, kind: 'stat' }], arrows: [{ id: 1, from: 1, to: 9, kind: 'unconditional' }] });
+    await expect(carol.botSchema.import({ projectId: project.id, json: bad })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/blocks\[0\]\.kind: [\s\S]*arrows\[0\]\.to: arrow 1 points to block 9, which does not exist/),
+    });
+    await expect(carol.botSchema.import({ projectId: project.id, json: '{"format":' })).rejects.toThrow('not valid JSON');
+    const { json } = await carol.botSchema.export({ projectId: project.id });
+    const parsed = parseBotSchema(JSON.parse(json));
+    expect(parsed.ok && serializeBotSchema(parsed.value)).toBe(json);
+  });
+});

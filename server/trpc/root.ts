@@ -1,0 +1,13 @@
+import { apiKeyRouter } from './routers/api-key';
+import { botSchemaRouter } from './routers/bot-schema';
+import { projectRouter } from './routers/project';
+import { createCallerFactory, createTRPCRouter } from './init';
+
+export const appRouter = createTRPCRouter({
+  project: projectRouter,
+  apiKey: apiKeyRouter,
+  botSchema: botSchemaRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

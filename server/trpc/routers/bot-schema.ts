@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
+import { loadBotSchema, saveBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { DomainError } from '@/server/errors';
+import { createTRPCRouter, projectProcedure } from '../init';
+
+export const botSchemaRouter = createTRPCRouter({
+  get: projectProcedure.query(({ ctx }) => loadBotSchema(ctx.db, ctx.projectId)),
+
+  save: projectProcedure
+    .input(z.object({ schema: z.unknown(), expectedRevision: z.number().int().min(0) }))
+    .mutation(({ ctx, input }) =>
+      saveBotSchema(ctx.db, ctx.projectId, input.schema, { expectedRevision: input.expectedRevision }),
+    ),
+
+  /** Import a schema file's text; errors name the field. */
+  import: projectProcedure
+    .input(z.object({ json: z.string().max(20_000_000) }))
+    .mutation(async ({ ctx, input }) => {
+      const parsed = parseBotSchemaJson(input.json);
+      if (!parsed.ok) {
+        const lines = parsed.errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message));
+        throw new DomainError('invalid', `The file was not imported:\n${lines.join('\n')}`);
+      }
+      return saveBotSchema(ctx.db, ctx.projectId, parsed.value);
+    }),
+
+  export: projectProcedure.query(async ({ ctx }) => {
+    const { schema } = await loadBotSchema(ctx.db, ctx.projectId);
+    return { json: serializeBotSchema(schema) };
+  }),
+});
