@@ -91,6 +91,18 @@ describe('renderTemplate: text mode', () => {
     ]);
   });
 
+  it('coerces non-string results and survives a value whose toString throws', () => {
+    const evil = {
+      toString() {
+        throw new Error('nope');
+      },
+    };
+    const ctx = { lookup: () => 5, evaluate: () => evil } as unknown as TemplateContext;
+    const r = renderTemplate('#{a}#{1+1}', ctx);
+    expect(r.text).toBe('5');
+    expect(r.warnings).toHaveLength(1);
+  });
+
   it('keeps an unbalanced #{ literally, with a warning, and still renders what is balanced', () => {
     const ctx = vars({ a: 'A' });
     expect(renderTemplate('Hello #{', ctx).text).toBe('Hello #{');

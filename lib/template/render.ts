@@ -76,6 +76,12 @@ function errorText(error: unknown): string {
   }
 }
 
+/** Coerces what a context returns (plain JavaScript callers may return numbers); inside the caller's try. */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : String(value);
+}
+
 /** Renders `#{...}` placeholders. Never throws: problems become warnings and render as empty text. */
 export function renderTemplate(
   text: string,
@@ -101,7 +107,7 @@ export function renderTemplateWithMap(
 
   const lookup = (name: string, offset: number): string => {
     try {
-      return ctx.lookup(name) ?? '';
+      return asText(ctx.lookup(name));
     } catch (error) {
       warnings.push({ message: `Reading "${quote(name)}" failed: ${errorText(error)}`, offset });
       return '';
@@ -123,7 +129,7 @@ export function renderTemplateWithMap(
       return '';
     }
     try {
-      return ctx.evaluate(expression);
+      return asText(ctx.evaluate(expression));
     } catch (error) {
       warnings.push({ message: `Expression "${quote(expression)}" failed: ${errorText(error)}`, offset });
       return '';
@@ -152,8 +158,6 @@ export function renderTemplateWithMap(
       warnings.push({ message: "Empty placeholder '#{}' renders as nothing", offset: node.start });
       value = '';
     } else value = evaluate(what.expression, node.start);
-    // Guards against a context that returns non-strings or oversize values.
-    value = typeof value === 'string' ? value : String(value ?? '');
     return value.length > maxLength ? value.slice(0, maxLength) : value;
   };
 
