@@ -1,0 +1,24 @@
+/**
+ * `npm run bench -- <name>`: runs one benchmark (or all) and prints its figures. Benchmarks
+ * print; they never fail on time.
+ */
+const benches: Record<string, string> = {
+  formula: './formula.bench.ts',
+};
+
+async function main() {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const names = wanted.length ? wanted : Object.keys(benches);
+  for (const name of names) {
+    const file = benches[name];
+    if (!file) {
+      console.error(`Unknown benchmark "${name}". Available: ${Object.keys(benches).join(', ')}`);
+      process.exit(2);
+    }
+    console.log(`\n=== ${name} ===`);
+    const mod = (await import(file)) as { run(): Promise<void> };
+    await mod.run();
+  }
+}
+
+await main();

@@ -1,0 +1,36 @@
+import type { Attachment, Buttons } from '@/lib/schema';
+
+/** bot-semantics §8: client types. */
+export const CLIENT_TYPES = { tg: 1, widget: 5, chatapp: 6, social: 10, telephony: 13, simulator: 99 } as const;
+
+export interface OutgoingMessage {
+  text: string;
+  attachments: Attachment[];
+  buttons: Buttons | null;
+  blockId: number | null;
+}
+
+export interface DeliveryResult {
+  delivered: boolean;
+  error?: string;
+}
+
+export interface ChannelClient {
+  id: number;
+  projectId: number;
+  platformId: string;
+  groupId: string;
+  clientType: number;
+}
+
+/**
+ * One messenger behind one interface. The engine stores every outgoing message first, then
+ * hands it to the client's adapter; messenger-only functions (tg_*, chatapp_message) go
+ * through `call`, so the simulator can record what they would have done.
+ */
+export interface ChannelAdapter {
+  clientType: number;
+  send(client: ChannelClient, message: OutgoingMessage): Promise<DeliveryResult>;
+  /** A messenger-specific function; throws a clear error when the channel does not support it. */
+  call(projectId: number, fn: string, args: Record<string, unknown>): Promise<unknown>;
+}

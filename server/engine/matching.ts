@@ -1,0 +1,116 @@
+import type { Condition } from '@/lib/schema';
+
+/**
+ * Whether a client's message matches a condition's alternatives (bot-semantics §2). Pure, so
+ * the engine, condition arrows, start triggers and quick replies all match the same way.
+ */
+
+export const FUZZY_THRESHOLD = 0.7;
+/** Regexes written by designers run on at most this much text, bounding a slow pattern's cost. */
+const REGEX_INPUT_LIMIT = 2000;
+
+export function normaliseText(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+export function splitAlternatives(alternatives: string): string[] {
+  return alternatives
+    .split(';')
+    .map((a) => a.trim())
+    .filter(Boolean);
+}
+
+/** Removes the condition's strings to ignore (separated by `;`) before matching. */
+function withoutIgnored(message: string, ignore: string): string {
+  let text = message;
+  for (const piece of splitAlternatives(ignore)) text = text.split(normaliseText(piece)).join(' ');
+  return normaliseText(text);
+}
+
+function words(text: string): Set<string> {
+  return new Set(text.split(/[^\p{L}\p{N}_]+/u).filter(Boolean));
+}
+
+/** `(price plan|tariff) (buy|connect)`: space = AND, `|` = OR inside a group. */
+export function parseKeywordPattern(pattern: string): string[][][] {
+  const groups: string[][][] = [];
+  const re = /\(([^)]*)\)|([^\s()]+)/g;
+  for (const m of normaliseText(pattern).matchAll(re)) {
+    const body = m[1] ?? m[2];
+    const options = body
+      .split('|')
+      .map((o) => o.trim().split(' ').filter(Boolean))
+      .filter((o) => o.length);
+    if (options.length) groups.push(options);
+  }
+  return groups;
+}
+
+function matchesKeywords(message: string, pattern: string): boolean {
+  const present = words(message);
+  const groups = parseKeywordPattern(pattern);
+  return groups.length > 0 && groups.every((options) => options.some((option) => option.every((w) => present.has(w))));
+}
+
+/** 1 − Levenshtein distance / longer length. */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const longer = Math.max(a.length, b.length);
+  if (longer === 0) return 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+    }
+    previous = current;
+  }
+  return 1 - previous[b.length] / longer;
+}
+
+const regexCache = new Map<string, RegExp | null>();
+
+function compileRegex(source: string): RegExp | null {
+  if (!regexCache.has(source)) {
+    let re: RegExp | null = null;
+    try {
+      re = new RegExp(source, 'iu');
+    } catch {
+      re = null;
+    }
+    if (regexCache.size > 1000) regexCache.clear();
+    regexCache.set(source, re);
+  }
+  return regexCache.get(source) ?? null;
+}
+
+/** A regex pattern's error, for the builder to show; null when it compiles. */
+export function regexError(source: string): string | null {
+  try {
+    new RegExp(source, 'iu');
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** The alternative that matched, or null. Regex mode takes the whole text as one pattern. */
+export function matchCondition(message: string, condition: Pick<Condition, 'alternatives' | 'match' | 'ignore'>): string | null {
+  const text = withoutIgnored(message, condition.ignore ?? '');
+  if (condition.match === 'regex') {
+    const re = condition.alternatives.trim() ? compileRegex(condition.alternatives.trim()) : null;
+    return re?.test(message.slice(0, REGEX_INPUT_LIMIT)) ? condition.alternatives : null;
+  }
+  for (const alternative of splitAlternatives(condition.alternatives)) {
+    const wanted = normaliseText(alternative);
+    const hit =
+      condition.match === 'exact'
+        ? text === wanted
+        : condition.match === 'keywords'
+          ? matchesKeywords(text, wanted)
+          : similarity(text, wanted) > FUZZY_THRESHOLD;
+    if (hit) return alternative;
+  }
+  return null;
+}
