@@ -1,0 +1,26 @@
+import type { Db } from '@/server/db/client-type';
+import { notFound } from '@/server/errors';
+import { getClient, openDeal } from '@/server/clients/client-service';
+
+export async function requireState(db: Db, projectId: number, stateId: number) {
+  const state = await db.crmState.findFirst({ where: { id: stateId, projectId } });
+  if (!state) throw notFound(`CRM state ${stateId} does not exist in this project. State ids are shown in the CRM funnel editor.`);
+  return state;
+}
+
+/** Moves the client's open deal (created if none) to a CRM state. */
+export async function setDealState(db: Db, projectId: number, clientId: number, stateId: number) {
+  await getClient(db, projectId, clientId);
+  await requireState(db, projectId, stateId);
+  const deal = await openDeal(db, projectId, clientId);
+  return db.deal.update({ where: { id: deal.id }, data: { stateId } });
+}
+
+/** The id of a state by its name (first funnel first), or null. */
+export async function findStateIdByName(db: Db, projectId: number, name: string) {
+  const state = await db.crmState.findFirst({
+    where: { projectId, name: { equals: name, mode: 'insensitive' } },
+    orderBy: [{ funnelId: 'asc' }, { position: 'asc' }],
+  });
+  return state?.id ?? null;
+}

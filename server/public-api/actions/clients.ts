@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { resolveClient } from '@/server/clients/client-service';
+import { deleteClients, listClients, listSubscribers, MAX_DELETE, MAX_PAGE } from '@/server/clients/client-listing';
+import { phoneDigits } from '@/server/clients/client-lookup';
+import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { assignClient } from '@/server/members/assignment';
+import { ApiError } from '../api-error';
+import { defineAction } from '../action';
+import { clientIdParam, idParam, listParam } from '../params';
+
+const unixTime = (name: string) =>
+  z.coerce.number({ error: `${name} must be a Unix timestamp in seconds` }).int().transform((s) => new Date(s * 1000));
+
+export const getClients = defineAction({
+  name: 'get_clients',
+  methods: ['POST'],
+  summary: 'List clients, or delete clients (with client_ids and a key allowed to delete)',
+  description: `Without client_ids: returns clients from \`offset\`, at most \`limit\` (default and maximum ${MAX_PAGE}), optionally of one list. With \`client_ids\` (at most ${MAX_DELETE}): deletes those clients; the key needs the permission to delete clients.`,
+  input: z.object({
+    offset: z.coerce.number({ error: 'offset must be a number' }).int().min(0).default(0),
+    limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(MAX_PAGE, { error: `limit is at most ${MAX_PAGE}` }).default(MAX_PAGE),
+    list: idParam('list').optional(),
+    client_ids: listParam(clientIdParam, 'client_ids').pipe(z.array(z.number()).max(MAX_DELETE, { error: `at most ${MAX_DELETE} client_ids per call` })).optional(),
+  }),
+  example: { offset: 0, limit: 100 },
+  responseExample: { clients: [{ client_id: 1001, platform_id: '123456789', group_id: 'shop_bot', client_type: 1, name: 'Ann' }] },
+  async handle(ctx, input) {
+    if (input.client_ids) {
+      if (!ctx.key.canDeleteClients) {
+        throw new ApiError(403, 'permission_required', 'This API key may not delete clients. Create a key with the permission to delete clients.');
+      }
+      return { deleted: await deleteClients(ctx.db, ctx.projectId, input.client_ids) };
+    }
+    return { clients: await listClients(ctx.db, ctx.projectId, { offset: input.offset, limit: input.limit, listId: input.list }) };
+  },
+});
+
+export const subscribers = defineAction({
+  name: 'subscribers',
+  methods: ['POST'],
+  summary: 'List subscribers, filtered',
+  input: z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    tag: z.string().optional(),
+    group: z.coerce.string().optional(),
+    date_from: unixTime('date_from').optional(),
+    date_to: unixTime('date_to').optional(),
+    client_type: z.coerce.number({ error: 'client_type must be a number' }).int().optional(),
+  }),
+  example: { page: 1, client_type: 1 },
+  responseExample: { total: 1, page: 1, pages: 1, clients: [{ client_id: 1001, platform_id: '123456789' }] },
+  async handle(ctx, input) {
+    return listSubscribers(ctx.db, ctx.projectId, {
+      page: input.page,
+      tag: input.tag,
+      groupId: input.group,
+      dateFrom: input.date_from,
+      dateTo: input.date_to,
+      clientType: input.client_type,
+    });
+  },
+});
+
+const loadItem = z.object({
+  platform_id: z.coerce.string().min(1, { error: 'platform_id is empty' }),
+  group_id: z.coerce.string().default(''),
+  client_type: z.coerce.number({ error: 'client_type must be a number' }).int(),
+  name: z.string().optional(),
+});
+
+export const loadClients = defineAction({
+  name: 'load_clients',
+  methods: ['GET', 'POST'],
+  summary: 'Load (create) clients by their messenger identity',
+  description:
+    'One client as platform_id, group_id and client_type, or many as `clients`: a list of such items. Telephony (client_type 13) takes an empty group_id; chat-app numbers may carry the messenger suffix or not.',
+  input: z.union([z.object({ clients: z.array(loadItem).min(1).max(MAX_PAGE) }), loadItem]),
+  example: { clients: [{ platform_id: '79001234567', group_id: '42', client_type: 6 }] },
+  responseExample: { clients: [{ client_id: 1002, platform_id: '79001234567' }] },
+  async handle(ctx, input) {
+    const items = 'clients' in input ? input.clients : [input];
+    const created = [];
+    for (const item of items) {
+      // Chat-app numbers are stored by their digits, so `+7 900…` and `7900…@c.us` are one client.
+      const platformId = item.client_type === CLIENT_TYPES.chatapp ? phoneDigits(item.platform_id) : item.platform_id;
+      const client = await resolveClient(ctx.db, ctx.projectId, {
+        platformId,
+        groupId: item.client_type === CLIENT_TYPES.telephony ? '' : item.group_id,
+        clientType: item.client_type,
+        name: item.name,
+      });
+      created.push({ client_id: client.id, platform_id: client.platformId });
+    }
+    return { clients: created };
+  },
+});
+
+export const assignToUser = defineAction({
+  name: 'assign_to_user',
+  methods: ['GET'],
+  summary: 'Assign a client to an employee',
+  description: 'With `e-mail`, to that employee; without it, round-robin over the active employees.',
+  input: z.object({ client_id: clientIdParam, 'e-mail': z.string().email({ error: 'e-mail is not an e-mail address' }).optional(), email: z.string().email().optional() }),
+  example: { client_id: 1001, 'e-mail': 'agent@example.com' },
+  responseExample: { member_id: 3, email: 'agent@example.com' },
+  async handle(ctx, input) {
+    const assigned = await assignClient(ctx.db, ctx.projectId, input.client_id, input['e-mail'] ?? input.email);
+    return { member_id: assigned.memberId, email: assigned.email };
+  },
+});

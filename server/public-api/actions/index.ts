@@ -1,0 +1,36 @@
+import { assignToUser, getClients, loadClients, subscribers } from './clients';
+import { clearHistoryAction, getHistoryAction } from './history';
+import { addToListAction, removeFromListAction, setOrderState } from './lists-crm';
+import {
+  chatappClientId,
+  findClientIdByEmailAction,
+  findClientIdByPhoneAction,
+  findClientIdByPlatformId,
+  findClientIdByVar,
+  onlineChatClientId,
+} from './lookups';
+import { connectedChannels, getMessages } from './project-info';
+import { getVariables, saveVariables } from './variables';
+
+/** Every action of the public API (platform-interface.md), in one list. */
+export const actions = [
+  getVariables,
+  saveVariables,
+  getClients,
+  subscribers,
+  loadClients,
+  assignToUser,
+  getHistoryAction,
+  clearHistoryAction,
+  addToListAction,
+  removeFromListAction,
+  setOrderState,
+  findClientIdByPlatformId,
+  findClientIdByPhoneAction,
+  findClientIdByEmailAction,
+  findClientIdByVar,
+  chatappClientId,
+  onlineChatClientId,
+  connectedChannels,
+  getMessages,
+];

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { getClient } from '@/server/clients/client-service';
+import { setDealState } from '@/server/crm/deal-service';
+import { addToList, removeFromList } from '@/server/lists/list-service';
+import { defineAction } from '../action';
+import { clientIdParam, idParam, listParam } from '../params';
+
+const listInput = z.object({
+  list_id: idParam('list_id'),
+  clients: listParam(clientIdParam, 'clients').pipe(z.array(z.number()).min(1, { error: 'clients is empty' }).max(500)),
+});
+
+export const addToListAction = defineAction({
+  name: 'add_to_list',
+  methods: ['POST'],
+  summary: 'Add clients to a list',
+  input: listInput,
+  example: { list_id: 7, clients: [1001, 1002] },
+  responseExample: { added: 2 },
+  async handle(ctx, input) {
+    return { added: await addToList(ctx.db, ctx.projectId, input.list_id, input.clients) };
+  },
+});
+
+export const removeFromListAction = defineAction({
+  name: 'remove_from_list',
+  methods: ['POST'],
+  summary: 'Remove clients from a list',
+  input: listInput,
+  example: { list_id: 7, clients: [1001] },
+  responseExample: { removed: 1 },
+  async handle(ctx, input) {
+    return { removed: await removeFromList(ctx.db, ctx.projectId, input.list_id, input.clients) };
+  },
+});
+
+export const setOrderState = defineAction({
+  name: 'set_order_state',
+  methods: ['POST'],
+  summary: "Move the client's deal to a CRM state",
+  input: z.object({ client_id: clientIdParam, state_id: idParam('state_id') }),
+  example: { client_id: 1001, state_id: 3 },
+  responseExample: { order_id: 55, state_id: 3 },
+  async handle(ctx, input) {
+    await getClient(ctx.db, ctx.projectId, input.client_id);
+    const deal = await setDealState(ctx.db, ctx.projectId, input.client_id, input.state_id);
+    return { order_id: deal.id, state_id: deal.stateId };
+  },
+});

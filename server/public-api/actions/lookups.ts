@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import {
+  findClientIdByEmail,
+  findClientIdByPhone,
+  findClientIdByVariable,
+  findClientIdsByPlatformIds,
+  phoneDigits,
+} from '@/server/clients/client-lookup';
+import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { ApiError } from '../api-error';
+import { defineAction } from '../action';
+import { listParam } from '../params';
+
+const notFound = (what: string) => new ApiError(404, 'client_not_found', `No client ${what} in this project.`);
+
+export const findClientIdByPlatformId = defineAction({
+  name: 'find_client_id_by_platform_id',
+  methods: ['POST'],
+  summary: 'Client ids for messenger ids',
+  input: z.object({ platform_ids: listParam(z.coerce.string(), 'platform_ids').pipe(z.array(z.string()).min(1).max(500)) }),
+  example: { platform_ids: ['123456789', '987654321'] },
+  responseExample: { client_id: 1001, clients: [{ platform_id: '123456789', client_id: 1001 }] },
+  async handle(ctx, input) {
+    const rows = await findClientIdsByPlatformIds(ctx.db, ctx.projectId, input.platform_ids);
+    return {
+      client_id: rows[0]?.id ?? null,
+      clients: rows.map((r) => ({ platform_id: r.platformId, client_id: r.id })),
+    };
+  },
+});
+
+export const findClientIdByPhoneAction = defineAction({
+  name: 'find_client_id_by_phone',
+  methods: ['GET'],
+  summary: 'Client id by phone number (chat-app clients, then phone variables)',
+  input: z.object({ phone: z.coerce.string().min(1, { error: 'phone is empty' }) }),
+  example: { phone: '+7 900 123-45-67' },
+  responseExample: { client_id: 1001 },
+  async handle(ctx, input) {
+    const id = await findClientIdByPhone(ctx.db, ctx.projectId, input.phone);
+    if (id === null) throw notFound(`with the phone ${input.phone}`);
+    return { client_id: id };
+  },
+});
+
+export const findClientIdByEmailAction = defineAction({
+  name: 'find_client_id_by_email',
+  methods: ['GET'],
+  summary: 'Client id by e-mail (variables)',
+  input: z.object({ email: z.string().trim().min(1, { error: 'email is empty' }) }),
+  example: { email: 'ann@example.com' },
+  responseExample: { client_id: 1001 },
+  async handle(ctx, input) {
+    const id = await findClientIdByEmail(ctx.db, ctx.projectId, input.email);
+    if (id === null) throw notFound(`with the e-mail ${input.email}`);
+    return { client_id: id };
+  },
+});
+
+export const findClientIdByVar = defineAction({
+  name: 'find_client_id_by_var',
+  methods: ['GET'],
+  summary: 'Client id by a variable value',
+  description: '`var` names a deal variable, or a profile variable with the `client.` prefix.',
+  input: z.object({ var: z.string().min(1, { error: 'var is empty' }).max(500), val: z.coerce.string() }),
+  example: { var: 'order_number', val: 'A-1001' },
+  responseExample: { client_id: 1001 },
+  async handle(ctx, input) {
+    const id = await findClientIdByVariable(ctx.db, ctx.projectId, input.var, input.val);
+    if (id === null) throw notFound(`whose ${input.var} is ${input.val}`);
+    return { client_id: id };
+  },
+});
+
+export const chatappClientId = defineAction({
+  name: 'chatapp_client_id',
+  methods: ['GET'],
+  summary: 'Chat-app client id by phone number (404 when none)',
+  input: z.object({ phone: z.coerce.string().min(1, { error: 'phone is empty' }) }),
+  example: { phone: '79001234567' },
+  responseExample: { client_id: 1002 },
+  async handle(ctx, input) {
+    const digits = phoneDigits(input.phone);
+    const client = await ctx.db.client.findFirst({
+      where: { projectId: ctx.projectId, clientType: CLIENT_TYPES.chatapp, platformId: { in: [digits, `${digits}@c.us`] } },
+      select: { id: true },
+    });
+    if (!client) throw notFound(`of the chat-app messenger with the number ${input.phone}`);
+    return { client_id: client.id };
+  },
+});
+
+export const onlineChatClientId = defineAction({
+  name: 'online_chat_client_id',
+  methods: ['GET'],
+  summary: 'Client id of a website chat-widget dialog',
+  description: '`recipient` is the dialog id the chat widget script exposes on the website; `tag` and `name` update the client.',
+  input: z.object({ recipient: z.coerce.string().min(1, { error: 'recipient is empty' }), tag: z.string().optional(), name: z.string().optional() }),
+  example: { recipient: 'w-5f2c9a', tag: 'landing' },
+  responseExample: { client_id: 1003 },
+  async handle(ctx, input) {
+    const client = await ctx.db.client.findFirst({
+      where: { projectId: ctx.projectId, clientType: CLIENT_TYPES.widget, platformId: input.recipient },
+    });
+    if (!client) throw notFound(`in the chat widget with the recipient ${input.recipient}`);
+    if (input.tag !== undefined || input.name !== undefined) {
+      await ctx.db.client.update({ where: { id: client.id }, data: { tag: input.tag, name: input.name } });
+    }
+    return { client_id: client.id };
+  },
+});

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { getClientVariables, saveClientVariables } from '@/server/variables/client-variables-service';
+import { defineAction } from '../action';
+import { clientIdParam, listParam } from '../params';
+
+const variablesObject = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  },
+  z.record(z.string(), z.unknown(), { error: 'variables must be an object of names and values' }),
+);
+
+export const saveVariables = defineAction({
+  name: 'save_variables',
+  methods: ['POST'],
+  summary: 'Save variables of a client (or of several)',
+  description:
+    'Keys without a prefix go to the client\'s current deal; keys prefixed with `client.` go to the client profile. `clients` assigns the same variables to many clients. A null value clears a variable.',
+  input: z
+    .object({
+      client_id: clientIdParam.optional(),
+      clients: listParam(clientIdParam, 'clients').optional(),
+      variables: variablesObject,
+    })
+    .refine((v) => v.client_id !== undefined || (v.clients?.length ?? 0) > 0, {
+      error: 'client_id or clients is required',
+      path: ['client_id'],
+    }),
+  example: { client_id: 1001, variables: { order_total: '49.90', 'client.email': 'ann@example.com' } },
+  responseExample: {},
+  async handle(ctx, input) {
+    const ids = [...new Set([...(input.client_id ? [input.client_id] : []), ...(input.clients ?? [])])];
+    await saveClientVariables(ctx.db, ctx.projectId, ids, input.variables);
+    return {};
+  },
+});
+
+export const getVariables = defineAction({
+  name: 'get_variables',
+  methods: ['GET'],
+  summary: "Read a client's variables",
+  description: 'Deal variables by name and profile variables with their `client.` prefix.',
+  input: z.object({ client_id: clientIdParam }),
+  example: { client_id: 1001 },
+  responseExample: { variables: { order_total: '49.90', 'client.email': 'ann@example.com' } },
+  async handle(ctx, input) {
+    return { variables: await getClientVariables(ctx.db, ctx.projectId, input.client_id) };
+  },
+});

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { authenticateApiKey } from '@/server/api-keys/api-keys';
+import { getEnv } from '@/server/config/env';
+import { getDb } from '@/server/db';
+import type { ApiAction } from './action';
+import { actions } from './actions';
+import { ApiError, errorResponse, jsonResponse, toApiError } from './api-error';
+import { takeToken } from './rate-limit';
+import { redactKey } from './redact';
+import { readParams } from './request-params';
+
+const actionsByName = new Map<string, ApiAction>(actions.map((a) => [a.name, a as ApiAction]));
+const ALLOWED_METHODS = new Set(['GET', 'POST']);
+
+/** `/api/{api_key}/{action}`: authenticate, validate, call the action, answer in the §6 format. */
+export async function handlePublicApiRequest(req: Request, apiKey: string, actionName: string): Promise<Response> {
+  const started = Date.now();
+  let status = 500;
+  try {
+    const response = await dispatch(req, apiKey, actionName);
+    status = response.status;
+    return response;
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError.status === 500) console.error(`[api] ${actionName} failed:`, error);
+    status = apiError.status;
+    return errorResponse(apiError);
+  } finally {
+    console.log(`[api] ${req.method} /api/${redactKey(apiKey)}/${actionName} ${status} ${Date.now() - started}ms`);
+  }
+}
+
+async function dispatch(req: Request, apiKey: string, actionName: string): Promise<Response> {
+  const action = actionsByName.get(actionName);
+  if (!action) {
+    throw new ApiError(404, 'unknown_action', `There is no action "${actionName}". Valid actions: ${[...actionsByName.keys()].sort().join(', ')}.`);
+  }
+  if (!ALLOWED_METHODS.has(req.method)) {
+    throw new ApiError(405, 'method_not_allowed', `${actionName} accepts GET and POST, not ${req.method}.`, { Allow: 'GET, POST' });
+  }
+  const db = await getDb();
+  const key = await authenticateApiKey(db, apiKey);
+  if (!key) {
+    throw new ApiError(401, 'invalid_api_key', 'The API key is not valid: it is unknown or was revoked. Create a key in the project settings.');
+  }
+  const rate = takeToken(key.keyId, getEnv().BLOCKBOT_API_RATE_LIMIT);
+  if (!rate.allowed) {
+    throw new ApiError(429, 'rate_limited', `Too many requests for this key. Retry in ${rate.retryAfter} s.`, {
+      'Retry-After': String(rate.retryAfter),
+    });
+  }
+  const raw = await readParams(req);
+  const parsed = action.input.safeParse(raw);
+  if (!parsed.success) throw invalidParams(parsed.error);
+  const project = await db.project.findUniqueOrThrow({ where: { id: key.projectId }, select: { plan: true } });
+  const result = await action.handle({ db, projectId: key.projectId, plan: project.plan, key }, parsed.data);
+  return jsonResponse(200, { status: 'success', ...result });
+}
+
+function invalidParams(error: z.ZodError): ApiError {
+  const missing = error.issues.find((i) => i.code === 'invalid_type' && i.input === undefined);
+  const lines = error.issues.map((issue) => {
+    const field = issue.path.join('.') || 'request';
+    return issue.code === 'invalid_type' && issue.input === undefined ? `${field} is required` : `${field}: ${issue.message}`;
+  });
+  return new ApiError(400, missing ? 'missing_parameter' : 'invalid_parameter', `${lines.join('; ')}.`);
+}

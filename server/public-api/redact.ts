@@ -1,0 +1,8 @@
+/** API keys never reach a log line: `/api/bb_abcdef…/x` keeps only a short prefix. */
+export function redactKey(key: string): string {
+  return key.length <= 6 ? '***' : `${key.slice(0, 6)}…`;
+}
+
+export function redactApiPath(path: string): string {
+  return path.replace(/^\/api\/([^/]+)\//, (_, key: string) => `/api/${redactKey(key)}/`);
+}

@@ -1,0 +1,108 @@
+import { ApiError } from './api-error';
+
+/** Bodies above this are refused with 413 before they are parsed. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Identifiers that universal-webhook mode can take from a field of the caller's choosing. */
+export const UNIVERSAL_FIELDS = ['client_id', 'phone', 'email', 'user_id', 'group_id'] as const;
+
+export type RawParams = Record<string, unknown>;
+
+/**
+ * Reads an API request's parameters: the query string and a JSON or form-encoded body, merged
+ * (body wins). Then the universal-webhook rule: `value_X=<field>` makes `<field>` the X.
+ */
+export async function readParams(req: Request): Promise<RawParams> {
+  const url = new URL(req.url);
+  const params: RawParams = Object.create(null);
+  for (const [key, value] of url.searchParams) params[key] = value;
+  if (req.method !== 'GET' && req.method !== 'HEAD') Object.assign(params, await readBody(req));
+  return applyUniversalMapping(params);
+}
+
+async function readBody(req: Request): Promise<RawParams> {
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await readCapped(req);
+  if (bytes.length === 0) return {};
+  const text = new TextDecoder().decode(bytes);
+  const type = (req.headers.get('content-type') ?? '').toLowerCase();
+  if (type.includes('application/x-www-form-urlencoded')) return formToParams(new URLSearchParams(text));
+  if (type.includes('multipart/form-data')) {
+    const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': type } }).formData();
+    return Object.fromEntries([...form].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
+  }
+  // JSON is the default, whatever the content type says: integrators often forget the header.
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ApiError(
+      400,
+      'invalid_body',
+      `The request body is not valid JSON (${(error as Error).message}). Send a JSON object, or a form-encoded body with Content-Type: application/x-www-form-urlencoded.`,
+    );
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object of parameters.');
+  }
+  return Object.assign(Object.create(null), parsed as RawParams);
+}
+
+/** Form fields; `a[]=1&a[]=2` and repeated keys become lists. */
+function formToParams(form: URLSearchParams): RawParams {
+  const params: RawParams = Object.create(null);
+  for (const [rawKey, value] of form) {
+    const isList = rawKey.endsWith('[]');
+    const key = isList ? rawKey.slice(0, -2) : rawKey;
+    const existing = params[key];
+    if (existing === undefined) params[key] = isList ? [value] : value;
+    else params[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return params;
+}
+
+async function readCapped(req: Request): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+const tooLarge = () =>
+  new ApiError(413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send fewer items per call.`);
+
+/** Interface rule 3: `value_client_id=<name>` plus `<name>: <id>` is the same as `client_id: <id>`. */
+export function applyUniversalMapping(params: RawParams): RawParams {
+  for (const field of UNIVERSAL_FIELDS) {
+    const source = params[`value_${field}`];
+    if (typeof source !== 'string' || !source) continue;
+    if (!(source in params)) {
+      throw new ApiError(
+        400,
+        'missing_parameter',
+        `value_${field} names the parameter "${source}", but the request has no parameter "${source}".`,
+      );
+    }
+    params[field] = params[source];
+    delete params[`value_${field}`];
+  }
+  return params;
+}
