@@ -21,4 +21,5 @@ async function main() {
   }
 }
 
+export {};
 await main();

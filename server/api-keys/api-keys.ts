@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '@/server/db/client-type';
-import { notFound } from '@/server/errors';
+import { notFound, parseInput } from '@/server/errors';
 
 const KEY_PREFIX = 'bb_';
 const DISPLAY_PREFIX_LENGTH = 10;
@@ -17,7 +17,7 @@ export function hashApiKey(key: string): string {
 
 /** Creates a key; the plaintext is returned this once and only its hash is stored. */
 export async function createApiKey(db: Db, projectId: number, input: z.input<typeof createApiKeyInput>) {
-  const data = createApiKeyInput.parse(input);
+  const data = parseInput(createApiKeyInput, input);
   const key = `${KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
   const row = await db.apiKey.create({
     data: {

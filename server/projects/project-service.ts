@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
-import { DomainError, notFound } from '@/server/errors';
+import { DomainError, notFound, parseInput } from '@/server/errors';
 import { demoBotSchema } from './demo-bot';
 
 export const PLANS = ['free', 'business', 'ai'] as const satisfies readonly Plan[];
@@ -43,7 +43,7 @@ export function newWebhookSecret(): string {
  * as the first member, and optionally the demo bot.
  */
 export async function createProject(db: PrismaClient, input: z.input<typeof createProjectInput>) {
-  const data = createProjectInput.parse(input);
+  const data = parseInput(createProjectInput, input);
   const project = await db.$transaction(async (tx) => {
     const project = await tx.project.create({
       data: { name: data.name, plan: data.plan, timeZone: data.timeZone, webhookSecret: newWebhookSecret() },
@@ -94,7 +94,7 @@ export async function getProject(db: Db, projectId: number) {
 }
 
 export async function renameProject(db: Db, projectId: number, name: string) {
-  return db.project.update({ where: { id: projectId }, data: { name: projectNameSchema.parse(name) } });
+  return db.project.update({ where: { id: projectId }, data: { name: parseInput(projectNameSchema, name) } });
 }
 
 export async function deleteProject(db: Db, projectId: number) {
@@ -125,7 +125,7 @@ export async function updateProjectSettings(
   projectId: number,
   input: z.input<typeof projectSettingsInput>,
 ) {
-  const data = projectSettingsInput.parse(input);
+  const data = parseInput(projectSettingsInput, input);
   const names = new Set<string>();
   for (const c of data.constants ?? []) {
     if (names.has(c.name)) throw new DomainError('invalid', `The constant "${c.name}" is defined twice.`, 'constants');

@@ -33,15 +33,15 @@ describe('the web app API checks the session and project membership', () => {
 
     expect(await bob.project.list()).toEqual([]);
     const calls = [
-      bob.project.get({ projectId: first.id }),
-      bob.project.rename({ projectId: first.id, name: 'mine now' }),
-      bob.project.delete({ projectId: first.id }),
-      bob.apiKey.list({ projectId: first.id }),
-      bob.apiKey.revoke({ projectId: first.id, keyId: key.id }),
-      bob.botSchema.get({ projectId: first.id }),
-      bob.botSchema.export({ projectId: first.id }),
+      () => bob.project.get({ projectId: first.id }),
+      () => bob.project.rename({ projectId: first.id, name: 'mine now' }),
+      () => bob.project.delete({ projectId: first.id }),
+      () => bob.apiKey.list({ projectId: first.id }),
+      () => bob.apiKey.revoke({ projectId: first.id, keyId: key.id }),
+      () => bob.botSchema.get({ projectId: first.id }),
+      () => bob.botSchema.export({ projectId: first.id }),
     ];
-    for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    for (const call of calls) await expect(call()).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await alice.project.get({ projectId: first.id })).name).toBe('My first bot');
     expect(await alice.apiKey.list({ projectId: first.id })).toHaveLength(1);
   });
@@ -59,10 +59,19 @@ describe('the web app API checks the session and project membership', () => {
     ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('changed elsewhere') });
     expect((await carol.botSchema.get({ projectId: project.id })).schema.blocks).toHaveLength(1);
 
-    const bad = JSON.stringify({ format: BOT_SCHEMA_FORMAT, blocks: [{ id: 1, kind: 'stat' }], arrows: [{ id: 1, from: 1, to: 9, kind: 'unconditional' }] });
-    await expect(carol.botSchema.import({ projectId: project.id, json: bad })).rejects.toMatchObject({
+    const badKind = JSON.stringify({ format: BOT_SCHEMA_FORMAT, blocks: [{ id: 1, kind: 'stat' }], arrows: [] });
+    await expect(carol.botSchema.import({ projectId: project.id, json: badKind })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
-      message: expect.stringMatching(/blocks\[0\]\.kind: [\s\S]*arrows\[0\]\.to: arrow 1 points to block 9, which does not exist/),
+      message: expect.stringMatching(/^The file was not imported:\nblocks\[0\]\.kind: /),
+    });
+    const badArrow = JSON.stringify({
+      format: BOT_SCHEMA_FORMAT,
+      blocks: [{ id: 1, kind: 'start' }],
+      arrows: [{ id: 1, from: 1, to: 9, kind: 'unconditional' }],
+    });
+    await expect(carol.botSchema.import({ projectId: project.id, json: badArrow })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('arrows[0].to: arrow 1 points to block 9, which does not exist'),
     });
     await expect(carol.botSchema.import({ projectId: project.id, json: '{"format":' })).rejects.toThrow('not valid JSON');
     const { json } = await carol.botSchema.export({ projectId: project.id });

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from './generated/client';
+import { applyMigrations, MigrationError, type SqlSession } from './migrate';
+
+export type DatabaseConfig = { mode: 'embedded'; dataDir: string | null } | { mode: 'server'; url: string };
+
+export interface Database {
+  mode: 'embedded' | 'server';
+  prisma: PrismaClient;
+  /** Server mode: the connection string (pg-boss opens its own pool with it). */
+  url?: string;
+  /** Embedded mode: the one PGlite instance (pg-boss shares it). */
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+/** A problem that must stop the start with one clear line. */
+export class StartupError extends Error {}
+
+/** Opens the database and applies pending migrations. `dataDir: null` is an in-memory database. */
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  return config.mode === 'embedded' ? openEmbedded(config.dataDir) : openServer(config.url);
+}
+
+async function openEmbedded(dataDir: string | null): Promise<Database> {
+  const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
+  let pglite: PGlite;
+  try {
+    pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    await migrate({ query: (sql, params) => pglite.query(sql, params), exec: async (sql) => void (await pglite.exec(sql)) });
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    mode: 'embedded',
+    prisma,
+    pglite,
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+      releaseLock();
+    },
+  };
+}
+
+async function openServer(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+  pool.on('error', (error) => console.error('[db] idle connection error:', error.message));
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new StartupError(describeUnreachable(url, error));
+  }
+  try {
+    await migrate({ query: async (sql, params) => ({ rows: (await client.query(sql, params)).rows }), exec: async (sql) => void (await client.query(sql)) });
+  } finally {
+    client.release();
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    mode: 'server',
+    prisma,
+    url,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function migrate(session: SqlSession) {
+  try {
+    await applyMigrations(session);
+  } catch (error) {
+    if (error instanceof MigrationError) throw new StartupError(error.message);
+    throw error;
+  }
+}
+
+/** `postgres://user@host:5432/db (connection refused)`: never the password. */
+export function describeUnreachable(url: string, error: unknown): string {
+  let where = 'the configured address';
+  try {
+    const u = new URL(url);
+    where = `${u.protocol}//${u.username ? `${u.username}@` : ''}${u.host}${u.pathname}`;
+  } catch {
+    return 'DATABASE_URL is not a valid URL; it looks like postgresql://user:password@host:5432/database.';
+  }
+  const e = error as { code?: string; message?: string };
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host not found',
+    ETIMEDOUT: 'timed out',
+    '28P01': 'password authentication failed',
+    '28000': 'access refused',
+    '3D000': 'the database does not exist',
+  };
+  const reason = (e.code && reasons[e.code]) || (e.message ?? 'unknown error').split('\n')[0];
+  return `cannot reach the database at ${where} (${reason}). Check DATABASE_URL.`;
+}
+
+/** PGlite's data directory has no lock of its own; two processes opening it would corrupt it. */
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockFile = path.join(dataDir, 'blockbot.pid');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(fs.readFileSync(lockFile, 'utf8'));
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new StartupError(
+          `the embedded database in ${dataDir} is open in another process (pid ${pid}), probably a running Blockbot server. Stop it first, or use server mode (DATABASE_URL).`,
+        );
+      }
+      fs.rmSync(lockFile, { force: true });
+    }
+  }
+  throw new StartupError(`could not lock the embedded database in ${dataDir}.`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type Database, openDatabase } from './database';
+
+export interface TestDatabase extends Database {
+  /** Server mode: the fresh database's URL, for child processes. */
+  url?: string;
+}
+
+/**
+ * A fresh, migrated database of its own for one test file: in-memory PGlite by default, or a
+ * new database on the PostgreSQL server of TEST_DATABASE_URL (dropped again on close).
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return openDatabase({ mode: 'embedded', dataDir: null });
+  const url = await createServerDatabase(serverUrl);
+  const database = await openDatabase({ mode: 'server', url });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await dropServerDatabase(serverUrl, url);
+    },
+  };
+}
+
+/** Creates an empty database next to the one TEST_DATABASE_URL names; returns its URL. */
+export async function createServerDatabase(serverUrl: string): Promise<string> {
+  const name = `blockbot_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropServerDatabase(serverUrl: string, url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
