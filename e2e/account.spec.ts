@@ -37,7 +37,7 @@ test('sign up lands in the demo project, an API key is shown once, sign out and 
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill('wrong password!');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Wrong e-mail or password.');
+  await expect(page.locator('form').getByRole('alert')).toHaveText('Wrong e-mail or password.');
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/projects$/);
@@ -51,7 +51,7 @@ test('sign-up errors: weak password and taken e-mail', async ({ page }) => {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill('short');
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('alert')).toContainText('too weak');
+  await expect(page.locator('form').getByRole('alert')).toContainText('too weak');
 
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign up' }).click();
@@ -63,11 +63,29 @@ test('sign-up errors: weak password and taken e-mail', async ({ page }) => {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('alert')).toContainText('already exists');
+  await expect(page.locator('form').getByRole('alert')).toContainText('already exists');
 });
+
+async function signUp(page: import('@playwright/test').Page, email: string) {
+  await page.goto('/sign-up');
+  await page.getByLabel('Name').fill(email.split('@')[0]);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(/\/projects\/\d+$/);
+}
 
 test('unknown routes and foreign projects get the 404 page', async ({ page }) => {
   const response = await page.goto('/no-such-page');
   expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
+
+  await signUp(page, `owner-${Date.now()}@example.com`);
+  const foreignProject = page.url();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signUp(page, `stranger-${Date.now()}@example.com`);
+  expect(page.url()).not.toBe(foreignProject);
+  const foreign = await page.goto(`${foreignProject}/settings`);
+  expect(foreign?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
 });

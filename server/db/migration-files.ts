@@ -11,19 +11,19 @@ export interface MigrationFile {
 }
 
 export function migrationsDir(): string {
-  return path.join(process.cwd(), 'prisma', 'migrations');
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), 'prisma', 'migrations');
 }
 
 /** Reads prisma/migrations/<name>/migration.sql in Prisma's folder format. */
 export function readMigrations(dir: string = migrationsDir()): MigrationFile[] {
-  if (!fs.existsSync(dir)) return [];
+  if (!fs.existsSync(/*turbopackIgnore: true*/ dir)) return [];
   return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'migration.sql')))
+    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(/*turbopackIgnore: true*/ dir, e.name, 'migration.sql')))
     .map((e) => e.name)
     .sort()
     .map((name) => {
-      const bytes = fs.readFileSync(path.join(dir, name, 'migration.sql'));
+      const bytes = fs.readFileSync(path.join(/*turbopackIgnore: true*/ dir, name, 'migration.sql'));
       return { name, sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') };
     });
 }
