@@ -1,5 +1,5 @@
-import { defineConfig } from '@playwright/test';
 import fs from 'node:fs';
+import { defineConfig } from '@playwright/test';
 
 const port = 3100;
 const baseURL = `http://127.0.0.1:${port}`;

@@ -2,7 +2,12 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const alias = { '@': path.resolve(import.meta.dirname) };
-const shared = { environment: 'node' as const, testTimeout: 30_000, hookTimeout: 120_000, pool: 'forks' as const };
+const shared = {
+  environment: 'node' as const,
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+  pool: 'forks' as const,
+};
 
 // Two projects: pure code, and code that needs a database. CI runs `--project db` a second
 // time against PostgreSQL (TEST_DATABASE_URL), so both database modes are tested.
@@ -12,7 +17,11 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { ...shared, name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'server/http/**/*.test.ts'] },
+        test: {
+          ...shared,
+          name: 'unit',
+          include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'server/http/**/*.test.ts'],
+        },
       },
       {
         resolve: { alias },

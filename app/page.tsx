@@ -1,5 +1,5 @@
-import { redirect } from 'next/navigation';
 import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
 import { getSessionFromHeaders } from '@/server/auth/auth';
 
 export default async function Home() {

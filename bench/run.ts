@@ -22,4 +22,5 @@ async function main() {
 }
 
 export {};
+
 await main();

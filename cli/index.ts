@@ -13,7 +13,8 @@ class CliError extends Error {}
 
 function projectId(value: string): number {
   const id = Number(value);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new InvalidArgumentError('a project id is a positive whole number');
+  if (!Number.isSafeInteger(id) || id <= 0)
+    throw new InvalidArgumentError('a project id is a positive whole number');
   return id;
 }
 
@@ -38,24 +39,31 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
     .requiredOption('--name <name>', 'project name')
     .option('--plan <plan>', `plan: ${PLANS.join(', ')}`, 'free')
     .option('--time-zone <tz>', 'IANA time zone', 'UTC')
-    .option('--owner <email>', 'e-mail of the owner (becomes a member; linked to the account with this e-mail)')
+    .option(
+      '--owner <email>',
+      'e-mail of the owner (becomes a member; linked to the account with this e-mail)',
+    )
     .option('--demo', 'start with the demo bot')
-    .action(async (opts: { name: string; plan: string; timeZone: string; owner?: string; demo?: boolean }) => {
-      if (!(PLANS as readonly string[]).includes(opts.plan)) {
-        throw new CliError(`--plan must be one of ${PLANS.join(', ')} (got "${opts.plan}")`);
-      }
-      const created = await withDb(async (db) => {
-        const user = opts.owner ? await db.user.findUnique({ where: { email: opts.owner.toLowerCase() } }) : null;
-        return createProject(db, {
-          name: opts.name,
-          plan: opts.plan as (typeof PLANS)[number],
-          timeZone: opts.timeZone,
-          withDemoBot: Boolean(opts.demo),
-          owner: opts.owner ? { email: opts.owner, userId: user?.id } : undefined,
+    .action(
+      async (opts: { name: string; plan: string; timeZone: string; owner?: string; demo?: boolean }) => {
+        if (!(PLANS as readonly string[]).includes(opts.plan)) {
+          throw new CliError(`--plan must be one of ${PLANS.join(', ')} (got "${opts.plan}")`);
+        }
+        const created = await withDb(async (db) => {
+          const user = opts.owner
+            ? await db.user.findUnique({ where: { email: opts.owner.toLowerCase() } })
+            : null;
+          return createProject(db, {
+            name: opts.name,
+            plan: opts.plan as (typeof PLANS)[number],
+            timeZone: opts.timeZone,
+            withDemoBot: Boolean(opts.demo),
+            owner: opts.owner ? { email: opts.owner, userId: user?.id } : undefined,
+          });
         });
-      });
-      out(`Created project ${created.id} "${created.name}" (plan ${created.plan}).\n`);
-    });
+        out(`Created project ${created.id} "${created.name}" (plan ${created.plan}).\n`);
+      },
+    );
 
   project
     .command('list')
@@ -69,7 +77,9 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       }
       if (!projects.length) out('No projects.\n');
       for (const p of projects) {
-        out(`${p.id}\t${p.name}\t${p.plan}\t${p.timeZone}\t${p._count.clients} clients\t${p._count.apiKeys} keys\n`);
+        out(
+          `${p.id}\t${p.name}\t${p.plan}\t${p.timeZone}\t${p._count.clients} clients\t${p._count.apiKeys} keys\n`,
+        );
       }
     });
 
@@ -83,31 +93,39 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
     .action(async (opts: { project: number; name: string; canDeleteClients?: boolean }) => {
       const created = await withDb(async (db) => {
         await getProject(db, opts.project);
-        return createApiKey(db, opts.project, { name: opts.name, canDeleteClients: Boolean(opts.canDeleteClients) });
+        return createApiKey(db, opts.project, {
+          name: opts.name,
+          canDeleteClients: Boolean(opts.canDeleteClients),
+        });
       });
       out(`${created.key}\n`);
-      process.stderr.write(`API key "${created.name}" for project ${opts.project}: shown once, store it now.\n`);
+      process.stderr.write(
+        `API key "${created.name}" for project ${opts.project}: shown once, store it now.\n`,
+      );
     });
 
   const schema = program.command('schema').description('import and export bot schemas (docs/bot-schema.md)');
   schema
     .command('import')
-    .description('replace a project\'s bot schema with a JSON file')
+    .description("replace a project's bot schema with a JSON file")
     .requiredOption('--project <id>', 'project id', projectId)
     .argument('<file>', 'schema JSON file')
     .action(async (file: string, opts: { project: number }) => {
       const parsed = parseBotSchemaJson(await fs.readFile(file, 'utf8'));
-      if (!parsed.ok) throw new CliError(`${file} is not a valid bot schema:\n${describeFieldErrors(parsed.errors)}`);
+      if (!parsed.ok)
+        throw new CliError(`${file} is not a valid bot schema:\n${describeFieldErrors(parsed.errors)}`);
       const { revision } = await withDb(async (db) => {
         await getProject(db, opts.project);
         return saveBotSchema(db, opts.project, parsed.value);
       });
-      out(`Imported ${parsed.value.blocks.length} blocks and ${parsed.value.arrows.length} arrows into project ${opts.project} (revision ${revision}).\n`);
+      out(
+        `Imported ${parsed.value.blocks.length} blocks and ${parsed.value.arrows.length} arrows into project ${opts.project} (revision ${revision}).\n`,
+      );
     });
 
   schema
     .command('export')
-    .description('write a project\'s bot schema as JSON (to a file, or to standard output)')
+    .description("write a project's bot schema as JSON (to a file, or to standard output)")
     .requiredOption('--project <id>', 'project id', projectId)
     .argument('[file]', 'output file')
     .action(async (file: string | undefined, opts: { project: number }) => {

@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 
 const password = 'correct horse battery';
 
-test('sign up lands in the demo project, an API key is shown once, sign out and back in', async ({ page }) => {
+test('sign up lands in the demo project, an API key is shown once, sign out and back in', async ({
+  page,
+}) => {
   const email = `designer-${Date.now()}@example.com`;
   await page.goto('/sign-up');
   await page.getByLabel('Name').fill('Dana Designer');

@@ -41,15 +41,25 @@ if (fs.existsSync(path.join(root, 'scripts', 'gen-formula-docs.ts'))) {
   step('docs are current', bin('tsx'), ['scripts/gen-formula-docs.ts', '--check']);
 }
 
-const vitestArgs = (name) => ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, name)}`];
+const vitestArgs = (name) => [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${path.join(reports, name)}`,
+];
 step('unit and integration tests (embedded PGlite)', bin('vitest'), vitestArgs('vitest-pglite.json'));
 countVitest(path.join(reports, 'vitest-pglite.json'));
 
 // Both database modes on every change: the database-backed tests again on PostgreSQL when it answers.
 if (process.env.TEST_DATABASE_URL) {
-  step('integration tests (PostgreSQL)', bin('vitest'), [...vitestArgs('vitest-pg.json'), '--project', 'db'], {
-    TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
-  });
+  step(
+    'integration tests (PostgreSQL)',
+    bin('vitest'),
+    [...vitestArgs('vitest-pg.json'), '--project', 'db'],
+    {
+      TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+    },
+  );
   countVitest(path.join(reports, 'vitest-pg.json'));
 }
 

@@ -19,9 +19,14 @@ export const notFound = (message: string) => new DomainError('not_found', messag
 export const invalid = (message: string, field?: string) => new DomainError('invalid', message, field);
 
 /** Validates a domain function's input; a bad one becomes an `invalid` error naming each field. */
-export function parseInput<S extends import('zod').ZodType>(schema: S, input: unknown): import('zod').infer<S> {
+export function parseInput<S extends import('zod').ZodType>(
+  schema: S,
+  input: unknown,
+): import('zod').infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
+  const lines = result.error.issues.map((i) =>
+    i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message,
+  );
   throw new DomainError('invalid', lines.join('\n'), result.error.issues[0]?.path.join('.'));
 }

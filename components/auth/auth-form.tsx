@@ -1,15 +1,15 @@
 'use client';
 
+import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { useTRPC } from '@/components/trpc/client';
 import { authClient } from './auth-client';
 import { authErrorMessage } from './auth-errors';
 
@@ -61,7 +61,11 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           <Field id="email" label="E-mail">
             <Input id="email" name="email" type="email" autoComplete="email" required />
           </Field>
-          <Field id="password" label="Password" hint={mode === 'sign-up' ? 'At least 8 characters.' : undefined}>
+          <Field
+            id="password"
+            label="Password"
+            hint={mode === 'sign-up' ? 'At least 8 characters.' : undefined}
+          >
             <Input
               id="password"
               name="password"
@@ -78,11 +82,17 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         <p className="mt-4 text-center text-sm text-slate-600">
           {mode === 'sign-up' ? (
             <>
-              Have an account? <Link className="text-brand-600 hover:underline" href="/sign-in">Sign in</Link>
+              Have an account?{' '}
+              <Link className="text-brand-600 hover:underline" href="/sign-in">
+                Sign in
+              </Link>
             </>
           ) : (
             <>
-              New here? <Link className="text-brand-600 hover:underline" href="/sign-up">Create an account</Link>
+              New here?{' '}
+              <Link className="text-brand-600 hover:underline" href="/sign-up">
+                Create an account
+              </Link>
             </>
           )}
         </p>

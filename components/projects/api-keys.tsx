@@ -17,7 +17,8 @@ export function ApiKeys({ projectId }: { projectId: number }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.apiKey.list.queryOptions({ projectId }));
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.apiKey.list.queryKey({ projectId }) });
+  const invalidate = () =>
+    queryClient.invalidateQueries({ queryKey: trpc.apiKey.list.queryKey({ projectId }) });
   const [name, setName] = useState('');
   const [canDeleteClients, setCanDeleteClients] = useState(false);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
@@ -47,24 +48,43 @@ export function ApiKeys({ projectId }: { projectId: number }) {
         </CardTitle>
         <form className="space-y-3" onSubmit={onCreate}>
           <Field id="key-name" label="Name">
-            <Input id="key-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="CRM integration" />
+            <Input
+              id="key-name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="CRM integration"
+            />
           </Field>
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={canDeleteClients} onChange={(e) => setCanDeleteClients(e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={canDeleteClients}
+              onChange={(e) => setCanDeleteClients(e.target.checked)}
+            />
             Allowed to delete clients
           </label>
           <Button type="submit" disabled={create.isPending}>
             Create key
           </Button>
         </form>
-        {create.error ? <div className="mt-3"><Alert tone="error">{create.error.message}</Alert></div> : null}
+        {create.error ? (
+          <div className="mt-3">
+            <Alert tone="error">{create.error.message}</Alert>
+          </div>
+        ) : null}
         {created ? (
-          <div className="mt-4 space-y-2 rounded-md border border-emerald-200 bg-emerald-50 p-3" data-testid="new-key">
+          <div
+            className="mt-4 space-y-2 rounded-md border border-emerald-200 bg-emerald-50 p-3"
+            data-testid="new-key"
+          >
             <p className="text-sm text-emerald-900">
               Key <strong>{created.name}</strong> created. It will not be shown again.
             </p>
             <div className="flex items-center gap-2">
-              <code className="flex-1 overflow-x-auto rounded bg-white px-2 py-1 text-sm" data-testid="new-key-value">
+              <code
+                className="flex-1 overflow-x-auto rounded bg-white px-2 py-1 text-sm"
+                data-testid="new-key-value"
+              >
                 {created.key}
               </code>
               <CopyButton value={created.key} />
@@ -89,7 +109,8 @@ export function ApiKeys({ projectId }: { projectId: number }) {
             {keys.data?.map((key) => (
               <tr key={key.id} data-testid="api-key-row">
                 <td className="py-2">
-                  {key.name} {key.canDeleteClients ? <Badge className="ml-1">can delete clients</Badge> : null}
+                  {key.name}{' '}
+                  {key.canDeleteClients ? <Badge className="ml-1">can delete clients</Badge> : null}
                 </td>
                 <td className="font-mono text-xs">{key.prefix}…</td>
                 <td>{dateTime(key.createdAt)}</td>
@@ -99,7 +120,9 @@ export function ApiKeys({ projectId }: { projectId: number }) {
                     variant="secondary"
                     size="sm"
                     onClick={() => {
-                      if (confirm(`Revoke the key "${key.name}"? Integrations using it stop working at once.`)) {
+                      if (
+                        confirm(`Revoke the key "${key.name}"? Integrations using it stop working at once.`)
+                      ) {
                         revoke.mutate({ projectId, keyId: key.id });
                       }
                     }}

@@ -36,7 +36,9 @@ export function ProjectList() {
     <>
       <Card>
         {projects.isPending ? <p className="text-sm text-slate-500">Loading…</p> : null}
-        {projects.data?.length === 0 ? <p className="text-sm text-slate-500">No projects yet: create one below.</p> : null}
+        {projects.data?.length === 0 ? (
+          <p className="text-sm text-slate-500">No projects yet: create one below.</p>
+        ) : null}
         <ul className="divide-y divide-slate-100">
           {projects.data?.map((p) => (
             <li key={p.id} className="flex items-center justify-between py-2">
@@ -53,14 +55,23 @@ export function ProjectList() {
         <form className="flex items-end gap-3" onSubmit={onCreate}>
           <div className="flex-1">
             <Field id="new-project-name" label="Name">
-              <Input id="new-project-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+              <Input
+                id="new-project-name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                maxLength={100}
+              />
             </Field>
           </div>
           <Button type="submit" disabled={create.isPending}>
             Create project
           </Button>
         </form>
-        {create.error ? <div className="mt-3"><Alert tone="error">{create.error.message}</Alert></div> : null}
+        {create.error ? (
+          <div className="mt-3">
+            <Alert tone="error">{create.error.message}</Alert>
+          </div>
+        ) : null}
       </Card>
     </>
   );

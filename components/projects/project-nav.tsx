@@ -13,7 +13,10 @@ export function ProjectNav({ projectId, name }: { projectId: number; name: strin
     { href: `${base}/api-keys`, label: 'API keys' },
   ];
   return (
-    <nav className="flex h-11 shrink-0 items-center gap-1 border-b border-slate-200 bg-white px-4" aria-label="Project">
+    <nav
+      className="flex h-11 shrink-0 items-center gap-1 border-b border-slate-200 bg-white px-4"
+      aria-label="Project"
+    >
       <span className="mr-4 font-medium text-slate-900" data-testid="project-name">
         {name}
       </span>
@@ -24,7 +27,9 @@ export function ProjectNav({ projectId, name }: { projectId: number; name: strin
           aria-current={pathname === tab.href ? 'page' : undefined}
           className={cn(
             'rounded-md px-3 py-1.5 text-sm',
-            pathname === tab.href ? 'bg-brand-50 font-medium text-brand-700' : 'text-slate-600 hover:bg-slate-100',
+            pathname === tab.href
+              ? 'bg-brand-50 font-medium text-brand-700'
+              : 'text-slate-600 hover:bg-slate-100',
           )}
         >
           {tab.label}

@@ -46,7 +46,14 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
   }, [project.data]);
 
   const rename = useMutation(trpc.project.rename.mutationOptions({ onSuccess: refresh }));
-  const update = useMutation(trpc.project.updateSettings.mutationOptions({ onSuccess: () => (setSaved(true), refresh()) }));
+  const update = useMutation(
+    trpc.project.updateSettings.mutationOptions({
+      onSuccess: () => {
+        setSaved(true);
+        return refresh();
+      },
+    }),
+  );
   const rotate = useMutation(trpc.project.rotateWebhookSecret.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(
     trpc.project.delete.mutationOptions({
@@ -57,13 +64,24 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
     }),
   );
 
-  if (project.error) return <div className="p-6"><Alert tone="error">{project.error.message}</Alert></div>;
+  if (project.error)
+    return (
+      <div className="p-6">
+        <Alert tone="error">{project.error.message}</Alert>
+      </div>
+    );
   if (!project.data) return <p className="p-6 text-sm text-slate-500">Loading…</p>;
 
   function onSave(event: FormEvent) {
     event.preventDefault();
     setSaved(false);
-    update.mutate({ projectId, plan, timeZone, webhookUrl, constants: constants.filter((c) => c.name || c.value) });
+    update.mutate({
+      projectId,
+      plan,
+      timeZone,
+      webhookUrl,
+      constants: constants.filter((c) => c.name || c.value),
+    });
   }
 
   return (
@@ -79,10 +97,17 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
         >
           <div className="flex-1">
             <Field id="project-name" label="Project name" error={rename.error?.message}>
-              <Input id="project-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+              <Input
+                id="project-name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                maxLength={100}
+              />
             </Field>
           </div>
-          <Button type="submit" disabled={rename.isPending}>Rename</Button>
+          <Button type="submit" disabled={rename.isPending}>
+            Rename
+          </Button>
         </form>
       </Card>
 
@@ -94,36 +119,76 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
           <Field id="plan" label="Plan">
             <Select id="plan" value={plan} onChange={(e) => setPlan(e.target.value as typeof plan)}>
               {PLANS.map((p) => (
-                <option key={p.value} value={p.value}>{p.label}</option>
+                <option key={p.value} value={p.value}>
+                  {p.label}
+                </option>
               ))}
             </Select>
           </Field>
           <Field id="time-zone" label="Time zone" hint="An IANA name such as Europe/Berlin.">
-            <Input id="time-zone" value={timeZone} onChange={(e) => setTimeZone(e.target.value)} list="time-zones" />
+            <Input
+              id="time-zone"
+              value={timeZone}
+              onChange={(e) => setTimeZone(e.target.value)}
+              list="time-zones"
+            />
           </Field>
           <datalist id="time-zones">
-            {Intl.supportedValuesOf('timeZone').map((tz) => <option key={tz} value={tz} />)}
+            {Intl.supportedValuesOf('timeZone').map((tz) => (
+              <option key={tz} value={tz} />
+            ))}
           </datalist>
-          <Field id="webhook-url" label="Webhook URL" hint="Every received and sent message is POSTed here. Leave empty for none.">
-            <Input id="webhook-url" value={webhookUrl} onChange={(e) => setWebhookUrl(e.target.value)} placeholder="https://example.com/blockbot" />
+          <Field
+            id="webhook-url"
+            label="Webhook URL"
+            hint="Every received and sent message is POSTed here. Leave empty for none."
+          >
+            <Input
+              id="webhook-url"
+              value={webhookUrl}
+              onChange={(e) => setWebhookUrl(e.target.value)}
+              placeholder="https://example.com/blockbot"
+            />
           </Field>
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium text-slate-700">Project constants</legend>
             {constants.map((c, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place
               <div key={i} className="flex gap-2">
-                <Input aria-label="Constant name" placeholder="name" value={c.name} onChange={(e) => setConstants(constants.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
-                <Input aria-label="Constant value" placeholder="value" value={c.value} onChange={(e) => setConstants(constants.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
-                <Button variant="ghost" onClick={() => setConstants(constants.filter((_, j) => j !== i))}>Remove</Button>
+                <Input
+                  aria-label="Constant name"
+                  placeholder="name"
+                  value={c.name}
+                  onChange={(e) =>
+                    setConstants(constants.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))
+                  }
+                />
+                <Input
+                  aria-label="Constant value"
+                  placeholder="value"
+                  value={c.value}
+                  onChange={(e) =>
+                    setConstants(constants.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))
+                  }
+                />
+                <Button variant="ghost" onClick={() => setConstants(constants.filter((_, j) => j !== i))}>
+                  Remove
+                </Button>
               </div>
             ))}
-            <Button variant="secondary" size="sm" onClick={() => setConstants([...constants, { name: '', value: '' }])}>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => setConstants([...constants, { name: '', value: '' }])}
+            >
               Add constant
             </Button>
           </fieldset>
           {update.error ? <Alert tone="error">{update.error.message}</Alert> : null}
           {saved ? <Alert tone="success">Settings saved.</Alert> : null}
-          <Button type="submit" disabled={update.isPending}>Save settings</Button>
+          <Button type="submit" disabled={update.isPending}>
+            Save settings
+          </Button>
         </form>
       </Card>
 
@@ -132,23 +197,41 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
           Webhook signing secret
         </CardTitle>
         <div className="flex items-center gap-2">
-          <code className="flex-1 overflow-x-auto rounded bg-slate-100 px-2 py-1 text-sm">{project.data.webhookSecret}</code>
+          <code className="flex-1 overflow-x-auto rounded bg-slate-100 px-2 py-1 text-sm">
+            {project.data.webhookSecret}
+          </code>
           <CopyButton value={project.data.webhookSecret} />
-          <Button variant="secondary" size="sm" onClick={() => confirm('Replace the secret? Receivers must be updated.') && rotate.mutate({ projectId })}>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() =>
+              confirm('Replace the secret? Receivers must be updated.') && rotate.mutate({ projectId })
+            }
+          >
             Rotate
           </Button>
         </div>
       </Card>
 
       <Card className="border-red-200">
-        <CardTitle description="Deletes the bot, its clients, history and keys. This cannot be undone.">Delete project</CardTitle>
+        <CardTitle description="Deletes the bot, its clients, history and keys. This cannot be undone.">
+          Delete project
+        </CardTitle>
         <div className="flex items-end gap-3">
           <div className="flex-1">
             <Field id="confirm-delete" label={`Type "${project.data.name}" to confirm`}>
-              <Input id="confirm-delete" value={confirmName} onChange={(e) => setConfirmName(e.target.value)} />
+              <Input
+                id="confirm-delete"
+                value={confirmName}
+                onChange={(e) => setConfirmName(e.target.value)}
+              />
             </Field>
           </div>
-          <Button variant="danger" disabled={confirmName !== project.data.name || remove.isPending} onClick={() => remove.mutate({ projectId })}>
+          <Button
+            variant="danger"
+            disabled={confirmName !== project.data.name || remove.isPending}
+            onClick={() => remove.mutate({ projectId })}
+          >
             Delete project
           </Button>
         </div>

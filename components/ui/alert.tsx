@@ -9,7 +9,10 @@ const tones = {
 
 export function Alert({ tone = 'info', children }: { tone?: keyof typeof tones; children: ReactNode }) {
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={cn('rounded-md border px-3 py-2 text-sm whitespace-pre-line', tones[tone])}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={cn('rounded-md border px-3 py-2 text-sm whitespace-pre-line', tones[tone])}
+    >
       {children}
     </div>
   );

@@ -2,7 +2,9 @@ import type { HTMLAttributes, ReactNode } from 'react';
 import { cn } from './cn';
 
 export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('rounded-lg border border-slate-200 bg-white p-5 shadow-xs', className)} {...props} />;
+  return (
+    <div className={cn('rounded-lg border border-slate-200 bg-white p-5 shadow-xs', className)} {...props} />
+  );
 }
 
 export function CardTitle({ children, description }: { children: ReactNode; description?: ReactNode }) {

@@ -24,7 +24,11 @@ export type BlockKind = z.infer<typeof blockKindSchema>;
 /** Kinds that carry a trigger condition (start blocks and quick replies). */
 export const TRIGGER_KINDS: ReadonlySet<BlockKind> = new Set(['start', 'not_state_condition']);
 /** Kinds the client does not move into. */
-export const NON_MOVING_KINDS: ReadonlySet<BlockKind> = new Set(['not_state', 'not_state_condition', 'comment']);
+export const NON_MOVING_KINDS: ReadonlySet<BlockKind> = new Set([
+  'not_state',
+  'not_state_condition',
+  'comment',
+]);
 
 export const MATCH_MODES = ['exact', 'keywords', 'fuzzy', 'regex'] as const;
 export const matchModeSchema = z.enum(MATCH_MODES);
@@ -170,7 +174,11 @@ export const botSchemaSchema = z
     let triggerBlocks = 0;
     schema.blocks.forEach((block, i) => {
       if (blockIds.has(block.id)) {
-        ctx.addIssue({ code: 'custom', path: ['blocks', i, 'id'], message: `block id ${block.id} is used twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['blocks', i, 'id'],
+          message: `block id ${block.id} is used twice`,
+        });
       }
       blockIds.add(block.id);
       if (TRIGGER_KINDS.has(block.kind)) triggerBlocks++;
@@ -185,7 +193,11 @@ export const botSchemaSchema = z
     const arrowIds = new Set<number>();
     schema.arrows.forEach((arrow, i) => {
       if (arrowIds.has(arrow.id)) {
-        ctx.addIssue({ code: 'custom', path: ['arrows', i, 'id'], message: `arrow id ${arrow.id} is used twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['arrows', i, 'id'],
+          message: `arrow id ${arrow.id} is used twice`,
+        });
       }
       arrowIds.add(arrow.id);
       for (const end of ['from', 'to'] as const) {
@@ -198,7 +210,11 @@ export const botSchemaSchema = z
         }
       }
       if (arrow.kind === 'timer' && !arrow.timer) {
-        ctx.addIssue({ code: 'custom', path: ['arrows', i, 'timer'], message: 'a timer arrow needs a timer' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['arrows', i, 'timer'],
+          message: 'a timer arrow needs a timer',
+        });
       }
       if (arrow.kind === 'condition' && !arrow.condition) {
         ctx.addIssue({

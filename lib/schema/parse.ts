@@ -38,7 +38,10 @@ export function parseBotSchemaJson(text: string): ParseResult<BotSchema> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, errors: [{ field: '', message: `the file is not valid JSON: ${(error as Error).message}` }] };
+    return {
+      ok: false,
+      errors: [{ field: '', message: `the file is not valid JSON: ${(error as Error).message}` }],
+    };
   }
   return parseBotSchema(value);
 }

@@ -21,10 +21,16 @@ describe('API keys', () => {
     expect(row.prefix).toBe(created.key.slice(0, 10));
 
     const listed = await listApiKeys(db, project.id);
-    expect(listed).toEqual([expect.objectContaining({ name: 'CRM', prefix: row.prefix, canDeleteClients: true, lastUsedAt: null })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ name: 'CRM', prefix: row.prefix, canDeleteClients: true, lastUsedAt: null }),
+    ]);
     expect(listed[0]).not.toHaveProperty('hash');
 
-    expect(await authenticateApiKey(db, created.key)).toEqual({ keyId: created.id, projectId: project.id, canDeleteClients: true });
+    expect(await authenticateApiKey(db, created.key)).toEqual({
+      keyId: created.id,
+      projectId: project.id,
+      canDeleteClients: true,
+    });
     expect((await listApiKeys(db, project.id))[0].lastUsedAt).toBeInstanceOf(Date);
   });
 

@@ -63,7 +63,14 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Aut
   const hash = hashApiKey(presented);
   const row = await db.apiKey.findUnique({
     where: { hash },
-    select: { id: true, projectId: true, canDeleteClients: true, revokedAt: true, hash: true, lastUsedAt: true },
+    select: {
+      id: true,
+      projectId: true,
+      canDeleteClients: true,
+      revokedAt: true,
+      hash: true,
+      lastUsedAt: true,
+    },
   });
   if (!row || row.revokedAt) return null;
   if (!timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;

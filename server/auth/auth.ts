@@ -1,8 +1,8 @@
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
-import { getDb } from '@/server/db';
 import { baseUrl, getEnv } from '@/server/config/env';
 import { getSecrets } from '@/server/config/secrets';
+import { getDb } from '@/server/db';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -15,8 +15,17 @@ async function createAuth() {
     baseURL: baseUrl(env),
     // Both spellings of the local address, so the quick start works whichever one is typed.
     trustedOrigins: [baseUrl(env), `http://127.0.0.1:${env.PORT}`, `http://localhost:${env.PORT}`],
-    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 128, autoSignIn: true },
-    rateLimit: { enabled: env.BLOCKBOT_AUTH_RATE_LIMIT ? env.BLOCKBOT_AUTH_RATE_LIMIT === 'on' : env.NODE_ENV === 'production' },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+    },
+    rateLimit: {
+      enabled: env.BLOCKBOT_AUTH_RATE_LIMIT
+        ? env.BLOCKBOT_AUTH_RATE_LIMIT === 'on'
+        : env.NODE_ENV === 'production',
+    },
     telemetry: { enabled: false },
     databaseHooks: {
       user: {

@@ -1,9 +1,9 @@
 import {
   type Arrow,
-  type Block,
-  type BotSchema,
-  BOT_SCHEMA_FORMAT,
   arrowSchema,
+  type Block,
+  BOT_SCHEMA_FORMAT,
+  type BotSchema,
   blockSchema,
   describeFieldErrors,
   parseBotSchema,
@@ -13,7 +13,10 @@ import type { Prisma } from '@/server/db/generated/client';
 import { DomainError, invalid } from '@/server/errors';
 
 /** Reads a project's bot schema from its block and arrow rows, in the JSON format of lib/schema. */
-export async function loadBotSchema(db: Db, projectId: number): Promise<{ schema: BotSchema; revision: number }> {
+export async function loadBotSchema(
+  db: Db,
+  projectId: number,
+): Promise<{ schema: BotSchema; revision: number }> {
   const [project, blocks, arrows] = await Promise.all([
     db.project.findUniqueOrThrow({ where: { id: projectId }, select: { schemaRevision: true } }),
     db.block.findMany({ where: { projectId }, orderBy: { id: 'asc' } }),
@@ -104,7 +107,9 @@ export async function saveBotSchema(
   const schema = parsed.value;
   return db.$transaction(async (tx) => {
     // Lock the project row so two saves are applied one after the other.
-    const [project] = await tx.$queryRaw<{ schemaRevision: number; nextBlockId: number; nextArrowId: number }[]>`
+    const [project] = await tx.$queryRaw<
+      { schemaRevision: number; nextBlockId: number; nextArrowId: number }[]
+    >`
       SELECT "schemaRevision", "nextBlockId", "nextArrowId" FROM "Project" WHERE id = ${projectId} FOR UPDATE`;
     if (!project) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
     if (options.expectedRevision !== undefined && options.expectedRevision !== project.schemaRevision) {
@@ -115,8 +120,10 @@ export async function saveBotSchema(
     }
     await tx.arrow.deleteMany({ where: { projectId } });
     await tx.block.deleteMany({ where: { projectId } });
-    if (schema.blocks.length) await tx.block.createMany({ data: schema.blocks.map((b) => blockToRow(projectId, b)) });
-    if (schema.arrows.length) await tx.arrow.createMany({ data: schema.arrows.map((a) => arrowToRow(projectId, a)) });
+    if (schema.blocks.length)
+      await tx.block.createMany({ data: schema.blocks.map((b) => blockToRow(projectId, b)) });
+    if (schema.arrows.length)
+      await tx.arrow.createMany({ data: schema.arrows.map((a) => arrowToRow(projectId, a)) });
     const maxBlock = Math.max(0, ...schema.blocks.map((b) => b.id));
     const maxArrow = Math.max(0, ...schema.arrows.map((a) => a.id));
     const updated = await tx.project.update({

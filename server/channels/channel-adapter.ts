@@ -1,7 +1,14 @@
 import type { Attachment, Buttons } from '@/lib/schema';
 
 /** bot-semantics §8: client types. */
-export const CLIENT_TYPES = { tg: 1, widget: 5, chatapp: 6, social: 10, telephony: 13, simulator: 99 } as const;
+export const CLIENT_TYPES = {
+  tg: 1,
+  widget: 5,
+  chatapp: 6,
+  social: 10,
+  telephony: 13,
+  simulator: 99,
+} as const;
 
 export interface OutgoingMessage {
   text: string;

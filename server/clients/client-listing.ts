@@ -17,7 +17,6 @@ const publicFields = {
   assignedMemberId: true,
 } as const;
 
-
 /** A client as the public API shows it. */
 export function clientView(c: {
   id: number;
@@ -43,7 +42,11 @@ export function clientView(c: {
   };
 }
 
-export async function listClients(db: Db, projectId: number, options: { offset: number; limit: number; listId?: number }) {
+export async function listClients(
+  db: Db,
+  projectId: number,
+  options: { offset: number; limit: number; listId?: number },
+) {
   const rows = await db.client.findMany({
     where: { projectId, ...(options.listId ? { lists: { some: { listId: options.listId } } } : {}) },
     orderBy: { id: 'asc' },
@@ -74,15 +77,29 @@ export async function listSubscribers(db: Db, projectId: number, filter: Subscri
   };
   const [total, rows] = await Promise.all([
     db.client.count({ where }),
-    db.client.findMany({ where, orderBy: { id: 'asc' }, skip: (filter.page - 1) * MAX_PAGE, take: MAX_PAGE, select: publicFields }),
+    db.client.findMany({
+      where,
+      orderBy: { id: 'asc' },
+      skip: (filter.page - 1) * MAX_PAGE,
+      take: MAX_PAGE,
+      select: publicFields,
+    }),
   ]);
-  return { total, page: filter.page, pages: Math.max(1, Math.ceil(total / MAX_PAGE)), clients: rows.map(clientView) };
+  return {
+    total,
+    page: filter.page,
+    pages: Math.max(1, Math.ceil(total / MAX_PAGE)),
+    clients: rows.map(clientView),
+  };
 }
 
 /** Deletes clients of this project (with their history, deals and variables); ids of others are ignored. */
 export async function deleteClients(db: PrismaClient, projectId: number, clientIds: readonly number[]) {
   if (clientIds.length > MAX_DELETE) {
-    throw new DomainError('limit', `At most ${MAX_DELETE} clients can be deleted per call; got ${clientIds.length}.`);
+    throw new DomainError(
+      'limit',
+      `At most ${MAX_DELETE} clients can be deleted per call; got ${clientIds.length}.`,
+    );
   }
   const { count } = await db.client.deleteMany({ where: { projectId, id: { in: [...clientIds] } } });
   return count;

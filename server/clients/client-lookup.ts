@@ -1,5 +1,5 @@
-import type { Db } from '@/server/db/client-type';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import type { Db } from '@/server/db/client-type';
 
 /** Phone numbers compare by their digits: `+7 (900) 123-45-67`, `79001234567@c.us` and `79001234567` agree. */
 export function phoneDigits(phone: string): string {
@@ -55,8 +55,12 @@ export async function findClientIdByVariable(
   const isClient = name.startsWith('client.');
   const bare = isClient ? name.slice('client.'.length) : name;
   // valueKey is indexed with the name; the full value is compared after, as it may be longer.
-  const valueKeyFilter = { equals: value.slice(0, 200), ...(options.caseInsensitive ? { mode: 'insensitive' as const } : {}) };
-  const matches = (v: string) => (options.caseInsensitive ? v.toLowerCase() === value.toLowerCase() : v === value);
+  const valueKeyFilter = {
+    equals: value.slice(0, 200),
+    ...(options.caseInsensitive ? { mode: 'insensitive' as const } : {}),
+  };
+  const matches = (v: string) =>
+    options.caseInsensitive ? v.toLowerCase() === value.toLowerCase() : v === value;
   if (!isClient) {
     const dealRows = await db.dealVariable.findMany({
       where: { projectId, name: bare, valueKey: valueKeyFilter },

@@ -17,7 +17,12 @@ export async function resolveClient(db: Db, projectId: number, ref: ClientRef) {
   const groupId = ref.clientType === 13 ? '' : ref.groupId;
   return db.client.upsert({
     where: {
-      projectId_clientType_groupId_platformId: { projectId, clientType: ref.clientType, groupId, platformId: ref.platformId },
+      projectId_clientType_groupId_platformId: {
+        projectId,
+        clientType: ref.clientType,
+        groupId,
+        platformId: ref.platformId,
+      },
     },
     create: {
       projectId,
@@ -40,6 +45,9 @@ export async function getClient(db: Db, projectId: number, clientId: number) {
 
 /** The client's open deal (the one collecting variables), created when there is none. */
 export async function openDeal(db: Db, projectId: number, clientId: number) {
-  const open = await db.deal.findFirst({ where: { projectId, clientId, closedAt: null }, orderBy: { id: 'desc' } });
+  const open = await db.deal.findFirst({
+    where: { projectId, clientId, closedAt: null },
+    orderBy: { id: 'desc' },
+  });
   return open ?? db.deal.create({ data: { projectId, clientId } });
 }

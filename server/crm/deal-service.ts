@@ -1,10 +1,13 @@
+import { getClient, openDeal } from '@/server/clients/client-service';
 import type { Db } from '@/server/db/client-type';
 import { notFound } from '@/server/errors';
-import { getClient, openDeal } from '@/server/clients/client-service';
 
 export async function requireState(db: Db, projectId: number, stateId: number) {
   const state = await db.crmState.findFirst({ where: { id: stateId, projectId } });
-  if (!state) throw notFound(`CRM state ${stateId} does not exist in this project. State ids are shown in the CRM funnel editor.`);
+  if (!state)
+    throw notFound(
+      `CRM state ${stateId} does not exist in this project. State ids are shown in the CRM funnel editor.`,
+    );
   return state;
 }
 

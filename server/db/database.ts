@@ -32,7 +32,10 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
   let pglite: PGlite;
   try {
     pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
-    await migrate({ query: (sql, params) => pglite.query(sql, params), exec: async (sql) => void (await pglite.exec(sql)) });
+    await migrate({
+      query: (sql, params) => pglite.query(sql, params),
+      exec: async (sql) => void (await pglite.exec(sql)),
+    });
   } catch (error) {
     releaseLock();
     throw error;
@@ -61,7 +64,10 @@ async function openServer(url: string): Promise<Database> {
     throw new StartupError(describeUnreachable(url, error));
   }
   try {
-    await migrate({ query: async (sql, params) => ({ rows: (await client.query(sql, params)).rows }), exec: async (sql) => void (await client.query(sql)) });
+    await migrate({
+      query: async (sql, params) => ({ rows: (await client.query(sql, params)).rows }),
+      exec: async (sql) => void (await client.query(sql)),
+    });
   } finally {
     client.release();
   }

@@ -14,7 +14,9 @@ const globalForDb = globalThis as unknown as { blockbotDb?: Promise<Database> };
 export function getDatabase(): Promise<Database> {
   globalForDb.blockbotDb ??= (async () => {
     const url = getEnv().DATABASE_URL;
-    return url ? openDatabase({ mode: 'server', url }) : openDatabase({ mode: 'embedded', dataDir: path.join(dataDir(), 'pglite') });
+    return url
+      ? openDatabase({ mode: 'server', url })
+      : openDatabase({ mode: 'embedded', dataDir: path.join(dataDir(), 'pglite') });
   })().catch((error) => {
     globalForDb.blockbotDb = undefined;
     throw error;

@@ -27,13 +27,18 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 export class MigrationError extends Error {}
 
 /** Applies the migrations not yet applied, each in its own transaction, under an advisory lock. */
-export async function applyMigrations(session: SqlSession, migrations: MigrationFile[] = readMigrations()): Promise<string[]> {
+export async function applyMigrations(
+  session: SqlSession,
+  migrations: MigrationFile[] = readMigrations(),
+): Promise<string[]> {
   await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
   try {
     await session.exec(CREATE_MIGRATIONS_TABLE);
-    const { rows } = await session.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
-      'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
-    );
+    const { rows } = await session.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+    }>('SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL');
     const applied = new Map(rows.map((r) => [r.migration_name, r]));
     const done: string[] = [];
     for (const migration of migrations) {
@@ -47,7 +52,9 @@ export async function applyMigrations(session: SqlSession, migrations: Migration
         continue;
       }
       if (previous) {
-        throw new MigrationError(`The migration ${migration.name} started earlier but did not finish. Fix the database by hand, then mark it rolled back.`);
+        throw new MigrationError(
+          `The migration ${migration.name} started earlier but did not finish. Fix the database by hand, then mark it rolled back.`,
+        );
       }
       await applyOne(session, migration);
       done.push(migration.name);

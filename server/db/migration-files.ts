@@ -19,11 +19,18 @@ export function readMigrations(dir: string = migrationsDir()): MigrationFile[] {
   if (!fs.existsSync(/*turbopackIgnore: true*/ dir)) return [];
   return fs
     .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(path.join(/*turbopackIgnore: true*/ dir, e.name, 'migration.sql')))
+    .filter(
+      (e) =>
+        e.isDirectory() && fs.existsSync(path.join(/*turbopackIgnore: true*/ dir, e.name, 'migration.sql')),
+    )
     .map((e) => e.name)
     .sort()
     .map((name) => {
       const bytes = fs.readFileSync(path.join(/*turbopackIgnore: true*/ dir, name, 'migration.sql'));
-      return { name, sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') };
+      return {
+        name,
+        sql: bytes.toString('utf8'),
+        checksum: createHash('sha256').update(bytes).digest('hex'),
+      };
     });
 }

@@ -24,12 +24,19 @@ async function loadEngineModule() {
   // The package's entry imports a .wasm file, which Node cannot; instantiate it by hand.
   const dir = path.join(process.cwd(), 'node_modules', '@prisma', 'schema-engine-wasm');
   const bg = await import(pathToFileURL(path.join(dir, 'schema_engine_bg.js')).href);
-  const { instance } = await WebAssembly.instantiate(fs.readFileSync(path.join(dir, 'schema_engine_bg.wasm')), {
-    './schema_engine_bg.js': bg,
-  });
+  const { instance } = await WebAssembly.instantiate(
+    fs.readFileSync(path.join(dir, 'schema_engine_bg.wasm')),
+    {
+      './schema_engine_bg.js': bg,
+    },
+  );
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
-  return bg as { SchemaEngine: { new: (options: unknown, log: (m: string) => void, adapter: unknown) => Promise<SchemaEngine> } };
+  return bg as {
+    SchemaEngine: {
+      new: (options: unknown, log: (m: string) => void, adapter: unknown) => Promise<SchemaEngine>;
+    };
+  };
 }
 
 export interface MigrationDirectory {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
 import { type Database, openDatabase } from './database';
 
@@ -49,4 +50,20 @@ export async function dropServerDatabase(serverUrl: string, url: string): Promis
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * Environment for child processes that open "the" database as the app does: a data directory
+ * in `tmp` in embedded mode, or a fresh PostgreSQL database when TEST_DATABASE_URL is set.
+ */
+export async function createProcessEnv(
+  tmp: string,
+): Promise<{ env: Record<string, string>; dispose(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return { env: { BLOCKBOT_DATA_DIR: path.join(tmp, 'data') }, dispose: async () => {} };
+  const url = await createServerDatabase(serverUrl);
+  return {
+    env: { DATABASE_URL: url, BLOCKBOT_AUTH_SECRET: 'test-secret-'.padEnd(40, 'x') },
+    dispose: () => dropServerDatabase(serverUrl, url),
+  };
 }

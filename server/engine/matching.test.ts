@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { matchCondition, parseKeywordPattern, regexError, similarity } from './matching';
 
-const cond = (alternatives: string, match: 'exact' | 'keywords' | 'fuzzy' | 'regex', ignore = '') => ({ alternatives, match, ignore });
+const cond = (alternatives: string, match: 'exact' | 'keywords' | 'fuzzy' | 'regex', ignore = '') => ({
+  alternatives,
+  match,
+  ignore,
+});
 
 describe('matching', () => {
   it('exact: case-insensitive, whitespace folded, any alternative', () => {

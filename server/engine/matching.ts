@@ -49,7 +49,10 @@ export function parseKeywordPattern(pattern: string): string[][][] {
 function matchesKeywords(message: string, pattern: string): boolean {
   const present = words(message);
   const groups = parseKeywordPattern(pattern);
-  return groups.length > 0 && groups.every((options) => options.some((option) => option.every((w) => present.has(w))));
+  return (
+    groups.length > 0 &&
+    groups.every((options) => options.some((option) => option.every((w) => present.has(w))))
+  );
 }
 
 /** 1 − Levenshtein distance / longer length. */
@@ -96,7 +99,10 @@ export function regexError(source: string): string | null {
 }
 
 /** The alternative that matched, or null. Regex mode takes the whole text as one pattern. */
-export function matchCondition(message: string, condition: Pick<Condition, 'alternatives' | 'match' | 'ignore'>): string | null {
+export function matchCondition(
+  message: string,
+  condition: Pick<Condition, 'alternatives' | 'match' | 'ignore'>,
+): string | null {
   const text = withoutIgnored(message, condition.ignore ?? '');
   if (condition.match === 'regex') {
     const re = condition.alternatives.trim() ? compileRegex(condition.alternatives.trim()) : null;

@@ -37,7 +37,12 @@ export async function storeMessage(db: Db, input: StoredMessageInput) {
   });
 }
 
-export async function getHistory(db: Db, projectId: number, clientId: number, options: { limit?: number; afterId?: bigint } = {}) {
+export async function getHistory(
+  db: Db,
+  projectId: number,
+  clientId: number,
+  options: { limit?: number; afterId?: bigint } = {},
+) {
   return db.message.findMany({
     where: { projectId, clientId, ...(options.afterId ? { id: { gt: options.afterId } } : {}) },
     orderBy: { id: 'asc' },

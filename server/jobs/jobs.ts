@@ -44,7 +44,10 @@ export async function startWorkers(definitions: readonly JobDefinition<object>[]
     await ensureQueue(boss, definition.name);
     await boss.work<object>(
       definition.name,
-      { batchSize: definition.batchSize ?? 20, pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5 },
+      {
+        batchSize: definition.batchSize ?? 20,
+        pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5,
+      },
       async (jobs) => {
         // One failing job must not fail (and retry) the rest of its batch.
         for (const job of jobs) {

@@ -9,11 +9,17 @@ export async function requireList(db: Db, projectId: number, listId: number) {
 
 /** Only clients of the same project can be listed; unknown ids are reported, none is added. */
 async function requireClients(db: Db, projectId: number, clientIds: readonly number[]) {
-  const found = await db.client.findMany({ where: { projectId, id: { in: [...clientIds] } }, select: { id: true } });
+  const found = await db.client.findMany({
+    where: { projectId, id: { in: [...clientIds] } },
+    select: { id: true },
+  });
   const known = new Set(found.map((c) => c.id));
   const missing = clientIds.filter((id) => !known.has(id));
   if (missing.length) {
-    throw new DomainError('not_found', `No client with id ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} in this project.`);
+    throw new DomainError(
+      'not_found',
+      `No client with id ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} in this project.`,
+    );
   }
 }
 
@@ -27,9 +33,16 @@ export async function addToList(db: Db, projectId: number, listId: number, clien
   return count;
 }
 
-export async function removeFromList(db: Db, projectId: number, listId: number, clientIds: readonly number[]) {
+export async function removeFromList(
+  db: Db,
+  projectId: number,
+  listId: number,
+  clientIds: readonly number[],
+) {
   await requireList(db, projectId, listId);
-  const { count } = await db.clientListMember.deleteMany({ where: { projectId, listId, clientId: { in: [...clientIds] } } });
+  const { count } = await db.clientListMember.deleteMany({
+    where: { projectId, listId, clientId: { in: [...clientIds] } },
+  });
   return count;
 }
 

@@ -1,6 +1,6 @@
+import { getClient } from '@/server/clients/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
-import { getClient } from '@/server/clients/client-service';
 
 /**
  * Assigns a client to an employee: the member with this e-mail, or, without one, round-robin
@@ -10,7 +10,9 @@ export async function assignClient(db: PrismaClient, projectId: number, clientId
   await getClient(db, projectId, clientId);
   return db.$transaction(async (tx) => {
     const member = email
-      ? await tx.projectMember.findFirst({ where: { projectId, email: email.trim().toLowerCase(), active: true } })
+      ? await tx.projectMember.findFirst({
+          where: { projectId, email: email.trim().toLowerCase(), active: true },
+        })
       : (
           await tx.$queryRaw<{ id: number }[]>`
             SELECT id FROM "ProjectMember" WHERE "projectId" = ${projectId} AND active
@@ -19,11 +21,16 @@ export async function assignClient(db: PrismaClient, projectId: number, clientId
     if (!member) {
       throw new DomainError(
         'not_found',
-        email ? `No active employee with the e-mail ${email} in this project.` : 'This project has no active employees to assign to.',
+        email
+          ? `No active employee with the e-mail ${email} in this project.`
+          : 'This project has no active employees to assign to.',
       );
     }
     await tx.client.update({ where: { id: clientId }, data: { assignedMemberId: member.id } });
-    const updated = await tx.projectMember.update({ where: { id: member.id }, data: { lastAssignedAt: new Date() } });
+    const updated = await tx.projectMember.update({
+      where: { id: member.id },
+      data: { lastAssignedAt: new Date() },
+    });
     return { memberId: updated.id, email: updated.email };
   });
 }

@@ -7,6 +7,7 @@ import { DomainError } from '@/server/errors';
  */
 export async function requireMembership(db: Db, userId: string, projectId: number) {
   const member = await db.projectMember.findFirst({ where: { projectId, userId, active: true } });
-  if (!member) throw new DomainError('not_found', `Project ${projectId} does not exist or you are not a member of it.`);
+  if (!member)
+    throw new DomainError('not_found', `Project ${projectId} does not exist or you are not a member of it.`);
   return member;
 }

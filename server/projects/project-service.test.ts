@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { loadBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import {
   createProject,
   deleteProject,
@@ -28,7 +28,10 @@ describe('projects', () => {
     });
     expect(project).toMatchObject({ name: 'Shop', plan: 'business', timeZone: 'Europe/Berlin' });
     expect(project.webhookSecret).toMatch(/^whsec_/);
-    const states = await db.crmState.findMany({ where: { projectId: project.id }, orderBy: { position: 'asc' } });
+    const states = await db.crmState.findMany({
+      where: { projectId: project.id },
+      orderBy: { position: 'asc' },
+    });
     expect(states.map((s) => s.name)).toEqual(['New', 'In progress', 'Won', 'Lost']);
     const members = await db.projectMember.findMany({ where: { projectId: project.id } });
     expect(members).toMatchObject([{ email: 'owner@example.com', role: 'owner' }]);
@@ -57,7 +60,12 @@ describe('projects', () => {
       ],
     });
     const updated = await getProject(db, project.id);
-    expect(updated).toMatchObject({ name: 'Renamed', plan: 'ai', timeZone: 'Asia/Tokyo', webhookUrl: 'https://hooks.example.com/in' });
+    expect(updated).toMatchObject({
+      name: 'Renamed',
+      plan: 'ai',
+      timeZone: 'Asia/Tokyo',
+      webhookUrl: 'https://hooks.example.com/in',
+    });
     expect(updated.constants.map((c) => [c.name, c.value])).toEqual([
       ['currency', 'EUR'],
       ['shop_name', 'Blockbot shop'],
@@ -86,11 +94,16 @@ describe('projects', () => {
       }),
     ).rejects.toThrow('at most 50 project constants');
     await expect(
-      updateProjectSettings(db, project.id, { constants: [{ name: 'x', value: '1' }, { name: 'x', value: '2' }] }),
+      updateProjectSettings(db, project.id, {
+        constants: [
+          { name: 'x', value: '1' },
+          { name: 'x', value: '2' },
+        ],
+      }),
     ).rejects.toThrow('"x" is defined twice');
-    await expect(updateProjectSettings(db, project.id, { constants: [{ name: '1bad', value: '' }] })).rejects.toThrow(
-      'does not start with a digit',
-    );
+    await expect(
+      updateProjectSettings(db, project.id, { constants: [{ name: '1bad', value: '' }] }),
+    ).rejects.toThrow('does not start with a digit');
     const kept = await getProject(db, project.id);
     expect(kept.timeZone).toBe('UTC');
     expect(kept.constants.map((c) => c.name)).toEqual(['a']);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
-import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { DomainError, notFound, parseInput } from '@/server/errors';
 import { demoBotSchema } from './demo-bot';
 
@@ -11,7 +11,8 @@ export const MAX_PROJECT_CONSTANTS = 50;
 const DEFAULT_STATES = ['New', 'In progress', 'Won', 'Lost'];
 
 export const timeZoneSchema = z.string().refine(isTimeZone, {
-  error: (issue) => `"${String(issue.input)}" is not a time zone; use an IANA name such as Europe/Berlin or UTC`,
+  error: (issue) =>
+    `"${String(issue.input)}" is not a time zone; use an IANA name such as Europe/Berlin or UTC`,
 });
 
 export const projectNameSchema = z.string().trim().min(1, 'the project needs a name').max(100);
@@ -20,7 +21,9 @@ export const createProjectInput = z.object({
   name: projectNameSchema,
   plan: z.enum(PLANS).default('free'),
   timeZone: timeZoneSchema.default('UTC'),
-  owner: z.object({ userId: z.string().optional(), email: z.string().email(), name: z.string().default('') }).optional(),
+  owner: z
+    .object({ userId: z.string().optional(), email: z.string().email(), name: z.string().default('') })
+    .optional(),
   withDemoBot: z.boolean().default(false),
 });
 
@@ -50,7 +53,12 @@ export async function createProject(db: PrismaClient, input: z.input<typeof crea
     });
     const funnel = await tx.crmFunnel.create({ data: { projectId: project.id, name: 'Sales' } });
     await tx.crmState.createMany({
-      data: DEFAULT_STATES.map((name, position) => ({ projectId: project.id, funnelId: funnel.id, name, position })),
+      data: DEFAULT_STATES.map((name, position) => ({
+        projectId: project.id,
+        funnelId: funnel.id,
+        name,
+        position,
+      })),
     });
     if (data.owner) {
       await tx.projectMember.create({
@@ -80,7 +88,14 @@ export async function listProjectsForUser(db: Db, userId: string) {
 export async function listAllProjects(db: Db) {
   return db.project.findMany({
     orderBy: { id: 'asc' },
-    select: { id: true, name: true, plan: true, timeZone: true, createdAt: true, _count: { select: { clients: true, apiKeys: true } } },
+    select: {
+      id: true,
+      name: true,
+      plan: true,
+      timeZone: true,
+      createdAt: true,
+      _count: { select: { clients: true, apiKeys: true } },
+    },
   });
 }
 
@@ -104,14 +119,20 @@ export async function deleteProject(db: Db, projectId: number) {
 const constantNameSchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a constant name has letters, digits and _, and does not start with a digit')
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    'a constant name has letters, digits and _, and does not start with a digit',
+  )
   .max(500);
 
 export const projectSettingsInput = z.object({
   plan: z.enum(PLANS).optional(),
   timeZone: timeZoneSchema.optional(),
   webhookUrl: z
-    .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'the webhook URL must start with http:// or https://' })])
+    .union([
+      z.literal(''),
+      z.url({ protocol: /^https?$/, error: 'the webhook URL must start with http:// or https://' }),
+    ])
     .optional(),
   constants: z
     .array(z.object({ name: constantNameSchema, value: z.string().max(100_000) }))
@@ -128,7 +149,8 @@ export async function updateProjectSettings(
   const data = parseInput(projectSettingsInput, input);
   const names = new Set<string>();
   for (const c of data.constants ?? []) {
-    if (names.has(c.name)) throw new DomainError('invalid', `The constant "${c.name}" is defined twice.`, 'constants');
+    if (names.has(c.name))
+      throw new DomainError('invalid', `The constant "${c.name}" is defined twice.`, 'constants');
     names.add(c.name);
   }
   return db.$transaction(async (tx) => {

@@ -28,7 +28,11 @@ export function toApiError(error: unknown): ApiError {
     const [status, code] = domainStatus[error.code];
     return new ApiError(status, code, error.message);
   }
-  return new ApiError(500, 'internal_error', 'Something went wrong on our side. Try again; if it keeps failing, contact the service administrator.');
+  return new ApiError(
+    500,
+    'internal_error',
+    'Something went wrong on our side. Try again; if it keeps failing, contact the service administrator.',
+  );
 }
 
 export const SECURITY_HEADERS = {
@@ -45,5 +49,9 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 export function errorResponse(error: ApiError): Response {
-  return jsonResponse(error.status, { status: 'error', error: error.code, message: error.message }, error.headers);
+  return jsonResponse(
+    error.status,
+    { status: 'error', error: error.code, message: error.message },
+    error.headers,
+  );
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { authenticateApiKey } from '@/server/api-keys/api-keys';
 import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
@@ -13,7 +13,11 @@ const actionsByName = new Map<string, ApiAction>(actions.map((a) => [a.name, a a
 const ALLOWED_METHODS = new Set(['GET', 'POST']);
 
 /** `/api/{api_key}/{action}`: authenticate, validate, call the action, answer in the §6 format. */
-export async function handlePublicApiRequest(req: Request, apiKey: string, actionName: string): Promise<Response> {
+export async function handlePublicApiRequest(
+  req: Request,
+  apiKey: string,
+  actionName: string,
+): Promise<Response> {
   const started = Date.now();
   let status = 500;
   try {
@@ -26,33 +30,53 @@ export async function handlePublicApiRequest(req: Request, apiKey: string, actio
     status = apiError.status;
     return errorResponse(apiError);
   } finally {
-    console.log(`[api] ${req.method} /api/${redactKey(apiKey)}/${actionName} ${status} ${Date.now() - started}ms`);
+    console.log(
+      `[api] ${req.method} /api/${redactKey(apiKey)}/${actionName} ${status} ${Date.now() - started}ms`,
+    );
   }
 }
 
 async function dispatch(req: Request, apiKey: string, actionName: string): Promise<Response> {
   const action = actionsByName.get(actionName);
   if (!action) {
-    throw new ApiError(404, 'unknown_action', `There is no action "${actionName}". Valid actions: ${[...actionsByName.keys()].sort().join(', ')}.`);
+    throw new ApiError(
+      404,
+      'unknown_action',
+      `There is no action "${actionName}". Valid actions: ${[...actionsByName.keys()].sort().join(', ')}.`,
+    );
   }
   if (!ALLOWED_METHODS.has(req.method)) {
-    throw new ApiError(405, 'method_not_allowed', `${actionName} accepts GET and POST, not ${req.method}.`, { Allow: 'GET, POST' });
+    throw new ApiError(405, 'method_not_allowed', `${actionName} accepts GET and POST, not ${req.method}.`, {
+      Allow: 'GET, POST',
+    });
   }
   const db = await getDb();
   const key = await authenticateApiKey(db, apiKey);
   if (!key) {
-    throw new ApiError(401, 'invalid_api_key', 'The API key is not valid: it is unknown or was revoked. Create a key in the project settings.');
+    throw new ApiError(
+      401,
+      'invalid_api_key',
+      'The API key is not valid: it is unknown or was revoked. Create a key in the project settings.',
+    );
   }
   const rate = takeToken(key.keyId, getEnv().BLOCKBOT_API_RATE_LIMIT);
   if (!rate.allowed) {
-    throw new ApiError(429, 'rate_limited', `Too many requests for this key. Retry in ${rate.retryAfter} s.`, {
-      'Retry-After': String(rate.retryAfter),
-    });
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `Too many requests for this key. Retry in ${rate.retryAfter} s.`,
+      {
+        'Retry-After': String(rate.retryAfter),
+      },
+    );
   }
   const raw = await readParams(req);
   const parsed = action.input.safeParse(raw);
   if (!parsed.success) throw invalidParams(parsed.error);
-  const project = await db.project.findUniqueOrThrow({ where: { id: key.projectId }, select: { plan: true } });
+  const project = await db.project.findUniqueOrThrow({
+    where: { id: key.projectId },
+    select: { plan: true },
+  });
   const result = await action.handle({ db, projectId: key.projectId, plan: project.plan, key }, parsed.data);
   return jsonResponse(200, { status: 'success', ...result });
 }
@@ -61,7 +85,9 @@ function invalidParams(error: z.ZodError): ApiError {
   const missing = error.issues.find((i) => i.code === 'invalid_type' && i.input === undefined);
   const lines = error.issues.map((issue) => {
     const field = issue.path.join('.') || 'request';
-    return issue.code === 'invalid_type' && issue.input === undefined ? `${field} is required` : `${field}: ${issue.message}`;
+    return issue.code === 'invalid_type' && issue.input === undefined
+      ? `${field} is required`
+      : `${field}: ${issue.message}`;
   });
   return new ApiError(400, missing ? 'missing_parameter' : 'invalid_parameter', `${lines.join('; ')}.`);
 }

@@ -13,7 +13,13 @@ export const clientIdParam = idParam('client_id');
 /** A list that integrators send as a JSON array, a comma-separated string, or repeated form fields. */
 export const listParam = <T extends z.ZodType>(item: T, name: string) =>
   z.preprocess(
-    (value) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value),
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : value,
     z.array(item, { error: `${name} must be a list` }),
   );
 

@@ -29,7 +29,9 @@ async function readBody(req: Request): Promise<RawParams> {
   const type = (req.headers.get('content-type') ?? '').toLowerCase();
   if (type.includes('application/x-www-form-urlencoded')) return formToParams(new URLSearchParams(text));
   if (type.includes('multipart/form-data')) {
-    const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), { headers: { 'content-type': type } }).formData();
+    const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
+      headers: { 'content-type': type },
+    }).formData();
     return Object.fromEntries([...form].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
   }
   // JSON is the default, whatever the content type says: integrators often forget the header.
@@ -87,7 +89,11 @@ async function readCapped(req: Request): Promise<Uint8Array> {
 }
 
 const tooLarge = () =>
-  new ApiError(413, 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send fewer items per call.`);
+  new ApiError(
+    413,
+    'body_too_large',
+    `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send fewer items per call.`,
+  );
 
 /** Interface rule 3: `value_client_id=<name>` plus `<name>: <id>` is the same as `client_id: <id>`. */
 export function applyUniversalMapping(params: RawParams): RawParams {

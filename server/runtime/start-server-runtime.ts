@@ -7,6 +7,8 @@ import { startRuntime } from './runtime';
  */
 export async function startServerRuntime(): Promise<void> {
   const env = getEnv();
-  const inlineWorker = env.BLOCKBOT_INLINE_WORKER ? env.BLOCKBOT_INLINE_WORKER === 'true' : env.DATABASE_URL === undefined;
+  const inlineWorker = env.BLOCKBOT_INLINE_WORKER
+    ? env.BLOCKBOT_INLINE_WORKER === 'true'
+    : env.DATABASE_URL === undefined;
   await startRuntime({ worker: inlineWorker, role: 'web' });
 }

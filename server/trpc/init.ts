@@ -45,7 +45,9 @@ const domainErrors = t.middleware(async ({ next }) => {
     throw new TRPCError({ code: trpcCodes[cause.code], message: cause.message, cause });
   }
   if (!result.ok && result.error.cause instanceof ZodError) {
-    const message = result.error.cause.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+    const message = result.error.cause.issues
+      .map((i) => `${i.path.join('.') || 'input'}: ${i.message}`)
+      .join('; ');
     throw new TRPCError({ code: 'BAD_REQUEST', message, cause: result.error.cause });
   }
   return result;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_SCHEMA_FORMAT, serializeBotSchema, parseBotSchema } from '@/lib/schema';
+import { BOT_SCHEMA_FORMAT, parseBotSchema, serializeBotSchema } from '@/lib/schema';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import type { TRPCContext } from './init';
 import { createCaller } from './root';
@@ -12,7 +12,10 @@ afterAll(() => tdb?.close());
 
 async function signedInCaller(email: string) {
   const user = await tdb.prisma.user.create({ data: { id: `u-${email}`, email, name: email.split('@')[0] } });
-  const session = { user, session: { id: `s-${email}`, userId: user.id } } as unknown as TRPCContext['session'];
+  const session = {
+    user,
+    session: { id: `s-${email}`, userId: user.id },
+  } as unknown as TRPCContext['session'];
   return createCaller({ db: tdb.prisma, session });
 }
 
@@ -55,11 +58,19 @@ describe('the web app API checks the session and project membership', () => {
     expect(saved.revision).toBe(revision + 1);
     // A second tab that still has the old revision is refused, and nothing changes.
     await expect(
-      carol.botSchema.save({ projectId: project.id, schema: { ...schema, blocks: [] }, expectedRevision: revision }),
+      carol.botSchema.save({
+        projectId: project.id,
+        schema: { ...schema, blocks: [] },
+        expectedRevision: revision,
+      }),
     ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('changed elsewhere') });
     expect((await carol.botSchema.get({ projectId: project.id })).schema.blocks).toHaveLength(1);
 
-    const badKind = JSON.stringify({ format: BOT_SCHEMA_FORMAT, blocks: [{ id: 1, kind: 'stat' }], arrows: [] });
+    const badKind = JSON.stringify({
+      format: BOT_SCHEMA_FORMAT,
+      blocks: [{ id: 1, kind: 'stat' }],
+      arrows: [],
+    });
     await expect(carol.botSchema.import({ projectId: project.id, json: badKind })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: expect.stringMatching(/^The file was not imported:\nblocks\[0\]\.kind: /),
@@ -73,7 +84,9 @@ describe('the web app API checks the session and project membership', () => {
       code: 'BAD_REQUEST',
       message: expect.stringContaining('arrows[0].to: arrow 1 points to block 9, which does not exist'),
     });
-    await expect(carol.botSchema.import({ projectId: project.id, json: '{"format":' })).rejects.toThrow('not valid JSON');
+    await expect(carol.botSchema.import({ projectId: project.id, json: '{"format":' })).rejects.toThrow(
+      'not valid JSON',
+    );
     const { json } = await carol.botSchema.export({ projectId: project.id });
     const parsed = parseBotSchema(JSON.parse(json));
     expect(parsed.ok && serializeBotSchema(parsed.value)).toBe(json);

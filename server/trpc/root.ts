@@ -1,7 +1,7 @@
+import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
 import { projectRouter } from './routers/project';
-import { createCallerFactory, createTRPCRouter } from './init';
 
 export const appRouter = createTRPCRouter({
   project: projectRouter,

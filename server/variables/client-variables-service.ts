@@ -1,5 +1,5 @@
-import type { PrismaClient } from '@/server/db/client-type';
 import { getClient, openDeal } from '@/server/clients/client-service';
+import type { PrismaClient } from '@/server/db/client-type';
 import { readVariables, type VariableChange, validateChanges, writeVariables } from './variable-store';
 
 /** A variable value as integrators send it: strings as they are, anything else as JSON text. */
@@ -14,7 +14,10 @@ export function toStoredString(value: unknown): string | null {
  */
 export async function getClientVariables(db: PrismaClient, projectId: number, clientId: number) {
   await getClient(db, projectId, clientId);
-  const deal = await db.deal.findFirst({ where: { projectId, clientId, closedAt: null }, orderBy: { id: 'desc' } });
+  const deal = await db.deal.findFirst({
+    where: { projectId, clientId, closedAt: null },
+    orderBy: { id: 'desc' },
+  });
   const scoped = await readVariables(db, { projectId, clientId, dealId: deal?.id ?? null });
   const prefixed = Object.fromEntries(Object.entries(scoped.client).map(([k, v]) => [`client.${k}`, v]));
   return { ...scoped.deal, ...prefixed };
@@ -27,7 +30,10 @@ export async function saveClientVariables(
   clientIds: readonly number[],
   variables: Record<string, unknown>,
 ) {
-  const changes: VariableChange[] = Object.entries(variables).map(([name, value]) => ({ name, value: toStoredString(value) }));
+  const changes: VariableChange[] = Object.entries(variables).map(([name, value]) => ({
+    name,
+    value: toStoredString(value),
+  }));
   validateChanges(changes);
   for (const clientId of clientIds) await getClient(db, projectId, clientId);
   for (const clientId of clientIds) {

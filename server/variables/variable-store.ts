@@ -23,11 +23,19 @@ export function validateChanges(changes: readonly VariableChange[]): void {
   for (const { name, value } of changes) {
     const { scope, name: bare } = splitScope(name);
     if (scope === 'project') {
-      throw new DomainError('invalid', `"${name}" is a project constant: change it in the project settings.`, name);
+      throw new DomainError(
+        'invalid',
+        `"${name}" is a project constant: change it in the project settings.`,
+        name,
+      );
     }
     if (!bare) throw new DomainError('invalid', `"${name}" is not a variable name.`, name);
     if (name.length > VARIABLE_LIMITS.nameLength) {
-      throw new DomainError('limit', `The variable name "${name.slice(0, 40)}…" is longer than ${VARIABLE_LIMITS.nameLength} characters.`, name);
+      throw new DomainError(
+        'limit',
+        `The variable name "${name.slice(0, 40)}…" is longer than ${VARIABLE_LIMITS.nameLength} characters.`,
+        name,
+      );
     }
     if (value !== null && value.length > VARIABLE_LIMITS.valueLength) {
       throw new DomainError(
@@ -40,7 +48,11 @@ export function validateChanges(changes: readonly VariableChange[]): void {
 }
 
 /** Applies changes to the deal and client scopes in one transaction, within the per-owner limits. */
-export async function writeVariables(db: PrismaClient, owner: VariableOwner, changes: readonly VariableChange[]) {
+export async function writeVariables(
+  db: PrismaClient,
+  owner: VariableOwner,
+  changes: readonly VariableChange[],
+) {
   validateChanges(changes);
   if (!changes.length) return;
   // The last change of a name wins, as if applied one by one.
@@ -66,7 +78,8 @@ function scopeTable(tx: Db, owner: VariableOwner, scope: 'deal' | 'client'): Sco
   if (scope === 'deal') {
     return {
       clear: (names) => tx.dealVariable.deleteMany({ where: { dealId, name: { in: names } } }),
-      existingNames: (names) => tx.dealVariable.findMany({ where: { dealId, name: { in: names } }, select: { name: true } }),
+      existingNames: (names) =>
+        tx.dealVariable.findMany({ where: { dealId, name: { in: names } }, select: { name: true } }),
       count: () => tx.dealVariable.count({ where: { dealId } }),
       upsert: (name, value) =>
         tx.dealVariable.upsert({
@@ -78,7 +91,8 @@ function scopeTable(tx: Db, owner: VariableOwner, scope: 'deal' | 'client'): Sco
   }
   return {
     clear: (names) => tx.clientVariable.deleteMany({ where: { clientId, name: { in: names } } }),
-    existingNames: (names) => tx.clientVariable.findMany({ where: { clientId, name: { in: names } }, select: { name: true } }),
+    existingNames: (names) =>
+      tx.clientVariable.findMany({ where: { clientId, name: { in: names } }, select: { name: true } }),
     count: () => tx.clientVariable.count({ where: { clientId } }),
     upsert: (name, value) =>
       tx.clientVariable.upsert({
@@ -89,7 +103,12 @@ function scopeTable(tx: Db, owner: VariableOwner, scope: 'deal' | 'client'): Sco
   };
 }
 
-async function writeScope(tx: Db, owner: VariableOwner, scope: 'deal' | 'client', entries: [string, string | null][]) {
+async function writeScope(
+  tx: Db,
+  owner: VariableOwner,
+  scope: 'deal' | 'client',
+  entries: [string, string | null][],
+) {
   const table = scopeTable(tx, owner, scope);
   const bare = entries.map(([name, value]) => [splitScope(name).name, value] as const);
   const sets = bare.filter((e): e is readonly [string, string] => e[1] !== null);
@@ -110,12 +129,21 @@ async function writeScope(tx: Db, owner: VariableOwner, scope: 'deal' | 'client'
 }
 
 /** Every variable a client sees, by scope (lookup order deal → client → project is the reader's). */
-export async function readVariables(db: Db, owner: Omit<VariableOwner, 'dealId'> & { dealId: number | null }): Promise<ScopedVariables> {
+export async function readVariables(
+  db: Db,
+  owner: Omit<VariableOwner, 'dealId'> & { dealId: number | null },
+): Promise<ScopedVariables> {
   const [deal, client, project] = await Promise.all([
-    owner.dealId ? db.dealVariable.findMany({ where: { dealId: owner.dealId }, select: { name: true, value: true } }) : [],
+    owner.dealId
+      ? db.dealVariable.findMany({ where: { dealId: owner.dealId }, select: { name: true, value: true } })
+      : [],
     db.clientVariable.findMany({ where: { clientId: owner.clientId }, select: { name: true, value: true } }),
-    db.projectConstant.findMany({ where: { projectId: owner.projectId }, select: { name: true, value: true } }),
+    db.projectConstant.findMany({
+      where: { projectId: owner.projectId },
+      select: { name: true, value: true },
+    }),
   ]);
-  const toRecord = (rows: { name: string; value: string }[]) => Object.fromEntries(rows.map((r) => [r.name, r.value]));
+  const toRecord = (rows: { name: string; value: string }[]) =>
+    Object.fromEntries(rows.map((r) => [r.name, r.value]));
   return { deal: toRecord(deal), client: toRecord(client), project: toRecord(project) };
 }

@@ -1,15 +1,24 @@
 import { z } from 'zod';
-import { resolveClient } from '@/server/clients/client-service';
-import { deleteClients, listClients, listSubscribers, MAX_DELETE, MAX_PAGE } from '@/server/clients/client-listing';
-import { phoneDigits } from '@/server/clients/client-lookup';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import {
+  deleteClients,
+  listClients,
+  listSubscribers,
+  MAX_DELETE,
+  MAX_PAGE,
+} from '@/server/clients/client-listing';
+import { phoneDigits } from '@/server/clients/client-lookup';
+import { resolveClient } from '@/server/clients/client-service';
 import { assignClient } from '@/server/members/assignment';
-import { ApiError } from '../api-error';
 import { defineAction } from '../action';
+import { ApiError } from '../api-error';
 import { clientIdParam, idParam, listParam } from '../params';
 
 const unixTime = (name: string) =>
-  z.coerce.number({ error: `${name} must be a Unix timestamp in seconds` }).int().transform((s) => new Date(s * 1000));
+  z.coerce
+    .number({ error: `${name} must be a Unix timestamp in seconds` })
+    .int()
+    .transform((s) => new Date(s * 1000));
 
 export const getClients = defineAction({
   name: 'get_clients',
@@ -18,20 +27,41 @@ export const getClients = defineAction({
   description: `Without client_ids: returns clients from \`offset\`, at most \`limit\` (default and maximum ${MAX_PAGE}), optionally of one list. With \`client_ids\` (at most ${MAX_DELETE}): deletes those clients; the key needs the permission to delete clients.`,
   input: z.object({
     offset: z.coerce.number({ error: 'offset must be a number' }).int().min(0).default(0),
-    limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(MAX_PAGE, { error: `limit is at most ${MAX_PAGE}` }).default(MAX_PAGE),
+    limit: z.coerce
+      .number({ error: 'limit must be a number' })
+      .int()
+      .min(1)
+      .max(MAX_PAGE, { error: `limit is at most ${MAX_PAGE}` })
+      .default(MAX_PAGE),
     list: idParam('list').optional(),
-    client_ids: listParam(clientIdParam, 'client_ids').pipe(z.array(z.number()).max(MAX_DELETE, { error: `at most ${MAX_DELETE} client_ids per call` })).optional(),
+    client_ids: listParam(clientIdParam, 'client_ids')
+      .pipe(z.array(z.number()).max(MAX_DELETE, { error: `at most ${MAX_DELETE} client_ids per call` }))
+      .optional(),
   }),
   example: { offset: 0, limit: 100 },
-  responseExample: { clients: [{ client_id: 1001, platform_id: '123456789', group_id: 'shop_bot', client_type: 1, name: 'Ann' }] },
+  responseExample: {
+    clients: [
+      { client_id: 1001, platform_id: '123456789', group_id: 'shop_bot', client_type: 1, name: 'Ann' },
+    ],
+  },
   async handle(ctx, input) {
     if (input.client_ids) {
       if (!ctx.key.canDeleteClients) {
-        throw new ApiError(403, 'permission_required', 'This API key may not delete clients. Create a key with the permission to delete clients.');
+        throw new ApiError(
+          403,
+          'permission_required',
+          'This API key may not delete clients. Create a key with the permission to delete clients.',
+        );
       }
       return { deleted: await deleteClients(ctx.db, ctx.projectId, input.client_ids) };
     }
-    return { clients: await listClients(ctx.db, ctx.projectId, { offset: input.offset, limit: input.limit, listId: input.list }) };
+    return {
+      clients: await listClients(ctx.db, ctx.projectId, {
+        offset: input.offset,
+        limit: input.limit,
+        listId: input.list,
+      }),
+    };
   },
 });
 
@@ -82,7 +112,8 @@ export const loadClients = defineAction({
     const created = [];
     for (const item of items) {
       // Chat-app numbers are stored by their digits, so `+7 900…` and `7900…@c.us` are one client.
-      const platformId = item.client_type === CLIENT_TYPES.chatapp ? phoneDigits(item.platform_id) : item.platform_id;
+      const platformId =
+        item.client_type === CLIENT_TYPES.chatapp ? phoneDigits(item.platform_id) : item.platform_id;
       const client = await resolveClient(ctx.db, ctx.projectId, {
         platformId,
         groupId: item.client_type === CLIENT_TYPES.telephony ? '' : item.group_id,
@@ -100,11 +131,20 @@ export const assignToUser = defineAction({
   methods: ['GET'],
   summary: 'Assign a client to an employee',
   description: 'With `e-mail`, to that employee; without it, round-robin over the active employees.',
-  input: z.object({ client_id: clientIdParam, 'e-mail': z.string().email({ error: 'e-mail is not an e-mail address' }).optional(), email: z.string().email().optional() }),
+  input: z.object({
+    client_id: clientIdParam,
+    'e-mail': z.string().email({ error: 'e-mail is not an e-mail address' }).optional(),
+    email: z.string().email().optional(),
+  }),
   example: { client_id: 1001, 'e-mail': 'agent@example.com' },
   responseExample: { member_id: 3, email: 'agent@example.com' },
   async handle(ctx, input) {
-    const assigned = await assignClient(ctx.db, ctx.projectId, input.client_id, input['e-mail'] ?? input.email);
+    const assigned = await assignClient(
+      ctx.db,
+      ctx.projectId,
+      input.client_id,
+      input['e-mail'] ?? input.email,
+    );
     return { member_id: assigned.memberId, email: assigned.email };
   },
 });

@@ -11,7 +11,18 @@ export const getHistoryAction = defineAction({
   input: z.object({ client_id: clientIdParam }),
   example: { client_id: 1001 },
   responseExample: {
-    result: [{ id: 1, message: 'hi', is_input: 1, message_id: 1, attachments: [], created_at: 1767225600, message_from_outside: 0, delivered: 1 }],
+    result: [
+      {
+        id: 1,
+        message: 'hi',
+        is_input: 1,
+        message_id: 1,
+        attachments: [],
+        created_at: 1767225600,
+        message_from_outside: 0,
+        delivered: 1,
+      },
+    ],
   },
   async handle(ctx, input) {
     await getClient(ctx.db, ctx.projectId, input.client_id);

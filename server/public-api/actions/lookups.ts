@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import {
   findClientIdByEmail,
   findClientIdByPhone,
@@ -6,18 +7,20 @@ import {
   findClientIdsByPlatformIds,
   phoneDigits,
 } from '@/server/clients/client-lookup';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { ApiError } from '../api-error';
 import { defineAction } from '../action';
+import { ApiError } from '../api-error';
 import { listParam } from '../params';
 
-const notFound = (what: string) => new ApiError(404, 'client_not_found', `No client ${what} in this project.`);
+const notFound = (what: string) =>
+  new ApiError(404, 'client_not_found', `No client ${what} in this project.`);
 
 export const findClientIdByPlatformId = defineAction({
   name: 'find_client_id_by_platform_id',
   methods: ['POST'],
   summary: 'Client ids for messenger ids',
-  input: z.object({ platform_ids: listParam(z.coerce.string(), 'platform_ids').pipe(z.array(z.string()).min(1).max(500)) }),
+  input: z.object({
+    platform_ids: listParam(z.coerce.string(), 'platform_ids').pipe(z.array(z.string()).min(1).max(500)),
+  }),
   example: { platform_ids: ['123456789', '987654321'] },
   responseExample: { client_id: 1001, clients: [{ platform_id: '123456789', client_id: 1001 }] },
   async handle(ctx, input) {
@@ -82,7 +85,11 @@ export const chatappClientId = defineAction({
   async handle(ctx, input) {
     const digits = phoneDigits(input.phone);
     const client = await ctx.db.client.findFirst({
-      where: { projectId: ctx.projectId, clientType: CLIENT_TYPES.chatapp, platformId: { in: [digits, `${digits}@c.us`] } },
+      where: {
+        projectId: ctx.projectId,
+        clientType: CLIENT_TYPES.chatapp,
+        platformId: { in: [digits, `${digits}@c.us`] },
+      },
       select: { id: true },
     });
     if (!client) throw notFound(`of the chat-app messenger with the number ${input.phone}`);
@@ -94,8 +101,13 @@ export const onlineChatClientId = defineAction({
   name: 'online_chat_client_id',
   methods: ['GET'],
   summary: 'Client id of a website chat-widget dialog',
-  description: '`recipient` is the dialog id the chat widget script exposes on the website; `tag` and `name` update the client.',
-  input: z.object({ recipient: z.coerce.string().min(1, { error: 'recipient is empty' }), tag: z.string().optional(), name: z.string().optional() }),
+  description:
+    '`recipient` is the dialog id the chat widget script exposes on the website; `tag` and `name` update the client.',
+  input: z.object({
+    recipient: z.coerce.string().min(1, { error: 'recipient is empty' }),
+    tag: z.string().optional(),
+    name: z.string().optional(),
+  }),
   example: { recipient: 'w-5f2c9a', tag: 'landing' },
   responseExample: { client_id: 1003 },
   async handle(ctx, input) {

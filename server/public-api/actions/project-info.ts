@@ -1,22 +1,39 @@
 import { z } from 'zod';
 import { defineAction } from '../action';
 
-const messengerNames: Record<number, string> = { 1: 'tg', 5: 'online_chat', 6: 'chatapp', 10: 'social', 13: 'telephony', 99: 'simulator' };
+const messengerNames: Record<number, string> = {
+  1: 'tg',
+  5: 'online_chat',
+  6: 'chatapp',
+  10: 'social',
+  13: 'telephony',
+  99: 'simulator',
+};
 
 export const connectedChannels = defineAction({
   name: 'connected_channels',
   methods: ['GET'],
   summary: 'Messengers connected to the project, grouped by messenger',
-  description: 'Each channel with its group_id; chat-app channels also carry status: 0 NOT_STARTED, 1 STARTED, 2 ASLEEP, 3 STOPPED.',
+  description:
+    'Each channel with its group_id; chat-app channels also carry status: 0 NOT_STARTED, 1 STARTED, 2 ASLEEP, 3 STOPPED.',
   input: z.object({}),
   example: {},
-  responseExample: { channels: { tg: [{ group_id: 'shop_bot', client_type: 1, name: 'Shop' }], chatapp: [{ group_id: '42', client_type: 6, status: 1 }] } },
+  responseExample: {
+    channels: {
+      tg: [{ group_id: 'shop_bot', client_type: 1, name: 'Shop' }],
+      chatapp: [{ group_id: '42', client_type: 6, status: 1 }],
+    },
+  },
   async handle(ctx) {
-    const rows = await ctx.db.channel.findMany({ where: { projectId: ctx.projectId, kind: { not: 'simulator' } }, orderBy: { id: 'asc' } });
+    const rows = await ctx.db.channel.findMany({
+      where: { projectId: ctx.projectId, kind: { not: 'simulator' } },
+      orderBy: { id: 'asc' },
+    });
     const channels: Record<string, object[]> = {};
     for (const row of rows) {
       const messenger = messengerNames[row.clientType] ?? String(row.clientType);
-      (channels[messenger] ??= []).push({
+      channels[messenger] = channels[messenger] ?? [];
+      channels[messenger].push({
         group_id: row.groupId,
         client_type: row.clientType,
         name: row.name,

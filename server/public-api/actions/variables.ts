@@ -20,7 +20,7 @@ export const saveVariables = defineAction({
   methods: ['POST'],
   summary: 'Save variables of a client (or of several)',
   description:
-    'Keys without a prefix go to the client\'s current deal; keys prefixed with `client.` go to the client profile. `clients` assigns the same variables to many clients. A null value clears a variable.',
+    "Keys without a prefix go to the client's current deal; keys prefixed with `client.` go to the client profile. `clients` assigns the same variables to many clients. A null value clears a variable.",
   input: z
     .object({
       client_id: clientIdParam.optional(),

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProcessEnv } from '@/server/db/test-support';
+import { runTsx } from '@/server/testing/run-tsx';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-cli-'));
+const fixture = path.join(import.meta.dirname, 'fixtures', 'shop-bot.json');
+let processEnv: Awaited<ReturnType<typeof createProcessEnv>>;
+
+beforeAll(async () => {
+  processEnv = await createProcessEnv(tmp);
+});
+afterAll(async () => {
+  await processEnv?.dispose();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) => runTsx('cli/main.ts', args, processEnv.env);
+
+describe('admin CLI', () => {
+  it('prints help', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    for (const command of ['project', 'key', 'schema']) expect(help.stdout).toContain(command);
+    const schemaHelp = await cli('schema', '--help');
+    expect(schemaHelp.stdout).toContain('import');
+    expect(schemaHelp.stdout).toContain('export');
+  });
+
+  it('creates a project and a key, imports a schema and exports it back byte-identical', async () => {
+    const created = await cli('project', 'create', '--name', 'Shop', '--plan', 'business');
+    expect(created).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Created project \d+ "Shop" \(plan business\)\.\n$/),
+    });
+    const projectId = created.stdout.match(/project (\d+)/)![1];
+
+    const key = await cli('key', 'create', '--project', projectId, '--name', 'CRM', '--can-delete-clients');
+    expect(key.code).toBe(0);
+    expect(key.stdout).toMatch(/^bb_[A-Za-z0-9_-]{32}\n$/);
+    expect(key.stderr).toContain('shown once');
+
+    const list = await cli('project', 'list', '--json');
+    expect(JSON.parse(list.stdout)).toEqual([
+      expect.objectContaining({
+        id: Number(projectId),
+        name: 'Shop',
+        plan: 'business',
+        _count: { clients: 0, apiKeys: 1 },
+      }),
+    ]);
+
+    const imported = await cli('schema', 'import', '--project', projectId, fixture);
+    expect(imported).toMatchObject({
+      code: 0,
+      stdout: `Imported 3 blocks and 3 arrows into project ${projectId} (revision 1).\n`,
+    });
+    const out = path.join(tmp, 'exported.json');
+    expect((await cli('schema', 'export', '--project', projectId, out)).code).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toBe(fs.readFileSync(fixture, 'utf8'));
+    const toStdout = await cli('schema', 'export', '--project', projectId);
+    expect(toStdout.stdout).toBe(fs.readFileSync(fixture, 'utf8'));
+  });
+
+  it('refuses a malformed schema file with errors that name the field, and keeps the saved schema', async () => {
+    const created = await cli('project', 'create', '--name', 'Strict');
+    const projectId = created.stdout.match(/project (\d+)/)![1];
+    expect((await cli('schema', 'import', '--project', projectId, fixture)).code).toBe(0);
+    const bad = JSON.parse(fs.readFileSync(fixture, 'utf8'));
+    bad.blocks[1].kind = 'menu';
+    bad.blocks[1].buttons[0].text = '';
+    const badFile = path.join(tmp, 'bad.json');
+    fs.writeFileSync(badFile, JSON.stringify(bad));
+    const result = await cli('schema', 'import', '--project', projectId, badFile);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${badFile} is not a valid bot schema:`);
+    expect(result.stderr).toContain('blocks[1].kind: ');
+    expect(result.stderr).toContain('blocks[1].buttons[0].text: button text is empty');
+    const notJson = path.join(tmp, 'not.json');
+    fs.writeFileSync(notJson, '{ "format": ');
+    expect((await cli('schema', 'import', '--project', projectId, notJson)).stderr).toContain(
+      'the file is not valid JSON',
+    );
+    expect((await cli('schema', 'export', '--project', projectId)).stdout).toBe(
+      fs.readFileSync(fixture, 'utf8'),
+    );
+  });
+
+  it('gives clear errors for bad arguments', async () => {
+    expect((await cli('project', 'create', '--name', 'X', '--plan', 'gold')).stderr).toContain(
+      '--plan must be one of free, business, ai',
+    );
+    expect((await cli('key', 'create', '--project', 'abc')).stderr).toContain(
+      'a project id is a positive whole number',
+    );
+    expect((await cli('schema', 'export', '--project', '99999')).stderr).toContain(
+      'Project 99999 does not exist.',
+    );
+    expect(
+      (await cli('schema', 'import', '--project', '1', path.join(tmp, 'missing.json'))).stderr,
+    ).toContain('no such file');
+  });
+});

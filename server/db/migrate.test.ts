@@ -1,0 +1,145 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runTsx } from '@/server/testing/run-tsx';
+import { describeUnreachable, openDatabase } from './database';
+import { applyMigrations, type SqlSession } from './migrate';
+import { readMigrations } from './migration-files';
+import { createServerDatabase, dropServerDatabase } from './test-support';
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+const toDrop: string[] = [];
+afterAll(async () => {
+  for (const url of toDrop) await dropServerDatabase(serverUrl!, url);
+});
+
+const pgliteSession = (db: PGlite): SqlSession => ({
+  query: (sql, params) => db.query(sql, params),
+  exec: async (sql) => void (await db.exec(sql)),
+});
+
+/** Runs the migrations on a fresh database of the mode under test and gives a session on it. */
+async function freshSession(): Promise<{ session: SqlSession; close(): Promise<void> }> {
+  if (!serverUrl) {
+    const db = await PGlite.create();
+    return { session: pgliteSession(db), close: () => db.close() };
+  }
+  const url = await createServerDatabase(serverUrl);
+  toDrop.push(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    session: {
+      query: async (sql, params) => ({ rows: (await client.query(sql, params)).rows }),
+      exec: async (sql) => void (await client.query(sql)),
+    },
+    close: () => client.end(),
+  };
+}
+
+describe('migrations at start', () => {
+  it('apply to an empty database, as Prisma records them, and are a no-op the second time', async () => {
+    const { session, close } = await freshSession();
+    try {
+      const files = readMigrations();
+      expect(files.length).toBeGreaterThan(0);
+      expect(await applyMigrations(session)).toEqual(files.map((f) => f.name));
+      const { rows } = await session.query<{
+        migration_name: string;
+        checksum: string;
+        finished_at: Date;
+        applied_steps_count: number;
+      }>(
+        'SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name',
+      );
+      expect(rows.map((r) => [r.migration_name, r.checksum, r.applied_steps_count])).toEqual(
+        files.map((f) => [f.name, f.checksum, 1]),
+      );
+      expect(rows.every((r) => r.finished_at)).toBe(true);
+      expect(await applyMigrations(session)).toEqual([]);
+      const tables = await session.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'Client'`,
+      );
+      expect(tables.rows[0].n).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses an applied migration whose file changed, with a clear error', async () => {
+    const { session, close } = await freshSession();
+    try {
+      const files = readMigrations();
+      await applyMigrations(session, files);
+      const changed = files.map((f, i) => (i === 0 ? { ...f, checksum: '0'.repeat(64) } : f));
+      await expect(applyMigrations(session, changed)).rejects.toThrow(
+        `The migration ${files[0].name} was changed after it was applied`,
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  it('rolls a failing migration back and records nothing', async () => {
+    const { session, close } = await freshSession();
+    try {
+      const broken = [
+        {
+          name: '20990101000000_broken',
+          sql: 'CREATE TABLE "Ok" (id int); SELECT * FROM no_such_table;',
+          checksum: 'x'.repeat(64),
+        },
+      ];
+      await expect(applyMigrations(session, broken)).rejects.toThrow(
+        'The migration 20990101000000_broken failed',
+      );
+      const { rows } = await session.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'Ok'`,
+      );
+      expect(rows[0].n).toBe(0);
+      const applied = await session.query('SELECT * FROM "_prisma_migrations"');
+      expect(applied.rows).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it.runIf(serverUrl)(
+    'two processes starting at once against one PostgreSQL database apply each migration once',
+    async () => {
+      const url = await createServerDatabase(serverUrl!);
+      toDrop.push(url);
+      const script = path.join(import.meta.dirname, 'fixtures', 'open-database.ts');
+      const run = async () => (await runTsx(script, [], { DATABASE_URL: url })).code;
+      expect(await Promise.all([run(), run(), run()])).toEqual([0, 0, 0]);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(
+          'SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY 1',
+        );
+        expect(rows).toEqual(readMigrations().map((f) => ({ migration_name: f.name, n: 1 })));
+      } finally {
+        await client.end();
+      }
+    },
+  );
+
+  it('an unreachable database stops the start with one clear line that hides the password', async () => {
+    await expect(
+      openDatabase({ mode: 'server', url: 'postgresql://bot:s3cret@127.0.0.1:1/blockbot' }),
+    ).rejects.toThrow(
+      'cannot reach the database at postgresql://bot@127.0.0.1:1/blockbot (connection refused). Check DATABASE_URL.',
+    );
+    expect(describeUnreachable('not a url', new Error('x'))).toMatch(/not a valid URL/);
+    const output = await runTsx('server/worker.ts', [], {
+      DATABASE_URL: 'postgresql://bot:s3cret@127.0.0.1:1/blockbot',
+      BLOCKBOT_AUTH_SECRET: 'x'.repeat(32),
+    });
+    expect(output.code).toBe(1);
+    expect(output.stderr.trim()).toBe(
+      'Blockbot could not start: cannot reach the database at postgresql://bot@127.0.0.1:1/blockbot (connection refused). Check DATABASE_URL.',
+    );
+  });
+});
