@@ -2,8 +2,8 @@
 
 import { Handle, type Node, type NodeProps, Position } from '@xyflow/react';
 import { memo } from 'react';
-import type { Block } from '@/lib/schema';
 import { cn } from '@/components/ui/cn';
+import type { Block } from '@/lib/schema';
 import { blockKindStyle } from './block-colors';
 
 export type BlockNodeData = { block: Block };
@@ -16,7 +16,11 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
   return (
     <div
       data-testid={`block-${block.id}`}
-      className={cn('w-56 rounded-lg border-2 px-3 py-2 text-xs shadow-sm', style.className, selected && 'ring-2 ring-brand-500')}
+      className={cn(
+        'w-56 rounded-lg border-2 px-3 py-2 text-xs shadow-sm',
+        style.className,
+        selected && 'ring-2 ring-brand-500',
+      )}
     >
       {block.kind !== 'comment' ? <Handle type="target" position={Position.Left} /> : null}
       <div className="mb-1 flex items-center justify-between gap-2">

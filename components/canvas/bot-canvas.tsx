@@ -4,16 +4,21 @@ import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, type Edge, MiniMap, ReactFlow } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useMemo } from 'react';
-import type { BotSchema } from '@/lib/schema';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
-import { BlockNode, type BlockFlowNode } from './block-node';
+import type { BotSchema } from '@/lib/schema';
+import { type BlockFlowNode, BlockNode } from './block-node';
 
 const nodeTypes = { block: BlockNode };
 
 function toFlow(schema: BotSchema): { nodes: BlockFlowNode[]; edges: Edge[] } {
   return {
-    nodes: schema.blocks.map((block) => ({ id: String(block.id), type: 'block', position: block.position, data: { block } })),
+    nodes: schema.blocks.map((block) => ({
+      id: String(block.id),
+      type: 'block',
+      position: block.position,
+      data: { block },
+    })),
     edges: schema.arrows.map((arrow) => ({
       id: `a${arrow.id}`,
       source: String(arrow.from),
@@ -30,11 +35,22 @@ export function BotCanvas({ projectId }: { projectId: number }) {
   const schema = useQuery(trpc.botSchema.get.queryOptions({ projectId }));
   const flow = useMemo(() => (schema.data ? toFlow(schema.data.schema) : null), [schema.data]);
 
-  if (schema.error) return <div className="p-6"><Alert tone="error">{schema.error.message}</Alert></div>;
+  if (schema.error)
+    return (
+      <div className="p-6">
+        <Alert tone="error">{schema.error.message}</Alert>
+      </div>
+    );
   if (!flow) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
   return (
     <div className="h-full w-full" data-testid="canvas">
-      <ReactFlow defaultNodes={flow.nodes} defaultEdges={flow.edges} nodeTypes={nodeTypes} fitView minZoom={0.1}>
+      <ReactFlow
+        defaultNodes={flow.nodes}
+        defaultEdges={flow.edges}
+        nodeTypes={nodeTypes}
+        fitView
+        minZoom={0.1}
+      >
         <Background />
         <MiniMap pannable zoomable />
         <Controls />

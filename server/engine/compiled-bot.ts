@@ -1,0 +1,64 @@
+import type { Arrow, Block, BotSchema, Button } from '@/lib/schema';
+import { NON_MOVING_KINDS } from '@/lib/schema';
+
+/**
+ * A bot schema indexed for the engine: blocks by id, arrows by source, start triggers in a
+ * stable order. Built once per schema revision and shared by every event of that revision.
+ */
+export interface CompiledBot {
+  revision: number;
+  blocks: Map<number, Block>;
+  arrowsFrom: Map<number, Arrow[]>;
+  /** Start blocks with a non-empty trigger, by id: checked first on every message. */
+  triggeredStarts: Block[];
+  /** The entry for a new client: the start block with an empty trigger (lowest id). */
+  entry: Block | null;
+  /** Quick replies, by id: checked after the current block's arrows. */
+  quickReplies: Block[];
+  /** Reply buttons that arrows marked "show as button" add to their source block. */
+  arrowButtons: Map<number, Button[]>;
+}
+
+const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+
+export function compileBot(schema: BotSchema, revision: number): CompiledBot {
+  const blocks = new Map(schema.blocks.filter((b) => b.kind !== 'comment').map((b) => [b.id, b]));
+  const arrowsFrom = new Map<number, Arrow[]>();
+  const arrowButtons = new Map<number, Button[]>();
+  for (const arrow of [...schema.arrows].sort(byId)) {
+    if (!blocks.has(arrow.from) || !blocks.has(arrow.to)) continue;
+    arrowsFrom.set(arrow.from, [...(arrowsFrom.get(arrow.from) ?? []), arrow]);
+    const label = arrow.showAsButton ? arrow.condition?.alternatives.split(';')[0]?.trim() : '';
+    if (label) arrowButtons.set(arrow.from, [...(arrowButtons.get(arrow.from) ?? []), { type: 'reply', text: label }]);
+  }
+  const sorted = [...blocks.values()].sort(byId);
+  const starts = sorted.filter((b) => b.kind === 'start');
+  return {
+    revision,
+    blocks,
+    arrowsFrom,
+    triggeredStarts: starts.filter((b) => b.trigger?.alternatives.trim()),
+    entry: starts.find((b) => !b.trigger?.alternatives.trim()) ?? null,
+    quickReplies: sorted.filter((b) => b.kind === 'not_state_condition' && b.trigger?.alternatives.trim()),
+    arrowButtons,
+  };
+}
+
+export const movesClient = (block: Block) => !NON_MOVING_KINDS.has(block.kind);
+
+const cache = new Map<number, CompiledBot>();
+
+/** The compiled bot of a project at a revision; a newer revision replaces the cached one. */
+export async function getCompiledBot(
+  projectId: number,
+  revision: number,
+  load: () => Promise<{ schema: BotSchema; revision: number }>,
+): Promise<CompiledBot> {
+  const cached = cache.get(projectId);
+  if (cached && cached.revision === revision) return cached;
+  const loaded = await load();
+  const compiled = compileBot(loaded.schema, loaded.revision);
+  cache.set(projectId, compiled);
+  if (cache.size > 500) cache.delete(cache.keys().next().value as number);
+  return compiled;
+}
