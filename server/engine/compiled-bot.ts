@@ -29,7 +29,8 @@ export function compileBot(schema: BotSchema, revision: number): CompiledBot {
     if (!blocks.has(arrow.from) || !blocks.has(arrow.to)) continue;
     arrowsFrom.set(arrow.from, [...(arrowsFrom.get(arrow.from) ?? []), arrow]);
     const label = arrow.showAsButton ? arrow.condition?.alternatives.split(';')[0]?.trim() : '';
-    if (label) arrowButtons.set(arrow.from, [...(arrowButtons.get(arrow.from) ?? []), { type: 'reply', text: label }]);
+    if (label)
+      arrowButtons.set(arrow.from, [...(arrowButtons.get(arrow.from) ?? []), { type: 'reply', text: label }]);
   }
   const sorted = [...blocks.values()].sort(byId);
   const starts = sorted.filter((b) => b.kind === 'start');
