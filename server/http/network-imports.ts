@@ -1,0 +1,31 @@
+/**
+ * Finds outgoing-call APIs in source text: everything outgoing must go through server/http.
+ * Creating servers (tests' fake APIs) and relative fetches from the browser are fine.
+ */
+const FORBIDDEN: { pattern: RegExp; what: string; serverOnly?: boolean }[] = [
+  { pattern: /from\s+['"](undici|node:https|https|node-fetch|axios|got)['"]/, what: 'an HTTP client import' },
+  {
+    pattern: /require\(\s*['"](undici|node:https|https|node-fetch|axios|got)['"]\s*\)/,
+    what: 'an HTTP client require',
+  },
+  { pattern: /\bhttps?\.(request|get)\s*\(/, what: 'http.request/http.get' },
+  { pattern: /(^|[^.\w])fetch\s*\(/, what: 'fetch()', serverOnly: true },
+];
+
+export interface Finding {
+  line: number;
+  what: string;
+  text: string;
+}
+
+export function findOutgoingCalls(source: string, options: { serverCode: boolean }): Finding[] {
+  const findings: Finding[] = [];
+  source.split('\n').forEach((text, i) => {
+    if (/^\s*(\/\/|\*)/.test(text)) return;
+    for (const rule of FORBIDDEN) {
+      if (rule.serverOnly && !options.serverCode) continue;
+      if (rule.pattern.test(text)) findings.push({ line: i + 1, what: rule.what, text: text.trim() });
+    }
+  });
+  return findings;
+}

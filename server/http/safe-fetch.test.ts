@@ -1,0 +1,207 @@
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockedReason } from './address-policy';
+import type { SafeHttpConfig } from './config';
+import { safeFetch } from './safe-fetch';
+
+const base: SafeHttpConfig = {
+  allowHosts: [],
+  egressProxies: {},
+  timeoutMs: 3000,
+  connectTimeoutMs: 1000,
+  maxBytes: 1024 * 1024,
+};
+const allowLocal: SafeHttpConfig = { ...base, allowHosts: ['127.0.0.1'] };
+
+function listen(server: http.Server, host = '127.0.0.1') {
+  return new Promise<string>((resolve) =>
+    server.listen(0, host, () => resolve(`http://${host}:${(server.address() as AddressInfo).port}`)),
+  );
+}
+
+let api: http.Server;
+let apiUrl: string;
+let trap: http.Server;
+let trapUrl: string;
+let trapConnections = 0;
+beforeAll(async () => {
+  trap = http.createServer((_req, res) => res.end('reached'));
+  trap.on('connection', () => trapConnections++);
+  trapUrl = await listen(trap, '127.0.0.2');
+  api = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      if (req.url === '/redirect-private') return res.writeHead(302, { location: `${trapUrl}/secret` }).end();
+      if (req.url === '/redirect-local') return res.writeHead(302, { location: '/echo' }).end();
+      if (req.url === '/slow') return void setTimeout(() => res.end('late'), 5000).unref();
+      if (req.url === '/huge') return res.end('x'.repeat(200_000));
+      res.setHeader('X-Reply', 'yes');
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          url: req.url,
+          body,
+          host: req.headers.host,
+          via: req.headers['x-via'] ?? null,
+        }),
+      );
+    });
+  });
+  apiUrl = await listen(api);
+});
+afterAll(() => {
+  api.closeAllConnections();
+  api.close();
+  trap.close();
+});
+
+describe('the address policy', () => {
+  it.each([
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1',
+    '240.0.0.1',
+    '198.18.0.1',
+    '100.100.100.200',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00:ec2::254',
+    'fc00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '64:ff9b::a00:1',
+    '64:ff9b:1::1',
+    '2002:7f00:1::',
+    '2001::1',
+    'ff02::1',
+  ])('refuses %s', (address) => {
+    expect(blockedReason(address)).not.toBeNull();
+  });
+
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'])('allows the public address %s', (address) => {
+    expect(blockedReason(address)).toBeNull();
+  });
+});
+
+describe('safeFetch', () => {
+  it.each([
+    'http://127.0.0.1/',
+    'http://2130706433/',
+    'http://0177.0.0.1/',
+    'http://0x7f.0.0.1/',
+    'http://127.1/',
+    'http://0x7f000001/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[fd00:ec2::254]/',
+    'http://localhost/',
+  ])('refuses %s with a clear error and opens no connection', async (url) => {
+    await expect(safeFetch(url, {}, base)).rejects.toMatchObject({
+      code: 'blocked_address',
+      message: expect.stringContaining('BLOCKBOT_HTTP_ALLOW_HOSTS'),
+    });
+  });
+
+  it('refuses other schemes and malformed URLs', async () => {
+    await expect(safeFetch('file:///etc/passwd', {}, base)).rejects.toMatchObject({ code: 'bad_url' });
+    await expect(safeFetch('gopher://example.com/', {}, base)).rejects.toMatchObject({ code: 'bad_url' });
+    await expect(safeFetch('not a url', {}, base)).rejects.toMatchObject({ code: 'bad_url' });
+  });
+
+  it('reaches an allow-listed host and sends method, headers and body', async () => {
+    const response = await safeFetch(
+      `${apiUrl}/echo?q=1`,
+      { method: 'POST', headers: { 'x-via': 'test' }, body: 'hello' },
+      allowLocal,
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers['x-reply']).toBe('yes');
+    expect(JSON.parse(response.body)).toMatchObject({
+      method: 'POST',
+      url: '/echo?q=1',
+      body: 'hello',
+      via: 'test',
+    });
+  });
+
+  it('does not follow redirects unless asked, and re-checks every hop', async () => {
+    const plain = await safeFetch(`${apiUrl}/redirect-local`, {}, allowLocal);
+    expect(plain.status).toBe(302);
+    const followed = await safeFetch(`${apiUrl}/redirect-local`, { followRedirects: 2 }, allowLocal);
+    expect(JSON.parse(followed.body).url).toBe('/echo');
+    const before = trapConnections;
+    await expect(
+      safeFetch(`${apiUrl}/redirect-private`, { followRedirects: 2 }, allowLocal),
+    ).rejects.toMatchObject({ code: 'blocked_address' });
+    expect(trapConnections).toBe(before);
+  });
+
+  it('times out slow servers and refuses replies over the size cap', async () => {
+    await expect(safeFetch(`${apiUrl}/slow`, { timeoutMs: 300 }, allowLocal)).rejects.toMatchObject({
+      code: 'timeout',
+    });
+    await expect(safeFetch(`${apiUrl}/huge`, { maxBytes: 1000 }, allowLocal)).rejects.toMatchObject({
+      code: 'too_large',
+    });
+  });
+
+  it("refuses proxy values other than 'de', and 'de' when no egress proxy is configured", async () => {
+    await expect(safeFetch(`${apiUrl}/echo`, { proxy: 'us' }, allowLocal)).rejects.toMatchObject({
+      code: 'bad_proxy',
+    });
+    await expect(safeFetch(`${apiUrl}/echo`, { proxy: 'de' }, allowLocal)).rejects.toMatchObject({
+      code: 'proxy_not_configured',
+      message: "proxy 'de' is not configured on this server: set BLOCKBOT_EGRESS_PROXY_DE.",
+    });
+  });
+
+  it("routes proxy 'de' through the configured egress proxy, and ignores proxy environment variables", async () => {
+    const seen: string[] = [];
+    const proxy = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.end(JSON.stringify({ proxied: true }));
+    });
+    // A tunnelling proxy: it records the CONNECT target and pipes the bytes through.
+    proxy.on('connect', (req, socket, head) => {
+      seen.push(`CONNECT ${req.url}`);
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = net.connect(Number(port), host, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+    });
+    const proxyUrl = await listen(proxy);
+    process.env.HTTP_PROXY = 'http://127.0.0.1:1';
+    try {
+      const direct = await safeFetch(`${apiUrl}/echo`, {}, allowLocal);
+      expect(direct.status).toBe(200);
+      const viaProxy = await safeFetch(
+        `${apiUrl}/echo`,
+        { proxy: 'de' },
+        { ...allowLocal, egressProxies: { de: proxyUrl } },
+      );
+      expect(viaProxy.status).toBe(200);
+      expect(seen).toHaveLength(1);
+      expect(seen[0] === `${apiUrl}/echo` || seen[0] === `CONNECT ${new URL(apiUrl).host}`).toBe(true);
+    } finally {
+      delete process.env.HTTP_PROXY;
+      proxy.close();
+    }
+  });
+});

@@ -1,0 +1,244 @@
+import dns from 'node:dns';
+import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import { blockedReason, isAllowed, isIpLiteral, stripBrackets } from './address-policy';
+import { getSafeHttpConfig, type SafeHttpConfig } from './config';
+import { SafeHttpError } from './errors';
+
+export interface SafeFetchInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+  maxBytes?: number;
+  /** Redirects to follow, each checked again like the first request; 0 returns the 3xx as is. */
+  followRedirects?: number;
+  /** Only 'de': through the configured egress proxy. */
+  proxy?: string;
+}
+
+export interface SafeResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  bytes: Uint8Array;
+  url: string;
+  durationMs: number;
+}
+
+interface Target {
+  url: URL;
+  /** The checked address the connection is pinned to. */
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * The one way Blockbot calls other servers: http(s) only, every resolved address checked and
+ * the connection pinned to it, redirects re-checked, timeouts and a size cap, no proxy
+ * variables from the environment.
+ */
+export async function safeFetch(
+  rawUrl: string,
+  init: SafeFetchInit = {},
+  config: SafeHttpConfig = getSafeHttpConfig(),
+): Promise<SafeResponse> {
+  const started = Date.now();
+  const timeoutMs = init.timeoutMs ?? config.timeoutMs;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const proxyUrl = resolveProxy(init.proxy, config);
+  let url = parseUrl(rawUrl);
+  let method = (init.method ?? 'GET').toUpperCase();
+  let body = init.body;
+  for (let hop = 0; ; hop++) {
+    const target = await resolveTarget(url, config);
+    const dispatcher = proxyUrl
+      ? new ProxyAgent({
+          uri: proxyUrl,
+          connect: { timeout: init.connectTimeoutMs ?? config.connectTimeoutMs },
+        })
+      : pinnedAgent(target, init.connectTimeoutMs ?? config.connectTimeoutMs);
+    try {
+      const response = await send(dispatcher, url, method, init.headers ?? {}, body, deadline, timeoutMs);
+      const location = response.headers.location;
+      if (
+        response.statusCode >= 300 &&
+        response.statusCode < 400 &&
+        location &&
+        hop < (init.followRedirects ?? 0)
+      ) {
+        await response.body.dump();
+        url = parseUrl(new URL(Array.isArray(location) ? location[0] : location, url).toString());
+        if (
+          response.statusCode === 303 ||
+          ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
+        ) {
+          method = 'GET';
+          body = undefined;
+        }
+        continue;
+      }
+      const bytes = await readCapped(response.body, init.maxBytes ?? config.maxBytes, url);
+      return {
+        status: response.statusCode,
+        headers: flattenHeaders(response.headers),
+        body: new TextDecoder().decode(bytes),
+        bytes,
+        url: url.toString(),
+        durationMs: Date.now() - started,
+      };
+    } catch (error) {
+      throw toSafeError(error, url, timeoutMs);
+    } finally {
+      void dispatcher.close().catch(() => {});
+    }
+  }
+}
+
+function parseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new SafeHttpError(
+      'bad_url',
+      `"${raw.slice(0, 200)}" is not a URL; it should look like https://api.example.com/path.`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SafeHttpError(
+      'bad_url',
+      `Only http:// and https:// addresses can be called, not ${url.protocol}//.`,
+    );
+  }
+  return url;
+}
+
+function resolveProxy(proxy: string | undefined, config: SafeHttpConfig): string | undefined {
+  if (proxy === undefined || proxy === '') return undefined;
+  if (proxy !== 'de')
+    throw new SafeHttpError(
+      'bad_proxy',
+      `proxy must be 'de' (a European address) or left out, not '${proxy}'.`,
+    );
+  if (!config.egressProxies.de) {
+    throw new SafeHttpError(
+      'proxy_not_configured',
+      "proxy 'de' is not configured on this server: set BLOCKBOT_EGRESS_PROXY_DE.",
+    );
+  }
+  return config.egressProxies.de;
+}
+
+async function resolveTarget(url: URL, config: SafeHttpConfig): Promise<Target> {
+  const host = stripBrackets(url.hostname);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  let addresses: { address: string; family: number }[];
+  if (isIpLiteral(host)) {
+    addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+    } catch {
+      throw new SafeHttpError('dns', `The host ${host} could not be found. Check the address.`);
+    }
+  }
+  if (!addresses.length) throw new SafeHttpError('dns', `The host ${host} has no address.`);
+  for (const { address } of addresses) {
+    if (isAllowed(config.allowHosts, host, port, address)) continue;
+    const reason = blockedReason(address);
+    if (reason) {
+      const shown = host === address ? address : `${host} (${address})`;
+      throw new SafeHttpError(
+        'blocked_address',
+        `${shown} ${reason}; outgoing requests may not reach it. A self-hoster can allow it with BLOCKBOT_HTTP_ALLOW_HOSTS.`,
+      );
+    }
+  }
+  const first = addresses[0];
+  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/** An agent whose every connection goes to the checked address, so DNS cannot change it in between. */
+function pinnedAgent(target: Target, connectTimeoutMs: number): Agent {
+  return new Agent({
+    connect: {
+      timeout: connectTimeoutMs,
+      servername: isIpLiteral(target.url.hostname) ? undefined : target.url.hostname,
+      lookup: (_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+        if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
+        else callback(null, target.address, target.family);
+      },
+    } as never,
+  });
+}
+
+function send(
+  dispatcher: Dispatcher,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  signal: AbortSignal,
+  timeoutMs: number,
+) {
+  return request(url, {
+    dispatcher,
+    method: method as Dispatcher.HttpMethod,
+    headers,
+    body,
+    signal,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+}
+
+async function readCapped(
+  body: AsyncIterable<Uint8Array> & { destroy?: () => void },
+  maxBytes: number,
+  url: URL,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy?.();
+      throw new SafeHttpError(
+        'too_large',
+        `The reply from ${url.host} is larger than ${Math.round(maxBytes / 1024)} KiB, the limit; it was not read.`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function toSafeError(error: unknown, url: URL, timeoutMs: number): SafeHttpError {
+  if (error instanceof SafeHttpError) return error;
+  const e = error as { name?: string; code?: string; message?: string };
+  if (
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e.code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
+    return new SafeHttpError('timeout', `${url.host} did not answer within ${timeoutMs / 1000} s.`);
+  }
+  if (e.code === 'UND_ERR_CONNECT_TIMEOUT')
+    return new SafeHttpError('timeout', `Could not connect to ${url.host} in time.`);
+  return new SafeHttpError('network', `The request to ${url.host} failed: ${e.message ?? 'network error'}.`);
+}
