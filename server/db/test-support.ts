@@ -67,3 +67,23 @@ export async function createProcessEnv(
     dispose: () => dropServerDatabase(serverUrl, url),
   };
 }
+
+/**
+ * Points this test process's app database (getDb, as route handlers use it) at a fresh one.
+ * Test files run in processes of their own, so this affects one file only.
+ */
+export async function useFreshAppDatabase(tmp: string): Promise<{ dispose(): Promise<void> }> {
+  const { env, dispose } = await createProcessEnv(tmp);
+  Object.assign(process.env, env);
+  const { resetEnvCache } = await import('@/server/config/env');
+  resetEnvCache();
+  return {
+    async dispose() {
+      const { closeDb } = await import('./index');
+      const { stopBoss } = await import('@/server/jobs/boss');
+      await stopBoss();
+      await closeDb();
+      await dispose();
+    },
+  };
+}

@@ -24,6 +24,21 @@ export async function enqueue<T extends object>(
   return boss.send(definition.name, data, options);
 }
 
+/** Many jobs of one kind in one statement (a broadcast's sends). */
+export async function enqueueMany<T extends object>(
+  definition: JobDefinition<T>,
+  items: { data: T; startAfter?: Date; singletonKey?: string; retryLimit?: number }[],
+): Promise<void> {
+  const boss = await getBoss();
+  await ensureQueue(boss, definition.name);
+  for (let i = 0; i < items.length; i += 500) {
+    await boss.insert(
+      definition.name,
+      items.slice(i, i + 500).map((item) => ({ ...item })),
+    );
+  }
+}
+
 export async function cancelJob(definition: JobDefinition<object>, jobId: string): Promise<void> {
   const boss = await getBoss();
   await boss.cancel(definition.name, jobId);

@@ -72,7 +72,7 @@ async function dispatch(req: Request, apiKey: string, actionName: string): Promi
   }
   const raw = await readParams(req);
   const parsed = action.input.safeParse(raw);
-  if (!parsed.success) throw invalidParams(parsed.error);
+  if (!parsed.success) throw invalidParams(parsed.error, raw);
   const project = await db.project.findUniqueOrThrow({
     where: { id: key.projectId },
     select: { plan: true },
@@ -81,13 +81,14 @@ async function dispatch(req: Request, apiKey: string, actionName: string): Promi
   return jsonResponse(200, { status: 'success', ...result });
 }
 
-function invalidParams(error: z.ZodError): ApiError {
-  const missing = error.issues.find((i) => i.code === 'invalid_type' && i.input === undefined);
+function invalidParams(error: z.ZodError, raw: Record<string, unknown>): ApiError {
+  // A parameter the request does not have at all is missing; anything else is mistyped.
+  const isMissing = (issue: z.core.$ZodIssue) =>
+    issue.code === 'invalid_type' && issue.path.length > 0 && raw[String(issue.path[0])] === undefined;
   const lines = error.issues.map((issue) => {
     const field = issue.path.join('.') || 'request';
-    return issue.code === 'invalid_type' && issue.input === undefined
-      ? `${field} is required`
-      : `${field}: ${issue.message}`;
+    return isMissing(issue) ? `${field} is required` : `${field}: ${issue.message}`;
   });
-  return new ApiError(400, missing ? 'missing_parameter' : 'invalid_parameter', `${lines.join('; ')}.`);
+  const code = error.issues.some(isMissing) ? 'missing_parameter' : 'invalid_parameter';
+  return new ApiError(400, code, `${lines.join('; ')}.`);
 }

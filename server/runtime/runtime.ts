@@ -1,6 +1,7 @@
 import { getEnv } from '@/server/config/env';
 import { getSecrets } from '@/server/config/secrets';
 import { closeDb, getDatabase, StartupError } from '@/server/db';
+import { resumePendingSends } from '@/server/engine/engine';
 import { stopBoss } from '@/server/jobs/boss';
 import { startWorkers } from '@/server/jobs/jobs';
 import { jobDefinitions } from '@/server/jobs/registry';
@@ -16,7 +17,10 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
     getEnv();
     getSecrets();
     await getDatabase();
-    if (options.worker) await startWorkers(jobDefinitions);
+    if (options.worker) {
+      await startWorkers(jobDefinitions);
+      await resumePendingSends();
+    }
   } catch (error) {
     if (error instanceof StartupError || (error as Error).name === 'EnvError') {
       console.error(`Blockbot could not start: ${(error as Error).message}`);

@@ -2,11 +2,13 @@ import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
 import { projectRouter } from './routers/project';
+import { simulatorRouter } from './routers/simulator';
 
 export const appRouter = createTRPCRouter({
   project: projectRouter,
   apiKey: apiKeyRouter,
   botSchema: botSchemaRouter,
+  simulator: simulatorRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -55,14 +55,18 @@ export async function writeVariables(
 ) {
   validateChanges(changes);
   if (!changes.length) return;
+  await db.$transaction((tx) => applyVariableChanges(tx, owner, changes));
+}
+
+/** The same inside a transaction the caller holds (the engine's event transaction). */
+export async function applyVariableChanges(tx: Db, owner: VariableOwner, changes: readonly VariableChange[]) {
+  validateChanges(changes);
   // The last change of a name wins, as if applied one by one.
   const latest = new Map(changes.map((c) => [c.name, c.value] as const));
-  await db.$transaction(async (tx) => {
-    for (const scope of ['deal', 'client'] as const) {
-      const entries = [...latest].filter(([name]) => splitScope(name).scope === scope);
-      if (entries.length) await writeScope(tx, owner, scope, entries);
-    }
-  });
+  for (const scope of ['deal', 'client'] as const) {
+    const entries = [...latest].filter(([name]) => splitScope(name).scope === scope);
+    if (entries.length) await writeScope(tx, owner, scope, entries);
+  }
 }
 
 interface ScopeTable {

@@ -1,3 +1,5 @@
+import { broadcast } from './broadcast';
+import { checkChatapp, checkSocialSubscription } from './channel-checks';
 import { assignToUser, getClients, loadClients, subscribers } from './clients';
 import { clearHistoryAction, getHistoryAction } from './history';
 import { addToListAction, removeFromListAction, setOrderState } from './lists-crm';
@@ -9,11 +11,18 @@ import {
   findClientIdByVar,
   onlineChatClientId,
 } from './lookups';
+import { callback, chatappCallback, chatappMessage, message, tgCallback } from './messaging';
 import { connectedChannels, getMessages } from './project-info';
 import { getVariables, saveVariables } from './variables';
 
 /** Every action of the public API (platform-interface.md), in one list. */
 export const actions = [
+  callback,
+  chatappCallback,
+  tgCallback,
+  message,
+  chatappMessage,
+  broadcast,
   getVariables,
   saveVariables,
   getClients,
@@ -33,4 +42,6 @@ export const actions = [
   onlineChatClientId,
   connectedChannels,
   getMessages,
+  checkChatapp,
+  checkSocialSubscription,
 ];

@@ -1,0 +1,173 @@
+import { LIMITS } from './limits';
+import {
+  asNumber,
+  compareValues,
+  FormulaError,
+  formatDate,
+  formatTime,
+  isTruthy,
+  parseDate,
+  parseTime,
+  toDisplayString,
+  typeName,
+  type Value,
+  valuesEqual,
+} from './values';
+
+/** Operators on the language's values (bot-semantics §4). Never touches host objects. */
+
+const checkText = (s: string) => {
+  if (s.length > LIMITS.stringLength)
+    throw new FormulaError(`a text longer than ${LIMITS.stringLength} characters`);
+  return s;
+};
+
+export const checkList = <T extends Value[]>(l: T): T => {
+  if (l.length > LIMITS.listLength) throw new FormulaError(`a list longer than ${LIMITS.listLength} items`);
+  return l;
+};
+
+const cannot = (op: string, a: Value, b: Value) =>
+  new FormulaError(`cannot use ${op} with ${typeName(a)} and ${typeName(b)}`);
+
+export function add(a: Value, b: Value): Value {
+  const na = asNumber(a);
+  const nb = asNumber(b);
+  if (na !== null && nb !== null && typeof a !== 'boolean' && typeof b !== 'boolean') return na + nb;
+  const date = parseDate(a);
+  if (date !== null && nb !== null) return formatDate(date + Math.trunc(nb) * 86_400_000);
+  const time = parseTime(a);
+  if (time !== null && nb !== null) return formatTime(time + Math.trunc(nb));
+  if (Array.isArray(a) && Array.isArray(b)) return checkList([...a, ...b]);
+  if (typeof a === 'string' || typeof b === 'string')
+    return checkText(toDisplayString(a) + toDisplayString(b));
+  throw cannot('+', a, b);
+}
+
+export function subtract(a: Value, b: Value): Value {
+  const da = parseDate(a);
+  const db = parseDate(b);
+  if (da !== null && db !== null) return Math.round((da - db) / 86_400_000);
+  const ta = parseTime(a);
+  const tb = parseTime(b);
+  if (ta !== null && tb !== null) return ta - tb;
+  const nb = asNumber(b);
+  if (da !== null && nb !== null) return formatDate(da - Math.trunc(nb) * 86_400_000);
+  if (ta !== null && nb !== null) return formatTime(ta - Math.trunc(nb));
+  return arithmetic('-', a, b);
+}
+
+export function arithmetic(op: string, a: Value, b: Value): Value {
+  if (op === '*') {
+    const n = asNumber(b);
+    if ((typeof a === 'string' && asNumber(a) === null) || Array.isArray(a)) {
+      if (n === null || n < 0) throw cannot('*', a, b);
+      const times = Math.trunc(n);
+      if (typeof a === 'string')
+        return checkText(
+          a.length * times > LIMITS.stringLength ? 'x'.repeat(LIMITS.stringLength + 1) : a.repeat(times),
+        );
+      if (a.length * times > LIMITS.listLength)
+        throw new FormulaError(`a list longer than ${LIMITS.listLength} items`);
+      return Array.from({ length: times }, () => a).flat();
+    }
+  }
+  const x = asNumber(a);
+  const y = asNumber(b);
+  if (x === null || y === null) throw cannot(op, a, b);
+  switch (op) {
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      if (y === 0) throw new FormulaError('division by zero');
+      return x / y;
+    case '%':
+      if (y === 0) throw new FormulaError('division by zero');
+      return ((x % y) + y) % y;
+    case '**': {
+      const r = x ** y;
+      if (!Number.isFinite(r)) throw new FormulaError('the result is too large');
+      return r;
+    }
+  }
+  throw new FormulaError(`unknown operator ${op}`);
+}
+
+/** Different types are never equal and never ordered; comparing them is not an error. */
+export function compare(op: string, a: Value, b: Value): boolean {
+  if (op === '==') return valuesEqual(a, b);
+  if (op === '!=') return !valuesEqual(a, b);
+  const c = compareValues(a, b);
+  if (c === null) return false;
+  switch (op) {
+    case '<':
+      return c < 0;
+    case '>':
+      return c > 0;
+    case '<=':
+      return c <= 0;
+    default:
+      return c >= 0;
+  }
+}
+
+export function binary(op: string, a: Value, b: Value): Value {
+  switch (op) {
+    case '+':
+      return add(a, b);
+    case '-':
+      return subtract(a, b);
+    case '==':
+    case '!=':
+    case '<':
+    case '>':
+    case '<=':
+    case '>=':
+      return compare(op, a, b);
+    default:
+      return arithmetic(op, a, b);
+  }
+}
+
+export function unary(op: string, v: Value): Value {
+  if (op === 'not') return !isTruthy(v);
+  const n = asNumber(v);
+  if (n === null) throw new FormulaError(`cannot use ${op} with ${typeName(v)}`);
+  return op === '-' ? -n : n;
+}
+
+function position(index: Value, length: number): number {
+  const n = asNumber(index);
+  if (n === null || !Number.isInteger(n))
+    throw new FormulaError(`an index must be a whole number, got ${toDisplayString(index)}`);
+  const i = n < 0 ? length + n : n;
+  if (i < 0 || i >= length) throw new FormulaError(`index ${n} is out of range (${length} items)`);
+  return i;
+}
+
+export function getIndex(target: Value, index: Value): Value {
+  if (Array.isArray(target)) return target[position(index, target.length)];
+  if (target instanceof Map) {
+    const key = toDisplayString(index);
+    if (!target.has(key)) throw new FormulaError(`the dict has no key '${key}'`);
+    return target.get(key) as Value;
+  }
+  if (typeof target === 'string') return [...target][position(index, [...target].length)];
+  throw new FormulaError(`${typeName(target)} cannot be indexed`);
+}
+
+export function setIndex(target: Value, index: Value, value: Value): void {
+  if (Array.isArray(target)) {
+    target[position(index, target.length)] = value;
+    return;
+  }
+  if (target instanceof Map) {
+    target.set(toDisplayString(index), value);
+    if (target.size > LIMITS.listLength)
+      throw new FormulaError(`a dict larger than ${LIMITS.listLength} items`);
+    return;
+  }
+  throw new FormulaError(`${typeName(target)} cannot be changed by index; only lists and dicts can`);
+}

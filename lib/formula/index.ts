@@ -1,0 +1,24 @@
+export { type BuiltinEntry, catalogue, type ParamSpec, signature } from './catalogue';
+export {
+  type CompiledExpression,
+  type CompiledFormula,
+  compileExpression,
+  compileFormula,
+  type Diagnostic,
+  type FormulaHost,
+  type Plan,
+  type RunOptions,
+  type RuntimeError,
+  type VariableStore,
+} from './compile';
+export { getCompletions, getDiagnostics, getHover, getSignatureHelp, highlight } from './editor';
+export { tokenize } from './lexer';
+export { LIMITS } from './limits';
+export {
+  deserializeValue,
+  FormulaError,
+  isTruthy,
+  serializeValue,
+  toDisplayString,
+  type Value,
+} from './values';

@@ -1,0 +1,371 @@
+import { type Token, tokenize } from './lexer';
+import { LIMITS } from './limits';
+
+export interface Pos {
+  line: number;
+  column: number;
+  offset: number;
+  end: number;
+}
+
+export type Expr = Pos &
+  (
+    | { type: 'number'; value: number }
+    | { type: 'string'; value: string }
+    | { type: 'bool'; value: boolean }
+    | { type: 'none' }
+    | { type: 'name'; name: string }
+    | { type: 'list'; items: Expr[] }
+    | { type: 'dict'; entries: [Expr, Expr][] }
+    | { type: 'unary'; op: '-' | '+' | 'not'; arg: Expr }
+    | { type: 'binary'; op: string; left: Expr; right: Expr }
+    | { type: 'logical'; op: 'and' | 'or'; left: Expr; right: Expr }
+    | { type: 'call'; name: string; args: Expr[]; nameEnd: number }
+    | { type: 'index'; target: Expr; index: Expr }
+  );
+
+export type Statement = Pos &
+  ({ type: 'assign'; target: Expr; value: Expr | null } | { type: 'expr'; expr: Expr });
+
+export interface ParseError {
+  message: string;
+  line: number;
+  column: number;
+  offset: number;
+  end: number;
+}
+
+export interface ParseResult {
+  statements: Statement[];
+  errors: ParseError[];
+  tokens: Token[];
+}
+
+class Abort extends Error {}
+
+const BINARY_LEVELS: string[][] = [
+  ['==', '!=', '<', '>', '<=', '>='],
+  ['+', '-'],
+  ['*', '/', '%'],
+];
+
+/**
+ * Parses a formula: one statement per line (lines join inside brackets). Every line is parsed
+ * even after an error, so the editor can mark all of them.
+ */
+export function parseFormula(source: string): ParseResult {
+  if (source.length > LIMITS.sourceLength) {
+    const error = {
+      message: `the formula is longer than ${LIMITS.sourceLength} characters`,
+      line: 1,
+      column: 1,
+      offset: 0,
+      end: 0,
+    };
+    return { statements: [], errors: [error], tokens: [] };
+  }
+  const tokens = tokenize(source);
+  return new Parser(tokens).parseProgram();
+}
+
+/** Parses one expression (comparison expressions, `#{...}` in templates). */
+export function parseExpression(source: string): {
+  expr: Expr | null;
+  errors: ParseError[];
+  tokens: Token[];
+} {
+  const result = parseFormula(source);
+  const [first] = result.statements;
+  const errors = [...result.errors];
+  if (!errors.length && (result.statements.length !== 1 || first.type !== 'expr')) {
+    errors.push({
+      message: 'an expression is expected here (no assignments, one line)',
+      line: 1,
+      column: 1,
+      offset: 0,
+      end: source.length,
+    });
+  }
+  return {
+    expr: !errors.length && first?.type === 'expr' ? first.expr : null,
+    errors,
+    tokens: result.tokens,
+  };
+}
+
+class Parser {
+  private i = 0;
+  private depth = 0;
+  private readonly code: Token[];
+  private readonly errors: ParseError[] = [];
+
+  constructor(private readonly all: Token[]) {
+    this.code = all.filter((t) => t.kind !== 'comment');
+  }
+
+  parseProgram(): ParseResult {
+    const statements: Statement[] = [];
+    for (const t of this.all)
+      if (t.kind === 'error') this.errors.push(errorAt(t, t.message ?? 'unexpected text'));
+    const lexErrorLines = new Set(this.errors.map((e) => e.line));
+    while (this.peekRaw().kind !== 'eof') {
+      if (this.peekRaw().kind === 'newline') {
+        this.i++;
+        continue;
+      }
+      const startLine = this.peekRaw().line;
+      try {
+        const statement = this.statement();
+        this.endOfStatement();
+        if (!lexErrorLines.has(startLine)) statements.push(statement);
+      } catch (error) {
+        if (!(error instanceof Abort)) throw error;
+        this.skipLine();
+      }
+    }
+    return { statements, errors: this.errors, tokens: this.all };
+  }
+
+  private peekRaw(): Token {
+    return this.code[this.i];
+  }
+
+  /** Inside brackets a line break is only white space. */
+  private peek(): Token {
+    if (this.depth > 0) while (this.code[this.i].kind === 'newline') this.i++;
+    return this.code[this.i];
+  }
+
+  private next(): Token {
+    const t = this.peek();
+    if (t.kind !== 'eof') this.i++;
+    return t;
+  }
+
+  private is(text: string, kind?: Token['kind']): boolean {
+    const t = this.peek();
+    return (
+      t.text === text &&
+      (kind ? t.kind === kind : t.kind === 'operator' || t.kind === 'punct' || t.kind === 'keyword')
+    );
+  }
+
+  private fail(t: Token, message: string): never {
+    this.errors.push(errorAt(t, message));
+    throw new Abort();
+  }
+
+  private skipLine() {
+    this.depth = 0;
+    while (this.peekRaw().kind !== 'newline' && this.peekRaw().kind !== 'eof') this.i++;
+  }
+
+  private endOfStatement() {
+    const t = this.peekRaw();
+    if (t.kind !== 'newline' && t.kind !== 'eof') {
+      if (t.kind === 'error') throw new Abort();
+      this.fail(
+        t,
+        t.text === ')' || t.text === ']' || t.text === '}'
+          ? `'${t.text}' has no opening bracket`
+          : `unexpected '${t.text}': one statement per line`,
+      );
+    }
+  }
+
+  private statement(): Statement {
+    const first = this.peek();
+    const expr = this.expression();
+    if (this.peek().kind === 'operator' && this.peek().text === '=') {
+      if (expr.type !== 'name' && expr.type !== 'index')
+        this.fail(this.peek(), 'only a variable or an element like a[0] can be assigned to');
+      this.next();
+      const after = this.peekRaw();
+      const value = after.kind === 'newline' || after.kind === 'eof' ? null : this.expression();
+      return { type: 'assign', target: expr, value, ...span(first, value ?? expr) };
+    }
+    return { type: 'expr', expr, ...span(first, expr) };
+  }
+
+  private expression(): Expr {
+    return this.or();
+  }
+
+  private nested<T>(fn: () => T): T {
+    this.nesting++;
+    if (this.nesting > LIMITS.depth) {
+      this.fail(
+        this.peek(),
+        `the formula nests brackets and operators more than ${LIMITS.depth} levels deep; simplify it`,
+      );
+    }
+    try {
+      return fn();
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private nesting = 0;
+
+  private or(): Expr {
+    let left = this.and();
+    while (this.is('or') || this.is('OR') || this.is('||')) {
+      this.next();
+      const right = this.and();
+      left = { type: 'logical', op: 'or', left, right, ...join(left, right) };
+    }
+    return left;
+  }
+
+  private and(): Expr {
+    let left = this.not();
+    while (this.is('and') || this.is('AND') || this.is('&&')) {
+      this.next();
+      const right = this.not();
+      left = { type: 'logical', op: 'and', left, right, ...join(left, right) };
+    }
+    return left;
+  }
+
+  private not(): Expr {
+    if (this.is('not') || this.is('NOT') || this.is('!')) {
+      const t = this.next();
+      return this.nested(() => {
+        const arg = this.not();
+        return { type: 'unary', op: 'not', arg, ...span(t, arg) };
+      });
+    }
+    return this.binary(0);
+  }
+
+  private binary(level: number): Expr {
+    if (level === BINARY_LEVELS.length) return this.unary();
+    let left = this.binary(level + 1);
+    while (this.peek().kind === 'operator' && BINARY_LEVELS[level].includes(this.peek().text)) {
+      const op = this.next().text;
+      const right = this.binary(level + 1);
+      left = { type: 'binary', op, left, right, ...join(left, right) };
+    }
+    return left;
+  }
+
+  private unary(): Expr {
+    if (this.is('-') || this.is('+')) {
+      const t = this.next();
+      return this.nested(() => {
+        const arg = this.unary();
+        return { type: 'unary', op: t.text as '-' | '+', arg, ...span(t, arg) };
+      });
+    }
+    return this.power();
+  }
+
+  /** `**` and `^` bind tighter than unary minus on their left and are right-associative. */
+  private power(): Expr {
+    const base = this.postfix();
+    if (this.is('**') || this.is('^')) {
+      this.next();
+      const exponent = this.nested(() => this.unary());
+      return { type: 'binary', op: '**', left: base, right: exponent, ...join(base, exponent) };
+    }
+    return base;
+  }
+
+  private postfix(): Expr {
+    let expr = this.primary();
+    while (this.is('[', 'punct')) {
+      const open = this.next();
+      const index = this.bracketed(open, ']', () => this.or());
+      expr = { type: 'index', target: expr, index, ...span(expr, this.code[this.i - 1]) };
+    }
+    return expr;
+  }
+
+  private bracketed<T>(open: Token, close: string, body: () => T): T {
+    this.depth++;
+    const result = this.nested(body);
+    const t = this.peek();
+    this.depth--;
+    if (t.text !== close) {
+      this.fail(t, `missing closing bracket for '${open.text}' opened at ${open.line}:${open.column}`);
+    }
+    this.next();
+    return result;
+  }
+
+  private list<T>(open: Token, close: string, item: () => T): T[] {
+    return this.bracketed(open, close, () => {
+      const items: T[] = [];
+      while (!this.is(close, 'punct') && this.peek().kind !== 'eof') {
+        items.push(item());
+        if (!this.is(',', 'punct')) break;
+        this.next();
+      }
+      return items;
+    });
+  }
+
+  private primary(): Expr {
+    const t = this.next();
+    const at = span(t, t);
+    switch (t.kind) {
+      case 'number':
+        return { type: 'number', value: Number(t.text), ...at };
+      case 'string':
+        return { type: 'string', value: t.value ?? '', ...at };
+      case 'keyword':
+        if (t.text === 'True' || t.text === 'False') return { type: 'bool', value: t.text === 'True', ...at };
+        if (t.text === 'None') return { type: 'none', ...at };
+        break;
+      case 'name':
+        if (this.is('(', 'punct')) {
+          const open = this.next();
+          const args = this.list(open, ')', () => this.or());
+          return { type: 'call', name: t.text, args, nameEnd: t.end, ...span(t, this.code[this.i - 1]) };
+        }
+        return { type: 'name', name: t.text, ...at };
+      case 'punct':
+        if (t.text === '(') {
+          const inner = this.bracketed(t, ')', () => this.or());
+          return { ...inner, ...span(t, this.code[this.i - 1]) };
+        }
+        if (t.text === '[') {
+          const items = this.list(t, ']', () => this.or());
+          return { type: 'list', items, ...span(t, this.code[this.i - 1]) };
+        }
+        if (t.text === '{') {
+          const entries = this.list(t, '}', () => {
+            const key = this.or();
+            if (!this.is(':', 'punct'))
+              this.fail(
+                this.peek(),
+                "a dict entry needs ':' between the key and the value, like {'key': 'value'}",
+              );
+            this.next();
+            return [key, this.or()] as [Expr, Expr];
+          });
+          return { type: 'dict', entries, ...span(t, this.code[this.i - 1]) };
+        }
+        break;
+      case 'error':
+        throw new Abort();
+      case 'eof':
+      case 'newline':
+        this.fail(t, 'the line ends where a value is expected');
+    }
+    return this.fail(t, `unexpected '${t.text}' where a value is expected`);
+  }
+}
+
+function errorAt(t: Token, message: string): ParseError {
+  return { message, line: t.line, column: t.column, offset: t.offset, end: Math.max(t.end, t.offset + 1) };
+}
+
+function span(from: Pos | Token, to: Pos | Token): Pos {
+  return { line: from.line, column: from.column, offset: from.offset, end: to.end };
+}
+
+function join(a: Pos, b: Pos): Pos {
+  return span(a, b);
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EngineHarness } from './testing/engine-harness';
+import { type FakeApi, startFakeApi } from './testing/fake-api-server';
+
+let h: EngineHarness;
+let api: FakeApi;
+beforeAll(async () => {
+  h = await EngineHarness.create();
+  api = await startFakeApi();
+});
+afterAll(async () => {
+  await api?.close();
+  await h?.close();
+});
+
+const start = (text: string) => ({ id: 1, kind: 'start' as const, text, trigger: { alternatives: '' } });
+
+describe('block requests', () => {
+  it('GET with substituted URL and headers; JSON reply fills stored values and custom_answer', async () => {
+    const bot = await h.bot({
+      blocks: [
+        {
+          ...start('First: #{first} at #{price}; status #{custom_answer}'),
+          formula: "q = 'a b&c'\ntoken = 'secret'",
+          request: {
+            type: 'GET',
+            url: `${api.url}/json?q=#{q}`,
+            headers: '{"x-token": "#{token}"}',
+            storedValues:
+              'data|items|0|name->first; data|items|0|price->client.price_var; data|items|5|name->missing',
+          },
+        },
+      ],
+      arrows: [],
+    });
+    const [reply] = await bot.say('hi');
+    expect(reply).toContain('First: Pizza at ');
+    const last = api.requests.at(-1)!;
+    expect(last.path).toBe('/json?q=a%20b%26c');
+    expect(last.headers['x-token']).toBe('secret');
+    const vars = await bot.variables();
+    expect(vars.deal.first).toBe('Pizza');
+    expect(vars.client.price_var).toBe('42');
+    const [log] = await bot.log('request');
+    expect(log).toMatchObject({
+      status: 200,
+      stored: [
+        { variable: 'first', value: 'Pizza' },
+        { variable: 'client.price_var', value: '42' },
+      ],
+    });
+    expect((log.errors as string[]).join()).toMatch(/missing/);
+  });
+
+  it('POST-json keeps substituted values as strings unless written without quotes; POST-data sends a form', async () => {
+    const bot = await h.bot({
+      blocks: [
+        {
+          ...start('#{custom_answer}'),
+          formula: 'n = 5\nwho = \'A "quoted" name\'',
+          request: {
+            type: 'POST-json',
+            url: `${api.url}/echo`,
+            params: '{"count": #{n}, "as_text": "#{n}", "who": "#{who}"}',
+          },
+        },
+      ],
+      arrows: [],
+    });
+    const [reply] = await bot.say('hi');
+    const echoed = JSON.parse(reply);
+    expect(echoed.type).toBe('application/json');
+    expect(JSON.parse(echoed.body)).toEqual({ count: 5, as_text: '5', who: 'A "quoted" name' });
+
+    const form = await h.bot({
+      blocks: [
+        {
+          ...start('#{custom_answer}'),
+          request: { type: 'POST-data', url: `${api.url}/echo`, params: '{"a": "1", "b": "x y"}' },
+        },
+      ],
+      arrows: [],
+    });
+    const formEcho = JSON.parse((await form.say('hi'))[0]);
+    expect(formEcho).toMatchObject({ type: 'application/x-www-form-urlencoded', body: 'a=1&b=x+y' });
+  });
+
+  it('text replies fill custom_answer only; errors, slow and huge replies are logged, the bot goes on', async () => {
+    const text = await h.bot({
+      blocks: [
+        {
+          ...start('got: #{custom_answer}'),
+          request: { type: 'GET', url: `${api.url}/text`, storedValues: 'a->b' },
+        },
+      ],
+      arrows: [],
+    });
+    expect(await text.say('hi')).toEqual(['got: plain reply']);
+    expect((await text.log('request'))[0].errors).toEqual([expect.stringContaining('not JSON')]);
+
+    const failing = await h.bot({
+      blocks: [{ ...start('after error'), request: { type: 'GET', url: `${api.url}/error` } }],
+      arrows: [],
+    });
+    expect(await failing.say('hi')).toEqual(['after error']);
+    expect((await failing.log('request'))[0]).toMatchObject({ status: 500 });
+
+    const huge = await h.bot({
+      blocks: [{ ...start('after huge'), request: { type: 'GET', url: `${api.url}/huge` } }],
+      arrows: [],
+    });
+    expect(await huge.say('hi')).toEqual(['after huge']);
+    expect(((await huge.log('request'))[0].errors as string[])[0]).toMatch(/too large|larger|limit/i);
+  });
+
+  it('refuses private addresses that are not allowed, with a clear error', async () => {
+    const bot = await h.bot({
+      blocks: [
+        { ...start('after'), request: { type: 'GET', url: 'http://169.254.169.254/latest/meta-data' } },
+      ],
+      arrows: [],
+    });
+    expect(await bot.say('hi')).toEqual(['after']);
+    expect(((await bot.log('request'))[0].errors as string[])[0]).toMatch(/169\.254\.169\.254/);
+  });
+
+  it('runs a condition request each time its condition is checked, before the comparison expression', async () => {
+    const bot = await h.bot({
+      blocks: [
+        start('ask'),
+        { id: 2, kind: 'state', text: 'in stock: #{stock_name}' },
+        { id: 3, kind: 'state', text: 'no' },
+      ],
+      arrows: [
+        {
+          id: 1,
+          from: 1,
+          to: 2,
+          kind: 'condition',
+          condition: { alternatives: 'check', expression: "stock_name == 'Pizza'" },
+          request: { type: 'GET', url: `${api.url}/json`, storedValues: 'data|items|0|name->stock_name' },
+        },
+        { id: 2, from: 1, to: 3, kind: 'unconditional' },
+      ],
+    });
+    await bot.say('hi');
+    expect(await bot.say('check')).toEqual(['in stock: Pizza']);
+  });
+});

@@ -1,0 +1,53 @@
+import { getDb } from '@/server/db';
+import { safeFetch } from '@/server/http';
+import { queueWebhookDeliveries } from '@/server/webhooks/webhook-jobs';
+import type { EngineDeps } from './engine-deps';
+import { handleEvent } from './handle-event';
+import { pgBossScheduler, type ScheduledJobData } from './scheduler';
+
+/** A scheduled send coming due: the same flow as any other event of the client. */
+async function runScheduled(data: ScheduledJobData) {
+  await handleEvent(
+    await getEngineDeps(),
+    data.projectId,
+    { clientId: data.clientId },
+    { type: 'scheduled', scheduledSendId: data.scheduledSendId },
+  );
+}
+
+const { scheduler, job } = pgBossScheduler(runScheduled);
+export const scheduledSendJob = job;
+
+const globalForEngine = globalThis as unknown as { blockbotEngineDeps?: Promise<EngineDeps> };
+
+/** The engine's production dependencies: the app database, the safe HTTP client, pg-boss timers. */
+export function getEngineDeps(): Promise<EngineDeps> {
+  globalForEngine.blockbotEngineDeps ??= (async () => ({
+    db: await getDb(),
+    http: (url, init) => safeFetch(url, init),
+    scheduler,
+    now: () => new Date(),
+    onMessagesStored: queueWebhookDeliveries,
+  }))();
+  return globalForEngine.blockbotEngineDeps;
+}
+
+/**
+ * Sends recorded before a crash between the commit and the enqueue have no job yet: give
+ * them one when a worker starts. The job's singleton key keeps this from doubling any.
+ */
+export async function resumePendingSends(): Promise<number> {
+  const deps = await getEngineDeps();
+  const orphans = await deps.db.scheduledSend.findMany({
+    where: { status: 'pending', jobId: null },
+    take: 10_000,
+  });
+  for (const send of orphans) {
+    const jobId = await scheduler.schedule(
+      { projectId: send.projectId, clientId: send.clientId, scheduledSendId: send.id },
+      send.runAt,
+    );
+    if (jobId) await deps.db.scheduledSend.update({ where: { id: send.id }, data: { jobId } });
+  }
+  return orphans.length;
+}

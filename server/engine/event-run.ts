@@ -1,0 +1,546 @@
+import { isTruthy, toDisplayString } from '@/lib/formula';
+import {
+  type Arrow,
+  type Attachment,
+  type Block,
+  type Buttons,
+  buttonSchema,
+  type Condition,
+  type Timer,
+} from '@/lib/schema';
+import { findPlaceholders, renderTemplate } from '@/lib/template';
+import type { Db } from '@/server/db/client-type';
+import type { Plan, Prisma } from '@/server/db/generated/client';
+import { DomainError } from '@/server/errors';
+import { createFormulaHost } from '@/server/functions/formula-host';
+import { MESSAGE_FROM } from '@/server/history/history-service';
+import { applyVariableChanges } from '@/server/variables/variable-store';
+import { runBlockRequest } from './block-request';
+import { type CompiledBot, movesClient } from './compiled-bot';
+import type { EngineDeps } from './engine-deps';
+import { EngineScope } from './engine-scope';
+import type { EngineEvent, LogEntry, LogKind } from './events';
+import { getExpression, getFormula } from './formula-cache';
+import { routeMessage } from './routing';
+import { parseLocalDateTime, type SystemState, systemVariable } from './system-variables';
+
+/** Blocks entered in one event at most: a chain of 0-second timers that loops stops here. */
+export const MAX_BLOCKS_PER_EVENT = 50;
+
+export interface RunClient {
+  id: number;
+  projectId: number;
+  platformId: string;
+  groupId: string;
+  clientType: number;
+  name: string;
+  createdAt: Date;
+  currentBlockId: number | null;
+}
+
+export interface RunProject {
+  id: number;
+  plan: Plan;
+  timeZone: string;
+}
+
+export interface PendingMessage {
+  text: string;
+  attachments: Attachment[];
+  buttons: Buttons | null;
+  blockId: number | null;
+  messageFromOutside: number;
+  dedupeKey?: string;
+}
+
+export interface NewScheduledSend {
+  id: number;
+  clientId: number;
+  runAt: Date;
+}
+
+class LoopGuard extends Error {}
+
+/**
+ * One event for one client, inside the transaction that holds the client's lock: routes the
+ * event, enters blocks, runs formulas and requests, and collects what must be stored and sent.
+ */
+export class EventRun {
+  readonly outgoing: PendingMessage[] = [];
+  readonly log: LogEntry[] = [];
+  readonly scheduled: NewScheduledSend[] = [];
+  readonly cancelledJobs: string[] = [];
+  /** Incoming messages stored by this event (for the webhook). */
+  readonly incomingIds: bigint[] = [];
+  /** Events for other clients, handled after the commit (each under its own client's lock). */
+  readonly deferred: { clientId: number; event: EngineEvent }[] = [];
+  readonly system: SystemState;
+  readonly scope: EngineScope;
+  private blocksEntered = 0;
+  /** Blocks a formula's message() asked for: entered once the current block is done. */
+  readonly queuedBlocks: Block[] = [];
+  private submitted = false;
+
+  constructor(
+    readonly deps: EngineDeps,
+    readonly tx: Db,
+    readonly project: RunProject,
+    readonly bot: CompiledBot,
+    readonly client: RunClient,
+    public dealId: number,
+    variables: ConstructorParameters<typeof EngineScope>[0],
+    messenger: string,
+  ) {
+    this.system = {
+      clientId: client.id,
+      platformId: client.platformId,
+      clientType: client.clientType,
+      groupId: client.groupId,
+      clientName: client.name,
+      clientCreatedAt: client.createdAt,
+      question: '',
+      currentBlockId: client.currentBlockId,
+      customAnswer: '',
+      dealId,
+      attachmentUrl: '',
+      callbackQueryId: '',
+      messageFromOutside: 0,
+      messenger,
+      timeZone: project.timeZone,
+      now: deps.now(),
+    };
+    this.scope = new EngineScope(variables, (name) => systemVariable(this.system, name));
+  }
+
+  note(kind: LogKind, data: Record<string, unknown>): void {
+    this.log.push({ kind, data });
+  }
+
+  async process(event: EngineEvent): Promise<void> {
+    try {
+      await this.dispatch(event);
+    } catch (error) {
+      if (!(error instanceof LoopGuard)) throw error;
+    }
+  }
+
+  private async dispatch(event: EngineEvent): Promise<void> {
+    switch (event.type) {
+      case 'message':
+        return this.onMessage(event);
+      case 'enter_block': {
+        this.system.messageFromOutside = event.messageFromOutside;
+        return this.enterBlock(this.requireBlock(event.blockId), 'api');
+      }
+      case 'send':
+        this.system.messageFromOutside = event.messageFromOutside;
+        this.outgoing.push({
+          text: this.render(event.text),
+          attachments: event.attachments ?? [],
+          buttons: event.buttons ?? null,
+          blockId: null,
+          messageFromOutside: event.messageFromOutside,
+          dedupeKey: event.dedupeKey,
+        });
+        return;
+      case 'scheduled':
+        return this.onScheduled(event.scheduledSendId);
+    }
+  }
+
+  requireBlock(blockId: number): Block {
+    const block = this.bot.blocks.get(blockId);
+    if (!block) throw new DomainError('not_found', `Block ${blockId} does not exist in this bot.`);
+    return block;
+  }
+
+  private async onMessage(event: Extract<EngineEvent, { type: 'message' }>) {
+    const from = event.messageFromOutside ?? MESSAGE_FROM.client;
+    Object.assign(this.system, {
+      question: event.text,
+      messageFromOutside: from,
+      attachmentUrl: event.attachments?.[0]?.url ?? '',
+      callbackQueryId: event.callbackQueryId ?? '',
+    });
+    const incoming = await this.tx.message.create({
+      data: {
+        projectId: this.project.id,
+        clientId: this.client.id,
+        direction: 'in',
+        text: event.text,
+        attachments: (event.attachments ?? []) as Prisma.InputJsonArray,
+        blockId: this.client.currentBlockId,
+        messageFromOutside: from,
+      },
+    });
+    this.incomingIds.push(incoming.id);
+    for (const [name, value] of Object.entries(event.variables ?? {})) this.setVariable(name, value);
+    this.note('event', { text: event.text, from });
+
+    const target = await routeMessage(this.bot, this.client.currentBlockId, event.text, (condition, arrow) =>
+      this.conditionHolds(condition, arrow),
+    );
+    if (!target) {
+      this.note('no_match', { text: event.text, blockId: this.client.currentBlockId });
+      return;
+    }
+    if (target.via === 'arrow' && target.arrow.collectInto)
+      this.setVariable(target.arrow.collectInto, event.text);
+    await this.enterBlock(target.block, target.via);
+  }
+
+  /** The comparison expression and condition request of a matched condition. */
+  private async conditionHolds(condition: Condition, arrow?: Arrow): Promise<boolean> {
+    if (arrow?.request) await this.blockRequest(arrow.request, { arrowId: arrow.id });
+    if (!condition.expression.trim()) return true;
+    const compiled = getExpression(condition.expression);
+    if (compiled.diagnostics.some((d) => d.severity === 'error')) {
+      this.note('formula_error', {
+        arrowId: arrow?.id,
+        expression: condition.expression,
+        message: compiled.diagnostics[0].message,
+      });
+      return false;
+    }
+    try {
+      return isTruthy(await compiled.evaluate(this.formulaOptions()));
+    } catch (error) {
+      this.note('formula_error', {
+        arrowId: arrow?.id,
+        expression: condition.expression,
+        message: (error as Error).message,
+      });
+      return false;
+    }
+  }
+
+  private async onScheduled(scheduledSendId: number) {
+    const send = await this.tx.scheduledSend.findFirst({
+      where: { id: scheduledSendId, projectId: this.project.id, clientId: this.client.id },
+    });
+    if (send?.status !== 'pending') return;
+    const payload = send.payload as {
+      cancelIfLeft?: boolean;
+      text?: string;
+      blockId?: number;
+      attachments?: Attachment[];
+    };
+    if (send.kind === 'timer') {
+      if (payload.cancelIfLeft && this.client.currentBlockId !== send.blockId) {
+        await this.finishScheduled(send.id, 'cancelled');
+        this.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the client left the block' });
+        return;
+      }
+      await this.finishScheduled(send.id, 'sent');
+      const arrow = [...this.bot.arrowsFrom.values()].flat().find((a) => a.id === send.arrowId);
+      this.note('timer_fired', { arrowId: send.arrowId });
+      if (!arrow) return;
+      this.system.messageFromOutside = 0;
+      await this.enterBlock(this.requireBlock(arrow.to), 'timer');
+      return;
+    }
+    await this.finishScheduled(send.id, 'sent');
+    if (payload.blockId && !payload.text) {
+      await this.enterBlock(this.requireBlock(payload.blockId), 'api');
+    } else {
+      await this.prepareExpressions(payload.text ?? '');
+      this.outgoing.push({
+        text: this.render(payload.text ?? ''),
+        attachments: payload.attachments ?? [],
+        buttons: null,
+        blockId: payload.blockId ?? null,
+        messageFromOutside: MESSAGE_FROM.api,
+        // The send's own key: a retried job finds it stored and sends nothing twice.
+        dedupeKey: `scheduled-${send.id}`,
+      });
+    }
+  }
+
+  private finishScheduled(id: number, status: 'sent' | 'cancelled') {
+    return this.tx.scheduledSend.update({ where: { id }, data: { status, doneAt: this.deps.now() } });
+  }
+
+  setVariable(name: string, value: string | null): boolean {
+    try {
+      this.scope.set(name, value);
+      return true;
+    } catch (error) {
+      this.note('variable_error', { name, message: (error as Error).message });
+      return false;
+    }
+  }
+
+  formulaOptions() {
+    return {
+      store: this.scope,
+      host: createFormulaHost(this),
+      plan: this.project.plan,
+      now: this.deps.now,
+      random: this.deps.random,
+      timeZone: this.project.timeZone,
+    };
+  }
+
+  /** `#{...}` substitution; expressions (`#{2+2}`) are evaluated first, as they may be async. */
+  render(text: string, mode: 'text' | 'url' = 'text'): string {
+    return renderTemplate(
+      text,
+      this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? ''),
+      { mode },
+    ).text;
+  }
+
+  private expressionValues = new Map<string, string>();
+
+  async prepareExpressions(...texts: string[]): Promise<void> {
+    for (const text of texts) {
+      if (!text.includes('#{')) continue;
+      // Two passes: the first learns which expressions the text needs (nested names resolved).
+      const wanted = new Set<string>();
+      renderTemplate(
+        text,
+        this.scope.templateContext((expr) => {
+          wanted.add(expr);
+          return '';
+        }),
+      );
+      for (const p of findPlaceholders(text))
+        if (p.kind === 'expression' && p.expression) wanted.add(p.expression);
+      for (const expression of wanted) {
+        if (this.expressionValues.has(expression)) continue;
+        const compiled = getExpression(expression);
+        try {
+          this.expressionValues.set(
+            expression,
+            toDisplayString(await compiled.evaluate(this.formulaOptions())),
+          );
+        } catch (error) {
+          this.note('formula_error', { expression, message: (error as Error).message });
+          this.expressionValues.set(expression, '');
+        }
+      }
+    }
+  }
+
+  /** bot-semantics §1, "What entering a block does, in order". */
+  async enterBlock(block: Block, via: string): Promise<void> {
+    if (++this.blocksEntered > MAX_BLOCKS_PER_EVENT) {
+      this.note('loop_guard', {
+        blockId: block.id,
+        message: `Stopped after ${MAX_BLOCKS_PER_EVENT} blocks in one event: check the bot for a loop of 0-second timers or not_state blocks.`,
+      });
+      throw new LoopGuard();
+    }
+    if (block.kind === 'comment') return;
+    this.note('block', { blockId: block.id, name: block.name, kind: block.kind, via });
+    this.expressionValues = new Map();
+
+    await this.runActions(block);
+    if (block.formula.trim()) await this.runFormula(block);
+    if (block.request) await this.blockRequest(block.request, { blockId: block.id });
+    await this.sendBlockMessage(block);
+
+    if (block.kind === 'close_deal' || block.kind === 'data_transfer') await this.submit(block);
+    if (movesClient(block)) {
+      this.client.currentBlockId = block.id;
+      this.system.currentBlockId = block.id;
+    }
+    await this.scheduleTimers(block);
+    // message(client_id, '', id) from this block's formula: the client ends up in that block.
+    const queued = this.queuedBlocks.splice(0);
+    for (const next of queued) await this.enterBlock(next, 'message()');
+  }
+
+  private async runActions(block: Block) {
+    const actions = block.actions;
+    if (!actions) return;
+    if (actions.crmStateId) {
+      const state = await this.tx.crmState.findFirst({
+        where: { id: actions.crmStateId, projectId: this.project.id },
+      });
+      if (state) await this.tx.deal.update({ where: { id: this.dealId }, data: { stateId: state.id } });
+      else
+        this.note('error', { blockId: block.id, message: `CRM state ${actions.crmStateId} does not exist.` });
+    }
+    const lists = await this.tx.clientList.findMany({
+      where: { projectId: this.project.id, id: { in: [...actions.addToLists, ...actions.removeFromLists] } },
+      select: { id: true },
+    });
+    const known = new Set(lists.map((l) => l.id));
+    const add = actions.addToLists.filter((id) => known.has(id));
+    if (add.length) {
+      await this.tx.clientListMember.createMany({
+        data: add.map((listId) => ({ listId, clientId: this.client.id, projectId: this.project.id })),
+        skipDuplicates: true,
+      });
+    }
+    const remove = actions.removeFromLists.filter((id) => known.has(id));
+    if (remove.length) {
+      await this.tx.clientListMember.deleteMany({
+        where: { clientId: this.client.id, listId: { in: remove } },
+      });
+    }
+  }
+
+  private async runFormula(block: Block) {
+    const compiled = getFormula(block.formula);
+    const { errors } = await compiled.run(this.formulaOptions());
+    for (const e of [...compiled.diagnostics.filter((d) => d.severity === 'error'), ...errors]) {
+      this.note('formula_error', { blockId: block.id, line: e.line, column: e.column, message: e.message });
+    }
+  }
+
+  async blockRequest(request: NonNullable<Block['request']>, where: Record<string, unknown>) {
+    await this.prepareExpressions(request.url, request.headers, request.params, request.storedValues);
+    const ctx = this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? '');
+    const outcome = await runBlockRequest(request, ctx, this.deps.http);
+    this.system.customAnswer = outcome.body;
+    for (const { variable, value } of outcome.stored) this.setVariable(variable, value);
+    this.note('request', {
+      ...where,
+      request: outcome.request,
+      status: outcome.status,
+      reply: outcome.body.slice(0, 10_000),
+      stored: outcome.stored,
+      errors: outcome.errors,
+    });
+  }
+
+  private async sendBlockMessage(block: Block) {
+    await this.prepareExpressions(block.text, ...block.attachments.map((a) => a.url));
+    const text = this.render(block.text);
+    const attachments = block.attachments
+      .map((a) => ({ type: a.type, url: this.render(a.url, 'url') }))
+      .filter((a) => a.url);
+    const buttons = this.renderButtons(block);
+    if (!text.trim() && !attachments.length) return;
+    this.outgoing.push({
+      text,
+      attachments,
+      buttons,
+      blockId: block.id,
+      messageFromOutside: this.system.messageFromOutside,
+    });
+  }
+
+  private renderButtons(block: Block): Buttons | null {
+    const extra = this.bot.arrowButtons.get(block.id) ?? [];
+    const own = block.buttons;
+    const list = (Array.isArray(own) ? own : (own?.buttons ?? [])).concat(extra);
+    if (!list.length) return null;
+    const rendered = list.map((b) => buttonSchema.parse({ ...b, text: this.render(b.text) || b.text }));
+    return own && !Array.isArray(own) ? { hint: this.render(own.hint), buttons: rendered } : rendered;
+  }
+
+  private async submit(block: Block) {
+    const variables = this.scope.dealVariables();
+    const submission = await this.tx.submission.create({
+      data: {
+        projectId: this.project.id,
+        clientId: this.client.id,
+        dealId: this.dealId,
+        blockId: block.id,
+        variables,
+      },
+    });
+    this.submitted = true;
+    this.note('submission', {
+      blockId: block.id,
+      submissionId: submission.id,
+      variables,
+      kept: block.kind === 'data_transfer',
+    });
+    if (block.kind === 'close_deal') {
+      // Save what was collected with the deal, close it, and start the next one empty.
+      await this.flushVariables();
+      await this.tx.deal.update({ where: { id: this.dealId }, data: { closedAt: this.deps.now() } });
+      const next = await this.tx.deal.create({
+        data: { projectId: this.project.id, clientId: this.client.id },
+      });
+      this.dealId = next.id;
+      this.system.dealId = next.id;
+      this.scope.discardDeal();
+    }
+  }
+
+  get hasSubmitted() {
+    return this.submitted;
+  }
+
+  private async scheduleTimers(block: Block) {
+    for (const arrow of this.bot.arrowsFrom.get(block.id) ?? []) {
+      if (arrow.kind !== 'timer' || !arrow.timer) continue;
+      const runAt = await this.timerRunAt(arrow.timer);
+      if (!runAt) {
+        this.note('error', {
+          arrowId: arrow.id,
+          message: `The timer's date "${'at' in arrow.timer ? arrow.timer.at : ''}" is not dd.mm.yyyy hh:mm.`,
+        });
+        continue;
+      }
+      if (arrow.cancelOtherTimers) await this.cancelTimers();
+      if (runAt.getTime() <= this.deps.now().getTime()) {
+        // 0-second timers (and dates already past) run now, in this event.
+        this.note('timer_fired', { arrowId: arrow.id, immediate: true });
+        await this.enterBlock(this.requireBlock(arrow.to), 'timer');
+        continue;
+      }
+      const send = await this.tx.scheduledSend.create({
+        data: {
+          projectId: this.project.id,
+          clientId: this.client.id,
+          kind: 'timer',
+          arrowId: arrow.id,
+          // The block the client is in once this block is entered: "left" is measured from it.
+          blockId: movesClient(block) ? block.id : this.client.currentBlockId,
+          payload: { cancelIfLeft: arrow.cancelIfLeft },
+          runAt,
+        },
+      });
+      this.scheduled.push({ id: send.id, clientId: this.client.id, runAt });
+      this.note('timer_scheduled', {
+        arrowId: arrow.id,
+        scheduledSendId: send.id,
+        runAt: runAt.toISOString(),
+      });
+    }
+  }
+
+  private async timerRunAt(timer: Timer): Promise<Date | null> {
+    const now = this.deps.now();
+    if ('delay' in timer) {
+      const unit = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 }[timer.unit];
+      return new Date(now.getTime() + timer.delay * unit * 1000);
+    }
+    await this.prepareExpressions(timer.at);
+    return parseLocalDateTime(this.render(timer.at), this.project.timeZone);
+  }
+
+  /** Cancels the client's pending timers (the rows now, their jobs after the commit). */
+  async cancelTimers(): Promise<void> {
+    const pending = await this.tx.scheduledSend.findMany({
+      where: { projectId: this.project.id, clientId: this.client.id, kind: 'timer', status: 'pending' },
+      select: { id: true, jobId: true },
+    });
+    if (!pending.length) return;
+    await this.tx.scheduledSend.updateMany({
+      where: { id: { in: pending.map((p) => p.id) } },
+      data: { status: 'cancelled', doneAt: this.deps.now() },
+    });
+    for (const p of pending) if (p.jobId) this.cancelledJobs.push(p.jobId);
+    this.note('timer_cancelled', {
+      scheduledSendIds: pending.map((p) => p.id),
+      reason: 'cancelled by another timer',
+    });
+  }
+
+  /** Writes variable changes so far (validated as they were made). */
+  async flushVariables(): Promise<void> {
+    const changes = this.scope.takeChanges();
+    await applyVariableChanges(
+      this.tx,
+      { projectId: this.project.id, clientId: this.client.id, dealId: this.dealId },
+      changes,
+    );
+  }
+}

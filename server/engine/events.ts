@@ -1,0 +1,47 @@
+import type { Attachment, Buttons } from '@/lib/schema';
+
+/** What can happen to a client; every channel, the API, timers and formulas produce these. */
+export type EngineEvent =
+  /** A message from the client, or a callback (a system message: API 1, formula 3). */
+  | {
+      type: 'message';
+      text: string;
+      attachments?: Attachment[];
+      messageFromOutside?: number;
+      callbackQueryId?: string;
+      /** Extra callback parameters, saved into deal variables before routing. */
+      variables?: Record<string, string>;
+    }
+  /** The API's `message` with `message_id`, or `message()` with an empty text: run the block fully. */
+  | { type: 'enter_block'; blockId: number; messageFromOutside: number }
+  /** Send a text to the client without running a block (API `message`, `message()` with text). */
+  | {
+      type: 'send';
+      text: string;
+      attachments?: Attachment[];
+      buttons?: Buttons | null;
+      messageFromOutside: number;
+      dedupeKey?: string;
+    }
+  /** A timer arrow, delayed or scheduled message coming due. */
+  | { type: 'scheduled'; scheduledSendId: number };
+
+export type LogKind =
+  | 'event'
+  | 'block'
+  | 'formula_error'
+  | 'request'
+  | 'timer_scheduled'
+  | 'timer_fired'
+  | 'timer_cancelled'
+  | 'submission'
+  | 'function'
+  | 'variable_error'
+  | 'loop_guard'
+  | 'no_match'
+  | 'error';
+
+export interface LogEntry {
+  kind: LogKind;
+  data: Record<string, unknown>;
+}

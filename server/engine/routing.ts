@@ -1,0 +1,44 @@
+import type { Arrow, Block, Condition } from '@/lib/schema';
+import type { CompiledBot } from './compiled-bot';
+import { matchCondition } from './matching';
+
+/** Where an incoming message goes (bot-semantics §1, "Choosing where an incoming message goes"). */
+export type RouteTarget =
+  | { via: 'start'; block: Block }
+  | { via: 'entry'; block: Block }
+  | { via: 'arrow'; arrow: Arrow; block: Block }
+  | { via: 'quick_reply'; block: Block };
+
+/** Checks a condition's extra parts (comparison expression, condition request); async as they may do I/O. */
+export type ConditionCheck = (condition: Condition, arrow?: Arrow) => Promise<boolean>;
+
+async function holds(text: string, condition: Condition | undefined, check: ConditionCheck, arrow?: Arrow) {
+  if (!condition || matchCondition(text, condition) === null) return false;
+  return check(condition, arrow);
+}
+
+export async function routeMessage(
+  bot: CompiledBot,
+  currentBlockId: number | null,
+  text: string,
+  check: ConditionCheck,
+): Promise<RouteTarget | null> {
+  for (const block of bot.triggeredStarts) {
+    if (await holds(text, block.trigger, check)) return { via: 'start', block };
+  }
+  if (currentBlockId === null) return bot.entry ? { via: 'entry', block: bot.entry } : null;
+
+  const arrows = bot.arrowsFrom.get(currentBlockId) ?? [];
+  for (const arrow of arrows) {
+    if (arrow.kind === 'condition' && (await holds(text, arrow.condition, check, arrow))) {
+      return { via: 'arrow', arrow, block: bot.blocks.get(arrow.to)! };
+    }
+  }
+  const unconditional = arrows.find((a) => a.kind === 'unconditional');
+  if (unconditional) return { via: 'arrow', arrow: unconditional, block: bot.blocks.get(unconditional.to)! };
+
+  for (const block of bot.quickReplies) {
+    if (await holds(text, block.trigger, check)) return { via: 'quick_reply', block };
+  }
+  return null;
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { attachmentTypeSchema, buttonsSchema } from '@/lib/schema';
+import { startBroadcast } from '@/server/broadcasts/broadcast-jobs';
+import { DEFAULT_SHIFT_SECONDS } from '@/server/broadcasts/broadcast-service';
+import { defineAction } from '../action';
+import { clientIdParam, idParam, listParam } from '../params';
+
+export const broadcast = defineAction({
+  name: 'broadcast',
+  methods: ['POST'],
+  summary: 'Send one message to many clients',
+  description: `To \`clients\`, or to the members of \`list\`, or (neither) to every subscribed client, one every \`shift\` seconds (default ${DEFAULT_SHIFT_SECONDS}). A text, a file or a block (message_id) is required. Sends are durable: a restart loses none and sends none twice.`,
+  input: z.object({
+    message: z.coerce.string().default(''),
+    message_id: idParam('message_id').optional(),
+    list: idParam('list').optional(),
+    clients: listParam(clientIdParam, 'clients').optional(),
+    shift: z.coerce
+      .number({ error: 'shift must be a number of seconds' })
+      .min(0)
+      .max(3600)
+      .default(DEFAULT_SHIFT_SECONDS),
+    attachment_type: attachmentTypeSchema.optional(),
+    attachment_url: z.string().url({ error: 'attachment_url must be a URL' }).optional(),
+    buttons: z.preprocess((v) => (typeof v === 'string' ? JSON.parse(v) : v), buttonsSchema).optional(),
+  }),
+  example: { message: 'We are open on Sunday!', list: 7, shift: 0.5 },
+  responseExample: { broadcast_id: 12, recipients: 250 },
+  async handle(ctx, input) {
+    const created = await startBroadcast(ctx.db, ctx.projectId, {
+      text: input.message,
+      blockId: input.message_id,
+      attachments: input.attachment_url
+        ? [{ type: input.attachment_type ?? 'file', url: input.attachment_url }]
+        : [],
+      buttons: input.buttons ?? null,
+      shiftSeconds: input.shift,
+      clientIds: input.clients,
+      listId: input.list,
+    });
+    return { broadcast_id: created.id, recipients: created.total };
+  },
+});

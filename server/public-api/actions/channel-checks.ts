@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { channelFor } from '@/server/channels/registry';
+import { type ApiContext, defineAction } from '../action';
+import { ApiError } from '../api-error';
+
+/** Both checks ask the connected messenger through its channel adapter. */
+async function askChannel(
+  ctx: ApiContext,
+  clientType: number,
+  label: string,
+  fn: string,
+  args: Record<string, unknown>,
+) {
+  const connected = await ctx.db.channel.findFirst({ where: { projectId: ctx.projectId, clientType } });
+  if (!connected) {
+    throw new ApiError(
+      400,
+      'channel_not_connected',
+      `No ${label} is connected to this project; connect one first (see connected_channels).`,
+    );
+  }
+  try {
+    return await channelFor(clientType).call(ctx.projectId, fn, args);
+  } catch (error) {
+    throw new ApiError(502, 'channel_error', `The ${label} did not answer: ${(error as Error).message}`);
+  }
+}
+
+export const checkChatapp = defineAction({
+  name: 'check_chatapp',
+  methods: ['GET', 'POST'],
+  summary: 'Whether a phone number uses the chat-app messenger',
+  input: z.object({ phone: z.coerce.string({ error: 'phone is required' }).min(1) }),
+  example: { phone: '+7 900 123-45-67' },
+  responseExample: { exists: true },
+  async handle(ctx, input) {
+    const answer = await askChannel(ctx, CLIENT_TYPES.chatapp, 'chat-app bot', 'check_chatapp', {
+      phone: input.phone,
+    });
+    return { exists: Boolean((answer as { exists?: boolean })?.exists ?? answer) };
+  },
+});
+
+export const checkSocialSubscription = defineAction({
+  name: 'check_social_subscription',
+  methods: ['GET', 'POST'],
+  summary: 'Whether a person follows the social-network account',
+  input: z.object({
+    user_name: z.string({ error: 'user_name is required' }).min(1),
+    login: z.string({ error: 'login is required' }).min(1),
+  }),
+  example: { user_name: 'ann.smith', login: 'our_shop' },
+  responseExample: { subscribed: true },
+  async handle(ctx, input) {
+    const answer = await askChannel(
+      ctx,
+      CLIENT_TYPES.social,
+      'social-network account',
+      'check_social_subscription',
+      input,
+    );
+    return { subscribed: Boolean((answer as { subscribed?: boolean })?.subscribed ?? answer) };
+  },
+});

@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import { attachmentTypeSchema, buttonsSchema } from '@/lib/schema';
+import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { findClientIdByEmail, findClientIdByPhone, phoneDigits } from '@/server/clients/client-lookup';
+import { getClient, resolveClient } from '@/server/clients/client-service';
+import { getEngineDeps } from '@/server/engine/engine';
+import type { EngineEvent } from '@/server/engine/events';
+import { handleEvent } from '@/server/engine/handle-event';
+import { MESSAGE_FROM } from '@/server/history/history-service';
+import { type ApiContext, defineAction } from '../action';
+import { ApiError } from '../api-error';
+import { clientIdParam, idParam } from '../params';
+
+/** Parameters of the callbacks that are not theirs are saved into variables (interface spec). */
+function extraVariables(raw: Record<string, unknown>, known: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (known.includes(name) || name.startsWith('value_') || value === undefined || value === null) continue;
+    out[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return out;
+}
+
+async function runEvent(ctx: ApiContext, clientId: number, event: EngineEvent) {
+  const result = await handleEvent(await getEngineDeps(), ctx.projectId, { clientId }, event);
+  return { client_id: clientId, message_id: result.currentBlockId, sent: result.messages.length };
+}
+
+const callbackKnown = ['client_id', 'client_email', 'client_phone', 'message'] as const;
+export const callback = defineAction({
+  name: 'callback',
+  methods: ['POST'],
+  summary: 'Start the bot for a client with a system message',
+  description:
+    'Routes `message` like a client message (start triggers, arrows, quick replies) without showing it to the client. The client is found by client_id, client_email or client_phone. Every other parameter is saved into a deal variable.',
+  input: z
+    .looseObject({
+      client_id: clientIdParam.optional(),
+      client_email: z.string().optional(),
+      client_phone: z.coerce.string().optional(),
+      message: z.coerce.string({ error: 'message is required' }),
+    })
+    .refine((v) => v.client_id || v.client_email || v.client_phone, {
+      error: 'client_id, client_email or client_phone is required',
+      path: ['client_id'],
+    }),
+  example: { client_id: 1001, message: 'payment_ok', amount: '49.90' },
+  responseExample: { client_id: 1001, message_id: 4, sent: 1 },
+  async handle(ctx, input) {
+    const clientId =
+      input.client_id ??
+      (input.client_email ? await findClientIdByEmail(ctx.db, ctx.projectId, input.client_email) : null) ??
+      (input.client_phone ? await findClientIdByPhone(ctx.db, ctx.projectId, input.client_phone) : null);
+    if (!clientId)
+      throw new ApiError(
+        404,
+        'client_not_found',
+        'No client in this project matches the given client_id, client_email or client_phone.',
+      );
+    await getClient(ctx.db, ctx.projectId, clientId);
+    return runEvent(ctx, clientId, {
+      type: 'message',
+      text: input.message,
+      messageFromOutside: MESSAGE_FROM.api,
+      variables: extraVariables(input, callbackKnown),
+    });
+  },
+});
+
+const tgKnown = ['message', 'user_id', 'group_id'] as const;
+export const tgCallback = defineAction({
+  name: 'tg_callback',
+  methods: ['POST'],
+  summary: 'Start the bot for a tg messenger user',
+  description:
+    '`user_id` is the user in the tg messenger, `group_id` the bot name (ending with "bot"). Other parameters are saved into variables.',
+  input: z.looseObject({
+    message: z.coerce.string({ error: 'message is required' }),
+    user_id: z.coerce.string({ error: 'user_id is required' }).min(1),
+    group_id: z
+      .string({ error: 'group_id is required' })
+      .regex(/bot$/i, { error: 'group_id is the bot name and ends with "bot"' }),
+  }),
+  example: { user_id: '123456789', group_id: 'shop_bot', message: 'paid' },
+  responseExample: { client_id: 1001, message_id: 4, sent: 1 },
+  async handle(ctx, input) {
+    const client = await resolveClient(ctx.db, ctx.projectId, {
+      clientType: CLIENT_TYPES.tg,
+      groupId: input.group_id,
+      platformId: input.user_id,
+    });
+    return runEvent(ctx, client.id, {
+      type: 'message',
+      text: input.message,
+      messageFromOutside: MESSAGE_FROM.api,
+      variables: extraVariables(input, tgKnown),
+    });
+  },
+});
+
+const chatappKnown = ['name', 'message', 'phone', 'bot_id'] as const;
+export const chatappCallback = defineAction({
+  name: 'chatapp_callback',
+  methods: ['POST'],
+  summary: 'Start the bot in the chat-app messenger for a phone number',
+  description:
+    'After a sign-up on a website: the client with this phone (created if new) starts the bot of the connected chat-app bot `bot_id`. Other parameters are saved into variables.',
+  input: z.looseObject({
+    phone: z.coerce
+      .string({ error: 'phone is required' })
+      .refine((p) => phoneDigits(p).length >= 5, { error: 'phone is not a phone number' }),
+    bot_id: z.coerce.string({ error: 'bot_id is required' }).min(1),
+    message: z.coerce.string().default(''),
+    name: z.string().optional(),
+  }),
+  example: { phone: '+7 900 123-45-67', bot_id: '42', name: 'Ann', message: 'signed_up' },
+  responseExample: { client_id: 1002, message_id: 1, sent: 1 },
+  async handle(ctx, input) {
+    const client = await resolveClient(ctx.db, ctx.projectId, {
+      clientType: CLIENT_TYPES.chatapp,
+      groupId: input.bot_id,
+      platformId: phoneDigits(input.phone),
+      name: input.name,
+    });
+    return runEvent(ctx, client.id, {
+      type: 'message',
+      text: input.message,
+      messageFromOutside: MESSAGE_FROM.api,
+      variables: extraVariables(input, chatappKnown),
+    });
+  },
+});
+
+const outgoing = {
+  message: z.coerce.string().optional(),
+  message_id: idParam('message_id').optional(),
+  attachment_type: attachmentTypeSchema.optional(),
+  attachment_url: z.string().url({ error: 'attachment_url must be a URL' }).optional(),
+  buttons: z.preprocess((v) => (typeof v === 'string' ? JSON.parse(v) : v), buttonsSchema).optional(),
+};
+
+type OutgoingInput = {
+  message?: string;
+  message_id?: number;
+  attachment_type?: z.infer<typeof attachmentTypeSchema>;
+  attachment_url?: string;
+  buttons?: z.infer<typeof buttonsSchema>;
+};
+
+/** message_id runs that block (the client moves into it); otherwise the text and file are sent. */
+function outgoingEvent(input: OutgoingInput): EngineEvent {
+  if (input.message_id)
+    return { type: 'enter_block', blockId: input.message_id, messageFromOutside: MESSAGE_FROM.api };
+  if (!input.message && !input.attachment_url) {
+    throw new ApiError(
+      400,
+      'missing_parameter',
+      'message is required unless a file is sent (attachment_type and attachment_url) or a block is given (message_id).',
+    );
+  }
+  if (input.attachment_url && !input.attachment_type)
+    throw new ApiError(400, 'missing_parameter', 'attachment_type is required with attachment_url.');
+  return {
+    type: 'send',
+    text: input.message ?? '',
+    attachments: input.attachment_url ? [{ type: input.attachment_type!, url: input.attachment_url }] : [],
+    buttons: input.buttons ?? null,
+    messageFromOutside: MESSAGE_FROM.api,
+  };
+}
+
+export const message = defineAction({
+  name: 'message',
+  methods: ['POST'],
+  summary: 'Send a message to a client',
+  description:
+    'A text, a file, or both; with `message_id` the block is executed fully and the client moves into it.',
+  input: z.object({ client_id: clientIdParam, ...outgoing }),
+  example: { client_id: 1001, message: 'Your order has shipped', buttons: [{ text: 'Track' }] },
+  responseExample: { client_id: 1001, message_id: 2, sent: 1 },
+  async handle(ctx, input) {
+    await getClient(ctx.db, ctx.projectId, input.client_id);
+    return runEvent(ctx, input.client_id, outgoingEvent(input));
+  },
+});
+
+export const chatappMessage = defineAction({
+  name: 'chatapp_message',
+  methods: ['POST'],
+  summary: 'Send a message through the connected chat-app bot',
+  input: z.object({
+    chatapp_bot_id: z.coerce.string({ error: 'chatapp_bot_id is required' }).min(1),
+    phone: z.coerce.string({ error: 'phone is required' }),
+    ...outgoing,
+  }),
+  example: { chatapp_bot_id: 42, phone: '79001234567', message: 'Hello!' },
+  responseExample: { client_id: 1002, message_id: null, sent: 1 },
+  async handle(ctx, input) {
+    const channel = await ctx.db.channel.findFirst({
+      where: { projectId: ctx.projectId, clientType: CLIENT_TYPES.chatapp, groupId: input.chatapp_bot_id },
+    });
+    if (!channel)
+      throw new ApiError(
+        404,
+        'channel_not_found',
+        `No chat-app bot ${input.chatapp_bot_id} is connected to this project (see connected_channels).`,
+      );
+    const client = await resolveClient(ctx.db, ctx.projectId, {
+      clientType: CLIENT_TYPES.chatapp,
+      groupId: input.chatapp_bot_id,
+      platformId: phoneDigits(input.phone),
+    });
+    return runEvent(ctx, client.id, outgoingEvent(input));
+  },
+});

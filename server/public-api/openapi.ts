@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { actions } from './actions';
+
+/**
+ * The OpenAPI 3.1 document of the public API, generated from the same zod schemas that
+ * validate requests, so the reference cannot drift from the code.
+ */
+export function buildOpenApiDocument(serverUrl = '/') {
+  const paths: Record<string, unknown> = {};
+  const errorResponse = { $ref: '#/components/responses/Error' };
+  for (const action of actions) {
+    const schema = z.toJSONSchema(action.input, { io: 'input', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
+    const operations: Record<string, unknown> = {};
+    for (const method of ['get', 'post'] as const) {
+      const documented = action.methods.includes(method.toUpperCase() as 'GET' | 'POST');
+      operations[method] = {
+        operationId: `${action.name}_${method}`,
+        summary: action.summary,
+        description:
+          `${action.description ?? ''}${documented ? '' : '\n\nAlso accepted with this method (universal-webhook mode).'}`.trim(),
+        tags: [documented ? 'Actions' : 'Universal-webhook mode'],
+        ...(method === 'get'
+          ? { parameters: queryParameters(schema) }
+          : {
+              requestBody: {
+                content: {
+                  'application/json': { schema, example: action.example },
+                  'application/x-www-form-urlencoded': { schema },
+                },
+              },
+            }),
+        responses: {
+          200: {
+            description: 'Success',
+            content: { 'application/json': { example: { status: 'success', ...action.responseExample } } },
+          },
+          400: errorResponse,
+          401: errorResponse,
+          403: errorResponse,
+          404: errorResponse,
+          413: errorResponse,
+          429: errorResponse,
+        },
+      };
+    }
+    paths[`/api/{api_key}/${action.name}`] = {
+      parameters: [{ $ref: '#/components/parameters/ApiKey' }],
+      ...operations,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Blockbot public API',
+      version: '1',
+      description:
+        'Start bots, send messages and broadcasts, read and write variables, manage clients, lists and deals. The API key is a path segment of every call. Every action accepts GET (query string) and POST (JSON or form body); `value_client_id`, `value_phone`, `value_email`, `value_user_id` and `value_group_id` name the parameter that holds that identifier (universal-webhook mode).',
+    },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      parameters: {
+        ApiKey: {
+          name: 'api_key',
+          in: 'path',
+          required: true,
+          description: 'A key from the project settings.',
+          schema: { type: 'string' },
+        },
+      },
+      responses: {
+        Error: {
+          description: 'An error: what is wrong and how to fix it',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['status', 'error', 'message'],
+                properties: {
+                  status: { const: 'error' },
+                  error: { type: 'string' },
+                  message: { type: 'string' },
+                },
+              },
+              example: { status: 'error', error: 'missing_parameter', message: 'client_id is required.' },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+function queryParameters(schema: Record<string, unknown>) {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: property,
+  }));
+}

@@ -1,0 +1,122 @@
+import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import type { ClientRef } from '@/server/clients/client-service';
+import type { EngineDeps } from '@/server/engine/engine-deps';
+import { handleEvent } from '@/server/engine/handle-event';
+import { readVariables } from '@/server/variables/variable-store';
+
+/**
+ * The builder's test chat: one simulator client per designer and project, driven through the
+ * same engine flow as every messenger (the `simulator` channel, client type 99).
+ */
+export function simulatorClientRef(userId: string, name: string): ClientRef {
+  return { clientType: CLIENT_TYPES.simulator, groupId: 'simulator', platformId: `user:${userId}`, name };
+}
+
+async function findClient(deps: EngineDeps, projectId: number, userId: string) {
+  return deps.db.client.findFirst({
+    where: {
+      projectId,
+      clientType: CLIENT_TYPES.simulator,
+      groupId: 'simulator',
+      platformId: `user:${userId}`,
+    },
+  });
+}
+
+export async function simulatorSend(
+  deps: EngineDeps,
+  projectId: number,
+  user: { id: string; name: string },
+  text: string,
+) {
+  return handleEvent(
+    deps,
+    projectId,
+    { ref: simulatorClientRef(user.id, user.name) },
+    { type: 'message', text },
+  );
+}
+
+/** Runs a pending timer or delayed message now, so designers need not wait for it. */
+export async function simulatorFireNow(
+  deps: EngineDeps,
+  projectId: number,
+  userId: string,
+  scheduledSendId: number,
+) {
+  const client = await findClient(deps, projectId, userId);
+  const send =
+    client &&
+    (await deps.db.scheduledSend.findFirst({
+      where: { id: scheduledSendId, clientId: client.id, status: 'pending' },
+    }));
+  if (!client || !send) return null;
+  if (send.jobId) await deps.scheduler.cancel(send.jobId).catch(() => {});
+  return handleEvent(deps, projectId, { clientId: client.id }, { type: 'scheduled', scheduledSendId });
+}
+
+/** Forgets the test client: history, deals, variables, timers and log. */
+export async function simulatorReset(deps: EngineDeps, projectId: number, userId: string) {
+  const client = await findClient(deps, projectId, userId);
+  if (!client) return;
+  const jobs = await deps.db.scheduledSend.findMany({
+    where: { clientId: client.id, status: 'pending', jobId: { not: null } },
+  });
+  for (const job of jobs) await deps.scheduler.cancel(job.jobId!).catch(() => {});
+  await deps.db.client.delete({ where: { id: client.id } });
+}
+
+/** Everything the simulator panel shows. */
+export async function simulatorState(deps: EngineDeps, projectId: number, userId: string) {
+  const client = await findClient(deps, projectId, userId);
+  if (!client)
+    return {
+      clientId: null,
+      currentBlockId: null,
+      transcript: [],
+      variables: { deal: {}, client: {}, project: {} },
+      log: [],
+      timers: [],
+    };
+  const db = deps.db;
+  const deal = await db.deal.findFirst({
+    where: { projectId, clientId: client.id, closedAt: null },
+    orderBy: { id: 'desc' },
+  });
+  const [messages, variables, log, timers] = await Promise.all([
+    db.message.findMany({ where: { projectId, clientId: client.id }, orderBy: { id: 'asc' }, take: 500 }),
+    readVariables(db, { projectId, clientId: client.id, dealId: deal?.id ?? null }),
+    db.engineLogEntry.findMany({
+      where: { projectId, clientId: client.id },
+      orderBy: { id: 'desc' },
+      take: 300,
+    }),
+    db.scheduledSend.findMany({
+      where: { projectId, clientId: client.id, status: 'pending' },
+      orderBy: { runAt: 'asc' },
+    }),
+  ]);
+  return {
+    clientId: client.id,
+    currentBlockId: client.currentBlockId,
+    transcript: messages.map((m) => ({
+      id: Number(m.id),
+      direction: m.direction,
+      text: m.text,
+      attachments: m.attachments,
+      buttons: m.buttons,
+      blockId: m.blockId,
+      messageFromOutside: m.messageFromOutside,
+      createdAt: m.createdAt,
+    })),
+    variables,
+    log: log.reverse().map((e) => ({ id: Number(e.id), kind: e.kind, data: e.data, createdAt: e.createdAt })),
+    timers: timers.map((t) => ({
+      id: t.id,
+      kind: t.kind,
+      arrowId: t.arrowId,
+      runAt: t.runAt,
+      payload: t.payload,
+    })),
+  };
+}
