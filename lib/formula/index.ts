@@ -14,6 +14,7 @@ export {
 export { getCompletions, getDiagnostics, getHover, getSignatureHelp, highlight } from './editor';
 export { tokenize } from './lexer';
 export { LIMITS } from './limits';
+export { seededRandom } from './seeded-random';
 export {
   deserializeValue,
   FormulaError,

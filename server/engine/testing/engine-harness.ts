@@ -1,3 +1,4 @@
+import { seededRandom } from '@/lib/formula/seeded-random';
 import { BOT_SCHEMA_FORMAT, type BotSchemaInput } from '@/lib/schema';
 import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
 import type { Plan } from '@/server/db/generated/client';
@@ -39,7 +40,7 @@ export class EngineHarness {
       http: (url, init) => safeFetch(url, init, http),
       scheduler,
       now: () => this.now,
-      random: mulberry32(42),
+      random: seededRandom(42),
     };
   }
 
@@ -159,15 +160,4 @@ export class BotDriver {
   nextId() {
     return ++this.counter;
   }
-}
-
-/** A small seeded generator: the same seed gives the same random() everywhere. */
-export function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
