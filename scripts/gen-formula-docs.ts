@@ -1,0 +1,123 @@
+/**
+ * Writes docs/formula.md from the built-in catalogue (`npx tsx scripts/gen-formula-docs.ts`);
+ * `--check` fails when the file is out of date, so CI keeps the docs true to the code.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { catalogue, signature } from '../lib/formula/catalogue';
+import { LIMITS } from '../lib/formula/limits';
+
+const out = path.join(process.cwd(), 'docs', 'formula.md');
+
+const intro = `# The formula language
+
+Every block has a formula (the "calculator"): statements that run, top to bottom, when a client
+enters the block, before its request and its message. Comparison expressions of arrows and
+\`#{...}\` expressions in texts use the same language. This page is generated from the built-in
+catalogue (\`lib/formula/catalogue.ts\`) by \`scripts/gen-formula-docs.ts\`.
+
+## Statements
+
+One statement per line (lines join inside brackets):
+
+\`\`\`
+price = 100                      /* a deal variable */
+client.phone = '+4930123456'     /* a client profile variable */
+items[0] = 'tea'                 /* an element of a list */
+order['total'] = price * 2       /* a key of a dict */
+discount =                       /* nothing after = clears the variable */
+message(client_id, 'Thanks!')    /* a bare call */
+\`\`\`
+
+Comments are written \`/* ... */\` and may span lines.
+
+## Values
+
+Numbers (\`42\`, \`2.5\`), texts (\`'..'\` or \`".."\` with the escapes \`\\n\`, \`\\t\`, \`\\\\\`, \`\\'\`, \`\\"\`),
+\`None\`, \`True\`, \`False\`, lists \`[1, 'a']\` and dicts \`{'key': 'value'}\`.
+
+Variables are stored as text. A text that looks like a number behaves as a number in
+arithmetic and comparisons (\`'2' + 3\` is 5, and so is \`'2' + '3'\`); other texts join (\`'a' + 3\`
+is \`a3\`). Lists and dicts are stored as JSON and read back as lists and dicts; \`True\` and
+\`False\` come back as booleans. A name that was never set reads as \`None\`.
+
+## Operators
+
+From the loosest to the tightest binding, as in Python: \`or OR ||\`; \`and AND &&\`; \`not\`;
+\`== != < > <= >=\`; \`+ -\`; \`* / %\`; unary \`-\`; \`**\` and \`^\` (power, right to left); calls
+and indexing \`a[i]\` (\`a[-1]\` is the last item). \`and\` and \`or\` give one of their operands,
+like Python.
+
+Comparing values of different types never fails: \`==\` is False, \`!=\` True, and \`< > <= >=\`
+False. Lists and dicts compare by content.
+
+## Dates and times
+
+Texts \`dd.mm.yyyy\` and \`hh:mm\` take part in arithmetic: \`'11.12.2021' - '8.12.2021'\` is 3
+(days), \`'11:12' - '3:45'\` is 447 (minutes), \`'28.02.2024' + 2\` is \`'01.03.2024'\`. Dates and
+times of the system variables are in the project's time zone.
+
+## Variables and scopes
+
+No prefix: the current deal; \`client.\`: the client profile; \`project.\`: project constants
+(read-only here). Reading a name without a prefix looks in the deal, then the client, then the
+project. System variables (\`client_id\`, \`name\`, \`question\`, \`current_date\`, ...) are read-only.
+
+## Errors
+
+A syntax error is marked in the editor as you type, and a formula with one cannot be saved.
+At run time, a failing line writes its error text (\`Error: ...\`) into its variable, the other
+lines still run, and the error shows in the simulator's log.
+
+## Limits
+
+| what | limit |
+|---|---|
+| source length | ${LIMITS.sourceLength} characters |
+| nesting of brackets and operators | ${LIMITS.depth} levels |
+| steps per run | ${LIMITS.steps} |
+| text length | ${LIMITS.stringLength} characters |
+| list or dict size | ${LIMITS.listLength} items |
+| run time (not counting waits for in-flow calls) | ${LIMITS.wallTimeMs} ms |
+| in-flow function calls per run | ${LIMITS.hostCalls} |
+
+In-flow functions (messages, callbacks, HTTP requests, CRM, lists, tg messenger) need the
+business or AI plan; on the free plan a call says so. Parameters are positional; pass \`None\` to
+skip an optional one (and \`0\` to skip \`auth\` of the \`requests_*\` functions).
+
+## Functions
+`;
+
+function render(): string {
+  const groups = new Map<string, typeof catalogue>();
+  for (const entry of catalogue) groups.set(entry.group, [...(groups.get(entry.group) ?? []), entry]);
+  const sections = [...groups].map(([group, entries]) => {
+    const items = entries.map((e) => {
+      const params = e.params.length
+        ? e.params
+            .map(
+              (p) =>
+                `- \`${p.name}\` (${p.type}${p.required ? '' : ', optional'}${p.default ? `, default \`${p.default}\`` : ''})`,
+            )
+            .join('\n')
+        : '- no parameters';
+      const plan = e.plan === 'business' ? '\n\nPlan: business or AI.' : '';
+      return `#### ${e.name}\n\n\`${signature(e)}\`\n\n${e.doc}${plan}\n\n${params}\n\nExample: \`${e.example}\``;
+    });
+    return `### ${group}\n\n${items.join('\n\n')}`;
+  });
+  return `${intro}\n${sections.join('\n\n')}\n`;
+}
+
+const text = render();
+if (process.argv.includes('--check')) {
+  const current = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
+  if (current !== text) {
+    console.error('docs/formula.md is out of date: run `npx tsx scripts/gen-formula-docs.ts` and commit it.');
+    process.exit(1);
+  }
+  console.log('docs/formula.md is current.');
+} else {
+  fs.writeFileSync(out, text);
+  console.log(`wrote ${path.relative(process.cwd(), out)} (${catalogue.length} functions)`);
+}
