@@ -2,6 +2,9 @@ import { PgBoss } from 'pg-boss';
 import { fromPglite } from 'pg-boss/dist/adapters/index.js';
 import { getDatabase } from '@/server/db';
 
+/** How often jobs of a worker that died are noticed (their heartbeat stopped) and retried. */
+const SUPERVISE_SECONDS = 10;
+
 const globalForBoss = globalThis as unknown as { blockbotBoss?: Promise<PgBoss> };
 
 /**
@@ -13,8 +16,8 @@ export function getBoss(): Promise<PgBoss> {
     const database = await getDatabase();
     const boss =
       database.mode === 'embedded' && database.pglite
-        ? new PgBoss({ db: fromPglite(database.pglite), schema: 'pgboss' })
-        : new PgBoss({ connectionString: database.url, schema: 'pgboss', max: 4 });
+        ? new PgBoss({ db: fromPglite(database.pglite), schema: 'pgboss', superviseIntervalSeconds: SUPERVISE_SECONDS })
+        : new PgBoss({ connectionString: database.url, schema: 'pgboss', max: 4, superviseIntervalSeconds: SUPERVISE_SECONDS });
     boss.on('error', (error) => console.error('[jobs]', error.message));
     await boss.start();
     return boss;

@@ -10,6 +10,9 @@ export interface JobDefinition<T extends object> {
   pollingIntervalSeconds?: number;
 }
 
+/** A job whose worker dies (no heartbeat for this long) is retried by another worker. */
+const HEARTBEAT_SECONDS = 10;
+
 export function defineJob<T extends object>(definition: JobDefinition<T>): JobDefinition<T> {
   return definition;
 }
@@ -21,7 +24,7 @@ export async function enqueue<T extends object>(
 ): Promise<string | null> {
   const boss = await getBoss();
   await ensureQueue(boss, definition.name);
-  return boss.send(definition.name, data, options);
+  return boss.send(definition.name, data, { heartbeatSeconds: HEARTBEAT_SECONDS, ...options });
 }
 
 /** Many jobs of one kind in one statement (a broadcast's sends). */
@@ -34,7 +37,7 @@ export async function enqueueMany<T extends object>(
   for (let i = 0; i < items.length; i += 500) {
     await boss.insert(
       definition.name,
-      items.slice(i, i + 500).map((item) => ({ ...item })),
+      items.slice(i, i + 500).map((item) => ({ heartbeatSeconds: HEARTBEAT_SECONDS, ...item })),
     );
   }
 }
