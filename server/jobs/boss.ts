@@ -16,8 +16,17 @@ export function getBoss(): Promise<PgBoss> {
     const database = await getDatabase();
     const boss =
       database.mode === 'embedded' && database.pglite
-        ? new PgBoss({ db: fromPglite(database.pglite), schema: 'pgboss', superviseIntervalSeconds: SUPERVISE_SECONDS })
-        : new PgBoss({ connectionString: database.url, schema: 'pgboss', max: 4, superviseIntervalSeconds: SUPERVISE_SECONDS });
+        ? new PgBoss({
+            db: fromPglite(database.pglite),
+            schema: 'pgboss',
+            superviseIntervalSeconds: SUPERVISE_SECONDS,
+          })
+        : new PgBoss({
+            connectionString: database.url,
+            schema: 'pgboss',
+            max: 4,
+            superviseIntervalSeconds: SUPERVISE_SECONDS,
+          });
     boss.on('error', (error) => console.error('[jobs]', error.message));
     await boss.start();
     return boss;
