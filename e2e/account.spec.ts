@@ -91,3 +91,12 @@ test('unknown routes and foreign projects get the 404 page', async ({ page }) =>
   expect(foreign?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
 });
+
+test('the API reference lists every action with an example', async ({ page }) => {
+  await page.goto('/docs/api');
+  await expect(page.getByRole('heading', { name: 'Blockbot API reference' })).toBeVisible();
+  await expect(page.locator('#get_variables')).toContainText('client_id');
+  await expect(page.locator('#broadcast')).toContainText('curl -X POST');
+  const openapi = await page.request.get('/api/openapi.json');
+  expect((await openapi.json()).openapi).toBe('3.1.0');
+});
