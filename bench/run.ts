@@ -4,6 +4,7 @@
  */
 const benches: Record<string, string> = {
   formula: './formula.bench.ts',
+  engine: './engine.bench.ts',
 };
 
 async function main() {
