@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-
-const password = 'correct horse battery';
+import { password, signUp } from './helpers';
 
 test('sign up lands in the demo project, an API key is shown once, sign out and back in', async ({
   page,
@@ -68,15 +67,6 @@ test('sign-up errors: weak password and taken e-mail', async ({ page }) => {
   await expect(page.locator('form').getByRole('alert')).toContainText('already exists');
 });
 
-async function signUp(page: import('@playwright/test').Page, email: string) {
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill(email.split('@')[0]);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page).toHaveURL(/\/projects\/\d+$/);
-}
-
 test('unknown routes and foreign projects get the 404 page', async ({ page }) => {
   const response = await page.goto('/no-such-page');
   expect(response?.status()).toBe(404);
@@ -90,13 +80,4 @@ test('unknown routes and foreign projects get the 404 page', async ({ page }) =>
   const foreign = await page.goto(`${foreignProject}/settings`);
   expect(foreign?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
-});
-
-test('the API reference lists every action with an example', async ({ page }) => {
-  await page.goto('/docs/api');
-  await expect(page.getByRole('heading', { name: 'Blockbot API reference' })).toBeVisible();
-  await expect(page.locator('#get_variables')).toContainText('client_id');
-  await expect(page.locator('#broadcast')).toContainText('curl -X POST');
-  const openapi = await page.request.get('/api/openapi.json');
-  expect((await openapi.json()).openapi).toBe('3.1.0');
 });

@@ -16,6 +16,7 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
   return (
     <div
       data-testid={`block-${block.id}`}
+      data-block-id={block.id}
       className={cn(
         'w-56 rounded-lg border-2 px-3 py-2 text-xs shadow-sm',
         style.className,

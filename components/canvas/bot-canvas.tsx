@@ -3,7 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, type Edge, MiniMap, ReactFlow } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { SimulatorPanel } from '@/components/simulator/simulator-panel';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import type { BotSchema } from '@/lib/schema';
@@ -34,6 +35,7 @@ export function BotCanvas({ projectId }: { projectId: number }) {
   const trpc = useTRPC();
   const schema = useQuery(trpc.botSchema.get.queryOptions({ projectId }));
   const flow = useMemo(() => (schema.data ? toFlow(schema.data.schema) : null), [schema.data]);
+  const [currentBlock, setCurrentBlock] = useState<number | null>(null);
 
   if (schema.error)
     return (
@@ -43,18 +45,25 @@ export function BotCanvas({ projectId }: { projectId: number }) {
     );
   if (!flow) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
   return (
-    <div className="h-full w-full" data-testid="canvas">
-      <ReactFlow
-        defaultNodes={flow.nodes}
-        defaultEdges={flow.edges}
-        nodeTypes={nodeTypes}
-        fitView
-        minZoom={0.1}
-      >
-        <Background />
-        <MiniMap pannable zoomable />
-        <Controls />
-      </ReactFlow>
+    <div className="flex h-full w-full">
+      <div className="h-full min-w-0 flex-1" data-testid="canvas" data-current-block={currentBlock ?? ''}>
+        {/* The simulator's current block, highlighted without re-rendering any node. */}
+        {currentBlock !== null ? (
+          <style>{`[data-block-id="${currentBlock}"] { outline: 3px solid #f59e0b; outline-offset: 2px; }`}</style>
+        ) : null}
+        <ReactFlow
+          defaultNodes={flow.nodes}
+          defaultEdges={flow.edges}
+          nodeTypes={nodeTypes}
+          fitView
+          minZoom={0.1}
+        >
+          <Background />
+          <MiniMap pannable zoomable />
+          <Controls />
+        </ReactFlow>
+      </div>
+      <SimulatorPanel projectId={projectId} onCurrentBlock={setCurrentBlock} />
     </div>
   );
 }

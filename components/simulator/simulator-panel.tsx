@@ -1,0 +1,170 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useTRPC } from '@/components/trpc/client';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
+import { Input } from '@/components/ui/input';
+import type { Buttons } from '@/lib/schema';
+
+const buttonList = (buttons: unknown): { text: string }[] => {
+  const b = buttons as Buttons | null;
+  if (!b) return [];
+  return Array.isArray(b) ? b : b.buttons;
+};
+
+/** The builder's test chat: talks to the bot through the simulator channel, the engine's one flow. */
+export function SimulatorPanel({
+  projectId,
+  onCurrentBlock,
+}: {
+  projectId: number;
+  onCurrentBlock(id: number | null): void;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const state = useQuery({ ...trpc.simulator.state.queryOptions({ projectId }), refetchInterval: 2000 });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: trpc.simulator.state.queryKey({ projectId }) });
+  const send = useMutation(trpc.simulator.send.mutationOptions({ onSuccess: refresh }));
+  const reset = useMutation(trpc.simulator.reset.mutationOptions({ onSuccess: refresh }));
+  const fire = useMutation(trpc.simulator.fireNow.mutationOptions({ onSuccess: refresh }));
+  const [text, setText] = useState('');
+  const [tab, setTab] = useState<'variables' | 'log'>('variables');
+  const data = state.data;
+
+  useEffect(() => onCurrentBlock(data?.currentBlockId ?? null), [data?.currentBlockId, onCurrentBlock]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!text.trim()) return;
+    send.mutate({ projectId, text });
+    setText('');
+  }
+
+  const lastOut = [...(data?.transcript ?? [])].reverse().find((m) => m.direction === 'out');
+  return (
+    <aside
+      className="flex h-full w-96 shrink-0 flex-col border-l border-slate-200 bg-white"
+      aria-label="Simulator"
+    >
+      <div className="flex items-center justify-between border-b border-slate-200 px-3 py-2">
+        <h2 className="text-sm font-semibold">Simulator</h2>
+        <Button variant="ghost" size="sm" onClick={() => reset.mutate({ projectId })}>
+          Reset
+        </Button>
+      </div>
+      <ol className="min-h-0 flex-1 space-y-2 overflow-y-auto p-3" data-testid="transcript">
+        {data?.transcript.map((m) => (
+          <li key={m.id} className={cn('flex', m.direction === 'in' ? 'justify-end' : 'justify-start')}>
+            <div
+              data-testid={m.direction === 'in' ? 'sim-in' : 'sim-out'}
+              className={cn(
+                'max-w-[85%] rounded-lg px-3 py-1.5 text-sm whitespace-pre-line',
+                m.direction === 'in' ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-900',
+                m.messageFromOutside ? 'italic opacity-80' : '',
+              )}
+            >
+              {m.text}
+              {(m.attachments as { type: string; url: string }[]).map((a) => (
+                <a
+                  key={a.url}
+                  href={a.url}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="block text-xs underline"
+                >
+                  {a.type}: {a.url}
+                </a>
+              ))}
+            </div>
+          </li>
+        ))}
+      </ol>
+      {lastOut && buttonList(lastOut.buttons).length ? (
+        <div className="flex flex-wrap gap-1 border-t border-slate-100 px-3 py-2">
+          {buttonList(lastOut.buttons).map((b) => (
+            <Button
+              key={b.text}
+              variant="secondary"
+              size="sm"
+              onClick={() => send.mutate({ projectId, text: b.text })}
+            >
+              {b.text}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+      <form onSubmit={submit} className="flex gap-2 border-t border-slate-200 p-3">
+        <Input
+          aria-label="Message to the bot"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="Say something…"
+        />
+        <Button type="submit" disabled={send.isPending}>
+          Send
+        </Button>
+      </form>
+      {send.error ? <Alert tone="error">{send.error.message}</Alert> : null}
+      <div className="h-64 shrink-0 overflow-y-auto border-t border-slate-200 text-xs">
+        <div className="flex gap-1 border-b border-slate-100 px-2 py-1" role="tablist">
+          {(['variables', 'log'] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              aria-selected={tab === t}
+              onClick={() => setTab(t)}
+              className={cn('rounded px-2 py-0.5', tab === t && 'bg-slate-100 font-medium')}
+            >
+              {t === 'variables' ? 'Variables' : 'Log'}
+            </button>
+          ))}
+        </div>
+        {tab === 'variables' ? (
+          <div className="space-y-2 p-2" data-testid="variables">
+            {(['deal', 'client', 'project'] as const).map((scope) => (
+              <div key={scope}>
+                <p className="font-semibold text-slate-500">{scope}</p>
+                {Object.entries(data?.variables[scope] ?? {}).map(([k, v]) => (
+                  <p key={k} className="font-mono">
+                    {scope === 'deal' ? '' : `${scope}.`}
+                    {k} = {String(v)}
+                  </p>
+                ))}
+              </div>
+            ))}
+            {data?.timers.map((t) => (
+              <div key={t.id} className="flex items-center justify-between rounded bg-amber-50 px-2 py-1">
+                <span>
+                  ⏱ {t.kind} at {new Date(t.runAt).toLocaleTimeString()}
+                </span>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => fire.mutate({ projectId, scheduledSendId: t.id })}
+                >
+                  Fire now
+                </Button>
+              </div>
+            ))}
+          </div>
+        ) : (
+          <ol className="space-y-1 p-2 font-mono" data-testid="log">
+            {data?.log.map((entry) => (
+              <li
+                key={entry.id}
+                className={entry.kind.includes('error') || entry.kind === 'loop_guard' ? 'text-red-600' : ''}
+              >
+                {entry.kind}: {JSON.stringify(entry.data)}
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </aside>
+  );
+}

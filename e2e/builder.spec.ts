@@ -1,0 +1,30 @@
+import { expect, test } from '@playwright/test';
+import { signUp } from './helpers';
+
+test('the API reference lists every action with an example', async ({ page }) => {
+  await page.goto('/docs/api');
+  await expect(page.getByRole('heading', { name: 'Blockbot API reference' })).toBeVisible();
+  await expect(page.locator('#get_variables')).toContainText('client_id');
+  await expect(page.locator('#broadcast')).toContainText('curl -X POST');
+  const openapi = await page.request.get('/api/openapi.json');
+  expect((await openapi.json()).openapi).toBe('3.1.0');
+});
+
+test('the simulator talks to the demo bot: replies, buttons, the current block and variables', async ({
+  page,
+}) => {
+  await signUp(page, `sim-${Date.now()}@example.com`);
+  // The demo project is on the free plan: formulas run, in-flow functions would not.
+  await page.getByLabel('Message to the bot').fill('hello');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('sim-out').first()).toContainText('I am the Blockbot demo');
+  await expect(page.getByTestId('canvas')).toHaveAttribute('data-current-block', '1');
+  await page.getByRole('button', { name: 'Prices' }).click();
+  await expect(page.getByTestId('sim-out').last()).toContainText('The plan costs 120 a month');
+  await expect(page.getByTestId('canvas')).toHaveAttribute('data-current-block', '2');
+  await expect(page.getByTestId('variables')).toContainText('price = 120');
+  await page.getByRole('tab', { name: 'Log' }).click();
+  await expect(page.getByTestId('log')).toContainText('block');
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await expect(page.getByTestId('sim-out')).toHaveCount(0);
+});
