@@ -5,6 +5,7 @@
 const benches: Record<string, string> = {
   formula: './formula.bench.ts',
   engine: './engine.bench.ts',
+  api: './api.bench.ts',
 };
 
 async function main() {
