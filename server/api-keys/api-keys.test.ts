@@ -30,6 +30,7 @@ describe('API keys', () => {
       keyId: created.id,
       projectId: project.id,
       canDeleteClients: true,
+      plan: 'free',
     });
     expect((await listApiKeys(db, project.id))[0].lastUsedAt).toBeInstanceOf(Date);
   });

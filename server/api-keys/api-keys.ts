@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '@/server/db/client-type';
+import type { Plan } from '@/server/db/generated/client';
 import { notFound, parseInput } from '@/server/errors';
 
 const KEY_PREFIX = 'bb_';
@@ -52,6 +53,7 @@ export interface AuthenticatedKey {
   keyId: number;
   projectId: number;
   canDeleteClients: boolean;
+  plan: Plan;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Aut
       revokedAt: true,
       hash: true,
       lastUsedAt: true,
+      project: { select: { plan: true } },
     },
   });
   if (!row || row.revokedAt) return null;
@@ -78,5 +81,10 @@ export async function authenticateApiKey(db: Db, presented: string): Promise<Aut
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   }
-  return { keyId: row.id, projectId: row.projectId, canDeleteClients: row.canDeleteClients };
+  return {
+    keyId: row.id,
+    projectId: row.projectId,
+    canDeleteClients: row.canDeleteClients,
+    plan: row.project.plan,
+  };
 }

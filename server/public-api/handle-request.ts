@@ -73,11 +73,7 @@ async function dispatch(req: Request, apiKey: string, actionName: string): Promi
   const raw = await readParams(req);
   const parsed = action.input.safeParse(raw);
   if (!parsed.success) throw invalidParams(parsed.error, raw);
-  const project = await db.project.findUniqueOrThrow({
-    where: { id: key.projectId },
-    select: { plan: true },
-  });
-  const result = await action.handle({ db, projectId: key.projectId, plan: project.plan, key }, parsed.data);
+  const result = await action.handle({ db, projectId: key.projectId, plan: key.plan, key }, parsed.data);
   return jsonResponse(200, { status: 'success', ...result });
 }
 

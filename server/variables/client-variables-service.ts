@@ -1,6 +1,7 @@
 import { getClient, openDeal } from '@/server/clients/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
-import { readVariables, type VariableChange, validateChanges, writeVariables } from './variable-store';
+import { notFound } from '@/server/errors';
+import { type VariableChange, validateChanges, writeVariables } from './variable-store';
 
 /** A variable value as integrators send it: strings as they are, anything else as JSON text. */
 export function toStoredString(value: unknown): string | null {
@@ -10,17 +11,21 @@ export function toStoredString(value: unknown): string | null {
 
 /**
  * A client's variables as the API shows them: deal variables by name, profile variables with
- * their `client.` prefix, the same keys save_variables takes.
+ * their `client.` prefix, the same keys save_variables takes. One query: this is a hot path.
  */
 export async function getClientVariables(db: PrismaClient, projectId: number, clientId: number) {
-  await getClient(db, projectId, clientId);
-  const deal = await db.deal.findFirst({
-    where: { projectId, clientId, closedAt: null },
-    orderBy: { id: 'desc' },
-  });
-  const scoped = await readVariables(db, { projectId, clientId, dealId: deal?.id ?? null });
-  const prefixed = Object.fromEntries(Object.entries(scoped.client).map(([k, v]) => [`client.${k}`, v]));
-  return { ...scoped.deal, ...prefixed };
+  const rows = await db.$queryRaw<{ scope: string; name: string | null; value: string | null }[]>`
+    SELECT 'client' AS scope, NULL AS name, NULL AS value FROM "Client" WHERE id = ${clientId} AND "projectId" = ${projectId}
+    UNION ALL
+    SELECT 'deal', v.name, v.value FROM "DealVariable" v
+      JOIN "Deal" d ON d.id = v."dealId"
+      WHERE d."clientId" = ${clientId} AND d."projectId" = ${projectId} AND d."closedAt" IS NULL
+    UNION ALL
+    SELECT 'client', 'client.' || name, value FROM "ClientVariable" WHERE "clientId" = ${clientId} AND "projectId" = ${projectId}`;
+  if (!rows.length) throw notFound(`Client ${clientId} does not exist in this project.`);
+  return Object.fromEntries(
+    rows.filter((r) => r.name !== null).map((r) => [r.name as string, r.value as string]),
+  );
 }
 
 /** Saves variables for several clients; all are checked first, so a bad batch writes nothing. */
