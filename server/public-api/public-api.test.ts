@@ -312,6 +312,33 @@ describe('starting the bot and sending', () => {
   });
 });
 
+describe('universal-webhook mode for every client method', () => {
+  const clientMethods: [string, Record<string, unknown>][] = [
+    ['get_variables', {}],
+    ['save_variables', { variables: '{"via":"universal"}' }],
+    ['get_history', {}],
+    ['clear_history', {}],
+    ['message', { message: 'hi' }],
+    ['callback', { message: 'payment_ok' }],
+    ['set_order_state', {}],
+    ['assign_to_user', {}],
+  ];
+  it.each(clientMethods)('%s accepts GET and POST with value_client_id', async (action, extra) => {
+    const id = await newClient(`universal-${action}`);
+    const state = await db.crmState.findFirstOrThrow({ where: { projectId } });
+    const params = {
+      ...extra,
+      ...(action === 'set_order_state' ? { state_id: state.id } : {}),
+      value_client_id: 'external_id',
+      external_id: id,
+    };
+    for (const method of ['GET', 'POST'] as const) {
+      const result = await call(action, params, { method, form: method === 'POST' });
+      expect([action, method, result.status]).toEqual([action, method, 200]);
+    }
+  });
+});
+
 describe('CRM, lists, members, project info', () => {
   it('moves deals to states, adds to and removes from lists, assigns round-robin', async () => {
     const id = await newClient('crm');
