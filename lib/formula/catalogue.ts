@@ -1,4 +1,5 @@
 import { hmacHex, md5, sha256 } from './hash';
+import { zonedParts } from './time-zone';
 import {
   asNumber,
   compareValues,
@@ -132,25 +133,9 @@ function addMonths(date: number, months: number): string {
   return formatDate(target.getTime());
 }
 
-/** Local wall-clock parts of an instant in a time zone. */
-export function zonedParts(date: Date, timeZone: string) {
-  const f = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  });
-  const p = Object.fromEntries(f.formatToParts(date).map((x) => [x.type, x.value]));
-  return { d: p.day, m: p.month, Y: p.year, H: p.hour, M: p.minute, S: p.second };
-}
-
 function strftime(parts: ReturnType<typeof zonedParts>, format: string): string {
   return format.replace(/%([dmYHMSy%])/g, (_, c: string) =>
-    c === '%' ? '%' : c === 'y' ? parts.Y.slice(2) : parts[c as keyof typeof parts],
+    c === '%' ? '%' : c === 'y' ? parts.Y.slice(2) : String(parts[c as keyof typeof parts]),
   );
 }
 

@@ -1,3 +1,5 @@
+import { zonedParts } from '@/lib/formula/time-zone';
+
 /** bot-semantics §3: the read-only system variables, computed for the moment of the event. */
 export interface SystemState {
   clientId: number;
@@ -19,21 +21,9 @@ export interface SystemState {
 }
 
 function parts(date: Date, timeZone: string) {
-  const f = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    weekday: 'short',
-    hourCycle: 'h23',
-  });
-  const p = Object.fromEntries(f.formatToParts(date).map((x) => [x.type, x.value]));
-  return { date: `${p.day}.${p.month}.${p.year}`, time: `${p.hour}:${p.minute}`, weekday: p.weekday };
+  const p = zonedParts(date, timeZone);
+  return { date: `${p.d}.${p.m}.${p.Y}`, time: `${p.H}:${p.M}`, weekday: p.weekday };
 }
-
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 export function systemVariable(state: SystemState, name: string): string | undefined {
   switch (name) {
@@ -59,7 +49,7 @@ export function systemVariable(state: SystemState, name: string): string | undef
       return String(Math.floor(state.now.getTime() / 1000));
     case 'weekday':
       // 1 = Monday … 7 = Sunday, in the project's time zone.
-      return String(WEEKDAYS.indexOf(parts(state.now, state.timeZone).weekday) + 1);
+      return String(parts(state.now, state.timeZone).weekday);
     case 'next_day':
       return parts(new Date(state.now.getTime() + 86_400_000), state.timeZone).date;
     case 'order_id':
