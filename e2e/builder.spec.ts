@@ -28,3 +28,39 @@ test('the simulator talks to the demo bot: replies, buttons, the current block a
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(page.getByTestId('sim-out')).toHaveCount(0);
 });
+
+test('imports a bot schema file, refusing an invalid one with errors that name the field', async ({
+  page,
+}) => {
+  await signUp(page, `import-${Date.now()}@example.com`);
+  const bad = { format: 'blockbot/schema@1', blocks: [{ id: 1, kind: 'menu' }], arrows: [] };
+  await page
+    .getByLabel('Bot schema file')
+    .setInputFiles({
+      name: 'bad.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(bad)),
+    });
+  await expect(page.getByTestId('canvas').getByRole('alert')).toContainText('blocks[0].kind');
+  await expect(page.getByTestId('block-2')).toBeVisible();
+
+  const good = {
+    format: 'blockbot/schema@1',
+    blocks: [{ id: 41, kind: 'start', name: 'Imported', text: 'Hello' }],
+    arrows: [],
+  };
+  await page
+    .getByLabel('Bot schema file')
+    .setInputFiles({
+      name: 'good.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(good)),
+    });
+  await expect(page.getByTestId('block-41')).toContainText('Imported');
+  await expect(page.getByTestId('block-2')).toHaveCount(0);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSON' }).click();
+  const file = await (await download).path();
+  const { readFileSync } = await import('node:fs');
+  expect(JSON.parse(readFileSync(file, 'utf8')).blocks[0]).toMatchObject({ id: 41, name: 'Imported' });
+});

@@ -9,6 +9,7 @@ import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import type { BotSchema } from '@/lib/schema';
 import { type BlockFlowNode, BlockNode } from './block-node';
+import { ImportExport } from './import-export';
 
 const nodeTypes = { block: BlockNode };
 
@@ -46,12 +47,18 @@ export function BotCanvas({ projectId }: { projectId: number }) {
   if (!flow) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
   return (
     <div className="flex h-full w-full">
-      <div className="h-full min-w-0 flex-1" data-testid="canvas" data-current-block={currentBlock ?? ''}>
+      <div
+        className="relative h-full min-w-0 flex-1"
+        data-testid="canvas"
+        data-current-block={currentBlock ?? ''}
+      >
+        <ImportExport projectId={projectId} />
         {/* The simulator's current block, highlighted without re-rendering any node. */}
         {currentBlock !== null ? (
           <style>{`[data-block-id="${currentBlock}"] { outline: 3px solid #f59e0b; outline-offset: 2px; }`}</style>
         ) : null}
         <ReactFlow
+          key={schema.data?.revision}
           defaultNodes={flow.nodes}
           defaultEdges={flow.edges}
           nodeTypes={nodeTypes}
