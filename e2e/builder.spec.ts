@@ -34,13 +34,11 @@ test('imports a bot schema file, refusing an invalid one with errors that name t
 }) => {
   await signUp(page, `import-${Date.now()}@example.com`);
   const bad = { format: 'blockbot/schema@1', blocks: [{ id: 1, kind: 'menu' }], arrows: [] };
-  await page
-    .getByLabel('Bot schema file')
-    .setInputFiles({
-      name: 'bad.json',
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(bad)),
-    });
+  await page.getByLabel('Bot schema file').setInputFiles({
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(bad)),
+  });
   await expect(page.getByTestId('canvas').getByRole('alert')).toContainText('blocks[0].kind');
   await expect(page.getByTestId('block-2')).toBeVisible();
 
@@ -49,13 +47,11 @@ test('imports a bot schema file, refusing an invalid one with errors that name t
     blocks: [{ id: 41, kind: 'start', name: 'Imported', text: 'Hello' }],
     arrows: [],
   };
-  await page
-    .getByLabel('Bot schema file')
-    .setInputFiles({
-      name: 'good.json',
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(good)),
-    });
+  await page.getByLabel('Bot schema file').setInputFiles({
+    name: 'good.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(good)),
+  });
   await expect(page.getByTestId('block-41')).toContainText('Imported');
   await expect(page.getByTestId('block-2')).toHaveCount(0);
   const download = page.waitForEvent('download');
