@@ -27,7 +27,7 @@ it(`${TIMERS} pending timers survive a killed worker: each fires exactly once`, 
   // A worker starts firing them and is killed mid-way, without a chance to clean up.
   const worker = spawn(path.resolve('node_modules/.bin/tsx'), [fixture, 'work'], {
     env: { ...process.env, ...env },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', fs.openSync(path.join(tmp, 'worker-stderr.log'), 'a')],
     detached: true,
   });
   await sleep(3500);
@@ -39,10 +39,15 @@ it(`${TIMERS} pending timers survive a killed worker: each fires exactly once`, 
   for (let round = 0; round < 5; round++) {
     const worker2 = spawn(path.resolve('node_modules/.bin/tsx'), [fixture, 'work'], {
       env: { ...process.env, ...env },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', fs.openSync(path.join(tmp, 'worker-stderr.log'), 'a')],
       detached: true,
     });
     await sleep(20_000);
+    if (worker2.exitCode !== null) {
+      throw new Error(
+        `the worker exited early (${worker2.exitCode}): ${fs.readFileSync(path.join(tmp, 'worker-stderr.log'), 'utf8').slice(-2000)}`,
+      );
+    }
     process.kill(-worker2.pid!, 'SIGTERM');
     await sleep(3000);
     if (JSON.parse((await runTsx(fixture, ['count'], env)).stdout).counts.length === TIMERS) break;

@@ -137,17 +137,19 @@ export async function readVariables(
   db: Db,
   owner: Omit<VariableOwner, 'dealId'> & { dealId: number | null },
 ): Promise<ScopedVariables> {
-  const [deal, client, project] = await Promise.all([
-    owner.dealId
-      ? db.dealVariable.findMany({ where: { dealId: owner.dealId }, select: { name: true, value: true } })
-      : [],
-    db.clientVariable.findMany({ where: { clientId: owner.clientId }, select: { name: true, value: true } }),
-    db.projectConstant.findMany({
-      where: { projectId: owner.projectId },
-      select: { name: true, value: true },
-    }),
-  ]);
-  const toRecord = (rows: { name: string; value: string }[]) =>
-    Object.fromEntries(rows.map((r) => [r.name, r.value]));
-  return { deal: toRecord(deal), client: toRecord(client), project: toRecord(project) };
+  // One round trip for the three scopes: this runs on every event.
+  const rows = await db.$queryRaw<{ scope: 'deal' | 'client' | 'project'; name: string; value: string }[]>`
+    SELECT 'deal' AS scope, name, value FROM "DealVariable" WHERE "dealId" = ${owner.dealId ?? -1}
+    UNION ALL
+    SELECT 'client', name, value FROM "ClientVariable" WHERE "clientId" = ${owner.clientId}
+    UNION ALL
+    SELECT 'project', name, value FROM "ProjectConstant" WHERE "projectId" = ${owner.projectId}`;
+  // Null-prototype records: a variable may be called __proto__.
+  const scoped: ScopedVariables = {
+    deal: Object.create(null),
+    client: Object.create(null),
+    project: Object.create(null),
+  };
+  for (const row of rows) scoped[row.scope][row.name] = row.value;
+  return scoped;
 }
