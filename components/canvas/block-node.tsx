@@ -1,36 +1,113 @@
 'use client';
 
-import { Handle, type Node, type NodeProps, Position } from '@xyflow/react';
-import { memo } from 'react';
+import { Handle, type NodeProps, Position } from '@xyflow/react';
+import { Globe, ListChecks, Paperclip, Sigma, Timer, Zap } from 'lucide-react';
+import { memo, type ReactNode } from 'react';
 import { cn } from '@/components/ui/cn';
-import type { Block } from '@/lib/schema';
 import { blockKindStyle } from './block-colors';
+import { type BlockFlowNode, buttonTexts } from './schema-to-flow';
 
-export type BlockNodeData = { block: Block };
-export type BlockFlowNode = Node<BlockNodeData, 'block'>;
+function NodeBadge({ icon, children, title }: { icon: ReactNode; children: ReactNode; title: string }) {
+  return (
+    <span
+      title={title}
+      className="inline-flex items-center gap-0.5 rounded bg-black/10 px-1 py-px text-[10px] font-medium not-italic"
+    >
+      {icon}
+      {children}
+    </span>
+  );
+}
 
-/** Memoised so dragging one block does not re-render the others. */
+/**
+ * A block on the canvas: kind colour, id, name, text preview, buttons (its own and those of
+ * arrows shown as a button) and badges. Memoised: it re-renders only when its node object changes.
+ */
 export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<BlockFlowNode>) {
-  const { block } = data;
+  const { block, arrowButtons, timerArrows } = data;
   const style = blockKindStyle[block.kind];
+  const buttons = [...buttonTexts(block.buttons), ...arrowButtons];
+  const actions = block.actions;
+  const hasActions = Boolean(
+    actions && (actions.crmStateId || actions.addToLists.length || actions.removeFromLists.length),
+  );
   return (
     <div
       data-testid={`block-${block.id}`}
       data-block-id={block.id}
+      data-kind={block.kind}
       className={cn(
         'w-56 rounded-lg border-2 px-3 py-2 text-xs shadow-sm',
         style.className,
-        selected && 'ring-2 ring-brand-500',
+        selected && 'ring-2 ring-brand-500 ring-offset-1',
       )}
     >
-      {block.kind !== 'comment' ? <Handle type="target" position={Position.Left} /> : null}
-      <div className="mb-1 flex items-center justify-between gap-2">
-        <span className="truncate font-semibold">{block.name || style.label}</span>
-        <span className="shrink-0 rounded bg-black/10 px-1 font-mono">#{block.id}</span>
+      <Handle type="target" position={Position.Left} className="!size-3" />
+      <div className="mb-0.5 flex items-center justify-between gap-2 text-[10px] uppercase tracking-wide opacity-70">
+        <span>{style.label}</span>
+        <span className="rounded bg-black/10 px-1 font-mono normal-case">#{block.id}</span>
       </div>
-      {block.text ? <p className="line-clamp-3 whitespace-pre-line opacity-90">{block.text}</p> : null}
-      {block.formula ? <p className="mt-1 font-mono opacity-70">ƒ formula</p> : null}
-      {block.kind !== 'comment' ? <Handle type="source" position={Position.Right} /> : null}
+      <p className="truncate font-semibold">{block.name || <span className="opacity-50">Untitled</span>}</p>
+      {block.trigger?.alternatives ? (
+        <p className="truncate font-mono text-[10px] opacity-80" title="Trigger">
+          ⟶ {block.trigger.alternatives}
+        </p>
+      ) : null}
+      {block.text ? <p className="mt-1 line-clamp-3 whitespace-pre-line opacity-90">{block.text}</p> : null}
+      {buttons.length ? (
+        <div className="mt-1.5 flex flex-wrap gap-1" data-testid="node-buttons">
+          {buttons.map((text, i) => (
+            <span
+              // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list; texts may repeat
+              key={i}
+              className="max-w-full truncate rounded border border-black/20 bg-white/70 px-1.5 py-px text-[10px] text-slate-800"
+            >
+              {text}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {block.formula || block.request || timerArrows || hasActions || block.attachments.length ? (
+        <div className="mt-1.5 flex flex-wrap gap-1">
+          {block.formula ? (
+            <NodeBadge icon={<Sigma className="size-3" aria-hidden />} title="Formula">
+              formula
+            </NodeBadge>
+          ) : null}
+          {block.request ? (
+            <NodeBadge
+              icon={<Globe className="size-3" aria-hidden />}
+              title={`Block request: ${block.request.url}`}
+            >
+              {block.request.type}
+            </NodeBadge>
+          ) : null}
+          {timerArrows ? (
+            <NodeBadge icon={<Timer className="size-3" aria-hidden />} title="Timer arrows">
+              {timerArrows}
+            </NodeBadge>
+          ) : null}
+          {hasActions ? (
+            <NodeBadge icon={<Zap className="size-3" aria-hidden />} title="CRM and list actions">
+              actions
+            </NodeBadge>
+          ) : null}
+          {block.attachments.length ? (
+            <NodeBadge icon={<Paperclip className="size-3" aria-hidden />} title="Attachments">
+              {block.attachments.length}
+            </NodeBadge>
+          ) : null}
+          {block.buttons && !Array.isArray(block.buttons) ? (
+            <NodeBadge
+              icon={<ListChecks className="size-3" aria-hidden />}
+              title="Buttons as a numbered hint"
+            >
+              hint
+            </NodeBadge>
+          ) : null}
+        </div>
+      ) : null}
+      <Handle type="source" position={Position.Right} className="!size-3" />
     </div>
   );
 });

@@ -1,42 +1,38 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { Background, Controls, type Edge, MiniMap, ReactFlow } from '@xyflow/react';
-import '@xyflow/react/dist/style.css';
-import { useMemo, useState } from 'react';
+import { ReactFlowProvider } from '@xyflow/react';
+import { useCallback, useState } from 'react';
 import { SimulatorPanel } from '@/components/simulator/simulator-panel';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
-import type { BotSchema } from '@/lib/schema';
-import { type BlockFlowNode, BlockNode } from './block-node';
-import { ImportExport } from './import-export';
+import { BotEditor } from './bot-editor';
+import { SimulatorSlot } from './simulator-slot';
 
-const nodeTypes = { block: BlockNode };
-
-function toFlow(schema: BotSchema): { nodes: BlockFlowNode[]; edges: Edge[] } {
-  return {
-    nodes: schema.blocks.map((block) => ({
-      id: String(block.id),
-      type: 'block',
-      position: block.position,
-      data: { block },
-    })),
-    edges: schema.arrows.map((arrow) => ({
-      id: `a${arrow.id}`,
-      source: String(arrow.from),
-      target: String(arrow.to),
-      label: arrow.kind === 'timer' ? '⏱ timer' : arrow.condition?.alternatives || undefined,
-      animated: arrow.kind === 'timer',
-      style: arrow.kind === 'timer' ? { strokeDasharray: '6 4' } : undefined,
-    })),
-  };
-}
-
+/**
+ * The bot's canvas page: loads the schema once, then the editor owns it (autosave keeps the
+ * server in step). Reloading (after a conflict or an import) fetches it again and remounts the
+ * editor. The simulator sits in its slot on the right.
+ */
 export function BotCanvas({ projectId }: { projectId: number }) {
   const trpc = useTRPC();
-  const schema = useQuery(trpc.botSchema.get.queryOptions({ projectId }));
-  const flow = useMemo(() => (schema.data ? toFlow(schema.data.schema) : null), [schema.data]);
+  const schema = useQuery({
+    ...trpc.botSchema.get.queryOptions({ projectId }),
+    // The editor owns the schema once loaded: never refetch under it, always fetch on mount.
+    gcTime: 0,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+  const [generation, setGeneration] = useState(0);
   const [currentBlock, setCurrentBlock] = useState<number | null>(null);
+  const [simulatorOpen, setSimulatorOpen] = useState(true);
+  const { refetch } = schema;
+  const reload = useCallback(async () => {
+    await refetch();
+    setGeneration((g) => g + 1);
+  }, [refetch]);
+  const reloadNow = useCallback(() => void reload(), [reload]);
 
   if (schema.error)
     return (
@@ -44,33 +40,20 @@ export function BotCanvas({ projectId }: { projectId: number }) {
         <Alert tone="error">{schema.error.message}</Alert>
       </div>
     );
-  if (!flow) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
+  if (!schema.data) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
   return (
     <div className="flex h-full w-full">
-      <div
-        className="relative h-full min-w-0 flex-1"
-        data-testid="canvas"
-        data-current-block={currentBlock ?? ''}
-      >
-        <ImportExport projectId={projectId} />
-        {/* The simulator's current block, highlighted without re-rendering any node. */}
-        {currentBlock !== null ? (
-          <style>{`[data-block-id="${currentBlock}"] { outline: 3px solid #f59e0b; outline-offset: 2px; }`}</style>
-        ) : null}
-        <ReactFlow
-          key={schema.data?.revision}
-          defaultNodes={flow.nodes}
-          defaultEdges={flow.edges}
-          nodeTypes={nodeTypes}
-          fitView
-          minZoom={0.1}
-        >
-          <Background />
-          <MiniMap pannable zoomable />
-          <Controls />
-        </ReactFlow>
-      </div>
-      <SimulatorPanel projectId={projectId} onCurrentBlock={setCurrentBlock} />
+      <ReactFlowProvider key={generation}>
+        <BotEditor
+          projectId={projectId}
+          initial={schema.data}
+          onReload={reloadNow}
+          currentBlock={simulatorOpen ? currentBlock : null}
+        />
+      </ReactFlowProvider>
+      <SimulatorSlot open={simulatorOpen} onOpenChange={setSimulatorOpen}>
+        <SimulatorPanel projectId={projectId} onCurrentBlock={setCurrentBlock} />
+      </SimulatorSlot>
     </div>
   );
 }

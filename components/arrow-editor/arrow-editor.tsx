@@ -1,0 +1,185 @@
+'use client';
+
+import { Trash2 } from 'lucide-react';
+import { memo, useCallback, useId } from 'react';
+import { BlockRequestFields } from '@/components/block-editor/block-request-fields';
+import { ConditionFields, emptyCondition } from '@/components/block-editor/condition-fields';
+import { CheckboxField, Section } from '@/components/block-editor/fields';
+import { useExternalVersion, useValidatedDraft } from '@/components/block-editor/use-validated-draft';
+import { errorsUnder, validateArrow } from '@/components/block-editor/validate';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
+import { ARROW_KINDS, type Arrow, type Block } from '@/lib/schema';
+import { defaultTimer, TimerFields } from './timer-fields';
+
+export interface ArrowEditorProps {
+  arrow: Arrow;
+  /** The blocks at its ends, for the heading. */
+  from?: Block;
+  to?: Block;
+  /** A valid edit of the arrow; `field` names what changed. */
+  onChange(arrow: Arrow, field: string): void;
+  onDelete(arrowId: number): void;
+}
+
+const kindLabels = {
+  condition: 'Condition',
+  unconditional: 'Unconditional (any reply)',
+  timer: 'Timer',
+} as const;
+
+/** Changes an arrow's kind, giving it the condition or timer that kind needs and dropping the other. */
+export function withArrowKind(arrow: Arrow, kind: Arrow['kind']): Arrow {
+  const { condition, timer, ...rest } = arrow;
+  if (kind === 'condition') return { ...rest, kind, condition: condition ?? emptyCondition() };
+  if (kind === 'timer') return { ...rest, kind, timer: timer ?? defaultTimer(), showAsButton: false };
+  return { ...rest, kind, showAsButton: false };
+}
+
+const blockTitle = (id: number, block?: Block) => `#${id}${block?.name ? ` ${block.name}` : ''}`;
+
+/** The side panel for one selected arrow; edits are validated by the bot schema's rules first. */
+export const ArrowEditor = memo(function ArrowEditor({
+  arrow,
+  from,
+  to,
+  onChange,
+  onDelete,
+}: ArrowEditorProps) {
+  const { version, markEmitted } = useExternalVersion(arrow);
+  const emit = useCallback(
+    (value: Arrow, field: string) => {
+      markEmitted(value);
+      onChange(value, field);
+    },
+    [markEmitted, onChange],
+  );
+  return (
+    <aside
+      aria-label="Arrow editor"
+      data-testid="arrow-editor"
+      className="h-full w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white"
+    >
+      <ArrowForm
+        key={`${arrow.id}:${version}`}
+        arrow={arrow}
+        from={from}
+        to={to}
+        onChange={emit}
+        onDelete={onDelete}
+      />
+    </aside>
+  );
+});
+
+function ArrowForm({ arrow, from, to, onChange, onDelete }: ArrowEditorProps) {
+  const { draft, errors, edit } = useValidatedDraft(arrow, validateArrow, onChange);
+  const prefix = useId();
+  const id = (name: string) => `${prefix}-${name}`;
+  const set = (patch: Partial<Arrow>, field: string) => edit({ ...draft, ...patch }, field);
+  const invalid = Object.keys(errors).length > 0;
+  return (
+    <form className="space-y-4 p-4" onSubmit={(e) => e.preventDefault()}>
+      <div className="flex items-center justify-between gap-2">
+        <h2 className="text-sm font-semibold">
+          Arrow <span className="font-mono text-slate-500">#{draft.id}</span>
+        </h2>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label="Delete arrow"
+          title="Delete arrow"
+          onClick={() => onDelete(draft.id)}
+        >
+          <Trash2 className="size-4" aria-hidden />
+        </Button>
+      </div>
+      <p className="-mt-2 text-xs text-slate-500">
+        From {blockTitle(draft.from, from)} to {blockTitle(draft.to, to)}
+      </p>
+      {invalid ? (
+        <Alert tone="error">Fix the highlighted fields: this change is not saved until then.</Alert>
+      ) : null}
+      <Field id={id('kind')} label="Arrow kind" error={errors.kind}>
+        <Select
+          id={id('kind')}
+          value={draft.kind}
+          onChange={(e) => edit(withArrowKind(draft, e.target.value as Arrow['kind']), 'kind')}
+        >
+          {ARROW_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {kindLabels[kind]}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      {draft.kind === 'condition' ? (
+        <Section title="Condition">
+          {errors.condition ? <p className="text-xs text-red-600">{errors.condition}</p> : null}
+          <ConditionFields
+            idPrefix={id('cond')}
+            value={draft.condition ?? emptyCondition()}
+            errors={errorsUnder(errors, 'condition.')}
+            onChange={(condition) => set({ condition }, 'condition')}
+          />
+          <CheckboxField
+            id={id('button')}
+            label="Show as a button (the first alternative)"
+            checked={draft.showAsButton}
+            onChange={(showAsButton) => set({ showAsButton }, 'showAsButton')}
+          />
+        </Section>
+      ) : null}
+      {draft.kind === 'timer' ? (
+        <Section title="Timer">
+          {errors.timer ? <p className="text-xs text-red-600">{errors.timer}</p> : null}
+          <TimerFields
+            idPrefix={id('timer')}
+            value={draft.timer ?? defaultTimer()}
+            errors={errorsUnder(errors, 'timer.')}
+            onChange={(timer) => set({ timer }, 'timer')}
+          />
+          <CheckboxField
+            id={id('cancel-others')}
+            label="Cancel the client's other timers"
+            checked={draft.cancelOtherTimers}
+            onChange={(cancelOtherTimers) => set({ cancelOtherTimers }, 'cancelOtherTimers')}
+          />
+          <CheckboxField
+            id={id('cancel-left')}
+            label="Cancel if the client left the block"
+            checked={draft.cancelIfLeft}
+            onChange={(cancelIfLeft) => set({ cancelIfLeft }, 'cancelIfLeft')}
+          />
+        </Section>
+      ) : null}
+      <Section title="Data collection">
+        <Field
+          id={id('collect')}
+          label="Collect the reply into variable"
+          hint="e.g. email, or client.email to store it on the client"
+          error={errors.collectInto}
+        >
+          <Input
+            id={id('collect')}
+            value={draft.collectInto ?? ''}
+            className="font-mono text-xs"
+            aria-invalid={errors.collectInto ? true : undefined}
+            onChange={(e) => set({ collectInto: e.target.value || undefined }, 'collectInto')}
+          />
+        </Field>
+      </Section>
+      <Section title="Condition request">
+        <BlockRequestFields
+          idPrefix={id('req')}
+          title="Condition request"
+          value={draft.request}
+          errors={errorsUnder(errors, 'request.')}
+          onChange={(request) => set({ request }, 'request')}
+        />
+      </Section>
+    </form>
+  );
+}

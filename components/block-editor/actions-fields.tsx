@@ -1,0 +1,43 @@
+'use client';
+
+import type { BlockActions } from '@/lib/schema';
+import { IdListField, NumberField, Section } from './fields';
+
+/** Block actions, run first on entering (bot-semantics §1): the deal's CRM state and client lists. */
+export function ActionsFields({
+  idPrefix,
+  value,
+  onChange,
+}: {
+  idPrefix: string;
+  value: BlockActions | undefined;
+  onChange(value: BlockActions | undefined): void;
+}) {
+  const current: BlockActions = value ?? { addToLists: [], removeFromLists: [] };
+  const emit = (next: BlockActions) =>
+    onChange(next.crmStateId || next.addToLists.length || next.removeFromLists.length ? next : undefined);
+  return (
+    <Section title="Actions">
+      <NumberField
+        id={`${idPrefix}-crm-state`}
+        label="CRM state id"
+        value={current.crmStateId}
+        min={1}
+        hint="Move the deal to this CRM state"
+        onChange={(crmStateId) => emit({ ...current, crmStateId })}
+      />
+      <IdListField
+        id={`${idPrefix}-add-lists`}
+        label="Add to lists"
+        value={current.addToLists}
+        onChange={(addToLists) => emit({ ...current, addToLists })}
+      />
+      <IdListField
+        id={`${idPrefix}-remove-lists`}
+        label="Remove from lists"
+        value={current.removeFromLists}
+        onChange={(removeFromLists) => emit({ ...current, removeFromLists })}
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,197 @@
+'use client';
+
+import { ArrowDown, ArrowUp, Plus, X } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
+import type { Button as BotButton, Buttons } from '@/lib/schema';
+import { CheckboxField, moveItem, NumberField, Section, useRowKeys } from './fields';
+import type { FieldErrors } from './validate';
+
+const listOf = (buttons: Buttons | undefined): BotButton[] =>
+  !buttons ? [] : Array.isArray(buttons) ? buttons : buttons.buttons;
+
+function IconButton({
+  label,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string;
+  onClick(): void;
+  disabled?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      disabled={disabled}
+      className="inline-flex size-7 items-center justify-center rounded text-slate-600 hover:bg-slate-100 disabled:text-slate-300"
+    >
+      {children}
+    </button>
+  );
+}
+
+/**
+ * The block's buttons (bot-semantics §5): reply or inline, text, line, URL; add, remove, reorder;
+ * the hint variant (a hint and numbered options, for messengers without buttons).
+ */
+export function ButtonsFields({
+  idPrefix,
+  value,
+  onChange,
+  errors,
+}: {
+  idPrefix: string;
+  value: Buttons | undefined;
+  onChange(value: Buttons | undefined): void;
+  /** Errors keyed like the schema: `buttons[0].text`, `buttons.buttons[0].text`, `buttons.hint`. */
+  errors: FieldErrors;
+}) {
+  const list = listOf(value);
+  const hint = value && !Array.isArray(value) ? value.hint : null;
+  const rows = useRowKeys(list.length);
+  const emit = (nextList: BotButton[], nextHint: string | null) =>
+    onChange(
+      nextHint !== null ? { hint: nextHint, buttons: nextList } : nextList.length ? nextList : undefined,
+    );
+  const setButton = (i: number, patch: Partial<BotButton>) =>
+    emit(
+      list.map((b, j) => (j === i ? { ...b, ...patch } : b)),
+      hint,
+    );
+  const error = (i: number, field: string) =>
+    errors[`buttons[${i}].${field}`] ?? errors[`buttons.buttons[${i}].${field}`] ?? null;
+  const id = (i: number, name: string) => `${idPrefix}-button-${rows.keys[i]}-${name}`;
+
+  return (
+    <Section
+      title="Buttons"
+      actions={
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => {
+            rows.add();
+            emit([...list, { type: 'reply', text: '' }], hint);
+          }}
+        >
+          <Plus className="size-3.5" aria-hidden /> Add button
+        </Button>
+      }
+    >
+      {list.map((button, i) => (
+        <div
+          key={rows.keys[i]}
+          className="space-y-2 rounded-md border border-slate-200 p-2"
+          data-testid="button-row"
+        >
+          <div className="flex items-end gap-2">
+            <div className="min-w-0 flex-1">
+              <Field id={id(i, 'text')} label={`Button ${i + 1} text`} error={error(i, 'text')}>
+                <Input
+                  id={id(i, 'text')}
+                  value={button.text}
+                  aria-invalid={error(i, 'text') ? true : undefined}
+                  onChange={(e) => setButton(i, { text: e.target.value })}
+                />
+              </Field>
+            </div>
+            <IconButton
+              label={`Move button ${i + 1} up`}
+              disabled={i === 0}
+              onClick={() => {
+                rows.move(i, i - 1);
+                emit(moveItem(list, i, i - 1), hint);
+              }}
+            >
+              <ArrowUp className="size-3.5" aria-hidden />
+            </IconButton>
+            <IconButton
+              label={`Move button ${i + 1} down`}
+              disabled={i === list.length - 1}
+              onClick={() => {
+                rows.move(i, i + 1);
+                emit(moveItem(list, i, i + 1), hint);
+              }}
+            >
+              <ArrowDown className="size-3.5" aria-hidden />
+            </IconButton>
+            <IconButton
+              label={`Remove button ${i + 1}`}
+              onClick={() => {
+                rows.remove(i);
+                emit(
+                  list.filter((_, j) => j !== i),
+                  hint,
+                );
+              }}
+            >
+              <X className="size-3.5" aria-hidden />
+            </IconButton>
+          </div>
+          <div className="grid grid-cols-2 gap-2">
+            <Field id={id(i, 'type')} label={`Button ${i + 1} type`}>
+              <Select
+                id={id(i, 'type')}
+                value={button.type}
+                onChange={(e) => setButton(i, { type: e.target.value as BotButton['type'] })}
+              >
+                <option value="reply">Reply</option>
+                <option value="inline">Inline</option>
+              </Select>
+            </Field>
+            <NumberField
+              id={id(i, 'line')}
+              label={`Button ${i + 1} line`}
+              value={button.line}
+              onChange={(line) => setButton(i, { line })}
+            />
+          </div>
+          {button.type === 'inline' ? (
+            <div className="grid grid-cols-2 gap-2">
+              <Field id={id(i, 'url')} label={`Button ${i + 1} URL`} error={error(i, 'url')}>
+                <Input
+                  id={id(i, 'url')}
+                  value={button.url ?? ''}
+                  onChange={(e) => setButton(i, { url: e.target.value || undefined })}
+                />
+              </Field>
+              <Field
+                id={id(i, 'callback')}
+                label={`Button ${i + 1} callback data`}
+                error={error(i, 'callback_data')}
+              >
+                <Input
+                  id={id(i, 'callback')}
+                  value={button.callback_data ?? ''}
+                  onChange={(e) => setButton(i, { callback_data: e.target.value || undefined })}
+                />
+              </Field>
+            </div>
+          ) : null}
+        </div>
+      ))}
+      <CheckboxField
+        id={`${idPrefix}-hint-variant`}
+        label="Hint variant (numbered options as text, for messengers without buttons)"
+        checked={hint !== null}
+        onChange={(on) => emit(list, on ? '' : null)}
+      />
+      {hint !== null ? (
+        <Field id={`${idPrefix}-hint`} label="Hint text" error={errors['buttons.hint']}>
+          <Input
+            id={`${idPrefix}-hint`}
+            value={hint}
+            placeholder="Reply with a number:"
+            onChange={(e) => emit(list, e.target.value)}
+          />
+        </Field>
+      ) : null}
+    </Section>
+  );
+}

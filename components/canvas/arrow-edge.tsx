@@ -1,0 +1,86 @@
+'use client';
+
+import { BaseEdge, EdgeLabelRenderer, type EdgeProps, getBezierPath, useStoreApi } from '@xyflow/react';
+import { Inbox, MousePointerClick, Timer } from 'lucide-react';
+import { memo } from 'react';
+import { cn } from '@/components/ui/cn';
+import { type ArrowFlowEdge, arrowLabel } from './schema-to-flow';
+
+/**
+ * An arrow: solid for conditions, thin for unconditional, dashed amber for timers; its label
+ * shows the condition's alternatives or the delay, an inbox icon for data collection and a
+ * pointer for "shown as a button". Clicking the label selects the arrow. Memoised.
+ */
+export const ArrowEdge = memo(function ArrowEdge({
+  id,
+  sourceX,
+  sourceY,
+  targetX,
+  targetY,
+  sourcePosition,
+  targetPosition,
+  data,
+  selected,
+  markerEnd,
+}: EdgeProps<ArrowFlowEdge>) {
+  const store = useStoreApi();
+  const [path, labelX, labelY] = getBezierPath({
+    sourceX,
+    sourceY,
+    targetX,
+    targetY,
+    sourcePosition,
+    targetPosition,
+  });
+  const arrow = data?.arrow;
+  if (!arrow) return null;
+  const timer = arrow.kind === 'timer';
+  const label = arrowLabel(arrow);
+  return (
+    <>
+      <BaseEdge
+        id={id}
+        path={path}
+        markerEnd={markerEnd}
+        style={{
+          stroke: selected
+            ? '#2f6fed'
+            : timer
+              ? '#d97706'
+              : arrow.kind === 'unconditional'
+                ? '#94a3b8'
+                : '#475569',
+          strokeWidth: selected ? 2.5 : 1.5,
+          strokeDasharray: timer ? '6 4' : undefined,
+        }}
+      />
+      <EdgeLabelRenderer>
+        <button
+          type="button"
+          aria-label={`Arrow ${arrow.id} (${arrow.kind}): ${label}`}
+          data-testid={`arrow-${arrow.id}`}
+          onClick={() => store.getState().addSelectedEdges([id])}
+          style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+          className={cn(
+            'nodrag nopan pointer-events-auto absolute flex max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px] shadow-xs',
+            selected
+              ? 'border-brand-500 bg-brand-50 text-brand-700'
+              : 'border-slate-200 bg-white text-slate-700',
+            timer && !selected && 'border-amber-300 bg-amber-50 text-amber-900',
+            arrow.kind === 'unconditional' && !selected && 'text-slate-400',
+          )}
+        >
+          {timer ? <Timer className="size-3 shrink-0" aria-hidden /> : null}
+          {arrow.collectInto !== undefined ? (
+            <Inbox className="size-3 shrink-0 text-sky-600" aria-hidden />
+          ) : null}
+          {arrow.showAsButton ? <MousePointerClick className="size-3 shrink-0" aria-hidden /> : null}
+          <span className="truncate">{label}</span>
+          {arrow.collectInto ? (
+            <span className="truncate font-mono text-sky-700">→ {arrow.collectInto}</span>
+          ) : null}
+        </button>
+      </EdgeLabelRenderer>
+    </>
+  );
+});

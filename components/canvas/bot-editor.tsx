@@ -1,0 +1,271 @@
+'use client';
+
+import {
+  Background,
+  type Connection,
+  Controls,
+  type FinalConnectionState,
+  MiniMap,
+  type OnSelectionChangeParams,
+  ReactFlow,
+  useReactFlow,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { type DragEvent, useCallback, useMemo, useRef, useState } from 'react';
+import { ArrowEditor } from '@/components/arrow-editor/arrow-editor';
+import { BlockEditor } from '@/components/block-editor/block-editor';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import type { BlockKind } from '@/lib/schema';
+import { ArrowEdge } from './arrow-edge';
+import { blockKindStyle } from './block-colors';
+import { BlockNode } from './block-node';
+import { BlockPalette, PALETTE_MIME } from './block-palette';
+import { CommentNode } from './comment-node';
+import { ImportExport } from './import-export';
+import { SaveStateIndicator } from './save-state';
+import { type ArrowFlowEdge, arrowIdOf, type BotFlowNode, blockIdOf, nodeId } from './schema-to-flow';
+import { SearchBox } from './search-box';
+import { CanvasToolbar } from './toolbar';
+import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor';
+import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
+
+// Stable objects: React Flow re-creates every node when these change.
+const nodeTypes = { block: BlockNode, comment: CommentNode };
+const edgeTypes = { arrow: ArrowEdge };
+const minimapColor = (node: BotFlowNode) => blockKindStyle[node.data.block.kind].minimap;
+const NODE_WIDTH = 224;
+const NODE_HEIGHT = 96;
+/** Above this many blocks only the visible ones are rendered. */
+const VISIBLE_ONLY_FROM = 300;
+
+export interface BotEditorProps {
+  projectId: number;
+  initial: EditorInitial;
+  /** Reloads the bot from the server (after a conflict or an import); pending saves are dropped first. */
+  onReload(): void;
+  /** The simulator's current block, outlined on the canvas. */
+  currentBlock: number | null;
+}
+
+/** The canvas workspace: toolbar, palette, React Flow, and the block or arrow editor for the selection. */
+export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEditorProps) {
+  const editor = useBotSchemaEditor({ projectId, initial });
+  const { actions, schema } = editor;
+  useCanvasShortcuts(actions);
+  const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
+  const pane = useRef<HTMLDivElement>(null);
+  const [selection, setSelection] = useState<{ blocks: number[]; arrows: number[] }>({
+    blocks: [],
+    arrows: [],
+  });
+  const addCount = useRef(0);
+
+  const onSelectionChange = useCallback(
+    ({ nodes, edges }: OnSelectionChangeParams<BotFlowNode, ArrowFlowEdge>) => {
+      setSelection({ blocks: nodes.map((n) => blockIdOf(n.id)), arrows: edges.map((e) => arrowIdOf(e.id)) });
+    },
+    [],
+  );
+
+  const addBlock = useCallback(
+    (kind: BlockKind) => {
+      const rect = pane.current?.getBoundingClientRect();
+      const centre = rect
+        ? flow.screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 })
+        : { x: 0, y: 0 };
+      const step = (addCount.current++ % 6) * 24;
+      actions.addBlock(kind, { x: centre.x - NODE_WIDTH / 2 + step, y: centre.y - NODE_HEIGHT / 2 + step });
+    },
+    [actions, flow],
+  );
+
+  const onConnect = useCallback(
+    (connection: Connection) => actions.connect(blockIdOf(connection.source), blockIdOf(connection.target)),
+    [actions],
+  );
+
+  // An arrow dragged from a handle into empty space: a new state block there, joined by the arrow.
+  const onConnectEnd = useCallback(
+    (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      if (state.isValid || !state.fromNode) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (!target?.closest('.react-flow__pane') || target.closest('.react-flow__node')) return;
+      const point = 'changedTouches' in event ? event.changedTouches[0] : event;
+      const at = flow.screenToFlowPosition({ x: point.clientX, y: point.clientY });
+      const outgoing = state.fromHandle?.type !== 'target';
+      actions.addConnectedBlock(
+        'state',
+        { x: outgoing ? at.x : at.x - NODE_WIDTH, y: at.y - NODE_HEIGHT / 2 },
+        blockIdOf(state.fromNode.id),
+        outgoing,
+      );
+    },
+    [actions, flow],
+  );
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(PALETTE_MIME)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+  }, []);
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const kind = event.dataTransfer.getData(PALETTE_MIME) as BlockKind;
+      if (!kind || !(kind in blockKindStyle)) return;
+      event.preventDefault();
+      const at = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      actions.addBlock(kind, { x: at.x - NODE_WIDTH / 2, y: at.y - 20 });
+    },
+    [actions, flow],
+  );
+
+  const jumpTo = useCallback(
+    (blockId: number) => {
+      const node = flow.getInternalNode(nodeId(blockId));
+      if (!node) return;
+      const { x, y } = node.internals.positionAbsolute;
+      const width = node.measured.width ?? NODE_WIDTH;
+      const height = node.measured.height ?? NODE_HEIGHT;
+      void flow.setCenter(x + width / 2, y + height / 2, {
+        zoom: Math.max(flow.getZoom(), 1),
+        duration: 300,
+      });
+      actions.select([blockId]);
+    },
+    [actions, flow],
+  );
+
+  const fitView = useCallback(() => void flow.fitView({ duration: 300 }), [flow]);
+  const copy = useCallback(() => {
+    const text = actions.copySelection();
+    if (text) void copyToClipboard(text);
+  }, [actions]);
+  const paste = useCallback(async () => {
+    const text = await readClipboard();
+    if (text) actions.paste(text);
+  }, [actions]);
+  const reload = useCallback(() => {
+    editor.cancelSave();
+    onReload();
+  }, [editor.cancelSave, onReload]);
+  const deleteBlock = useCallback((id: number) => actions.deleteItems([id]), [actions]);
+  const deleteArrow = useCallback((id: number) => actions.deleteItems([], [id]), [actions]);
+
+  const selectedBlock = useMemo(
+    () =>
+      selection.blocks.length === 1 && !selection.arrows.length
+        ? schema.blocks.find((b) => b.id === selection.blocks[0])
+        : undefined,
+    [schema, selection],
+  );
+  const selectedArrow = useMemo(
+    () =>
+      selection.arrows.length === 1 && !selection.blocks.length
+        ? schema.arrows.find((a) => a.id === selection.arrows[0])
+        : undefined,
+    [schema, selection],
+  );
+  const arrowEnds = useMemo(
+    () =>
+      selectedArrow
+        ? {
+            from: schema.blocks.find((b) => b.id === selectedArrow.from),
+            to: schema.blocks.find((b) => b.id === selectedArrow.to),
+          }
+        : {},
+    [schema, selectedArrow],
+  );
+
+  const saveState = editor.saveState;
+  return (
+    <div className="flex h-full min-w-0 flex-1">
+      <div
+        className="relative flex h-full min-w-0 flex-1 flex-col"
+        data-testid="canvas"
+        data-current-block={currentBlock ?? ''}
+      >
+        {/* The simulator's current block, highlighted without re-rendering any node. */}
+        {currentBlock !== null ? (
+          <style>{`[data-block-id="${currentBlock}"] { outline: 3px solid #f59e0b; outline-offset: 2px; }`}</style>
+        ) : null}
+        <CanvasToolbar
+          canUndo={editor.canUndo}
+          canRedo={editor.canRedo}
+          hasSelection={selection.blocks.length + selection.arrows.length > 0}
+          onUndo={actions.undo}
+          onRedo={actions.redo}
+          onCopy={copy}
+          onPaste={paste}
+          onDuplicate={actions.duplicate}
+          onDelete={actions.deleteSelection}
+          onFitView={fitView}
+        >
+          <SearchBox blocks={schema.blocks} onJump={jumpTo} />
+          <ImportExport projectId={projectId} onImported={reload} />
+          <SaveStateIndicator state={saveState} onRetry={editor.retrySave} />
+        </CanvasToolbar>
+        {saveState.status === 'conflict' || saveState.status === 'invalid' || editor.notice ? (
+          <div className="absolute top-14 left-1/2 z-30 w-[32rem] max-w-[90%] -translate-x-1/2 shadow-lg">
+            <Alert tone="error">
+              <div className="flex items-start gap-3">
+                <span className="min-w-0 flex-1">
+                  {saveState.status === 'conflict' || saveState.status === 'invalid'
+                    ? saveState.message
+                    : editor.notice}
+                </span>
+                {saveState.status === 'conflict' ? (
+                  <Button size="sm" onClick={reload}>
+                    Reload
+                  </Button>
+                ) : saveState.status !== 'invalid' ? (
+                  <Button size="sm" variant="ghost" onClick={actions.dismissNotice}>
+                    Dismiss
+                  </Button>
+                ) : null}
+              </div>
+            </Alert>
+          </div>
+        ) : null}
+        <div ref={pane} className="relative min-h-0 flex-1">
+          <BlockPalette onAdd={addBlock} />
+          <ReactFlow<BotFlowNode, ArrowFlowEdge>
+            nodes={editor.nodes}
+            edges={editor.edges}
+            onNodesChange={editor.onNodesChange}
+            onEdgesChange={editor.onEdgesChange}
+            onSelectionChange={onSelectionChange}
+            onConnect={onConnect}
+            onConnectEnd={onConnectEnd}
+            onDragOver={onDragOver}
+            onDrop={onDrop}
+            nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
+            deleteKeyCode={null}
+            selectionKeyCode="Shift"
+            multiSelectionKeyCode={['Control', 'Meta']}
+            onlyRenderVisibleElements={editor.nodes.length > VISIBLE_ONLY_FROM}
+            fitView
+            minZoom={0.05}
+            maxZoom={2}
+          >
+            <Background />
+            <MiniMap<BotFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+            <Controls />
+          </ReactFlow>
+        </div>
+      </div>
+      {selectedBlock ? (
+        <BlockEditor block={selectedBlock} onChange={actions.updateBlock} onDelete={deleteBlock} />
+      ) : selectedArrow ? (
+        <ArrowEditor
+          arrow={selectedArrow}
+          from={arrowEnds.from}
+          to={arrowEnds.to}
+          onChange={actions.updateArrow}
+          onDelete={deleteArrow}
+        />
+      ) : null}
+    </div>
+  );
+}

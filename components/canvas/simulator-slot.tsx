@@ -1,0 +1,42 @@
+'use client';
+
+import { MessageSquare, PanelRightClose } from 'lucide-react';
+import type { ReactNode } from 'react';
+
+/**
+ * SLOT: the simulator panel (components/simulator) on the right of the canvas, behind a
+ * collapsible rail. The canvas page opens it by default, because the simulator's browser test
+ * talks to the bot right after sign-up; pass `open={false}` to start collapsed.
+ */
+export function SimulatorSlot({
+  open,
+  onOpenChange,
+  children,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex h-full shrink-0">
+      <div className="flex w-9 shrink-0 flex-col items-center border-l border-slate-200 bg-white py-2">
+        <button
+          type="button"
+          aria-label={open ? 'Hide simulator' : 'Show simulator'}
+          aria-expanded={open}
+          title={open ? 'Hide the simulator' : 'Show the simulator'}
+          onClick={() => onOpenChange(!open)}
+          className="flex flex-col items-center gap-2 rounded p-1.5 text-slate-600 hover:bg-slate-100"
+        >
+          {open ? (
+            <PanelRightClose className="size-4" aria-hidden />
+          ) : (
+            <MessageSquare className="size-4" aria-hidden />
+          )}
+          <span className="text-xs [writing-mode:vertical-rl]">Simulator</span>
+        </button>
+      </div>
+      {open ? children : null}
+    </div>
+  );
+}

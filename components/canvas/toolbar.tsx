@@ -1,0 +1,109 @@
+'use client';
+
+import {
+  ClipboardPaste,
+  Copy,
+  CopyPlus,
+  type LucideIcon,
+  Maximize,
+  Redo2,
+  Trash2,
+  Undo2,
+} from 'lucide-react';
+import { memo, type ReactNode } from 'react';
+
+function ToolButton({
+  label,
+  shortcut,
+  icon: Icon,
+  onClick,
+  disabled,
+}: {
+  label: string;
+  shortcut?: string;
+  icon: LucideIcon;
+  onClick(): void;
+  disabled?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={shortcut ? `${label} (${shortcut})` : label}
+      onClick={onClick}
+      disabled={disabled}
+      className="inline-flex size-8 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500 disabled:text-slate-300 disabled:hover:bg-transparent"
+    >
+      <Icon className="size-4" aria-hidden />
+    </button>
+  );
+}
+
+const Divider = () => <span className="mx-1 h-5 w-px bg-slate-200" aria-hidden />;
+
+export interface CanvasToolbarProps {
+  canUndo: boolean;
+  canRedo: boolean;
+  hasSelection: boolean;
+  onUndo(): void;
+  onRedo(): void;
+  onCopy(): void;
+  onPaste(): void;
+  onDuplicate(): void;
+  onDelete(): void;
+  onFitView(): void;
+  /** Search, import/export and the save state, on the right. */
+  children?: ReactNode;
+}
+
+/** The canvas's toolbar: undo/redo, clipboard, delete, zoom to fit; each with its shortcut in the tooltip. */
+export const CanvasToolbar = memo(function CanvasToolbar(props: CanvasToolbarProps) {
+  return (
+    <div
+      role="toolbar"
+      aria-label="Canvas"
+      className="relative z-20 flex flex-wrap items-center gap-0.5 border-b border-slate-200 bg-white px-2 py-1"
+    >
+      <ToolButton
+        label="Undo"
+        shortcut="Ctrl+Z"
+        icon={Undo2}
+        onClick={props.onUndo}
+        disabled={!props.canUndo}
+      />
+      <ToolButton
+        label="Redo"
+        shortcut="Ctrl+Shift+Z"
+        icon={Redo2}
+        onClick={props.onRedo}
+        disabled={!props.canRedo}
+      />
+      <Divider />
+      <ToolButton
+        label="Copy blocks"
+        shortcut="Ctrl+C"
+        icon={Copy}
+        onClick={props.onCopy}
+        disabled={!props.hasSelection}
+      />
+      <ToolButton label="Paste blocks" shortcut="Ctrl+V" icon={ClipboardPaste} onClick={props.onPaste} />
+      <ToolButton
+        label="Duplicate"
+        shortcut="Ctrl+D"
+        icon={CopyPlus}
+        onClick={props.onDuplicate}
+        disabled={!props.hasSelection}
+      />
+      <ToolButton
+        label="Delete selection"
+        shortcut="Delete"
+        icon={Trash2}
+        onClick={props.onDelete}
+        disabled={!props.hasSelection}
+      />
+      <Divider />
+      <ToolButton label="Zoom to fit" icon={Maximize} onClick={props.onFitView} />
+      <div className="ml-auto flex flex-wrap items-center gap-2">{props.children}</div>
+    </div>
+  );
+});

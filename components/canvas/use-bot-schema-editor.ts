@@ -1,0 +1,285 @@
+'use client';
+
+import { type NodeChange, useEdgesState, useNodesState } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type Arrow,
+  type Block,
+  type BlockKind,
+  type BotSchema,
+  botSchemaSchema,
+  describeFieldErrors,
+  zodFieldErrors,
+} from '@/lib/schema';
+import { copySelection, parseClipboard, pasteFragment, serializeClipboard } from './clipboard';
+import {
+  canRedo,
+  canUndo,
+  createHistory,
+  type History,
+  pushHistory,
+  redoHistory,
+  undoHistory,
+} from './history';
+import { allocateIds, initialWatermark, observeIds } from './ids';
+import {
+  addItems,
+  applyLayout,
+  deleteItems,
+  newArrow,
+  newBlock,
+  replaceArrow,
+  replaceBlock,
+} from './schema-ops';
+import {
+  type ArrowFlowEdge,
+  arrowIdOf,
+  type BotFlowNode,
+  blockIdOf,
+  layoutOf,
+  reconcileEdges,
+  reconcileNodes,
+  schemaToFlow,
+} from './schema-to-flow';
+import { useAutosave } from './use-autosave';
+
+export interface EditorInitial {
+  schema: BotSchema;
+  revision: number;
+  /** The server's next ids, when it sends them: ids are never reused. */
+  nextBlockId?: number;
+  nextArrowId?: number;
+}
+
+interface Selection {
+  blocks?: Iterable<number>;
+  arrows?: Iterable<number>;
+}
+
+interface CommitOptions {
+  /** Coalesces consecutive edits of one field into one undo step (`block:3:text`). */
+  key?: string;
+  /** Replaces the canvas selection. */
+  select?: Selection;
+  /** Checks the whole schema (limits, arrow ends) first; refused changes show a notice. */
+  validate?: boolean;
+}
+
+const PASTE_OFFSET = 40;
+
+/**
+ * The canvas's state: React Flow's nodes and edges (positions live there, so dragging never
+ * re-renders anything but the dragged nodes), the committed schema with its undo history, id
+ * allocation and autosave. Every change goes through `commit`, which pushes a snapshot, maps it
+ * back onto the nodes (reusing unchanged node objects) and schedules a save.
+ */
+export function useBotSchemaEditor({ projectId, initial }: { projectId: number; initial: EditorInitial }) {
+  const [initialFlow] = useState(() => schemaToFlow(initial.schema));
+  const [nodes, setNodes, applyNodesChange] = useNodesState<BotFlowNode>(initialFlow.nodes);
+  const [edges, setEdges, onEdgesChange] = useEdgesState<ArrowFlowEdge>(initialFlow.edges);
+  const nodesRef = useRef(nodes);
+  const edgesRef = useRef(edges);
+  nodesRef.current = nodes;
+  edgesRef.current = edges;
+
+  const history = useRef<History<BotSchema>>(createHistory(initial.schema));
+  const watermark = useRef(initialWatermark(initial.schema, initial));
+  const [view, setView] = useState({ schema: initial.schema, canUndo: false, canRedo: false });
+  const [notice, setNotice] = useState<string | null>(null);
+  const pasteCount = useRef({ text: '', count: 0 });
+
+  const autosave = useAutosave({
+    projectId,
+    initialRevision: initial.revision,
+    getSnapshot: () => history.current.present,
+  });
+  const { schedule } = autosave;
+
+  const show = useCallback(
+    (schema: BotSchema, select?: Selection) => {
+      const blocks = select ? new Set(select.blocks ?? []) : undefined;
+      const arrows = select ? new Set(select.arrows ?? []) : undefined;
+      setNodes((prev) => reconcileNodes(prev, schema, blocks));
+      setEdges((prev) => reconcileEdges(prev, schema, arrows));
+    },
+    [setNodes, setEdges],
+  );
+
+  const publish = useCallback(() => {
+    const h = history.current;
+    setView({ schema: h.present, canUndo: canUndo(h), canRedo: canRedo(h) });
+  }, []);
+
+  const commit = useCallback(
+    (next: BotSchema, options: CommitOptions = {}): boolean => {
+      if (next === history.current.present) {
+        if (options.select) show(next, options.select);
+        return true;
+      }
+      if (options.validate) {
+        const result = botSchemaSchema.safeParse(next);
+        if (!result.success) {
+          setNotice(`Not changed: ${describeFieldErrors(zodFieldErrors(result.error))}`);
+          return false;
+        }
+      }
+      history.current = pushHistory(history.current, next, { key: options.key });
+      watermark.current = observeIds(watermark.current, next);
+      setNotice(null);
+      show(next, options.select);
+      publish();
+      schedule();
+      return true;
+    },
+    [show, publish, schedule],
+  );
+
+  // Positions and note sizes enter the schema when a drag, a keyboard move or a resize ends.
+  const [layoutRequest, setLayoutRequest] = useState(0);
+  const onNodesChange = useCallback(
+    (changes: NodeChange<BotFlowNode>[]) => {
+      applyNodesChange(changes);
+      if (
+        changes.some(
+          (c) =>
+            (c.type === 'position' && c.dragging === false) ||
+            (c.type === 'dimensions' && c.resizing === false),
+        )
+      )
+        setLayoutRequest((n) => n + 1);
+    },
+    [applyNodesChange],
+  );
+  useEffect(() => {
+    if (layoutRequest)
+      commit(applyLayout(history.current.present, layoutOf(nodesRef.current)), { key: 'layout' });
+  }, [layoutRequest, commit]);
+
+  const actions = useMemo(() => {
+    // These read refs only, so the actions object is created once.
+    const present = () => history.current.present;
+    const selectedBlockIds = () => nodesRef.current.filter((n) => n.selected).map((n) => blockIdOf(n.id));
+    const selectedArrowIds = () => edgesRef.current.filter((e) => e.selected).map((e) => arrowIdOf(e.id));
+    const nextBlockIds = (count: number) => allocateIds(watermark.current.block, present().blocks, count);
+    const nextArrowId = () => allocateIds(watermark.current.arrow, present().arrows, 1)[0];
+    function paste(text: string, offset?: { x: number; y: number }): boolean {
+      const fragment = parseClipboard(text);
+      if (!fragment) return false;
+      if (pasteCount.current.text !== text) pasteCount.current = { text, count: 0 };
+      const step = ++pasteCount.current.count * PASTE_OFFSET;
+      const pasted = pasteFragment(present(), fragment, watermark.current, offset ?? { x: step, y: step });
+      return commit(pasted.schema, {
+        validate: true,
+        select: { blocks: pasted.blockIds, arrows: pasted.arrowIds },
+      });
+    }
+    return {
+      addBlock(kind: BlockKind, position: { x: number; y: number }): number | null {
+        const [id] = nextBlockIds(1);
+        const ok = commit(addItems(present(), [newBlock(kind, id, position)]), {
+          validate: true,
+          select: { blocks: [id] },
+        });
+        return ok ? id : null;
+      },
+      /** A block dropped at the end of an arrow dragged into empty space, joined by that arrow. */
+      addConnectedBlock(
+        kind: BlockKind,
+        position: { x: number; y: number },
+        other: number,
+        outgoing: boolean,
+      ) {
+        const [id] = nextBlockIds(1);
+        const arrow = outgoing ? newArrow(nextArrowId(), other, id) : newArrow(nextArrowId(), id, other);
+        commit(addItems(present(), [newBlock(kind, id, position)], [arrow]), {
+          validate: true,
+          select: { blocks: [id] },
+        });
+      },
+      connect(from: number, to: number) {
+        const id = nextArrowId();
+        commit(addItems(present(), [], [newArrow(id, from, to)]), {
+          validate: true,
+          select: { arrows: [id] },
+        });
+      },
+      updateBlock(block: Block, field: string) {
+        commit(replaceBlock(present(), block), { key: `block:${block.id}:${field}` });
+      },
+      updateArrow(arrow: Arrow, field: string) {
+        commit(replaceArrow(present(), arrow), { key: `arrow:${arrow.id}:${field}` });
+      },
+      deleteItems(blockIds: number[], arrowIds: number[] = []) {
+        commit(deleteItems(present(), new Set(blockIds), new Set(arrowIds)), { select: {} });
+      },
+      deleteSelection() {
+        commit(deleteItems(present(), new Set(selectedBlockIds()), new Set(selectedArrowIds())), {
+          select: {},
+        });
+      },
+      /** The selected blocks (and the arrows between them) as clipboard text, or null. */
+      copySelection(): string | null {
+        const ids = selectedBlockIds();
+        if (!ids.length) return null;
+        const text = serializeClipboard(copySelection(present(), new Set(ids)));
+        pasteCount.current = { text, count: 0 };
+        return text;
+      },
+      paste,
+      duplicate() {
+        const ids = selectedBlockIds();
+        if (!ids.length) return;
+        const fragment = copySelection(present(), new Set(ids));
+        const pasted = pasteFragment(present(), fragment, watermark.current, {
+          x: PASTE_OFFSET,
+          y: PASTE_OFFSET,
+        });
+        commit(pasted.schema, {
+          validate: true,
+          select: { blocks: pasted.blockIds, arrows: pasted.arrowIds },
+        });
+      },
+      undo() {
+        if (!canUndo(history.current)) return;
+        history.current = undoHistory(history.current);
+        show(history.current.present);
+        publish();
+        schedule();
+      },
+      redo() {
+        if (!canRedo(history.current)) return;
+        history.current = redoHistory(history.current);
+        show(history.current.present);
+        publish();
+        schedule();
+      },
+      select(blockIds: number[], arrowIds: number[] = []) {
+        show(present(), { blocks: blockIds, arrows: arrowIds });
+      },
+      selectAll() {
+        show(present(), { blocks: present().blocks.map((b) => b.id) });
+      },
+      dismissNotice() {
+        setNotice(null);
+      },
+    };
+  }, [commit, show, publish, schedule]);
+
+  return {
+    nodes,
+    edges,
+    onNodesChange,
+    onEdgesChange,
+    schema: view.schema,
+    canUndo: view.canUndo,
+    canRedo: view.canRedo,
+    notice,
+    saveState: autosave.state,
+    retrySave: autosave.flush,
+    cancelSave: autosave.cancel,
+    actions,
+  };
+}
+
+export type BotSchemaEditor = ReturnType<typeof useBotSchemaEditor>;
+export type EditorActions = BotSchemaEditor['actions'];
