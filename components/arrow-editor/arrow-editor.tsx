@@ -122,7 +122,7 @@ function ArrowForm({ arrow, from, to, onChange, onDelete }: ArrowEditorProps) {
             idPrefix={id('cond')}
             value={draft.condition ?? emptyCondition()}
             errors={errorsUnder(errors, 'condition.')}
-            onChange={(condition) => set({ condition }, 'condition')}
+            onChange={(condition, field) => set({ condition }, `condition.${field}`)}
           />
           <CheckboxField
             id={id('button')}

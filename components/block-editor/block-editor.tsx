@@ -108,7 +108,7 @@ function BlockForm({ block, onChange, onDelete }: BlockEditorProps) {
             idPrefix={id('trigger')}
             value={draft.trigger ?? emptyCondition()}
             errors={errorsUnder(errors, 'trigger.')}
-            onChange={(trigger) => set({ trigger }, 'trigger')}
+            onChange={(trigger, field) => set({ trigger }, `trigger.${field}`)}
           />
         </Section>
       ) : null}

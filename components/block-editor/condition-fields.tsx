@@ -32,11 +32,13 @@ export function ConditionFields({
 }: {
   idPrefix: string;
   value: Condition;
-  onChange(value: Condition): void;
+  /** `field` names the part that changed (`alternatives`, `match`, …). */
+  onChange(value: Condition, field: keyof Condition): void;
   errors?: FieldErrors;
 }) {
   const id = (name: string) => `${idPrefix}-condition-${name}`;
-  const set = (patch: Partial<Condition>) => onChange({ ...value, ...patch });
+  const set = (patch: Partial<Condition>) =>
+    onChange({ ...value, ...patch }, Object.keys(patch)[0] as keyof Condition);
   const alternativesError = regexIssue(value) ?? errors.alternatives ?? null;
   return (
     <div className="space-y-3">

@@ -1,0 +1,151 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { signUp } from './helpers';
+
+// Room for the canvas, the block editor and the simulator side by side.
+test.use({ viewport: { width: 1600, height: 1000 } });
+
+async function centre(locator: Locator) {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('not visible');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Drags a new arrow from one block's outgoing handle to another block's incoming handle. */
+async function connect(page: Page, from: number, to: number) {
+  const start = await centre(page.getByTestId(`block-${from}`).locator('.react-flow__handle.source'));
+  const end = await centre(page.getByTestId(`block-${to}`).locator('.react-flow__handle.target'));
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move((start.x + end.x) / 2, (start.y + end.y) / 2, { steps: 5 });
+  await page.mouse.move(end.x, end.y, { steps: 5 });
+  await page.mouse.up();
+}
+
+const saved = (page: Page) => expect(page.getByTestId('save-state')).toHaveText('Saved');
+
+test('designs on the canvas: add, edit, connect, undo/redo, copy/paste, search, autosave, import errors', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signUp(page, `canvas-${Date.now()}@example.com`);
+  await expect(page.getByTestId('block-1')).toContainText('Welcome');
+  await saved(page);
+
+  // Add a state block from the palette: it gets the next id and opens in the block editor.
+  await page.getByRole('button', { name: 'Add state block' }).click();
+  const block8 = page.getByTestId('block-8');
+  await expect(block8).toBeVisible();
+  const editor = page.getByRole('complementary', { name: 'Block editor' });
+  await expect(editor.getByRole('heading')).toContainText('#8');
+  await editor.getByLabel('Name', { exact: true }).fill('Shipping');
+  await editor.getByLabel('Text', { exact: true }).fill('Ships in #{days} days');
+  await expect(block8).toContainText('Shipping');
+  await expect(block8).toContainText('Ships in #{days} days');
+  await expect(editor.getByTestId('text-preview').locator('mark')).toHaveText('#{days}');
+
+  // An invalid edit shows the field's error and is not applied.
+  await editor.getByRole('button', { name: 'Add attachment' }).click();
+  await expect(editor.getByText('attachment url is empty')).toBeVisible();
+  await editor.getByLabel('Attachment 1 URL').fill('https://example.com/map.png');
+  await expect(editor.getByText('attachment url is empty')).toHaveCount(0);
+  await saved(page);
+
+  // Connect the new block to "Prices": a new unconditional arrow, selected in the arrow editor.
+  await page.getByRole('button', { name: 'Zoom to fit' }).click();
+  await page.waitForTimeout(400);
+  await connect(page, 8, 2);
+  const arrowEditor = page.getByRole('complementary', { name: 'Arrow editor' });
+  await expect(arrowEditor.getByRole('heading')).toContainText('#6');
+  await expect(page.getByTestId('arrow-6')).toContainText('any reply');
+  await arrowEditor.getByLabel('Arrow kind').selectOption('condition');
+  await arrowEditor.getByLabel('Alternatives').fill('ship;delivery');
+  await expect(page.getByTestId('arrow-6')).toContainText('ship | delivery');
+  await arrowEditor.getByLabel('Match mode').selectOption('regex');
+  await arrowEditor.getByLabel('Alternatives').fill('ship(');
+  await expect(arrowEditor.getByRole('alert').first()).toBeVisible();
+  await expect(page.getByTestId('arrow-6')).toContainText('ship | delivery');
+  await arrowEditor.getByLabel('Alternatives').fill('ship');
+  await expect(page.getByTestId('arrow-6')).toContainText('ship');
+
+  // Undo and redo, from the toolbar and the keyboard.
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(page.getByTestId('arrow-6')).toContainText('ship | delivery');
+  await page.keyboard.press('Control+Shift+Z');
+  await expect(page.getByTestId('arrow-6')).not.toContainText('delivery');
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('arrow-6')).toContainText('delivery');
+  await page.getByRole('button', { name: 'Redo', exact: true }).click();
+  await expect(page.getByTestId('arrow-6')).not.toContainText('delivery');
+
+  // Copy and paste the block: new ids above the highest; duplicate gets the next one.
+  await block8.click();
+  await expect(editor.getByRole('heading')).toContainText('#8');
+  await page.keyboard.press('Control+c');
+  await page.keyboard.press('Control+v');
+  await expect(page.getByTestId('block-9')).toContainText('Shipping');
+  await expect(editor.getByRole('heading')).toContainText('#9');
+  await page.keyboard.press('Control+d');
+  await expect(page.getByTestId('block-10')).toContainText('Shipping');
+  await page.keyboard.press('Delete');
+  await expect(page.getByTestId('block-10')).toHaveCount(0);
+  // A deleted block's id is never given again.
+  await page.getByRole('button', { name: 'Add note block' }).click();
+  await expect(page.getByTestId('block-11')).toBeVisible();
+
+  // Search by id and jump: the block is centred and selected.
+  await page.getByRole('button', { name: 'Zoom to fit' }).click();
+  await page.getByLabel('Search blocks').fill('4');
+  await expect(page.getByRole('option').first()).toContainText('Order placed');
+  await page.getByLabel('Search blocks').press('Enter');
+  await expect(editor.getByRole('heading')).toContainText('#4');
+  await expect(editor.getByLabel('Name', { exact: true })).toHaveValue('Order placed');
+  await page.getByLabel('Search blocks').fill('Shipp');
+  await page.getByRole('option', { name: /#8/ }).click();
+  await expect(editor.getByRole('heading')).toContainText('#8');
+
+  // Everything was saved: a reload shows it.
+  await saved(page);
+  await page.reload();
+  await expect(page.getByTestId('block-8')).toContainText('Shipping');
+  await expect(page.getByTestId('block-9')).toContainText('Shipping');
+  await expect(page.getByTestId('block-10')).toHaveCount(0);
+  await expect(page.getByTestId('arrow-6')).toContainText('ship');
+  await expect(page.getByTestId('block-11')).toHaveAttribute('data-kind', 'comment');
+
+  // Importing an invalid file names the field; the canvas is unchanged.
+  const bad = {
+    format: 'blockbot/schema@1',
+    blocks: [{ id: 1, kind: 'start' }],
+    arrows: [{ id: 1, from: 1, to: 9, kind: 'unconditional' }],
+  };
+  await page.getByLabel('Bot schema file').setInputFiles({
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(bad)),
+  });
+  await expect(page.getByTestId('canvas').getByRole('alert')).toContainText('arrows[0].to');
+  await expect(page.getByTestId('block-8')).toBeVisible();
+});
+
+test('a save over a change made in another tab is refused, with a reload that shows it', async ({
+  page,
+  context,
+}) => {
+  await signUp(page, `conflict-${Date.now()}@example.com`);
+  await saved(page);
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await other.getByRole('button', { name: 'Add close deal block' }).click();
+  await other.getByLabel('Name', { exact: true }).fill('From the other tab');
+  await expect(other.getByTestId('save-state')).toHaveText('Saved');
+
+  await page.getByRole('button', { name: 'Add state block' }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Not saved: conflict');
+  await expect(page.getByTestId('canvas').getByRole('alert')).toContainText(
+    'This bot was changed in another tab or by someone else',
+  );
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await expect(page.getByTestId('block-8')).toContainText('From the other tab');
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
+});
