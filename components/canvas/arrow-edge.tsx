@@ -55,14 +55,14 @@ export const ArrowEdge = memo(function ArrowEdge({
         }}
       />
       <EdgeLabelRenderer>
-        <button
-          type="button"
-          aria-label={`Arrow ${arrow.id} (${arrow.kind}): ${label}`}
+        {/* Not a button: the edge itself is the focusable, labelled control (see arrowToEdge). */}
+        <div
           data-testid={`arrow-${arrow.id}`}
+          title={`Arrow ${arrow.id} (${arrow.kind})`}
           onClick={() => store.getState().addSelectedEdges([id])}
           style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
           className={cn(
-            'nodrag nopan pointer-events-auto absolute flex max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px] shadow-xs',
+            'nodrag nopan pointer-events-auto absolute flex cursor-pointer max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px] shadow-xs',
             selected
               ? 'border-brand-500 bg-brand-50 text-brand-700'
               : 'border-slate-200 bg-white text-slate-700',
@@ -79,7 +79,7 @@ export const ArrowEdge = memo(function ArrowEdge({
           {arrow.collectInto ? (
             <span className="truncate font-mono text-sky-700">→ {arrow.collectInto}</span>
           ) : null}
-        </button>
+        </div>
       </EdgeLabelRenderer>
     </>
   );

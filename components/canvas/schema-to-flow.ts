@@ -87,6 +87,7 @@ export function arrowToEdge(arrow: Arrow, selected = false): ArrowFlowEdge {
     target: nodeId(arrow.to),
     data: { arrow },
     selected,
+    ariaLabel: `Arrow ${arrow.id} (${arrow.kind}): ${arrowLabel(arrow)}`,
     markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
   };
 }
