@@ -78,6 +78,11 @@ test('designs on the canvas: add, edit, connect, undo/redo, copy/paste, search, 
   await page.getByRole('button', { name: 'Redo', exact: true }).click();
   await expect(page.getByTestId('arrow-6')).not.toContainText('delivery');
 
+  // Clicking an arrow's label selects it.
+  await page.getByTestId('arrow-1').click();
+  await expect(arrowEditor.getByRole('heading')).toContainText('#1');
+  await expect(arrowEditor.getByLabel('Show as a button')).toBeChecked();
+
   // Copy and paste the block: new ids above the highest; duplicate gets the next one.
   await block8.click();
   await expect(editor.getByRole('heading')).toContainText('#8');
@@ -148,4 +153,39 @@ test('a save over a change made in another tab is refused, with a reload that sh
   await page.getByRole('button', { name: 'Reload' }).click();
   await expect(page.getByTestId('block-8')).toContainText('From the other tab');
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
+});
+
+test('an arrow dragged into empty space creates a block there; notes resize; both are saved', async ({
+  page,
+}) => {
+  await signUp(page, `drag-${Date.now()}@example.com`);
+  await saved(page);
+  const handle = await centre(page.getByTestId('block-6').locator('.react-flow__handle.source'));
+  await page.mouse.move(handle.x, handle.y);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + 150, handle.y + 200, { steps: 8 });
+  await page.mouse.up();
+  await expect(page.getByTestId('block-8')).toBeVisible();
+  await expect(page.getByTestId('arrow-6')).toContainText('any reply');
+  await expect(page.getByRole('complementary', { name: 'Block editor' }).getByRole('heading')).toContainText(
+    '#8',
+  );
+
+  // The note resizes from its bottom-left corner.
+  await page.getByTestId('block-7').click();
+  const before = (await page.getByTestId('block-7').boundingBox())!;
+  const corner = await centre(page.locator('.react-flow__resize-control.handle.bottom.left'));
+  await page.mouse.move(corner.x, corner.y);
+  await page.mouse.down();
+  await page.mouse.move(corner.x - 80, corner.y + 60, { steps: 10 });
+  await page.mouse.up();
+  const after = (await page.getByTestId('block-7').boundingBox())!;
+  expect(after.width).toBeGreaterThan(before.width + 40);
+  await saved(page);
+
+  await page.reload();
+  await expect(page.getByTestId('block-8')).toBeVisible();
+  await expect(page.getByTestId('arrow-6')).toBeVisible();
+  const reloaded = (await page.getByTestId('block-7').boundingBox())!;
+  expect(reloaded.width / reloaded.height).toBeCloseTo(after.width / after.height, 1);
 });

@@ -62,7 +62,7 @@ export const ArrowEdge = memo(function ArrowEdge({
           onClick={() => store.getState().addSelectedEdges([id])}
           style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
           className={cn(
-            'nodrag nopan pointer-events-auto absolute flex cursor-pointer max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px] shadow-xs',
+            'nodrag nopan pointer-events-auto absolute flex cursor-pointer group-data-[far=true]/canvas:hidden max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px] shadow-xs',
             selected
               ? 'border-brand-500 bg-brand-50 text-brand-700'
               : 'border-slate-200 bg-white text-slate-700',

@@ -19,6 +19,9 @@ function NodeBadge({ icon, children, title }: { icon: ReactNode; children: React
   );
 }
 
+/** Hidden when the canvas is zoomed far out (fewer elements to paint on big bots). */
+const detail = 'group-data-[far=true]/canvas:hidden';
+
 /**
  * A block on the canvas: kind colour, id, name, text preview, buttons (its own and those of
  * arrows shown as a button) and badges. Memoised: it re-renders only when its node object changes.
@@ -49,13 +52,15 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
       </div>
       <p className="truncate font-semibold">{block.name || <span className="opacity-50">Untitled</span>}</p>
       {block.trigger?.alternatives ? (
-        <p className="truncate font-mono text-[10px] opacity-80" title="Trigger">
+        <p className={cn('truncate font-mono text-[10px] opacity-80', detail)} title="Trigger">
           ⟶ {block.trigger.alternatives}
         </p>
       ) : null}
-      {block.text ? <p className="mt-1 line-clamp-3 whitespace-pre-line opacity-90">{block.text}</p> : null}
+      {block.text ? (
+        <p className={cn('mt-1 line-clamp-3 whitespace-pre-line opacity-90', detail)}>{block.text}</p>
+      ) : null}
       {buttons.length ? (
-        <div className="mt-1.5 flex flex-wrap gap-1" data-testid="node-buttons">
+        <div className={cn('mt-1.5 flex flex-wrap gap-1', detail)} data-testid="node-buttons">
           {buttons.map((text, i) => (
             <span
               // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list; texts may repeat
@@ -68,7 +73,7 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
         </div>
       ) : null}
       {block.formula || block.request || timerArrows || hasActions || block.attachments.length ? (
-        <div className="mt-1.5 flex flex-wrap gap-1">
+        <div className={cn('mt-1.5 flex flex-wrap gap-1', detail)}>
           {block.formula ? (
             <NodeBadge icon={<Sigma className="size-3" aria-hidden />} title="Formula">
               formula

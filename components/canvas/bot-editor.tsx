@@ -8,7 +8,9 @@ import {
   MiniMap,
   type OnSelectionChangeParams,
   ReactFlow,
+  type ReactFlowState,
   useReactFlow,
+  useStore,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { type DragEvent, useCallback, useMemo, useRef, useState } from 'react';
@@ -38,6 +40,9 @@ const NODE_WIDTH = 224;
 const NODE_HEIGHT = 96;
 /** Above this many blocks only the visible ones are rendered. */
 const VISIBLE_ONLY_FROM = 300;
+/** Below this zoom, blocks show only their kind, id and name. */
+const FAR_ZOOM = 0.4;
+const isFar = (s: ReactFlowState) => s.transform[2] < FAR_ZOOM;
 
 export interface BotEditorProps {
   projectId: number;
@@ -60,6 +65,7 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     arrows: [],
   });
   const addCount = useRef(0);
+  const far = useStore(isFar);
 
   const onSelectionChange = useCallback(
     ({ nodes, edges }: OnSelectionChangeParams<BotFlowNode, ArrowFlowEdge>) => {
@@ -227,7 +233,7 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
             </Alert>
           </div>
         ) : null}
-        <div ref={pane} className="relative min-h-0 flex-1">
+        <div ref={pane} className="group/canvas relative min-h-0 flex-1" data-far={far}>
           <BlockPalette onAdd={addBlock} />
           <ReactFlow<BotFlowNode, ArrowFlowEdge>
             nodes={editor.nodes}
