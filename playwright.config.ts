@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
-const port = 3100;
+// E2E_PORT lets several checkouts run their browser tests side by side.
+const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 // Debian's Chromium where present (this project's CI); elsewhere `npx playwright install chromium`.
 const debianChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
