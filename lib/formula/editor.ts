@@ -1,5 +1,6 @@
 import { builtins, catalogue, signature } from './catalogue';
-import { type Diagnostic, diagnose } from './compile';
+import { compileExpression, type Diagnostic, diagnose } from './compile';
+import type { KnownVariable } from './known-variables';
 import { KEYWORDS, type Token, tokenize } from './lexer';
 
 /** What the builder's Monaco mode asks of the language: pure functions over the source text. */
@@ -55,20 +56,25 @@ export interface CompletionItem {
 }
 
 /** The word being typed at the cursor (names may contain dots). */
-function wordBefore(source: string, offset: number): string {
+export function wordBefore(source: string, offset: number): string {
   return /[\p{L}\p{N}_.]*$/u.exec(source.slice(0, offset))?.[0] ?? '';
 }
+
+const asKnown = (v: string | KnownVariable): KnownVariable =>
+  typeof v === 'string' ? { name: v, detail: 'variable' } : v;
 
 export function getCompletions(
   source: string,
   offset: number,
-  knownVariables: readonly string[] = [],
+  knownVariables: readonly (string | KnownVariable)[] = [],
 ): CompletionItem[] {
   const prefix = wordBefore(source, offset).toLowerCase();
   const inString = tokenize(source.slice(0, offset)).some(
     (t) => t.kind === 'error' && /never closed/.test(t.message ?? ''),
   );
   if (inString) return [];
+  const variables = new Map<string, KnownVariable>();
+  for (const v of knownVariables.map(asKnown)) if (!variables.has(v.name)) variables.set(v.name, v);
   const items: CompletionItem[] = [
     ...catalogue.map((e) => ({
       label: e.name,
@@ -77,12 +83,12 @@ export function getCompletions(
       documentation: `${e.doc}${e.plan === 'business' ? ' (business and AI plans)' : ''}\n\nExample: ${e.example}`,
       insertText: `${e.name}(`,
     })),
-    ...[...new Set(knownVariables)].map((v) => ({
-      label: v,
+    ...[...variables.values()].map((v) => ({
+      label: v.name,
       kind: 'variable' as const,
-      detail: 'variable',
+      detail: v.detail,
       documentation: '',
-      insertText: v,
+      insertText: v.name,
     })),
     ...['True', 'False', 'None', 'and', 'or', 'not'].map((k) => ({
       label: k,
@@ -99,7 +105,8 @@ export interface SignatureHelp {
   name: string;
   label: string;
   documentation: string;
-  parameters: { label: string; documentation: string }[];
+  /** `span`: where the parameter stands in `label` (start, end offsets), to highlight it. */
+  parameters: { label: string; documentation: string; span: [number, number] }[];
   activeParameter: number;
 }
 
@@ -118,14 +125,21 @@ export function getSignatureHelp(source: string, offset: number): SignatureHelp 
   const entry = call?.name ? builtins.get(call.name) : undefined;
   if (!call || !entry) return null;
   const last = entry.params.length - 1;
+  const label = signature(entry);
+  let cursor = label.indexOf('(');
   return {
     name: entry.name,
-    label: signature(entry),
+    label,
     documentation: entry.doc,
-    parameters: entry.params.map((p) => ({
-      label: p.name,
-      documentation: `${p.type}${p.required ? '' : ', optional'}${p.default ? ` (default ${p.default})` : ''}`,
-    })),
+    parameters: entry.params.map((p) => {
+      const start = label.indexOf(p.name, cursor);
+      cursor = start + p.name.length;
+      return {
+        label: p.name,
+        documentation: `${p.type}${p.required ? '' : ', optional'}${p.default ? ` (default ${p.default})` : ''}`,
+        span: [p.rest ? start - 3 : start, cursor] as [number, number],
+      };
+    }),
     activeParameter: entry.params[last]?.rest ? Math.min(call.commas, last) : call.commas,
   };
 }
@@ -136,7 +150,11 @@ export interface Hover {
   length: number;
 }
 
-export function getHover(source: string, offset: number): Hover | null {
+export function getHover(
+  source: string,
+  offset: number,
+  knownVariables: readonly KnownVariable[] = [],
+): Hover | null {
   const token = tokenize(source).find((t) => t.offset <= offset && offset < t.end);
   if (!token) return null;
   if (token.kind === 'name') {
@@ -153,8 +171,9 @@ export function getHover(source: string, offset: number): Hover | null {
       : token.text.startsWith('project.')
         ? 'project constant'
         : 'variable (deal, then client, then project)';
+    const known = knownVariables.find((v) => v.name === token.text);
     return {
-      contents: `**${token.text}**: ${scope}`,
+      contents: `**${token.text}**: ${known?.detail ?? scope}`,
       offset: token.offset,
       length: token.end - token.offset,
     };
@@ -165,6 +184,12 @@ export function getHover(source: string, offset: number): Hover | null {
   return null;
 }
 
-export function getDiagnostics(source: string): Diagnostic[] {
-  return diagnose(source);
+/** What the edited text is: a formula (lines of statements) or one comparison expression. */
+export type SourceKind = 'formula' | 'expression';
+
+/** Errors to mark as the designer types; an empty comparison expression means "no expression". */
+export function getDiagnostics(source: string, kind: SourceKind = 'formula'): Diagnostic[] {
+  if (kind === 'formula') return diagnose(source);
+  if (!source.trim()) return [];
+  return compileExpression(source).diagnostics;
 }

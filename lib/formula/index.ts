@@ -11,7 +11,16 @@ export {
   type RuntimeError,
   type VariableStore,
 } from './compile';
-export { getCompletions, getDiagnostics, getHover, getSignatureHelp, highlight } from './editor';
+export {
+  getCompletions,
+  getDiagnostics,
+  getHover,
+  getSignatureHelp,
+  highlight,
+  type SourceKind,
+  wordBefore,
+} from './editor';
+export { type KnownVariable, knownVariables, SYSTEM_VARIABLES } from './known-variables';
 export { tokenize } from './lexer';
 export { LIMITS } from './limits';
 export { seededRandom } from './seeded-random';

@@ -1,5 +1,6 @@
 export { encodeJsonBareValue, encodeJsonStringContent } from './encode';
 export { findJsonSyntaxError, type JsonSyntaxError } from './json-check';
+export { checkJsonFormat, type JsonFormatError } from './json-format-check';
 export {
   checkJsonTemplate,
   type JsonTemplateError,
@@ -23,6 +24,7 @@ export {
   type TemplateMode,
   type TemplateWarning,
 } from './render';
+export { appendStoredValue, variableForPath } from './stored-value-pick';
 export {
   extractStoredValues,
   parseStoredValues,

@@ -119,6 +119,22 @@ export function parseTemplate(text: string, maxDepth = MAX_NESTING_DEPTH): Parse
   return { parts: stack[0].parts, issues };
 }
 
+/**
+ * Copy of `text` with every top-level `#{...}` overwritten by `fill`, offsets unchanged: lets a
+ * syntax (stored-value separators, JSON) be checked around placeholders without seeing inside them.
+ */
+export function maskPlaceholders(text: string, fill = '\0'): string {
+  const { parts } = parseTemplate(text);
+  let masked = '';
+  let at = 0;
+  for (const part of parts) {
+    if (part.kind !== 'placeholder') continue;
+    masked += text.slice(at, part.start) + fill.repeat(part.end - part.start);
+    at = part.end;
+  }
+  return masked + text.slice(at);
+}
+
 export type PlaceholderKind = 'variable' | 'expression' | 'dynamic';
 
 export interface PlaceholderInfo {

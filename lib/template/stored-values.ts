@@ -1,5 +1,5 @@
 import { isVariableName } from './limits';
-import { parseTemplate } from './parse';
+import { maskPlaceholders } from './parse';
 
 /**
  * Stored values: `data|items|0|price->price; status->client.status` (platform-interface, block
@@ -27,19 +27,6 @@ export interface StoredValuesParse {
   errors: StoredValueParseError[];
 }
 
-/** Copy of `text` with `#{...}` bodies blanked, so `;`, `|` and `->` inside an expression are not separators. */
-function maskPlaceholders(text: string): string {
-  const { parts } = parseTemplate(text);
-  let masked = '';
-  let at = 0;
-  for (const part of parts) {
-    if (part.kind !== 'placeholder') continue;
-    masked += text.slice(at, part.start) + '\0'.repeat(part.end - part.start);
-    at = part.end;
-  }
-  return masked + text.slice(at);
-}
-
 /** Narrows [start, end) to skip surrounding whitespace. */
 function trimSpan(text: string, start: number, end: number): [number, number] {
   let s = start;
@@ -63,6 +50,7 @@ function indexesOf(text: string, needle: string, start: number, end: number): nu
 
 /** Parses the Stored values field; bad phrases are reported with their position and the good ones kept. */
 export function parseStoredValues(text: string): StoredValuesParse {
+  // `;`, `|` and `->` inside an expression are not separators.
   const masked = maskPlaceholders(text);
   const phrases: StoredValuePhrase[] = [];
   const errors: StoredValueParseError[] = [];
