@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { arrowSchema, blockSchema } from '@/lib/schema';
 import {
   errorsUnder,
+  formulaIssue,
   regexIssue,
   requestJsonIssues,
+  storedValuesIssue,
   timerAtIssue,
   validateArrow,
   validateBlock,
@@ -79,5 +81,47 @@ describe('arrow editor validation', () => {
       condition: { alternatives: '[a-', match: 'regex', expression: '', ignore: '' },
     });
     expect(!regex.ok && regex.errors['condition.alternatives']).toBeTruthy();
+  });
+});
+
+describe('formulas, comparison expressions and request fields', () => {
+  it('does not let a broken formula into the schema: the error names its line and column', () => {
+    const broken = validateBlock({ ...block, formula: 'a = 1\nb = lenn(a)\nc = )' });
+    expect(broken.ok).toBe(false);
+    expect(!broken.ok && broken.errors.formula).toBe(
+      'line 2, column 5: unknown function lenn() (and 1 more)',
+    );
+    expect(formulaIssue('c = lenn(a)')).toBe('line 1, column 5: unknown function lenn()');
+    expect(validateBlock({ ...block, formula: 'a = 1\nb = round(a, 2)' }).ok).toBe(true);
+  });
+
+  it('checks comparison expressions of triggers and arrows as one expression', () => {
+    const trigger = { alternatives: '', match: 'exact', expression: 'age >=', ignore: '' } as const;
+    const start = validateBlock({ ...block, kind: 'start', trigger });
+    expect(!start.ok && start.errors['trigger.expression']).toMatch(/^line 1, column/);
+    const condition = { ...trigger, alternatives: 'yes', expression: 'x = 1' };
+    const assign = validateArrow({ ...arrow, kind: 'condition', condition });
+    expect(!assign.ok && assign.errors['condition.expression']).toContain('an expression is expected');
+    expect(
+      validateArrow({ ...arrow, kind: 'condition', condition: { ...condition, expression: 'age >= 18' } }).ok,
+    ).toBe(true);
+  });
+
+  it('gives the position of JSON errors; a bare #{n} in parameters needs the format check off', () => {
+    expect(requestJsonIssues({ ...request, headers: '{"a": 1,}' }).headers).toBe(
+      'not valid JSON: line 1, column 9: Expected a "quoted" key',
+    );
+    expect(requestJsonIssues({ ...request, headers: '{"n": #{n}}' })).toEqual({});
+    const bare = { ...request, type: 'POST-json', params: '{"n": #{n}, "s": "#{s}"}' } as const;
+    expect(requestJsonIssues(bare).params).toContain('#{n} stands outside quotes');
+    expect(requestJsonIssues({ ...bare, checkParamsFormat: false })).toEqual({});
+  });
+
+  it('refuses bad stored values, naming the phrase and where it is', () => {
+    const result = validateArrow({ ...arrow, request: { ...request, storedValues: 'data|id->id; total' } });
+    expect(!result.ok && result.errors['request.storedValues']).toBe(
+      `phrase 2, at character 14: "total" has no '->': write <path>-><variable>, e.g. data|items|0|price->price`,
+    );
+    expect(storedValuesIssue({ ...request, storedValues: 'data|id->id; x->client.x' })).toBeNull();
   });
 });

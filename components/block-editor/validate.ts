@@ -1,3 +1,4 @@
+import { getDiagnostics, type SourceKind } from '@/lib/formula';
 import {
   type Arrow,
   type Block,
@@ -8,11 +9,13 @@ import {
   type Condition,
   formatPath,
 } from '@/lib/schema';
+import { checkJsonFormat, checkJsonTemplate, parseStoredValues } from '@/lib/template';
 
 /**
  * Every edit in the block and arrow editors is checked here before it enters the schema: the
  * zod schemas of lib/schema, plus what they keep as text but the editor can check early (a
- * regex that does not compile, JSON that does not parse, a date that is not `dd.mm.yyyy hh:mm`).
+ * formula or comparison expression that does not parse, a regex that does not compile, JSON that
+ * does not parse, stored values that are not `path->variable`, a date that is not `dd.mm.yyyy hh:mm`).
  * Errors are keyed by field path (`buttons[0].text`, `request.headers`).
  */
 export type FieldErrors = Record<string, string>;
@@ -33,27 +36,48 @@ export function regexIssue(condition: Pick<Condition, 'alternatives' | 'match'> 
   return null;
 }
 
-function jsonIssue(text: string, wantObject: boolean): string | null {
-  if (!text.trim()) return null;
-  try {
-    const value = JSON.parse(text);
-    if (wantObject && (typeof value !== 'object' || value === null || Array.isArray(value)))
-      return 'must be a JSON object, e.g. {"Authorization": "Bearer #{token}"}';
-    return null;
-  } catch (error) {
-    return `not valid JSON: ${(error as Error).message}`;
-  }
+const at = (e: { line: number; column: number; message: string }) =>
+  `line ${e.line}, column ${e.column}: ${e.message}`;
+
+/** The first error of a formula or comparison expression (and how many more), as its field shows it. */
+export function formulaIssue(source: string, kind: SourceKind = 'formula'): string | null {
+  const errors = getDiagnostics(source, kind).filter((d) => d.severity === 'error');
+  if (!errors.length) return null;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return `${at(errors[0])}${more}`;
 }
 
-/** JSON errors of a block request's headers and parameters, keyed `headers` / `params`. */
+/**
+ * JSON errors of a block request's headers and parameters, keyed `headers` / `params`, with
+ * their position. `#{...}` may stand anywhere in headers; in parameters only inside quotes,
+ * unless the format check is off (then `#{n}` may stand bare, to be sent as a number).
+ */
 export function requestJsonIssues(request: BlockRequest | undefined): FieldErrors {
   const errors: FieldErrors = {};
   if (!request) return errors;
-  const headers = jsonIssue(request.headers, true);
-  if (headers) errors.headers = headers;
-  // With the format check off, `#{n}` may stand unquoted, so the text need not parse.
-  const params = request.checkParamsFormat ? jsonIssue(request.params, false) : null;
-  if (params) errors.params = params;
+  if (request.headers.trim()) {
+    const headers = checkJsonTemplate(request.headers);
+    if (headers) errors.headers = `not valid JSON: ${at(headers)}`;
+    else if (!request.headers.trim().startsWith('{'))
+      errors.headers = 'must be a JSON object, e.g. {"Authorization": "Bearer #{token}"}';
+  }
+  const params = request.checkParamsFormat && request.params.trim() ? checkJsonFormat(request.params) : null;
+  if (params) errors.params = `not valid JSON: ${at(params)}`;
+  return errors;
+}
+
+/** The first bad phrase of the stored values, with its number and position. */
+export function storedValuesIssue(request: BlockRequest | undefined): string | null {
+  const text = request?.storedValues ?? '';
+  const [first] = parseStoredValues(text).errors;
+  if (!first) return null;
+  return `phrase ${first.phraseIndex + 1}, at character ${first.start + 1}: ${first.message}`;
+}
+
+function requestIssues(request: BlockRequest | undefined): FieldErrors {
+  const errors = requestJsonIssues(request);
+  const stored = storedValuesIssue(request);
+  if (stored) errors.storedValues = stored;
   return errors;
 }
 
@@ -75,7 +99,11 @@ export function validateBlock(draft: Block): Validated<Block> {
     for (const issue of parsed.error.issues) errors[formatPath(issue.path)] ??= issue.message;
   const regex = regexIssue(draft.trigger);
   if (regex && draft.trigger) errors['trigger.alternatives'] ??= regex;
-  addPrefixed(errors, 'request.', requestJsonIssues(draft.request));
+  const expression = draft.trigger && formulaIssue(draft.trigger.expression, 'expression');
+  if (expression) errors['trigger.expression'] ??= expression;
+  const formula = formulaIssue(draft.formula);
+  if (formula) errors.formula ??= formula;
+  addPrefixed(errors, 'request.', requestIssues(draft.request));
   if (Object.keys(errors).length || !parsed.success) return { ok: false, errors };
   return { ok: true, value: parsed.data };
 }
@@ -97,11 +125,13 @@ export function validateArrow(draft: Arrow): Validated<Arrow> {
   }
   const regex = regexIssue(draft.condition);
   if (regex && draft.condition) errors['condition.alternatives'] ??= regex;
+  const expression = draft.condition && formulaIssue(draft.condition.expression, 'expression');
+  if (expression) errors['condition.expression'] ??= expression;
   if (draft.timer && 'at' in draft.timer) {
     const at = timerAtIssue(draft.timer.at);
     if (at) errors['timer.at'] ??= at;
   }
-  addPrefixed(errors, 'request.', requestJsonIssues(draft.request));
+  addPrefixed(errors, 'request.', requestIssues(draft.request));
   if (Object.keys(errors).length || !parsed.success) return { ok: false, errors };
   return { ok: true, value: parsed.data.arrows[0] };
 }
