@@ -31,6 +31,7 @@ import { SearchBox } from './search-box';
 import { CanvasToolbar } from './toolbar';
 import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor';
 import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
+import { useFollowBlock } from './use-follow-block';
 
 // Stable objects: React Flow re-creates every node when these change.
 const nodeTypes = { block: BlockNode, comment: CommentNode };
@@ -66,6 +67,7 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
   });
   const addCount = useRef(0);
   const far = useStore(isFar);
+  useFollowBlock(currentBlock, pane);
 
   const onSelectionChange = useCallback(
     ({ nodes, edges }: OnSelectionChangeParams<BotFlowNode, ArrowFlowEdge>) => {
