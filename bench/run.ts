@@ -6,6 +6,7 @@ const benches: Record<string, string> = {
   formula: './formula.bench.ts',
   engine: './engine.bench.ts',
   api: './api.bench.ts',
+  canvas: './canvas.bench.ts',
 };
 
 async function main() {

@@ -1,0 +1,102 @@
+/**
+ * `npm run bench -- canvas`: opens a generated 1,000-block bot on the builder canvas in headless
+ * Chromium, beside a bare React Flow page with the same graph as 1,000 default nodes, in the
+ * same run: the time until the canvas is shown and interactive (see bench/canvas/measure.ts),
+ * and animation-frame times while a block is dragged with the mouse, zoomed to fit (every block
+ * on screen) and at about 100 %. Needs a build (`npm run build`). Prints figures; never fails on
+ * time. BENCH_RUNS sets the number of measured runs (default 5).
+ */
+import type { BrowserContext } from '@playwright/test';
+import { dragFrames, type FrameFigures, frameFigures, timeOpen, zoomInOn } from './canvas/measure';
+import { startCanvasBench, VIEWPORT } from './canvas/setup';
+
+const BLOCKS = 1000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+interface Sample {
+  shownMs: number;
+  interactiveMs: number;
+  fitDeltas: number[];
+  zoomedDeltas: number[];
+  zoom: number;
+}
+
+/** One fresh page: open, click, then drag zoomed to fit and zoomed in. */
+async function sample(context: BrowserContext, url: string, nodeId: string): Promise<Sample> {
+  const page = await context.newPage();
+  try {
+    const open = await timeOpen(page, url, nodeId);
+    // Let what the click opened (the block editor) settle before dragging.
+    await page.waitForTimeout(1000);
+    const fitDeltas = await dragFrames(page, nodeId);
+    const zoom = await zoomInOn(page, nodeId, 1);
+    const zoomedDeltas = await dragFrames(page, nodeId);
+    return { ...open, fitDeltas, zoomedDeltas, zoom };
+  } finally {
+    await page.close({ runBeforeUnload: false });
+  }
+}
+
+function summarise(samples: Sample[]) {
+  return {
+    shownMs: median(samples.map((s) => s.shownMs)),
+    interactiveMs: median(samples.map((s) => s.interactiveMs)),
+    fit: frameFigures(samples.flatMap((s) => s.fitDeltas)),
+    zoomed: frameFigures(samples.flatMap((s) => s.zoomedDeltas)),
+    zoom: median(samples.map((s) => s.zoom)),
+  };
+}
+
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+const frames = (f: FrameFigures) =>
+  `mean ${f.meanMs.toFixed(1)} ms  p95 ${f.p95Ms.toFixed(1)} ms  max ${f.maxMs.toFixed(0)} ms  ${f.fps.toFixed(0)} fps`;
+
+export async function run(): Promise<void> {
+  const bench = await startCanvasBench(BLOCKS);
+  const { schema, app, bare } = bench;
+  // A block in the middle of the grid, so it is on screen once the canvas is fitted.
+  const target = schema.blocks.find((b) => b.id > BLOCKS / 2 && b.kind !== 'comment');
+  if (!target) throw new Error('no target block');
+  const nodeId = String(target.id);
+  console.log(
+    `bot: ${schema.blocks.length} blocks, ${schema.arrows.length} arrows; dragging block ${nodeId}; ${RUNS} runs; viewport ${VIEWPORT.width}×${VIEWPORT.height}`,
+  );
+  try {
+    // One unmeasured run each fills the caches (server, browser), as for a designer coming back.
+    await sample(bare.context, bare.url, nodeId);
+    await sample(app.context, app.url, nodeId);
+    const bareSamples: Sample[] = [];
+    const appSamples: Sample[] = [];
+    for (let i = 1; i <= RUNS; i++) {
+      // Interleaved, so load from other work on the machine falls on both alike.
+      bareSamples.push(await sample(bare.context, bare.url, nodeId));
+      appSamples.push(await sample(app.context, app.url, nodeId));
+      const [b, a] = [bareSamples.at(-1), appSamples.at(-1)] as Sample[];
+      console.log(
+        `run ${i}: interactive bare ${ms(b.interactiveMs)} / canvas ${ms(a.interactiveMs)}; drag mean bare ${frameFigures(b.fitDeltas).meanMs.toFixed(1)} / canvas ${frameFigures(a.fitDeltas).meanMs.toFixed(1)} ms (fit), bare ${frameFigures(b.zoomedDeltas).meanMs.toFixed(1)} / canvas ${frameFigures(a.zoomedDeltas).meanMs.toFixed(1)} ms (zoomed)`,
+      );
+    }
+
+    const b = summarise(bareSamples);
+    const a = summarise(appSamples);
+    console.log('');
+    console.log(
+      `open, to nodes shown (median)      bare ${ms(b.shownMs).padStart(8)}   canvas ${ms(a.shownMs).padStart(8)}   ×${(a.shownMs / b.shownMs).toFixed(2)}`,
+    );
+    console.log(
+      `open, to interactive (median)      bare ${ms(b.interactiveMs).padStart(8)}   canvas ${ms(a.interactiveMs).padStart(8)}   ×${(a.interactiveMs / b.interactiveMs).toFixed(2)}   (goal ≤ ×2)`,
+    );
+    console.log('drag, zoomed to fit (every block on screen):');
+    console.log(`  bare    ${frames(b.fit)}`);
+    console.log(`  canvas  ${frames(a.fit)}   (goal 60 fps)`);
+    console.log(`drag, zoomed in (zoom bare ${b.zoom.toFixed(2)}, canvas ${a.zoom.toFixed(2)}):`);
+    console.log(`  bare    ${frames(b.zoomed)}`);
+    console.log(`  canvas  ${frames(a.zoomed)}   (goal 60 fps)`);
+  } finally {
+    await bench.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1,0 +1,133 @@
+import type { Page } from '@playwright/test';
+
+/** React Flow's wrapper of a node, the same on the bare page and in the builder. */
+export const nodeSelector = (id: string) => `.react-flow__node[data-id="${id}"]`;
+
+export interface OpenFigures {
+  /** The node is rendered, measured and inside the pane (fitted), and the edges are drawn. */
+  shownMs: number;
+  /** A real mouse click on that node has been handled: it shows as selected. */
+  interactiveMs: number;
+}
+
+/**
+ * Opens `url` in `page` and times both moments from the navigation's start
+ * (`performance.now()` counts from it), each read at the first animation frame it holds.
+ */
+export async function timeOpen(page: Page, url: string, nodeId: string): Promise<OpenFigures> {
+  await page.goto(url, { waitUntil: 'commit' });
+  const selector = nodeSelector(nodeId);
+  const shown = await page.waitForFunction(
+    (selector) => {
+      const node = document.querySelector(selector);
+      const pane = document.querySelector('.react-flow__renderer');
+      if (!node || !pane || !document.querySelector('.react-flow__edge')) return 0;
+      if (getComputedStyle(node).visibility === 'hidden') return 0;
+      const n = node.getBoundingClientRect();
+      const p = pane.getBoundingClientRect();
+      const inside =
+        n.width > 0 && n.left >= p.left && n.right <= p.right && n.top >= p.top && n.bottom <= p.bottom;
+      return inside ? performance.now() : 0;
+    },
+    selector,
+    { polling: 'raf', timeout: 120_000 },
+  );
+  const shownMs = (await shown.jsonValue()) as number;
+  const box = await page.locator(selector).boundingBox();
+  if (!box) throw new Error(`node ${nodeId} has no box`);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const interactive = await page.waitForFunction(
+    (selector) => document.querySelector(selector)?.classList.contains('selected') && performance.now(),
+    selector,
+    { polling: 'raf', timeout: 60_000 },
+  );
+  return { shownMs, interactiveMs: (await interactive.jsonValue()) as number };
+}
+
+export interface FrameFigures {
+  frames: number;
+  meanMs: number;
+  p95Ms: number;
+  maxMs: number;
+  fps: number;
+}
+
+/** Figures of animation-frame intervals (ms). */
+export function frameFigures(deltas: readonly number[]): FrameFigures {
+  const sorted = [...deltas].sort((a, b) => a - b);
+  const meanMs = deltas.reduce((sum, d) => sum + d, 0) / deltas.length;
+  return {
+    frames: deltas.length,
+    meanMs,
+    p95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))],
+    maxMs: sorted[sorted.length - 1],
+    fps: 1000 / meanMs,
+  };
+}
+
+// A string: tsx would wrap a named function in a helper the page does not have.
+const recordFrames = `(() => {
+  window.benchFrames = [];
+  window.benchRecording = true;
+  const frame = (t) => {
+    window.benchFrames.push(t);
+    if (window.benchRecording) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})()`;
+
+/**
+ * Drags the node with the mouse `distance` px towards the middle of the pane and back in `steps`
+ * moves, each sent when the browser has taken the previous one, and returns the animation-frame
+ * intervals (ms) seen meanwhile. Staying off the pane's edges keeps React Flow from panning.
+ * Throws if the node did not follow the mouse.
+ */
+export async function dragFrames(page: Page, nodeId: string, distance = 200, steps = 120): Promise<number[]> {
+  const node = page.locator(nodeSelector(nodeId));
+  const box = await node.boundingBox();
+  const pane = await page.locator('.react-flow__renderer').boundingBox();
+  if (!box || !pane) throw new Error(`node ${nodeId} has no box`);
+  const start = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const direction = start.x < pane.x + pane.width / 2 ? 1 : -1;
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.evaluate(recordFrames);
+  const half = steps / 2;
+  for (let i = 1; i <= steps; i++) {
+    const along = i <= half ? i / half : (steps - i) / half;
+    await page.mouse.move(start.x + direction * distance * along, start.y + along * 20);
+    if (i === half) {
+      const moved = await node.boundingBox();
+      if (!moved || Math.abs(moved.x - box.x) < distance / 2)
+        throw new Error(`node ${nodeId} did not follow the drag`);
+    }
+  }
+  const timestamps = await page.evaluate(() => {
+    const w = window as unknown as { benchFrames: number[]; benchRecording: boolean };
+    w.benchRecording = false;
+    return w.benchFrames;
+  });
+  await page.mouse.up();
+  return timestamps.slice(1).map((t, i) => t - timestamps[i]);
+}
+
+/** The viewport's zoom, from React Flow's transform. */
+export async function zoomOf(page: Page): Promise<number> {
+  return page
+    .locator('.react-flow__viewport')
+    .evaluate((el) => new DOMMatrixReadOnly(getComputedStyle(el).transform).a);
+}
+
+/** Zooms in with the mouse wheel over the node until the zoom is at least `zoom`. */
+export async function zoomInOn(page: Page, nodeId: string, zoom: number): Promise<number> {
+  for (let i = 0; i < 40 && (await zoomOf(page)) < zoom; i++) {
+    const box = await page.locator(nodeSelector(nodeId)).boundingBox();
+    if (!box) throw new Error(`node ${nodeId} has no box`);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -200);
+    await page.waitForTimeout(50);
+  }
+  // Let the zoom settle (React Flow ends a wheel gesture after a short pause).
+  await page.waitForTimeout(500);
+  return zoomOf(page);
+}
