@@ -3,6 +3,7 @@
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { type Condition, MATCH_MODES } from '@/lib/schema';
+import { FormulaField } from './formula-field';
 import { type FieldErrors, regexIssue } from './validate';
 
 const matchLabels = {
@@ -22,7 +23,7 @@ export const emptyCondition = (): Condition => ({
 /**
  * A condition (bot-semantics §2): alternatives separated by `;`, match mode, comparison expression,
  * strings to ignore. Used by start-block triggers, quick replies and condition arrows. A regex that
- * does not compile is shown at the alternatives.
+ * does not compile is shown at the alternatives; the expression is edited in the formula editor.
  */
 export function ConditionFields({
   idPrefix,
@@ -68,20 +69,14 @@ export function ConditionFields({
           ))}
         </Select>
       </Field>
-      <Field
-        id={id('expression')}
+      <FormulaField
+        kind="expression"
         label="Comparison expression"
         hint="A formula expression that must also hold, e.g. age >= 18"
+        value={value.expression}
         error={errors.expression}
-      >
-        <Input
-          id={id('expression')}
-          value={value.expression}
-          spellCheck={false}
-          className="font-mono text-xs"
-          onChange={(e) => set({ expression: e.target.value })}
-        />
-      </Field>
+        onChange={(expression) => set({ expression })}
+      />
       <Field
         id={id('ignore')}
         label="Strings to ignore"

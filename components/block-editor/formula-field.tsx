@@ -1,35 +1,47 @@
 'use client';
 
 import { useId } from 'react';
+import { FormulaEditor } from '@/components/formula-editor/formula-editor';
+import { useKnownVariables } from '@/components/formula-editor/use-known-variables';
 import { Field } from '@/components/ui/field';
-import { Textarea } from '@/components/ui/input';
+import type { SourceKind } from '@/lib/formula';
 
 export interface FormulaFieldProps {
   value: string;
   onChange(value: string): void;
   label: string;
-  /** Shown under the field (e.g. a schema error); the Monaco editor will add its own markers. */
+  /** The first error (from validate.ts); the editor marks every error in the text as well. */
   error?: string | null;
   hint?: string;
+  /** A block's formula, or a condition's comparison expression. */
+  kind?: SourceKind;
+  placeholder?: string;
 }
 
-/**
- * SLOT: the block's formula. A plain monospace textarea for now; the Monaco editor with the
- * formula language mode (components/formula-editor) replaces it with the same props.
- */
-export function FormulaField({ value, onChange, label, error, hint }: FormulaFieldProps) {
+/** A formula or comparison expression in the formula editor, completing the bot's variables. */
+export function FormulaField({
+  value,
+  onChange,
+  label,
+  error,
+  hint,
+  kind = 'formula',
+  placeholder,
+}: FormulaFieldProps) {
   const id = useId();
+  const variables = useKnownVariables();
   return (
     <Field id={id} label={label} error={error} hint={hint}>
-      <Textarea
+      <FormulaEditor
         id={id}
+        label={label}
         value={value}
-        onChange={(e) => onChange(e.target.value)}
-        spellCheck={false}
-        rows={Math.min(12, Math.max(3, value.split('\n').length + 1))}
-        placeholder="price = round(base * 1.2, 2)"
-        aria-invalid={error ? true : undefined}
-        className="font-mono text-xs"
+        onChange={onChange}
+        kind={kind}
+        variables={variables}
+        invalid={Boolean(error)}
+        describedBy={error ? `${id}-error` : undefined}
+        placeholder={placeholder ?? (kind === 'formula' ? 'price = round(base * 1.2, 2)' : 'age >= 18')}
       />
     </Field>
   );

@@ -1,0 +1,140 @@
+'use client';
+
+import Editor, { loader } from '@monaco-editor/react';
+// The editor core and its contributions (suggest, hover, parameter hints, markers), without the
+// bundled languages this editor never uses.
+import 'monaco-editor/esm/vs/editor/editor.all.js';
+import * as monaco from 'monaco-editor/esm/vs/editor/editor.api.js';
+import { useEffect, useRef, useState } from 'react';
+import type { KnownVariable, SourceKind } from '@/lib/formula';
+import {
+  attachModel,
+  FORMULA_LANGUAGE,
+  FORMULA_THEME,
+  registerFormulaLanguage,
+  updateMarkers,
+} from './formula-language';
+
+// Loaded from the local package: @monaco-editor/react would fetch Monaco from a CDN otherwise.
+self.MonacoEnvironment = {
+  getWorker: () => new Worker(new URL('./editor.worker.ts', import.meta.url), { type: 'module' }),
+};
+loader.config({ monaco });
+registerFormulaLanguage(monaco);
+
+export interface MonacoFormulaEditorProps {
+  /** Given to Monaco's text area, so the field's label and error are tied to it. */
+  id: string;
+  describedBy?: string;
+  value: string;
+  onChange(value: string): void;
+  /** The accessible name of the editor's text area. */
+  label: string;
+  kind: SourceKind;
+  variables(): readonly KnownVariable[];
+  invalid: boolean;
+  onReady(focus: () => void): void;
+}
+
+const LINE_HEIGHT = 18;
+const PADDING = 8;
+
+/** Monaco with the formula language; grows with its text up to a limit. */
+export default function MonacoFormulaEditor({
+  id,
+  describedBy,
+  value,
+  onChange,
+  label,
+  kind,
+  variables,
+  invalid,
+  onReady,
+}: MonacoFormulaEditorProps) {
+  const settings = useRef({ kind, variables });
+  settings.current.kind = kind;
+  settings.current.variables = variables;
+  const detach = useRef<(() => void) | null>(null);
+  const input = useRef<HTMLTextAreaElement | null>(null);
+  const maxLines = kind === 'formula' ? 14 : 4;
+  const minLines = kind === 'formula' ? 3 : 1;
+  const [height, setHeight] = useState(LINE_HEIGHT * minLines + PADDING);
+  useEffect(() => () => detach.current?.(), []);
+  useEffect(() => {
+    if (describedBy) input.current?.setAttribute('aria-describedby', describedBy);
+    else input.current?.removeAttribute('aria-describedby');
+    input.current?.setAttribute('aria-invalid', String(invalid));
+  }, [describedBy, invalid]);
+
+  return (
+    <div
+      data-testid="formula-editor"
+      data-invalid={invalid || undefined}
+      className={`overflow-hidden rounded-md border ${invalid ? 'border-red-500' : 'border-slate-300'}`}
+    >
+      <Editor
+        height={height}
+        language={FORMULA_LANGUAGE}
+        theme={FORMULA_THEME}
+        value={value}
+        onChange={(next) => onChange(next ?? '')}
+        loading={null}
+        options={{
+          ariaLabel: label,
+          // A text area (not Chromium's EditContext) can carry the field's id and label.
+          editContext: false,
+          minimap: { enabled: false },
+          lineNumbers: kind === 'formula' ? 'on' : 'off',
+          lineNumbersMinChars: 2,
+          lineDecorationsWidth: 4,
+          glyphMargin: false,
+          folding: false,
+          scrollBeyondLastLine: false,
+          wordWrap: 'on',
+          fontSize: 12,
+          lineHeight: LINE_HEIGHT,
+          padding: { top: PADDING / 2, bottom: PADDING / 2 },
+          automaticLayout: true,
+          // The side panel clips its content; the suggestion list and hovers must overflow it.
+          fixedOverflowWidgets: true,
+          overviewRulerLanes: 0,
+          hideCursorInOverviewRuler: true,
+          renderLineHighlight: 'none',
+          scrollbar: { alwaysConsumeMouseWheel: false, horizontal: 'hidden', verticalScrollbarSize: 8 },
+          'semanticHighlighting.enabled': true,
+          wordBasedSuggestions: 'off',
+          quickSuggestions: { other: true, comments: false, strings: false },
+          suggest: { showWords: false },
+          tabSize: 2,
+          contextmenu: false,
+        }}
+        onMount={(editor) => {
+          const model = editor.getModel();
+          if (!model) return;
+          input.current = editor.getDomNode()?.querySelector('textarea') ?? null;
+          input.current?.setAttribute('id', id);
+          if (describedBy) input.current?.setAttribute('aria-describedby', describedBy);
+          input.current?.setAttribute('aria-invalid', String(invalid));
+          detach.current = attachModel(model, {
+            get kind() {
+              return settings.current.kind;
+            },
+            variables: () => settings.current.variables(),
+          });
+          updateMarkers(monaco, model);
+          model.onDidChangeContent(() => updateMarkers(monaco, model));
+          const fitHeight = () =>
+            setHeight(
+              Math.min(
+                LINE_HEIGHT * maxLines + PADDING,
+                Math.max(LINE_HEIGHT * minLines + PADDING, editor.getContentHeight()),
+              ),
+            );
+          editor.onDidContentSizeChange(fitHeight);
+          fitHeight();
+          onReady(() => editor.focus());
+        }}
+      />
+    </div>
+  );
+}
