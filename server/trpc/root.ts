@@ -2,6 +2,7 @@ import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
 import { projectRouter } from './routers/project';
+import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
 
 export const appRouter = createTRPCRouter({
@@ -9,6 +10,7 @@ export const appRouter = createTRPCRouter({
   apiKey: apiKeyRouter,
   botSchema: botSchemaRouter,
   simulator: simulatorRouter,
+  requestTest: requestTestRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,9 @@
+import { runTestRequest, testRequestInput } from '@/server/request-test/run-test-request';
+import { createTRPCRouter, projectProcedure } from '../init';
+
+export const requestTestRouter = createTRPCRouter({
+  /** The request form's "Test request": sent through the safe client with sample values. */
+  run: projectProcedure
+    .input(testRequestInput)
+    .mutation(({ ctx, input }) => runTestRequest(ctx.db, ctx.projectId, input)),
+});
