@@ -872,4 +872,11 @@ export const arity = (entry: BuiltinEntry) => ({
   max: entry.params.some((p) => p.rest) ? Number.POSITIVE_INFINITY : entry.params.length,
 });
 
+/** `len() takes 1 argument, got 2`. */
+export function arityMessage(name: string, min: number, max: number, got: number): string {
+  const expected =
+    min === max ? `${min}` : max === Number.POSITIVE_INFINITY ? `at least ${min}` : `${min} to ${max}`;
+  return `${name}() takes ${expected} argument${expected === '1' ? '' : 's'}, got ${got}`;
+}
+
 export { formatNumber };

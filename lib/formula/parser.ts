@@ -358,6 +358,27 @@ class Parser {
   }
 }
 
+/** The sub-expressions of an expression, in evaluation order. */
+export function children(x: Expr): Expr[] {
+  switch (x.type) {
+    case 'call':
+      return x.args;
+    case 'list':
+      return x.items;
+    case 'dict':
+      return x.entries.flat();
+    case 'unary':
+      return [x.arg];
+    case 'binary':
+    case 'logical':
+      return [x.left, x.right];
+    case 'index':
+      return [x.target, x.index];
+    default:
+      return [];
+  }
+}
+
 function errorAt(t: Token, message: string): ParseError {
   return { message, line: t.line, column: t.column, offset: t.offset, end: Math.max(t.end, t.offset + 1) };
 }

@@ -29,11 +29,34 @@ export const typeName = (v: Value): string =>
 
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
 
+/**
+ * Numbers, dates and times start with white space, a sign, a digit or a dot, never with an
+ * ASCII letter or a symbol after '9': most text is ruled out without a regular expression.
+ */
+function mayBeNumeric(s: string): boolean {
+  const c = s.charCodeAt(0);
+  return !(c >= 0x3a && c <= 0x7f);
+}
+
+/** A pure function of short text, remembering its recent answers (formulas see the same texts again and again). */
+function remembered<T>(fn: (text: string) => T): (text: string) => T {
+  const answers = new Map<string, T>();
+  return (text) => {
+    if (text.length > 40) return fn(text);
+    const known = answers.get(text);
+    if (known !== undefined) return known;
+    const answer = fn(text);
+    if (answers.size >= 1000) answers.clear();
+    answers.set(text, answer);
+    return answer;
+  };
+}
+
 /** Numbers, and strings that look like numbers (bot-semantics §4), as numbers; otherwise null. */
 export function asNumber(v: Value): number | null {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && NUMERIC.test(v)) return Number(v);
+  if (typeof v === 'string' && mayBeNumeric(v) && NUMERIC.test(v)) return Number(v);
   return null;
 }
 
@@ -71,6 +94,17 @@ export function fromJson(json: unknown): Value {
     return new Map(Object.entries(json as object).map(([k, x]) => [k, fromJson(x)]));
   if (typeof json === 'number' || typeof json === 'string' || typeof json === 'boolean') return json;
   return null;
+}
+
+/** A deep copy of a list or dict, for a caller that may change it; other values as they are. */
+export function copyValue(v: Value): Value {
+  if (Array.isArray(v)) return v.map(copyValue);
+  if (v instanceof Map) {
+    const copy = new Map<string, Value>();
+    for (const [k, x] of v) copy.set(k, copyValue(x));
+    return copy;
+  }
+  return v;
 }
 
 /** A value → stored text. Lists and dicts as JSON, so deserializeValue reads them back. */
@@ -133,21 +167,27 @@ const DATE = /^\s*(\d{1,2})\.(\d{1,2})\.(\d{4})\s*$/;
 const TIME = /^\s*(\d{1,2}):(\d{2})\s*$/;
 
 export function parseDate(v: Value): number | null {
-  if (typeof v !== 'string') return null;
-  const m = DATE.exec(v);
+  return typeof v === 'string' && mayBeNumeric(v) ? dateOf(v) : null;
+}
+
+const dateOf = remembered((text) => {
+  const m = DATE.exec(text);
   if (!m) return null;
   const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const t = Date.UTC(y, mo - 1, d);
   const check = new Date(t);
   return check.getUTCDate() === d && check.getUTCMonth() === mo - 1 ? t : null;
-}
+});
 
 export function parseTime(v: Value): number | null {
-  if (typeof v !== 'string') return null;
-  const m = TIME.exec(v);
+  return typeof v === 'string' && mayBeNumeric(v) ? timeOf(v) : null;
+}
+
+const timeOf = remembered((text) => {
+  const m = TIME.exec(text);
   if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return null;
   return Number(m[1]) * 60 + Number(m[2]);
-}
+});
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -1,0 +1,367 @@
+import { arity, arityMessage, builtins } from './catalogue';
+import { binary, checkList, getIndex, setIndex, unary } from './evaluate';
+import { NeedsHost } from './host-calls';
+import { LIMITS } from './limits';
+import { children, type Expr, type Pos, type Statement } from './parser';
+import { type NameSlot, type NameTable, type Run, readName, tick, writeName } from './run-state';
+import {
+  asNumber,
+  FormulaError,
+  isTruthy,
+  parseDate,
+  parseTime,
+  toDisplayString,
+  type Value,
+} from './values';
+
+/** Formula parts compiled to closures: evaluation is calling them, with no tree walking. */
+export type Compiled = (run: Run) => Value;
+
+/** What a formula or expression is compiled with: its names, and whether steps are counted. */
+export interface Unit {
+  names: NameTable;
+  /** Counted units tick every step (see CLOCK_EVERY); the others cannot near a limit. */
+  counted: boolean;
+}
+
+export interface CompiledStatement {
+  pos: Pos;
+  /** The variable the statement writes, for error messages and the error-into-variable rule. */
+  target?: NameSlot;
+  /** Statements with in-flow calls run through executeWithHost; the others straight through. */
+  callsHost: boolean;
+  exec: (run: Run) => void;
+}
+
+export function at(pos: Pos, error: unknown): FormulaError {
+  if (error instanceof NeedsHost) throw error;
+  if (error instanceof FormulaError) {
+    if (!error.line) {
+      error.line = pos.line;
+      error.column = pos.column;
+    }
+    return error;
+  }
+  if (error instanceof RangeError)
+    return new FormulaError('the formula is too deeply nested or too large', pos.line, pos.column);
+  return new FormulaError(String((error as Error)?.message ?? error), pos.line, pos.column);
+}
+
+/** How many nodes formula parts have (a bound on their steps) and whether they call in-flow functions. */
+export function measure(parts: Expr[]): { nodes: number; callsHost: boolean } {
+  let nodes = 0;
+  let callsHost = false;
+  const visit = (x: Expr) => {
+    nodes++;
+    if (x.type === 'call' && builtins.get(x.name)?.host) callsHost = true;
+    for (const child of children(x)) visit(child);
+  };
+  for (const part of parts) visit(part);
+  return { nodes, callsHost };
+}
+
+export const statementParts = (s: Statement): Expr[] =>
+  s.type === 'expr' ? [s.expr] : s.value ? [s.target, s.value] : [s.target];
+
+export function compileExpr(e: Expr, unit: Unit): Compiled {
+  const node = compileNode(e, unit);
+  if (!unit.counted || e.type === 'number' || e.type === 'string' || e.type === 'bool' || e.type === 'none')
+    return node;
+  return (run) => {
+    tick(run);
+    return node(run);
+  };
+}
+
+const none: Compiled = () => null;
+
+function compileNode(e: Expr, unit: Unit): Compiled {
+  switch (e.type) {
+    case 'number':
+    case 'string':
+    case 'bool': {
+      const value = e.value;
+      return () => value;
+    }
+    case 'none':
+      return none;
+    case 'name': {
+      const slot = unit.names.slot(e.name);
+      return (run) => readName(run, slot);
+    }
+    case 'list': {
+      const items = e.items.map((x) => compileExpr(x, unit));
+      return (run) => checkList(items.map((f) => f(run)));
+    }
+    case 'dict': {
+      const entries = e.entries.map(([k, v]) => [compileExpr(k, unit), compileExpr(v, unit)] as const);
+      return (run) => {
+        const map = new Map<string, Value>();
+        for (const [k, v] of entries) map.set(toDisplayString(k(run)), v(run));
+        return map;
+      };
+    }
+    case 'unary': {
+      const arg = compileExpr(e.arg, unit);
+      const op = e.op;
+      const general = (v: Value) => {
+        try {
+          return unary(op, v);
+        } catch (error) {
+          throw at(e, error);
+        }
+      };
+      if (op === '-')
+        return (run) => {
+          const v = arg(run);
+          return typeof v === 'number' ? -v : general(v);
+        };
+      return (run) => general(arg(run));
+    }
+    case 'logical': {
+      const left = compileExpr(e.left, unit);
+      const right = compileExpr(e.right, unit);
+      return e.op === 'and'
+        ? (run) => {
+            const l = left(run);
+            return isTruthy(l) ? right(run) : l;
+          }
+        : (run) => {
+            const l = left(run);
+            return isTruthy(l) ? l : right(run);
+          };
+    }
+    case 'binary':
+      return binaryNode(e, compileExpr(e.left, unit), compileExpr(e.right, unit));
+    case 'index': {
+      const target = compileExpr(e.target, unit);
+      const index = compileExpr(e.index, unit);
+      return (run) => {
+        const t = target(run);
+        const i = index(run);
+        // The common cases first: a dict's present key, a list's position from the start.
+        if (t instanceof Map) {
+          const v = typeof i === 'string' ? t.get(i) : undefined;
+          if (v !== undefined) return v;
+        } else if (Array.isArray(t) && typeof i === 'number' && i >= 0 && i < t.length && Number.isInteger(i))
+          return t[i];
+        try {
+          return getIndex(t, i);
+        } catch (error) {
+          throw at(e, error);
+        }
+      };
+    }
+    case 'call':
+      return callNode(e, unit);
+  }
+}
+
+/**
+ * The number a value stands for in arithmetic (a number or numeric text, never a boolean), or
+ * null. Remembers its last short text, as the same variable comes by again and again.
+ */
+class NumberOf {
+  private text: string | undefined;
+  private number: number | null = null;
+
+  of(v: Value): number | null {
+    if (typeof v === 'number') return v;
+    if (typeof v !== 'string') return null;
+    if (v.length > 40) return asNumber(v);
+    if (v !== this.text) {
+      this.text = v;
+      this.number = asNumber(v);
+    }
+    return this.number;
+  }
+}
+
+/**
+ * What the operators give for two numbers (numeric text included), exactly as `binary` would;
+ * undefined where `binary` has more to say (errors), which then decides.
+ */
+const ON_NUMBERS: Record<string, (x: number, y: number) => Value | undefined> = {
+  '+': (x, y) => x + y,
+  '-': (x, y) => x - y,
+  '*': (x, y) => x * y,
+  '/': (x, y) => (y === 0 ? undefined : x / y),
+  '%': (x, y) => (y === 0 ? undefined : ((x % y) + y) % y),
+  '**': (x, y) => {
+    const r = x ** y;
+    return Number.isFinite(r) ? r : undefined;
+  },
+  '==': (x, y) => x === y,
+  '!=': (x, y) => x !== y,
+  // As compareValues: by the difference, so infinities compare as there.
+  '<': (x, y) => x - y < 0,
+  '>': (x, y) => x - y > 0,
+  '<=': (x, y) => x - y <= 0,
+  '>=': (x, y) => x - y >= 0,
+};
+
+function binaryNode(e: Extract<Expr, { type: 'binary' }>, left: Compiled, right: Compiled): Compiled {
+  const op = e.op;
+  const l = new NumberOf();
+  const r = new NumberOf();
+  const onNumbers = ON_NUMBERS[op];
+  const general = (a: Value, b: Value) => {
+    try {
+      return binary(op, a, b);
+    } catch (error) {
+      throw at(e, error);
+    }
+  };
+  if (op === '+') {
+    const joins = (a: Value, b: Value): a is string =>
+      typeof a === 'string' && typeof b === 'string' && a.length + b.length <= LIMITS.stringLength;
+    return (run) => {
+      const a = left(run);
+      const b = right(run);
+      const y = r.of(b);
+      if (y === null) {
+        // Anything text plus non-numeric text joins.
+        if (joins(a, b)) return a + b;
+      } else {
+        const x = l.of(a);
+        if (x !== null) return x + y;
+        // Text plus numeric text joins, unless it is a date or time (plus days or minutes).
+        if (joins(a, b) && parseDate(a) === null && parseTime(a) === null) return a + b;
+      }
+      return general(a, b);
+    };
+  }
+  return (run) => {
+    const a = left(run);
+    const b = right(run);
+    const x = l.of(a);
+    const y = r.of(b);
+    if (x !== null && y !== null) {
+      const v = onNumbers(x, y);
+      if (v !== undefined) return v;
+    }
+    return general(a, b);
+  };
+}
+
+function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
+  const args = e.args.map((x) => compileExpr(x, unit));
+  if (e.name === 'if') {
+    // Lazy: only the branch it picks is evaluated.
+    const [cond, then = none, otherwise = none] = args;
+    if (!cond)
+      return () => {
+        throw new FormulaError('if() needs a condition', e.line, e.column);
+      };
+    return (run) => (isTruthy(cond(run)) ? then(run) : otherwise(run));
+  }
+  const entry = builtins.get(e.name);
+  if (!entry)
+    return () => {
+      throw new FormulaError(`unknown function ${e.name}()`, e.line, e.column);
+    };
+  const collect = collector(args);
+  const { min, max } = arity(entry);
+  if (args.length < min || args.length > max) {
+    const message = arityMessage(e.name, min, max, args.length);
+    return (run) => {
+      collect(run);
+      throw new FormulaError(message, e.line, e.column);
+    };
+  }
+  if (entry.host)
+    return (run) => {
+      const values = collect(run);
+      if (run.options.plan === 'free') {
+        throw new FormulaError(
+          `${e.name}() needs the business or AI plan; this project is on the free plan`,
+          e.line,
+          e.column,
+        );
+      }
+      if (run.hostIndex < run.hostResults.length) return run.hostResults[run.hostIndex++];
+      throw new NeedsHost(e.name, values);
+    };
+  const impl = entry.impl!;
+  return (run) => {
+    const values = collect(run);
+    try {
+      return impl(values, run);
+    } catch (error) {
+      throw at(e, error);
+    }
+  };
+}
+
+/** Evaluates arguments in order into a fresh list (builtins get their own). */
+function collector(args: Compiled[]): (run: Run) => Value[] {
+  const [a, b, c] = args;
+  switch (args.length) {
+    case 0:
+      return () => [];
+    case 1:
+      return (run) => [a(run)];
+    case 2:
+      return (run) => [a(run), b(run)];
+    case 3:
+      return (run) => [a(run), b(run), c(run)];
+    default:
+      return (run) => args.map((f) => f(run));
+  }
+}
+
+/** The variable a statement writes, for error messages and the error-into-variable rule. */
+function rootName(e: Expr): string | undefined {
+  if (e.type === 'name') return e.name;
+  if (e.type === 'index') return rootName(e.target);
+  return undefined;
+}
+
+export function compileStatement(s: Statement, unit: Unit, callsHost: boolean): CompiledStatement {
+  if (s.type === 'expr') {
+    const expr = compileExpr(s.expr, unit);
+    return { pos: s, callsHost, exec: (run) => void expr(run) };
+  }
+  const root = rootName(s.target);
+  const target = root === undefined ? undefined : unit.names.slot(root);
+  const value = s.value ? compileExpr(s.value, unit) : none;
+  const clear = s.value === null;
+  if (s.target.type === 'name' && target) {
+    return { pos: s, target, callsHost, exec: (run) => writeName(run, target, value(run), clear) };
+  }
+  if (!target) {
+    return {
+      pos: s,
+      callsHost,
+      exec: () => {
+        throw new FormulaError('only a variable or its elements can be assigned to', s.line, s.column);
+      },
+    };
+  }
+  // a[i][j] = v: find the container, change it, and store the whole variable again.
+  const chain: Expr[] = [];
+  let node: Expr = s.target;
+  while (node.type === 'index') {
+    chain.unshift(node.index);
+    node = node.target;
+  }
+  const indexes = chain.map((x) => compileExpr(x, unit));
+  return {
+    pos: s,
+    target,
+    callsHost,
+    exec: (run) => {
+      const v = value(run);
+      const base = readName(run, target);
+      let container = base;
+      const keys = indexes.map((f) => f(run));
+      try {
+        for (const key of keys.slice(0, -1)) container = getIndex(container, key);
+        setIndex(container, keys[keys.length - 1], v);
+      } catch (error) {
+        throw at(s, error);
+      }
+      writeName(run, target, base, false);
+    },
+  };
+}

@@ -1,0 +1,310 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { at } from './closures';
+import { compileExpression, compileFormula, type RunOptions } from './compile';
+import { binary, getIndex, unary } from './evaluate';
+import { LIMITS } from './limits';
+import { seededRandom } from './seeded-random';
+import { asNumber, FormulaError, parseDate, parseTime, type Value } from './values';
+
+/**
+ * Formulas without in-flow calls take a synchronous path that counts no steps and keeps
+ * converted variables between runs; the others take the general path. Both must give the same
+ * values and the same errors, and neither may ever answer with a stale variable.
+ */
+
+const stored = (vars: Record<string, string>): RunOptions['store'] => {
+  const map = new Map(Object.entries(vars));
+  return {
+    get: (name) => map.get(name),
+    set: (name, value) => {
+      if (value === null) map.delete(name);
+      else map.set(name, value);
+    },
+  };
+};
+
+const options = (vars: Record<string, string>): RunOptions => ({
+  store: stored(vars),
+  plan: 'business',
+  host: { call: async () => 'from the host' },
+  random: seededRandom(7),
+  now: () => new Date('2026-03-02T09:05:00Z'),
+  timeZone: 'UTC',
+});
+
+const first = {
+  n: '42',
+  f: '2.5',
+  s: 'hello',
+  z: '007',
+  d: '11.12.2021',
+  t: '23:50',
+  l: '[1,"2",[3]]',
+  m: '{"k":"v","n":2}',
+  b: 'True',
+  big: 'x'.repeat(60_000),
+};
+// The same names with other values, types and shapes.
+const second = { n: 'x', f: '-1', s: '12', d: '8.12.2021', t: 'later', l: '[5]', m: '{"k":[1]}', b: '0' };
+
+type Outcome = { value: Value } | { error: string; line: number; column: number };
+
+async function outcome(fn: () => Value | Promise<Value>, shift = 0): Promise<Outcome> {
+  try {
+    return { value: await fn() };
+  } catch (error) {
+    if (!(error instanceof FormulaError)) throw error;
+    const column = error.line === 1 ? error.column - shift : error.column;
+    return { error: error.message, line: error.line, column };
+  }
+}
+
+const leaf = fc.oneof(
+  fc.integer({ min: -3, max: 12 }).map(String),
+  fc.constantFrom('0.5', '1e3', 'True', 'False', 'None', '[1, 2]', "{'k': 1}", '[]'),
+  fc.constantFrom("'3'", "'007'", "' 4 '", "'abc'", "''", "'11.12.2021'", "'29.02.2024'", "'10:30'", "'k'"),
+  fc.constantFrom('n', 'f', 's', 'z', 'd', 't', 'l', 'm', 'b', 'big', 'missing'),
+);
+const OPERATORS = ['+', '-', '*', '/', '%', '**', '==', '!=', '<', '>', '<=', '>=', 'and', 'or'];
+const FUNCTIONS: [string, number][] = [
+  ['len', 1],
+  ['str', 1],
+  ['abs', 1],
+  ['upper', 1],
+  ['sort', 1],
+  ['round', 2],
+  ['concat', 2],
+  ['addDays', 2],
+  ['contains', 2],
+  ['append', 2],
+  ['max', 2],
+  ['if', 3],
+];
+const expression = fc.letrec<{ expr: string }>((tie) => ({
+  expr: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc
+      .tuple(tie('expr'), fc.constantFrom(...OPERATORS), tie('expr'))
+      .map(([a, op, b]) => `(${a} ${op} ${b})`),
+    fc.tuple(fc.constantFrom('-', 'not '), tie('expr')).map(([op, a]) => `(${op}${a})`),
+    fc.tuple(tie('expr'), tie('expr')).map(([a, i]) => `${a}[${i}]`),
+    fc
+      .tuple(fc.constantFrom(...FUNCTIONS), fc.array(tie('expr'), { minLength: 3, maxLength: 3 }))
+      .map(([[name, n], args]) => `${name}(${args.slice(0, n).join(', ')})`),
+    fc.constant('random(1, 6)'),
+  ),
+})).expr;
+
+describe('the shortcuts for common cases', () => {
+  // Operands of every type, and the number edge cases: -0, infinities, NaN, numeric texts.
+  const operands = [
+    '0',
+    '(-0)',
+    '2',
+    '2.5',
+    '(-3)',
+    '(1e308 * 10)',
+    '(-1e308 * 10)',
+    '((1e308 * 10) - (1e308 * 10))',
+    "'3'",
+    "' 4 '",
+    "'-2.5'",
+    "'1e3'",
+    "'.5'",
+    "'007'",
+    `'${' '.repeat(45)}6'`,
+    "'11.12.2021'",
+    "'10:30'",
+    "'abc'",
+    "{'1': 'one', 'True': 'yes', '': 'empty'}",
+    "''",
+    "'k'",
+    'True',
+    'False',
+    'None',
+    '[1, 2]',
+    "{'k': 1}",
+    '[]',
+    'n',
+    'z',
+    'd',
+    't',
+    'big',
+  ];
+  const operand = (source: string) => compileExpression(source).evaluateSync(options(first));
+  // As the interpreter reports them: errors other than the language's own become its own.
+  const reference = async (fn: () => Value) => {
+    const result = await outcome(() => {
+      try {
+        return fn();
+      } catch (error) {
+        throw at({ line: 1, column: 1, offset: 0, end: 0 }, error);
+      }
+    });
+    return 'error' in result ? { error: result.error } : result;
+  };
+  const compiled = async (source: string) => {
+    const result = await outcome(() => compileExpression(source).evaluateSync(options(first)));
+    return 'error' in result ? { error: result.error } : result;
+  };
+
+  it('give what the operators give, for operands of every type', async () => {
+    const ops = OPERATORS.filter((op) => op !== 'and' && op !== 'or');
+    for (const a of operands) {
+      for (const b of operands) {
+        for (const op of ops) {
+          const expected = await reference(() => binary(op, operand(a), operand(b)));
+          expect(await compiled(`${a} ${op} ${b}`), `${a} ${op} ${b}`).toEqual(expected);
+        }
+        expect(await compiled(`${a}[${b}]`), `${a}[${b}]`).toEqual(
+          await reference(() => getIndex(operand(a), operand(b))),
+        );
+      }
+      expect(await compiled(`-${a}`), `-${a}`).toEqual(await reference(() => unary('-', operand(a))));
+    }
+  });
+
+  it('rule out text by its first character only where no number, date or time can start', () => {
+    for (let code = 0; code < 0x3100; code++) {
+      const c = String.fromCharCode(code);
+      const space = /\s/.test(c);
+      expect(asNumber(`${c}5`) !== null, `U+${code.toString(16)}`).toBe(space || /[\d+\-.]/.test(c));
+      expect(parseDate(`${c}1.2.2020`) !== null, `U+${code.toString(16)}`).toBe(space || /[0-2]/.test(c));
+      expect(parseTime(`${c}1:30`) !== null, `U+${code.toString(16)}`).toBe(space || /[0-2]/.test(c));
+    }
+  });
+});
+
+describe('the synchronous path and the general path', () => {
+  it('give the same values and errors for any expression', async () => {
+    await fc.assert(
+      fc.asyncProperty(expression, async (source) => {
+        const fast = compileExpression(source);
+        expect(fast.callsHost).toBe(false);
+        const sync = await outcome(() => fast.evaluateSync(options(first)));
+        expect(await outcome(() => fast.evaluate(options(first)))).toEqual(sync);
+        // An in-flow call in the branch not taken sends the same expression down the general path.
+        const prefix = 'if(True, ';
+        const general = compileExpression(`${prefix}${source}, message(1, 'x'))`);
+        expect(general.callsHost).toBe(true);
+        expect(await outcome(() => general.evaluate(options(first)), prefix.length)).toEqual(sync);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('give the same variables and errors for any formula line', async () => {
+    await fc.assert(
+      fc.asyncProperty(expression, expression, async (a, b) => {
+        const source = `x = ${a}\nl[0] = ${b}\ny = x`;
+        const runs = [];
+        for (const formula of [source, `${source}\nif(False, message(1, 'x'))`]) {
+          const store = stored(first);
+          const { errors } = await compileFormula(formula).run({ ...options(first), store });
+          runs.push({ errors, x: store.get('x'), l: store.get('l'), y: store.get('y') });
+        }
+        expect(runs[1]).toEqual(runs[0]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never answers with a stale variable: each run reads what the store holds now', async () => {
+    await fc.assert(
+      fc.asyncProperty(expression, async (source) => {
+        const compiled = compileExpression(source);
+        for (const vars of [first, second, first, {}, second]) {
+          const fresh = await outcome(() => compileExpression(source).evaluateSync(options(vars)));
+          expect(await outcome(() => compiled.evaluateSync(options(vars)))).toEqual(fresh);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the synchronous path', () => {
+  it('re-reads a variable changed between evaluations', () => {
+    const compiled = compileExpression("n * 2 + len(l) + m['k']");
+    const vars = new Map([
+      ['n', '2'],
+      ['l', '[1]'],
+      ['m', '{"k":1}'],
+    ]);
+    const run = () =>
+      compiled.evaluateSync({ store: { get: (k) => vars.get(k), set: () => {} }, plan: 'free' });
+    expect(run()).toBe(6);
+    vars.set('n', '5');
+    expect(run()).toBe(12);
+    vars.set('l', '[1, 2, 3]');
+    vars.set('m', '{"k":10}');
+    expect(run()).toBe(23);
+    // Text times a number repeats it.
+    vars.set('n', 'five');
+    expect(run()).toBe('fivefive310');
+  });
+
+  it('hands out lists and dicts the caller may change without changing later results', () => {
+    const compiled = compileExpression("order['items']");
+    const opts = options({ order: '{"items":[{"sku":"tea"}]}' });
+    const items = compiled.evaluateSync(opts) as Value[];
+    (items[0] as Map<string, Value>).set('sku', 'changed');
+    items.push('extra');
+    expect(compiled.evaluateSync(opts)).toEqual([new Map([['sku', 'tea']])]);
+  });
+
+  it('still enforces the text and list limits, with the position', async () => {
+    const long = { a: 'x'.repeat(60_000) };
+    const tooLong = `a text longer than ${LIMITS.stringLength} characters`;
+    expect(await outcome(() => compileExpression('1 + (a + a)').evaluateSync(options(long)))).toEqual({
+      error: tooLong,
+      line: 1,
+      column: 5,
+    });
+    expect(await outcome(() => compileExpression("'x' * 200000").evaluateSync(options({})))).toEqual({
+      error: tooLong,
+      line: 1,
+      column: 1,
+    });
+    expect(await outcome(() => compileExpression('[1] * 20000').evaluateSync(options({})))).toEqual({
+      error: `a list longer than ${LIMITS.listLength} items`,
+      line: 1,
+      column: 1,
+    });
+  });
+
+  it('refuses expressions with in-flow calls, which only evaluate() can run', async () => {
+    const compiled = compileExpression("get_block_name_by_id(1) + '!'");
+    expect(() => compiled.evaluateSync(options({}))).toThrow(/use evaluate\(\)/);
+    expect(await compiled.evaluate(options({}))).toBe('from the host!');
+  });
+
+  it('works when a store evaluates the same expression while it runs', () => {
+    const compiled = compileExpression('a + b');
+    const inner = { get: (k: string) => ({ a: '1', b: '2' })[k], set: () => {} };
+    const outer = {
+      get: (k: string) => (k === 'a' ? String(compiled.evaluateSync({ store: inner, plan: 'free' })) : '10'),
+      set: () => {},
+    };
+    expect(compiled.evaluateSync({ store: outer, plan: 'free' })).toBe(13);
+    expect(compiled.evaluateSync({ store: inner, plan: 'free' })).toBe(3);
+  });
+});
+
+describe('the general path', () => {
+  it('stops a run at the step limit, counting the replays of in-flow calls', async () => {
+    // Each in-flow call replays the line: 50 runs of a line of over 4,000 steps.
+    const names = Array.from({ length: 4200 }, () => 'a').join(',');
+    const calls = Array.from({ length: LIMITS.hostCalls - 1 }, () => 'get_block_name_by_id(1)').join(',');
+    const store = stored({ a: '1' });
+    const { errors } = await compileFormula(`x = [${names}] + [${calls}]\ny = 1`).run({
+      ...options({}),
+      store,
+    });
+    expect(errors.map((e) => e.message)).toEqual([`the formula took more than ${LIMITS.steps} steps`]);
+    expect(store.get('x')).toBe(`Error: the formula took more than ${LIMITS.steps} steps`);
+    expect(store.get('y')).toBeUndefined();
+  });
+});

@@ -1,0 +1,59 @@
+import { LIMITS } from './limits';
+import type { Pos } from './parser';
+import type { Run } from './run-state';
+import { FormulaError, type Value } from './values';
+
+/**
+ * An in-flow call whose result is not known yet. The statement stops, the runner awaits the
+ * host, and evaluates the statement again with the result recorded (and the same random
+ * numbers), so evaluation itself stays synchronous closures.
+ */
+export class NeedsHost {
+  constructor(
+    readonly name: string,
+    readonly args: Value[],
+  ) {}
+}
+
+/** Runs one statement that calls in-flow functions to its end, awaiting them as they come. */
+export async function executeWithHost(run: Run, exec: (run: Run) => void, pos: Pos): Promise<void> {
+  const results: Value[] = [];
+  run.hostResults = results;
+  run.randoms = [];
+  try {
+    for (;;) {
+      run.hostIndex = 0;
+      run.randomIndex = 0;
+      try {
+        exec(run);
+        return;
+      } catch (error) {
+        if (!(error instanceof NeedsHost)) throw error;
+        results.push(await callHost(run, error, pos));
+      }
+    }
+  } finally {
+    run.randoms = null;
+  }
+}
+
+async function callHost(run: Run, needed: NeedsHost, pos: Pos): Promise<Value> {
+  const host = run.options.host;
+  if (!host) throw new FormulaError(`${needed.name}() is not available here`, pos.line, pos.column);
+  if (++run.hostCalls > LIMITS.hostCalls) {
+    throw new FormulaError(
+      `at most ${LIMITS.hostCalls} in-flow function calls per formula run`,
+      pos.line,
+      pos.column,
+    );
+  }
+  const started = Date.now();
+  try {
+    return await host.call(needed.name, needed.args);
+  } catch (hostError) {
+    throw new FormulaError(`${needed.name}(): ${(hostError as Error).message}`, pos.line, pos.column);
+  } finally {
+    // Waiting for the network does not count against the formula's own time.
+    run.deadline += Date.now() - started;
+  }
+}

@@ -1,0 +1,192 @@
+import type { BuiltinContext } from './catalogue';
+import { LIMITS } from './limits';
+import { deserializeValue, FormulaError, serializeValue, type Value } from './values';
+
+/** Variables as the engine stores them: text, with `client.` and `project.` prefixes kept. */
+export interface VariableStore {
+  get(name: string): string | undefined;
+  set(name: string, value: string | null): void;
+}
+
+/** The in-flow functions with I/O, provided by the server. */
+export interface FormulaHost {
+  call(name: string, args: Value[]): Promise<Value>;
+}
+
+export type Plan = 'free' | 'business' | 'ai';
+
+export interface RunOptions {
+  store: VariableStore;
+  host?: FormulaHost;
+  plan: Plan;
+  now?: () => Date;
+  random?: () => number;
+  timeZone?: string;
+}
+
+/**
+ * Steps between two looks at the clock. Without in-flow calls nothing is evaluated twice, so a
+ * formula of fewer nodes than this can neither look at the clock nor near the step limit, and
+ * runs without counting steps at all.
+ */
+export const CLOCK_EVERY = 1024;
+
+const UNREAD = Symbol('unread');
+
+/** A name one compiled formula reads or writes, with the stored text it converted last. */
+export class NameSlot {
+  raw: string | undefined | typeof UNREAD = UNREAD;
+  value: Value = null;
+
+  constructor(
+    readonly name: string,
+    readonly index: number,
+  ) {}
+}
+
+/** The names of one compiled formula or expression, each read from the store once per run. */
+export class NameTable {
+  private readonly slots = new Map<string, NameSlot>();
+
+  /**
+   * @param keepContainers lists and dicts read from the store may be reused by later runs: only
+   *   where nothing can change them (expressions without in-flow calls; results are copied out).
+   */
+  constructor(readonly keepContainers: boolean) {}
+
+  slot(name: string): NameSlot {
+    let slot = this.slots.get(name);
+    if (!slot) {
+      slot = new NameSlot(name, this.slots.size);
+      this.slots.set(name, slot);
+    }
+    return slot;
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+}
+
+const NO_RESULTS: readonly Value[] = [];
+
+/** State of one run, and the built-ins' view of it. Host calls are replayed: see host-calls.ts. */
+export class Run implements BuiltinContext {
+  /** This run's value of each name, by slot: undefined until read or written. */
+  readonly values: (Value | undefined)[];
+  steps = 0;
+  deadline = 0;
+  hostResults: readonly Value[] = NO_RESULTS;
+  hostIndex = 0;
+  hostCalls = 0;
+  /** Random numbers drawn by a statement with in-flow calls, replayed with it; null elsewhere. */
+  randoms: number[] | null = null;
+  randomIndex = 0;
+
+  constructor(
+    public options: RunOptions,
+    readonly names: NameTable,
+    counted: boolean,
+  ) {
+    this.values = new Array(names.size);
+    if (counted) this.deadline = Date.now() + LIMITS.wallTimeMs;
+  }
+
+  get timeZone(): string {
+    return this.options.timeZone ?? 'UTC';
+  }
+
+  now(): Date {
+    const now = this.options.now;
+    return now ? now() : new Date();
+  }
+
+  random(): number {
+    const draw = this.options.random ?? Math.random;
+    if (this.randoms === null) return draw();
+    // A replayed statement sees the same numbers as its first attempt.
+    if (this.randomIndex < this.randoms.length) return this.randoms[this.randomIndex++];
+    const r = draw();
+    this.randoms.push(r);
+    this.randomIndex++;
+    return r;
+  }
+}
+
+const FINISHED: RunOptions = {
+  store: { get: () => undefined, set: () => {} },
+  plan: 'free',
+};
+
+/**
+ * One Run, reused by the runs of a compiled formula that calls no in-flow function (so each
+ * run is over before the next starts): allocating a run's state costs more than evaluating many
+ * a formula. A run that starts while another is still going (a store that evaluates the same
+ * formula) gets its own.
+ */
+export class ReusedRun {
+  private free: Run | null;
+
+  constructor(
+    private readonly names: NameTable,
+    private readonly counted: boolean,
+  ) {
+    this.free = new Run(FINISHED, names, counted);
+  }
+
+  use<T>(options: RunOptions, body: (run: Run) => T): T {
+    const run = this.free;
+    if (!run) return body(new Run(options, this.names, this.counted));
+    this.free = null;
+    run.options = options;
+    if (this.counted) {
+      run.steps = 0;
+      run.deadline = Date.now() + LIMITS.wallTimeMs;
+    }
+    try {
+      return body(run);
+    } finally {
+      const values = run.values;
+      // (A loop: fill() costs more than the rest of a short run.)
+      for (let i = 0; i < values.length; i++) values[i] = undefined;
+      // Nothing of the caller's is kept.
+      run.options = FINISHED;
+      this.free = run;
+    }
+  }
+}
+
+/** One step of a counted run: past the limits, a clear error. */
+export function tick(run: Run): void {
+  if (++run.steps > LIMITS.steps) throw new FormulaError(`the formula took more than ${LIMITS.steps} steps`);
+  if (run.steps % CLOCK_EVERY === 0 && Date.now() > run.deadline) {
+    throw new FormulaError(`the formula ran longer than ${LIMITS.wallTimeMs} ms`);
+  }
+}
+
+const isContainer = (v: Value) => Array.isArray(v) || v instanceof Map;
+
+/** A name's value: this run's if known, else the store's, converted once per stored text. */
+export function readName(run: Run, slot: NameSlot): Value {
+  const known = run.values[slot.index];
+  if (known !== undefined) return known;
+  const raw = run.options.store.get(slot.name);
+  let value: Value;
+  if (raw === slot.raw) value = slot.value;
+  else {
+    value = raw === undefined ? null : deserializeValue(raw);
+    if (run.names.keepContainers || !isContainer(value)) {
+      slot.raw = raw;
+      slot.value = value;
+    }
+  }
+  run.values[slot.index] = value;
+  return value;
+}
+
+export function writeName(run: Run, slot: NameSlot, value: Value, clear: boolean): void {
+  if (slot.name.startsWith('project.'))
+    throw new FormulaError(`${slot.name} is a project constant and cannot be changed here`);
+  run.options.store.set(slot.name, clear || value === null ? null : serializeValue(value));
+  run.values[slot.index] = clear ? null : value;
+}
