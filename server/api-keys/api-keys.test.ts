@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { createProject } from '@/server/projects/project-service';
 import { authenticateApiKey, createApiKey, hashApiKey, listApiKeys, revokeApiKey } from './api-keys';
+import { KEY_CACHE_TTL_MS } from './live-key-cache';
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -46,6 +47,42 @@ describe('API keys', () => {
     expect(await authenticateApiKey(db, 'not-a-key')).toBeNull();
     expect(await listApiKeys(db, project.id)).toEqual([]);
     await expect(revokeApiKey(db, project.id, created.id)).rejects.toThrow('already revoked');
+  });
+
+  it('stops a key revoked by another instance within the cache time, and sees plan changes as soon', async () => {
+    const db = tdb.prisma;
+    const project = await createProject(db, { name: 'Elsewhere' });
+    const created = await createApiKey(db, project.id, { name: 'Remote' });
+    const t0 = Date.now();
+    expect(await authenticateApiKey(db, created.key, t0)).toMatchObject({ plan: 'free' });
+    // Another instance revokes the key and upgrades the plan: this instance's memory is not told.
+    await db.apiKey.update({ where: { id: created.id }, data: { revokedAt: new Date() } });
+    await db.project.update({ where: { id: project.id }, data: { plan: 'business' } });
+    expect(await authenticateApiKey(db, created.key, t0 + KEY_CACHE_TTL_MS - 1)).toMatchObject({
+      plan: 'free',
+    });
+    expect(await authenticateApiKey(db, created.key, t0 + KEY_CACHE_TTL_MS)).toBeNull();
+
+    const live = await createApiKey(db, project.id, { name: 'Live' });
+    expect(await authenticateApiKey(db, live.key, t0)).toMatchObject({ plan: 'business' });
+    await db.project.update({ where: { id: project.id }, data: { plan: 'ai' } });
+    expect(await authenticateApiKey(db, live.key, t0 + KEY_CACHE_TTL_MS)).toMatchObject({ plan: 'ai' });
+  });
+
+  it('records the last use once a minute at most, cached or not', async () => {
+    const db = tdb.prisma;
+    const project = await createProject(db, { name: 'Usage' });
+    const created = await createApiKey(db, project.id, { name: 'Busy' });
+    const lastUsed = async () =>
+      (await db.apiKey.findUniqueOrThrow({ where: { id: created.id } })).lastUsedAt?.getTime();
+    const t0 = Date.now();
+    await authenticateApiKey(db, created.key, t0);
+    expect(await lastUsed()).toBe(t0);
+    await authenticateApiKey(db, created.key, t0 + 1_000);
+    await authenticateApiKey(db, created.key, t0 + 59_000);
+    expect(await lastUsed()).toBe(t0);
+    await authenticateApiKey(db, created.key, t0 + 61_000);
+    expect(await lastUsed()).toBe(t0 + 61_000);
   });
 
   it('keeps projects apart: a key belongs to one project, and keys cannot be revoked across projects', async () => {

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import type { Db } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import { notFound, parseInput } from '@/server/errors';
+import { forgetLiveKey, getLiveKey, type LiveKey, rememberLiveKey } from './live-key-cache';
 
-const KEY_PREFIX = 'bb_';
+export const KEY_PREFIX = 'bb_';
 const DISPLAY_PREFIX_LENGTH = 10;
 
 export const createApiKeyInput = z.object({
@@ -47,6 +48,7 @@ export async function revokeApiKey(db: Db, projectId: number, keyId: number) {
     data: { revokedAt: new Date() },
   });
   if (count === 0) throw notFound(`API key ${keyId} does not exist in this project or is already revoked.`);
+  forgetLiveKey(keyId);
 }
 
 export interface AuthenticatedKey {
@@ -56,35 +58,61 @@ export interface AuthenticatedKey {
   plan: Plan;
 }
 
+const LAST_USED_PRECISION_MS = 60_000;
+
 /**
  * Finds the live key for a presented key string; unknown and revoked keys both give null,
- * so callers cannot tell them apart.
+ * so callers cannot tell them apart. Live keys are remembered for a few seconds
+ * (live-key-cache.ts), so a busy integrator's calls cost no key lookup.
  */
-export async function authenticateApiKey(db: Db, presented: string): Promise<AuthenticatedKey | null> {
+export async function authenticateApiKey(
+  db: Db,
+  presented: string,
+  now = Date.now(),
+): Promise<AuthenticatedKey | null> {
   if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
   const hash = hashApiKey(presented);
-  const row = await db.apiKey.findUnique({
-    where: { hash },
-    select: {
-      id: true,
-      projectId: true,
-      canDeleteClients: true,
-      revokedAt: true,
-      hash: true,
-      lastUsedAt: true,
-      project: { select: { plan: true } },
-    },
-  });
-  if (!row || row.revokedAt) return null;
-  if (!timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  // Last-used is shown to the minute; skip the write when it is fresh, it is on every call's path.
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
-    await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  let live = getLiveKey(hash, now);
+  if (!live) {
+    const found = await findLiveKey(db, hash);
+    if (!found) return null;
+    live = found;
+    rememberLiveKey(hash, live, now);
   }
+  // Last-used is shown to the minute; skip the write when it is fresh, it is on every call's path.
+  if (live.lastUsedAt === null || now - live.lastUsedAt > LAST_USED_PRECISION_MS) {
+    live.lastUsedAt = now;
+    await db.apiKey.update({ where: { id: live.keyId }, data: { lastUsedAt: new Date(now) } });
+  }
+  return {
+    keyId: live.keyId,
+    projectId: live.projectId,
+    canDeleteClients: live.canDeleteClients,
+    plan: live.plan,
+  };
+}
+
+/** The key with its project's plan, in one query. */
+async function findLiveKey(db: Db, hash: string): Promise<LiveKey | null> {
+  const [row] = await db.$queryRaw<
+    {
+      id: number;
+      projectId: number;
+      canDeleteClients: boolean;
+      hash: string;
+      lastUsedAt: Date | null;
+      plan: Plan;
+    }[]
+  >`SELECT k.id, k."projectId", k."canDeleteClients", k.hash, k."lastUsedAt", p.plan::text AS plan
+    FROM "ApiKey" k JOIN "Project" p ON p.id = k."projectId"
+    WHERE k.hash = ${hash} AND k."revokedAt" IS NULL`;
+  if (!row) return null;
+  if (!timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   return {
     keyId: row.id,
     projectId: row.projectId,
     canDeleteClients: row.canDeleteClients,
-    plan: row.project.plan,
+    plan: row.plan,
+    lastUsedAt: row.lastUsedAt?.getTime() ?? null,
   };
 }

@@ -41,15 +41,23 @@ export const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...SECURITY_HEADERS, ...headers },
-  });
+/** An answer of the public API, independent of the HTTP server that sends it. */
+export interface ApiReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
 }
 
-export function errorResponse(error: ApiError): Response {
-  return jsonResponse(
+export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): ApiReply {
+  return {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...SECURITY_HEADERS, ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+export function errorReply(error: ApiError): ApiReply {
+  return jsonReply(
     error.status,
     { status: 'error', error: error.code, message: error.message },
     error.headers,

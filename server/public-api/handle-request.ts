@@ -4,39 +4,39 @@ import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { ApiAction } from './action';
 import { actions } from './actions';
-import { ApiError, errorResponse, jsonResponse, toApiError } from './api-error';
+import { ApiError, type ApiReply, errorReply, jsonReply, toApiError } from './api-error';
 import { takeToken } from './rate-limit';
 import { redactKey } from './redact';
-import { readParams } from './request-params';
+import { type ApiRequest, readParams } from './request-params';
 
 const actionsByName = new Map<string, ApiAction>(actions.map((a) => [a.name, a as ApiAction]));
 const ALLOWED_METHODS = new Set(['GET', 'POST']);
 
-/** `/api/{api_key}/{action}`: authenticate, validate, call the action, answer in the §6 format. */
-export async function handlePublicApiRequest(
-  req: Request,
+/**
+ * `/api/{api_key}/{action}`: authenticate, validate, call the action, answer in the §6 format.
+ * Transport-neutral: the route handler (fetch-adapter.ts) and the production server
+ * (node-adapter.ts) both call it.
+ */
+export async function answerApiRequest(
+  req: ApiRequest,
   apiKey: string,
   actionName: string,
-): Promise<Response> {
+): Promise<ApiReply> {
   const started = Date.now();
-  let status = 500;
   try {
-    const response = await dispatch(req, apiKey, actionName);
-    status = response.status;
-    return response;
+    return await dispatch(req, apiKey, actionName);
   } catch (error) {
     const apiError = toApiError(error);
     if (apiError.status === 500) console.error(`[api] ${actionName} failed:`, error);
-    status = apiError.status;
-    return errorResponse(apiError);
-  } finally {
+    // Failures only: a line per success costs the hot path more than its read (stdout is synchronous).
     console.log(
-      `[api] ${req.method} /api/${redactKey(apiKey)}/${actionName} ${status} ${Date.now() - started}ms`,
+      `[api] ${req.method} /api/${redactKey(apiKey)}/${actionName} ${apiError.status} ${apiError.code} ${Date.now() - started}ms`,
     );
+    return errorReply(apiError);
   }
 }
 
-async function dispatch(req: Request, apiKey: string, actionName: string): Promise<Response> {
+async function dispatch(req: ApiRequest, apiKey: string, actionName: string): Promise<ApiReply> {
   const action = actionsByName.get(actionName);
   if (!action) {
     throw new ApiError(
@@ -74,7 +74,7 @@ async function dispatch(req: Request, apiKey: string, actionName: string): Promi
   const parsed = action.input.safeParse(raw);
   if (!parsed.success) throw invalidParams(parsed.error, raw);
   const result = await action.handle({ db, projectId: key.projectId, plan: key.plan, key }, parsed.data);
-  return jsonResponse(200, { status: 'success', ...result });
+  return jsonReply(200, { status: 'success', ...result });
 }
 
 function invalidParams(error: z.ZodError, raw: Record<string, unknown>): ApiError {

@@ -123,6 +123,72 @@ describe('authentication and errors', () => {
     expect(put.status).toBe(405);
   });
 
+  it('refuses a body over the cap that comes without a length (chunked), and still answers', async () => {
+    const chunk = new TextEncoder().encode(`{"client_id":1,"variables":{"x":"${'y'.repeat(256 * 1024)}`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Five chunks of 256 KiB pass the 1 MiB cap; the stream never ends on its own.
+        if (sent++ < 5) controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(`${server.url}/api/${key}/save_variables`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ status: 'error', error: 'body_too_large' });
+    expect(response.headers.get('connection')).toBe('close');
+  });
+
+  it('gives the same answers to keys that skip the fast path (malformed) as the route handler does', async () => {
+    // `npm start` serves well-formed keys itself; anything else goes through Next.js's route.
+    const malformed = await call('get_messages', {}, { method: 'GET', apiKey: 'not-a-key' });
+    const unknown = await call('get_messages', {}, { method: 'GET', apiKey: 'bb_nope' });
+    expect(malformed).toMatchObject({ status: 401, body: unknown.body });
+    expect(malformed.headers.get('cache-control')).toBe('no-store');
+    const encoded = await call('get_messages', {}, { method: 'GET', apiKey: encodeURIComponent(`${key} `) });
+    expect(encoded.status).toBe(401);
+  });
+
+  it('reads multipart form bodies, whatever the case of their boundary', async () => {
+    const id = await newClient('multipart');
+    const boundary = 'BlockbotBoundaryXyZ';
+    const body = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="client_id"',
+      '',
+      String(id),
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="variables"',
+      '',
+      '{"source":"multipart"}',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    const saved = await fetch(`${server.url}/api/${key}/save_variables`, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(saved.status).toBe(200);
+    expect((await call('get_variables', { client_id: id }, { method: 'GET' })).body.variables).toEqual({
+      source: 'multipart',
+    });
+    const broken = await fetch(`${server.url}/api/${key}/save_variables`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=OtherBoundary' },
+      body,
+    });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({
+      error: 'invalid_body',
+      message: expect.stringContaining('boundary'),
+    });
+  });
+
   it("keeps projects apart: a key of another project gets 404 for this project's clients", async () => {
     const clientId = await newClient('isolated');
     for (const [action, method] of [

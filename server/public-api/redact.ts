@@ -2,7 +2,3 @@
 export function redactKey(key: string): string {
   return key.length <= 6 ? '***' : `${key.slice(0, 6)}…`;
 }
-
-export function redactApiPath(path: string): string {
-  return path.replace(/^\/api\/([^/]+)\//, (_, key: string) => `/api/${redactKey(key)}/`);
-}

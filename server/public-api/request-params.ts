@@ -8,30 +8,49 @@ export const UNIVERSAL_FIELDS = ['client_id', 'phone', 'email', 'user_id', 'grou
 
 export type RawParams = Record<string, unknown>;
 
+/** What the public API needs of an HTTP request, whichever server received it. */
+export interface ApiRequest {
+  method: string;
+  /** The query string, with or without its leading `?`. */
+  query: string;
+  contentType: string | null;
+  contentLength: string | null;
+  /** The body's bytes as they arrive; null when there is none. */
+  body: AsyncIterable<Uint8Array> | null;
+}
+
 /**
  * Reads an API request's parameters: the query string and a JSON or form-encoded body, merged
  * (body wins). Then the universal-webhook rule: `value_X=<field>` makes `<field>` the X.
  */
-export async function readParams(req: Request): Promise<RawParams> {
-  const url = new URL(req.url);
+export async function readParams(req: ApiRequest): Promise<RawParams> {
   const params: RawParams = Object.create(null);
-  for (const [key, value] of url.searchParams) params[key] = value;
+  if (req.query) for (const [key, value] of new URLSearchParams(req.query)) params[key] = value;
   if (req.method !== 'GET' && req.method !== 'HEAD') Object.assign(params, await readBody(req));
   return applyUniversalMapping(params);
 }
 
-async function readBody(req: Request): Promise<RawParams> {
-  const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readCapped(req);
+async function readBody(req: ApiRequest): Promise<RawParams> {
+  if (Number(req.contentLength ?? '0') > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await readCapped(req.body);
   if (bytes.length === 0) return {};
   const text = new TextDecoder().decode(bytes);
-  const type = (req.headers.get('content-type') ?? '').toLowerCase();
+  const contentType = req.contentType ?? '';
+  const type = contentType.toLowerCase();
   if (type.includes('application/x-www-form-urlencoded')) return formToParams(new URLSearchParams(text));
   if (type.includes('multipart/form-data')) {
+    // The boundary is case-sensitive: hand over the header as it came.
     const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
-      headers: { 'content-type': type },
-    }).formData();
+      headers: { 'content-type': contentType },
+    })
+      .formData()
+      .catch(() => {
+        throw new ApiError(
+          400,
+          'invalid_body',
+          'The multipart body cannot be read: check that its parts are separated by the boundary named in Content-Type.',
+        );
+      });
     return Object.fromEntries([...form].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
   }
   // JSON is the default, whatever the content type says: integrators often forget the header.
@@ -64,28 +83,17 @@ function formToParams(form: URLSearchParams): RawParams {
   return params;
 }
 
-async function readCapped(req: Request): Promise<Uint8Array> {
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
+/** Reads the body, stopping (and leaving the rest unread) once it passes the cap. */
+async function readCapped(body: AsyncIterable<Uint8Array> | null): Promise<Uint8Array> {
+  if (!body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return Buffer.concat(chunks, size);
 }
 
 const tooLarge = () =>

@@ -1,4 +1,9 @@
-import { handlePublicApiRequest } from '@/server/public-api/handle-request';
+import { handlePublicApiRequest } from '@/server/public-api/fetch-adapter';
+import { exposeToProductionServer } from '@/server/public-api/production-entry';
+
+// `npm start` serves later API calls straight from node:http (scripts/start.mjs); this route
+// answers the first one, and every call under `next dev` and `next start`.
+exposeToProductionServer();
 
 type Params = { params: Promise<{ apiKey: string; action: string }> };
 

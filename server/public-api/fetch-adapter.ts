@@ -1,0 +1,22 @@
+import { answerApiRequest } from './handle-request';
+
+/** The public API for a Fetch API Request, as the Next.js route handler receives it. */
+export async function handlePublicApiRequest(
+  req: Request,
+  apiKey: string,
+  action: string,
+): Promise<Response> {
+  const reply = await answerApiRequest(
+    {
+      method: req.method,
+      query: new URL(req.url).search,
+      contentType: req.headers.get('content-type'),
+      contentLength: req.headers.get('content-length'),
+      // Node's ReadableStream is async-iterable; TypeScript's DOM library does not declare it.
+      body: req.body as AsyncIterable<Uint8Array> | null,
+    },
+    apiKey,
+    action,
+  );
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}

@@ -1,0 +1,33 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerApiRequest } from './handle-request';
+
+/**
+ * The public API for a node:http request, as the production server (scripts/start.mjs) hands
+ * it over without going through Next.js's router: no Fetch Request or Response is built.
+ */
+export async function handleNodeApiRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  apiKey: string,
+  action: string,
+): Promise<void> {
+  const url = req.url ?? '';
+  const queryStart = url.indexOf('?');
+  const reply = await answerApiRequest(
+    {
+      method: req.method ?? 'GET',
+      query: queryStart === -1 ? '' : url.slice(queryStart + 1),
+      contentType: req.headers['content-type'] ?? null,
+      contentLength: req.headers['content-length'] ?? null,
+      // An early stop (a body over the cap) must leave the socket alone, so the 413 still gets out.
+      body: req.iterator({ destroyOnReturn: false }),
+    },
+    apiKey,
+    action,
+  );
+  // A body left unread (refused as too large) would be taken for the next request on the connection.
+  if (!req.complete) res.shouldKeepAlive = false;
+  // With its length known, Node sends the head and the body in one write.
+  res.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
+  res.end(reply.body);
+}
