@@ -21,7 +21,8 @@ export interface BlockRequestOutcome {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
 }
 
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+/** A JSON value as a variable holds it: strings as they are, anything else as JSON. */
+export const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Builds and sends a block or condition request (platform-interface.md, "Block requests"). */
 export async function runBlockRequest(

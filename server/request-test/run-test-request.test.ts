@@ -64,11 +64,11 @@ describe('test request from the request form', () => {
     expect(result.response).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' } });
     expect(JSON.parse(result.response!.body).status).toBe('ok');
     expect(result.paths).toEqual([
-      'status',
-      'data|items|0|name',
-      'data|items|0|price',
-      'data|items|1|name',
-      'data|items|1|price',
+      { path: 'status', value: 'ok' },
+      { path: 'data|items|0|name', value: 'Pizza' },
+      { path: 'data|items|0|price', value: '42' },
+      { path: 'data|items|1|name', value: 'Tea' },
+      { path: 'data|items|1|price', value: '3' },
     ]);
     expect(result.stored).toEqual([{ variable: 'first', value: 'Pizza' }]);
     expect(result.problems.join('\n')).toContain("'data|items|9' not found: the array has 2 elements");
@@ -101,7 +101,7 @@ describe('test request from the request form', () => {
     expect(text.paths).toBeNull();
     const failed = await caller.requestTest.run({ projectId, request: request({ url: `${api.url}/error` }) });
     expect(failed.response?.status).toBe(500);
-    expect(failed.paths).toEqual(['error']);
+    expect(failed.paths).toEqual([{ path: 'error', value: 'boom' }]);
   });
 
   it('explains refused addresses, timeouts, replies too large and requests that cannot be built', async () => {

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { compileExpression, type RunOptions, toDisplayString } from '@/lib/formula';
 import { blockRequestSchema } from '@/lib/schema';
-import { renderTemplate, suggestStoredValuePaths, type TemplateContext } from '@/lib/template';
+import {
+  extractStoredValues,
+  renderTemplate,
+  suggestStoredValuePaths,
+  type TemplateContext,
+} from '@/lib/template';
 import type { PrismaClient } from '@/server/db/client-type';
-import { type HttpClient, runBlockRequest } from '@/server/engine/block-request';
+import { asText, type HttpClient, runBlockRequest } from '@/server/engine/block-request';
 import { notFound } from '@/server/errors';
 import { SafeHttpError, type SafeHttpErrorCode, type SafeResponse, safeFetch } from '@/server/http';
 
@@ -39,8 +44,8 @@ export interface TestRequestResult {
   } | null;
   /** Why nothing came back: the request could not be built, or the safe client refused or failed. */
   error: { code: SafeHttpErrorCode | 'invalid'; message: string } | null;
-  /** Stored-value paths of a JSON reply (`a|0|b`), to pick from. */
-  paths: string[] | null;
+  /** Stored-value paths of a JSON reply (`a|0|b`) with the start of their value, to pick from. */
+  paths: { path: string; value: string }[] | null;
   /** What the stored values would save from this reply. */
   stored: { variable: string; value: string }[];
   /** Stored values that did not match the reply, and other notes of the engine's run. */
@@ -144,10 +149,22 @@ function describeFailure(failure: unknown, errors: string[]): TestRequestResult[
   return { code: 'invalid', message: errors.join('\n') || 'The request could not be built.' };
 }
 
-function jsonPaths(body: string): string[] | null {
+const PATH_VALUE_CHARS = 80;
+
+function jsonPaths(body: string): TestRequestResult['paths'] {
+  let json: unknown;
   try {
-    return suggestStoredValuePaths(JSON.parse(body), MAX_PATHS);
+    json = JSON.parse(body);
   } catch {
     return null;
   }
+  const paths = suggestStoredValuePaths(json, MAX_PATHS);
+  const { values } = extractStoredValues(
+    paths.map((path) => ({ path: path.split('|'), variable: path })),
+    json,
+  );
+  return values.map(({ variable, value }) => ({
+    path: variable,
+    value: asText(value).slice(0, PATH_VALUE_CHARS),
+  }));
 }
