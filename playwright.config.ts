@@ -41,6 +41,8 @@ export default defineConfig({
       BLOCKBOT_DATA_DIR: '.e2e-data',
       BLOCKBOT_BASE_URL: baseURL,
       BLOCKBOT_AUTH_RATE_LIMIT: 'off',
+      // Browser tests' fake third-party APIs listen on 127.0.0.1: the safe client may reach them.
+      BLOCKBOT_HTTP_ALLOW_HOSTS: '127.0.0.1',
       PORT: String(port),
     },
   },
