@@ -7,6 +7,7 @@ const benches: Record<string, string> = {
   engine: './engine.bench.ts',
   api: './api.bench.ts',
   canvas: './canvas.bench.ts',
+  'formula-editor': './formula-editor.bench.ts',
 };
 
 async function main() {
