@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import type { Buttons } from '@/lib/schema';
+import { SimulatorLogEntry } from './simulator-log-entry';
 
 const buttonList = (buttons: unknown): { text: string }[] => {
   const b = buttons as Buttons | null;
@@ -153,14 +154,9 @@ export function SimulatorPanel({
             ))}
           </div>
         ) : (
-          <ol className="space-y-1 p-2 font-mono" data-testid="log">
+          <ol className="space-y-1 p-2" data-testid="log">
             {data?.log.map((entry) => (
-              <li
-                key={entry.id}
-                className={entry.kind.includes('error') || entry.kind === 'loop_guard' ? 'text-red-600' : ''}
-              >
-                {entry.kind}: {JSON.stringify(entry.data)}
-              </li>
+              <SimulatorLogEntry key={entry.id} kind={entry.kind} data={entry.data} />
             ))}
           </ol>
         )}

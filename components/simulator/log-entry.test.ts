@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { describeLogEntry } from './log-entry';
+
+describe('the simulator log in words', () => {
+  it('says where the message came from and which block was entered, and how', () => {
+    expect(describeLogEntry('event', { text: 'hi', from: 0 }).title).toBe('Message from the client: "hi"');
+    expect(describeLogEntry('event', { text: 'go', from: 3 }).title).toBe('Message from the callback: "go"');
+    expect(describeLogEntry('block', { blockId: 2, name: 'Prices', kind: 'state', via: 'arrow' }).title).toBe(
+      'Entered block #2 "Prices" (state) through an arrow',
+    );
+    expect(describeLogEntry('no_match', { text: 'xyz', blockId: 4 }).title).toBe(
+      'Nothing matched "xyz" in block #4: no reply, the message is stored',
+    );
+  });
+
+  it('shows a formula run with the variables it set, and errors with their place', () => {
+    const ran = describeLogEntry('formula', { blockId: 3, set: { price: '120', tags: ['a'] } });
+    expect(ran.title).toBe('Formula of block #3 ran');
+    expect(ran.details).toEqual([{ label: 'Variables set', text: 'price = 120\ntags = ["a"]' }]);
+    const error = describeLogEntry('formula_error', {
+      blockId: 3,
+      line: 2,
+      column: 5,
+      message: 'unknown function lenn()',
+    });
+    expect(error).toMatchObject({
+      tone: 'error',
+      title: 'Formula error in block #3 line 2, column 5: unknown function lenn()',
+    });
+    const expression = describeLogEntry('formula_error', {
+      arrowId: 7,
+      expression: 'x >',
+      message: 'expected a value',
+    });
+    expect(expression.title).toBe('Formula error on arrow #7: expected a value');
+    expect(expression.details).toEqual([{ label: 'Expression', text: 'x >' }]);
+  });
+
+  it('shows a request with its headers and body, the reply indented, stored values and errors', () => {
+    const entry = describeLogEntry('request', {
+      blockId: 5,
+      request: {
+        method: 'POST',
+        url: 'https://api.example.com/o',
+        headers: { 'X-Token': 't' },
+        body: '{"a":1}',
+      },
+      status: 200,
+      reply: '{"id":42}',
+      stored: [{ variable: 'order', value: '42' }],
+      errors: [],
+    });
+    expect(entry.tone).toBe('request');
+    expect(entry.title).toBe('Block request in block #5: POST https://api.example.com/o → HTTP 200');
+    expect(entry.details).toEqual([
+      { label: 'Request', text: 'POST https://api.example.com/o\nX-Token: t\n\n{\n  "a": 1\n}' },
+      { label: 'Reply', text: '{\n  "id": 42\n}' },
+      { label: 'Stored values', text: 'order = 42' },
+    ]);
+    const refused = describeLogEntry('request', {
+      arrowId: 2,
+      request: { method: 'GET', url: 'http://10.0.0.1/', headers: {} },
+      stored: [],
+      errors: ['Refused address 10.0.0.1'],
+    });
+    expect(refused.tone).toBe('error');
+    expect(refused.title).toBe('Condition request on arrow #2: GET http://10.0.0.1/ → not sent');
+    expect(refused.details.at(-1)).toEqual({ label: 'Errors', text: 'Refused address 10.0.0.1' });
+  });
+
+  it('describes timers, submissions, functions and errors', () => {
+    expect(describeLogEntry('timer_fired', { arrowId: 4, immediate: true }).title).toBe(
+      'Timer of arrow #4 fired at once (no delay)',
+    );
+    expect(
+      describeLogEntry('timer_cancelled', { arrowId: 4, reason: 'the client left the block' }).title,
+    ).toBe('Timer of arrow #4 cancelled: the client left the block');
+    expect(describeLogEntry('timer_scheduled', { arrowId: 4, runAt: '2026-11-23T10:00:00Z' }).tone).toBe(
+      'timer',
+    );
+    const submitted = describeLogEntry('submission', { blockId: 9, variables: { plan: 'Pro' }, kept: false });
+    expect(submitted.title).toBe('Deal submitted from block #9 (variables discarded)');
+    expect(submitted.details).toEqual([{ label: 'Variables', text: 'plan = Pro' }]);
+    expect(describeLogEntry('function', { name: 'message', args: [1, 'hi'], result: true }).details).toEqual([
+      { label: 'Arguments', text: '[1,"hi"]' },
+      { label: 'Result', text: 'true' },
+    ]);
+    expect(describeLogEntry('loop_guard', { blockId: 3, message: 'Stopped after 50 blocks' })).toMatchObject({
+      tone: 'error',
+      title: 'Stopped after 50 blocks in block #3',
+    });
+    expect(describeLogEntry('something_new', { a: 1 }).title).toBe('something_new: {"a":1}');
+  });
+});
