@@ -5,6 +5,7 @@ import {
   formulaIssue,
   regexIssue,
   requestJsonIssues,
+  requestUrlIssue,
   storedValuesIssue,
   timerAtIssue,
   validateArrow,
@@ -115,6 +116,14 @@ describe('formulas, comparison expressions and request fields', () => {
     const bare = { ...request, type: 'POST-json', params: '{"n": #{n}, "s": "#{s}"}' } as const;
     expect(requestJsonIssues(bare).params).toContain('#{n} stands outside quotes');
     expect(requestJsonIssues({ ...bare, checkParamsFormat: false })).toEqual({});
+  });
+
+  it('wants a request URL the safe client can call: http(s), or a variable holding the base', () => {
+    const result = validateBlock({ ...block, request: { ...request, url: 'api.example.com/orders' } });
+    expect(!result.ok && result.errors['request.url']).toContain('start the URL with http:// or https://');
+    expect(requestUrlIssue('ftp://example.com')).not.toBeNull();
+    expect(requestUrlIssue(' HTTPS://example.com/#{id}')).toBeNull();
+    expect(requestUrlIssue('#{base_url}/orders')).toBeNull();
   });
 
   it('refuses bad stored values, naming the phrase and where it is', () => {

@@ -74,8 +74,17 @@ export function storedValuesIssue(request: BlockRequest | undefined): string | n
   return `phrase ${first.phraseIndex + 1}, at character ${first.start + 1}: ${first.message}`;
 }
 
+/** A request URL the safe client could not call: it needs http(s), or a variable giving the base. */
+export function requestUrlIssue(url: string): string | null {
+  const text = url.trim();
+  if (!text || /^(https?:\/\/|#\{)/i.test(text)) return null;
+  return 'start the URL with http:// or https:// (or a variable holding it, like #{base_url}/orders)';
+}
+
 function requestIssues(request: BlockRequest | undefined): FieldErrors {
   const errors = requestJsonIssues(request);
+  const url = request && requestUrlIssue(request.url);
+  if (url) errors.url = url;
   const stored = storedValuesIssue(request);
   if (stored) errors.storedValues = stored;
   return errors;
