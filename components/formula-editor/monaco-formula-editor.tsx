@@ -51,20 +51,24 @@ export default function MonacoFormulaEditor({
   invalid,
   onReady,
 }: MonacoFormulaEditorProps) {
-  const settings = useRef({ kind, variables });
-  settings.current.kind = kind;
-  settings.current.variables = variables;
+  // The completion provider asks for the variables later: always through the latest callback.
+  const latestVariables = useRef(variables);
+  latestVariables.current = variables;
   const detach = useRef<(() => void) | null>(null);
   const input = useRef<HTMLTextAreaElement | null>(null);
   const maxLines = kind === 'formula' ? 14 : 4;
   const minLines = kind === 'formula' ? 3 : 1;
   const [height, setHeight] = useState(LINE_HEIGHT * minLines + PADDING);
   useEffect(() => () => detach.current?.(), []);
-  useEffect(() => {
-    if (describedBy) input.current?.setAttribute('aria-describedby', describedBy);
-    else input.current?.removeAttribute('aria-describedby');
-    input.current?.setAttribute('aria-invalid', String(invalid));
-  }, [describedBy, invalid]);
+  // Monaco's text area is the field's control: the label's id, the error and the invalid state.
+  const tieToField = (el: HTMLTextAreaElement | null) => {
+    if (!el) return;
+    el.id = id;
+    if (describedBy) el.setAttribute('aria-describedby', describedBy);
+    else el.removeAttribute('aria-describedby');
+    el.setAttribute('aria-invalid', String(invalid));
+  };
+  useEffect(() => tieToField(input.current));
 
   return (
     <div
@@ -112,15 +116,8 @@ export default function MonacoFormulaEditor({
           const model = editor.getModel();
           if (!model) return;
           input.current = editor.getDomNode()?.querySelector('textarea') ?? null;
-          input.current?.setAttribute('id', id);
-          if (describedBy) input.current?.setAttribute('aria-describedby', describedBy);
-          input.current?.setAttribute('aria-invalid', String(invalid));
-          detach.current = attachModel(model, {
-            get kind() {
-              return settings.current.kind;
-            },
-            variables: () => settings.current.variables(),
-          });
+          tieToField(input.current);
+          detach.current = attachModel(model, { kind, variables: () => latestVariables.current() });
           updateMarkers(monaco, model);
           model.onDidChangeContent(() => updateMarkers(monaco, model));
           const fitHeight = () =>
