@@ -24,27 +24,19 @@ export interface Token {
 }
 
 export const KEYWORDS = new Set(['and', 'or', 'not', 'AND', 'OR', 'NOT', 'True', 'False', 'None']);
-const OPERATORS = [
-  '**',
-  '==',
-  '!=',
-  '<=',
-  '>=',
-  '&&',
-  '||',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '^',
-  '<',
-  '>',
-  '=',
-  '!',
-];
+const TWO_CHAR_OPERATORS = new Set(['**', '==', '!=', '<=', '>=', '&&', '||']);
+const ONE_CHAR_OPERATORS = new Set(['+', '-', '*', '/', '%', '^', '<', '>', '=', '!']);
 const PUNCT = new Set(['(', ')', '[', ']', '{', '}', ',', ':']);
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', "'": "'", '"': '"', r: '\r' };
+
+// Character classes by code, without regular expressions for ASCII (the hot loop).
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+const LETTER = /\p{L}/u;
+const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
+const startsName = (c: number, ch: string) => isAsciiLetter(c) || (c >= 128 && LETTER.test(ch));
+const continuesName = (c: number, ch: string) =>
+  isAsciiLetter(c) || isDigit(c) || c === 46 || (c >= 128 && LETTER_OR_NUMBER.test(ch));
 
 /**
  * Splits a formula into tokens, never throwing: problems become `error` tokens with a message,
@@ -52,104 +44,123 @@ const ESCAPES: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', "'": "'"
  */
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
+  const length = source.length;
   let i = 0;
   let line = 1;
   let lineStart = 0;
-  const push = (kind: TokenKind, start: number, extra: Partial<Token> = {}) =>
-    tokens.push({
+  // Where the current token starts: a comment or text may end on a later line.
+  let startLine = 1;
+  let startColumn = 1;
+  const token = (kind: TokenKind, start: number): Token => {
+    const t: Token = {
       kind,
       text: source.slice(start, i),
       offset: start,
       end: i,
       line: startLine,
-      column: start - startLineStart + 1,
-      ...extra,
-    });
-  let startLine = 1;
-  let startLineStart = 0;
+      column: startColumn,
+    };
+    tokens.push(t);
+    return t;
+  };
+  const countLines = (from: number, to: number) => {
+    for (let j = source.indexOf('\n', from); j !== -1 && j < to; j = source.indexOf('\n', j + 1)) {
+      line++;
+      lineStart = j + 1;
+    }
+  };
 
-  while (i < source.length) {
-    const c = source[i];
-    startLine = line;
-    startLineStart = lineStart;
+  while (i < length) {
+    const c = source.charCodeAt(i);
     const start = i;
-    if (c === '\n') {
+    startLine = line;
+    startColumn = start - lineStart + 1;
+    if (c === 10) {
       i++;
-      push('newline', start);
+      token('newline', start);
       line++;
       lineStart = i;
-    } else if (c === ' ' || c === '\t' || c === '\r') {
+    } else if (c === 32 || c === 9 || c === 13) {
       i++;
-    } else if (c === '/' && source[i + 1] === '*') {
+    } else if (c === 47 && source.charCodeAt(i + 1) === 42) {
       const close = source.indexOf('*/', i + 2);
-      const stop = close === -1 ? source.length : close + 2;
-      for (let j = i; j < stop; j++) {
-        if (source[j] === '\n') {
-          line++;
-          lineStart = j + 1;
-        }
-      }
-      i = stop;
-      push(
-        close === -1 ? 'error' : 'comment',
-        start,
-        close === -1 ? { message: "the comment '/*' is never closed with '*/'" } : {},
-      );
-    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(source[i + 1] ?? ''))) {
-      while (/[0-9]/.test(source[i] ?? '')) i++;
-      if (source[i] === '.' && /[0-9]/.test(source[i + 1] ?? '')) {
+      i = close === -1 ? length : close + 2;
+      countLines(start, i);
+      if (close === -1) token('error', start).message = "the comment '/*' is never closed with '*/'";
+      else token('comment', start);
+    } else if (isDigit(c) || (c === 46 && isDigit(source.charCodeAt(i + 1)))) {
+      while (isDigit(source.charCodeAt(i))) i++;
+      if (source.charCodeAt(i) === 46 && isDigit(source.charCodeAt(i + 1))) {
         i++;
-        while (/[0-9]/.test(source[i] ?? '')) i++;
+        while (isDigit(source.charCodeAt(i))) i++;
       }
-      if (/[eE]/.test(source[i] ?? '') && /[-+0-9]/.test(source[i + 1] ?? '')) {
+      const e = source.charCodeAt(i);
+      const after = source.charCodeAt(i + 1);
+      if ((e === 101 || e === 69) && (after === 45 || after === 43 || isDigit(after))) {
         i += 2;
-        while (/[0-9]/.test(source[i] ?? '')) i++;
+        while (isDigit(source.charCodeAt(i))) i++;
       }
-      push('number', start);
-    } else if (c === "'" || c === '"') {
+      token('number', start);
+    } else if (c === 39 || c === 34) {
+      const [end, value] = readString(source, i, c);
+      i = end;
+      // (An escaped line break continues the text on the next line.)
+      countLines(start, i);
+      if (value !== null) token('string', start).value = value;
+      else {
+        const quote = source[start];
+        token('error', start).message =
+          `the text starting with ${quote} is never closed: add a closing ${quote}`;
+      }
+    } else if (startsName(c, source[i])) {
       i++;
-      let value = '';
-      let closed = false;
-      while (i < source.length && source[i] !== '\n') {
-        const ch = source[i];
-        if (ch === '\\' && i + 1 < source.length) {
-          value += ESCAPES[source[i + 1]] ?? `\\${source[i + 1]}`;
-          i += 2;
-        } else if (ch === c) {
-          i++;
-          closed = true;
-          break;
-        } else {
-          value += ch;
-          i++;
-        }
-      }
-      if (closed) push('string', start, { value });
-      else
-        push('error', start, { message: `the text starting with ${c} is never closed: add a closing ${c}` });
-    } else if (/[\p{L}_]/u.test(c)) {
-      while (/[\p{L}\p{N}_.]/u.test(source[i] ?? '')) i++;
+      while (i < length && continuesName(source.charCodeAt(i), source[i])) i++;
       // A trailing dot is not part of a name.
-      while (source[i - 1] === '.') i--;
-      const text = source.slice(start, i);
-      push(KEYWORDS.has(text) ? 'keyword' : 'name', start);
-    } else if (PUNCT.has(c)) {
-      i++;
-      push('punct', start);
+      while (source.charCodeAt(i - 1) === 46) i--;
+      const t = token('name', start);
+      if (KEYWORDS.has(t.text)) t.kind = 'keyword';
     } else {
-      const op = OPERATORS.find((o) => source.startsWith(o, i));
-      if (op) {
-        i += op.length;
-        push('operator', start);
+      const ch = source[i];
+      if (PUNCT.has(ch)) {
+        i++;
+        token('punct', start);
+      } else if (TWO_CHAR_OPERATORS.has(source.slice(i, i + 2))) {
+        i += 2;
+        token('operator', start);
+      } else if (ONE_CHAR_OPERATORS.has(ch)) {
+        i++;
+        token('operator', start);
       } else {
         i++;
-        push('error', start, { message: `'${c}' is not part of the formula language` });
+        token('error', start).message = `'${ch}' is not part of the formula language`;
       }
     }
   }
   startLine = line;
-  startLineStart = lineStart;
-  const end = i;
-  tokens.push({ kind: 'eof', text: '', offset: end, end, line, column: end - lineStart + 1 });
+  startColumn = i - lineStart + 1;
+  token('eof', i);
   return tokens;
+}
+
+/**
+ * A quoted text from its opening quote to the closing one (not past the line's end), with
+ * escapes resolved: where it stops, and its value (null when it is never closed).
+ */
+function readString(source: string, from: number, quote: number): [number, string | null] {
+  let i = from + 1;
+  let value = '';
+  let chunk = i;
+  while (i < source.length) {
+    const c = source.charCodeAt(i);
+    if (c === 10) break;
+    if (c === 92 && i + 1 < source.length) {
+      const next = source[i + 1];
+      value += source.slice(chunk, i) + (ESCAPES[next] ?? `\\${next}`);
+      i += 2;
+      chunk = i;
+    } else if (c === quote) {
+      return [i + 1, value + source.slice(chunk, i)];
+    } else i++;
+  }
+  return [i, null];
 }

@@ -43,11 +43,17 @@ export interface ParseResult {
 
 class Abort extends Error {}
 
-const BINARY_LEVELS: string[][] = [
-  ['==', '!=', '<', '>', '<=', '>='],
-  ['+', '-'],
-  ['*', '/', '%'],
-];
+/** Binary operators by how tightly they bind: comparisons, then sums, then products. */
+const BINARY_LEVEL = new Map<string, number>([
+  ...['==', '!=', '<', '>', '<=', '>='].map((op) => [op, 0] as const),
+  ...['+', '-'].map((op) => [op, 1] as const),
+  ...['*', '/', '%'].map((op) => [op, 2] as const),
+]);
+const OR = new Set(['or', 'OR', '||']);
+const AND = new Set(['and', 'AND', '&&']);
+const NOT = new Set(['not', 'NOT', '!']);
+const SIGN = new Set(['-', '+']);
+const POWER = new Set(['**', '^']);
 
 /**
  * Parses a formula: one statement per line (lines join inside brackets). Every line is parsed
@@ -150,6 +156,12 @@ class Parser {
     );
   }
 
+  /** Whether the next token is an operator, bracket or keyword of the set. */
+  private isOneOf(texts: ReadonlySet<string>): boolean {
+    const t = this.peek();
+    return texts.has(t.text) && (t.kind === 'operator' || t.kind === 'punct' || t.kind === 'keyword');
+  }
+
   private fail(t: Token, message: string): never {
     this.errors.push(errorAt(t, message));
     throw new Abort();
@@ -182,9 +194,24 @@ class Parser {
       this.next();
       const after = this.peekRaw();
       const value = after.kind === 'newline' || after.kind === 'eof' ? null : this.expression();
-      return { type: 'assign', target: expr, value, ...span(first, value ?? expr) };
+      return {
+        type: 'assign',
+        target: expr,
+        value,
+        line: first.line,
+        column: first.column,
+        offset: first.offset,
+        end: (value ?? expr).end,
+      };
     }
-    return { type: 'expr', expr, ...span(first, expr) };
+    return {
+      type: 'expr',
+      expr,
+      line: first.line,
+      column: first.column,
+      offset: first.offset,
+      end: expr.end,
+    };
   }
 
   private expression(): Expr {
@@ -210,52 +237,54 @@ class Parser {
 
   private or(): Expr {
     let left = this.and();
-    while (this.is('or') || this.is('OR') || this.is('||')) {
+    while (this.isOneOf(OR)) {
       this.next();
       const right = this.and();
-      left = { type: 'logical', op: 'or', left, right, ...join(left, right) };
+      left = pairNode('logical', 'or', left, right);
     }
     return left;
   }
 
   private and(): Expr {
     let left = this.not();
-    while (this.is('and') || this.is('AND') || this.is('&&')) {
+    while (this.isOneOf(AND)) {
       this.next();
       const right = this.not();
-      left = { type: 'logical', op: 'and', left, right, ...join(left, right) };
+      left = pairNode('logical', 'and', left, right);
     }
     return left;
   }
 
   private not(): Expr {
-    if (this.is('not') || this.is('NOT') || this.is('!')) {
+    if (this.isOneOf(NOT)) {
       const t = this.next();
       return this.nested(() => {
         const arg = this.not();
-        return { type: 'unary', op: 'not', arg, ...span(t, arg) };
+        return unaryNode('not', t, arg);
       });
     }
     return this.binary(0);
   }
 
-  private binary(level: number): Expr {
-    if (level === BINARY_LEVELS.length) return this.unary();
-    let left = this.binary(level + 1);
-    while (this.peek().kind === 'operator' && BINARY_LEVELS[level].includes(this.peek().text)) {
-      const op = this.next().text;
+  /** Precedence climbing over BINARY_LEVEL; every level is left-associative. */
+  private binary(minLevel: number): Expr {
+    let left = this.unary();
+    for (;;) {
+      const t = this.peek();
+      const level = t.kind === 'operator' ? BINARY_LEVEL.get(t.text) : undefined;
+      if (level === undefined || level < minLevel) return left;
+      this.next();
       const right = this.binary(level + 1);
-      left = { type: 'binary', op, left, right, ...join(left, right) };
+      left = pairNode('binary', t.text, left, right);
     }
-    return left;
   }
 
   private unary(): Expr {
-    if (this.is('-') || this.is('+')) {
+    if (this.isOneOf(SIGN)) {
       const t = this.next();
       return this.nested(() => {
         const arg = this.unary();
-        return { type: 'unary', op: t.text as '-' | '+', arg, ...span(t, arg) };
+        return unaryNode(t.text as '-' | '+', t, arg);
       });
     }
     return this.power();
@@ -264,10 +293,10 @@ class Parser {
   /** `**` and `^` bind tighter than unary minus on their left and are right-associative. */
   private power(): Expr {
     const base = this.postfix();
-    if (this.is('**') || this.is('^')) {
+    if (this.isOneOf(POWER)) {
       this.next();
       const exponent = this.nested(() => this.unary());
-      return { type: 'binary', op: '**', left: base, right: exponent, ...join(base, exponent) };
+      return pairNode('binary', '**', base, exponent);
     }
     return base;
   }
@@ -277,7 +306,15 @@ class Parser {
     while (this.is('[', 'punct')) {
       const open = this.next();
       const index = this.bracketed(open, ']', () => this.or());
-      expr = { type: 'index', target: expr, index, ...span(expr, this.code[this.i - 1]) };
+      expr = {
+        type: 'index',
+        target: expr,
+        index,
+        line: expr.line,
+        column: expr.column,
+        offset: expr.offset,
+        end: this.code[this.i - 1].end,
+      };
     }
     return expr;
   }
@@ -308,31 +345,75 @@ class Parser {
 
   private primary(): Expr {
     const t = this.next();
-    const at = span(t, t);
     switch (t.kind) {
       case 'number':
-        return { type: 'number', value: Number(t.text), ...at };
+        return {
+          type: 'number',
+          value: Number(t.text),
+          line: t.line,
+          column: t.column,
+          offset: t.offset,
+          end: t.end,
+        };
       case 'string':
-        return { type: 'string', value: t.value ?? '', ...at };
+        return {
+          type: 'string',
+          value: t.value ?? '',
+          line: t.line,
+          column: t.column,
+          offset: t.offset,
+          end: t.end,
+        };
       case 'keyword':
-        if (t.text === 'True' || t.text === 'False') return { type: 'bool', value: t.text === 'True', ...at };
-        if (t.text === 'None') return { type: 'none', ...at };
+        if (t.text === 'True' || t.text === 'False')
+          return {
+            type: 'bool',
+            value: t.text === 'True',
+            line: t.line,
+            column: t.column,
+            offset: t.offset,
+            end: t.end,
+          };
+        if (t.text === 'None')
+          return { type: 'none', line: t.line, column: t.column, offset: t.offset, end: t.end };
         break;
       case 'name':
         if (this.is('(', 'punct')) {
           const open = this.next();
           const args = this.list(open, ')', () => this.or());
-          return { type: 'call', name: t.text, args, nameEnd: t.end, ...span(t, this.code[this.i - 1]) };
+          return {
+            type: 'call',
+            name: t.text,
+            args,
+            nameEnd: t.end,
+            line: t.line,
+            column: t.column,
+            offset: t.offset,
+            end: this.code[this.i - 1].end,
+          };
         }
-        return { type: 'name', name: t.text, ...at };
+        return { type: 'name', name: t.text, line: t.line, column: t.column, offset: t.offset, end: t.end };
       case 'punct':
         if (t.text === '(') {
           const inner = this.bracketed(t, ')', () => this.or());
-          return { ...inner, ...span(t, this.code[this.i - 1]) };
+          return {
+            ...inner,
+            line: t.line,
+            column: t.column,
+            offset: t.offset,
+            end: this.code[this.i - 1].end,
+          };
         }
         if (t.text === '[') {
           const items = this.list(t, ']', () => this.or());
-          return { type: 'list', items, ...span(t, this.code[this.i - 1]) };
+          return {
+            type: 'list',
+            items,
+            line: t.line,
+            column: t.column,
+            offset: t.offset,
+            end: this.code[this.i - 1].end,
+          };
         }
         if (t.text === '{') {
           const entries = this.list(t, '}', () => {
@@ -345,7 +426,14 @@ class Parser {
             this.next();
             return [key, this.or()] as [Expr, Expr];
           });
-          return { type: 'dict', entries, ...span(t, this.code[this.i - 1]) };
+          return {
+            type: 'dict',
+            entries,
+            line: t.line,
+            column: t.column,
+            offset: t.offset,
+            end: this.code[this.i - 1].end,
+          };
         }
         break;
       case 'error':
@@ -379,14 +467,27 @@ export function children(x: Expr): Expr[] {
   }
 }
 
+// Nodes are built with their positions spelled out: spreading a position in is several times slower.
+
+/** `left op right` (an operator or and/or), from the start of left to the end of right. */
+function pairNode(type: 'binary' | 'logical', op: string, left: Expr, right: Expr): Expr {
+  return {
+    type,
+    op,
+    left,
+    right,
+    line: left.line,
+    column: left.column,
+    offset: left.offset,
+    end: right.end,
+  } as Expr;
+}
+
+/** `op arg`, from the operator to the end of arg. */
+function unaryNode(op: '-' | '+' | 'not', t: Token, arg: Expr): Expr {
+  return { type: 'unary', op, arg, line: t.line, column: t.column, offset: t.offset, end: arg.end };
+}
+
 function errorAt(t: Token, message: string): ParseError {
   return { message, line: t.line, column: t.column, offset: t.offset, end: Math.max(t.end, t.offset + 1) };
-}
-
-function span(from: Pos | Token, to: Pos | Token): Pos {
-  return { line: from.line, column: from.column, offset: from.offset, end: to.end };
-}
-
-function join(a: Pos, b: Pos): Pos {
-  return span(a, b);
 }
