@@ -1,27 +1,8 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { signUp } from './helpers';
+import { expect, test } from '@playwright/test';
+import { centre, connect, saved, signUp } from './helpers';
 
 // Room for the canvas, the block editor and the simulator side by side.
 test.use({ viewport: { width: 1600, height: 1000 } });
-
-async function centre(locator: Locator) {
-  const box = await locator.boundingBox();
-  if (!box) throw new Error('not visible');
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
-
-/** Drags a new arrow from one block's outgoing handle to another block's incoming handle. */
-async function connect(page: Page, from: number, to: number) {
-  const start = await centre(page.getByTestId(`block-${from}`).locator('.react-flow__handle.source'));
-  const end = await centre(page.getByTestId(`block-${to}`).locator('.react-flow__handle.target'));
-  await page.mouse.move(start.x, start.y);
-  await page.mouse.down();
-  await page.mouse.move((start.x + end.x) / 2, (start.y + end.y) / 2, { steps: 5 });
-  await page.mouse.move(end.x, end.y, { steps: 5 });
-  await page.mouse.up();
-}
-
-const saved = (page: Page) => expect(page.getByTestId('save-state')).toHaveText('Saved');
 
 test('designs on the canvas: add, edit, connect, undo/redo, copy/paste, search, autosave, import errors', async ({
   page,

@@ -1,19 +1,7 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { signUp } from './helpers';
+import { expect, test } from '@playwright/test';
+import { monacoFocusEnd as focusEnd, saved, signUp, monacoText as text } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
-
-const saved = (page: Page) => expect(page.getByTestId('save-state')).toHaveText('Saved');
-
-/** Monaco's visible lines (it renders spaces as no-break spaces). */
-const text = (editor: Locator) =>
-  editor.locator('.view-lines').evaluate((el) => (el as HTMLElement).innerText.replace(/\u00a0/g, ' '));
-
-/** Puts the cursor at the end of a Monaco editor's text. */
-async function focusEnd(page: Page, editor: Locator) {
-  await editor.locator('.view-lines').click();
-  await page.keyboard.press('Control+End');
-}
 
 test('the formula editor completes built-ins and variables, shows signature help, hover docs and error markers', async ({
   page,

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const password = 'correct horse battery';
 
@@ -10,4 +10,43 @@ export async function signUp(page: Page, email: string) {
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign up' }).click();
   await expect(page).toHaveURL(/\/projects\/\d+$/);
+}
+
+/** The canvas's autosave indicator reads "Saved". */
+export const saved = (page: Page) => expect(page.getByTestId('save-state')).toHaveText('Saved');
+
+export async function centre(locator: Locator) {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('not visible');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Drags a new arrow from one block's outgoing handle to another block's incoming handle. */
+export async function connect(page: Page, from: number, to: number) {
+  const start = await centre(page.getByTestId(`block-${from}`).locator('.react-flow__handle.source'));
+  const end = await centre(page.getByTestId(`block-${to}`).locator('.react-flow__handle.target'));
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move((start.x + end.x) / 2, (start.y + end.y) / 2, { steps: 5 });
+  await page.mouse.move(end.x, end.y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Drags an arrow out of a block's handle into empty space at a screen point: a new block there. */
+export async function dragArrowOut(page: Page, from: number, to: { x: number; y: number }) {
+  const start = await centre(page.getByTestId(`block-${from}`).locator('.react-flow__handle.source'));
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** Monaco's visible lines (it renders spaces as no-break spaces). */
+export const monacoText = (editor: Locator) =>
+  editor.locator('.view-lines').evaluate((el) => (el as HTMLElement).innerText.replace(/\u00a0/g, ' '));
+
+/** Puts the cursor at the end of a Monaco editor's text. */
+export async function monacoFocusEnd(page: Page, editor: Locator) {
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+End');
 }

@@ -1,11 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
-import { signUp } from './helpers';
+import { expect, test } from '@playwright/test';
+import { saved, signUp } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
-
-const saved = (page: Page) => expect(page.getByTestId('save-state')).toHaveText('Saved');
 
 /** A third-party API on 127.0.0.1 (the app may reach it: BLOCKBOT_HTTP_ALLOW_HOSTS in the config). */
 let api: { url: string; requests: { path: string; headers: http.IncomingHttpHeaders; body: string }[] };
