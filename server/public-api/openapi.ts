@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApiAction } from './action';
 import { actions } from './actions';
 
 /**
@@ -22,8 +23,9 @@ export function buildOpenApiDocument(serverUrl = '/') {
         description:
           `${action.description ?? ''}${documented ? '' : '\n\nAlso accepted with this method (universal-webhook mode).'}`.trim(),
         tags: [documented ? 'Actions' : 'Universal-webhook mode'],
+        'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: curlExample(serverUrl, action, method) }],
         ...(method === 'get'
-          ? { parameters: queryParameters(schema) }
+          ? { parameters: queryParameters(schema, action.example) }
           : {
               requestBody: {
                 content: {
@@ -94,7 +96,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
   };
 }
 
-function queryParameters(schema: Record<string, unknown>) {
+function queryParameters(schema: Record<string, unknown>, example: Record<string, unknown>) {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries(properties).map(([name, property]) => ({
@@ -102,5 +104,26 @@ function queryParameters(schema: Record<string, unknown>) {
     in: 'query',
     required: required.has(name),
     schema: property,
+    ...(example[name] === undefined ? {} : { example: queryValue(example[name]) }),
   }));
+}
+
+/** A query string carries text: lists of plain values comma-separated, anything structured as JSON. */
+function queryValue(value: unknown): string {
+  const plain = (v: unknown) => v === null || typeof v !== 'object';
+  if (Array.isArray(value) && value.every(plain)) return value.join(',');
+  return plain(value) ? String(value) : JSON.stringify(value);
+}
+
+/** The action's example as a curl command, for the reference page. */
+function curlExample(serverUrl: string, action: ApiAction, method: 'get' | 'post'): string {
+  const url = `${serverUrl.replace(/\/$/, '')}/api/YOUR_API_KEY/${action.name}`;
+  if (method === 'get') {
+    const query = new URLSearchParams(
+      Object.entries(action.example).map(([name, value]) => [name, queryValue(value)]),
+    ).toString();
+    return `curl '${url}${query ? `?${query}` : ''}'`;
+  }
+  const body = JSON.stringify(action.example).replaceAll("'", "'\\''");
+  return `curl -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n  -d '${body}'`;
 }

@@ -24,3 +24,17 @@ export const listParam = <T extends z.ZodType>(item: T, name: string) =>
   );
 
 export const textParam = z.coerce.string();
+
+/**
+ * A structured parameter that GET and form bodies carry as JSON text. Text that is not JSON is
+ * left as it is, so the schema reports what was expected instead of the request failing.
+ */
+export const jsonParam = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }, schema);

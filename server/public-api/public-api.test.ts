@@ -189,6 +189,20 @@ describe('authentication and errors', () => {
     });
   });
 
+  it('takes structured parameters as JSON text in a query string, and names them when the text is not JSON', async () => {
+    const clients = JSON.stringify([{ platform_id: 'json-query', group_id: 'sim', client_type: 99 }]);
+    const loaded = await call('load_clients', { clients }, { method: 'GET' });
+    expect(loaded).toMatchObject({ status: 200, body: { clients: [{ platform_id: 'json-query' }] } });
+    const id = loaded.body.clients[0].client_id;
+    const broken = await call(
+      'message',
+      { client_id: id, message: 'hi', buttons: '[not json' },
+      { method: 'GET' },
+    );
+    expect(broken).toMatchObject({ status: 400, body: { error: 'invalid_parameter' } });
+    expect(broken.body.message).toContain('buttons');
+  });
+
   it("keeps projects apart: a key of another project gets 404 for this project's clients", async () => {
     const clientId = await newClient('isolated');
     for (const [action, method] of [

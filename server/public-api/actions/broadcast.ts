@@ -3,7 +3,7 @@ import { attachmentTypeSchema, buttonsSchema } from '@/lib/schema';
 import { startBroadcast } from '@/server/broadcasts/broadcast-jobs';
 import { DEFAULT_SHIFT_SECONDS } from '@/server/broadcasts/broadcast-service';
 import { defineAction } from '../action';
-import { clientIdParam, idParam, listParam } from '../params';
+import { clientIdParam, idParam, jsonParam, listParam } from '../params';
 
 export const broadcast = defineAction({
   name: 'broadcast',
@@ -22,7 +22,7 @@ export const broadcast = defineAction({
       .default(DEFAULT_SHIFT_SECONDS),
     attachment_type: attachmentTypeSchema.optional(),
     attachment_url: z.string().url({ error: 'attachment_url must be a URL' }).optional(),
-    buttons: z.preprocess((v) => (typeof v === 'string' ? JSON.parse(v) : v), buttonsSchema).optional(),
+    buttons: jsonParam(buttonsSchema).optional(),
   }),
   example: { message: 'We are open on Sunday!', list: 7, shift: 0.5 },
   responseExample: { broadcast_id: 12, recipients: 250 },

@@ -12,7 +12,7 @@ import { resolveClient } from '@/server/clients/client-service';
 import { assignClient } from '@/server/members/assignment';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
-import { clientIdParam, idParam, listParam } from '../params';
+import { clientIdParam, idParam, jsonParam, listParam } from '../params';
 
 const unixTime = (name: string) =>
   z.coerce
@@ -104,7 +104,7 @@ export const loadClients = defineAction({
   summary: 'Load (create) clients by their messenger identity',
   description:
     'One client as platform_id, group_id and client_type, or many as `clients`: a list of such items. Telephony (client_type 13) takes an empty group_id; chat-app numbers may carry the messenger suffix or not.',
-  input: z.union([z.object({ clients: z.array(loadItem).min(1).max(MAX_PAGE) }), loadItem]),
+  input: z.union([z.object({ clients: jsonParam(z.array(loadItem).min(1).max(MAX_PAGE)) }), loadItem]),
   example: { clients: [{ platform_id: '79001234567', group_id: '42', client_type: 6 }] },
   responseExample: { clients: [{ client_id: 1002, platform_id: '79001234567' }] },
   async handle(ctx, input) {

@@ -9,7 +9,7 @@ import { handleEvent } from '@/server/engine/handle-event';
 import { MESSAGE_FROM } from '@/server/history/history-service';
 import { type ApiContext, defineAction } from '../action';
 import { ApiError } from '../api-error';
-import { clientIdParam, idParam } from '../params';
+import { clientIdParam, idParam, jsonParam } from '../params';
 
 /** Parameters of the callbacks that are not theirs are saved into variables (interface spec). */
 function extraVariables(raw: Record<string, unknown>, known: readonly string[]): Record<string, string> {
@@ -136,7 +136,7 @@ const outgoing = {
   message_id: idParam('message_id').optional(),
   attachment_type: attachmentTypeSchema.optional(),
   attachment_url: z.string().url({ error: 'attachment_url must be a URL' }).optional(),
-  buttons: z.preprocess((v) => (typeof v === 'string' ? JSON.parse(v) : v), buttonsSchema).optional(),
+  buttons: jsonParam(buttonsSchema).optional(),
 };
 
 type OutgoingInput = {

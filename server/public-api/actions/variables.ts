@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { getClientVariables, saveClientVariables } from '@/server/variables/client-variables-service';
 import { defineAction } from '../action';
-import { clientIdParam, listParam } from '../params';
+import { clientIdParam, jsonParam, listParam } from '../params';
 
-const variablesObject = z.preprocess(
-  (value) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
-    }
-  },
+const variablesObject = jsonParam(
   z.record(z.string(), z.unknown(), { error: 'variables must be an object of names and values' }),
 );
 
