@@ -62,6 +62,14 @@ export function buildOpenApiDocument(serverUrl = '/') {
         'Start bots, send messages and broadcasts, read and write variables, manage clients, lists and deals. The API key is a path segment of every call. Every action accepts GET (query string) and POST (JSON or form body); `value_client_id`, `value_phone`, `value_email`, `value_user_id` and `value_group_id` name the parameter that holds that identifier (universal-webhook mode).',
     },
     servers: [{ url: serverUrl }],
+    tags: [
+      { name: 'Actions', description: 'Every action, with the methods it is documented for.' },
+      {
+        name: 'Universal-webhook mode',
+        description:
+          'The same actions with their other method: any action accepts GET and POST, so a webhook of another service can call it as it is.',
+      },
+    ],
     paths,
     components: {
       parameters: {
