@@ -2,14 +2,17 @@
 
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps, getBezierPath, useStoreApi } from '@xyflow/react';
 import { Inbox, MousePointerClick, Timer } from 'lucide-react';
-import { memo } from 'react';
+import { memo, use } from 'react';
 import { cn } from '@/components/ui/cn';
+import { FarZoomContext } from './far-zoom';
 import { type ArrowFlowEdge, arrowLabel } from './schema-to-flow';
 
 /**
  * An arrow: solid for conditions, thin for unconditional, dashed amber for timers; its label
  * shows the condition's alternatives or the delay, an inbox icon for data collection and a
- * pointer for "shown as a button". Clicking the label selects the arrow. Memoised.
+ * pointer for "shown as a button". Clicking the label selects the arrow. Memoised. Zoomed far
+ * out there is no label: too small to read, and each label costs a portal and a store
+ * subscription, thousands of them on a big bot.
  */
 export const ArrowEdge = memo(function ArrowEdge({
   id,
@@ -24,6 +27,7 @@ export const ArrowEdge = memo(function ArrowEdge({
   markerEnd,
 }: EdgeProps<ArrowFlowEdge>) {
   const store = useStoreApi();
+  const far = use(FarZoomContext);
   const [path, labelX, labelY] = getBezierPath({
     sourceX,
     sourceY,
@@ -54,33 +58,35 @@ export const ArrowEdge = memo(function ArrowEdge({
           strokeDasharray: timer ? '6 4' : undefined,
         }}
       />
-      <EdgeLabelRenderer>
-        {/* Not a button: the edge itself is the focusable, labelled control (see arrowToEdge). */}
-        <div
-          data-testid={`arrow-${arrow.id}`}
-          title={`Arrow ${arrow.id} (${arrow.kind})`}
-          onClick={() => store.getState().addSelectedEdges([id])}
-          style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
-          className={cn(
-            'nodrag nopan pointer-events-auto absolute flex cursor-pointer group-data-[far=true]/canvas:hidden max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px] shadow-xs',
-            selected
-              ? 'border-brand-500 bg-brand-50 text-brand-700'
-              : 'border-slate-200 bg-white text-slate-700',
-            timer && !selected && 'border-amber-300 bg-amber-50 text-amber-900',
-            arrow.kind === 'unconditional' && !selected && 'text-slate-400',
-          )}
-        >
-          {timer ? <Timer className="size-3 shrink-0" aria-hidden /> : null}
-          {arrow.collectInto !== undefined ? (
-            <Inbox className="size-3 shrink-0 text-sky-600" aria-hidden />
-          ) : null}
-          {arrow.showAsButton ? <MousePointerClick className="size-3 shrink-0" aria-hidden /> : null}
-          <span className="truncate">{label}</span>
-          {arrow.collectInto ? (
-            <span className="truncate font-mono text-sky-700">→ {arrow.collectInto}</span>
-          ) : null}
-        </div>
-      </EdgeLabelRenderer>
+      {far ? null : (
+        <EdgeLabelRenderer>
+          {/* Not a button: the edge itself is the focusable, labelled control (see arrowToEdge). */}
+          <div
+            data-testid={`arrow-${arrow.id}`}
+            title={`Arrow ${arrow.id} (${arrow.kind})`}
+            onClick={() => store.getState().addSelectedEdges([id])}
+            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+            className={cn(
+              'nodrag nopan pointer-events-auto absolute flex cursor-pointer max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px] shadow-xs',
+              selected
+                ? 'border-brand-500 bg-brand-50 text-brand-700'
+                : 'border-slate-200 bg-white text-slate-700',
+              timer && !selected && 'border-amber-300 bg-amber-50 text-amber-900',
+              arrow.kind === 'unconditional' && !selected && 'text-slate-400',
+            )}
+          >
+            {timer ? <Timer className="size-3 shrink-0" aria-hidden /> : null}
+            {arrow.collectInto !== undefined ? (
+              <Inbox className="size-3 shrink-0 text-sky-600" aria-hidden />
+            ) : null}
+            {arrow.showAsButton ? <MousePointerClick className="size-3 shrink-0" aria-hidden /> : null}
+            <span className="truncate">{label}</span>
+            {arrow.collectInto ? (
+              <span className="truncate font-mono text-sky-700">→ {arrow.collectInto}</span>
+            ) : null}
+          </div>
+        </EdgeLabelRenderer>
+      )}
     </>
   );
 });

@@ -2,10 +2,11 @@
 
 import { Handle, type NodeProps, Position } from '@xyflow/react';
 import { Globe, ListChecks, Paperclip, Sigma, Timer, Zap } from 'lucide-react';
-import { memo, type ReactNode } from 'react';
+import { memo, type ReactNode, use } from 'react';
 import { cn } from '@/components/ui/cn';
 import { blockKindStyle } from './block-colors';
-import { type BlockFlowNode, buttonTexts } from './schema-to-flow';
+import { FarZoomContext } from './far-zoom';
+import { type BlockFlowNode, type BlockNodeData, buttonTexts } from './schema-to-flow';
 
 function NodeBadge({ icon, children, title }: { icon: ReactNode; children: ReactNode; title: string }) {
   return (
@@ -19,21 +20,22 @@ function NodeBadge({ icon, children, title }: { icon: ReactNode; children: React
   );
 }
 
-/** Hidden when the canvas is zoomed far out (fewer elements to paint on big bots). */
-const detail = 'group-data-[far=true]/canvas:hidden';
+/**
+ * Handles centred on the block's edges with margins instead of React Flow's translate: a
+ * transform on each of thousands of handles makes the browser's compositing of every drag
+ * frame slower. Likewise colours with alpha below rather than `opacity`.
+ */
+const handleClass = '!size-3 !transform-none -mt-1.5';
 
 /**
- * A block on the canvas: kind colour, id, name, text preview, buttons (its own and those of
- * arrows shown as a button) and badges. Memoised: it re-renders only when its node object changes.
+ * A block on the canvas: kind colour, id and name; unless the canvas is zoomed far out, also its
+ * trigger, text preview, buttons (its own and those of arrows shown as a button) and badges.
+ * Memoised: it re-renders only when its node object changes or the zoom crosses FAR_ZOOM.
  */
 export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<BlockFlowNode>) {
-  const { block, arrowButtons, timerArrows } = data;
+  const far = use(FarZoomContext);
+  const { block } = data;
   const style = blockKindStyle[block.kind];
-  const buttons = [...buttonTexts(block.buttons), ...arrowButtons];
-  const actions = block.actions;
-  const hasActions = Boolean(
-    actions && (actions.crmStateId || actions.addToLists.length || actions.removeFromLists.length),
-  );
   return (
     <div
       data-testid={`block-${block.id}`}
@@ -45,22 +47,39 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
         selected && 'ring-2 ring-brand-500 ring-offset-1',
       )}
     >
-      <Handle type="target" position={Position.Left} className="!size-3" />
-      <div className="mb-0.5 flex items-center justify-between gap-2 text-[10px] uppercase tracking-wide opacity-70">
+      <Handle type="target" position={Position.Left} className={`${handleClass} -ml-1.5`} />
+      <div className="mb-0.5 flex items-center justify-between gap-2 text-[10px] uppercase tracking-wide text-current/70">
         <span>{style.label}</span>
         <span className="rounded bg-black/10 px-1 font-mono normal-case">#{block.id}</span>
       </div>
-      <p className="truncate font-semibold">{block.name || <span className="opacity-50">Untitled</span>}</p>
+      <p className="truncate font-semibold">
+        {block.name || <span className="text-current/50">Untitled</span>}
+      </p>
+      {far ? null : <BlockDetails data={data} />}
+      <Handle type="source" position={Position.Right} className={`${handleClass} -mr-1.5`} />
+    </div>
+  );
+});
+
+function BlockDetails({ data }: { data: BlockNodeData }) {
+  const { block, arrowButtons, timerArrows } = data;
+  const buttons = [...buttonTexts(block.buttons), ...arrowButtons];
+  const actions = block.actions;
+  const hasActions = Boolean(
+    actions && (actions.crmStateId || actions.addToLists.length || actions.removeFromLists.length),
+  );
+  return (
+    <>
       {block.trigger?.alternatives ? (
-        <p className={cn('truncate font-mono text-[10px] opacity-80', detail)} title="Trigger">
+        <p className="truncate font-mono text-[10px] text-current/80" title="Trigger">
           ⟶ {block.trigger.alternatives}
         </p>
       ) : null}
       {block.text ? (
-        <p className={cn('mt-1 line-clamp-3 whitespace-pre-line opacity-90', detail)}>{block.text}</p>
+        <p className="mt-1 line-clamp-3 whitespace-pre-line text-current/90">{block.text}</p>
       ) : null}
       {buttons.length ? (
-        <div className={cn('mt-1.5 flex flex-wrap gap-1', detail)} data-testid="node-buttons">
+        <div className="mt-1.5 flex flex-wrap gap-1" data-testid="node-buttons">
           {buttons.map((text, i) => (
             <span
               // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list; texts may repeat
@@ -73,7 +92,7 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
         </div>
       ) : null}
       {block.formula || block.request || timerArrows || hasActions || block.attachments.length ? (
-        <div className={cn('mt-1.5 flex flex-wrap gap-1', detail)}>
+        <div className="mt-1.5 flex flex-wrap gap-1">
           {block.formula ? (
             <NodeBadge icon={<Sigma className="size-3" aria-hidden />} title="Formula">
               formula
@@ -112,7 +131,6 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
           ) : null}
         </div>
       ) : null}
-      <Handle type="source" position={Position.Right} className="!size-3" />
-    </div>
+    </>
   );
-});
+}

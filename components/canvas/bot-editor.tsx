@@ -8,12 +8,11 @@ import {
   MiniMap,
   type OnSelectionChangeParams,
   ReactFlow,
-  type ReactFlowState,
   useReactFlow,
-  useStore,
+  type Viewport,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { type DragEvent, useCallback, useMemo, useRef, useState } from 'react';
+import { type DragEvent, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ArrowEditor } from '@/components/arrow-editor/arrow-editor';
 import { BlockEditor } from '@/components/block-editor/block-editor';
 import { Alert } from '@/components/ui/alert';
@@ -24,7 +23,9 @@ import { blockKindStyle } from './block-colors';
 import { BlockNode } from './block-node';
 import { BlockPalette, PALETTE_MIME } from './block-palette';
 import { CommentNode } from './comment-node';
+import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
+import { initialViewport, NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
 import { SaveStateIndicator } from './save-state';
 import { type ArrowFlowEdge, arrowIdOf, type BotFlowNode, blockIdOf, nodeId } from './schema-to-flow';
 import { SearchBox } from './search-box';
@@ -36,14 +37,11 @@ import { useFollowBlock } from './use-follow-block';
 // Stable objects: React Flow re-creates every node when these change.
 const nodeTypes = { block: BlockNode, comment: CommentNode };
 const edgeTypes = { arrow: ArrowEdge };
+const multiSelectionKeys = ['Control', 'Meta'];
 const minimapColor = (node: BotFlowNode) => blockKindStyle[node.data.block.kind].minimap;
-const NODE_WIDTH = 224;
-const NODE_HEIGHT = 96;
+const ZOOM = { min: 0.05, max: 2 };
 /** Above this many blocks only the visible ones are rendered. */
 const VISIBLE_ONLY_FROM = 300;
-/** Below this zoom, blocks show only their kind, id and name. */
-const FAR_ZOOM = 0.4;
-const isFar = (s: ReactFlowState) => s.transform[2] < FAR_ZOOM;
 
 export interface BotEditorProps {
   projectId: number;
@@ -66,7 +64,14 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     arrows: [],
   });
   const addCount = useRef(0);
-  const far = useStore(isFar);
+  // React Flow mounts once the pane's size is known, already fitted (see initialViewport).
+  const [viewport, setViewport] = useState<Viewport | null>(null);
+  const far = useFarZoom(viewport?.zoom);
+  const initialBlocks = initial.schema.blocks;
+  useLayoutEffect(() => {
+    const rect = pane.current?.getBoundingClientRect();
+    setViewport(initialViewport(initialBlocks, rect?.width ?? 0, rect?.height ?? 0, ZOOM));
+  }, [initialBlocks]);
   useFollowBlock(currentBlock, pane);
 
   const onSelectionChange = useCallback(
@@ -235,32 +240,37 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
             </Alert>
           </div>
         ) : null}
-        <div ref={pane} className="group/canvas relative min-h-0 flex-1" data-far={far}>
+        <div ref={pane} className="relative min-h-0 flex-1">
           <BlockPalette onAdd={addBlock} />
-          <ReactFlow<BotFlowNode, ArrowFlowEdge>
-            nodes={editor.nodes}
-            edges={editor.edges}
-            onNodesChange={editor.onNodesChange}
-            onEdgesChange={editor.onEdgesChange}
-            onSelectionChange={onSelectionChange}
-            onConnect={onConnect}
-            onConnectEnd={onConnectEnd}
-            onDragOver={onDragOver}
-            onDrop={onDrop}
-            nodeTypes={nodeTypes}
-            edgeTypes={edgeTypes}
-            deleteKeyCode={null}
-            selectionKeyCode="Shift"
-            multiSelectionKeyCode={['Control', 'Meta']}
-            onlyRenderVisibleElements={editor.nodes.length > VISIBLE_ONLY_FROM}
-            fitView
-            minZoom={0.05}
-            maxZoom={2}
-          >
-            <Background />
-            <MiniMap<BotFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
-            <Controls />
-          </ReactFlow>
+          {viewport ? (
+            <FarZoomContext value={far}>
+              <ReactFlow<BotFlowNode, ArrowFlowEdge>
+                nodes={editor.nodes}
+                edges={editor.edges}
+                onNodesChange={editor.onNodesChange}
+                onEdgesChange={editor.onEdgesChange}
+                onSelectionChange={onSelectionChange}
+                onConnect={onConnect}
+                onConnectEnd={onConnectEnd}
+                onDragOver={onDragOver}
+                onDrop={onDrop}
+                nodeTypes={nodeTypes}
+                edgeTypes={edgeTypes}
+                deleteKeyCode={null}
+                selectionKeyCode="Shift"
+                multiSelectionKeyCode={multiSelectionKeys}
+                onlyRenderVisibleElements={editor.nodes.length > VISIBLE_ONLY_FROM}
+                defaultViewport={viewport}
+                fitView
+                minZoom={ZOOM.min}
+                maxZoom={ZOOM.max}
+              >
+                <Background />
+                <MiniMap<BotFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+                <Controls />
+              </ReactFlow>
+            </FarZoomContext>
+          ) : null}
         </div>
       </div>
       {selectedBlock ? (

@@ -1,5 +1,6 @@
 import { type Edge, MarkerType, type Node } from '@xyflow/react';
 import type { Arrow, Block, BotSchema, Buttons, Timer } from '@/lib/schema';
+import { DEFAULT_COMMENT_SIZE } from './schema-ops';
 
 /**
  * Pure mapping between the bot schema and React Flow's nodes and edges. The canvas keeps React
@@ -65,7 +66,7 @@ export function buttonTexts(buttons: Buttons | undefined): string[] {
 export function blockToNode(block: Block, extras: OutgoingExtras = NO_EXTRAS, selected = false): BotFlowNode {
   const data: BlockNodeData = { block, arrowButtons: extras.arrowButtons, timerArrows: extras.timerArrows };
   if (block.kind === 'comment') {
-    const size = block.size ?? { width: 260, height: 140 };
+    const size = block.size ?? DEFAULT_COMMENT_SIZE;
     return {
       id: nodeId(block.id),
       type: 'comment',
