@@ -47,17 +47,23 @@ export function at(pos: Pos, error: unknown): FormulaError {
   return new FormulaError(String((error as Error)?.message ?? error), pos.line, pos.column);
 }
 
-/** How many nodes formula parts have (a bound on their steps) and whether they call in-flow functions. */
-export function measure(parts: Expr[]): { nodes: number; callsHost: boolean } {
+/**
+ * Facts about formula parts: how many nodes they have (a bound on their steps), whether they
+ * call in-flow functions, and which names they mention once.
+ */
+export function measure(parts: Expr[]): { nodes: number; callsHost: boolean; namedOnce: Set<string> } {
   let nodes = 0;
   let callsHost = false;
+  const named = new Map<string, number>();
   const visit = (x: Expr) => {
     nodes++;
     if (x.type === 'call' && builtins.get(x.name)?.host) callsHost = true;
+    if (x.type === 'name') named.set(x.name, (named.get(x.name) ?? 0) + 1);
     for (const child of children(x)) visit(child);
   };
   for (const part of parts) visit(part);
-  return { nodes, callsHost };
+  const namedOnce = new Set([...named].filter(([, n]) => n === 1).map(([name]) => name));
+  return { nodes, callsHost, namedOnce };
 }
 
 export const statementParts = (s: Statement): Expr[] =>
@@ -132,13 +138,13 @@ function compileNode(e: Expr, unit: Unit): Compiled {
           };
     }
     case 'binary':
-      return binaryNode(e, compileExpr(e.left, unit), compileExpr(e.right, unit));
+      return binaryNode(e, operand(e.left, unit), operand(e.right, unit));
     case 'index': {
-      const target = compileExpr(e.target, unit);
-      const index = compileExpr(e.index, unit);
+      const { slot: ts, get: target } = operand(e.target, unit);
+      const { constant: ic, value: iv, get: index } = operand(e.index, unit);
       return (run) => {
-        const t = target(run);
-        const i = index(run);
+        const t = ts !== null ? readName(run, ts) : target(run);
+        const i = ic ? iv : index(run);
         // The common cases first: a dict's present key, a list's position from the start.
         if (t instanceof Map) {
           const v = typeof i === 'string' ? t.get(i) : undefined;
@@ -200,7 +206,30 @@ const ON_NUMBERS: Record<string, (x: number, y: number) => Value | undefined> = 
   '>=': (x, y) => x - y >= 0,
 };
 
-function binaryNode(e: Extract<Expr, { type: 'binary' }>, left: Compiled, right: Compiled): Compiled {
+/**
+ * An operator's operand: a constant or a name is read in place, saving a call (most operands
+ * are one or the other); anything else through its closure. Names of counted units keep their
+ * closure, which counts the step.
+ */
+interface Operand {
+  slot: NameSlot | null;
+  constant: boolean;
+  value: Value;
+  get: Compiled;
+}
+
+function operand(e: Expr, unit: Unit): Operand {
+  const get = compileExpr(e, unit);
+  const slot = e.type === 'name' && !unit.counted ? unit.names.slot(e.name) : null;
+  if (e.type === 'number' || e.type === 'string' || e.type === 'bool')
+    return { slot, constant: true, value: e.value, get };
+  return { slot, constant: e.type === 'none', value: null, get };
+}
+
+function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Operand): Compiled {
+  // Operands as plain constants of the closure: reading them through a helper is slower.
+  const { slot: ls, constant: lc, value: lv, get: left } = lo;
+  const { slot: rs, constant: rc, value: rv, get: right } = ro;
   const op = e.op;
   const l = new NumberOf();
   const r = new NumberOf();
@@ -216,8 +245,8 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, left: Compiled, right:
     const joins = (a: Value, b: Value): a is string =>
       typeof a === 'string' && typeof b === 'string' && a.length + b.length <= LIMITS.stringLength;
     return (run) => {
-      const a = left(run);
-      const b = right(run);
+      const a = ls !== null ? readName(run, ls) : lc ? lv : left(run);
+      const b = rs !== null ? readName(run, rs) : rc ? rv : right(run);
       const y = r.of(b);
       if (y === null) {
         // Anything text plus non-numeric text joins.
@@ -232,8 +261,8 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, left: Compiled, right:
     };
   }
   return (run) => {
-    const a = left(run);
-    const b = right(run);
+    const a = ls !== null ? readName(run, ls) : lc ? lv : left(run);
+    const b = rs !== null ? readName(run, rs) : rc ? rv : right(run);
     const x = l.of(a);
     const y = r.of(b);
     if (x !== null && y !== null) {

@@ -102,10 +102,11 @@ export function compileExpression(source: string): CompiledExpression {
   const found = [...parsed.errors];
   if (parsed.expr) checkCalls(parsed.expr, found);
   const diagnostics = found.map((e) => toDiagnostic(e, source));
-  const { nodes, callsHost } = measure(parsed.expr ? [parsed.expr] : []);
+  const { nodes, callsHost, namedOnce } = measure(parsed.expr ? [parsed.expr] : []);
   // Nothing in an expression changes a list or dict, so those read from the store may be kept
-  // between runs, unless an in-flow call could see them; results are copied out.
-  const names = new NameTable(!callsHost);
+  // between runs, unless an in-flow call could see them; results are copied out. Without
+  // in-flow calls nothing is evaluated twice, so a name mentioned once is read once.
+  const names = callsHost ? new NameTable(false) : new NameTable(true, namedOnce);
   const unit = { names, counted: callsHost || nodes >= CLOCK_EVERY };
   const expr = parsed.expr ? compileExpr(parsed.expr, unit) : null;
   const pos = parsed.expr;

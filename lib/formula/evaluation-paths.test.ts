@@ -246,6 +246,25 @@ describe('the synchronous path', () => {
     expect(run()).toBe('fivefive310');
   });
 
+  it('reads each variable from the store once per run', async () => {
+    const reads: string[] = [];
+    const store = {
+      get: (name: string) => {
+        reads.push(name);
+        return '2';
+      },
+      set: () => {},
+    };
+    const compiled = compileExpression('a * a + b + if(a > 1, a, b)');
+    for (let run = 1; run <= 2; run++) {
+      expect(compiled.evaluateSync({ store, plan: 'free' })).toBe(8);
+      expect(reads.sort()).toEqual(run === 1 ? ['a', 'b'] : ['a', 'a', 'b', 'b']);
+    }
+    reads.length = 0;
+    await compileFormula('x = a + a + b\ny = a').run({ store, plan: 'free' });
+    expect(reads.sort()).toEqual(['a', 'b']);
+  });
+
   it('hands out lists and dicts the caller may change without changing later results', () => {
     const compiled = compileExpression("order['items']");
     const opts = options({ order: '{"items":[{"sku":"tea"}]}' });

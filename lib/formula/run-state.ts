@@ -33,7 +33,10 @@ export const CLOCK_EVERY = 1024;
 
 const UNREAD = Symbol('unread');
 
-/** A name one compiled formula reads or writes, with the stored text it converted last. */
+/**
+ * A name one compiled formula reads or writes, with the stored text it converted last, and
+ * where a run remembers its value (-1: read once, nothing to remember).
+ */
 export class NameSlot {
   raw: string | undefined | typeof UNREAD = UNREAD;
   value: Value = null;
@@ -47,24 +50,31 @@ export class NameSlot {
 /** The names of one compiled formula or expression, each read from the store once per run. */
 export class NameTable {
   private readonly slots = new Map<string, NameSlot>();
+  private remembered = 0;
 
   /**
    * @param keepContainers lists and dicts read from the store may be reused by later runs: only
    *   where nothing can change them (expressions without in-flow calls; results are copied out).
+   * @param readOnce names read at most once in a run, so not worth remembering for the run
+   *   (those an expression without in-flow calls, which replay, names once).
    */
-  constructor(readonly keepContainers: boolean) {}
+  constructor(
+    readonly keepContainers: boolean,
+    private readonly readOnce: ReadonlySet<string> = new Set(),
+  ) {}
 
   slot(name: string): NameSlot {
     let slot = this.slots.get(name);
     if (!slot) {
-      slot = new NameSlot(name, this.slots.size);
+      slot = new NameSlot(name, this.readOnce.has(name) ? -1 : this.remembered++);
       this.slots.set(name, slot);
     }
     return slot;
   }
 
+  /** How many names a run remembers. */
   get size(): number {
-    return this.slots.size;
+    return this.remembered;
   }
 }
 
@@ -168,8 +178,11 @@ const isContainer = (v: Value) => Array.isArray(v) || v instanceof Map;
 
 /** A name's value: this run's if known, else the store's, converted once per stored text. */
 export function readName(run: Run, slot: NameSlot): Value {
-  const known = run.values[slot.index];
-  if (known !== undefined) return known;
+  const index = slot.index;
+  if (index >= 0) {
+    const known = run.values[index];
+    if (known !== undefined) return known;
+  }
   const raw = run.options.store.get(slot.name);
   let value: Value;
   if (raw === slot.raw) value = slot.value;
@@ -180,7 +193,7 @@ export function readName(run: Run, slot: NameSlot): Value {
       slot.value = value;
     }
   }
-  run.values[slot.index] = value;
+  if (index >= 0) run.values[index] = value;
   return value;
 }
 
