@@ -4,8 +4,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from './generated/client';
+import type { PrismaClient } from './generated/client';
 import { applyMigrations, MigrationError, type SqlSession } from './migrate';
+import { createPrismaClient } from './raw-sql';
 
 export type DatabaseConfig = { mode: 'embedded'; dataDir: string | null } | { mode: 'server'; url: string };
 
@@ -40,7 +41,7 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
     releaseLock();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = createPrismaClient(new PrismaPGlite(pglite));
   return {
     mode: 'embedded',
     prisma,
@@ -71,7 +72,7 @@ async function openServer(url: string): Promise<Database> {
   } finally {
     client.release();
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = createPrismaClient(new PrismaPg(pool));
   return {
     mode: 'server',
     prisma,

@@ -1,0 +1,107 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SqlDriverAdapterFactory, SqlQueryable } from '@prisma/driver-adapter-utils';
+import { type Prisma, PrismaClient } from './generated/client';
+
+/**
+ * Plain SQL for the hot paths, where each Prisma call costs several times its round trip in
+ * CPU. One statement with $1, $2… parameters; rows keyed by column name, with values as the
+ * driver adapters give them on both databases: json, timestamps and bigints as text.
+ */
+export interface Sql {
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+/** Collects a statement's parameters; `add` answers the placeholder to write in the SQL. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+// The adapters map Dates to UTC timestamps (Prisma's convention) and pass everything else on.
+const ANY_ARG = { scalarType: 'unknown', arity: 'scalar' } as const;
+
+function sqlOn(queryable: SqlQueryable): Sql {
+  return {
+    async query<Row>(text: string, params: readonly unknown[] = []) {
+      const result = await queryable.queryRaw({
+        sql: text,
+        args: [...params],
+        argTypes: params.map(() => ANY_ARG),
+      });
+      const { columnNames } = result;
+      return result.rows.map((row) => {
+        const named: Record<string, unknown> = {};
+        for (let i = 0; i < columnNames.length; i++) named[columnNames[i]] = row[i];
+        return named as Row;
+      });
+    },
+  };
+}
+
+type AdapterFactory = SqlDriverAdapterFactory;
+
+/** The transaction Prisma is opening in this async context, caught as the adapter starts it. */
+const opening = new AsyncLocalStorage<{ transaction?: SqlQueryable }>();
+const factories = new WeakMap<PrismaClient, AdapterFactory>();
+
+/**
+ * A Prisma client on the adapter whose interactive transactions can also be reached with plain
+ * SQL (`sqlTransaction`), and whose pool answers plain statements (`plainSql`).
+ */
+export function createPrismaClient(factory: AdapterFactory): PrismaClient {
+  const catching: AdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect() {
+      const adapter = await factory.connect();
+      const start = adapter.startTransaction.bind(adapter);
+      adapter.startTransaction = async (isolationLevel) => {
+        const transaction = await start(isolationLevel);
+        const slot = opening.getStore();
+        if (slot && !slot.transaction) slot.transaction = transaction;
+        return transaction;
+      };
+      return adapter;
+    },
+  };
+  const prisma = new PrismaClient({ adapter: catching });
+  factories.set(prisma, factory);
+  return prisma;
+}
+
+/**
+ * An interactive Prisma transaction, with plain SQL on the same connection: the hot path's
+ * statements skip Prisma's per-query cost, while everything else keeps using `tx`.
+ */
+export function sqlTransaction<T>(
+  prisma: PrismaClient,
+  fn: (tx: Prisma.TransactionClient, sql: Sql) => Promise<T>,
+  options?: { timeout?: number; maxWait?: number },
+): Promise<T> {
+  const slot: { transaction?: SqlQueryable } = {};
+  return opening.run(slot, () =>
+    prisma.$transaction(async (tx) => {
+      if (!slot.transaction) throw new Error('sqlTransaction needs a client made by createPrismaClient.');
+      return fn(tx, sqlOn(slot.transaction));
+    }, options),
+  );
+}
+
+const plain = new WeakMap<PrismaClient, Sql>();
+
+/** Plain SQL outside any transaction (each statement commits on its own). */
+export function plainSql(prisma: PrismaClient): Sql {
+  let sql = plain.get(prisma);
+  if (!sql) {
+    const factory = factories.get(prisma);
+    if (!factory) throw new Error('plainSql needs a client made by createPrismaClient.');
+    const adapter = factory.connect();
+    sql = { query: async (text, params) => sqlOn(await adapter).query(text, params) };
+    plain.set(prisma, sql);
+  }
+  return sql;
+}
