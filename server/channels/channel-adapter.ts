@@ -37,6 +37,11 @@ export interface ChannelClient {
  */
 export interface ChannelAdapter {
   clientType: number;
+  /**
+   * A stored message is already delivered (the simulator's chat reads the history): it is
+   * stored so, and the outcome of the send is recorded only when it differs.
+   */
+  deliveredWhenStored?: boolean;
   send(client: ChannelClient, message: OutgoingMessage): Promise<DeliveryResult>;
   /** A messenger-specific function; throws a clear error when the channel does not support it. */
   call(projectId: number, fn: string, args: Record<string, unknown>): Promise<unknown>;

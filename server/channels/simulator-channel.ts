@@ -6,6 +6,7 @@ import { type ChannelAdapter, CLIENT_TYPES } from './channel-adapter';
  */
 export const simulatorChannel: ChannelAdapter = {
   clientType: CLIENT_TYPES.simulator,
+  deliveredWhenStored: true,
   async send() {
     return { delivered: true };
   },

@@ -9,12 +9,13 @@ import {
   type Timer,
 } from '@/lib/schema';
 import { findPlaceholders, renderTemplate } from '@/lib/template';
+import type { LockedClient } from '@/server/clients/client-service';
 import type { Db } from '@/server/db/client-type';
-import type { Plan, Prisma } from '@/server/db/generated/client';
+import type { Plan } from '@/server/db/generated/client';
 import { DomainError } from '@/server/errors';
 import { createFormulaHost } from '@/server/functions/formula-host';
 import { MESSAGE_FROM } from '@/server/history/history-service';
-import { applyVariableChanges } from '@/server/variables/variable-store';
+import { splitScope } from '@/server/variables/limits';
 import { runBlockRequest } from './block-request';
 import { type CompiledBot, movesClient } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -27,16 +28,7 @@ import { parseLocalDateTime, type SystemState, systemVariable } from './system-v
 /** Blocks entered in one event at most: a chain of 0-second timers that loops stops here. */
 export const MAX_BLOCKS_PER_EVENT = 50;
 
-export interface RunClient {
-  id: number;
-  projectId: number;
-  platformId: string;
-  groupId: string;
-  clientType: number;
-  name: string;
-  createdAt: Date;
-  currentBlockId: number | null;
-}
+export type RunClient = LockedClient;
 
 export interface RunProject {
   id: number;
@@ -53,6 +45,21 @@ export interface PendingMessage {
   dedupeKey?: string;
 }
 
+/** The incoming message of a `message` event, stored with the event's other writes. */
+export interface PendingIncoming {
+  text: string;
+  attachments: Attachment[];
+  /** The block the client was in when it arrived. */
+  blockId: number | null;
+  messageFromOutside: number;
+}
+
+/** Variable changes not yet written: the deal's by deal id (a closed deal keeps its own), the client's. */
+export interface PendingVariableWrites {
+  deals: Map<number, Map<string, string | null>>;
+  client: Map<string, string | null>;
+}
+
 export interface NewScheduledSend {
   id: number;
   clientId: number;
@@ -66,12 +73,12 @@ class LoopGuard extends Error {}
  * event, enters blocks, runs formulas and requests, and collects what must be stored and sent.
  */
 export class EventRun {
+  incoming: PendingIncoming | null = null;
   readonly outgoing: PendingMessage[] = [];
   readonly log: LogEntry[] = [];
   readonly scheduled: NewScheduledSend[] = [];
   readonly cancelledJobs: string[] = [];
-  /** Incoming messages stored by this event (for the webhook). */
-  readonly incomingIds: bigint[] = [];
+  readonly variableWrites: PendingVariableWrites = { deals: new Map(), client: new Map() };
   /** Events for other clients, handled after the commit (each under its own client's lock). */
   readonly deferred: { clientId: number; event: EngineEvent }[] = [];
   readonly system: SystemState;
@@ -162,18 +169,12 @@ export class EventRun {
       attachmentUrl: event.attachments?.[0]?.url ?? '',
       callbackQueryId: event.callbackQueryId ?? '',
     });
-    const incoming = await this.tx.message.create({
-      data: {
-        projectId: this.project.id,
-        clientId: this.client.id,
-        direction: 'in',
-        text: event.text,
-        attachments: (event.attachments ?? []) as Prisma.InputJsonArray,
-        blockId: this.client.currentBlockId,
-        messageFromOutside: from,
-      },
-    });
-    this.incomingIds.push(incoming.id);
+    this.incoming = {
+      text: event.text,
+      attachments: event.attachments ?? [],
+      blockId: this.client.currentBlockId,
+      messageFromOutside: from,
+    };
     for (const [name, value] of Object.entries(event.variables ?? {})) this.setVariable(name, value);
     this.note('event', { text: event.text, from });
 
@@ -452,7 +453,7 @@ export class EventRun {
     });
     if (block.kind === 'close_deal') {
       // Save what was collected with the deal, close it, and start the next one empty.
-      await this.flushVariables();
+      this.flushVariables();
       await this.tx.deal.update({ where: { id: this.dealId }, data: { closedAt: this.deps.now() } });
       const next = await this.tx.deal.create({
         data: { projectId: this.project.id, clientId: this.client.id },
@@ -534,13 +535,19 @@ export class EventRun {
     });
   }
 
-  /** Writes variable changes so far (validated as they were made). */
-  async flushVariables(): Promise<void> {
-    const changes = this.scope.takeChanges();
-    await applyVariableChanges(
-      this.tx,
-      { projectId: this.project.id, clientId: this.client.id, dealId: this.dealId },
-      changes,
-    );
+  /**
+   * Sets the variable changes so far aside for the deal they belong to; they are written with
+   * the event's other writes at its end. The scope checked every limit as they were made.
+   */
+  flushVariables(): void {
+    for (const { name, value } of this.scope.takeChanges()) {
+      const { scope, name: bare } = splitScope(name);
+      if (scope === 'client') {
+        this.variableWrites.client.set(bare, value);
+        continue;
+      }
+      const deal = this.variableWrites.deals.get(this.dealId) ?? new Map<string, string | null>();
+      this.variableWrites.deals.set(this.dealId, deal.set(bare, value));
+    }
   }
 }

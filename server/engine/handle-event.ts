@@ -1,15 +1,15 @@
-import type { Attachment, Buttons } from '@/lib/schema';
 import { loadBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { channelFor } from '@/server/channels/registry';
-import { type ClientRef, resolveClient } from '@/server/clients/client-service';
-import type { Db } from '@/server/db/client-type';
-import type { Prisma } from '@/server/db/generated/client';
-import { notFound } from '@/server/errors';
-import { readVariables } from '@/server/variables/variable-store';
+import type { ClientTarget } from '@/server/clients/client-service';
+import { plainSql, SqlParams, sqlTransaction } from '@/server/db/raw-sql';
 import { getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
 import { EventRun } from './event-run';
+import { lockAndLoad } from './event-state';
+import { type StoredOutgoing, storeEventResults } from './event-writes';
 import type { EngineEvent, LogEntry } from './events';
+
+export type { StoredOutgoing } from './event-writes';
 
 const MESSENGERS: Record<number, string> = {
   1: 'tg',
@@ -20,16 +20,6 @@ const MESSENGERS: Record<number, string> = {
   99: 'simulator',
 };
 
-export interface StoredOutgoing {
-  id: bigint;
-  text: string;
-  attachments: Attachment[];
-  buttons: Buttons | null;
-  blockId: number | null;
-  delivered: boolean;
-  error: string | null;
-}
-
 export interface EventResult {
   clientId: number;
   currentBlockId: number | null;
@@ -37,12 +27,14 @@ export interface EventResult {
   log: LogEntry[];
 }
 
-export type EventTarget = { clientId: number } | { ref: ClientRef };
+export type EventTarget = ClientTarget;
 
 /**
- * The one flow every message takes (DESIGN.md): resolve the client, then under the client's
- * lock store the incoming message, route, enter blocks, store what goes out and schedule
- * timers; after the commit, send through the client's channel and run follow-up work.
+ * The one flow every message takes (DESIGN.md): under the client's lock (the client is created
+ * on first contact) route the event, enter blocks, then store the messages in and out, the
+ * variables, the client's block and the log together and schedule timers; after the commit,
+ * send through the client's channel and run follow-up work. The common path is four
+ * statements: begin, lock and load, store, commit.
  */
 export async function handleEvent(
   deps: EngineDeps,
@@ -50,126 +42,70 @@ export async function handleEvent(
   target: EventTarget,
   event: EngineEvent,
 ): Promise<EventResult> {
-  const clientId =
-    'clientId' in target ? target.clientId : (await resolveClient(deps.db, projectId, target.ref)).id;
-
-  const run = await deps.db.$transaction(
-    async (tx) => {
+  const { run, stored, hasWebhook } = await sqlTransaction(
+    deps.db,
+    async (tx, sql) => {
       // Events of one client are processed one at a time, in arrival order.
-      const locked = await tx.$queryRaw<
-        { id: number }[]
-      >`SELECT id FROM "Client" WHERE id = ${clientId} AND "projectId" = ${projectId} FOR UPDATE`;
-      if (!locked.length) throw notFound(`Client ${clientId} does not exist in this project.`);
-      const [project, client] = await Promise.all([
-        tx.project.findUniqueOrThrow({
-          where: { id: projectId },
-          select: { id: true, plan: true, timeZone: true, schemaRevision: true },
-        }),
-        tx.client.findUniqueOrThrow({ where: { id: clientId } }),
-      ]);
-      const bot = await getCompiledBot(projectId, project.schemaRevision, () => loadBotSchema(tx, projectId));
-      const deal = await openDealIn(tx, projectId, clientId);
-      const variables = await readVariables(tx, { projectId, clientId, dealId: deal.id });
+      const { client, state } = await lockAndLoad(sql, projectId, target);
+      const bot = await getCompiledBot(projectId, state.project.schemaRevision, () =>
+        loadBotSchema(tx, projectId),
+      );
       const run = new EventRun(
         deps,
         tx,
-        project,
+        state.project,
         bot,
         client,
-        deal.id,
-        variables,
+        state.dealId,
+        state.variables,
         MESSENGERS[client.clientType] ?? String(client.clientType),
       );
       await run.process(event);
-      await run.flushVariables();
-      const stored = await storeOutgoing(tx, run);
-      await tx.client.update({
-        where: { id: clientId },
-        data: {
-          currentBlockId: run.client.currentBlockId,
-          lastMessageAt: event.type === 'message' ? deps.now() : undefined,
-        },
+      run.flushVariables();
+      const stored = await storeEventResults(sql, run, {
+        lastMessageAt: event.type === 'message' ? deps.now() : null,
+        deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
       });
-      if (run.log.length) {
-        await tx.engineLogEntry.createMany({
-          data: run.log.map((entry) => ({
-            projectId,
-            clientId,
-            kind: entry.kind,
-            data: entry.data as Prisma.InputJsonObject,
-          })),
-        });
-      }
-      return { run, stored, client };
+      return { run, stored, hasWebhook: state.project.hasWebhook };
     },
     { timeout: 120_000, maxWait: 120_000 },
   );
 
-  const messages = await deliver(deps, run.client, run.stored);
-  await afterCommit(deps, projectId, run.run);
-  const storedIds = [...run.run.incomingIds, ...run.stored.map((m) => m.id)];
-  if (deps.onMessagesStored && storedIds.length) await deps.onMessagesStored(projectId, storedIds);
-  return { clientId, currentBlockId: run.run.client.currentBlockId, messages, log: run.run.log };
+  const messages = await deliver(deps, run.client, stored.outgoing);
+  await afterCommit(deps, projectId, run);
+  const storedIds = [...stored.incomingIds, ...messages.map((m) => m.id)];
+  if (deps.onMessagesStored && hasWebhook && storedIds.length)
+    await deps.onMessagesStored(projectId, storedIds);
+  return { clientId: run.client.id, currentBlockId: run.client.currentBlockId, messages, log: run.log };
 }
 
-async function openDealIn(tx: Db, projectId: number, clientId: number) {
-  const open = await tx.deal.findFirst({
-    where: { projectId, clientId, closedAt: null },
-    orderBy: { id: 'desc' },
-  });
-  return open ?? tx.deal.create({ data: { projectId, clientId } });
-}
-
-async function storeOutgoing(tx: Db, run: EventRun): Promise<StoredOutgoing[]> {
-  const stored: StoredOutgoing[] = [];
-  for (const m of run.outgoing) {
-    if (
-      m.dedupeKey &&
-      (await tx.message.findUnique({ where: { dedupeKey: m.dedupeKey }, select: { id: true } }))
-    )
-      continue;
-    const row = await tx.message.create({
-      data: {
-        projectId: run.project.id,
-        clientId: run.client.id,
-        direction: 'out',
-        text: m.text,
-        attachments: m.attachments as Prisma.InputJsonArray,
-        buttons: (m.buttons ?? undefined) as Prisma.InputJsonValue | undefined,
-        blockId: m.blockId,
-        messageFromOutside: m.messageFromOutside,
-        dedupeKey: m.dedupeKey ?? null,
-        delivered: false,
-      },
-    });
-    stored.push({
-      id: row.id,
-      text: m.text,
-      attachments: m.attachments,
-      buttons: m.buttons,
-      blockId: m.blockId,
-      delivered: false,
-      error: null,
-    });
-  }
-  return stored;
-}
-
-/** Hands stored messages to the client's channel and records the outcome. */
+/** Hands stored messages to the client's channel; records outcomes other than the stored one. */
 async function deliver(
   deps: EngineDeps,
   client: { id: number; projectId: number; platformId: string; groupId: string; clientType: number },
   messages: StoredOutgoing[],
 ) {
   const adapter = channelFor(client.clientType);
+  const changed: StoredOutgoing[] = [];
   for (const m of messages) {
     const result = await adapter
       .send(client, m)
       .catch((error: Error) => ({ delivered: false, error: error.message }));
+    if (result.delivered !== m.delivered || result.error) changed.push(m);
     m.delivered = result.delivered;
     m.error = result.error ?? null;
-    await deps.db.message.update({ where: { id: m.id }, data: { delivered: m.delivered, error: m.error } });
   }
+  if (!changed.length) return messages;
+  const params = new SqlParams();
+  const rows = changed.map(
+    (m) =>
+      `(${params.add(String(m.id))}::bigint, ${params.add(m.delivered)}::boolean, ${params.add(m.error)}::text)`,
+  );
+  await plainSql(deps.db).query(
+    `UPDATE "Message" SET delivered = outcome.delivered, error = outcome.error
+     FROM (VALUES ${rows.join(', ')}) AS outcome (id, delivered, error) WHERE "Message".id = outcome.id`,
+    params.values,
+  );
   return messages;
 }
 

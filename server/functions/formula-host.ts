@@ -123,7 +123,7 @@ async function dispatch(run: EventRun, name: string, args: Value[]): Promise<Val
       return true;
     }
     case 'create_order': {
-      await run.flushVariables();
+      run.flushVariables();
       await tx.deal.update({ where: { id: run.dealId }, data: { closedAt: run.deps.now() } });
       const deal = await tx.deal.create({ data: { projectId, clientId: run.client.id } });
       run.dealId = deal.id;

@@ -1,4 +1,5 @@
 import type { Db, PrismaClient } from '@/server/db/client-type';
+import type { SqlParams } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
 import { splitScope, VARIABLE_LIMITS, valueKey } from './limits';
 
@@ -132,24 +133,87 @@ async function writeScope(
   for (const [name, value] of sets) await table.upsert(name, value);
 }
 
+/**
+ * Select-list columns with every variable a client sees, one JSON array of [name, value] pairs
+ * per scope; the arguments are SQL expressions for the owners' ids. Lets the engine read
+ * them in the same statement as the rest of an event's state.
+ */
+export function scopedVariablesColumns(dealId: string, clientId: string, projectId: string): string {
+  const pairs = (table: string, owner: string, id: string) =>
+    `(SELECT coalesce(json_agg(json_build_array(name, value)), '[]') FROM "${table}" WHERE "${owner}" = ${id})`;
+  return [
+    `${pairs('DealVariable', 'dealId', dealId)} AS "dealVariables"`,
+    `${pairs('ClientVariable', 'clientId', clientId)} AS "clientVariables"`,
+    `${pairs('ProjectConstant', 'projectId', projectId)} AS "projectVariables"`,
+  ].join(',\n');
+}
+
+/** The columns of `scopedVariablesColumns`, as JSON text (plain SQL) or parsed (Prisma). */
+export function parseScopedVariables(row: Record<string, unknown>): ScopedVariables {
+  // Null-prototype records: a variable may be called __proto__.
+  const scope = (column: unknown): Record<string, string> => {
+    const pairs = (typeof column === 'string' ? JSON.parse(column) : column) as [string, string][];
+    const record: Record<string, string> = Object.create(null);
+    for (const [name, value] of pairs) record[name] = value;
+    return record;
+  };
+  return {
+    deal: scope(row.dealVariables),
+    client: scope(row.clientVariables),
+    project: scope(row.projectVariables),
+  };
+}
+
 /** Every variable a client sees, by scope (lookup order deal → client → project is the reader's). */
 export async function readVariables(
   db: Db,
   owner: Omit<VariableOwner, 'dealId'> & { dealId: number | null },
 ): Promise<ScopedVariables> {
-  // One round trip for the three scopes: this runs on every event.
-  const rows = await db.$queryRaw<{ scope: 'deal' | 'client' | 'project'; name: string; value: string }[]>`
-    SELECT 'deal' AS scope, name, value FROM "DealVariable" WHERE "dealId" = ${owner.dealId ?? -1}
-    UNION ALL
-    SELECT 'client', name, value FROM "ClientVariable" WHERE "clientId" = ${owner.clientId}
-    UNION ALL
-    SELECT 'project', name, value FROM "ProjectConstant" WHERE "projectId" = ${owner.projectId}`;
-  // Null-prototype records: a variable may be called __proto__.
-  const scoped: ScopedVariables = {
-    deal: Object.create(null),
-    client: Object.create(null),
-    project: Object.create(null),
-  };
-  for (const row of rows) scoped[row.scope][row.name] = row.value;
-  return scoped;
+  const [row] = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+    `SELECT ${scopedVariablesColumns('$1::int', '$2::int', '$3::int')}`,
+    owner.dealId ?? -1,
+    owner.clientId,
+    owner.projectId,
+  );
+  return parseScopedVariables(row);
+}
+
+/**
+ * Statements writing one owner's changes (already checked against the limits), to run as parts
+ * of one `WITH`: a delete of the cleared names and an upsert of the set ones.
+ */
+export function variableWriteStatements(
+  params: SqlParams,
+  owner: { projectId: number; scope: 'deal' | 'client'; ownerId: number },
+  changes: ReadonlyMap<string, string | null>,
+  at: Date,
+): string[] {
+  const [table, column] =
+    owner.scope === 'deal' ? ['DealVariable', 'dealId'] : ['ClientVariable', 'clientId'];
+  if (!changes.size) return [];
+  const id = params.add(owner.ownerId);
+  const statements: string[] = [];
+  const cleared = [...changes]
+    .filter(([, value]) => value === null)
+    .map(([name]) => `${params.add(name)}::text`);
+  if (cleared.length)
+    statements.push(
+      `DELETE FROM "${table}" WHERE "${column}" = ${id}::int AND name IN (${cleared.join(', ')})`,
+    );
+  const set = [...changes].filter((c): c is [string, string] => c[1] !== null);
+  if (set.length) {
+    const project = params.add(owner.projectId);
+    const time = params.add(at);
+    const rows = set.map(
+      ([name, value]) =>
+        `(${project}::int, ${id}::int, ${params.add(name)}::text, ${params.add(value)}::text, ${params.add(valueKey(value))}::text, ${time}::timestamp(3))`,
+    );
+    statements.push(
+      `INSERT INTO "${table}" ("projectId", "${column}", name, value, "valueKey", "updatedAt")
+       VALUES ${rows.join(', ')}
+       ON CONFLICT ("${column}", name) DO UPDATE
+       SET value = EXCLUDED.value, "valueKey" = EXCLUDED."valueKey", "updatedAt" = EXCLUDED."updatedAt"`,
+    );
+  }
+  return statements;
 }

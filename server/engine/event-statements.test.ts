@@ -1,0 +1,87 @@
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { handleEvent } from './handle-event';
+import { EngineHarness } from './testing/engine-harness';
+
+let h: EngineHarness;
+beforeAll(async () => {
+  h = await EngineHarness.create();
+});
+afterAll(() => h?.close());
+
+/** Statements `fn` sends to the database, counted at the driver (BEGIN and COMMIT count too). */
+async function countStatements(fn: () => Promise<unknown>): Promise<number> {
+  const spy = h.tdb.pglite
+    ? // Every PGlite statement, in a transaction or not, runs through this one method.
+      vi.spyOn(h.tdb.pglite as unknown as { _runExclusiveQuery(): Promise<unknown> }, '_runExclusiveQuery')
+    : vi.spyOn(pg.Client.prototype, 'query');
+  try {
+    await fn();
+    return spy.mock.calls.length;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const countingBot = {
+  blocks: [
+    {
+      id: 1,
+      kind: 'start' as const,
+      text: 'Total #{total}',
+      trigger: { alternatives: '' },
+      formula: 'total = int(if(total, total, 0)) + len(question)',
+    },
+  ],
+  arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' as const }],
+};
+
+it('a message of a known client takes four statements: begin, lock and load, store everything, commit', async () => {
+  const bot = await h.bot(countingBot);
+  await bot.say('hello');
+  let replies: string[] = [];
+  expect(await countStatements(async () => (replies = await bot.say('again')))).toBe(4);
+  expect(replies).toEqual(['Total 10']);
+  expect(await bot.transcript()).toEqual(['> hello', '< Total 5', '> again', '< Total 10']);
+  expect((await bot.clientRow()).currentBlockId).toBe(1);
+});
+
+it('a messenger that really sends adds one statement after the commit, recording the outcome', async () => {
+  const bot = await h.bot(countingBot);
+  // No tg adapter is connected in tests: the send fails, and the failure is recorded.
+  const ref = { clientType: 1, groupId: 'shop_bot', platformId: '4242' };
+  const send = (text: string) => handleEvent(h.deps, bot.projectId, { ref }, { type: 'message', text });
+  await send('hello');
+  let result: Awaited<ReturnType<typeof send>> | undefined;
+  expect(await countStatements(async () => (result = await send('again')))).toBe(5);
+  const stored = await h.tdb.prisma.message.findUniqueOrThrow({ where: { id: result!.messages[0].id } });
+  expect(stored).toMatchObject({
+    text: 'Total 10',
+    delivered: false,
+    error: expect.stringContaining('client type 1'),
+  });
+});
+
+it('stored messages reach the webhook hook only when the project has a webhook URL', async () => {
+  const bot = await h.bot(countingBot);
+  const onMessagesStored = vi.fn(async () => {});
+  const deps = { ...h.deps, onMessagesStored };
+  const ref = { clientType: 99, groupId: 'simulator', platformId: 'hooked' };
+  await handleEvent(deps, bot.projectId, { ref }, { type: 'message', text: 'one' });
+  expect(onMessagesStored).not.toHaveBeenCalled();
+
+  await h.tdb.prisma.project.update({
+    where: { id: bot.projectId },
+    data: { webhookUrl: 'https://hooks.example.com/in' },
+  });
+  const result = await handleEvent(deps, bot.projectId, { ref }, { type: 'message', text: 'two' });
+  const stored = await h.tdb.prisma.message.findMany({
+    where: { clientId: result.clientId },
+    orderBy: { id: 'asc' },
+    select: { id: true },
+  });
+  expect(onMessagesStored).toHaveBeenCalledExactlyOnceWith(
+    bot.projectId,
+    stored.slice(2).map((m) => m.id),
+  );
+});
