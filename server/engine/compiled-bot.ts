@@ -47,19 +47,29 @@ export function compileBot(schema: BotSchema, revision: number): CompiledBot {
 
 export const movesClient = (block: Block) => !NON_MOVING_KINDS.has(block.kind);
 
-const cache = new Map<number, CompiledBot>();
+const cache = new Map<number, { revision: number; bot: Promise<CompiledBot> }>();
 
-/** The compiled bot of a project at a revision; a newer revision replaces the cached one. */
-export async function getCompiledBot(
+/**
+ * The compiled bot of a project at a revision; a newer revision replaces the cached one.
+ * Events arriving while it compiles share the one load (a busy bot right after an edit).
+ */
+export function getCompiledBot(
   projectId: number,
   revision: number,
   load: () => Promise<{ schema: BotSchema; revision: number }>,
 ): Promise<CompiledBot> {
+  const compile = async () => {
+    const loaded = await load();
+    return compileBot(loaded.schema, loaded.revision);
+  };
   const cached = cache.get(projectId);
-  if (cached && cached.revision === revision) return cached;
-  const loaded = await load();
-  const compiled = compileBot(loaded.schema, loaded.revision);
-  cache.set(projectId, compiled);
+  // A failed shared load (its event's transaction failed) is this event's to retry.
+  if (cached?.revision === revision) return cached.bot.catch(compile);
+  const bot = compile();
+  cache.set(projectId, { revision, bot });
+  bot.catch(() => {
+    if (cache.get(projectId)?.bot === bot) cache.delete(projectId);
+  });
   if (cache.size > 500) cache.delete(cache.keys().next().value as number);
-  return compiled;
+  return bot;
 }

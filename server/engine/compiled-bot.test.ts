@@ -1,0 +1,39 @@
+import { expect, it } from 'vitest';
+import { BOT_SCHEMA_FORMAT, type BotSchema } from '@/lib/schema';
+import { getCompiledBot } from './compiled-bot';
+
+const schema = (text: string) =>
+  ({
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [{ id: 1, kind: 'start', text, trigger: { alternatives: '' } }],
+    arrows: [],
+  }) as unknown as BotSchema;
+
+it('events arriving while a revision compiles share one load; a new revision loads again', async () => {
+  let loads = 0;
+  const load = (text: string, revision: number) => async () => {
+    loads++;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return { schema: schema(text), revision };
+  };
+  const bots = await Promise.all(Array.from({ length: 20 }, () => getCompiledBot(9001, 1, load('one', 1))));
+  expect(loads).toBe(1);
+  expect(new Set(bots).size).toBe(1);
+  expect(bots[0].entry?.text).toBe('one');
+
+  const next = await getCompiledBot(9001, 2, load('two', 2));
+  expect(loads).toBe(2);
+  expect(next.entry?.text).toBe('two');
+});
+
+it('when the shared load fails, each waiting event loads for itself and the failure is not cached', async () => {
+  const failing = getCompiledBot(9002, 1, async () => {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    throw new Error('transaction aborted');
+  });
+  const waiting = getCompiledBot(9002, 1, async () => ({ schema: schema('retried'), revision: 1 }));
+  await expect(failing).rejects.toThrow('transaction aborted');
+  expect((await waiting).entry?.text).toBe('retried');
+  const later = await getCompiledBot(9002, 1, async () => ({ schema: schema('fresh'), revision: 1 }));
+  expect(later.entry?.text).toBe('fresh');
+});
