@@ -184,11 +184,10 @@ class NumberOf {
 }
 
 /**
- * What the operators give for two numbers (numeric text included), exactly as `binary` would;
- * undefined where `binary` has more to say (errors), which then decides.
+ * What the operators but `+` (see binaryNode) give for two numbers (numeric text included),
+ * exactly as `binary` would; undefined where `binary` has more to say (errors), which then decides.
  */
 const ON_NUMBERS: Record<string, (x: number, y: number) => Value | undefined> = {
-  '+': (x, y) => x + y,
   '-': (x, y) => x - y,
   '*': (x, y) => x * y,
   '/': (x, y) => (y === 0 ? undefined : x / y),
