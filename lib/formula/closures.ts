@@ -47,23 +47,29 @@ export function at(pos: Pos, error: unknown): FormulaError {
   return new FormulaError(String((error as Error)?.message ?? error), pos.line, pos.column);
 }
 
-/**
- * Facts about formula parts: how many nodes they have (a bound on their steps), whether they
- * call in-flow functions, and which names they mention once.
- */
-export function measure(parts: Expr[]): { nodes: number; callsHost: boolean; namedOnce: Set<string> } {
+/** How many nodes formula parts have (a bound on their steps) and whether they call in-flow functions. */
+export function measure(parts: Expr[]): { nodes: number; callsHost: boolean } {
   let nodes = 0;
   let callsHost = false;
-  const named = new Map<string, number>();
   const visit = (x: Expr) => {
     nodes++;
     if (x.type === 'call' && builtins.get(x.name)?.host) callsHost = true;
-    if (x.type === 'name') named.set(x.name, (named.get(x.name) ?? 0) + 1);
     for (const child of children(x)) visit(child);
   };
   for (const part of parts) visit(part);
-  const namedOnce = new Set([...named].filter(([, n]) => n === 1).map(([name]) => name));
-  return { nodes, callsHost, namedOnce };
+  return { nodes, callsHost };
+}
+
+/** The names an expression mentions once. */
+export function namedOnce(e: Expr): Set<string> {
+  const seen = new Set<string>();
+  const again = new Set<string>();
+  const visit = (x: Expr) => {
+    if (x.type === 'name') (seen.has(x.name) ? again : seen).add(x.name);
+    for (const child of children(x)) visit(child);
+  };
+  visit(e);
+  return new Set([...seen].filter((name) => !again.has(name)));
 }
 
 export const statementParts = (s: Statement): Expr[] =>

@@ -4,6 +4,7 @@ import {
   compileExpr,
   compileStatement,
   measure,
+  namedOnce,
   statementParts,
 } from './closures';
 import { checkCalls, type Diagnostic, diagnoseParsed, toDiagnostic } from './diagnose';
@@ -102,11 +103,12 @@ export function compileExpression(source: string): CompiledExpression {
   const found = [...parsed.errors];
   if (parsed.expr) checkCalls(parsed.expr, found);
   const diagnostics = found.map((e) => toDiagnostic(e, source));
-  const { nodes, callsHost, namedOnce } = measure(parsed.expr ? [parsed.expr] : []);
+  const { nodes, callsHost } = measure(parsed.expr ? [parsed.expr] : []);
   // Nothing in an expression changes a list or dict, so those read from the store may be kept
   // between runs, unless an in-flow call could see them; results are copied out. Without
   // in-flow calls nothing is evaluated twice, so a name mentioned once is read once.
-  const names = callsHost ? new NameTable(false) : new NameTable(true, namedOnce);
+  const names =
+    callsHost || !parsed.expr ? new NameTable(false) : new NameTable(true, namedOnce(parsed.expr));
   const unit = { names, counted: callsHost || nodes >= CLOCK_EVERY };
   const expr = parsed.expr ? compileExpr(parsed.expr, unit) : null;
   const pos = parsed.expr;
