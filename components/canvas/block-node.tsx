@@ -6,7 +6,7 @@ import { memo, type ReactNode, use } from 'react';
 import { cn } from '@/components/ui/cn';
 import { blockKindStyle } from './block-colors';
 import { FarZoomContext } from './far-zoom';
-import { type BlockFlowNode, type BlockNodeData, buttonTexts } from './schema-to-flow';
+import { type BlockFlowNode, type BlockNodeData, buttonTexts, truncate } from './schema-to-flow';
 
 function NodeBadge({ icon, children, title }: { icon: ReactNode; children: ReactNode; title: string }) {
   return (
@@ -26,6 +26,11 @@ function NodeBadge({ icon, children, title }: { icon: ReactNode; children: React
  * frame slower. Likewise colours with alpha below rather than `opacity`.
  */
 const handleClass = '!size-3 !transform-none -mt-1.5';
+/**
+ * Zoomed out, a block's name is cut in code to about one line, not by CSS: a clipped element in
+ * each of thousands of blocks slows compositing too.
+ */
+const FAR_NAME_LENGTH = 28;
 
 /**
  * A block on the canvas: kind colour, id and name; unless the canvas is zoomed far out, also its
@@ -36,6 +41,7 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
   const far = use(FarZoomContext);
   const { block } = data;
   const style = blockKindStyle[block.kind];
+  const name = far ? truncate(block.name, FAR_NAME_LENGTH) : block.name;
   return (
     <div
       data-testid={`block-${block.id}`}
@@ -52,8 +58,8 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
         <span>{style.label}</span>
         <span className="rounded bg-black/10 px-1 font-mono normal-case">#{block.id}</span>
       </div>
-      <p className="truncate font-semibold">
-        {block.name || <span className="text-current/50">Untitled</span>}
+      <p className={far ? 'break-words font-semibold' : 'truncate font-semibold'}>
+        {name || <span className="text-current/50">Untitled</span>}
       </p>
       {far ? null : <BlockDetails data={data} />}
       <Handle type="source" position={Position.Right} className={`${handleClass} -mr-1.5`} />

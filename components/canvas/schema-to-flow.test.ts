@@ -17,6 +17,7 @@ import {
   reconcileNodes,
   schemaToFlow,
   timerLabel,
+  truncate,
 } from './schema-to-flow';
 import { searchBlocks } from './search';
 
@@ -62,6 +63,12 @@ describe('schema → flow', () => {
     expect(arrowLabel(timer)).toBe('1 h');
     expect(arrowLabel(newArrow(9, 1, 2))).toBe('any reply');
     expect(timerLabel({ at: '01.02.2027 10:00' })).toBe('at 01.02.2027 10:00');
+  });
+
+  it('cuts long texts to the given length, ending them with an ellipsis', () => {
+    expect(truncate('Prices', 6)).toBe('Prices');
+    expect(truncate('Prices and plans', 6)).toBe('Price…');
+    expect(truncate('Prices and plans', 6)).toHaveLength(6);
   });
 
   it('collects buttons only from condition arrows shown as a button', () => {

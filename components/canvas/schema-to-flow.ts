@@ -174,7 +174,9 @@ export function timerLabel(timer: Timer | undefined): string {
   return `${timer.delay} ${unitShort[timer.unit]}`;
 }
 
-const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** `text` cut to `max` characters, with an ellipsis when cut. */
+export const truncate = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max - 1)}…` : text;
 
 /** The text on an arrow: its condition's alternatives, its timer, or "any reply". */
 export function arrowLabel(arrow: Arrow): string {
