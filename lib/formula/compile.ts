@@ -10,7 +10,7 @@ import {
 import { checkCalls, type Diagnostic, diagnoseParsed, toDiagnostic } from './diagnose';
 import { executeWithHost } from './host-calls';
 import { parseExpression, parseFormula } from './parser';
-import { CLOCK_EVERY, NameTable, ReusedRun, Run, type RunOptions } from './run-state';
+import { CLOCK_EVERY, NameTable, ReusedRun, Run, RunLimitError, type RunOptions } from './run-state';
 import { copyValue, FormulaError, type Value } from './values';
 
 export { type Diagnostic, diagnose } from './diagnose';
@@ -94,7 +94,7 @@ function recordError(run: Run, statement: CompiledStatement, error: unknown, err
       // the target itself refused (a system variable): the error is reported above
     }
   }
-  return /steps|ran longer/.test(e.message);
+  return e instanceof RunLimitError;
 }
 
 /** Compiles one expression (comparison expressions, `#{...}` in templates). */

@@ -69,10 +69,7 @@ export function getCompletions(
   knownVariables: readonly (string | KnownVariable)[] = [],
 ): CompletionItem[] {
   const prefix = wordBefore(source, offset).toLowerCase();
-  const inString = tokenize(source.slice(0, offset)).some(
-    (t) => t.kind === 'error' && /never closed/.test(t.message ?? ''),
-  );
-  if (inString) return [];
+  if (tokenize(source.slice(0, offset)).some((t) => t.unclosed)) return [];
   const variables = new Map<string, KnownVariable>();
   for (const v of knownVariables.map(asKnown)) if (!variables.has(v.name)) variables.set(v.name, v);
   const items: CompletionItem[] = [

@@ -16,14 +16,16 @@ import {
 
 /** Operators on the language's values (bot-semantics §4). Never touches host objects. */
 
+const textTooLong = () => new FormulaError(`a text longer than ${LIMITS.stringLength} characters`);
+const listTooLong = () => new FormulaError(`a list longer than ${LIMITS.listLength} items`);
+
 const checkText = (s: string) => {
-  if (s.length > LIMITS.stringLength)
-    throw new FormulaError(`a text longer than ${LIMITS.stringLength} characters`);
+  if (s.length > LIMITS.stringLength) throw textTooLong();
   return s;
 };
 
 export const checkList = <T extends Value[]>(l: T): T => {
-  if (l.length > LIMITS.listLength) throw new FormulaError(`a list longer than ${LIMITS.listLength} items`);
+  if (l.length > LIMITS.listLength) throw listTooLong();
   return l;
 };
 
@@ -61,14 +63,19 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
   if (op === '*') {
     const n = asNumber(b);
     if ((typeof a === 'string' && asNumber(a) === null) || Array.isArray(a)) {
-      if (n === null || n < 0) throw cannot('*', a, b);
-      const times = Math.trunc(n);
-      if (typeof a === 'string')
-        return checkText(
-          a.length * times > LIMITS.stringLength ? 'x'.repeat(LIMITS.stringLength + 1) : a.repeat(times),
+      if (n === null) throw cannot('*', a, b);
+      if (!(n >= 0 && n < Number.POSITIVE_INFINITY)) {
+        throw new FormulaError(
+          `cannot repeat a ${typeof a === 'string' ? 'text' : 'list'} ${toDisplayString(n)} times: the count must be a finite number, 0 or more`,
         );
-      if (a.length * times > LIMITS.listLength)
-        throw new FormulaError(`a list longer than ${LIMITS.listLength} items`);
+      }
+      // (Empty content repeated any number of times is empty, however large the count.)
+      const times = a.length === 0 ? 0 : Math.trunc(n);
+      if (typeof a === 'string') {
+        if (a.length * times > LIMITS.stringLength) throw textTooLong();
+        return a.repeat(times);
+      }
+      if (a.length * times > LIMITS.listLength) throw listTooLong();
       return Array.from({ length: times }, () => a).flat();
     }
   }

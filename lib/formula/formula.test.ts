@@ -67,6 +67,27 @@ describe('parsing', () => {
     ]);
   });
 
+  it('resumes at the end of a line that stops where a value is expected: the next lines parse and run', async () => {
+    const source = 'a = 2\nb = a *\nc = 5\ne = 7';
+    expect(getDiagnostics(source).map((d) => [d.line, d.column, d.message])).toEqual([
+      [2, 8, 'the line ends where a value is expected'],
+    ]);
+    expect((await run(source)).vars).toEqual({ a: '2', c: '5', e: '7' });
+    // A malformed number is a syntax error at its place; the other lines run.
+    const malformed = 'x = 1e+\ny = 2';
+    expect(getDiagnostics(malformed).map((d) => [d.line, d.column, d.endColumn, d.message])).toEqual([
+      [1, 5, 8, "'1e+' is not a number: the exponent needs digits, like 1e+3"],
+    ]);
+    expect((await run(malformed)).vars).toEqual({ y: '2' });
+    // Every line broken the same way is diagnosed, each at its own end.
+    expect(getDiagnostics('b = a *\nc = 1 +\nd = -\ne = not').map((d) => [d.line, d.column])).toEqual([
+      [1, 8],
+      [2, 8],
+      [3, 6],
+      [4, 8],
+    ]);
+  });
+
   it('joins lines inside brackets, allows comments, and refuses a stray closing bracket', () => {
     expect(getDiagnostics('items = [1,\n  2, /* two */\n  3]\n/* a\nlong comment */\nx = 1')).toEqual([]);
     expect(getDiagnostics('x = 1)')[0].message).toBe("')' has no opening bracket");
@@ -150,6 +171,45 @@ describe('evaluation', () => {
     ]);
     // Unknown names are None, as documented.
     expect(vars.d).toBeUndefined();
+  });
+
+  it('tells a data error from a limit by its kind, not its words: the lines after it still run', async () => {
+    const { vars, errors } = await run(
+      "d = {'x': 1}['steps']\ne = 7\nf = [1]['ran longer']\ng = 8\nh = get_block_name_by_id(1)\ni = 9",
+      {},
+      { host: { call: async () => Promise.reject(new Error('the CRM took more than 5 steps')) } },
+    );
+    expect(errors.map((e) => [e.line, e.message])).toEqual([
+      [1, "the dict has no key 'steps'"],
+      [3, 'an index must be a whole number, got ran longer'],
+      [5, 'get_block_name_by_id(): the CRM took more than 5 steps'],
+    ]);
+    expect([vars.e, vars.g, vars.i]).toEqual(['7', '8', '9']);
+  });
+
+  it('repeats text and lists a finite number of times, 0 or more, and says so otherwise', async () => {
+    expect(await value("'ab' * 2.9")).toBe('abab');
+    expect(await value("'' * 1e300")).toBe('');
+    expect(await value('[] * 1e300')).toEqual([]);
+    for (const [expression, reason] of [
+      [
+        "'' * (1e308 * 10)",
+        'cannot repeat a text Infinity times: the count must be a finite number, 0 or more',
+      ],
+      [
+        "'ab' * (1e308 * 10 - 1e308 * 10)",
+        'cannot repeat a text NaN times: the count must be a finite number, 0 or more',
+      ],
+      ["'ab' * -1", 'cannot repeat a text -1 times: the count must be a finite number, 0 or more'],
+      [
+        '[] * (1e308 * 10)',
+        'cannot repeat a list Infinity times: the count must be a finite number, 0 or more',
+      ],
+      ['[1] * 1e300', `a list longer than ${LIMITS.listLength} items`],
+      ["'ab' * 1e300", `a text longer than ${LIMITS.stringLength} characters`],
+    ]) {
+      await expect(value(expression), expression).rejects.toThrow(reason);
+    }
   });
 
   it('compiles once and evaluates many times', async () => {
@@ -393,6 +453,7 @@ describe('editor support', () => {
     expect(items[0]).toMatchObject({ detail: 'len(value) → number', insertText: 'len(' });
     expect(getCompletions('x = cli', 7, ['client.name']).map((i) => i.label)).toEqual(['client.name']);
     expect(getCompletions("x = 'le", 7, [])).toEqual([]);
+    expect(getCompletions('x = /* le', 9, [])).toEqual([]);
   });
 
   it('gives signature help with the active parameter, and hover docs', () => {

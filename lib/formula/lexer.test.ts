@@ -68,4 +68,37 @@ describe('the lexer', () => {
       ['eof', 2, 7],
     ]);
   });
+
+  it('makes a malformed number one error token saying what is wrong, never a number that is not one', () => {
+    for (const [text, message] of [
+      ['1e+', "'1e+' is not a number: the exponent needs digits, like 1e+3"],
+      ['2.5E-', "'2.5E-' is not a number: the exponent needs digits, like 1e+3"],
+      ['3e', "'3e' is not a number: the exponent needs digits, like 1e+3"],
+      ['1.', "'1.' is not a number: write digits after the dot, like 1.0"],
+      ['1.2.3', "'1.2.3' is not a number: a number has one dot"],
+      ['12abc', "'12abc' is not a number: a name cannot start with a digit"],
+      ['1e999', "'1e999' is too large for a number"],
+    ]) {
+      const tokens = tokenize(`x = ${text} + 1`);
+      expect(
+        tokens.map((t) => [t.kind, t.text]),
+        text,
+      ).toEqual([
+        ['name', 'x'],
+        ['operator', '='],
+        ['error', text],
+        ['operator', '+'],
+        ['number', '1'],
+        ['eof', ''],
+      ]);
+      expect(tokens[2].message).toBe(message);
+    }
+    expect(tokenize('1e3 .5 7E-2 1.5e+3').map((t) => t.kind)).toEqual([
+      'number',
+      'number',
+      'number',
+      'number',
+      'eof',
+    ]);
+  });
 });

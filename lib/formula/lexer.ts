@@ -21,6 +21,8 @@ export interface Token {
   column: number;
   /** Set on `error` tokens. */
   message?: string;
+  /** Set on the `error` token of a text or comment never closed: everything after it is inside. */
+  unclosed?: true;
 }
 
 export const KEYWORDS = new Set(['and', 'or', 'not', 'AND', 'OR', 'NOT', 'True', 'False', 'None']);
@@ -32,6 +34,8 @@ const ESCAPES: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', "'": "'"
 // Character classes by code, without regular expressions for ASCII (the hot loop).
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+const isExponent = (c: number) => c === 101 || c === 69;
+const isSign = (c: number) => c === 43 || c === 45;
 const LETTER = /\p{L}/u;
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
 const startsName = (c: number, ch: string) => isAsciiLetter(c) || (c >= 128 && LETTER.test(ch));
@@ -63,6 +67,11 @@ export function tokenize(source: string): Token[] {
     tokens.push(t);
     return t;
   };
+  const unclosed = (start: number, message: string) => {
+    const t = token('error', start);
+    t.message = message;
+    t.unclosed = true;
+  };
   const countLines = (from: number, to: number) => {
     for (let j = source.indexOf('\n', from); j !== -1 && j < to; j = source.indexOf('\n', j + 1)) {
       line++;
@@ -86,7 +95,7 @@ export function tokenize(source: string): Token[] {
       const close = source.indexOf('*/', i + 2);
       i = close === -1 ? length : close + 2;
       countLines(start, i);
-      if (close === -1) token('error', start).message = "the comment '/*' is never closed with '*/'";
+      if (close === -1) unclosed(start, "the comment '/*' is never closed with '*/'");
       else token('comment', start);
     } else if (isDigit(c) || (c === 46 && isDigit(source.charCodeAt(i + 1)))) {
       while (isDigit(source.charCodeAt(i))) i++;
@@ -94,13 +103,24 @@ export function tokenize(source: string): Token[] {
         i++;
         while (isDigit(source.charCodeAt(i))) i++;
       }
-      const e = source.charCodeAt(i);
-      const after = source.charCodeAt(i + 1);
-      if ((e === 101 || e === 69) && (after === 45 || after === 43 || isDigit(after))) {
-        i += 2;
-        while (isDigit(source.charCodeAt(i))) i++;
+      if (isExponent(source.charCodeAt(i))) {
+        const sign = source.charCodeAt(i + 1) === 43 || source.charCodeAt(i + 1) === 45 ? 1 : 0;
+        if (isDigit(source.charCodeAt(i + 1 + sign))) {
+          i += 2 + sign;
+          while (isDigit(source.charCodeAt(i))) i++;
+        }
       }
-      token('number', start);
+      const valid = i;
+      // Letters, dots or an exponent's sign run on: one malformed literal, not a number and a name.
+      while (
+        i < length &&
+        (continuesName(source.charCodeAt(i), source[i]) ||
+          (isSign(source.charCodeAt(i)) && isExponent(source.charCodeAt(i - 1))))
+      )
+        i++;
+      const problem = numberProblem(source.slice(start, valid), source.slice(valid, i));
+      if (problem) token('error', start).message = problem;
+      else token('number', start);
     } else if (c === 39 || c === 34) {
       const [end, value] = readString(source, i, c);
       i = end;
@@ -109,8 +129,7 @@ export function tokenize(source: string): Token[] {
       if (value !== null) token('string', start).value = value;
       else {
         const quote = source[start];
-        token('error', start).message =
-          `the text starting with ${quote} is never closed: add a closing ${quote}`;
+        unclosed(start, `the text starting with ${quote} is never closed: add a closing ${quote}`);
       }
     } else if (startsName(c, source[i])) {
       i++;
@@ -140,6 +159,19 @@ export function tokenize(source: string): Token[] {
   startColumn = i - lineStart + 1;
   token('eof', i);
   return tokens;
+}
+
+/** What is wrong with a number literal: its valid start and what runs on after it. */
+function numberProblem(number: string, runOn: string): string | null {
+  const text = number + runOn;
+  if (isExponent(runOn.charCodeAt(0)))
+    return `'${text}' is not a number: the exponent needs digits, like 1e+3`;
+  if (runOn.startsWith('.'))
+    return /[.eE]/.test(number)
+      ? `'${text}' is not a number: a number has one dot`
+      : `'${text}' is not a number: write digits after the dot, like 1.0`;
+  if (runOn) return `'${text}' is not a number: a name cannot start with a digit`;
+  return Number.isFinite(Number(number)) ? null : `'${text}' is too large for a number`;
 }
 
 /**

@@ -344,6 +344,9 @@ class Parser {
   }
 
   private primary(): Expr {
+    // A line's end is left in place, so recovery resumes on the next line rather than after it.
+    if (this.peek().kind === 'newline' || this.peek().kind === 'eof')
+      this.fail(this.peek(), 'the line ends where a value is expected');
     const t = this.next();
     switch (t.kind) {
       case 'number':
@@ -438,9 +441,6 @@ class Parser {
         break;
       case 'error':
         throw new Abort();
-      case 'eof':
-      case 'newline':
-        this.fail(t, 'the line ends where a value is expected');
     }
     return this.fail(t, `unexpected '${t.text}' where a value is expected`);
   }

@@ -166,11 +166,14 @@ export class ReusedRun {
   }
 }
 
+/** A limit of the whole run (steps, time): no later line could finish either, so the run stops. */
+export class RunLimitError extends FormulaError {}
+
 /** One step of a counted run: past the limits, a clear error. */
 export function tick(run: Run): void {
-  if (++run.steps > LIMITS.steps) throw new FormulaError(`the formula took more than ${LIMITS.steps} steps`);
+  if (++run.steps > LIMITS.steps) throw new RunLimitError(`the formula took more than ${LIMITS.steps} steps`);
   if (run.steps % CLOCK_EVERY === 0 && Date.now() > run.deadline) {
-    throw new FormulaError(`the formula ran longer than ${LIMITS.wallTimeMs} ms`);
+    throw new RunLimitError(`the formula ran longer than ${LIMITS.wallTimeMs} ms`);
   }
 }
 
