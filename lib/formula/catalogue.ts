@@ -2,10 +2,12 @@ import { hmacHex, md5, sha256 } from './hash';
 import { zonedParts } from './time-zone';
 import {
   asNumber,
+  checkDateRange,
   compareValues,
   FormulaError,
   formatDate,
   formatNumber,
+  formatTime,
   fromJson,
   parseDate,
   parseTime,
@@ -127,9 +129,12 @@ function toDate(v: Value, what: string): number {
 
 function addMonths(date: number, months: number): string {
   const d = new Date(date);
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
+  // (Not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.)
+  const target = new Date(0);
+  target.setUTCFullYear(d.getUTCFullYear(), d.getUTCMonth() + months, 1);
+  const monthEnd = new Date(target);
+  monthEnd.setUTCMonth(target.getUTCMonth() + 1, 0);
+  target.setUTCDate(Math.min(d.getUTCDate(), monthEnd.getUTCDate()));
   return formatDate(target.getTime());
 }
 
@@ -474,11 +479,10 @@ pure(
   ([t, n]) => {
     const minutes = int(n, 'addMinutes: minutes');
     const time = parseTime(t);
-    if (time !== null)
-      return `${String(Math.floor(((((time + minutes) % 1440) + 1440) % 1440) / 60)).padStart(2, '0')}:${String((((time + minutes) % 60) + 60) % 60).padStart(2, '0')}`;
+    if (time !== null) return formatTime(time + minutes);
     const dt = parseDateTime(str(t));
     if (!dt) throw new FormulaError(`addMinutes: "${str(t)}" is not hh:mm or dd.mm.yyyy hh:mm`);
-    const r = new Date(dt.getTime() + minutes * 60_000);
+    const r = new Date(checkDateRange(dt.getTime() + minutes * 60_000));
     return strftime(zonedParts(r, 'UTC'), '%d.%m.%Y %H:%M');
   },
 );

@@ -143,6 +143,30 @@ describe('evaluation', () => {
     expect(await value("'01.01.2024' - 1")).toBe('31.12.2023');
   });
 
+  it('keeps dates within the years 1 to 9999 and times countable, saying so when arithmetic leaves them', async () => {
+    expect(await value("'01.01.0050' + 1")).toBe('02.01.0050');
+    expect(await value("'01.01.2050' - '01.01.0050'")).toBe(730485);
+    expect(await value("addDays('31.12.9999', 0)")).toBe('31.12.9999');
+    expect(await value("addMonth('31.01.0004', 1)")).toBe('29.02.0004');
+    // There is no year 0: such a text is no date, so adding joins texts.
+    expect(await value("'01.01.0000' + 1")).toBe('01.01.00001');
+    for (const expression of [
+      "'01.01.2020' + 1e300",
+      "'01.01.2020' - 800000",
+      "addDays('01.01.2020', 1e300)",
+      "addMonth('01.01.2020', 1e300)",
+      "addYear('31.12.9999', 1)",
+      "addMinutes('01.01.2020 10:30', 1e300)",
+    ]) {
+      await expect(value(expression), expression).rejects.toThrow(
+        'the date would fall outside the years 1 to 9999',
+      );
+    }
+    for (const expression of ["'10:30' + 1e300", "'10:30' - (1e308 * 10)", "addMinutes('10:30', 1e300)"]) {
+      await expect(value(expression), expression).rejects.toThrow('the number of minutes is too large');
+    }
+  });
+
   it('evaluates only the branch if() picks', async () => {
     expect(await value("if(1 > 0, 'yes', 1 / 0)")).toBe('yes');
     expect(await value("if(0, 1 / 0, 'no')")).toBe('no');

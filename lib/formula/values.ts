@@ -174,8 +174,10 @@ const dateOf = remembered((text) => {
   const m = DATE.exec(text);
   if (!m) return null;
   const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = Date.UTC(y, mo - 1, d);
-  const check = new Date(t);
+  if (y < 1) return null;
+  // (Not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.)
+  const check = new Date(0);
+  const t = check.setUTCFullYear(y, mo - 1, d);
   return check.getUTCDate() === d && check.getUTCMonth() === mo - 1 ? t : null;
 });
 
@@ -191,12 +193,25 @@ const timeOf = remembered((text) => {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** Dates are written dd.mm.yyyy, so they run from 1 January of the year 1 to the end of 9999. */
+const FIRST_DATE = -62_135_596_800_000;
+const AFTER_LAST_DATE = 253_402_300_800_000;
+
+/** An instant from date arithmetic, refused with a clear error past the dates a text can hold. */
+export function checkDateRange(utcMs: number): number {
+  if (!(utcMs >= FIRST_DATE && utcMs < AFTER_LAST_DATE))
+    throw new FormulaError('the date would fall outside the years 1 to 9999');
+  return utcMs;
+}
+
 export function formatDate(utcMs: number): string {
-  const d = new Date(utcMs);
-  return `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}.${d.getUTCFullYear()}`;
+  const d = new Date(checkDateRange(utcMs));
+  return `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}.${String(d.getUTCFullYear()).padStart(4, '0')}`;
 }
 
 export function formatTime(minutes: number): string {
+  // Past this, minutes are no longer counted one by one.
+  if (!Number.isSafeInteger(minutes)) throw new FormulaError('the number of minutes is too large');
   const m = ((minutes % 1440) + 1440) % 1440;
   return `${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
 }
