@@ -159,7 +159,8 @@ export async function run(): Promise<void> {
   const vars = new Map(
     Object.entries(scope).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
   );
-  const store = { get: (n: string) => vars.get(n), set: () => {} };
+  // Nothing changes the variables, so the store's version (its change signal) stays the same.
+  const store = { get: (n: string) => vars.get(n), set: () => {}, version: {} };
   const options = { store, plan: 'free' as const };
   // mathjs evaluates fastest with a Map scope.
   const mathScope = new Map(Object.entries(scope));

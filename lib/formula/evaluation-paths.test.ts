@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { at } from './closures';
-import { compileExpression, compileFormula, type RunOptions } from './compile';
+import { compileExpression, compileFormula, type RunOptions, type VariableStore } from './compile';
 import { binary, getIndex, unary } from './evaluate';
 import { LIMITS } from './limits';
 import { seededRandom } from './seeded-random';
@@ -325,5 +325,142 @@ describe('the general path', () => {
     expect(errors.map((e) => e.message)).toEqual([`the formula took more than ${LIMITS.steps} steps`]);
     expect(store.get('x')).toBe(`Error: the formula took more than ${LIMITS.steps} steps`);
     expect(store.get('y')).toBeUndefined();
+  });
+});
+
+describe('a store with a change signal', () => {
+  /** A store with the optional change signal (a fresh version on every write) that lists its reads. */
+  function versioned(vars: Record<string, string>) {
+    const map = new Map(Object.entries(vars));
+    const reads: string[] = [];
+    const store: VariableStore & { version: object } = {
+      version: {},
+      get(name) {
+        reads.push(name);
+        return map.get(name);
+      },
+      set(name, value) {
+        if (value === null) map.delete(name);
+        else map.set(name, value);
+        store.version = {};
+      },
+    };
+    return { store, reads, map };
+  }
+  const using = (store: VariableStore): RunOptions => ({ ...options({}), store });
+  /** The same variables without the signal, read afresh by a newly compiled expression. */
+  const freshly = (source: string, map: Map<string, string>) =>
+    outcome(() => compileExpression(source).evaluateSync(using({ get: (k) => map.get(k), set: () => {} })));
+
+  it('is read again only after its version changed', async () => {
+    const { store, reads } = versioned({ a: '2', b: '3', l: '[1,2]' });
+    const expression = compileExpression('a * b + len(l)');
+    expect(expression.evaluateSync(using(store))).toBe(8);
+    expect(reads.sort()).toEqual(['a', 'b', 'l']);
+    reads.length = 0;
+    expect(expression.evaluateSync(using(store))).toBe(8);
+    expect(reads).toEqual([]);
+    store.set('a', '5');
+    expect(expression.evaluateSync(using(store))).toBe(17);
+    expect(reads.sort()).toEqual(['a', 'b', 'l']);
+  });
+
+  it("gives the formula's own writes to its later lines and later runs, and to expressions", async () => {
+    const { store, map } = versioned({ n: '1', l: '[0]' });
+    const formula = compileFormula('x = n + 1\nn = x * 2\nl[0] = n\ny = l[0] + n');
+    const doubled = compileExpression('n * 2 + l[0]');
+    expect(doubled.evaluateSync(using(store))).toBe(2);
+    for (const [x, n] of [
+      [2, 4],
+      [5, 10],
+      [11, 22],
+    ]) {
+      expect((await formula.run(using(store))).errors).toEqual([]);
+      expect(Object.fromEntries(map)).toEqual({ n: `${n}`, x: `${x}`, l: `[${n}]`, y: `${2 * n}` });
+      expect(doubled.evaluateSync(using(store))).toBe(3 * n);
+    }
+  });
+
+  it('never answers stale: two stores used alternately, one without the signal, writes in between', async () => {
+    const names = Object.keys(first).concat('missing');
+    const texts = [...Object.values(first), ...Object.values(second)];
+    await fc.assert(
+      fc.asyncProperty(
+        expression,
+        fc.array(fc.tuple(fc.nat(2), fc.constantFrom(...names), fc.constantFrom(...texts)), { maxLength: 5 }),
+        async (source, writes) => {
+          const compiled = compileExpression(source);
+          const signalled = [versioned(first), versioned(second)];
+          const plain = versioned(first);
+          const stores = [
+            ...signalled.map((v) => ({ store: v.store as VariableStore, map: v.map })),
+            { store: { get: plain.store.get, set: plain.store.set }, map: plain.map },
+          ];
+          for (const [which, name, text] of [...writes, [0, 'n', '42'] as const]) {
+            for (const k of [0, 1, 2, 0, 1]) {
+              const { store, map } = stores[k];
+              expect(await outcome(() => compiled.evaluateSync(using(store)))).toEqual(
+                await freshly(source, map),
+              );
+            }
+            stores[which].store.set(name, text);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('stays right when reading a variable writes another', () => {
+    const compiled = compileExpression('a + b');
+    const { store: base } = versioned({ a: '3', b: '0' });
+    let reads = 0;
+    const store: VariableStore = {
+      get version() {
+        return base.version;
+      },
+      get(name) {
+        if (name === 'a') base.set('b', `${10 * ++reads}`);
+        return base.get(name);
+      },
+      set: base.set,
+    };
+    for (const expected of [13, 23, 33]) expect(compiled.evaluateSync(using(store))).toBe(expected);
+  });
+
+  it('stays right when a read evaluates the same expression on another store', () => {
+    const compiled = compileExpression('a + b');
+    const inner = versioned({ a: '1', b: '2' });
+    const outer = versioned({ b: '10' });
+    const store: VariableStore = {
+      get version() {
+        return outer.store.version;
+      },
+      get: (name) =>
+        name === 'a' ? String(compiled.evaluateSync(using(inner.store))) : outer.store.get(name),
+      set: outer.store.set,
+    };
+    for (const b of ['10', '20']) {
+      outer.store.set('b', b);
+      expect(compiled.evaluateSync(using(store))).toBe(3 + Number(b));
+      expect(compiled.evaluateSync(using(inner.store))).toBe(3);
+      inner.store.set('b', '2');
+    }
+  });
+
+  it('leaves system variables to the host: they are read every run, as they change without a write', () => {
+    const { store: base } = versioned({ x: '!' });
+    let time = '09:05';
+    const store: VariableStore = {
+      get version() {
+        return base.version;
+      },
+      get: (name) => (name === 'current_time' ? time : base.get(name)),
+      set: base.set,
+    };
+    const compiled = compileExpression('concat(current_time, x)');
+    expect(compiled.evaluateSync(using(store))).toBe('09:05!');
+    time = '09:06';
+    expect(compiled.evaluateSync(using(store))).toBe('09:06!');
   });
 });

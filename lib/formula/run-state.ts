@@ -1,11 +1,20 @@
 import type { BuiltinContext } from './catalogue';
 import { LIMITS } from './limits';
+import { isSystemVariable } from './system-variables';
 import { deserializeValue, FormulaError, serializeValue, type Value } from './values';
 
 /** Variables as the engine stores them: text, with `client.` and `project.` prefixes kept. */
 export interface VariableStore {
   get(name: string): string | undefined;
   set(name: string, value: string | null): void;
+  /**
+   * Optional change signal: a new object whenever what get() returns may have changed (every
+   * set, and any other change). A compiled formula then reads a variable again only after the
+   * version changed; a store without one is read on every run. Compared by identity, so no two
+   * stores ever share a version. System variables, which the host computes for the moment, are
+   * read every run regardless.
+   */
+  readonly version?: object;
 }
 
 /** The in-flow functions with I/O, provided by the server. */
@@ -34,17 +43,22 @@ export const CLOCK_EVERY = 1024;
 const UNREAD = Symbol('unread');
 
 /**
- * A name one compiled formula reads or writes, with the stored text it converted last, and
- * where a run remembers its value (-1: read once, nothing to remember).
+ * A name one compiled formula reads or writes, with the stored text it converted last (and the
+ * store's version then, if the store has one), and where a run remembers its value (-1: read
+ * once, nothing to remember).
  */
 export class NameSlot {
   raw: string | undefined | typeof UNREAD = UNREAD;
   value: Value = null;
+  version: object | null = null;
+  readonly system: boolean;
 
   constructor(
     readonly name: string,
     readonly index: number,
-  ) {}
+  ) {
+    this.system = isSystemVariable(name);
+  }
 }
 
 /** The names of one compiled formula or expression, each read from the store once per run. */
@@ -186,15 +200,22 @@ export function readName(run: Run, slot: NameSlot): Value {
     const known = run.values[index];
     if (known !== undefined) return known;
   }
-  const raw = run.options.store.get(slot.name);
+  const store = run.options.store;
+  // Taken before get(), which may itself change the store.
+  const version = store.version;
   let value: Value;
-  if (raw === slot.raw) value = slot.value;
+  if (version !== undefined && version === slot.version) value = slot.value;
   else {
-    value = raw === undefined ? null : deserializeValue(raw);
-    if (run.names.keepContainers || !isContainer(value)) {
-      slot.raw = raw;
-      slot.value = value;
+    const raw = store.get(slot.name);
+    if (raw === slot.raw) value = slot.value;
+    else {
+      value = raw === undefined ? null : deserializeValue(raw);
+      // A list or dict a formula may change in place is converted afresh each run.
+      const keep = run.names.keepContainers || !isContainer(value);
+      slot.raw = keep ? raw : UNREAD;
+      slot.value = keep ? value : null;
     }
+    slot.version = slot.raw === UNREAD || slot.system ? null : (version ?? null);
   }
   if (index >= 0) run.values[index] = value;
   return value;
