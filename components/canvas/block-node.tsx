@@ -27,8 +27,9 @@ function NodeBadge({ icon, children, title }: { icon: ReactNode; children: React
  */
 const handleClass = '!size-3 !transform-none -mt-1.5';
 /**
- * Zoomed out, a block's name is cut in code to about one line, not by CSS: a clipped element in
- * each of thousands of blocks slows compositing too.
+ * Zoomed out, a block is a few plain elements (every element of thousands of blocks costs
+ * style, layout and paint time), and its name is cut in code to about one line, not by CSS: a
+ * clipped element in each of thousands of blocks slows compositing too.
  */
 const FAR_NAME_LENGTH = 28;
 
@@ -48,16 +49,23 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
       data-block-id={block.id}
       data-kind={block.kind}
       className={cn(
-        'w-56 rounded-lg border-2 px-3 py-2 text-xs shadow-sm',
+        'w-56 rounded-lg border-2 px-3 py-2 text-xs',
+        !far && 'shadow-sm',
         style.className,
         selected && 'ring-2 ring-brand-500 ring-offset-1',
       )}
     >
       <Handle type="target" position={Position.Left} className={`${handleClass} -ml-1.5`} />
-      <div className="mb-0.5 flex items-center justify-between gap-2 text-[10px] uppercase tracking-wide text-current/70">
-        <span>{style.label}</span>
-        <span className="rounded bg-black/10 px-1 font-mono normal-case">#{block.id}</span>
-      </div>
+      {far ? (
+        <div className="mb-0.5 text-[10px] uppercase tracking-wide text-current/70">
+          {style.label} #{block.id}
+        </div>
+      ) : (
+        <div className="mb-0.5 flex items-center justify-between gap-2 text-[10px] uppercase tracking-wide text-current/70">
+          <span>{style.label}</span>
+          <span className="rounded bg-black/10 px-1 font-mono normal-case">#{block.id}</span>
+        </div>
+      )}
       <p className={far ? 'break-words font-semibold' : 'truncate font-semibold'}>
         {name || <span className="text-current/50">Untitled</span>}
       </p>
