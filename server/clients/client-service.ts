@@ -1,5 +1,5 @@
 import type { Db } from '@/server/db/client-type';
-import { type Sql, SqlParams } from '@/server/db/raw-sql';
+import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 
 /** Who a message is from: the client's identity in its channel (bot-semantics §8 client types). */
@@ -61,14 +61,34 @@ export const lockedClient = (row: Record<string, unknown>): LockedClient => ({
   currentBlockId: row.currentBlockId as number | null,
 });
 
-/** The condition picking the target's client row, aliased `c`. */
-export function clientCondition(params: SqlParams, projectId: number, target: ClientTarget): string {
-  const project = `c."projectId" = ${params.add(projectId)}::int`;
-  if ('clientId' in target) return `c.id = ${params.add(target.clientId)}::int AND ${project}`;
-  const key = clientKey(projectId, target.ref);
-  return `${project} AND c."clientType" = ${params.add(key.clientType)}::int
-    AND c."groupId" = ${params.add(key.groupId)}::text AND c."platformId" = ${params.add(key.platformId)}::text`;
+/** The conditions picking a target's client row (aliased `c`), by id or by identity. */
+export const CLIENT_WHERE = {
+  id: `c.id = $clientId::int AND c."projectId" = $projectId::int`,
+  ref: `c."projectId" = $projectId::int AND c."clientType" = $clientType::int
+    AND c."groupId" = $groupId::text AND c."platformId" = $platformId::text`,
+} as const;
+
+/** Which of `CLIENT_WHERE` picks the target, and its parameters. */
+export function clientWhere(projectId: number, target: ClientTarget) {
+  if ('clientId' in target) return { by: 'id' as const, params: { projectId, clientId: target.clientId } };
+  return { by: 'ref' as const, params: clientKey(projectId, target.ref) };
 }
+
+const findLocked = {
+  id: new PreparedStatement(
+    `SELECT ${LOCKED_CLIENT_COLUMNS} FROM "Client" c WHERE ${CLIENT_WHERE.id} FOR UPDATE`,
+  ),
+  ref: new PreparedStatement(
+    `SELECT ${LOCKED_CLIENT_COLUMNS} FROM "Client" c WHERE ${CLIENT_WHERE.ref} FOR UPDATE`,
+  ),
+};
+
+const createLocked = new PreparedStatement(
+  `INSERT INTO "Client" AS c ("projectId", "clientType", "groupId", "platformId", name, avatar, tag, "createdAt", "updatedAt")
+   VALUES ($projectId, $clientType, $groupId, $platformId, $name, $avatar, $tag, $at, $at)
+   ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
+   RETURNING ${LOCKED_CLIENT_COLUMNS}`,
+);
 
 /**
  * Locks the client's row until the transaction ends, so events of one client run one at a
@@ -76,36 +96,19 @@ export function clientCondition(params: SqlParams, projectId: number, target: Cl
  * in later statements: a statement's snapshot is taken before it waits for the lock.
  */
 export async function lockClient(sql: Sql, projectId: number, target: ClientTarget): Promise<LockedClient> {
-  const find = async () => {
-    const params = new SqlParams();
-    const where = clientCondition(params, projectId, target);
-    const [row] = await sql.query(
-      `SELECT ${LOCKED_CLIENT_COLUMNS} FROM "Client" c WHERE ${where} FOR UPDATE`,
-      params.values,
-    );
-    return row;
-  };
+  const { by, params } = clientWhere(projectId, target);
+  const find = async () => (await sql.run(findLocked[by], params))[0];
   const found = await find();
   if (found) return lockedClient(found);
-  if ('clientId' in target) throw notFound(`Client ${target.clientId} does not exist in this project.`);
-  const key = clientKey(projectId, target.ref);
+  if (!('ref' in target)) throw notFound(`Client ${target.clientId} does not exist in this project.`);
   const { ref } = target;
-  const [created] = await sql.query(
-    `INSERT INTO "Client" AS c ("projectId", "clientType", "groupId", "platformId", name, avatar, tag, "createdAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
-     ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
-     RETURNING ${LOCKED_CLIENT_COLUMNS}`,
-    [
-      projectId,
-      key.clientType,
-      key.groupId,
-      key.platformId,
-      ref.name ?? '',
-      ref.avatar ?? '',
-      ref.tag ?? '',
-      new Date(),
-    ],
-  );
+  const [created] = await sql.run(createLocked, {
+    ...clientKey(projectId, ref),
+    name: ref.name ?? '',
+    avatar: ref.avatar ?? '',
+    tag: ref.tag ?? '',
+    at: new Date(),
+  });
   // Empty when a concurrent first message created the client: lock the one it made.
   return lockedClient(created ?? (await find()));
 }

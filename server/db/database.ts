@@ -6,7 +6,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { PrismaClient } from './generated/client';
 import { applyMigrations, MigrationError, type SqlSession } from './migrate';
-import { createPrismaClient } from './raw-sql';
+import { createPrismaClient, preparedStatementName } from './raw-sql';
 
 export type DatabaseConfig = { mode: 'embedded'; dataDir: string | null } | { mode: 'server'; url: string };
 
@@ -72,7 +72,12 @@ async function openServer(url: string): Promise<Database> {
   } finally {
     client.release();
   }
-  const prisma = createPrismaClient(new PrismaPg(pool));
+  // Behind a transaction-pooling PgBouncer (`?pgbouncer=true`, as Prisma spells it) a statement
+  // prepared on one server connection is missing on the next: prepare none there.
+  const pooled = new URL(url).searchParams.get('pgbouncer') === 'true';
+  const prisma = createPrismaClient(
+    new PrismaPg(pool, { statementNameGenerator: pooled ? undefined : preparedStatementName }),
+  );
   return {
     mode: 'server',
     prisma,

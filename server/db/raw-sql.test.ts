@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { plainSql, sqlTransaction } from './raw-sql';
-import { createTestDatabase, type TestDatabase } from './test-support';
+import { openDatabase } from './database';
+import { PreparedStatement, plainSql, preparedStatementName, sqlTransaction } from './raw-sql';
+import {
+  createServerDatabase,
+  createTestDatabase,
+  dropServerDatabase,
+  type TestDatabase,
+} from './test-support';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -49,3 +55,50 @@ it('gives values the same way on both databases: json, bigints and timestamps as
   expect(new Date(row.at as string).toISOString()).toBe(at.toISOString());
   expect(row).toMatchObject({ int: 7, flag: true });
 });
+
+it('prepared statements take named parameters, each as often as needed, and only they get a statement name', async () => {
+  const sum = new PreparedStatement('SELECT $a::int + $b::int + $a::int AS total, $label::text AS label');
+  expect(sum.text).toBe('SELECT $1::int + $2::int + $1::int AS total, $3::text AS label');
+  const sql = plainSql(db.prisma);
+  for (let i = 0; i < 3; i++)
+    expect(await sql.run(sum, { a: i, b: 10, label: 'x' })).toEqual([{ total: 10 + 2 * i, label: 'x' }]);
+  expect(() => sum.values({ a: 1, label: 'x' })).toThrow('Parameter $b is missing.');
+
+  expect(preparedStatementName({ sql: sum.text })).toMatch(/^blockbot_\d+$/);
+  expect(preparedStatementName({ sql: new PreparedStatement('SELECT $x::int').text })).not.toBe(
+    preparedStatementName({ sql: sum.text }),
+  );
+  expect(preparedStatementName({ sql: 'SELECT 1' })).toBe('');
+});
+
+const hot = new PreparedStatement('SELECT $n::int * 2 AS twice');
+const preparedHere = `SELECT name FROM pg_prepared_statements WHERE name = $1`;
+
+it('PostgreSQL keeps a prepared statement on the connection; PGlite parses it each time', async () => {
+  const names = await sqlTransaction(db.prisma, async (_tx, sql) => {
+    expect(await sql.run(hot, { n: 21 })).toEqual([{ twice: 42 }]);
+    return sql.query(preparedHere, [preparedStatementName({ sql: hot.text })]);
+  });
+  expect(names).toHaveLength(db.mode === 'server' ? 1 : 0);
+});
+
+it.runIf(process.env.TEST_DATABASE_URL)(
+  'behind a transaction-pooling PgBouncer (?pgbouncer=true) no statement is kept prepared',
+  async () => {
+    const serverUrl = process.env.TEST_DATABASE_URL!;
+    const url = await createServerDatabase(serverUrl);
+    const pooled = new URL(url);
+    pooled.searchParams.set('pgbouncer', 'true');
+    const bouncer = await openDatabase({ mode: 'server', url: pooled.toString() });
+    try {
+      const names = await sqlTransaction(bouncer.prisma, async (_tx, sql) => {
+        expect(await sql.run(hot, { n: 4 })).toEqual([{ twice: 8 }]);
+        return sql.query(preparedHere, [preparedStatementName({ sql: hot.text })]);
+      });
+      expect(names).toEqual([]);
+    } finally {
+      await bouncer.close();
+      await dropServerDatabase(serverUrl, url);
+    }
+  },
+);

@@ -9,7 +9,42 @@ import { type Prisma, PrismaClient } from './generated/client';
  */
 export interface Sql {
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+  run<Row = Record<string, unknown>>(
+    statement: PreparedStatement,
+    params: Record<string, unknown>,
+  ): Promise<Row[]>;
 }
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A hot path's statement: fixed text with named parameters (`$name`, used as often as
+ * needed). On PostgreSQL each connection parses and plans it once and keeps it prepared;
+ * PGlite parses it each time. Fixed text keeps the number of prepared statements bounded.
+ */
+export class PreparedStatement {
+  readonly text: string;
+  private readonly names: string[] = [];
+
+  constructor(text: string) {
+    this.text = text.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => {
+      const known = this.names.indexOf(name);
+      return `$${known >= 0 ? known + 1 : this.names.push(name)}`;
+    });
+    if (!statementNames.has(this.text)) statementNames.set(this.text, `blockbot_${statementNames.size + 1}`);
+  }
+
+  /** The parameters in placeholder order; a missing one is a bug, not a NULL. */
+  values(params: Record<string, unknown>): unknown[] {
+    return this.names.map((name) => {
+      if (params[name] === undefined) throw new Error(`Parameter $${name} is missing.`);
+      return params[name];
+    });
+  }
+}
+
+/** For the PostgreSQL adapter: the name a `PreparedStatement` is kept under; others stay unnamed. */
+export const preparedStatementName = (query: { sql: string }): string => statementNames.get(query.sql) ?? '';
 
 /** Collects a statement's parameters; `add` answers the placeholder to write in the SQL. */
 export class SqlParams {
@@ -26,6 +61,9 @@ const ANY_ARG = { scalarType: 'unknown', arity: 'scalar' } as const;
 
 function sqlOn(queryable: SqlQueryable): Sql {
   return {
+    run(statement, params) {
+      return this.query(statement.text, statement.values(params));
+    },
     async query<Row>(text: string, params: readonly unknown[] = []) {
       const result = await queryable.queryRaw({
         sql: text,
@@ -100,7 +138,10 @@ export function plainSql(prisma: PrismaClient): Sql {
     const factory = factories.get(prisma);
     if (!factory) throw new Error('plainSql needs a client made by createPrismaClient.');
     const adapter = factory.connect();
-    sql = { query: async (text, params) => sqlOn(await adapter).query(text, params) };
+    sql = {
+      query: async (text, params) => sqlOn(await adapter).query(text, params),
+      run: async (statement, params) => sqlOn(await adapter).run(statement, params),
+    };
     plain.set(prisma, sql);
   }
   return sql;

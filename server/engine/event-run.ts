@@ -16,6 +16,7 @@ import { DomainError } from '@/server/errors';
 import { createFormulaHost } from '@/server/functions/formula-host';
 import { MESSAGE_FROM } from '@/server/history/history-service';
 import { splitScope } from '@/server/variables/limits';
+import type { VariableWrites } from '@/server/variables/variable-store';
 import { runBlockRequest } from './block-request';
 import { type CompiledBot, movesClient } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -54,12 +55,6 @@ export interface PendingIncoming {
   messageFromOutside: number;
 }
 
-/** Variable changes not yet written: the deal's by deal id (a closed deal keeps its own), the client's. */
-export interface PendingVariableWrites {
-  deals: Map<number, Map<string, string | null>>;
-  client: Map<string, string | null>;
-}
-
 export interface NewScheduledSend {
   id: number;
   clientId: number;
@@ -78,7 +73,8 @@ export class EventRun {
   readonly log: LogEntry[] = [];
   readonly scheduled: NewScheduledSend[] = [];
   readonly cancelledJobs: string[] = [];
-  readonly variableWrites: PendingVariableWrites = { deals: new Map(), client: new Map() };
+  /** Variable changes set aside for the end: a deal closed meanwhile keeps its own. */
+  readonly variableWrites: VariableWrites = { deals: new Map(), client: new Map() };
   /** Events for other clients, handled after the commit (each under its own client's lock). */
   readonly deferred: { clientId: number; event: EngineEvent }[] = [];
   readonly system: SystemState;

@@ -1,12 +1,13 @@
 import {
+  CLIENT_WHERE,
   type ClientTarget,
-  clientCondition,
+  clientWhere,
   LOCKED_CLIENT_COLUMNS,
   type LockedClient,
   lockClient,
   lockedClient,
 } from '@/server/clients/client-service';
-import { type Sql, SqlParams } from '@/server/db/raw-sql';
+import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 import {
   parseScopedVariables,
@@ -41,6 +42,24 @@ function eventState(projectId: number, row: Record<string, unknown>): EventState
   };
 }
 
+const lockAndLoadWhere = (where: string) =>
+  new PreparedStatement(
+    `SELECT ${LOCKED_CLIENT_COLUMNS}, c.xmin = (SELECT xmin FROM "Client" WHERE id = c.id) AS fresh,
+       ${stateColumns({ project: 'c."projectId"', client: 'c.id', deal: 'd.id', variablesDeal: 'd.id' })}
+     FROM "Client" c
+     JOIN "Project" p ON p.id = c."projectId"
+     LEFT JOIN LATERAL (
+       SELECT id FROM "Deal" WHERE "projectId" = c."projectId" AND "clientId" = c.id AND "closedAt" IS NULL
+       ORDER BY id DESC LIMIT 1
+     ) d ON true
+     WHERE ${where}
+     FOR UPDATE OF c`,
+  );
+const lockAndLoadStatements = {
+  id: lockAndLoadWhere(CLIENT_WHERE.id),
+  ref: lockAndLoadWhere(CLIENT_WHERE.ref),
+};
+
 /**
  * Locks the event's client (events of one client run one at a time) and reads what the event
  * starts from, usually in one statement. That statement's snapshot is taken before it waits for
@@ -53,46 +72,36 @@ export async function lockAndLoad(
   projectId: number,
   target: ClientTarget,
 ): Promise<{ client: LockedClient; state: EventState }> {
-  const params = new SqlParams();
-  const [row] = await sql.query(
-    `SELECT ${LOCKED_CLIENT_COLUMNS}, c.xmin = (SELECT xmin FROM "Client" WHERE id = c.id) AS fresh,
-       ${stateColumns({ project: 'c."projectId"', client: 'c.id', deal: 'd.id', variablesDeal: 'd.id' })}
-     FROM "Client" c
-     JOIN "Project" p ON p.id = c."projectId"
-     LEFT JOIN LATERAL (
-       SELECT id FROM "Deal" WHERE "projectId" = c."projectId" AND "clientId" = c.id AND "closedAt" IS NULL
-       ORDER BY id DESC LIMIT 1
-     ) d ON true
-     WHERE ${clientCondition(params, projectId, target)}
-     FOR UPDATE OF c`,
-    params.values,
-  );
+  const { by, params } = clientWhere(projectId, target);
+  const [row] = await sql.run(lockAndLoadStatements[by], params);
   if (row?.fresh && row.dealId !== null)
     return { client: lockedClient(row), state: eventState(projectId, row) };
   const client = row ? lockedClient(row) : await lockClient(sql, projectId, target);
   return { client, state: await loadEventState(sql, projectId, client.id) };
 }
 
+const loadState = new PreparedStatement(
+  `WITH open_deal AS (
+     SELECT id FROM "Deal" WHERE "projectId" = $projectId AND "clientId" = $clientId AND "closedAt" IS NULL
+     ORDER BY id DESC LIMIT 1
+   ), new_deal AS (
+     INSERT INTO "Deal" ("projectId", "clientId", "createdAt", "updatedAt")
+     SELECT $projectId::int, $clientId::int, $at::timestamp(3), $at::timestamp(3)
+     WHERE NOT EXISTS (SELECT 1 FROM open_deal)
+     RETURNING id
+   )
+   SELECT ${stateColumns({
+     project: '$projectId::int',
+     client: '$clientId::int',
+     deal: '(SELECT id FROM open_deal UNION ALL SELECT id FROM new_deal)',
+     variablesDeal: '(SELECT id FROM open_deal)',
+   })}
+   FROM "Project" p WHERE p.id = $projectId`,
+);
+
 /** The state of a client already locked in this transaction, creating its open deal when it has none. */
 async function loadEventState(sql: Sql, projectId: number, clientId: number): Promise<EventState> {
-  const [row] = await sql.query(
-    `WITH open_deal AS (
-       SELECT id FROM "Deal" WHERE "projectId" = $1 AND "clientId" = $2 AND "closedAt" IS NULL
-       ORDER BY id DESC LIMIT 1
-     ), new_deal AS (
-       INSERT INTO "Deal" ("projectId", "clientId", "createdAt", "updatedAt")
-       SELECT $1::int, $2::int, $3::timestamp(3), $3::timestamp(3) WHERE NOT EXISTS (SELECT 1 FROM open_deal)
-       RETURNING id
-     )
-     SELECT ${stateColumns({
-       project: '$1::int',
-       client: '$2::int',
-       deal: '(SELECT id FROM open_deal UNION ALL SELECT id FROM new_deal)',
-       variablesDeal: '(SELECT id FROM open_deal)',
-     })}
-     FROM "Project" p WHERE p.id = $1`,
-    [projectId, clientId, new Date()],
-  );
+  const [row] = await sql.run(loadState, { projectId, clientId, at: new Date() });
   if (!row) throw notFound(`Project ${projectId} does not exist.`);
   return eventState(projectId, row);
 }

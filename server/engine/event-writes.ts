@@ -1,6 +1,6 @@
 import type { Attachment, Buttons } from '@/lib/schema';
-import { type Sql, SqlParams } from '@/server/db/raw-sql';
-import { variableWriteStatements } from '@/server/variables/variable-store';
+import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
+import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/variables/variable-store';
 import type { EventRun } from './event-run';
 
 export interface StoredOutgoing {
@@ -29,6 +29,32 @@ interface MessageRow {
   delivered: boolean;
 }
 
+const storeEvent = new PreparedStatement(
+  `WITH messages AS (
+     INSERT INTO "Message" ("projectId", "clientId", direction, text, attachments, buttons, "blockId",
+       "messageFromOutside", delivered, "dedupeKey", "createdAt")
+     SELECT $projectId::int, $clientId::int, m.direction::"Direction", m.text, m.attachments, m.buttons, m."blockId",
+       m."messageFromOutside", m.delivered, m."dedupeKey", $at::timestamp(3)
+     FROM unnest($directions::text[], $texts::text[], $attachments::jsonb[], $buttons::jsonb[], $blockIds::int[],
+       $froms::int[], $delivered::boolean[], $dedupeKeys::text[])
+       WITH ORDINALITY AS m (direction, text, attachments, buttons, "blockId", "messageFromOutside", delivered, "dedupeKey", n)
+     ORDER BY m.n
+     ON CONFLICT ("dedupeKey") DO NOTHING
+     RETURNING id, "dedupeKey"
+   ),${VARIABLE_WRITES_SQL},
+   client AS (
+     UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
+       "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt")
+     WHERE id = $clientId::int
+   ), log AS (
+     INSERT INTO "EngineLogEntry" ("projectId", "clientId", kind, data, "createdAt")
+     SELECT $projectId::int, $clientId::int, l.kind, l.data, $at::timestamp(3)
+     FROM unnest($logKinds::text[], $logData::jsonb[]) WITH ORDINALITY AS l (kind, data, n)
+     ORDER BY l.n
+   )
+   SELECT id::text AS id, "dedupeKey" FROM messages`,
+);
+
 /**
  * Everything an event stores, in one statement: the incoming message and the outgoing ones
  * (undelivered until their channel says otherwise, unless storing delivers them), the
@@ -40,14 +66,6 @@ export async function storeEventResults(
   run: EventRun,
   options: { lastMessageAt: Date | null; deliveredWhenStored: boolean },
 ): Promise<StoredEvent> {
-  const { lastMessageAt, deliveredWhenStored } = options;
-  const params = new SqlParams();
-  const projectId = `${params.add(run.project.id)}::int`;
-  const clientId = `${params.add(run.client.id)}::int`;
-  const at = new Date();
-  const time = `${params.add(at)}::timestamp(3)`;
-  const parts: string[] = [];
-
   const messages: MessageRow[] = [
     ...(run.incoming
       ? [{ ...run.incoming, direction: 'in' as const, buttons: null, dedupeKey: null, delivered: true }]
@@ -56,70 +74,27 @@ export async function storeEventResults(
       ...m,
       direction: 'out' as const,
       dedupeKey: m.dedupeKey ?? null,
-      delivered: deliveredWhenStored,
+      delivered: options.deliveredWhenStored,
     })),
   ];
-  if (messages.length) {
-    const rows = messages.map((m) =>
-      [
-        projectId,
-        clientId,
-        `${params.add(m.direction)}::"Direction"`,
-        `${params.add(m.text)}::text`,
-        `${params.add(JSON.stringify(m.attachments))}::jsonb`,
-        `${params.add(m.buttons ? JSON.stringify(m.buttons) : null)}::jsonb`,
-        `${params.add(m.blockId)}::int`,
-        `${params.add(m.messageFromOutside)}::int`,
-        m.delivered ? 'true' : 'false',
-        `${params.add(m.dedupeKey)}::text`,
-        time,
-      ].join(', '),
-    );
-    parts.push(`messages AS (
-      INSERT INTO "Message" ("projectId", "clientId", direction, text, attachments, buttons, "blockId",
-        "messageFromOutside", delivered, "dedupeKey", "createdAt")
-      VALUES (${rows.join('), (')})
-      ON CONFLICT ("dedupeKey") DO NOTHING
-      RETURNING id, "dedupeKey")`);
-  }
-
-  const variables = [
-    ...[...run.variableWrites.deals].flatMap(([dealId, changes]) =>
-      variableWriteStatements(
-        params,
-        { projectId: run.project.id, scope: 'deal', ownerId: dealId },
-        changes,
-        at,
-      ),
-    ),
-    ...variableWriteStatements(
-      params,
-      { projectId: run.project.id, scope: 'client', ownerId: run.client.id },
-      run.variableWrites.client,
-      at,
-    ),
-  ];
-  parts.push(...variables.map((statement, i) => `variables${i} AS (${statement})`));
-
-  const lastMessage = lastMessageAt ? `, "lastMessageAt" = ${params.add(lastMessageAt)}::timestamp(3)` : '';
-  parts.push(`client AS (
-    UPDATE "Client" SET "currentBlockId" = ${params.add(run.client.currentBlockId)}::int, "updatedAt" = ${time}${lastMessage}
-    WHERE id = ${clientId})`);
-
-  if (run.log.length) {
-    const rows = run.log.map(
-      (entry) =>
-        `(${projectId}, ${clientId}, ${params.add(entry.kind)}::text, ${params.add(JSON.stringify(entry.data))}::jsonb, ${time})`,
-    );
-    parts.push(`log AS (
-      INSERT INTO "EngineLogEntry" ("projectId", "clientId", kind, data, "createdAt") VALUES ${rows.join(', ')})`);
-  }
-
-  const stored = await sql.query<{ id: string; dedupeKey: string | null }>(
-    `WITH ${parts.join(',\n')}
-     ${messages.length ? 'SELECT id::text AS id, "dedupeKey" FROM messages' : 'SELECT NULL AS id WHERE false'}`,
-    params.values,
-  );
+  const stored = await sql.run<{ id: string; dedupeKey: string | null }>(storeEvent, {
+    projectId: run.project.id,
+    clientId: run.client.id,
+    at: new Date(),
+    directions: messages.map((m) => m.direction),
+    texts: messages.map((m) => m.text),
+    attachments: messages.map((m) => JSON.stringify(m.attachments)),
+    buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
+    blockIds: messages.map((m) => m.blockId),
+    froms: messages.map((m) => m.messageFromOutside),
+    delivered: messages.map((m) => m.delivered),
+    dedupeKeys: messages.map((m) => m.dedupeKey),
+    ...variableWriteParams(run.variableWrites),
+    currentBlockId: run.client.currentBlockId,
+    lastMessageAt: options.lastMessageAt,
+    logKinds: run.log.map((entry) => entry.kind),
+    logData: run.log.map((entry) => JSON.stringify(entry.data)),
+  });
   return matchStoredIds(messages, stored);
 }
 

@@ -1,5 +1,4 @@
 import type { Db, PrismaClient } from '@/server/db/client-type';
-import type { SqlParams } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
 import { splitScope, VARIABLE_LIMITS, valueKey } from './limits';
 
@@ -178,42 +177,57 @@ export async function readVariables(
   return parseScopedVariables(row);
 }
 
+/** Changes waiting to be written: the deals' by deal id, the client's; null clears a name. */
+export interface VariableWrites {
+  deals: Map<number, Map<string, string | null>>;
+  client: Map<string, string | null>;
+}
+
 /**
- * Statements writing one owner's changes (already checked against the limits), to run as parts
- * of one `WITH`: a delete of the cleared names and an upsert of the set ones.
+ * Data-modifying CTEs writing a client's variable changes (already checked against the
+ * limits), for a statement with $projectId, $clientId and $at; the changes come as arrays
+ * (`variableWriteParams`), so the text is the same whatever changed.
  */
-export function variableWriteStatements(
-  params: SqlParams,
-  owner: { projectId: number; scope: 'deal' | 'client'; ownerId: number },
-  changes: ReadonlyMap<string, string | null>,
-  at: Date,
-): string[] {
-  const [table, column] =
-    owner.scope === 'deal' ? ['DealVariable', 'dealId'] : ['ClientVariable', 'clientId'];
-  if (!changes.size) return [];
-  const id = params.add(owner.ownerId);
-  const statements: string[] = [];
-  const cleared = [...changes]
-    .filter(([, value]) => value === null)
-    .map(([name]) => `${params.add(name)}::text`);
-  if (cleared.length)
-    statements.push(
-      `DELETE FROM "${table}" WHERE "${column}" = ${id}::int AND name IN (${cleared.join(', ')})`,
-    );
-  const set = [...changes].filter((c): c is [string, string] => c[1] !== null);
-  if (set.length) {
-    const project = params.add(owner.projectId);
-    const time = params.add(at);
-    const rows = set.map(
-      ([name, value]) =>
-        `(${project}::int, ${id}::int, ${params.add(name)}::text, ${params.add(value)}::text, ${params.add(valueKey(value))}::text, ${time}::timestamp(3))`,
-    );
-    statements.push(
-      `INSERT INTO "${table}" ("projectId", "${column}", name, value, "valueKey", "updatedAt")
-       VALUES ${rows.join(', ')}
-       ON CONFLICT ("${column}", name) DO UPDATE
-       SET value = EXCLUDED.value, "valueKey" = EXCLUDED."valueKey", "updatedAt" = EXCLUDED."updatedAt"`,
-    );
-  }
-  return statements;
+export const VARIABLE_WRITES_SQL = `
+  deal_cleared AS (
+    DELETE FROM "DealVariable" v USING unnest($clearedDealIds::int[], $clearedDealNames::text[]) AS x ("dealId", name)
+    WHERE v."dealId" = x."dealId" AND v.name = x.name
+  ), deal_set AS (
+    INSERT INTO "DealVariable" ("projectId", "dealId", name, value, "valueKey", "updatedAt")
+    SELECT $projectId::int, x."dealId", x.name, x.value, x."valueKey", $at::timestamp(3)
+    FROM unnest($setDealIds::int[], $setDealNames::text[], $setDealValues::text[], $setDealKeys::text[])
+      AS x ("dealId", name, value, "valueKey")
+    ON CONFLICT ("dealId", name) DO UPDATE
+    SET value = EXCLUDED.value, "valueKey" = EXCLUDED."valueKey", "updatedAt" = EXCLUDED."updatedAt"
+  ), client_cleared AS (
+    DELETE FROM "ClientVariable" WHERE "clientId" = $clientId::int AND name = ANY ($clearedClientNames::text[])
+  ), client_set AS (
+    INSERT INTO "ClientVariable" ("projectId", "clientId", name, value, "valueKey", "updatedAt")
+    SELECT $projectId::int, $clientId::int, x.name, x.value, x."valueKey", $at::timestamp(3)
+    FROM unnest($setClientNames::text[], $setClientValues::text[], $setClientKeys::text[]) AS x (name, value, "valueKey")
+    ON CONFLICT ("clientId", name) DO UPDATE
+    SET value = EXCLUDED.value, "valueKey" = EXCLUDED."valueKey", "updatedAt" = EXCLUDED."updatedAt"
+  )`;
+
+/** The parameters of `VARIABLE_WRITES_SQL` for these changes. */
+export function variableWriteParams(writes: VariableWrites) {
+  const deals = [...writes.deals].flatMap(([dealId, changes]) =>
+    [...changes].map(([name, value]) => ({ dealId, name, value })),
+  );
+  const dealSets = deals.filter((c): c is typeof c & { value: string } => c.value !== null);
+  const dealClears = deals.filter((c) => c.value === null);
+  const client = [...writes.client];
+  const clientSets = client.filter((c): c is [string, string] => c[1] !== null);
+  return {
+    clearedDealIds: dealClears.map((c) => c.dealId),
+    clearedDealNames: dealClears.map((c) => c.name),
+    setDealIds: dealSets.map((c) => c.dealId),
+    setDealNames: dealSets.map((c) => c.name),
+    setDealValues: dealSets.map((c) => c.value),
+    setDealKeys: dealSets.map((c) => valueKey(c.value)),
+    clearedClientNames: client.filter(([, value]) => value === null).map(([name]) => name),
+    setClientNames: clientSets.map(([name]) => name),
+    setClientValues: clientSets.map(([, value]) => value),
+    setClientKeys: clientSets.map(([, value]) => valueKey(value)),
+  };
 }
