@@ -2,8 +2,9 @@
  * `npm run bench -- engine`: simulated clients send messages through the whole engine path
  * (event in, formula, reply stored) on PostgreSQL (BENCH_DATABASE_URL, default the local
  * server) and on PGlite, beside a baseline doing only the bare writes one message needs with
- * `pg` directly. Engine and baseline take turns, round by round, so a machine whose load
- * changes during the run weighs on both alike. Prints figures; never fails on time.
+ * `pg` directly. After a round of each to warm up, engine and baseline take turns, round by
+ * round, so a machine whose load changes during the run weighs on both alike. Prints figures;
+ * never fails on time.
  */
 import pg from 'pg';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
@@ -134,6 +135,9 @@ export async function run(): Promise<void> {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     const engine = await engineSender(server, 'PostgreSQL');
     const baseline = await baselineSender(pool);
+    // A round of each first, not counted: both run warmed up (JIT, connections, caches).
+    await round(engine, new Tally());
+    await round(baseline, new Tally());
     const ours = new Tally();
     const bare = new Tally();
     for (let r = 0; r < ROUNDS; r++) {
@@ -151,6 +155,7 @@ export async function run(): Promise<void> {
   }
   const embedded = await openDatabase({ mode: 'embedded', dataDir: null });
   const engine = await engineSender(embedded, 'PGlite');
+  await round(engine, new Tally());
   const ours = new Tally();
   for (let r = 0; r < ROUNDS; r++) await round(engine, ours);
   ours.report('engine on PGlite (in memory)');
