@@ -192,24 +192,38 @@ class NumberOf {
 /**
  * What the operators but `+` (see binaryNode) give for two numbers (numeric text included),
  * exactly as `binary` would; undefined where `binary` has more to say (errors), which then decides.
+ * One function for every operator, so each operator node calls the same one and it is inlined.
  */
-const ON_NUMBERS: Record<string, (x: number, y: number) => Value | undefined> = {
-  '-': (x, y) => x - y,
-  '*': (x, y) => x * y,
-  '/': (x, y) => (y === 0 ? undefined : x / y),
-  '%': (x, y) => (y === 0 ? undefined : ((x % y) + y) % y),
-  '**': (x, y) => {
-    const r = x ** y;
-    return Number.isFinite(r) ? r : undefined;
-  },
-  '==': (x, y) => x === y,
-  '!=': (x, y) => x !== y,
-  // As compareValues: by the difference, so infinities compare as there.
-  '<': (x, y) => x - y < 0,
-  '>': (x, y) => x - y > 0,
-  '<=': (x, y) => x - y <= 0,
-  '>=': (x, y) => x - y >= 0,
-};
+function onNumbers(op: string, x: number, y: number): Value | undefined {
+  switch (op) {
+    case '*':
+      return x * y;
+    case '-':
+      return x - y;
+    case '/':
+      return y === 0 ? undefined : x / y;
+    case '%':
+      return y === 0 ? undefined : ((x % y) + y) % y;
+    case '**': {
+      const r = x ** y;
+      return Number.isFinite(r) ? r : undefined;
+    }
+    case '==':
+      return x === y;
+    case '!=':
+      return x !== y;
+    // As compareValues: by the difference, so infinities compare as there.
+    case '<':
+      return x - y < 0;
+    case '>':
+      return x - y > 0;
+    case '<=':
+      return x - y <= 0;
+    case '>=':
+      return x - y >= 0;
+  }
+  return undefined;
+}
 
 /**
  * An operator's operand: a constant or a name is read in place, saving a call (most operands
@@ -238,7 +252,6 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
   const op = e.op;
   const l = new NumberOf();
   const r = new NumberOf();
-  const onNumbers = ON_NUMBERS[op];
   const general = (a: Value, b: Value) => {
     try {
       return binary(op, a, b);
@@ -271,7 +284,7 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
     const x = l.of(a);
     const y = r.of(b);
     if (x !== null && y !== null) {
-      const v = onNumbers(x, y);
+      const v = onNumbers(op, x, y);
       if (v !== undefined) return v;
     }
     return general(a, b);

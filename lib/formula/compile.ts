@@ -122,7 +122,9 @@ export function compileExpression(source: string): CompiledExpression {
   const evaluateSync = (options: RunOptions): Value => {
     if (!expr) throw unusable();
     if (callsHost) throw new Error('this expression calls in-flow functions: use evaluate()');
-    return copyValue(reused.use(options, expr));
+    const result = reused.use(options, expr);
+    // Lists and dicts may be kept for later runs, so the caller gets a copy; the rest as it is.
+    return typeof result === 'object' && result !== null ? copyValue(result) : result;
   };
   return {
     diagnostics,
