@@ -118,6 +118,9 @@ describe('the shortcuts for common cases', () => {
     "'11.12.2021'",
     "'10:30'",
     "'abc'",
+    // Joined text, which the shortcut for text that cannot be a number joins to without a look.
+    "('Dear ' + z + 1)",
+    "('a' + [1])",
     "{'1': 'one', 'True': 'yes', '': 'empty'}",
     "''",
     "'k'",
@@ -281,6 +284,11 @@ describe('the synchronous path', () => {
       error: tooLong,
       line: 1,
       column: 5,
+    });
+    expect(await outcome(() => compileExpression("'x' + a + a").evaluateSync(options(long)))).toEqual({
+      error: tooLong,
+      line: 1,
+      column: 1,
     });
     expect(await outcome(() => compileExpression("'x' * 200000").evaluateSync(options({})))).toEqual({
       error: tooLong,

@@ -33,7 +33,7 @@ const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
  * Numbers, dates and times start with white space, a sign, a digit or a dot, never with an
  * ASCII letter or a symbol after '9': most text is ruled out without a regular expression.
  */
-function mayBeNumeric(s: string): boolean {
+export function mayBeNumeric(s: string): boolean {
   const c = s.charCodeAt(0);
   return !(c >= 0x3a && c <= 0x7f);
 }
