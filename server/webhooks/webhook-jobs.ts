@@ -1,6 +1,6 @@
 import { getDb } from '@/server/db';
 import { safeFetch } from '@/server/http';
-import { defineJob, enqueue } from '@/server/jobs/jobs';
+import { defineJob, enqueueMany } from '@/server/jobs/jobs';
 import { deliverWebhook } from './webhook-delivery';
 
 interface WebhookJobData {
@@ -23,12 +23,13 @@ export const webhookDeliveryJob = defineJob<WebhookJobData>({
   },
 });
 
-/** Queues a delivery for each stored message when the project has a webhook URL. */
+/**
+ * Queues a delivery for each stored message, in one statement. The engine calls this only for
+ * projects with a webhook URL; each delivery reads the URL again when it runs.
+ */
 export async function queueWebhookDeliveries(projectId: number, messageIds: bigint[]): Promise<void> {
-  const db = await getDb();
-  const project = await db.project.findUnique({ where: { id: projectId }, select: { webhookUrl: true } });
-  if (!project?.webhookUrl) return;
-  for (const id of messageIds) {
-    await enqueue(webhookDeliveryJob, { projectId, messageId: String(id) }, { retryLimit: 0 });
-  }
+  await enqueueMany(
+    webhookDeliveryJob,
+    messageIds.map((id) => ({ data: { projectId, messageId: String(id) }, retryLimit: 0 })),
+  );
 }
