@@ -13,6 +13,8 @@ export class EngineScope {
   private readonly client: Map<string, string>;
   private readonly project: Map<string, string>;
   private readonly changes = new Map<string, string | null>();
+  /** VariableStore's change signal: a new object on every change, so formulas re-read only then. */
+  version: object = {};
 
   constructor(
     variables: ScopedVariables,
@@ -58,6 +60,7 @@ export class EngineScope {
     }
     if (value === null) map.delete(bare);
     else map.set(bare, value);
+    this.version = {};
     this.changes.set(scope === 'client' ? `client.${bare}` : bare, value);
   }
 
@@ -70,6 +73,7 @@ export class EngineScope {
   discardDeal(): void {
     for (const name of this.deal.keys()) this.changes.delete(name);
     this.deal.clear();
+    this.version = {};
   }
 
   /** The changes not yet written, handed over once. */
