@@ -92,13 +92,19 @@ const createLocked = new PreparedStatement(
 
 /**
  * Locks the client's row until the transaction ends, so events of one client run one at a
- * time; a new identity is created first. Reads that must see the previous event's writes go
- * in later statements: a statement's snapshot is taken before it waits for the lock.
+ * time; a new identity is created first (at once when the caller knows the row is missing). Reads
+ * that must see the previous event's writes go in later statements: a statement's snapshot is
+ * taken before it waits for the lock.
  */
-export async function lockClient(sql: Sql, projectId: number, target: ClientTarget): Promise<LockedClient> {
+export async function lockClient(
+  sql: Sql,
+  projectId: number,
+  target: ClientTarget,
+  options: { knownMissing?: boolean } = {},
+): Promise<LockedClient> {
   const { by, params } = clientWhere(projectId, target);
   const find = async () => (await sql.run(findLocked[by], params))[0];
-  const found = await find();
+  const found = options.knownMissing ? undefined : await find();
   if (found) return lockedClient(found);
   if (!('ref' in target)) throw notFound(`Client ${target.clientId} does not exist in this project.`);
   const { ref } = target;

@@ -76,7 +76,7 @@ export async function lockAndLoad(
   const [row] = await sql.run(lockAndLoadStatements[by], params);
   if (row?.fresh && row.dealId !== null)
     return { client: lockedClient(row), state: eventState(projectId, row) };
-  const client = row ? lockedClient(row) : await lockClient(sql, projectId, target);
+  const client = row ? lockedClient(row) : await lockClient(sql, projectId, target, { knownMissing: true });
   return { client, state: await loadEventState(sql, projectId, client.id) };
 }
 

@@ -38,7 +38,9 @@ const countingBot = {
 
 it('a message of a known client takes four statements: begin, lock and load, store everything, commit', async () => {
   const bot = await h.bot(countingBot);
-  await bot.say('hello');
+  await bot.client('first').say('hello');
+  // A new client (the bot compiled already): lock finds no row, create it, open its deal and read.
+  expect(await countStatements(() => bot.say('hello'))).toBe(6);
   let replies: string[] = [];
   expect(await countStatements(async () => (replies = await bot.say('again')))).toBe(4);
   expect(replies).toEqual(['Total 10']);
