@@ -196,11 +196,10 @@ class NumberOf {
   of(v: Value): number | null {
     if (typeof v === 'number') return v;
     if (typeof v !== 'string') return null;
+    if (v === this.text) return this.number;
     if (v.length > 40) return asNumber(v);
-    if (v !== this.text) {
-      this.text = v;
-      this.number = asNumber(v);
-    }
+    this.text = v;
+    this.number = asNumber(v);
     return this.number;
   }
 }

@@ -200,24 +200,27 @@ export function readName(run: Run, slot: NameSlot): Value {
     const known = run.values[index];
     if (known !== undefined) return known;
   }
-  const store = run.options.store;
   // Taken before get(), which may itself change the store.
-  const version = store.version;
-  let value: Value;
-  if (version !== undefined && version === slot.version) value = slot.value;
-  else {
-    const raw = store.get(slot.name);
-    if (raw === slot.raw) value = slot.value;
-    else {
-      value = raw === undefined ? null : deserializeValue(raw);
-      // A list or dict a formula may change in place is converted afresh each run.
-      const keep = run.names.keepContainers || !isContainer(value);
-      slot.raw = keep ? raw : UNREAD;
-      slot.value = keep ? value : null;
-    }
-    slot.version = slot.raw === UNREAD || slot.system ? null : (version ?? null);
-  }
+  const version = run.options.store.version;
+  const value =
+    version !== undefined && version === slot.version ? slot.value : readStored(run, slot, version);
   if (index >= 0) run.values[index] = value;
+  return value;
+}
+
+/** readName's read from the store (apart, so the common case above stays small enough to inline). */
+function readStored(run: Run, slot: NameSlot, version: object | undefined): Value {
+  const raw = run.options.store.get(slot.name);
+  let value: Value;
+  if (raw === slot.raw) value = slot.value;
+  else {
+    value = raw === undefined ? null : deserializeValue(raw);
+    // A list or dict a formula may change in place is converted afresh each run.
+    const keep = run.names.keepContainers || !isContainer(value);
+    slot.raw = keep ? raw : UNREAD;
+    slot.value = keep ? value : null;
+  }
+  slot.version = slot.raw === UNREAD || slot.system ? null : (version ?? null);
   return value;
 }
 
