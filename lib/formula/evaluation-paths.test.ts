@@ -389,6 +389,19 @@ describe('a store with a change signal', () => {
     }
   });
 
+  it('gives the lines after an in-flow call what the call wrote', async () => {
+    const { store, map } = versioned({ a: '1' });
+    const host = {
+      call: async (_: string, [, name, value]: Value[]) => {
+        store.set(String(name), String(value));
+        return true;
+      },
+    };
+    const formula = compileFormula("x = a\nset_client_var(1, 'a', 5)\ny = a + x");
+    expect((await formula.run({ ...using(store), host })).errors).toEqual([]);
+    expect(Object.fromEntries(map)).toEqual({ a: '5', x: '1', y: '6' });
+  });
+
   it('never answers stale: two stores used alternately, one without the signal, writes in between', async () => {
     const names = Object.keys(first).concat('missing');
     const texts = [...Object.values(first), ...Object.values(second)];

@@ -376,6 +376,23 @@ describe('in-flow functions', () => {
     expect(vars.s).toBe('204');
   });
 
+  it('may change variables: the lines after the call read them again', async () => {
+    const vars = new Map([['client.a', '1']]);
+    const store: VariableStore = {
+      get: (name) => vars.get(name),
+      set: (name, value) => void (value === null ? vars.delete(name) : vars.set(name, value)),
+    };
+    const host: FormulaHost = {
+      call: async (_, [, name, value]) => {
+        store.set(`client.${name}`, String(value));
+        return true;
+      },
+    };
+    const formula = compileFormula("x = client.a\nset_client_var(1, 'a', 5)\ny = client.a + x");
+    expect((await formula.run({ store, host, plan: 'business' })).errors).toEqual([]);
+    expect(Object.fromEntries(vars)).toEqual({ 'client.a': '5', x: '1', y: '6' });
+  });
+
   it('need the business or AI plan', async () => {
     const { errors } = await run("message(1, 'hi')", {}, { plan: 'free', host: { call: async () => true } });
     expect(errors[0].message).toBe(

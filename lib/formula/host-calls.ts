@@ -48,6 +48,7 @@ async function callHost(run: Run, needed: NeedsHost, pos: Pos): Promise<Value> {
     );
   }
   const started = Date.now();
+  const version = run.options.store.version;
   try {
     return await host.call(needed.name, needed.args);
   } catch (hostError) {
@@ -55,5 +56,7 @@ async function callHost(run: Run, needed: NeedsHost, pos: Pos): Promise<Value> {
   } finally {
     // Waiting for the network does not count against the formula's own time.
     run.deadline += Date.now() - started;
+    // The call may have changed variables (set_client_var): what the run remembers is read again.
+    if (version === undefined || run.options.store.version !== version) run.values.fill(undefined);
   }
 }
