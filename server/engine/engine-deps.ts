@@ -9,6 +9,9 @@ export interface EngineDeps {
   scheduler: Scheduler;
   now: () => Date;
   random?: () => number;
-  /** Called after the commit with every message stored (the webhook hooks in here). */
+  /**
+   * Called after the commit with every message stored, for projects with a webhook URL (the
+   * webhook hooks in here).
+   */
   onMessagesStored?: (projectId: number, messageIds: bigint[]) => Promise<void>;
 }
