@@ -144,10 +144,16 @@ function strftime(parts: ReturnType<typeof zonedParts>, format: string): string 
   );
 }
 
-/** `dd.mm.yyyy[ hh:mm[:ss]]` or ISO 8601 → an instant (wall-clock texts read as UTC). */
+/** `dd.mm.yyyy[ hh:mm[:ss]]` (a real day, any year from 1) or ISO 8601, as an instant in UTC. */
 function parseDateTime(text: string): Date | null {
-  const m = /^\s*(\d{1,2})\.(\d{1,2})\.(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*$/.exec(text);
-  if (m) return new Date(Date.UTC(+m[3], +m[2] - 1, +m[1], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)));
+  const m = /^\s*(\d{1,2}\.\d{1,2}\.\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*$/.exec(text);
+  if (m) {
+    // The date as the language reads it: 31.02 is refused, the years 1 to 99 are themselves.
+    const day = parseDate(m[1]);
+    const [h, min, sec] = [Number(m[2] ?? 0), Number(m[3] ?? 0), Number(m[4] ?? 0)];
+    if (day === null || h > 23 || min > 59 || sec > 59) return null;
+    return new Date(day + ((h * 60 + min) * 60 + sec) * 1000);
+  }
   const iso = Date.parse(text);
   return Number.isNaN(iso) ? null : new Date(iso);
 }

@@ -167,6 +167,21 @@ describe('evaluation', () => {
     }
   });
 
+  it('reads date-times as the language reads dates: a real day, any year from 1, a real time', async () => {
+    expect(await value("addMinutes('01.01.0050 10:00', 5)")).toBe('01.01.0050 10:05');
+    expect(await value("convert_datetime('29.02.2024 23:59:30', '%d.%m.%Y %H:%M:%S')")).toBe(
+      '29.02.2024 23:59:30',
+    );
+    for (const [expression, message] of [
+      ["addMinutes('31.02.2024 10:00', 5)", 'is not hh:mm or dd.mm.yyyy hh:mm'],
+      ["addMinutes('01.01.2024 24:00', 5)", 'is not hh:mm or dd.mm.yyyy hh:mm'],
+      ["convert_datetime('30.02.2024', '%d.%m.%Y')", 'is not a date-time'],
+      ["convert_datetime('01.01.2024 10:60', '%d.%m.%Y')", 'is not a date-time'],
+    ]) {
+      await expect(value(expression), expression).rejects.toThrow(message);
+    }
+  });
+
   it('evaluates only the branch if() picks', async () => {
     expect(await value("if(1 > 0, 'yes', 1 / 0)")).toBe('yes');
     expect(await value("if(0, 1 / 0, 'no')")).toBe('no');
