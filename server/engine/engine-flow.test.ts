@@ -193,6 +193,10 @@ describe('entering a block', () => {
     const errors = await bot.log('formula_error');
     expect(errors).toEqual([expect.objectContaining({ blockId: 1, line: 2 })]);
     expect((await bot.variables()).deal).toMatchObject({ price: '100', tax: '20', total: '120' });
+    // The log says what the formula set, the failed line's error text included.
+    const [ran] = await bot.log('formula');
+    expect(ran).toMatchObject({ blockId: 1, set: { price: '100', tax: '20', total: '120' } });
+    expect((ran.set as Record<string, string>).broken).toMatch(/division by zero/);
   });
 
   it('sends nothing for an empty text or #{none}, but sends attachments alone', async () => {

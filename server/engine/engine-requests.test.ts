@@ -52,6 +52,24 @@ describe('block requests', () => {
     expect((log.errors as string[]).join()).toMatch(/missing/);
   });
 
+  it('evaluates #{expressions} when each text is sent: after the stored values, in buttons and hints too', async () => {
+    const bot = await h.bot({
+      blocks: [
+        {
+          ...start('Double: #{p * 2}'),
+          formula: 'p = 1',
+          request: { type: 'GET', url: `${api.url}/json?x=#{p * 2}`, storedValues: 'data|items|0|price->p' },
+          buttons: { hint: 'Pick #{p + 1}', buttons: [{ text: 'Pay #{p * 2}' }] },
+        },
+      ],
+      arrows: [],
+    });
+    const result = await bot.event({ type: 'message', text: 'hi' });
+    expect(api.requests.at(-1)!.path).toBe('/json?x=2');
+    expect(result.messages.map((m) => m.text)).toEqual(['Double: 84']);
+    expect(result.messages[0].buttons).toMatchObject({ hint: 'Pick 43', buttons: [{ text: 'Pay 84' }] });
+  });
+
   it('POST-json keeps substituted values as strings unless written without quotes; POST-data sends a form', async () => {
     const bot = await h.bot({
       blocks: [

@@ -15,6 +15,8 @@ export class EngineScope {
   private readonly changes = new Map<string, string | null>();
   /** VariableStore's change signal: a new object on every change, so formulas re-read only then. */
   version: object = {};
+  /** What was set since `record()` began, for the simulator's log. */
+  private recorded: Map<string, string | null> | null = null;
 
   constructor(
     variables: ScopedVariables,
@@ -62,6 +64,19 @@ export class EngineScope {
     else map.set(bare, value);
     this.version = {};
     this.changes.set(scope === 'client' ? `client.${bare}` : bare, value);
+    this.recorded?.set(name, value);
+  }
+
+  /** Records the variables set while `work` runs (the last value of each, None when cleared). */
+  async record(work: () => Promise<unknown>): Promise<Record<string, string | null>> {
+    const outer = this.recorded;
+    this.recorded = new Map();
+    try {
+      await work();
+      return Object.fromEntries(this.recorded);
+    } finally {
+      this.recorded = outer;
+    }
   }
 
   /** The deal's variables now, for a submission. */

@@ -3,6 +3,7 @@ import {
   type Arrow,
   type Attachment,
   type Block,
+  type Button,
   type Buttons,
   buttonSchema,
   type Condition,
@@ -289,7 +290,12 @@ export class EventRun {
 
   private expressionValues = new Map<string, string>();
 
+  /**
+   * Evaluates the expressions the texts need, for the `render` calls that follow. Fresh each
+   * time: a formula, a request's stored values or a system variable may have changed since.
+   */
   async prepareExpressions(...texts: string[]): Promise<void> {
+    this.expressionValues = new Map();
     for (const text of texts) {
       if (!text.includes('#{')) continue;
       // Two passes: the first learns which expressions the text needs (nested names resolved).
@@ -330,7 +336,6 @@ export class EventRun {
     }
     if (block.kind === 'comment') return;
     this.note('block', { blockId: block.id, name: block.name, kind: block.kind, via });
-    this.expressionValues = new Map();
 
     await this.runActions(block);
     if (block.formula.trim()) await this.runFormula(block);
@@ -381,7 +386,11 @@ export class EventRun {
 
   private async runFormula(block: Block) {
     const compiled = getFormula(block.formula);
-    const { errors } = await compiled.run(this.formulaOptions());
+    let errors: { line: number; column: number; message: string }[] = [];
+    const set = await this.scope.record(async () => {
+      ({ errors } = await compiled.run(this.formulaOptions()));
+    });
+    this.note('formula', { blockId: block.id, set });
     for (const e of [...compiled.diagnostics.filter((d) => d.severity === 'error'), ...errors]) {
       this.note('formula_error', { blockId: block.id, line: e.line, column: e.column, message: e.message });
     }
@@ -404,29 +413,35 @@ export class EventRun {
   }
 
   private async sendBlockMessage(block: Block) {
-    await this.prepareExpressions(block.text, ...block.attachments.map((a) => a.url));
+    const own = block.buttons;
+    const buttons = (Array.isArray(own) ? own : (own?.buttons ?? [])).concat(
+      this.bot.arrowButtons.get(block.id) ?? [],
+    );
+    const hint = own && !Array.isArray(own) ? own.hint : null;
+    await this.prepareExpressions(
+      block.text,
+      ...block.attachments.map((a) => a.url),
+      ...buttons.map((b) => b.text),
+      hint ?? '',
+    );
     const text = this.render(block.text);
     const attachments = block.attachments
       .map((a) => ({ type: a.type, url: this.render(a.url, 'url') }))
       .filter((a) => a.url);
-    const buttons = this.renderButtons(block);
     if (!text.trim() && !attachments.length) return;
     this.outgoing.push({
       text,
       attachments,
-      buttons,
+      buttons: this.renderButtons(buttons, hint),
       blockId: block.id,
       messageFromOutside: this.system.messageFromOutside,
     });
   }
 
-  private renderButtons(block: Block): Buttons | null {
-    const extra = this.bot.arrowButtons.get(block.id) ?? [];
-    const own = block.buttons;
-    const list = (Array.isArray(own) ? own : (own?.buttons ?? [])).concat(extra);
+  private renderButtons(list: Button[], hint: string | null): Buttons | null {
     if (!list.length) return null;
     const rendered = list.map((b) => buttonSchema.parse({ ...b, text: this.render(b.text) || b.text }));
-    return own && !Array.isArray(own) ? { hint: this.render(own.hint), buttons: rendered } : rendered;
+    return hint !== null ? { hint: this.render(hint), buttons: rendered } : rendered;
   }
 
   private async submit(block: Block) {

@@ -29,6 +29,7 @@ export type EngineEvent =
 export type LogKind =
   | 'event'
   | 'block'
+  | 'formula'
   | 'formula_error'
   | 'request'
   | 'timer_scheduled'

@@ -73,29 +73,6 @@ export function systemVariable(state: SystemState, name: string): string | undef
   }
 }
 
-export const SYSTEM_VARIABLE_NAMES = [
-  'client_id',
-  'platform_id',
-  'client_type',
-  'name',
-  'question',
-  'message_id',
-  'custom_answer',
-  'current_date',
-  'current_time',
-  'timestamp',
-  'weekday',
-  'next_day',
-  'order_id',
-  'attachment_url',
-  'callback_query_id',
-  'message_from_outside',
-  'group',
-  'messenger',
-  'date_of_creation',
-  'none',
-] as const;
-
 /** `dd.mm.yyyy hh:mm` in a time zone → the instant. Null when the text is not such a date. */
 export function parseLocalDateTime(text: string, timeZone: string): Date | null {
   const m = /^\s*(\d{1,2})\.(\d{1,2})\.(\d{4})(?:\s+(\d{1,2}):(\d{2}))?\s*$/.exec(text);

@@ -54,7 +54,7 @@ it('drives the simulator through tRPC: send, state with transcript, variables an
     ['out', 'Hi Dana, total 4'],
   ]);
   expect(state.variables.deal).toEqual({ total: '4' });
-  expect(state.log.map((e) => e.kind)).toEqual(['event', 'block', 'timer_scheduled']);
+  expect(state.log.map((e) => e.kind)).toEqual(['event', 'block', 'formula', 'timer_scheduled']);
   expect(state.timers).toHaveLength(1);
   expect(
     await caller.simulator.fireNow({ projectId: project.id, scheduledSendId: state.timers[0].id }),
