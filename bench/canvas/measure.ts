@@ -131,3 +131,54 @@ export async function zoomInOn(page: Page, nodeId: string, zoom: number): Promis
   await page.waitForTimeout(500);
   return zoomOf(page);
 }
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  tdur?: number;
+}
+
+export interface FrameWork {
+  /** Main-thread CPU time per animation frame (ms). */
+  totalMs: number;
+  /** Of which style, layout, paint and compositing (ms). */
+  renderingMs: number;
+}
+
+const RENDERING = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit']);
+
+/**
+ * Main-thread work per animation frame in a Chrome trace: the thread time (CPU time, so load from
+ * other processes does not count) of the tasks on the page's main thread, the one running the
+ * animation-frame callbacks, over `frames` frames. Shows the headroom a 60 Hz frame rate hides.
+ */
+export function frameWork(events: readonly TraceEvent[], frames: number): FrameWork {
+  const counts = new Map<string, number>();
+  for (const e of events)
+    if (e.name === 'FireAnimationFrame')
+      counts.set(`${e.pid}:${e.tid}`, (counts.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
+  const main = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  let total = 0;
+  let rendering = 0;
+  for (const e of events) {
+    if (e.ph !== 'X' || `${e.pid}:${e.tid}` !== main) continue;
+    if (e.name === 'RunTask') total += e.tdur ?? 0;
+    else if (RENDERING.has(e.name)) rendering += e.tdur ?? 0;
+  }
+  return { totalMs: total / 1000 / frames, renderingMs: rendering / 1000 / frames };
+}
+
+/** A drag (see dragFrames) under Chrome's tracing, measured by frameWork. */
+export async function dragWork(page: Page, nodeId: string): Promise<FrameWork> {
+  const browser = page.context().browser();
+  if (!browser) throw new Error('no browser');
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+  });
+  const deltas = await dragFrames(page, nodeId);
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  return frameWork(trace.traceEvents, deltas.length);
+}
