@@ -14,6 +14,7 @@ import {
   type FrameFigures,
   type FrameWork,
   frameFigures,
+  type OpenFigures,
   timeOpen,
   zoomInOn,
 } from './canvas/measure';
@@ -24,9 +25,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-interface Sample {
-  shownMs: number;
-  interactiveMs: number;
+interface Sample extends OpenFigures {
   fitDeltas: number[];
   zoomedDeltas: number[];
   fitWork: FrameWork;
@@ -69,6 +68,8 @@ const medianWork = (works: FrameWork[]): FrameWork => ({
   renderingMs: median(works.map((w) => w.renderingMs)),
 });
 
+const missed = (b: OpenFigures, a: OpenFigures) =>
+  b.clicks + a.clicks > 2 ? ` (clicks needed: bare ${b.clicks}, canvas ${a.clicks})` : '';
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 const frames = (f: FrameFigures) =>
   `mean ${f.meanMs.toFixed(1)} ms  p95 ${f.p95Ms.toFixed(1)} ms  max ${f.maxMs.toFixed(0)} ms  ${f.fps.toFixed(0)} fps`;
@@ -111,7 +112,7 @@ export async function run(): Promise<void> {
       appSamples.push(await sample(app.context, app.url, nodeId));
       const [b, a] = [bareSamples.at(-1), appSamples.at(-1)] as Sample[];
       console.log(
-        `run ${i}: interactive bare ${ms(b.interactiveMs)} / canvas ${ms(a.interactiveMs)}; drag mean bare ${frameFigures(b.fitDeltas).meanMs.toFixed(1)} / canvas ${frameFigures(a.fitDeltas).meanMs.toFixed(1)} ms (fit), bare ${frameFigures(b.zoomedDeltas).meanMs.toFixed(1)} / canvas ${frameFigures(a.zoomedDeltas).meanMs.toFixed(1)} ms (zoomed)`,
+        `run ${i}: interactive bare ${ms(b.interactiveMs)} / canvas ${ms(a.interactiveMs)}${missed(b, a)}; drag mean bare ${frameFigures(b.fitDeltas).meanMs.toFixed(1)} / canvas ${frameFigures(a.fitDeltas).meanMs.toFixed(1)} ms (fit), bare ${frameFigures(b.zoomedDeltas).meanMs.toFixed(1)} / canvas ${frameFigures(a.zoomedDeltas).meanMs.toFixed(1)} ms (zoomed)`,
       );
     }
 
