@@ -12,7 +12,15 @@ import {
   type Viewport,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { type DragEvent, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type DragEvent,
+  startTransition,
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { ArrowEditor } from '@/components/arrow-editor/arrow-editor';
 import { BlockEditor } from '@/components/block-editor/block-editor';
 import { Alert } from '@/components/ui/alert';
@@ -32,6 +40,7 @@ import { SearchBox } from './search-box';
 import { CanvasToolbar } from './toolbar';
 import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor';
 import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
+import { useDeferredMount } from './use-deferred-mount';
 import { useFollowBlock } from './use-follow-block';
 
 // Stable objects: React Flow re-creates every node when these change.
@@ -67,6 +76,8 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
   // React Flow mounts once the pane's size is known, already fitted (see initialViewport).
   const [viewport, setViewport] = useState<Viewport | null>(null);
   const far = useFarZoom(viewport?.zoom);
+  // A big bot's minimap is another element per block: it comes after the canvas.
+  const minimap = useDeferredMount();
   const initialBlocks = initial.schema.blocks;
   useLayoutEffect(() => {
     const rect = pane.current?.getBoundingClientRect();
@@ -74,9 +85,12 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
   }, [initialBlocks]);
   useFollowBlock(currentBlock, pane);
 
+  // The block or arrow editor follows in a transition, so the canvas shows a click at once.
   const onSelectionChange = useCallback(
     ({ nodes, edges }: OnSelectionChangeParams<BotFlowNode, ArrowFlowEdge>) => {
-      setSelection({ blocks: nodes.map((n) => blockIdOf(n.id)), arrows: edges.map((e) => arrowIdOf(e.id)) });
+      const blocks = nodes.map((n) => blockIdOf(n.id));
+      const arrows = edges.map((e) => arrowIdOf(e.id));
+      startTransition(() => setSelection({ blocks, arrows }));
     },
     [],
   );
@@ -266,7 +280,9 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
                 maxZoom={ZOOM.max}
               >
                 <Background />
-                <MiniMap<BotFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+                {minimap ? (
+                  <MiniMap<BotFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+                ) : null}
                 <Controls />
               </ReactFlow>
             </FarZoomContext>
