@@ -20,6 +20,7 @@ test('the API reference renders every action with a curl example, and no request
   );
 
   const document = await (await page.request.get('/api/openapi.json')).json();
+  expect(document.openapi).toBe('3.1.0');
   const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
     Object.entries(operations as Record<string, { tags?: string[]; summary: string }>)
       .filter(([, operation]) => operation.tags?.includes('Actions'))

@@ -1,15 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signUp } from './helpers';
 
-test('the API reference lists every action with an example', async ({ page }) => {
-  await page.goto('/docs/api');
-  await expect(page.getByRole('heading', { name: 'Blockbot API reference' })).toBeVisible();
-  await expect(page.locator('#get_variables')).toContainText('client_id');
-  await expect(page.locator('#broadcast')).toContainText('curl -X POST');
-  const openapi = await page.request.get('/api/openapi.json');
-  expect((await openapi.json()).openapi).toBe('3.1.0');
-});
-
 test('the simulator talks to the demo bot: replies, buttons, the current block and variables', async ({
   page,
 }) => {

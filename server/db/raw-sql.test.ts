@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { openDatabase } from './database';
 import { PreparedStatement, plainSql, preparedStatementName, sqlTransaction } from './raw-sql';
 import {
@@ -28,6 +28,21 @@ it("plain SQL runs in the same transaction as Prisma's tx, also with many transa
   );
   for (const [raw, viaPrisma] of pairs) expect(raw).toBe(viaPrisma);
   expect(new Set(pairs.map(([raw]) => raw)).size).toBe(20);
+});
+
+it('works from another copy of this module, as Next.js bundles one per server chunk', async () => {
+  vi.resetModules();
+  const copy = await import('./raw-sql');
+  expect(copy.sqlTransaction).not.toBe(sqlTransaction);
+  const [row] = await copy.sqlTransaction(db.prisma, (_tx, sql) =>
+    sql.query<{ one: number }>('SELECT 1 AS one'),
+  );
+  expect(row.one).toBe(1);
+  const [plainRow] = await copy.plainSql(db.prisma).query<{ two: number }>('SELECT 2 AS two');
+  expect(plainRow.two).toBe(2);
+  // A statement made by one copy is known by the name the database's copy gives it.
+  const made = new copy.PreparedStatement('SELECT $n::int + 100 AS copied');
+  expect(preparedStatementName({ sql: made.text })).toMatch(/^blockbot_\d+$/);
 });
 
 it('a failure rolls back what plain SQL and Prisma wrote in the transaction', async () => {

@@ -15,7 +15,25 @@ export interface Sql {
   ): Promise<Row[]>;
 }
 
-const statementNames = new Map<string, string>();
+// Kept per process, not per module copy: Next.js bundles this module into several server
+// chunks, while the Prisma client (server/db) is one per process and made by one of them.
+const globalForSql = globalThis as unknown as {
+  blockbotRawSql?: {
+    /** The transaction Prisma is opening in this async context, caught as the adapter starts it. */
+    opening: AsyncLocalStorage<{ transaction?: SqlQueryable }>;
+    factories: WeakMap<PrismaClient, AdapterFactory>;
+    plain: WeakMap<PrismaClient, Sql>;
+    /** A PreparedStatement's text → the name PostgreSQL keeps it under. */
+    statementNames: Map<string, string>;
+  };
+};
+globalForSql.blockbotRawSql ??= {
+  opening: new AsyncLocalStorage(),
+  factories: new WeakMap(),
+  plain: new WeakMap(),
+  statementNames: new Map(),
+};
+const { opening, factories, plain, statementNames } = globalForSql.blockbotRawSql;
 
 /**
  * A hot path's statement: fixed text with named parameters (`$name`, used as often as
@@ -82,10 +100,6 @@ function sqlOn(queryable: SqlQueryable): Sql {
 
 type AdapterFactory = SqlDriverAdapterFactory;
 
-/** The transaction Prisma is opening in this async context, caught as the adapter starts it. */
-const opening = new AsyncLocalStorage<{ transaction?: SqlQueryable }>();
-const factories = new WeakMap<PrismaClient, AdapterFactory>();
-
 /**
  * A Prisma client on the adapter whose interactive transactions can also be reached with plain
  * SQL (`sqlTransaction`), and whose pool answers plain statements (`plainSql`).
@@ -128,8 +142,6 @@ export function sqlTransaction<T>(
     }, options),
   );
 }
-
-const plain = new WeakMap<PrismaClient, Sql>();
 
 /** Plain SQL outside any transaction (each statement commits on its own). */
 export function plainSql(prisma: PrismaClient): Sql {
