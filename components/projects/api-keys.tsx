@@ -40,6 +40,13 @@ export function ApiKeys({ projectId }: { projectId: number }) {
     create.mutate({ projectId, name, canDeleteClients });
   }
 
+  if (keys.error)
+    return (
+      <div className="p-6">
+        <Alert tone="error">{keys.error.message}</Alert>
+      </div>
+    );
+
   return (
     <main className="mx-auto max-w-3xl space-y-6 p-6">
       <Card>

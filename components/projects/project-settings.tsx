@@ -71,6 +71,16 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
       </div>
     );
   if (!project.data) return <p className="p-6 text-sm text-slate-500">Loading…</p>;
+  const { webhookSecret } = project.data;
+  if (webhookSecret === null)
+    return (
+      <div className="p-6">
+        <Alert tone="info">
+          You are an operator of “{project.data.name}”: only its owner or an admin can change its settings,
+          see the webhook secret and manage API keys.
+        </Alert>
+      </div>
+    );
 
   function onSave(event: FormEvent) {
     event.preventDefault();
@@ -198,9 +208,9 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
         </CardTitle>
         <div className="flex items-center gap-2">
           <code className="flex-1 overflow-x-auto rounded bg-slate-100 px-2 py-1 text-sm">
-            {project.data.webhookSecret}
+            {webhookSecret}
           </code>
-          <CopyButton value={project.data.webhookSecret} />
+          <CopyButton value={webhookSecret} />
           <Button
             variant="secondary"
             size="sm"

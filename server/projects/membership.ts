@@ -1,4 +1,5 @@
 import type { Db } from '@/server/db/client-type';
+import type { MemberRole } from '@/server/db/generated/client';
 import { DomainError } from '@/server/errors';
 
 /**
@@ -11,3 +12,6 @@ export async function requireMembership(db: Db, userId: string, projectId: numbe
     throw new DomainError('not_found', `Project ${projectId} does not exist or you are not a member of it.`);
   return member;
 }
+
+/** Owners and admins manage the project; operators answer chats. */
+export const canManageProject = (role: MemberRole): boolean => role === 'owner' || role === 'admin';

@@ -4,7 +4,7 @@ import { ZodError, z } from 'zod';
 import { getSessionFromHeaders } from '@/server/auth/auth';
 import { getDb } from '@/server/db';
 import { DomainError, type DomainErrorCode } from '@/server/errors';
-import { requireMembership } from '@/server/projects/membership';
+import { canManageProject, requireMembership } from '@/server/projects/membership';
 
 export async function createTRPCContext(opts: { headers: Headers }) {
   const [db, session] = await Promise.all([getDb(), getSessionFromHeaders(opts.headers)]);
@@ -69,3 +69,23 @@ export const projectProcedure = protectedProcedure
     const member = await requireMembership(ctx.db, ctx.userId, input.projectId);
     return next({ ctx: { ...ctx, member, projectId: input.projectId } });
   });
+
+/**
+ * Procedures that manage a project (settings, webhook secret, API keys): owners and admins.
+ * Operators answer chats; they must not read secrets or hand out API access.
+ */
+export const projectManagerProcedure = projectProcedure.use(({ ctx, next }) => {
+  if (!canManageProject(ctx.member.role))
+    throw new TRPCError({
+      code: 'FORBIDDEN',
+      message: "Only the project's owner or an admin can do this; ask one of them.",
+    });
+  return next();
+});
+
+/** Deleting a project: its owner only. */
+export const projectOwnerProcedure = projectProcedure.use(({ ctx, next }) => {
+  if (ctx.member.role !== 'owner')
+    throw new TRPCError({ code: 'FORBIDDEN', message: "Only the project's owner can delete it." });
+  return next();
+});

@@ -49,6 +49,50 @@ describe('the web app API checks the session and project membership', () => {
     expect(await alice.apiKey.list({ projectId: first.id })).toHaveLength(1);
   });
 
+  it('lets owners and admins manage a project and operators only work in it', async () => {
+    const olga = await signedInCaller('olga@example.com');
+    const project = await olga.project.create({ name: 'Roles', timeZone: 'UTC', withDemoBot: false });
+    const join = async (email: string, role: 'admin' | 'operator') => {
+      const caller = await signedInCaller(email);
+      await tdb.prisma.projectMember.create({
+        data: { projectId: project.id, userId: `u-${email}`, email, role },
+      });
+      return caller;
+    };
+    const adam = await join('adam@example.com', 'admin');
+    const otto = await join('otto@example.com', 'operator');
+    const projectId = project.id;
+
+    const ownerView = await olga.project.get({ projectId });
+    expect(ownerView.webhookSecret).toMatch(/^whsec_/);
+    expect((await adam.project.get({ projectId })).webhookSecret).toBe(ownerView.webhookSecret);
+    const operatorView = await otto.project.get({ projectId });
+    expect(operatorView).toMatchObject({ name: 'Roles', role: 'operator', webhookSecret: null });
+    expect(await otto.botSchema.get({ projectId })).toMatchObject({ revision: expect.any(Number) });
+
+    const managing = [
+      () => otto.project.rename({ projectId, name: 'mine' }),
+      () => otto.project.updateSettings({ projectId, webhookUrl: 'https://evil.example/hook' }),
+      () => otto.project.rotateWebhookSecret({ projectId }),
+      () => otto.project.delete({ projectId }),
+      () => otto.apiKey.list({ projectId }),
+      () => otto.apiKey.create({ projectId, name: 'k', canDeleteClients: true }),
+    ];
+    for (const call of managing) await expect(call()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await olga.project.get({ projectId })).webhookUrl).toBeNull();
+
+    await adam.project.updateSettings({ projectId, webhookUrl: 'https://hooks.example/bot' });
+    expect(await adam.apiKey.create({ projectId, name: 'crm', canDeleteClients: false })).toMatchObject({
+      key: expect.stringMatching(/^bb_/),
+    });
+    await expect(adam.project.delete({ projectId })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringContaining('owner'),
+    });
+    await olga.project.delete({ projectId });
+    expect(await olga.project.list()).toEqual([]);
+  });
+
   it('saves the schema with a revision check and imports files with errors that name the field', async () => {
     const carol = await signedInCaller('carol@example.com');
     const project = await carol.project.create({ name: 'Schema', timeZone: 'UTC', withDemoBot: false });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canManageProject } from '@/server/projects/membership';
 import {
   createProject,
   deleteProject,
@@ -11,7 +12,13 @@ import {
   timeZoneSchema,
   updateProjectSettings,
 } from '@/server/projects/project-service';
-import { createTRPCRouter, projectProcedure, protectedProcedure } from '../init';
+import {
+  createTRPCRouter,
+  projectManagerProcedure,
+  projectOwnerProcedure,
+  projectProcedure,
+  protectedProcedure,
+} from '../init';
 
 export const projectRouter = createTRPCRouter({
   list: protectedProcedure.query(({ ctx }) => listProjectsForUser(ctx.db, ctx.userId)),
@@ -46,19 +53,23 @@ export const projectRouter = createTRPCRouter({
     }),
 
   get: projectProcedure.query(async ({ ctx }) => {
-    const project = await getProject(ctx.db, ctx.projectId);
-    return { ...project, role: ctx.member.role };
+    const { webhookSecret, ...project } = await getProject(ctx.db, ctx.projectId);
+    const role = ctx.member.role;
+    // The signing secret lets its holder forge webhook deliveries: managers only.
+    return { ...project, role, webhookSecret: canManageProject(role) ? webhookSecret : null };
   }),
 
-  rename: projectProcedure
+  rename: projectManagerProcedure
     .input(z.object({ name: projectNameSchema }))
     .mutation(({ ctx, input }) => renameProject(ctx.db, ctx.projectId, input.name)),
 
-  delete: projectProcedure.mutation(({ ctx }) => deleteProject(ctx.db, ctx.projectId)),
+  delete: projectOwnerProcedure.mutation(({ ctx }) => deleteProject(ctx.db, ctx.projectId)),
 
-  updateSettings: projectProcedure
+  updateSettings: projectManagerProcedure
     .input(projectSettingsInput)
     .mutation(({ ctx, input }) => updateProjectSettings(ctx.db, ctx.projectId, input)),
 
-  rotateWebhookSecret: projectProcedure.mutation(({ ctx }) => rotateWebhookSecret(ctx.db, ctx.projectId)),
+  rotateWebhookSecret: projectManagerProcedure.mutation(({ ctx }) =>
+    rotateWebhookSecret(ctx.db, ctx.projectId),
+  ),
 });
