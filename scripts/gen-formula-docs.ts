@@ -51,6 +51,10 @@ like Python.
 Comparing values of different types never fails: \`==\` is False, \`!=\` True, and \`< > <= >=\`
 False. Lists and dicts compare by content.
 
+Numbers are finite: dividing by zero, or a result beyond ±1.8e308 (\`1e308 * 10\`,
+\`pow(10, 400)\`), is an error (\`division by zero\`, \`the result is too large\`), never an
+infinity stored in a variable.
+
 ## Dates and times
 
 Texts \`dd.mm.yyyy\` and \`hh:mm\` take part in arithmetic: \`'11.12.2021' - '8.12.2021'\` is 3

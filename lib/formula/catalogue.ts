@@ -5,6 +5,7 @@ import {
   checkDateRange,
   compareValues,
   FormulaError,
+  finite,
   formatDate,
   formatNumber,
   formatTime,
@@ -238,13 +239,8 @@ pure(
   'max([3, 1, 2]) → 3',
   (args) => pick(args, 'max', (a, b) => a > b),
 );
-pure(
-  'pow',
-  'x: number, y: number',
-  'number',
-  'x to the power y.',
-  'pow(2, 10) → 1024',
-  ([x, y]) => num(x, 'pow: x') ** num(y, 'pow: y'),
+pure('pow', 'x: number, y: number', 'number', 'x to the power y.', 'pow(2, 10) → 1024', ([x, y]) =>
+  finite(num(x, 'pow: x') ** num(y, 'pow: y')),
 );
 pure('sqrt', 'x: number', 'number', 'The square root.', 'sqrt(16) → 4', ([x]) => {
   const n = num(x, 'sqrt: x');

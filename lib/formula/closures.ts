@@ -209,20 +209,21 @@ class NumberOf {
  * exactly as `binary` would; undefined where `binary` has more to say (errors), which then decides.
  * One function for every operator, so each operator node calls the same one and it is inlined.
  */
+const finiteOr = (n: number): number | undefined => (Number.isFinite(n) ? n : undefined);
+
 function onNumbers(op: string, x: number, y: number): Value | undefined {
   switch (op) {
+    // A result that is not finite, or no result, goes the general way, which says why.
     case '*':
-      return x * y;
+      return finiteOr(x * y);
     case '-':
-      return x - y;
+      return finiteOr(x - y);
     case '/':
-      return y === 0 ? undefined : x / y;
+      return y === 0 ? undefined : finiteOr(x / y);
     case '%':
-      return y === 0 ? undefined : ((x % y) + y) % y;
-    case '**': {
-      const r = x ** y;
-      return Number.isFinite(r) ? r : undefined;
-    }
+      return y === 0 ? undefined : finiteOr(((x % y) + y) % y);
+    case '**':
+      return finiteOr(x ** y);
     case '==':
       return x === y;
     case '!=':
@@ -302,7 +303,7 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
         if (joins(a, b)) return a + b;
       } else {
         const x = l.of(a);
-        if (x !== null) return x + y;
+        if (x !== null) return Number.isFinite(x + y) ? x + y : general(a, b);
         // Text plus numeric text joins, unless it is a date or time (plus days or minutes).
         if (joins(a, b) && parseDate(a) === null && parseTime(a) === null) return a + b;
       }

@@ -3,6 +3,7 @@ import {
   asNumber,
   compareValues,
   FormulaError,
+  finite,
   formatDate,
   formatTime,
   isTruthy,
@@ -35,7 +36,7 @@ const cannot = (op: string, a: Value, b: Value) =>
 export function add(a: Value, b: Value): Value {
   const na = asNumber(a);
   const nb = asNumber(b);
-  if (na !== null && nb !== null && typeof a !== 'boolean' && typeof b !== 'boolean') return na + nb;
+  if (na !== null && nb !== null && typeof a !== 'boolean' && typeof b !== 'boolean') return finite(na + nb);
   const date = parseDate(a);
   if (date !== null && nb !== null) return formatDate(date + Math.trunc(nb) * 86_400_000);
   const time = parseTime(a);
@@ -84,20 +85,17 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
   if (x === null || y === null) throw cannot(op, a, b);
   switch (op) {
     case '-':
-      return x - y;
+      return finite(x - y);
     case '*':
-      return x * y;
+      return finite(x * y);
     case '/':
       if (y === 0) throw new FormulaError('division by zero');
-      return x / y;
+      return finite(x / y);
     case '%':
       if (y === 0) throw new FormulaError('division by zero');
-      return ((x % y) + y) % y;
-    case '**': {
-      const r = x ** y;
-      if (!Number.isFinite(r)) throw new FormulaError('the result is too large');
-      return r;
-    }
+      return finite(((x % y) + y) % y);
+    case '**':
+      return finite(x ** y);
   }
   throw new FormulaError(`unknown operator ${op}`);
 }

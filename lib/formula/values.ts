@@ -60,6 +60,15 @@ export function asNumber(v: Value): number | null {
   return null;
 }
 
+/**
+ * Numbers stay finite: a result beyond ±1.8e308 (or of such a number, read from text) is an
+ * error the designer sees, not an `Infinity` or `NaN` that would spread through variables.
+ */
+export function finite(n: number): number {
+  if (Number.isFinite(n)) return n;
+  throw new FormulaError(Number.isNaN(n) ? 'the result is not a number' : 'the result is too large');
+}
+
 export function formatNumber(n: number): string {
   if (Number.isInteger(n)) return String(n);
   if (!Number.isFinite(n)) return String(n);
