@@ -65,6 +65,21 @@ server.on('error', (error) => {
   console.error(`Blockbot could not start: cannot listen on port ${port} (${error.message}).`);
   process.exit(1);
 });
+// On SIGTERM or SIGINT the runtime (server/runtime/runtime.ts) calls this before it closes the
+// database: no new connections, and requests already in flight get their answers (a rolling
+// deploy loses none), for at most 10 s.
+globalThis[Symbol.for('blockbot.stopHttp')] = () =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, 10_000);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 server.listen(port, hostname, () => {
   console.log(`[blockbot] listening on http://${hostname ?? 'localhost'}:${port}`);
 });

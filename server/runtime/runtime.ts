@@ -32,12 +32,20 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
   console.log(`[blockbot] ${options.role} ready${options.worker ? ' (job worker running)' : ''}`);
 }
 
-/** Stops taking jobs, lets running ones finish, and closes the database (PGlite must be closed cleanly). */
+/** Set by the production server (scripts/start.mjs): stops taking requests, lets those in flight finish. */
+const STOP_HTTP = Symbol.for('blockbot.stopHttp');
+
+/**
+ * Stops taking requests and jobs, lets running ones finish, and closes the database (PGlite
+ * must be closed cleanly).
+ */
 export async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log(`[blockbot] ${signal}: shutting down`);
   try {
+    const stopHttp = (globalThis as Record<symbol, unknown>)[STOP_HTTP] as (() => Promise<void>) | undefined;
+    await stopHttp?.();
     await stopBoss();
     await closeDb();
   } finally {

@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+
+// `npm start` (scripts/start.mjs) on a data directory of its own: the server the README starts,
+// with its public API fast path and its shutdown. Needs the build the browser tests use.
+const port = Number(process.env.E2E_PORT ?? 3100) + 7;
+const base = `http://127.0.0.1:${port}`;
+
+function cli(dataDir: string, ...args: string[]): string {
+  const result = spawnSync(path.join('node_modules', '.bin', 'tsx'), ['cli/main.ts', ...args], {
+    env: { ...process.env, BLOCKBOT_DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`blockbot ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+async function startServer(dataDir: string): Promise<{ child: ChildProcess; output: () => string }> {
+  let output = '';
+  const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1', '-p', String(port)], {
+    env: { ...process.env, BLOCKBOT_DATA_DIR: dataDir, BLOCKBOT_BASE_URL: base },
+  });
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
+    if (
+      await fetch(`${base}/sign-in`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, output: () => output };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`npm start did not answer:\n${output}`);
+}
+
+/** A POST whose body is sent in two halves, so the request is still in flight in between. */
+function halfSentPost(url: string, body: string) {
+  const request = http.request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+  });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on('response', async (res) => {
+      let text = '';
+      for await (const chunk of res) text += chunk;
+      resolve({ status: res.statusCode ?? 0, body: text });
+    });
+    request.on('error', reject);
+  });
+  const half = Math.floor(body.length / 2);
+  request.write(body.slice(0, half));
+  return { answer, finish: () => request.end(body.slice(half)) };
+}
+
+test('npm start serves the public API and, stopped, answers the requests in flight before closing the database', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-start-'));
+  try {
+    const projectId = cli(dataDir, 'project', 'create', '--name', 'Shop').match(/project (\d+)/)?.[1];
+    const key = cli(dataDir, 'key', 'create', '--project', String(projectId), '--name', 'CRM');
+    const { child, output } = await startServer(dataDir);
+
+    // The fast path answers in the interface's format, as the route handler does.
+    const unknown = await fetch(`${base}/api/${key}/get_variables?client_id=999999`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ status: 'error', error: 'not_found' });
+
+    const inFlight = halfSentPost(
+      `${base}/api/${key}/save_variables`,
+      JSON.stringify({ client_id: 999999, variables: { plan: 'gold' } }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    // Stopping: new connections are refused while the request in flight is still answered.
+    await expect(fetch(`${base}/sign-in`)).rejects.toThrow();
+    inFlight.finish();
+    const answered = await inFlight.answer;
+    expect(answered.status).toBe(404);
+    expect(JSON.parse(answered.body)).toMatchObject({ status: 'error', error: 'not_found' });
+
+    const [code] = await exited;
+    expect(code, output()).toBe(0);
+    expect(output()).toContain('SIGTERM: shutting down');
+    // The embedded database was closed cleanly: its lock is released.
+    expect(fs.existsSync(path.join(dataDir, 'blockbot.pid'))).toBe(false);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
