@@ -204,13 +204,13 @@ class NumberOf {
   }
 }
 
+const finiteOr = (n: number): number | undefined => (Number.isFinite(n) ? n : undefined);
+
 /**
  * What the operators but `+` (see binaryNode) give for two numbers (numeric text included),
  * exactly as `binary` would; undefined where `binary` has more to say (errors), which then decides.
  * One function for every operator, so each operator node calls the same one and it is inlined.
  */
-const finiteOr = (n: number): number | undefined => (Number.isFinite(n) ? n : undefined);
-
 function onNumbers(op: string, x: number, y: number): Value | undefined {
   switch (op) {
     // A result that is not finite, or no result, goes the general way, which says why.
