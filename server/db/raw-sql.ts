@@ -21,7 +21,7 @@ const globalForSql = globalThis as unknown as {
   blockbotRawSql?: {
     /** The transaction Prisma is opening in this async context, caught as the adapter starts it. */
     opening: AsyncLocalStorage<{ transaction?: SqlQueryable }>;
-    factories: WeakMap<PrismaClient, AdapterFactory>;
+    factories: WeakMap<PrismaClient, SqlDriverAdapterFactory>;
     plain: WeakMap<PrismaClient, Sql>;
     /** A PreparedStatement's text → the name PostgreSQL keeps it under. */
     statementNames: Map<string, string>;
@@ -98,14 +98,12 @@ function sqlOn(queryable: SqlQueryable): Sql {
   };
 }
 
-type AdapterFactory = SqlDriverAdapterFactory;
-
 /**
  * A Prisma client on the adapter whose interactive transactions can also be reached with plain
  * SQL (`sqlTransaction`), and whose pool answers plain statements (`plainSql`).
  */
-export function createPrismaClient(factory: AdapterFactory): PrismaClient {
-  const catching: AdapterFactory = {
+export function createPrismaClient(factory: SqlDriverAdapterFactory): PrismaClient {
+  const catching: SqlDriverAdapterFactory = {
     provider: factory.provider,
     adapterName: factory.adapterName,
     async connect() {
