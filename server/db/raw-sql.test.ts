@@ -59,6 +59,33 @@ it('a failure rolls back what plain SQL and Prisma wrote in the transaction', as
   expect(await db.prisma.project.count({ where: { name: { in: ['raw', 'prisma'] } } })).toBe(0);
 });
 
+it('rolls back a transaction still running after its timeout; its later statements fail', async () => {
+  let later: unknown;
+  await expect(
+    sqlTransaction(
+      db.prisma,
+      async (tx, sql) => {
+        await sql.query(
+          `INSERT INTO "Project" (name, "webhookSecret", "updatedAt") VALUES ('slow', 'x', $1::timestamp(3))`,
+          [new Date()],
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        later = await tx.project.count().catch((error: Error) => error);
+        await sql.query('SELECT 1');
+      },
+      { timeout: 100 },
+    ),
+  ).rejects.toThrow('The transaction was rolled back: it ran longer than 100 ms.');
+  expect(later).toBeInstanceOf(Error);
+  expect(await db.prisma.project.count({ where: { name: 'slow' } })).toBe(0);
+});
+
+it('gives a tx client that is no promise, so a transaction may answer it', async () => {
+  // Were it thenable, answering it from the transaction would wait on it forever.
+  const tx = await sqlTransaction(db.prisma, async (tx) => tx);
+  expect(typeof (tx as unknown as { then?: unknown }).then).toBe('undefined');
+});
+
 it('gives values the same way on both databases: json, bigints and timestamps as text, Dates stored as UTC', async () => {
   const at = new Date('2026-03-02T09:15:30.250Z');
   const [row] = await plainSql(db.prisma).query(

@@ -1,6 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { SqlDriverAdapterFactory, SqlQueryable } from '@prisma/driver-adapter-utils';
+import type {
+  SqlDriverAdapter,
+  SqlDriverAdapterFactory,
+  SqlQueryable,
+  Transaction,
+} from '@prisma/driver-adapter-utils';
 import { type Prisma, PrismaClient } from './generated/client';
+import { lazyTransactionClient } from './lazy-transaction-client';
 
 /**
  * Plain SQL for the hot paths, where each Prisma call costs several times its round trip in
@@ -19,21 +25,22 @@ export interface Sql {
 // chunks, while the Prisma client (server/db) is one per process and made by one of them.
 const globalForSql = globalThis as unknown as {
   blockbotRawSql?: {
-    /** The transaction Prisma is opening in this async context, caught as the adapter starts it. */
-    opening: AsyncLocalStorage<{ transaction?: SqlQueryable }>;
+    /** The open transaction a Prisma transaction started in this async context is to join. */
+    joining: AsyncLocalStorage<SqlQueryable>;
     factories: WeakMap<PrismaClient, SqlDriverAdapterFactory>;
-    plain: WeakMap<PrismaClient, Sql>;
+    /** Each client's own adapter, for plain SQL and sqlTransaction's transactions. */
+    adapters: WeakMap<PrismaClient, Promise<SqlDriverAdapter>>;
     /** A PreparedStatement's text → the name PostgreSQL keeps it under. */
     statementNames: Map<string, string>;
   };
 };
 globalForSql.blockbotRawSql ??= {
-  opening: new AsyncLocalStorage(),
+  joining: new AsyncLocalStorage(),
   factories: new WeakMap(),
-  plain: new WeakMap(),
+  adapters: new WeakMap(),
   statementNames: new Map(),
 };
-const { opening, factories, plain, statementNames } = globalForSql.blockbotRawSql;
+const { joining, factories, adapters, statementNames } = globalForSql.blockbotRawSql;
 
 /**
  * A hot path's statement: fixed text with named parameters (`$name`, used as often as
@@ -99,60 +106,116 @@ function sqlOn(queryable: SqlQueryable): Sql {
 }
 
 /**
- * A Prisma client on the adapter whose interactive transactions can also be reached with plain
- * SQL (`sqlTransaction`), and whose pool answers plain statements (`plainSql`).
+ * A Prisma client on the adapter whose transactions can join one opened by `sqlTransaction`,
+ * and whose pool answers plain statements (`plainSql`).
  */
 export function createPrismaClient(factory: SqlDriverAdapterFactory): PrismaClient {
-  const catching: SqlDriverAdapterFactory = {
+  const joinable: SqlDriverAdapterFactory = {
     provider: factory.provider,
     adapterName: factory.adapterName,
     async connect() {
       const adapter = await factory.connect();
       const start = adapter.startTransaction.bind(adapter);
       adapter.startTransaction = async (isolationLevel) => {
-        const transaction = await start(isolationLevel);
-        const slot = opening.getStore();
-        if (slot && !slot.transaction) slot.transaction = transaction;
-        return transaction;
+        const open = joining.getStore();
+        return open ? joined(open) : start(isolationLevel);
       };
       return adapter;
     },
   };
-  const prisma = new PrismaClient({ adapter: catching });
+  const prisma = new PrismaClient({ adapter: joinable });
   factories.set(prisma, factory);
   return prisma;
 }
 
+/** A Prisma transaction inside an open one: its statements go there; it neither commits nor rolls back. */
+function joined(open: SqlQueryable): Transaction {
+  return {
+    provider: open.provider,
+    adapterName: open.adapterName,
+    options: { usePhantomQuery: true },
+    queryRaw: (query) => open.queryRaw(query),
+    executeRaw: (query) => open.executeRaw(query),
+    commit: async () => {},
+    rollback: async () => {},
+  };
+}
+
+function adapterOf(prisma: PrismaClient): Promise<SqlDriverAdapter> {
+  let adapter = adapters.get(prisma);
+  if (!adapter) {
+    const factory = factories.get(prisma);
+    if (!factory) throw new Error('plain SQL needs a client made by createPrismaClient.');
+    adapter = factory.connect();
+    adapters.set(prisma, adapter);
+  }
+  return adapter;
+}
+
+const COMMIT = { sql: 'COMMIT', args: [], argTypes: [] };
+const ROLLBACK = { sql: 'ROLLBACK', args: [], argTypes: [] };
+
+/** Ends a transaction as Prisma would: the statement, unless the adapter ends it itself, then the release. */
+async function end(transaction: Transaction, statement: typeof COMMIT, release: () => Promise<void>) {
+  try {
+    if (!transaction.options.usePhantomQuery) await transaction.executeRaw(statement);
+  } finally {
+    await release.call(transaction);
+  }
+}
+
 /**
- * An interactive Prisma transaction, with plain SQL on the same connection: the hot path's
- * statements skip Prisma's per-query cost, while everything else keeps using `tx`.
+ * A transaction for the hot path: plain SQL on the adapter's own transaction, without the cost
+ * of a Prisma interactive transaction. `tx`, for the rare paths, starts one at its first use
+ * that joins this transaction, so both see and write the same. Rolled back when `fn` throws,
+ * or when it is still running after `timeout` ms (then its later statements fail).
  */
-export function sqlTransaction<T>(
+export async function sqlTransaction<T>(
   prisma: PrismaClient,
   fn: (tx: Prisma.TransactionClient, sql: Sql) => Promise<T>,
-  options?: { timeout?: number; maxWait?: number },
+  options: { timeout?: number } = {},
 ): Promise<T> {
-  const slot: { transaction?: SqlQueryable } = {};
-  return opening.run(slot, () =>
-    prisma.$transaction(async (tx) => {
-      if (!slot.transaction) throw new Error('sqlTransaction needs a client made by createPrismaClient.');
-      return fn(tx, sqlOn(slot.transaction));
-    }, options),
+  const timeout = options.timeout ?? 5000;
+  const transaction = await (await adapterOf(prisma)).startTransaction();
+  let ended = false;
+  const finish = (how: typeof COMMIT, release: () => Promise<void>) => {
+    if (ended) return Promise.resolve();
+    ended = true;
+    return end(transaction, how, release);
+  };
+  const expiry = setTimeout(() => void finish(ROLLBACK, transaction.rollback).catch(() => {}), timeout);
+  const queryable: SqlQueryable = {
+    provider: transaction.provider,
+    adapterName: transaction.adapterName,
+    queryRaw: (query) => (ended ? Promise.reject(closed(timeout)) : transaction.queryRaw(query)),
+    executeRaw: (query) => (ended ? Promise.reject(closed(timeout)) : transaction.executeRaw(query)),
+  };
+  const prismaSide = lazyTransactionClient((body) =>
+    joining.run(queryable, () => prisma.$transaction(body, { timeout, maxWait: timeout })),
   );
+  try {
+    const result = await fn(prismaSide.tx, sqlOn(queryable));
+    await prismaSide.close();
+    if (ended) throw closed(timeout);
+    await finish(COMMIT, transaction.commit);
+    return result;
+  } catch (error) {
+    await prismaSide.close().catch(() => {});
+    await finish(ROLLBACK, transaction.rollback).catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(expiry);
+  }
 }
+
+const closed = (timeout: number) =>
+  new Error(`The transaction was rolled back: it ran longer than ${timeout} ms.`);
 
 /** Plain SQL outside any transaction (each statement commits on its own). */
 export function plainSql(prisma: PrismaClient): Sql {
-  let sql = plain.get(prisma);
-  if (!sql) {
-    const factory = factories.get(prisma);
-    if (!factory) throw new Error('plainSql needs a client made by createPrismaClient.');
-    const adapter = factory.connect();
-    sql = {
-      query: async (text, params) => sqlOn(await adapter).query(text, params),
-      run: async (statement, params) => sqlOn(await adapter).run(statement, params),
-    };
-    plain.set(prisma, sql);
-  }
-  return sql;
+  const adapter = adapterOf(prisma);
+  return {
+    query: async (text, params) => sqlOn(await adapter).query(text, params),
+    run: async (statement, params) => sqlOn(await adapter).run(statement, params),
+  };
 }

@@ -68,7 +68,7 @@ export async function handleEvent(
       });
       return { run, stored, hasWebhook: state.project.hasWebhook };
     },
-    { timeout: 120_000, maxWait: 120_000 },
+    { timeout: 120_000 },
   );
 
   const messages = await deliver(deps, run.client, stored.outgoing);
