@@ -86,6 +86,30 @@ it('gives a tx client that is no promise, so a transaction may answer it', async
   expect(typeof (tx as unknown as { then?: unknown }).then).toBe('undefined');
 });
 
+it('commits with the last statement; a failing one rolls back all, and nothing may follow', async () => {
+  const insert = `INSERT INTO "Project" (name, "webhookSecret", "updatedAt") VALUES ($1, 'x', $2::timestamp(3))`;
+  const ok = new PreparedStatement('SELECT $n::int AS n');
+  let after: unknown;
+  expect(
+    await sqlTransaction(db.prisma, async (_tx, sql) => {
+      await sql.query(insert, ['committed', new Date()]);
+      const rows = await sql.runAndCommit(ok, { n: 1 });
+      after = await sql.query('SELECT 1').catch((error: Error) => error.message);
+      return rows;
+    }),
+  ).toEqual([{ n: 1 }]);
+  expect(after).toBe('The transaction has committed: nothing may run after its last statement.');
+  const failing = new PreparedStatement('SELECT 1 / $zero::int AS n');
+  await expect(
+    sqlTransaction(db.prisma, async (_tx, sql) => {
+      await sql.query(insert, ['rolled back', new Date()]);
+      return sql.runAndCommit(failing, { zero: 0 });
+    }),
+  ).rejects.toThrow('division by zero');
+  const names = await db.prisma.project.findMany({ where: { name: { in: ['committed', 'rolled back'] } } });
+  expect(names.map((p) => p.name)).toEqual(['committed']);
+});
+
 it('gives values the same way on both databases: json, bigints and timestamps as text, Dates stored as UTC', async () => {
   const at = new Date('2026-03-02T09:15:30.250Z');
   const [row] = await plainSql(db.prisma).query(

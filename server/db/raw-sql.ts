@@ -152,17 +152,20 @@ function adapterOf(prisma: PrismaClient): Promise<SqlDriverAdapter> {
   return adapter;
 }
 
+/** A transaction's plain SQL, whose last statement can carry the commit. */
+export interface TransactionSql extends Sql {
+  /**
+   * Runs the transaction's last statement and commits: on PostgreSQL both leave together and
+   * share one round trip. Nothing may run in the transaction after it.
+   */
+  runAndCommit<Row = Record<string, unknown>>(
+    statement: PreparedStatement,
+    params: Record<string, unknown>,
+  ): Promise<Row[]>;
+}
+
 const COMMIT = { sql: 'COMMIT', args: [], argTypes: [] };
 const ROLLBACK = { sql: 'ROLLBACK', args: [], argTypes: [] };
-
-/** Ends a transaction as Prisma would: the statement, unless the adapter ends it itself, then the release. */
-async function end(transaction: Transaction, statement: typeof COMMIT, release: () => Promise<void>) {
-  try {
-    if (!transaction.options.usePhantomQuery) await transaction.executeRaw(statement);
-  } finally {
-    await release.call(transaction);
-  }
-}
 
 /**
  * A transaction for the hot path: plain SQL on the adapter's own transaction, without the cost
@@ -172,44 +175,76 @@ async function end(transaction: Transaction, statement: typeof COMMIT, release: 
  */
 export async function sqlTransaction<T>(
   prisma: PrismaClient,
-  fn: (tx: Prisma.TransactionClient, sql: Sql) => Promise<T>,
+  fn: (tx: Prisma.TransactionClient, sql: TransactionSql) => Promise<T>,
   options: { timeout?: number } = {},
 ): Promise<T> {
   const timeout = options.timeout ?? 5000;
   const transaction = await (await adapterOf(prisma)).startTransaction();
-  let ended = false;
-  const finish = (how: typeof COMMIT, release: () => Promise<void>) => {
-    if (ended) return Promise.resolve();
-    ended = true;
-    return end(transaction, how, release);
+  // Adapters that end their transactions themselves (PGlite's) are sent no COMMIT or ROLLBACK.
+  const ownStatements = !transaction.options.usePhantomQuery;
+  let state = 'open' as 'open' | 'committing' | 'expired';
+  let released = false;
+  const release = async (how: 'commit' | 'rollback') => {
+    if (released) return;
+    released = true;
+    await transaction[how]();
   };
-  const expiry = setTimeout(() => void finish(ROLLBACK, transaction.rollback).catch(() => {}), timeout);
+  const rollback = async () => {
+    try {
+      if (ownStatements) await transaction.executeRaw(ROLLBACK);
+    } finally {
+      await release('rollback');
+    }
+  };
+  const expiry = setTimeout(() => {
+    if (state !== 'open') return;
+    state = 'expired';
+    rollback().catch(() => {});
+  }, timeout);
+  const refused = () =>
+    Promise.reject(
+      state === 'expired'
+        ? new Error(`The transaction was rolled back: it ran longer than ${timeout} ms.`)
+        : new Error('The transaction has committed: nothing may run after its last statement.'),
+    );
   const queryable: SqlQueryable = {
     provider: transaction.provider,
     adapterName: transaction.adapterName,
-    queryRaw: (query) => (ended ? Promise.reject(closed(timeout)) : transaction.queryRaw(query)),
-    executeRaw: (query) => (ended ? Promise.reject(closed(timeout)) : transaction.executeRaw(query)),
+    queryRaw: (query) => (state === 'open' ? transaction.queryRaw(query) : refused()),
+    executeRaw: (query) => (state === 'open' ? transaction.executeRaw(query) : refused()),
+  };
+  const sql = sqlOn(queryable);
+  const runAndCommit = async <Row>(statement: PreparedStatement, params: Record<string, unknown>) => {
+    if (state !== 'open') return refused();
+    // Both are written before either answer is read. (Adapters that end their transactions
+    // themselves commit at the release.)
+    const last = sql.run<Row>(statement, params);
+    const commit = ownStatements ? transaction.executeRaw(COMMIT) : last;
+    state = 'committing';
+    const [rows, committed] = await Promise.allSettled([last, commit]);
+    if (rows.status === 'rejected') throw rows.reason;
+    if (committed.status === 'rejected') throw committed.reason;
+    return rows.value;
   };
   const prismaSide = lazyTransactionClient((body) =>
     joining.run(queryable, () => prisma.$transaction(body, { timeout, maxWait: timeout })),
   );
   try {
-    const result = await fn(prismaSide.tx, sqlOn(queryable));
+    const result = await fn(prismaSide.tx, { ...sql, runAndCommit });
     await prismaSide.close();
-    if (ended) throw closed(timeout);
-    await finish(COMMIT, transaction.commit);
+    if (state === 'expired') await refused();
+    if (state === 'open' && ownStatements) await transaction.executeRaw(COMMIT);
+    await release('commit');
     return result;
   } catch (error) {
     await prismaSide.close().catch(() => {});
-    await finish(ROLLBACK, transaction.rollback).catch(() => {});
+    if (state === 'open') await rollback().catch(() => {});
+    else await release('rollback').catch(() => {});
     throw error;
   } finally {
     clearTimeout(expiry);
   }
 }
-
-const closed = (timeout: number) =>
-  new Error(`The transaction was rolled back: it ran longer than ${timeout} ms.`);
 
 /** Plain SQL outside any transaction (each statement commits on its own). */
 export function plainSql(prisma: PrismaClient): Sql {

@@ -1,5 +1,5 @@
 import type { Attachment, Buttons } from '@/lib/schema';
-import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
+import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
 import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/variables/variable-store';
 import type { EventRun } from './event-run';
 
@@ -59,10 +59,11 @@ const storeEvent = new PreparedStatement(
  * Everything an event stores, in one statement: the incoming message and the outgoing ones
  * (undelivered until their channel says otherwise, unless storing delivers them), the
  * variable changes, the client's block and the engine log. An outgoing message whose send key
- * is already stored (a retried job) is left out, so nothing is sent twice.
+ * is already stored (a retried job) is left out, so nothing is sent twice. It is the event's
+ * last statement: the transaction commits with it.
  */
 export async function storeEventResults(
-  sql: Sql,
+  sql: TransactionSql,
   run: EventRun,
   options: { lastMessageAt: Date | null; deliveredWhenStored: boolean },
 ): Promise<StoredEvent> {
@@ -77,7 +78,7 @@ export async function storeEventResults(
       delivered: options.deliveredWhenStored,
     })),
   ];
-  const stored = await sql.run<{ id: string; dedupeKey: string | null }>(storeEvent, {
+  const stored = await sql.runAndCommit<{ id: string; dedupeKey: string | null }>(storeEvent, {
     projectId: run.project.id,
     clientId: run.client.id,
     at: new Date(),

@@ -34,7 +34,7 @@ export type EventTarget = ClientTarget;
  * on first contact) route the event, enter blocks, then store the messages in and out, the
  * variables, the client's block and the log together and schedule timers; after the commit,
  * send through the client's channel and run follow-up work. The common path is four
- * statements: begin, lock and load, store, commit.
+ * statements in two round trips: begin with lock and load, store with commit.
  */
 export async function handleEvent(
   deps: EngineDeps,
