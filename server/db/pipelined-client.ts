@@ -8,8 +8,9 @@ const begun = { command: 'BEGIN', rowCount: null, oid: 0, rows: [], fields: [] }
  * A `pg` client that sends what it is asked in one go: in pipeline mode, statements issued
  * together (a statement and the COMMIT behind it) leave in one write and share one round trip.
  * `BEGIN` waits for the transaction's first statement and leaves with it; that statement
- * answers with BEGIN's error if BEGIN failed, so nothing runs outside the transaction it was
- * meant for. Waking the database costs more than the bytes it carries: fewer writes is the point.
+ * answers with BEGIN's error if BEGIN failed (only a failing connection fails a BEGIN, and
+ * fails the statement with it). Waking the database costs more than the bytes it carries:
+ * fewer writes is the point.
  */
 export class PipelinedClient extends pg.Client {
   /** Forgets a BEGIN no statement followed (the client went back to its pool): none is sent. */
@@ -23,10 +24,11 @@ export class PipelinedClient extends pg.Client {
     const query: Query = (...args) => {
       if (!corked) {
         corked = true;
-        this.connection.stream.cork();
+        const stream = this.connection.stream;
+        stream.cork();
         queueMicrotask(() => {
           corked = false;
-          this.connection.stream.uncork();
+          stream.uncork();
         });
       }
       return send(...args);

@@ -196,10 +196,11 @@ export async function sqlTransaction<T>(
       await release('rollback');
     }
   };
+  let expired: Promise<void> | undefined;
   const expiry = setTimeout(() => {
     if (state !== 'open') return;
     state = 'expired';
-    rollback().catch(() => {});
+    expired = rollback().catch(() => {});
   }, timeout);
   const refused = () =>
     Promise.reject(
@@ -239,6 +240,7 @@ export async function sqlTransaction<T>(
   } catch (error) {
     await prismaSide.close().catch(() => {});
     if (state === 'open') await rollback().catch(() => {});
+    else if (state === 'expired') await expired;
     else await release('rollback').catch(() => {});
     throw error;
   } finally {
