@@ -29,7 +29,9 @@ export async function deliverWebhook(
   if (!message) return;
   const body = JSON.stringify(buildWebhookPayload(message, message.client));
   const id = `msg_${projectId}_${messageId}`;
-  const signature = new Webhook(project.webhookSecret).sign(id, now(), body);
+  // One reading of the clock for the signature and the header: two could straddle a second.
+  const sentAt = now();
+  const signature = new Webhook(project.webhookSecret).sign(id, sentAt, body);
   const started = Date.now();
   let status: number | null = null;
   let error: string | null = null;
@@ -39,7 +41,7 @@ export async function deliverWebhook(
       headers: {
         'content-type': 'application/json',
         'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(now().getTime() / 1000)),
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
         'webhook-signature': signature,
         'user-agent': 'Blockbot-Webhook/1',
       },
