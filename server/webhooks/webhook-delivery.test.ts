@@ -36,7 +36,9 @@ it('signs with the same timestamp it sends, even when the clock crosses a second
   const db = tdb.prisma;
   const project = await createProject(db, { name: 'hooks', plan: 'business' });
   await db.project.update({ where: { id: project.id }, data: { webhookUrl: receiverUrl } });
-  const client = await db.client.create({ data: { projectId: project.id, platformId: 'p1', clientType: 99 } });
+  const client = await db.client.create({
+    data: { projectId: project.id, platformId: 'p1', clientType: 99 },
+  });
   const message = await db.message.create({
     data: { projectId: project.id, clientId: client.id, direction: 'in', text: 'hello' },
   });
@@ -48,7 +50,10 @@ it('signs with the same timestamp it sends, even when the clock crosses a second
 
   expect(received).toHaveLength(1);
   const [hook] = received;
-  const verified = new Webhook(project.webhookSecret).verify(hook.body, hook.headers as Record<string, string>);
+  const verified = new Webhook(project.webhookSecret).verify(
+    hook.body,
+    hook.headers as Record<string, string>,
+  );
   expect(verified).toMatchObject({ message: 'hello', project_id: project.id });
   expect(await db.webhookDelivery.findMany({ where: { projectId: project.id } })).toMatchObject([
     { status: 200, error: null },
