@@ -6,6 +6,7 @@ import type { TestRequestResult } from '@/server/request-test/run-test-request';
 const failures: Record<NonNullable<TestRequestResult['error']>['code'], string> = {
   invalid: 'The request could not be built',
   bad_url: 'Not a URL that can be called',
+  bad_header: 'Header refused',
   blocked_address: 'Refused address',
   dns: 'Host not found',
   timeout: 'No answer in time',

@@ -1,5 +1,6 @@
 export type SafeHttpErrorCode =
   | 'bad_url'
+  | 'bad_header'
   | 'blocked_address'
   | 'dns'
   | 'timeout'

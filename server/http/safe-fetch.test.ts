@@ -25,11 +25,13 @@ let apiUrl: string;
 let trap: http.Server;
 let trapUrl: string;
 let trapConnections = 0;
+let apiRequests = 0;
 beforeAll(async () => {
   trap = http.createServer((_req, res) => res.end('reached'));
   trap.on('connection', () => trapConnections++);
   trapUrl = await listen(trap, '127.0.0.2');
   api = http.createServer((req, res) => {
+    apiRequests++;
     let body = '';
     req.on('data', (c) => {
       body += c;
@@ -113,6 +115,44 @@ describe('safeFetch', () => {
       code: 'blocked_address',
       message: expect.stringContaining('BLOCKBOT_HTTP_ALLOW_HOSTS'),
     });
+  });
+
+  it.each([
+    ['Metadata-Flavor', 'Google'],
+    ['X-Google-Metadata-Request', 'True'],
+    ['X-aws-ec2-metadata-token', 'token'],
+    ['X-aws-ec2-metadata-token-ttl-seconds', '21600'],
+    ['Metadata', 'true'],
+    ['X-aliyun-ecs-metadata-token', 'token'],
+    ['X-aliyun-ecs-metadata-token-ttl-seconds', '21600'],
+    ['Content-Length', '5'],
+    ['Transfer-Encoding', 'chunked'],
+    ['Connection', 'close'],
+    ['Upgrade', 'websocket'],
+    ['Proxy-Authorization', 'Basic eDp5'],
+    ['Proxy-Connection', 'keep-alive'],
+    ['TE', 'trailers'],
+    ['Trailer', 'Expires'],
+    ['Keep-Alive', 'timeout=5'],
+    ['Expect', '100-continue'],
+    ['Host', 'metadata.google.internal'],
+  ])('refuses the header %s with an error naming it, before connecting', async (name, value) => {
+    const before = apiRequests;
+    await expect(
+      safeFetch(`${apiUrl}/echo`, { headers: { [name]: value } }, allowLocal),
+    ).rejects.toMatchObject({
+      code: 'bad_header',
+      message: expect.stringContaining(`"${name}"`),
+    });
+    expect(apiRequests).toBe(before);
+  });
+
+  it("accepts a Host header that names the URL's own host", async () => {
+    const { host, hostname, port } = new URL(apiUrl);
+    for (const value of [host, `${hostname.toUpperCase()}:${port}`]) {
+      const response = await safeFetch(`${apiUrl}/echo`, { headers: { Host: value } }, allowLocal);
+      expect(JSON.parse(response.body).host).toBe(host);
+    }
   });
 
   it('refuses other schemes and malformed URLs', async () => {

@@ -3,6 +3,7 @@ import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import { blockedReason, isAllowed, isIpLiteral, stripBrackets } from './address-policy';
 import { getSafeHttpConfig, type SafeHttpConfig } from './config';
 import { SafeHttpError } from './errors';
+import { checkRequestHeaders } from './request-headers';
 
 export interface SafeFetchInit {
   method?: string;
@@ -50,6 +51,8 @@ export async function safeFetch(
   let url = parseUrl(rawUrl);
   let method = (init.method ?? 'GET').toUpperCase();
   let body = init.body;
+  // A Host header naming the URL is dropped here, so a redirect's request names its own host.
+  const headers = checkRequestHeaders(init.headers ?? {}, url);
   for (let hop = 0; ; hop++) {
     const target = await resolveTarget(url, config);
     const dispatcher = proxyUrl
@@ -59,7 +62,7 @@ export async function safeFetch(
         })
       : pinnedAgent(target, init.connectTimeoutMs ?? config.connectTimeoutMs);
     try {
-      const response = await send(dispatcher, url, method, init.headers ?? {}, body, deadline, timeoutMs);
+      const response = await send(dispatcher, url, method, headers, body, deadline, timeoutMs);
       const location = response.headers.location;
       if (
         response.statusCode >= 300 &&

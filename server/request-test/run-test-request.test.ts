@@ -114,6 +114,11 @@ describe('test request from the request form', () => {
     expect(refused.error?.message).toMatch(/10\.1\.2\.3/);
     expect((await run({ url: `${api.url}/slow` })).error?.code).toBe('timeout');
     expect((await run({ url: `${api.url}/huge` })).error?.code).toBe('too_large');
+    const metadata = await run({ headers: '{"Metadata-Flavor": "Google"}' });
+    expect(metadata.error).toMatchObject({
+      code: 'bad_header',
+      message: expect.stringContaining('Metadata-Flavor'),
+    });
     const unbuilt = await run({ headers: '{"a": ' });
     expect(unbuilt.error).toMatchObject({ code: 'invalid' });
     expect(unbuilt.error?.message).toContain('Request header is not a JSON object');
