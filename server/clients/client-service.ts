@@ -1,4 +1,5 @@
 import type { Db } from '@/server/db/client-type';
+import type { Prisma } from '@/server/db/generated/client';
 import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 
@@ -23,14 +24,21 @@ function clientKey(projectId: number, ref: ClientRef) {
   };
 }
 
-/** The client with this identity in the project, created on first contact. */
+/**
+ * The client with this identity in the project, created on first contact. Concurrent first
+ * contacts resolve to one client: the insert skips an identity that exists by then (ON CONFLICT
+ * DO NOTHING, waiting for a creator still in flight), and the row is read again after it.
+ */
 export async function resolveClient(db: Db, projectId: number, ref: ClientRef) {
   const key = clientKey(projectId, ref);
-  return db.client.upsert({
-    where: { projectId_clientType_groupId_platformId: key },
-    create: { ...key, name: ref.name ?? '', avatar: ref.avatar ?? '', tag: ref.tag ?? '' },
-    update: {},
+  const where = { projectId_clientType_groupId_platformId: key };
+  const found = await db.client.findUnique({ where });
+  if (found) return found;
+  await db.client.createMany({
+    data: [{ ...key, name: ref.name ?? '', avatar: ref.avatar ?? '', tag: ref.tag ?? '' }],
+    skipDuplicates: true,
   });
+  return db.client.findUniqueOrThrow({ where });
 }
 
 /** Who an event is for: a known client, or an identity resolved (and created) on the way. */
@@ -117,6 +125,24 @@ export async function lockClient(
   });
   // Empty when a concurrent first message created the client: lock the one it made.
   return lockedClient(created ?? (await find()));
+}
+
+/**
+ * Locks these clients' rows until the transaction ends, as an event does (`lockClient`), so
+ * writes counted against a client's limits wait for its events and for each other. Rows are
+ * locked in id order, so two callers locking overlapping sets never wait on each other.
+ */
+export async function lockClients(
+  tx: Prisma.TransactionClient,
+  projectId: number,
+  clientIds: readonly number[],
+) {
+  const ids = [...new Set(clientIds)].sort((a, b) => a - b);
+  const rows = await tx.$queryRaw<{ id: number }[]>`
+    SELECT id FROM "Client" WHERE "projectId" = ${projectId} AND id = ANY (${ids}::int[]) ORDER BY id FOR UPDATE`;
+  const locked = new Set(rows.map((r) => r.id));
+  const missing = clientIds.find((id) => !locked.has(id));
+  if (missing !== undefined) throw notFound(`Client ${missing} does not exist in this project.`);
 }
 
 export async function getClient(db: Db, projectId: number, clientId: number) {

@@ -1,8 +1,8 @@
-import { getClient, openDeal } from '@/server/clients/client-service';
+import { lockClients, openDeal } from '@/server/clients/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
-import { notFound } from '@/server/errors';
-import { type VariableChange, validateChanges, writeVariables } from './variable-store';
+import { DomainError, notFound } from '@/server/errors';
+import { applyVariableChanges, type VariableChange, validateChanges } from './variable-store';
 
 /** A variable value as integrators send it: strings as they are, anything else as JSON text. */
 export function toStoredString(value: unknown): string | null {
@@ -35,7 +35,11 @@ export async function getClientVariables(db: PrismaClient, projectId: number, cl
   );
 }
 
-/** Saves variables for several clients; all are checked first, so a bad batch writes nothing. */
+/**
+ * Saves variables for several clients in one transaction: a client over a limit refuses the
+ * whole batch. Each client's row is locked first, as its events lock it, so the limits are
+ * counted with no other write of that client in between.
+ */
 export async function saveClientVariables(
   db: PrismaClient,
   projectId: number,
@@ -47,9 +51,20 @@ export async function saveClientVariables(
     value: toStoredString(value),
   }));
   validateChanges(changes);
-  for (const clientId of clientIds) await getClient(db, projectId, clientId);
-  for (const clientId of clientIds) {
-    const deal = await openDeal(db, projectId, clientId);
-    await writeVariables(db, { projectId, clientId, dealId: deal.id }, changes);
-  }
+  await db.$transaction(
+    async (tx) => {
+      await lockClients(tx, projectId, clientIds);
+      if (!changes.length) return;
+      for (const clientId of clientIds) {
+        const deal = await openDeal(tx, projectId, clientId);
+        await applyVariableChanges(tx, { projectId, clientId, dealId: deal.id }, changes).catch((error) => {
+          throw clientIds.length > 1 && error instanceof DomainError
+            ? new DomainError(error.code, `Client ${clientId}: ${error.message}`, error.field)
+            : error;
+        });
+      }
+    },
+    // A batch of many clients takes longer than one event.
+    { timeout: 60_000, maxWait: 10_000 },
+  );
 }

@@ -1,4 +1,4 @@
-import type { Db, PrismaClient } from '@/server/db/client-type';
+import type { Db } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
 import { splitScope, VARIABLE_LIMITS, valueKey } from './limits';
 
@@ -47,18 +47,11 @@ export function validateChanges(changes: readonly VariableChange[]): void {
   }
 }
 
-/** Applies changes to the deal and client scopes in one transaction, within the per-owner limits. */
-export async function writeVariables(
-  db: PrismaClient,
-  owner: VariableOwner,
-  changes: readonly VariableChange[],
-) {
-  validateChanges(changes);
-  if (!changes.length) return;
-  await db.$transaction((tx) => applyVariableChanges(tx, owner, changes));
-}
-
-/** The same inside a transaction the caller holds (the engine's event transaction). */
+/**
+ * Applies changes to the deal and client scopes, within the per-owner limits, inside a
+ * transaction the caller holds. The caller locks the client's row first (`lockClient`,
+ * `lockClients`; it owns the deal too): the limits are a count, then an insert.
+ */
 export async function applyVariableChanges(tx: Db, owner: VariableOwner, changes: readonly VariableChange[]) {
   validateChanges(changes);
   // The last change of a name wins, as if applied one by one.

@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { createApiKey } from '@/server/api-keys/api-keys';
+import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { getDb } from '@/server/db';
+import type { PrismaClient } from '@/server/db/client-type';
+import { useFreshAppDatabase } from '@/server/db/test-support';
+import { createProject } from '@/server/projects/project-service';
+import { VARIABLE_LIMITS } from '@/server/variables/limits';
+import { startApiServer } from './testing/api-server';
+
+// Races show on PostgreSQL (TEST_DATABASE_URL), where requests run on several connections at
+// once; PGlite's one connection runs them one after the other, so there these check the outcome.
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers
+type JsonBody = Record<string, any>;
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-api-race-'));
+let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let server: Awaited<ReturnType<typeof startApiServer>>;
+let db: PrismaClient;
+let key: string;
+let projectId: number;
+
+beforeAll(async () => {
+  process.env.BLOCKBOT_API_RATE_LIMIT = '100000';
+  app = await useFreshAppDatabase(tmp);
+  db = await getDb();
+  server = await startApiServer();
+  projectId = (
+    await createProject(db, { name: 'Races', plan: 'business', owner: { email: 'o@example.com' } })
+  ).id;
+  await saveBotSchema(db, projectId, {
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [{ id: 1, kind: 'start', text: 'Welcome', trigger: { alternatives: '' } }],
+    arrows: [],
+  });
+  key = (await createApiKey(db, projectId, { name: 'main' })).key;
+});
+afterAll(async () => {
+  await server?.close();
+  await app?.dispose();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function call(action: string, params: Record<string, unknown>) {
+  const response = await fetch(`${server.url}/api/${key}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(params),
+  });
+  return { status: response.status, body: (await response.json()) as JsonBody };
+}
+
+const times = <T>(n: number, fn: (i: number) => Promise<T>) =>
+  Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
+
+async function newClient(platformId: string) {
+  const { body } = await call('load_clients', { platform_id: platformId, group_id: 'sim', client_type: 99 });
+  return body.clients[0].client_id as number;
+}
+
+/** Fills a client's profile or open deal up to `count` variables, as a setup step. */
+async function fill(clientId: number, scope: 'client' | 'deal', count: number) {
+  const names = Array.from({ length: count }, (_, i) => `pre${i}`);
+  if (scope === 'client') {
+    await db.clientVariable.createMany({
+      data: names.map((name) => ({ projectId, clientId, name, value: '1', valueKey: '1' })),
+    });
+    return;
+  }
+  expect((await call('save_variables', { client_id: clientId, variables: { [names[0]]: '1' } })).status).toBe(
+    200,
+  );
+  const deal = await db.deal.findFirstOrThrow({ where: { clientId, closedAt: null } });
+  await db.dealVariable.createMany({
+    data: names.slice(1).map((name) => ({ projectId, dealId: deal.id, name, value: '1', valueKey: '1' })),
+  });
+}
+
+const countVariables = async (clientId: number, scope: 'client' | 'deal') =>
+  scope === 'client'
+    ? db.clientVariable.count({ where: { clientId } })
+    : db.dealVariable.count({ where: { deal: { clientId } } });
+
+describe('first contacts of one new client at once resolve to one client', () => {
+  it('tg_callback: 50 at once → all 200, one client, one open deal', async () => {
+    const results = await times(50, () =>
+      call('tg_callback', { user_id: 'tg-race', group_id: 'race_bot', message: 'hi' }),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const clients = await db.client.findMany({ where: { projectId, platformId: 'tg-race' } });
+    expect(clients).toHaveLength(1);
+    expect(new Set(results.map((r) => r.body.client_id))).toEqual(new Set([clients[0].id]));
+    expect(await db.deal.count({ where: { clientId: clients[0].id, closedAt: null } })).toBe(1);
+  });
+
+  it('chatapp_callback: 50 at once → all 200, one client', async () => {
+    const results = await times(50, () =>
+      call('chatapp_callback', { phone: '+7 900 555-00-11', bot_id: '42', message: 'signed_up' }),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(await db.client.count({ where: { projectId, platformId: '79005550011' } })).toBe(1);
+  });
+
+  it('load_clients: 50 at once, one by one and in lists → all 200, one client', async () => {
+    const item = { platform_id: 'load-race', group_id: 'sim', client_type: 99 };
+    const results = await times(50, (i) =>
+      call('load_clients', i % 2 ? item : { clients: [item, { ...item, platform_id: 'load-race-2' }] }),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const [client] = await db.client.findMany({ where: { projectId, platformId: 'load-race' } });
+    expect(new Set(results.map((r) => r.body.clients[0].client_id))).toEqual(new Set([client.id]));
+    expect(await db.client.count({ where: { projectId, platformId: { startsWith: 'load-race' } } })).toBe(2);
+  });
+
+  it("callback: 50 at once for a new client's first message → all 200, one open deal", async () => {
+    const id = await newClient('callback-race');
+    const results = await times(50, (i) => call('callback', { client_id: id, message: 'hi', n: i }));
+    expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(await db.client.count({ where: { projectId, platformId: 'callback-race' } })).toBe(1);
+    expect(await db.deal.count({ where: { clientId: id, closedAt: null } })).toBe(1);
+  });
+
+  it('save_variables: 20 at once for a client without a deal → all 200, one open deal', async () => {
+    const id = await newClient('first-save-race');
+    const results = await times(20, (i) =>
+      call('save_variables', { client_id: id, variables: { [`v${i}`]: i } }),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(await db.deal.count({ where: { clientId: id, closedAt: null } })).toBe(1);
+    expect(await countVariables(id, 'deal')).toBe(20);
+  });
+});
+
+describe(`the ${VARIABLE_LIMITS.perOwner}-variable limit holds under concurrent saves`, () => {
+  it.each(['client', 'deal'] as const)(
+    '%s variables: 10 saves of 5 new at once, 10 short → exactly the limit',
+    async (scope) => {
+      const id = await newClient(`limit-race-${scope}`);
+      await fill(id, scope, VARIABLE_LIMITS.perOwner - 10);
+      const prefix = scope === 'client' ? 'client.' : '';
+      const results = await times(10, (i) =>
+        call('save_variables', {
+          client_id: id,
+          variables: Object.fromEntries(Array.from({ length: 5 }, (_, j) => [`${prefix}new${i}_${j}`, 'x'])),
+        }),
+      );
+      expect(results.filter((r) => r.status === 200)).toHaveLength(2);
+      for (const refused of results.filter((r) => r.status !== 200)) {
+        expect(refused).toMatchObject({ status: 400, body: { status: 'error' } });
+        expect(refused.body.message).toContain(`at most ${VARIABLE_LIMITS.perOwner} variables`);
+      }
+      expect(await countVariables(id, scope)).toBe(VARIABLE_LIMITS.perOwner);
+    },
+  );
+});
+
+describe('bulk save_variables is all or nothing', () => {
+  it.each(['client', 'deal'] as const)(
+    '%s variables: the second client over the limit → 400, the first unchanged',
+    async (scope) => {
+      const first = await newClient(`bulk-first-${scope}`);
+      const full = await newClient(`bulk-full-${scope}`);
+      await fill(full, scope, VARIABLE_LIMITS.perOwner);
+      const before = await countVariables(first, scope);
+      const prefix = scope === 'client' ? 'client.' : '';
+      const result = await call('save_variables', {
+        clients: [first, full],
+        variables: { [`${prefix}campaign`]: 'spring' },
+      });
+      expect(result).toMatchObject({ status: 400, body: { status: 'error' } });
+      expect(result.body.message).toContain(`at most ${VARIABLE_LIMITS.perOwner} variables`);
+      expect(await countVariables(first, scope)).toBe(before);
+      expect(await db.deal.count({ where: { clientId: first } })).toBe(0);
+    },
+  );
+});
