@@ -1,3 +1,4 @@
+import { conditionRegexError } from '@/lib/condition-regex';
 import { getDiagnostics, type SourceKind } from '@/lib/formula';
 import {
   type Arrow,
@@ -21,19 +22,14 @@ import { checkJsonFormat, checkJsonTemplate, parseStoredValues } from '@/lib/tem
 export type FieldErrors = Record<string, string>;
 export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
-/** Regex alternatives that do not compile, as one message (empty when all compile). */
+/**
+ * A regex condition's error: the whole text is one pattern, compiled as the engine compiles it,
+ * so the builder refuses exactly what would never match.
+ */
 export function regexIssue(condition: Pick<Condition, 'alternatives' | 'match'> | undefined): string | null {
   if (condition?.match !== 'regex') return null;
-  for (const alternative of condition.alternatives.split(';')) {
-    const source = alternative.trim();
-    if (!source) continue;
-    try {
-      new RegExp(source);
-    } catch (error) {
-      return `"${source}": ${(error as Error).message}`;
-    }
-  }
-  return null;
+  const source = condition.alternatives.trim();
+  return source ? conditionRegexError(source) : null;
 }
 
 const at = (e: { line: number; column: number; message: string }) =>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { matchCondition, parseKeywordPattern, regexError, similarity } from './matching';
+import { regexIssue } from '@/components/block-editor/validate';
+import { conditionRegexError } from '@/lib/condition-regex';
+import { matchCondition, parseKeywordPattern, similarity } from './matching';
 
 const cond = (alternatives: string, match: 'exact' | 'keywords' | 'fuzzy' | 'regex', ignore = '') => ({
   alternatives,
@@ -45,8 +47,34 @@ describe('matching', () => {
     expect(matchCondition('ORDER 1', cond('^order \\d{5}$', 'regex'))).toBeNull();
     expect(matchCondition('a;b', cond('a;b', 'regex'))).not.toBeNull();
     expect(matchCondition('anything', cond('(', 'regex'))).toBeNull();
-    expect(regexError('(')).toMatch(/Invalid regular expression/);
-    expect(regexError('a+')).toBeNull();
+    expect(conditionRegexError('(')).toBe('missing closing ): (');
+    expect(conditionRegexError('a+')).toBeNull();
+    // Unicode case folding and JavaScript's \u escapes, as before.
+    expect(matchCondition('ПРИВЕТ', cond('^привет$', 'regex'))).not.toBeNull();
+    expect(matchCondition('A', cond('^\\u0061$', 'regex'))).not.toBeNull();
+  });
+
+  it('regex: a catastrophic pattern answers at once (linear-time matching)', () => {
+    const message = `${'a'.repeat(40)}!`;
+    expect(matchCondition(message, cond('^(a+)+$', 'regex'))).toBeNull();
+    expect(matchCondition('a'.repeat(40), cond('^(a+)+$', 'regex'))).not.toBeNull();
+    expect(matchCondition(`${'a'.repeat(2000)}!`, cond('(a|aa)*(b|a*)*c', 'regex'))).toBeNull();
+  });
+
+  it('regex: syntax a linear-time engine cannot run is refused with a clear error, the same in the builder', () => {
+    expect(conditionRegexError('(a)\\1')).toBe(
+      'backreferences like \\1 are not supported: regular expressions here run in linear time (RE2 syntax)',
+    );
+    expect(conditionRegexError('price(?= list)')).toBe(
+      'lookahead and lookbehind like (?= are not supported: regular expressions here run in linear time (RE2 syntax)',
+    );
+    expect(conditionRegexError('(?<!no )thanks')).toMatch(
+      /^lookahead and lookbehind like \(\?<! are not supported/,
+    );
+    expect(matchCondition('aa', cond('(a)\\1', 'regex'))).toBeNull();
+    // The builder checks the whole text as one pattern, as the engine matches it.
+    expect(regexIssue({ alternatives: '(a)\\1', match: 'regex' })).toBe(conditionRegexError('(a)\\1'));
+    expect(regexIssue({ alternatives: 'yes;(no', match: 'regex' })).toBe('missing closing ): yes;(no');
   });
 
   it('strings to ignore are removed before matching', () => {

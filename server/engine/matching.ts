@@ -1,3 +1,4 @@
+import { compileConditionRegex } from '@/lib/condition-regex';
 import type { Condition } from '@/lib/schema';
 
 /**
@@ -6,7 +7,7 @@ import type { Condition } from '@/lib/schema';
  */
 
 export const FUZZY_THRESHOLD = 0.7;
-/** Regexes written by designers run on at most this much text, bounding a slow pattern's cost. */
+/** Regexes written by designers run on at most this much text (matching is linear in it). */
 const REGEX_INPUT_LIMIT = 2000;
 
 export function normaliseText(text: string): string {
@@ -72,32 +73,6 @@ export function similarity(a: string, b: string): number {
   return 1 - previous[b.length] / longer;
 }
 
-const regexCache = new Map<string, RegExp | null>();
-
-function compileRegex(source: string): RegExp | null {
-  if (!regexCache.has(source)) {
-    let re: RegExp | null = null;
-    try {
-      re = new RegExp(source, 'iu');
-    } catch {
-      re = null;
-    }
-    if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(source, re);
-  }
-  return regexCache.get(source) ?? null;
-}
-
-/** A regex pattern's error, for the builder to show; null when it compiles. */
-export function regexError(source: string): string | null {
-  try {
-    new RegExp(source, 'iu');
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
 /** The alternative that matched, or null. Regex mode takes the whole text as one pattern. */
 export function matchCondition(
   message: string,
@@ -105,8 +80,12 @@ export function matchCondition(
 ): string | null {
   const text = withoutIgnored(message, condition.ignore ?? '');
   if (condition.match === 'regex') {
-    const re = condition.alternatives.trim() ? compileRegex(condition.alternatives.trim()) : null;
-    return re?.test(message.slice(0, REGEX_INPUT_LIMIT)) ? condition.alternatives : null;
+    const source = condition.alternatives.trim();
+    const compiled = source ? compileConditionRegex(source) : null;
+    // A pattern that does not compile never matches; the builder shows its error.
+    return compiled?.ok && compiled.regex.test(message.slice(0, REGEX_INPUT_LIMIT))
+      ? condition.alternatives
+      : null;
   }
   for (const alternative of splitAlternatives(condition.alternatives)) {
     const wanted = normaliseText(alternative);
