@@ -30,6 +30,9 @@ const EXTRA_V4_BLOCKS: [string, number][] = [
   ['100.100.100.200', 32],
 ];
 
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
+
 /** Why an address is refused, or null when it is a public unicast address. */
 export function blockedReason(address: string): string | null {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -47,12 +50,12 @@ export function blockedReason(address: string): string | null {
     if (range === 'rfc6052' || range === 'rfc6145' || range === '6to4' || range === 'teredo') {
       return `is a translated IPv6 address (${range})`;
     }
-    if (range === 'unicast') {
-      // 64:ff9b:1::/48 (local NAT64) and fd00:ec2::254 (cloud metadata) are unicast to ipaddr.js.
-      if (v6.match(ipaddr.parseCIDR('64:ff9b:1::/48'))) return 'is a NAT64 address';
-      return null;
-    }
-    return `is a ${describeRange(range)} address`;
+    if (range !== 'unicast') return `is a ${describeRange(range)} address`;
+    // ipaddr.js calls everything it has no name for unicast, but only 2000::/3 is allocated as
+    // global unicast: the rest is reserved, such as ::/96 ([::127.0.0.1] parses to ::7f00:1).
+    if (v6.match(IPV4_COMPATIBLE)) return 'is an IPv4-compatible IPv6 address (::/96)';
+    if (!v6.match(GLOBAL_UNICAST)) return 'is not a global unicast IPv6 address (outside 2000::/3)';
+    return null;
   }
   const v4 = parsed as ipaddr.IPv4;
   const range = v4.range();
@@ -74,6 +77,7 @@ function describeRange(range: string): string {
     multicast: 'multicast',
     broadcast: 'broadcast',
     reserved: 'reserved',
+    deprecatedSiteLocal: 'site-local (deprecated, private)',
   };
   return names[range] ?? range;
 }

@@ -87,13 +87,34 @@ describe('the address policy', () => {
     '2002:7f00:1::',
     '2001::1',
     'ff02::1',
+    // IPv4-compatible (::/96): [::127.0.0.1] is spelled ::7f00:1 once parsed.
+    '::7f00:1',
+    '::a00:1',
+    '::808:808',
+    '::2',
+    '::ffff:0:808:808',
+    '2002:808:808::1',
+    '64:ff9b::808:808',
+    'fec0::1',
+    'ff05::1',
+    '100::1',
+    '2001:db8::1',
+    '3fff::1',
+    '5f00::1',
+    '2001:2::1',
+    '2620:4f:8000::1',
+    '4000::1',
+    'e000::1',
   ])('refuses %s', (address) => {
     expect(blockedReason(address)).not.toBeNull();
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'])('allows the public address %s', (address) => {
-    expect(blockedReason(address)).toBeNull();
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001::1'])(
+    'allows the public address %s',
+    (address) => {
+      expect(blockedReason(address)).toBeNull();
+    },
+  );
 });
 
 describe('safeFetch', () => {
@@ -107,6 +128,8 @@ describe('safeFetch', () => {
     'http://[::1]/',
     'http://[::ffff:127.0.0.1]/',
     'http://[::ffff:7f00:1]/',
+    'http://[::127.0.0.1]/',
+    'http://[::7f00:1]/',
     'http://169.254.169.254/latest/meta-data/',
     'http://[fd00:ec2::254]/',
     'http://localhost/',
