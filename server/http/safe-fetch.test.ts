@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockedReason } from './address-policy';
 import type { SafeHttpConfig } from './config';
@@ -232,24 +233,7 @@ describe('safeFetch', () => {
   });
 
   it("routes proxy 'de' through the configured egress proxy, and ignores proxy environment variables", async () => {
-    const seen: string[] = [];
-    const proxy = http.createServer((req, res) => {
-      seen.push(req.url ?? '');
-      res.end(JSON.stringify({ proxied: true }));
-    });
-    // A tunnelling proxy: it records the CONNECT target and pipes the bytes through.
-    proxy.on('connect', (req, socket, head) => {
-      seen.push(`CONNECT ${req.url}`);
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = net.connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-    });
-    const proxyUrl = await listen(proxy);
+    const proxy = await startTunnelProxy();
     process.env.HTTP_PROXY = 'http://127.0.0.1:1';
     try {
       const direct = await safeFetch(`${apiUrl}/echo`, {}, allowLocal);
@@ -257,14 +241,79 @@ describe('safeFetch', () => {
       const viaProxy = await safeFetch(
         `${apiUrl}/echo`,
         { proxy: 'de' },
-        { ...allowLocal, egressProxies: { de: proxyUrl } },
+        { ...allowLocal, egressProxies: { de: proxy.url } },
       );
       expect(viaProxy.status).toBe(200);
-      expect(seen).toHaveLength(1);
-      expect(seen[0] === `${apiUrl}/echo` || seen[0] === `CONNECT ${new URL(apiUrl).host}`).toBe(true);
+      expect(proxy.seen).toEqual([`CONNECT ${new URL(apiUrl).host}`]);
     } finally {
       delete process.env.HTTP_PROXY;
       proxy.close();
     }
   });
+
+  it('asks the proxy to CONNECT to the checked address, not the name it would resolve again', async () => {
+    const proxy = await startTunnelProxy();
+    const { port } = new URL(apiUrl);
+    const byName = { ...base, allowHosts: ['localhost'], egressProxies: { de: proxy.url } };
+    try {
+      const response = await safeFetch(`http://localhost:${port}/echo`, { proxy: 'de' }, byName);
+      expect(proxy.seen).toEqual([`CONNECT 127.0.0.1:${port}`]);
+      // The server still hears the name, and the response keeps the URL as asked.
+      expect(JSON.parse(response.body).host).toBe(`localhost:${port}`);
+      expect(response.url).toBe(`http://localhost:${port}/echo`);
+
+      // Over TLS the name goes in the SNI (and the certificate is checked against it).
+      let servername: string | undefined;
+      const tlsServer = tls.createServer({
+        SNICallback: (name, callback) => {
+          servername = name;
+          callback(new Error('no certificate in this test'), undefined);
+        },
+      });
+      const tlsPort = await new Promise<number>((resolve) =>
+        tlsServer.listen(0, '127.0.0.1', () => resolve((tlsServer.address() as AddressInfo).port)),
+      );
+      try {
+        await expect(
+          safeFetch(`https://localhost:${tlsPort}/`, { proxy: 'de' }, byName),
+        ).rejects.toMatchObject({ code: 'network' });
+        expect(proxy.seen.at(-1)).toBe(`CONNECT 127.0.0.1:${tlsPort}`);
+        expect(servername).toBe('localhost');
+      } finally {
+        tlsServer.close();
+      }
+    } finally {
+      proxy.close();
+    }
+  });
 });
+
+/** A tunnelling proxy on 127.0.0.1: it records each CONNECT target and pipes the bytes through. */
+async function startTunnelProxy() {
+  const seen: string[] = [];
+  const proxy = http.createServer((req, res) => {
+    seen.push(req.url ?? '');
+    res.writeHead(405).end('only CONNECT');
+  });
+  proxy.on('connect', (req, socket, head) => {
+    seen.push(`CONNECT ${req.url}`);
+    const target = new URL(`http://${req.url}`);
+    const upstream = net.connect(Number(target.port), target.hostname.replace(/^\[|\]$/g, ''), () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  const url = await listen(proxy);
+  return {
+    url,
+    seen,
+    close: () => {
+      proxy.closeAllConnections();
+      proxy.close();
+    },
+  };
+}

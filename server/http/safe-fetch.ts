@@ -55,14 +55,22 @@ export async function safeFetch(
   const headers = checkRequestHeaders(init.headers ?? {}, url);
   for (let hop = 0; ; hop++) {
     const target = await resolveTarget(url, config);
+    const connectTimeoutMs = init.connectTimeoutMs ?? config.connectTimeoutMs;
     const dispatcher = proxyUrl
-      ? new ProxyAgent({
-          uri: proxyUrl,
-          connect: { timeout: init.connectTimeoutMs ?? config.connectTimeoutMs },
-        })
-      : pinnedAgent(target, init.connectTimeoutMs ?? config.connectTimeoutMs);
+      ? pinnedProxyAgent(proxyUrl, target, connectTimeoutMs)
+      : pinnedAgent(target, connectTimeoutMs);
     try {
-      const response = await send(dispatcher, url, method, headers, body, deadline, timeoutMs);
+      const response = proxyUrl
+        ? await send(
+            dispatcher,
+            addressUrl(target),
+            method,
+            { ...headers, host: url.host },
+            body,
+            deadline,
+            timeoutMs,
+          )
+        : await send(dispatcher, url, method, headers, body, deadline, timeoutMs);
       const location = response.headers.location;
       if (
         response.statusCode >= 300 &&
@@ -174,6 +182,28 @@ function pinnedAgent(target: Target, connectTimeoutMs: number): Agent {
       },
     } as never,
   });
+}
+
+/**
+ * Through the egress proxy the request goes to the checked address (the CONNECT names the IP),
+ * so the proxy does not resolve the name again; TLS still names the host (SNI and the
+ * certificate check), and so does the Host header the caller sets.
+ */
+function pinnedProxyAgent(proxyUrl: string, target: Target, connectTimeoutMs: number): ProxyAgent {
+  return new ProxyAgent({
+    uri: proxyUrl,
+    proxyTls: { timeout: connectTimeoutMs },
+    requestTls: {
+      timeout: connectTimeoutMs,
+      servername: isIpLiteral(target.url.hostname) ? undefined : target.url.hostname,
+    },
+  });
+}
+
+function addressUrl(target: Target): URL {
+  const url = new URL(target.url);
+  url.hostname = target.family === 6 ? `[${target.address}]` : target.address;
+  return url;
 }
 
 function send(
