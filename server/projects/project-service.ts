@@ -163,6 +163,9 @@ export async function updateProjectSettings(
       },
     });
     if (data.constants) {
+      // Saves of the list take turns on the project's row; else two at once would both
+      // delete the old list and insert theirs side by side.
+      await tx.$queryRaw`SELECT 1 FROM "Project" WHERE id = ${projectId} FOR UPDATE`;
       await tx.projectConstant.deleteMany({ where: { projectId } });
       await tx.projectConstant.createMany({ data: data.constants.map((c) => ({ projectId, ...c })) });
     }

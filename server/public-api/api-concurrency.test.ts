@@ -8,7 +8,7 @@ import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
-import { createProject } from '@/server/projects/project-service';
+import { createProject, updateProjectSettings } from '@/server/projects/project-service';
 import { VARIABLE_LIMITS } from '@/server/variables/limits';
 import { startApiServer } from './testing/api-server';
 
@@ -178,4 +178,16 @@ describe('bulk save_variables is all or nothing', () => {
       expect(await db.deal.count({ where: { clientId: first } })).toBe(0);
     },
   );
+});
+
+describe('project constants saved at once', () => {
+  it('10 settings saves replacing the constants at once → each replaces the whole list, never a mix', async () => {
+    const lists = Array.from({ length: 10 }, (_, i) =>
+      Array.from({ length: 30 }, (_, j) => ({ name: `c${j + (i % 2) * 30}`, value: `${i}` })),
+    );
+    await times(10, (i) => updateProjectSettings(db, projectId, { constants: lists[i] }));
+    const saved = await db.projectConstant.findMany({ where: { projectId }, orderBy: { name: 'asc' } });
+    expect(saved).toHaveLength(30);
+    expect(new Set(saved.map((c) => c.value)).size).toBe(1);
+  });
 });
