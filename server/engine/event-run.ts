@@ -18,10 +18,11 @@ import { createFormulaHost } from '@/server/functions/formula-host';
 import { MESSAGE_FROM } from '@/server/history/history-service';
 import { splitScope } from '@/server/variables/limits';
 import type { VariableWrites } from '@/server/variables/variable-store';
-import { runBlockRequest } from './block-request';
+import { type HttpClient, runBlockRequest } from './block-request';
 import { type CompiledBot, movesClient } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
 import { EngineScope } from './engine-scope';
+import { type ChainLimit, EventChain } from './event-chain';
 import type { EngineEvent, LogEntry, LogKind } from './events';
 import { getExpression, getFormula } from './formula-cache';
 import { routeMessage } from './routing';
@@ -80,6 +81,10 @@ export class EventRun {
   readonly deferred: { clientId: number; event: EngineEvent }[] = [];
   readonly system: SystemState;
   readonly scope: EngineScope;
+  /** Every outgoing request of the event (formulas, block and condition requests) goes here. */
+  readonly http: HttpClient;
+  /** One host for the whole event, so its call cap counts the event's calls, not one formula's. */
+  private readonly host = createFormulaHost(this);
   private blocksEntered = 0;
   /** Blocks a formula's message() asked for: entered once the current block is done. */
   readonly queuedBlocks: Block[] = [];
@@ -94,7 +99,10 @@ export class EventRun {
     public dealId: number,
     variables: ConstructorParameters<typeof EngineScope>[0],
     messenger: string,
+    /** The budget shared with the event that caused this one and every event this one causes. */
+    readonly chain: EventChain = new EventChain(),
   ) {
+    this.http = chain.guard(deps.http, (message) => this.stopped('requests', { message }));
     this.system = {
       clientId: client.id,
       platformId: client.platformId,
@@ -118,6 +126,27 @@ export class EventRun {
 
   note(kind: LogKind, data: Record<string, unknown>): void {
     this.log.push({ kind, data });
+  }
+
+  /**
+   * A limit stopped something: an entry in the run's log (the simulator shows it) the first time
+   * in this event, and a server log line the first time in the chain.
+   */
+  private stopped(limit: ChainLimit, data: { message: string } & Record<string, unknown>): void {
+    if (!this.log.some((e) => e.kind === 'loop_guard' && e.data.limit === limit))
+      this.note('loop_guard', { limit, ...data });
+    if (this.chain.firstStop(limit))
+      console.warn(`[engine] project ${this.project.id}, client ${this.client.id}: ${data.message}`);
+  }
+
+  /** An event for another client, handled after the commit, within this chain's budget. */
+  defer(clientId: number, event: EngineEvent): void {
+    const refused = this.chain.takeFollowUp();
+    if (refused) {
+      this.stopped('follow_ups', { message: refused, clientId });
+      throw new Error(refused);
+    }
+    this.deferred.push({ clientId, event });
   }
 
   async process(event: EngineEvent): Promise<void> {
@@ -271,7 +300,7 @@ export class EventRun {
   formulaOptions() {
     return {
       store: this.scope,
-      host: createFormulaHost(this),
+      host: this.host,
       plan: this.project.plan,
       now: this.deps.now,
       random: this.deps.random,
@@ -328,9 +357,9 @@ export class EventRun {
   /** bot-semantics §1, "What entering a block does, in order". */
   async enterBlock(block: Block, via: string): Promise<void> {
     if (++this.blocksEntered > MAX_BLOCKS_PER_EVENT) {
-      this.note('loop_guard', {
+      this.stopped('blocks', {
         blockId: block.id,
-        message: `Stopped after ${MAX_BLOCKS_PER_EVENT} blocks in one event: check the bot for a loop of 0-second timers or not_state blocks.`,
+        message: `Stopped after ${MAX_BLOCKS_PER_EVENT} blocks in one event: check the bot for a loop of 0-second timers, message() calls or not_state blocks.`,
       });
       throw new LoopGuard();
     }
@@ -399,7 +428,7 @@ export class EventRun {
   async blockRequest(request: NonNullable<Block['request']>, where: Record<string, unknown>) {
     await this.prepareExpressions(request.url, request.headers, request.params, request.storedValues);
     const ctx = this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? '');
-    const outcome = await runBlockRequest(request, ctx, this.deps.http);
+    const outcome = await runBlockRequest(request, ctx, this.http);
     this.system.customAnswer = outcome.body;
     for (const { variable, value } of outcome.stored) this.setVariable(variable, value);
     this.note('request', {

@@ -4,6 +4,7 @@ import type { ClientTarget } from '@/server/clients/client-service';
 import { plainSql, SqlParams, sqlTransaction } from '@/server/db/raw-sql';
 import { getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
+import { EventChain } from './event-chain';
 import { EventRun } from './event-run';
 import { lockAndLoad } from './event-state';
 import { type StoredOutgoing, storeEventResults } from './event-writes';
@@ -35,12 +36,14 @@ export type EventTarget = ClientTarget;
  * variables, the client's block and the log together and schedule timers; after the commit,
  * send through the client's channel and run follow-up work. The common path is four
  * statements in two round trips: begin with lock and load, store with commit.
+ * `chain`: the budget of the incoming event this one follows from (a new one for an incoming event).
  */
 export async function handleEvent(
   deps: EngineDeps,
   projectId: number,
   target: EventTarget,
   event: EngineEvent,
+  chain: EventChain = new EventChain(),
 ): Promise<EventResult> {
   const { run, stored, hasWebhook } = await sqlTransaction(
     deps.db,
@@ -59,6 +62,7 @@ export async function handleEvent(
         state.dealId,
         state.variables,
         MESSENGERS[client.clientType] ?? String(client.clientType),
+        chain,
       );
       await run.process(event);
       run.flushVariables();
@@ -119,7 +123,7 @@ async function afterCommit(deps: EngineDeps, projectId: number, run: EventRun) {
     if (jobId) await deps.db.scheduledSend.update({ where: { id: send.id }, data: { jobId } });
   }
   for (const { clientId: other, event } of run.deferred) {
-    await handleEvent(deps, projectId, { clientId: other }, event).catch((error: Error) =>
+    await handleEvent(deps, projectId, { clientId: other }, event, run.chain).catch((error: Error) =>
       console.error(`[engine] event for client ${other} failed:`, error.message),
     );
   }

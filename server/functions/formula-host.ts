@@ -7,7 +7,7 @@ import { MESSAGE_FROM } from '@/server/history/history-service';
 import { applyVariableChanges } from '@/server/variables/variable-store';
 import { callRequestFunction, isRequestFunction } from './requests';
 import { sendTime } from './timeout';
-import { asInt, asString, given, jsonToValue, valueToJson } from './values';
+import { asInt, asString, given, inFlowArgs, jsonToValue, valueToJson } from './values';
 
 /** Calls per event at most, so a formula loop cannot flood other clients or third-party APIs. */
 const MAX_CALLS_PER_EVENT = 100;
@@ -19,9 +19,10 @@ const MAX_CALLS_PER_EVENT = 100;
 export function createFormulaHost(run: EventRun): FormulaHost {
   let calls = 0;
   return {
-    async call(name, args) {
+    async call(name, written) {
       if (++calls > MAX_CALLS_PER_EVENT)
         throw new Error(`at most ${MAX_CALLS_PER_EVENT} in-flow function calls per message`);
+      const args = inFlowArgs(name, written);
       const result = await dispatch(run, name, args);
       run.note('function', { name, args: args.map((a) => valueToJson(a)), result: valueToJson(result) });
       return result;
@@ -30,7 +31,7 @@ export function createFormulaHost(run: EventRun): FormulaHost {
 }
 
 async function dispatch(run: EventRun, name: string, args: Value[]): Promise<Value> {
-  if (isRequestFunction(name)) return callRequestFunction(name, args, run.deps.http);
+  if (isRequestFunction(name)) return callRequestFunction(name, args, run.http);
   const projectId = run.project.id;
   const tx = run.tx;
   switch (name) {
@@ -39,13 +40,10 @@ async function dispatch(run: EventRun, name: string, args: Value[]): Promise<Val
       if (clientId === run.client.id)
         throw new Error('callback() cannot send to the client itself; use it for another client');
       await requireClient(run, clientId);
-      run.deferred.push({
-        clientId,
-        event: {
-          type: 'message',
-          text: asString(args[1], 'callback_message'),
-          messageFromOutside: MESSAGE_FROM.callback,
-        },
+      run.defer(clientId, {
+        type: 'message',
+        text: asString(args[1], 'callback_message'),
+        messageFromOutside: MESSAGE_FROM.callback,
       });
       return true;
     }
@@ -58,13 +56,10 @@ async function dispatch(run: EventRun, name: string, args: Value[]): Promise<Val
       );
       if (!client) throw new Error(`no tg client with platform_id ${String(args[0])}`);
       if (client === run.client.id) throw new Error('tg_callback() cannot send to the client itself');
-      run.deferred.push({
-        clientId: client,
-        event: {
-          type: 'message',
-          text: asString(args[1], 'callback_message'),
-          messageFromOutside: MESSAGE_FROM.callback,
-        },
+      run.defer(client, {
+        type: 'message',
+        text: asString(args[1], 'callback_message'),
+        messageFromOutside: MESSAGE_FROM.callback,
       });
       return true;
     }
@@ -255,7 +250,7 @@ async function sendToClient(
       ? { type: 'enter_block' as const, blockId, messageFromOutside: MESSAGE_FROM.callback }
       : { type: 'send' as const, text, messageFromOutside: MESSAGE_FROM.callback };
   if (clientId !== run.client.id) {
-    run.deferred.push({ clientId, event });
+    run.defer(clientId, event);
     return true;
   }
   if (event.type === 'enter_block') run.queuedBlocks.push(run.requireBlock(event.blockId));
