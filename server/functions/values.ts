@@ -1,4 +1,4 @@
-import type { Value } from '@/lib/formula';
+import { catalogue, type Value } from '@/lib/formula';
 
 /** Parsed JSON → formula values (objects become dicts). */
 export function jsonToValue(json: unknown): Value {
@@ -24,6 +24,22 @@ export function valueToJson(value: Value): unknown {
 /** An optional argument is absent when missing or None. */
 export const given = (value: Value | undefined): value is Exclude<Value, null> =>
   value !== undefined && value !== null;
+
+/** Which parameters of each in-flow function are optional, by position, from the catalogue. */
+const optionalParams = new Map(
+  catalogue.filter((e) => e.host).map((e) => [e.name, e.params.map((p) => !p.required)]),
+);
+
+/**
+ * An in-flow function's arguments as the functions read them: an empty text in an optional
+ * parameter means "not given", like None (`message(id, 'hi', '', 25)` has no message_id, and
+ * `tg_get_command('', 'all_private_chats')` skips the language). Required ones are kept as given.
+ */
+export function inFlowArgs(name: string, args: Value[]): Value[] {
+  const optional = optionalParams.get(name);
+  if (!optional) return args;
+  return args.map((arg, i) => (arg === '' && optional[i] ? null : arg));
+}
 
 export function asString(value: Value | undefined, name: string): string {
   if (!given(value)) throw new Error(`${name} is required`);
