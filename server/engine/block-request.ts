@@ -1,4 +1,5 @@
 import type { BlockRequest } from '@/lib/schema';
+import { NUL_REPLACED, replaceNul } from '@/lib/storable-reply';
 import {
   extractStoredValues,
   parseStoredValues,
@@ -76,11 +77,13 @@ export async function runBlockRequest(
   } catch (error) {
     return { ok: false, body: '', stored: [], errors: [(error as Error).message], request: described };
   }
+  const reply = replaceNul(response.body);
+  if (reply.replaced) errors.push(NUL_REPLACED);
   const stored: BlockRequestOutcome['stored'] = [];
   if (request.storedValues.trim()) {
     let json: unknown;
     try {
-      json = JSON.parse(response.body);
+      json = JSON.parse(reply.text);
     } catch {
       errors.push(
         'The reply is not JSON, so no stored values were saved (only JSON replies can be parsed into variables).',
@@ -102,7 +105,7 @@ export async function runBlockRequest(
   return {
     ok: response.status < 400,
     status: response.status,
-    body: response.body,
+    body: reply.text,
     stored,
     errors,
     request: described,

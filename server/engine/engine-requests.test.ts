@@ -131,6 +131,46 @@ describe('block requests', () => {
     expect(((await huge.log('request'))[0].errors as string[])[0]).toMatch(/too large|larger|limit/i);
   });
 
+  it('stores replies holding NUL bytes with U+FFFD in their place, and says so in the log', async () => {
+    const block = await h.bot({
+      blocks: [
+        {
+          ...start('got #{custom_answer}'),
+          request: { type: 'GET', url: `${api.url}/nul-text` },
+        },
+      ],
+      arrows: [],
+    });
+    expect(await block.say('hi')).toEqual(['got bin\uFFFDary']);
+    expect((await block.log('request'))[0]).toMatchObject({
+      reply: 'bin\uFFFDary',
+      errors: [expect.stringContaining('NUL')],
+    });
+
+    const stored = await h.bot({
+      blocks: [
+        {
+          ...start('#{n}'),
+          formula: [
+            `t = requests_get('${api.url}/nul-text', 'text')`,
+            `j = requests_get('${api.url}/nul-json', 'json')`,
+            `whole = requests_get('${api.url}/nul-json')`,
+          ].join('\n'),
+          request: { type: 'GET', url: `${api.url}/nul-json`, storedValues: 'name->n' },
+        },
+      ],
+      arrows: [],
+    });
+    expect(await stored.say('hi')).toEqual(['a\uFFFDb']);
+    const { deal } = await stored.variables();
+    expect(deal.t).toBe('bin\uFFFDary');
+    expect(JSON.parse(deal.j)).toEqual({ name: 'a\uFFFDb', 'key\uFFFD': 'c' });
+    expect(deal.n).toBe('a\uFFFDb');
+    const calls = await stored.log('function');
+    expect(calls).toHaveLength(3);
+    for (const call of calls) expect(call.notes).toEqual([expect.stringContaining('NUL')]);
+  });
+
   it('refuses private addresses that are not allowed, with a clear error', async () => {
     const bot = await h.bot({
       blocks: [

@@ -23,15 +23,22 @@ export function createFormulaHost(run: EventRun): FormulaHost {
       if (++calls > MAX_CALLS_PER_EVENT)
         throw new Error(`at most ${MAX_CALLS_PER_EVENT} in-flow function calls per message`);
       const args = inFlowArgs(name, written);
-      const result = await dispatch(run, name, args);
-      run.note('function', { name, args: args.map((a) => valueToJson(a)), result: valueToJson(result) });
+      const notes: string[] = [];
+      const result = await dispatch(run, name, args, notes);
+      run.note('function', {
+        name,
+        args: args.map((a) => valueToJson(a)),
+        result: valueToJson(result),
+        ...(notes.length ? { notes } : {}),
+      });
       return result;
     },
   };
 }
 
-async function dispatch(run: EventRun, name: string, args: Value[]): Promise<Value> {
-  if (isRequestFunction(name)) return callRequestFunction(name, args, run.http);
+async function dispatch(run: EventRun, name: string, args: Value[], notes: string[]): Promise<Value> {
+  if (isRequestFunction(name))
+    return callRequestFunction(name, args, run.http, (message) => notes.push(message));
   const projectId = run.project.id;
   const tx = run.tx;
   switch (name) {

@@ -1,4 +1,5 @@
 import type { Value } from '@/lib/formula';
+import { NUL_REPLACED, replaceNul } from '@/lib/storable-reply';
 import type { HttpClient } from '@/server/engine/block-request';
 import { asRecord, asString, given, jsonToValue, valueToJson } from './values';
 
@@ -31,10 +32,12 @@ function authorization(auth: Value | undefined): string | undefined {
   throw new Error('auth must be a [user, password] list, "user:password", or 0 to skip it');
 }
 
+/** `note` receives what the run's log should say about the call (a reply that had to be changed). */
 export async function callRequestFunction(
   name: RequestFunction,
   args: Value[],
   http: HttpClient,
+  note: (message: string) => void = () => {},
 ): Promise<Value> {
   const named = Object.fromEntries(SIGNATURES[name].map((p, i) => [p, args[i]])) as Record<
     string,
@@ -79,13 +82,15 @@ export async function callRequestFunction(
 
   const answerType = given(named.answer_type) ? String(named.answer_type) : '';
   if (answerType === 'status') return response.status;
-  if (answerType === 'text') return response.body;
+  const reply = replaceNul(response.body);
+  if (reply.replaced) note(NUL_REPLACED);
+  if (answerType === 'text') return reply.text;
   let parsed: Value;
   try {
-    parsed = jsonToValue(JSON.parse(response.body));
+    parsed = jsonToValue(JSON.parse(reply.text));
   } catch {
     if (answerType === 'json') throw new Error(`the reply is not JSON (status ${response.status})`);
-    parsed = response.body;
+    parsed = reply.text;
   }
   if (answerType === 'json') return parsed;
   return new Map<string, Value>([

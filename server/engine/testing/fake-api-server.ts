@@ -37,6 +37,12 @@ export async function startFakeApi(): Promise<FakeApi> {
         return res.end('plain reply');
       }
       if (path.startsWith('/error')) return json(500, { error: 'boom' });
+      // U+0000, which PostgreSQL text cannot hold: raw in a text reply, escaped in a JSON one.
+      if (path.startsWith('/nul-text')) {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end('bin\0ary');
+      }
+      if (path.startsWith('/nul-json')) return json(200, { name: 'a\0b', 'key\0': 'c' });
       if (path.startsWith('/echo'))
         return json(200, {
           method: req.method,
