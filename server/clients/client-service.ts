@@ -151,7 +151,10 @@ export async function getClient(db: Db, projectId: number, clientId: number) {
   return client;
 }
 
-/** The client's open deal (the one collecting variables), created when there is none. */
+/**
+ * The client's open deal (the one collecting variables), created when there is none. The
+ * caller holds the client's lock (`lockClients`), or two callers at once may open two deals.
+ */
 export async function openDeal(db: Db, projectId: number, clientId: number) {
   const open = await db.deal.findFirst({
     where: { projectId, clientId, closedAt: null },

@@ -1,5 +1,5 @@
-import { getClient, openDeal } from '@/server/clients/client-service';
-import type { Db } from '@/server/db/client-type';
+import { lockClients, openDeal } from '@/server/clients/client-service';
+import type { Db, PrismaClient } from '@/server/db/client-type';
 import { notFound } from '@/server/errors';
 
 export async function requireState(db: Db, projectId: number, stateId: number) {
@@ -11,12 +11,17 @@ export async function requireState(db: Db, projectId: number, stateId: number) {
   return state;
 }
 
-/** Moves the client's open deal (created if none) to a CRM state. */
-export async function setDealState(db: Db, projectId: number, clientId: number, stateId: number) {
-  await getClient(db, projectId, clientId);
+/**
+ * Moves the client's open deal (created if none) to a CRM state. Under the client's lock, as
+ * events take it, so calls at once for a client without a deal open one deal, not several.
+ */
+export async function setDealState(db: PrismaClient, projectId: number, clientId: number, stateId: number) {
   await requireState(db, projectId, stateId);
-  const deal = await openDeal(db, projectId, clientId);
-  return db.deal.update({ where: { id: deal.id }, data: { stateId } });
+  return db.$transaction(async (tx) => {
+    await lockClients(tx, projectId, [clientId]);
+    const deal = await openDeal(tx, projectId, clientId);
+    return tx.deal.update({ where: { id: deal.id }, data: { stateId } });
+  });
 }
 
 /** The id of a state by its name (first funnel first), or null. */

@@ -39,6 +39,8 @@ beforeAll(async () => {
     arrows: [],
   });
   key = (await createApiKey(db, projectId, { name: 'main' })).key;
+  // A first call warms the server up, so the calls of each test below do run at once.
+  await newClient('warm-up');
 });
 afterAll(async () => {
   await server?.close();
@@ -133,6 +135,16 @@ describe('first contacts of one new client at once resolve to one client', () =>
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(await db.deal.count({ where: { clientId: id, closedAt: null } })).toBe(1);
     expect(await countVariables(id, 'deal')).toBe(20);
+  });
+
+  it('set_order_state: 20 at once for a client without a deal → all 200, one open deal', async () => {
+    const id = await newClient('state-race');
+    const funnel = await db.crmFunnel.findFirstOrThrow({ where: { projectId }, include: { states: true } });
+    const results = await times(20, () =>
+      call('set_order_state', { client_id: id, state_id: funnel.states[0].id }),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(await db.deal.count({ where: { clientId: id, closedAt: null } })).toBe(1);
   });
 });
 
