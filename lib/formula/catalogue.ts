@@ -1,4 +1,6 @@
+import { textTooLong } from './evaluate';
 import { hmacHex, md5, sha256 } from './hash';
+import { LIMITS } from './limits';
 import { zonedParts } from './time-zone';
 import {
   asNumber,
@@ -121,6 +123,19 @@ const dict = (v: Value, what: string): Map<string, Value> => {
   throw new FormulaError(`${what} must be a dict, got ${typeName(v)}`);
 };
 const opt = (args: Value[], i: number) => (args[i] === undefined ? null : args[i]);
+
+const isList = (v: Value) => Array.isArray(v);
+const isContainer = (v: Value) => Array.isArray(v) || v instanceof Map;
+
+/**
+ * A list function's two arguments in its documented order, with the list at `at`, also when
+ * written the other way round: the list's place holds neither a list nor None (an unset list,
+ * which keeps its place and its error) while the other holds one. Two lists keep their order.
+ */
+function listAt(args: Value[], at: 0 | 1, list = isList): Value[] {
+  return !list(args[at]) && args[at] !== null && list(args[1 - at]) ? [args[1], args[0]] : args;
+}
+const EITHER_ORDER = 'The arguments may come in either order when only one of them is a list.';
 
 function toDate(v: Value, what: string): number {
   const d = parseDate(v);
@@ -327,14 +342,16 @@ pure(
   'contains',
   'value: any, part: any',
   'boolean',
-  'Whether a text contains a part, or a list an item.',
+  `Whether a text contains a part, a list an item, or a dict a key. contains(item, list) works too.`,
   "contains('hello', 'ell') → True",
-  ([v, p]) =>
-    Array.isArray(v)
+  (args) => {
+    const [v, p] = listAt(args, 0, isContainer);
+    return Array.isArray(v)
       ? v.some((x) => valuesEqual(x, p))
       : v instanceof Map
         ? v.has(str(p))
-        : str(v).includes(str(p)),
+        : str(v).includes(str(p));
+  },
 );
 pure(
   'startswith',
@@ -374,6 +391,23 @@ pure(
   (args) => {
     const sep = opt(args, 1);
     return sep === null ? str(args[0]).trim().split(/\s+/).filter(Boolean) : str(args[0]).split(str(sep));
+  },
+);
+pure(
+  'repeat',
+  'text: string, times: number',
+  'string',
+  'The text repeated a number of times (a fraction is cut to whole times); text * number is an error, not a repetition.',
+  "repeat('ab', 3) → 'ababab'",
+  ([t, n]) => {
+    const text = str(t);
+    const times = num(n, 'repeat: times');
+    if (!(times >= 0 && times < Number.POSITIVE_INFINITY))
+      throw new FormulaError(`repeat: times must be a finite number, 0 or more, got ${formatNumber(times)}`);
+    const whole = text.length === 0 ? 0 : Math.trunc(times);
+    // Checked before the text is built.
+    if (text.length * whole > LIMITS.stringLength) throw textTooLong();
+    return text.repeat(whole);
   },
 );
 pure(
@@ -543,9 +577,12 @@ pure(
   'append',
   'list: list, item: any',
   'list',
-  'A new list with the item added at the end (assign it: a = append(a, x)).',
+  `A new list with the item added at the end (assign it: a = append(a, x)). ${EITHER_ORDER}`,
   'append([1, 2], 3) → [1, 2, 3]',
-  ([l, x]) => [...list(l, 'append: list'), x],
+  (args) => {
+    const [l, x] = listAt(args, 0);
+    return [...list(l, 'append: list'), x];
+  },
 );
 pure(
   'insert',
@@ -563,9 +600,10 @@ pure(
   'remove',
   'list: list, item: any',
   'list',
-  'A new list without the first occurrence of the item.',
+  `A new list without the first occurrence of the item. ${EITHER_ORDER}`,
   'remove([1, 2, 1], 1) → [2, 1]',
-  ([l, x]) => {
+  (args) => {
+    const [l, x] = listAt(args, 0);
     const copy = [...list(l, 'remove: list')];
     const at = copy.findIndex((y) => valuesEqual(y, x));
     if (at >= 0) copy.splice(at, 1);
@@ -576,17 +614,23 @@ pure(
   'index',
   'list: list, item: any',
   'number',
-  'The position of the item (from 0), or -1.',
+  `The position of the item (from 0), or -1. ${EITHER_ORDER}`,
   "index(['a', 'b'], 'b') → 1",
-  ([l, x]) => list(l, 'index: list').findIndex((y) => valuesEqual(y, x)),
+  (args) => {
+    const [l, x] = listAt(args, 0);
+    return list(l, 'index: list').findIndex((y) => valuesEqual(y, x));
+  },
 );
 pure(
   'in_array',
   'item: any, list: list',
   'boolean',
-  'Whether the list contains the item.',
+  `Whether the list contains the item. ${EITHER_ORDER}`,
   "in_array('b', ['a', 'b']) → True",
-  ([x, l]) => list(l, 'in_array: list').some((y) => valuesEqual(y, x)),
+  (args) => {
+    const [x, l] = listAt(args, 1);
+    return list(l, 'in_array: list').some((y) => valuesEqual(y, x));
+  },
 );
 pure(
   'arr_len',

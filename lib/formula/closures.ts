@@ -5,6 +5,7 @@ import { LIMITS } from './limits';
 import { children, type Expr, type Pos, type Statement } from './parser';
 import { type NameSlot, type NameTable, type Run, readName, tick, writeName } from './run-state';
 import {
+  asExactNumber,
   asNumber,
   FormulaError,
   isTruthy,
@@ -187,22 +188,27 @@ function compileNode(e: Expr, unit: Unit): Compiled {
 
 /**
  * The number a value stands for in arithmetic (a number or numeric text, never a boolean), or
- * null. Remembers its last short text, as the same variable comes by again and again.
+ * null. Remembers its last short text, as the same variable comes by again and again. For
+ * comparing, a text whose number is not exact (an 18-digit id) is null: compare() decides.
  */
 class NumberOf {
   private text: string | undefined;
   private number: number | null = null;
 
+  constructor(private readonly convert: (v: Value) => number | null = asNumber) {}
+
   of(v: Value): number | null {
     if (typeof v === 'number') return v;
     if (typeof v !== 'string') return null;
     if (v === this.text) return this.number;
-    if (v.length > 40) return asNumber(v);
+    if (v.length > 40) return this.convert(v);
     this.text = v;
-    this.number = asNumber(v);
+    this.number = this.convert(v);
     return this.number;
   }
 }
+
+const COMPARISONS = new Set(['==', '!=', '<', '>', '<=', '>=']);
 
 const finiteOr = (n: number): number | undefined => (Number.isFinite(n) ? n : undefined);
 
@@ -270,8 +276,9 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
   const { slot: ls, constant: lc, value: lv, get: left } = lo;
   const { slot: rs, constant: rc, value: rv, get: right } = ro;
   const op = e.op;
-  const l = new NumberOf();
-  const r = new NumberOf();
+  const convert = COMPARISONS.has(op) ? asExactNumber : asNumber;
+  const l = new NumberOf(convert);
+  const r = new NumberOf(convert);
   const general = (a: Value, b: Value) => {
     try {
       return binary(op, a, b);

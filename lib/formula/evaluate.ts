@@ -17,7 +17,7 @@ import {
 
 /** Operators on the language's values (bot-semantics §4). Never touches host objects. */
 
-const textTooLong = () => new FormulaError(`a text longer than ${LIMITS.stringLength} characters`);
+export const textTooLong = () => new FormulaError(`a text longer than ${LIMITS.stringLength} characters`);
 const listTooLong = () => new FormulaError(`a list longer than ${LIMITS.listLength} items`);
 
 const checkText = (s: string) => {
@@ -34,6 +34,13 @@ const cannot = (op: string, a: Value, b: Value) =>
   new FormulaError(`cannot use ${op} with ${typeName(a)} and ${typeName(b)}`);
 
 export function add(a: Value, b: Value): Value {
+  if (a === null || b === null) {
+    // An unset variable: 0 beside a number (or another unset one), the empty text beside text.
+    const other = a === null ? b : a;
+    if (other === null) return 0;
+    if (typeof other === 'string') return asNumber(other) ?? other;
+    if (typeof other === 'number') return other;
+  }
   const na = asNumber(a);
   const nb = asNumber(b);
   if (na !== null && nb !== null && typeof a !== 'boolean' && typeof b !== 'boolean') return finite(na + nb);
@@ -60,29 +67,36 @@ export function subtract(a: Value, b: Value): Value {
   return arithmetic('-', a, b);
 }
 
+/** Text times a number is no repetition (a client's answer is text): say what to use instead. */
+function notANumber(a: Value, b: Value): FormulaError {
+  const text = typeof a === 'string' && asNumber(a) === null ? a : (b as string);
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return new FormulaError(
+    `cannot use * with the text ${JSON.stringify(shown)}, which is not a number; to repeat a text, use repeat(text, times)`,
+  );
+}
+
 export function arithmetic(op: string, a: Value, b: Value): Value {
-  if (op === '*') {
+  if (op === '*' && Array.isArray(a)) {
     const n = asNumber(b);
-    if ((typeof a === 'string' && asNumber(a) === null) || Array.isArray(a)) {
-      if (n === null) throw cannot('*', a, b);
-      if (!(n >= 0 && n < Number.POSITIVE_INFINITY)) {
-        throw new FormulaError(
-          `cannot repeat a ${typeof a === 'string' ? 'text' : 'list'} ${toDisplayString(n)} times: the count must be a finite number, 0 or more`,
-        );
-      }
-      // (Empty content repeated any number of times is empty, however large the count.)
-      const times = a.length === 0 ? 0 : Math.trunc(n);
-      if (typeof a === 'string') {
-        if (a.length * times > LIMITS.stringLength) throw textTooLong();
-        return a.repeat(times);
-      }
-      if (a.length * times > LIMITS.listLength) throw listTooLong();
-      return Array.from({ length: times }, () => a).flat();
+    if (n === null) throw cannot('*', a, b);
+    if (!(n >= 0 && n < Number.POSITIVE_INFINITY)) {
+      throw new FormulaError(
+        `cannot repeat a list ${toDisplayString(n)} times: the count must be a finite number, 0 or more`,
+      );
     }
+    // (An empty list repeated any number of times is empty, however large the count.)
+    const times = a.length === 0 ? 0 : Math.trunc(n);
+    if (a.length * times > LIMITS.listLength) throw listTooLong();
+    return Array.from({ length: times }, () => a).flat();
   }
-  const x = asNumber(a);
-  const y = asNumber(b);
-  if (x === null || y === null) throw cannot(op, a, b);
+  // An unset variable is 0 in arithmetic.
+  const x = a === null ? 0 : asNumber(a);
+  const y = b === null ? 0 : asNumber(b);
+  if (x === null || y === null) {
+    const text = (v: Value, n: number | null) => typeof v === 'string' && n === null;
+    throw op === '*' && (text(a, x) || text(b, y)) ? notANumber(a, b) : cannot(op, a, b);
+  }
   switch (op) {
     case '-':
       return finite(x - y);
@@ -138,6 +152,8 @@ export function binary(op: string, a: Value, b: Value): Value {
 
 export function unary(op: string, v: Value): Value {
   if (op === 'not') return !isTruthy(v);
+  // An unset variable is 0 in arithmetic.
+  if (v === null) return 0;
   const n = asNumber(v);
   if (n === null) throw new FormulaError(`cannot use ${op} with ${typeName(v)}`);
   return op === '-' ? -n : n;

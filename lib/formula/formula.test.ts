@@ -123,7 +123,6 @@ describe('evaluation', () => {
     expect(await value("'2' + '3'")).toBe(5);
     expect(await value("'a' + 3")).toBe('a3');
     expect(await value("'10' > '9'")).toBe(true);
-    expect(await value("'ab' * 3")).toBe('ababab');
     expect(await value('n * 2', { n: '21' })).toBe(42);
   });
 
@@ -245,16 +244,17 @@ describe('evaluation', () => {
     expect(await value('1e308 * 1')).toBe(1e308);
   });
 
-  it('repeats text and lists a finite number of times, 0 or more, and says so otherwise', async () => {
-    expect(await value("'ab' * 2.9")).toBe('abab');
-    expect(await value("'' * 1e300")).toBe('');
+  it('repeats text (repeat()) and lists a finite number of times, 0 or more, and says so otherwise', async () => {
+    expect(await value("repeat('ab', 2.9)")).toBe('abab');
+    expect(await value("repeat('', 1e300)")).toBe('');
     expect(await value('[] * 1e300')).toEqual([]);
     for (const [expression, reason] of [
-      ["'' * '1e400'", 'cannot repeat a text Infinity times: the count must be a finite number, 0 or more'],
-      ["'ab' * -1", 'cannot repeat a text -1 times: the count must be a finite number, 0 or more'],
+      ["repeat('', '1e400')", 'repeat: times must be a finite number, 0 or more, got Infinity'],
+      ["repeat('ab', -1)", 'repeat: times must be a finite number, 0 or more, got -1'],
       ["[] * '1e400'", 'cannot repeat a list Infinity times: the count must be a finite number, 0 or more'],
       ['[1] * 1e300', `a list longer than ${LIMITS.listLength} items`],
-      ["'ab' * 1e300", `a text longer than ${LIMITS.stringLength} characters`],
+      ["repeat('ab', 1e300)", `a text longer than ${LIMITS.stringLength} characters`],
+      ["'ab' * 2", 'to repeat a text, use repeat(text, times)'],
     ]) {
       await expect(value(expression), expression).rejects.toThrow(reason);
     }
@@ -315,6 +315,7 @@ describe('built-in functions', () => {
     ["split('a,b', ',')", ['a', 'b']],
     ["split(' a  b ')", ['a', 'b']],
     ["concat('a', 1, None, 'b')", 'a1b'],
+    ["repeat('ab', 3)", 'ababab'],
     ["urlencode('a b&c')", 'a%20b%26c'],
     ["urldecode('a%20b+c')", 'a b c'],
     ["base64('hi')", 'aGk='],
@@ -460,7 +461,7 @@ describe('safety', () => {
   });
 
   it('limits steps, text and list sizes with clear errors', async () => {
-    const big = await run("s = 'x' * 200000\nl = [1] * 20000\nok = 1");
+    const big = await run("s = repeat('x', 200000)\nl = [1] * 20000\nok = 1");
     expect(big.errors.map((e) => e.message)).toEqual([
       `a text longer than ${LIMITS.stringLength} characters`,
       `a list longer than ${LIMITS.listLength} items`,

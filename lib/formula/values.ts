@@ -52,12 +52,95 @@ function remembered<T>(fn: (text: string) => T): (text: string) => T {
   };
 }
 
+/**
+ * Numbers as people write them: a decimal comma (`2,5`), and groups of three digits apart by
+ * spaces (`1 500`, `1 500,25`). A comma is always the decimal separator, so `1,500` is one and
+ * a half (thousands are written with spaces); `1,2,3` is no number.
+ */
+const WRITTEN = /^\s*([-+]?)(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)(?:[.,](\d+))?\s*$/;
+
+/** A number written with a decimal comma or spaced thousands, as JavaScript writes it (`-1500.25`), or null. */
+function writtenNumber(text: string): string | null {
+  const m = WRITTEN.exec(text);
+  return m ? `${m[1]}${m[2].replace(/\D/g, '')}${m[3] ? `.${m[3]}` : ''}` : null;
+}
+
+/** A numeric text as JavaScript writes the number, or null. */
+function numericText(text: string): string | null {
+  if (!mayBeNumeric(text)) return null;
+  return NUMERIC.test(text) ? text.trim() : writtenNumber(text);
+}
+
 /** Numbers, and strings that look like numbers (bot-semantics §4), as numbers; otherwise null. */
 export function asNumber(v: Value): number | null {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && mayBeNumeric(v) && NUMERIC.test(v)) return Number(v);
+  if (typeof v === 'string' && mayBeNumeric(v)) {
+    if (NUMERIC.test(v)) return Number(v);
+    const written = writtenNumber(v);
+    if (written !== null) return Number(written);
+  }
   return null;
+}
+
+/** A decimal written exactly: ±0.digits × 10^point, without leading or trailing zeros (0: sign 0). */
+interface Decimal {
+  sign: number;
+  digits: string;
+  point: number;
+}
+
+const DECIMAL = /^([-+]?)(\d*)(?:\.(\d*))?(?:e([-+]?\d+))?$/i;
+
+function decimalOf(text: string): Decimal | null {
+  const m = DECIMAL.exec(text);
+  // (Infinity, from text like '1e400' negated, has no digits.)
+  if (!m) return null;
+  let digits = m[2] + (m[3] ?? '');
+  let point = m[2].length + Number(m[4] ?? 0);
+  const lead = digits.length - digits.replace(/^0+/, '').length;
+  digits = digits.slice(lead).replace(/0+$/, '');
+  point -= lead;
+  return { sign: digits ? (m[1] === '-' ? -1 : 1) : 0, digits, point };
+}
+
+/** The exact decimal of a numeric text, or null. */
+const decimalOfText = remembered((text) => {
+  const n = numericText(text);
+  return n === null ? null : decimalOf(n);
+});
+
+/**
+ * Whether a numeric text's number is exactly the text's value as far as comparing goes: any
+ * two decimals of at most 15 significant digits (in the range of ordinary numbers) convert to
+ * different numbers. Longer ones (ids of 18 digits) compare digit by digit, so never collide.
+ */
+function convertsExactly(text: string): boolean {
+  const d = decimalOfText(text);
+  return d !== null && d.digits.length <= 15 && (d.sign === 0 || (d.point > -300 && d.point < 300));
+}
+
+/** asNumber for comparing: null for a text that does not convert exactly (compare it with compareExactly). */
+export function asExactNumber(v: Value): number | null {
+  if (typeof v === 'string') return convertsExactly(v) ? asNumber(v) : null;
+  return asNumber(v);
+}
+
+/** Two numbers (numeric texts among them) compared by their exact decimal values. */
+function compareExactly(a: Value, b: Value, na: number, nb: number): number {
+  const x = typeof a === 'string' ? decimalOfText(a) : decimalOf(String(na));
+  const y = typeof b === 'string' ? decimalOfText(b) : decimalOf(String(nb));
+  if (!x || !y) return na - nb;
+  if (x.sign !== y.sign || x.sign === 0) return x.sign - y.sign;
+  const magnitude = x.point - y.point || (x.digits < y.digits ? -1 : x.digits > y.digits ? 1 : 0);
+  return x.sign * magnitude;
+}
+
+/** Two numbers as comparing sees them: exactly when a text among them is too long for a number. */
+function compareNumbers(a: Value, b: Value, na: number, nb: number): number {
+  const inexact =
+    (typeof a === 'string' && !convertsExactly(a)) || (typeof b === 'string' && !convertsExactly(b));
+  return inexact ? compareExactly(a, b, na, nb) : na - nb;
 }
 
 /**
@@ -148,10 +231,17 @@ export function isTruthy(v: Value): boolean {
   return v.size > 0;
 }
 
-export function valuesEqual(a: Value, b: Value): boolean {
+export function valuesEqual(a: Value, b: Value, meter?: Meter): boolean {
+  // A cleared or unset variable (None) equals the empty text.
+  if (a === null || b === null) return a === b || a === '' || b === '';
   const na = asNumber(a);
   const nb = asNumber(b);
-  if (na !== null && nb !== null && typeof a !== 'boolean' && typeof b !== 'boolean') return na === nb;
+  if (na !== null && nb !== null && typeof a !== 'boolean' && typeof b !== 'boolean')
+    return compareNumbers(a, b, na, nb) === 0;
+  if (typeof a === 'string' && typeof b === 'string') {
+    const when = compareWhen(a, b);
+    return when === null ? a === b : when === 0;
+  }
   if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b) || a instanceof Map !== b instanceof Map)
     return false;
   if (Array.isArray(a) && Array.isArray(b))
@@ -162,13 +252,35 @@ export function valuesEqual(a: Value, b: Value): boolean {
   return a === b;
 }
 
-/** Ordering: numbers (and numeric text) by value, texts alphabetically; other mixes are never ordered. */
+/**
+ * Ordering: numbers (and numeric text) by value; dates, times and date-times, when both sides
+ * are of one of those forms, in time; other texts alphabetically; other mixes are never ordered.
+ */
 export function compareValues(a: Value, b: Value): number | null {
   const na = asNumber(a);
   const nb = asNumber(b);
-  if (na !== null && nb !== null) return na - nb;
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (na !== null && nb !== null) return compareNumbers(a, b, na, nb);
+  if (typeof a === 'string' && typeof b === 'string')
+    return compareWhen(a, b) ?? (a < b ? -1 : a > b ? 1 : 0);
   return null;
+}
+
+/** Two dates, two times or two date-times in time order; null for any other pair of texts. */
+function compareWhen(a: string, b: string): number | null {
+  if (!mayBeNumeric(a) || !mayBeNumeric(b)) return null;
+  const da = parseDate(a);
+  if (da !== null) {
+    const db = parseDate(b);
+    return db === null ? null : da - db;
+  }
+  const ta = parseTime(a);
+  if (ta !== null) {
+    const tb = parseTime(b);
+    return tb === null ? null : ta - tb;
+  }
+  const xa = parseDateAndTime(a);
+  const xb = xa === null ? null : parseDateAndTime(b);
+  return xa === null || xb === null ? null : xa - xb;
 }
 
 // Dates: `dd.mm.yyyy` and `hh:mm` texts take part in arithmetic (bot-semantics §4).
@@ -198,6 +310,23 @@ const timeOf = remembered((text) => {
   const m = TIME.exec(text);
   if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return null;
   return Number(m[1]) * 60 + Number(m[2]);
+});
+
+const DATE_TIME = /^\s*(\d{1,2}\.\d{1,2}\.\d{4})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?\s*$/;
+
+/** `dd.mm.yyyy hh:mm[:ss]` (a real day and time), as an instant in UTC; otherwise null. */
+export function parseDateAndTime(v: Value): number | null {
+  return typeof v === 'string' && mayBeNumeric(v) ? dateAndTimeOf(v) : null;
+}
+
+const dateAndTimeOf = remembered((text) => {
+  const m = DATE_TIME.exec(text);
+  if (!m) return null;
+  // The date as the language reads it: 31.02 is refused, the years 1 to 99 are themselves.
+  const day = dateOf(m[1]);
+  const [h, min, sec] = [Number(m[2]), Number(m[3]), Number(m[4] ?? 0)];
+  if (day === null || h > 23 || min > 59 || sec > 59) return null;
+  return day + ((h * 60 + min) * 60 + sec) * 1000;
 });
 
 const pad = (n: number) => String(n).padStart(2, '0');
