@@ -8,7 +8,9 @@ import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
+import { getEngineDeps } from '@/server/engine/engine';
 import { createProject, updateProjectSettings } from '@/server/projects/project-service';
+import { simulatorSend } from '@/server/simulator/simulator-service';
 import { VARIABLE_LIMITS } from '@/server/variables/limits';
 import { startApiServer } from './testing/api-server';
 
@@ -135,6 +137,16 @@ describe('first contacts of one new client at once resolve to one client', () =>
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(await db.deal.count({ where: { clientId: id, closedAt: null } })).toBe(1);
     expect(await countVariables(id, 'deal')).toBe(20);
+  });
+
+  it("the engine's own entry (a messenger's or the simulator's first messages): 50 at once → one client", async () => {
+    const deps = await getEngineDeps();
+    const user = { id: 'engine-race', name: 'Tester' };
+    const results = await times(50, () => simulatorSend(deps, projectId, user, 'hi'));
+    const clients = await db.client.findMany({ where: { projectId, platformId: 'user:engine-race' } });
+    expect(clients).toHaveLength(1);
+    expect(new Set(results.map((r) => r.clientId))).toEqual(new Set([clients[0].id]));
+    expect(await db.deal.count({ where: { clientId: clients[0].id, closedAt: null } })).toBe(1);
   });
 
   it('set_order_state: 20 at once for a client without a deal → all 200, one open deal', async () => {
