@@ -41,6 +41,36 @@ arithmetic and comparisons (\`'2' + 3\` is 5, and so is \`'2' + '3'\`); other te
 is \`a3\`). Lists and dicts are stored as JSON and read back as lists and dicts; \`True\` and
 \`False\` come back as booleans. A name that was never set reads as \`None\`.
 
+## Numbers as people write them
+
+A text is a number when it is written as one: \`42\`, \`-2.5\`, \`1e3\`, and also with a decimal
+comma (\`'2,5'\` is 2.5) or with its thousands apart by spaces (\`'1 500'\` and \`'1 500,25'\`; a
+no-break space works too). A comma is always the decimal separator: \`'1,500'\` is 1.5, so write
+thousands with spaces. Only one comma followed by digits makes a number: \`'1,2,3'\`, \`'2,'\` and
+\`'12 3456'\` stay text. So a client's answer \`2,5\` or \`1 500\` counts in \`question * 2\`.
+Numbers are always written back with a dot and no spaces (\`'2,5' * 2\` is 5, \`'2,5' + 1\` is 3.5).
+
+Text times a number is an error that says so (\`cannot use * with the text "ab", which is not a
+number; to repeat a text, use repeat(text, times)\`): a client's text in \`question * 2\` never
+turns into the text written twice. To repeat a text, use \`repeat('ab', 3)\` (\`ababab\`). A list
+times a number still repeats the list: \`[1, 2] * 2\` is \`[1, 2, 1, 2]\`.
+
+Comparing numeric texts is exact: two texts (or a text and a number) are compared as numbers,
+and a text with more than 15 significant digits, too long for a number to hold exactly, is
+compared digit by digit. Long ids never collide: \`'123456789012345678' == '123456789012345679'\`
+is False, while \`'123456789012345678' == '0123456789012345678.0'\` is True. (Arithmetic on such
+a text works on the nearest number.)
+
+## Unset and cleared variables
+
+A variable that was never set, or was cleared with \`name =\`, is \`None\`:
+
+- in arithmetic it is 0: \`visits = visits + 1\` stores 1 on the first visit; \`None - 2\` is -2,
+  \`None * 3\` is 0, \`-None\` is 0, and dividing by it is \`division by zero\`;
+- joined to text it is the empty text: \`'Hello, ' + name\` is \`Hello, \` while \`name\` is unset;
+- it equals the empty text: \`name == ''\` is True (and \`name != ''\` False). It does not equal 0
+  or False, and it is not ordered against anything: \`None < 3\` is False.
+
 ## Operators
 
 From the loosest to the tightest binding, as in Python: \`or OR ||\`; \`and AND &&\`; \`not\`;
@@ -49,7 +79,8 @@ and indexing \`a[i]\` (\`a[-1]\` is the last item). \`and\` and \`or\` give one 
 like Python.
 
 Comparing values of different types never fails: \`==\` is False, \`!=\` True, and \`< > <= >=\`
-False. Lists and dicts compare by content.
+False. Lists and dicts compare by content. Numbers and numeric texts compare by value, dates
+and times in time (below), other texts alphabetically.
 
 Numbers are finite: dividing by zero, or a result beyond ±1.8e308 (\`1e308 * 10\`,
 \`pow(10, 400)\`), is an error (\`division by zero\`, \`the result is too large\`), never an
@@ -60,6 +91,33 @@ infinity stored in a variable.
 Texts \`dd.mm.yyyy\` and \`hh:mm\` take part in arithmetic: \`'11.12.2021' - '8.12.2021'\` is 3
 (days), \`'11:12' - '3:45'\` is 447 (minutes), \`'28.02.2024' + 2\` is \`'01.03.2024'\`. Dates and
 times of the system variables are in the project's time zone.
+
+When both sides of a comparison are dates (\`dd.mm.yyyy\`, \`d.m.yyyy\`), both are times (\`hh:mm\`,
+with or without a leading zero) or both are date-times (\`dd.mm.yyyy hh:mm\`, seconds optional),
+\`== != < > <= >=\` compare them in time: \`current_date <= '01.04.2026'\` is True until that day,
+\`'9:30' < '10:00'\` is True, \`'1.4.2026' == '01.04.2026'\` is True, and
+\`'31.03.2026 23:59' < '01.04.2026 00:00'\` is True. A date beside a time or a date-time, or
+beside other text, is compared as text. \`sort()\` orders lists of dates and times the same way.
+
+## Lists: the order of arguments
+
+\`in_array(item, list)\` takes the item first, while \`index\`, \`contains\`, \`remove\` and \`append\`
+take the list first. All five accept both orders when the arguments tell them apart, that is
+when exactly one of them is a list (for \`contains\`, a list or a dict): \`in_array(tags, 'vip')\`,
+\`index('b', items)\` and \`append(3, [1, 2])\` work. When both are lists, the documented order
+holds (\`append([1], [2])\` is \`[1, [2]]\`); an unset variable in the list's place is not taken
+for the item (\`append(cart, 'tea')\` with \`cart\` unset says \`append: list must be a list\`).
+
+## Regular expressions in conditions
+
+A condition (of an arrow, a start trigger or a quick reply) in regular-expression mode takes
+its whole text as one pattern, matched anywhere in the client's message (first 2000
+characters), ignoring case (Unicode case folding included). Patterns run on a linear-time
+engine (RE2 syntax), so no pattern can stall the bot, however it is written
+(\`^(a+)+$\` included). What such an engine cannot do is refused in the editor with a clear
+error, the same one the bot would meet: backreferences (\`(a)\\1\`), lookahead and lookbehind
+(\`(?=\`, \`(?!\`, \`(?<=\`, \`(?<!\`), and repeat counts above 1000. Classes like \`\\d\`, \`\\w\`,
+\`\\p{L}\`, named groups \`(?<name>...)\` and JavaScript's \`\\u0041\` escapes work.
 
 ## Variables and scopes
 

@@ -13,6 +13,7 @@ import {
   formatTime,
   fromJson,
   parseDate,
+  parseDateAndTime,
   parseTime,
   toDisplayString,
   toJson,
@@ -162,14 +163,10 @@ function strftime(parts: ReturnType<typeof zonedParts>, format: string): string 
 
 /** `dd.mm.yyyy[ hh:mm[:ss]]` (a real day, any year from 1) or ISO 8601, as an instant in UTC. */
 function parseDateTime(text: string): Date | null {
-  const m = /^\s*(\d{1,2}\.\d{1,2}\.\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*$/.exec(text);
-  if (m) {
-    // The date as the language reads it: 31.02 is refused, the years 1 to 99 are themselves.
-    const day = parseDate(m[1]);
-    const [h, min, sec] = [Number(m[2] ?? 0), Number(m[3] ?? 0), Number(m[4] ?? 0)];
-    if (day === null || h > 23 || min > 59 || sec > 59) return null;
-    return new Date(day + ((h * 60 + min) * 60 + sec) * 1000);
-  }
+  const at = parseDate(text) ?? parseDateAndTime(text);
+  if (at !== null) return new Date(at);
+  // A day or time that does not exist (31.02, 24:00) is refused, not left to Date.parse to guess.
+  if (/^\s*\d{1,2}\.\d{1,2}\.\d{4}/.test(text)) return null;
   const iso = Date.parse(text);
   return Number.isNaN(iso) ? null : new Date(iso);
 }

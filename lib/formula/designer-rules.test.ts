@@ -87,6 +87,14 @@ describe('ordering dates and times (item 24)', () => {
     expect(value("'15:05' >= current_time", { current_time: '9:05' })).toBe(true);
   });
 
+  it('compares them for equality in time too, and sorts them', () => {
+    expect(value("'1.4.2026' == '01.04.2026'")).toBe(true);
+    expect(value("'9:05' == '09:05'")).toBe(true);
+    expect(value("'9:05' != '09:06'")).toBe(true);
+    expect(value("sort(['10:00', '9:30', '23:15'])")).toEqual(['9:30', '10:00', '23:15']);
+    expect(value("sort(['01.02.2026', '15.01.2026'])")).toEqual(['15.01.2026', '01.02.2026']);
+  });
+
   it('orders other texts alphabetically as before', () => {
     expect(value("'b' > 'a'")).toBe(true);
     // A date and a time, or a date and other text, are still texts.
