@@ -8,6 +8,12 @@ export interface JobDefinition<T extends object> {
   /** Jobs fetched per poll; PGlite fetches one per poll by default, far too slow for timers. */
   batchSize?: number;
   pollingIntervalSeconds?: number;
+  /**
+   * Jobs run side by side, at most `perGroup` of one group at a time (tracked in the database,
+   * so across processes), with `workers` batches in flight in this process: a group whose jobs
+   * hang holds up only its own.
+   */
+  groups?: { of(data: T): string; perGroup: number; workers: number };
 }
 
 /** A job whose worker dies (no heartbeat for this long) is retried by another worker. */
@@ -24,7 +30,11 @@ export async function enqueue<T extends object>(
 ): Promise<string | null> {
   const boss = await getBoss();
   await ensureQueue(boss, definition.name);
-  return boss.send(definition.name, data, { heartbeatSeconds: HEARTBEAT_SECONDS, ...options });
+  return boss.send(definition.name, data, {
+    heartbeatSeconds: HEARTBEAT_SECONDS,
+    ...groupOf(definition, data),
+    ...options,
+  });
 }
 
 /** Many jobs of one kind in one statement (a broadcast's sends). */
@@ -37,9 +47,15 @@ export async function enqueueMany<T extends object>(
   for (let i = 0; i < items.length; i += 500) {
     await boss.insert(
       definition.name,
-      items.slice(i, i + 500).map((item) => ({ heartbeatSeconds: HEARTBEAT_SECONDS, ...item })),
+      items
+        .slice(i, i + 500)
+        .map((item) => ({ heartbeatSeconds: HEARTBEAT_SECONDS, ...groupOf(definition, item.data), ...item })),
     );
   }
+}
+
+function groupOf<T extends object>(definition: JobDefinition<T>, data: T): { group?: { id: string } } {
+  return definition.groups ? { group: { id: definition.groups.of(data) } } : {};
 }
 
 export async function cancelJob(definition: JobDefinition<object>, jobId: string): Promise<void> {
@@ -65,17 +81,24 @@ export async function startWorkers(definitions: readonly JobDefinition<object>[]
       {
         batchSize: definition.batchSize ?? 20,
         pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5,
+        ...(definition.groups && {
+          localConcurrency: definition.groups.workers,
+          groupConcurrency: definition.groups.perGroup,
+        }),
       },
       async (jobs) => {
         // One failing job must not fail (and retry) the rest of its batch.
-        for (const job of jobs) {
+        const run = async (job: Job<object>) => {
           try {
             await definition.handle(job.data, job);
           } catch (error) {
             console.error(`[jobs] ${definition.name} ${job.id} failed:`, (error as Error).message);
             await boss.fail(definition.name, job.id, { message: (error as Error).message });
           }
-        }
+        };
+        // Grouped jobs are independent of each other; the others keep their order.
+        if (definition.groups) await Promise.all(jobs.map(run));
+        else for (const job of jobs) await run(job);
       },
     );
   }

@@ -9,10 +9,18 @@ interface WebhookJobData {
   messageId: string;
 }
 
-/** One job per message: a slow or failing receiver delays nothing else, and nothing is retried. */
+/** Deliveries of one project at a time at most; a receiver that hangs holds up only these. */
+export const WEBHOOK_PROJECT_CONCURRENCY = 2;
+
+/**
+ * One job per message, nothing retried. Deliveries run side by side, a bounded number per
+ * project, so a slow or hanging receiver delays only its own project's webhooks: it can hold
+ * at most WEBHOOK_PROJECT_CONCURRENCY of the workers' batches.
+ */
 export const webhookDeliveryJob = defineJob<WebhookJobData>({
   name: 'webhook.deliver',
-  batchSize: 20,
+  batchSize: 10,
+  groups: { of: (data) => `project-${data.projectId}`, perGroup: WEBHOOK_PROJECT_CONCURRENCY, workers: 4 },
   async handle(data) {
     await deliverWebhook(
       await getDb(),

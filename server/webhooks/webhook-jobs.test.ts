@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { getDb } from '@/server/db';
+import type { PrismaClient } from '@/server/db/client-type';
+import { useFreshAppDatabase } from '@/server/db/test-support';
+import { startWorkers } from '@/server/jobs/jobs';
+import { createProject } from '@/server/projects/project-service';
+import { queueWebhookDeliveries, WEBHOOK_PROJECT_CONCURRENCY, webhookDeliveryJob } from './webhook-jobs';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-webhook-jobs-'));
+let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let db: PrismaClient;
+const receivers: http.Server[] = [];
+
+beforeAll(async () => {
+  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+  app = await useFreshAppDatabase(tmp);
+  db = await getDb();
+  await startWorkers([webhookDeliveryJob]);
+});
+afterAll(async () => {
+  for (const receiver of receivers) {
+    receiver.closeAllConnections();
+    receiver.close();
+  }
+  await app?.dispose();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function receiver(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  receivers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+}
+
+/** A project with a webhook and `count` stored messages, their deliveries queued as the engine queues them. */
+async function projectWithMessages(webhookUrl: string, count: number) {
+  const project = await createProject(db, { name: 'hooks', plan: 'business' });
+  await db.project.update({ where: { id: project.id }, data: { webhookUrl } });
+  const client = await db.client.create({ data: { projectId: project.id, platformId: 'p', clientType: 99 } });
+  const ids: bigint[] = [];
+  for (let i = 0; i < count; i++) {
+    const message = await db.message.create({
+      data: { projectId: project.id, clientId: client.id, direction: 'out', text: `m${i}` },
+    });
+    ids.push(message.id);
+  }
+  await queueWebhookDeliveries(project.id, ids);
+  return project;
+}
+
+async function until(condition: () => boolean) {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+it("a receiver that hangs holds up only its own project's deliveries, a bounded number at a time", async () => {
+  const events: string[] = [];
+  let open = 0;
+  let mostOpen = 0;
+  const hanging = await receiver((req) => {
+    open++;
+    mostOpen = Math.max(mostOpen, open);
+    events.push('A opened');
+    // Never answered: only the sender's timeout (or the test's end) closes it.
+    req.socket.on('close', () => {
+      open--;
+      events.push('A closed');
+    });
+  });
+  const prompt = await receiver((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      events.push('B');
+      res.end('ok');
+    });
+  });
+
+  await projectWithMessages(hanging, 6);
+  await until(() => open === WEBHOOK_PROJECT_CONCURRENCY || events.includes('A closed'));
+  await projectWithMessages(prompt, 5);
+  await until(() => events.filter((e) => e === 'B').length === 5 || events.includes('A closed'));
+
+  // Every delivery of B arrived while A's first deliveries were still waiting for an answer.
+  expect(events.filter((e) => e === 'B')).toHaveLength(5);
+  expect(events).not.toContain('A closed');
+  expect(mostOpen).toBe(WEBHOOK_PROJECT_CONCURRENCY);
+}, 60_000);
