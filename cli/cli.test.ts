@@ -78,6 +78,13 @@ describe('admin CLI', () => {
     expect(result.stderr).toContain(`${badFile} is not a valid bot schema:`);
     expect(result.stderr).toContain('blocks[1].kind: ');
     expect(result.stderr).toContain('blocks[1].buttons[0].text: button text is empty');
+    // What the builder refuses is refused here too: a formula that does not parse.
+    const broken = JSON.parse(fs.readFileSync(fixture, 'utf8'));
+    broken.blocks[0].formula = 'total = (1 +';
+    fs.writeFileSync(badFile, JSON.stringify(broken));
+    const refused = await cli('schema', 'import', '--project', projectId, badFile);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`block ${broken.blocks[0].id}, formula: line 1`);
     const notJson = path.join(tmp, 'not.json');
     fs.writeFileSync(notJson, '{ "format": ');
     expect((await cli('schema', 'import', '--project', projectId, notJson)).stderr).toContain(

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
 import { createApiKey } from '@/server/api-keys/api-keys';
 import { loadBotSchema, saveBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { botSchemaContentErrors } from '@/server/bot-schema/validate-bot-schema';
 import { closeDb, getDb } from '@/server/db';
 import { DomainError } from '@/server/errors';
 import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
@@ -112,8 +113,10 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
     .argument('<file>', 'schema JSON file')
     .action(async (file: string, opts: { project: number }) => {
       const parsed = parseBotSchemaJson(await fs.readFile(file, 'utf8'));
-      if (!parsed.ok)
-        throw new CliError(`${file} is not a valid bot schema:\n${describeFieldErrors(parsed.errors)}`);
+      // What the builder refuses (a formula that does not parse, ...) is refused here too.
+      const errors = parsed.ok ? botSchemaContentErrors(parsed.value) : parsed.errors;
+      if (!parsed.ok || errors.length)
+        throw new CliError(`${file} is not a valid bot schema:\n${describeFieldErrors(errors)}`);
       const { revision } = await withDb(async (db) => {
         await getProject(db, opts.project);
         return saveBotSchema(db, opts.project, parsed.value);

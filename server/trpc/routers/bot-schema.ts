@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
+import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
 import { loadBotSchema, saveBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { botSchemaContentErrors, refuseBrokenContent } from '@/server/bot-schema/validate-bot-schema';
 import { DomainError } from '@/server/errors';
 import { createTRPCRouter, projectProcedure } from '../init';
 
@@ -9,19 +10,20 @@ export const botSchemaRouter = createTRPCRouter({
 
   save: projectProcedure
     .input(z.object({ schema: z.unknown(), expectedRevision: z.number().int().min(0) }))
-    .mutation(({ ctx, input }) =>
-      saveBotSchema(ctx.db, ctx.projectId, input.schema, { expectedRevision: input.expectedRevision }),
-    ),
+    .mutation(({ ctx, input }) => {
+      // The builder refuses broken formulas and fields; a caller that skips it is refused here.
+      refuseBrokenContent(input.schema, 'The bot schema was not saved');
+      return saveBotSchema(ctx.db, ctx.projectId, input.schema, { expectedRevision: input.expectedRevision });
+    }),
 
   /** Import a schema file's text; errors name the field. */
   import: projectProcedure
     .input(z.object({ json: z.string().max(20_000_000) }))
     .mutation(async ({ ctx, input }) => {
       const parsed = parseBotSchemaJson(input.json);
-      if (!parsed.ok) {
-        const lines = parsed.errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message));
-        throw new DomainError('invalid', `The file was not imported:\n${lines.join('\n')}`);
-      }
+      const errors = parsed.ok ? botSchemaContentErrors(parsed.value) : parsed.errors;
+      if (!parsed.ok || errors.length)
+        throw new DomainError('invalid', `The file was not imported:\n${describeFieldErrors(errors)}`);
       return saveBotSchema(ctx.db, ctx.projectId, parsed.value);
     }),
 
