@@ -125,8 +125,8 @@ const dict = (v: Value, what: string): Map<string, Value> => {
 };
 const opt = (args: Value[], i: number) => (args[i] === undefined ? null : args[i]);
 
-const isList = (v: Value) => Array.isArray(v);
-const isContainer = (v: Value) => Array.isArray(v) || v instanceof Map;
+const isList = (v: Value): boolean => Array.isArray(v);
+const isContainer = (v: Value): boolean => Array.isArray(v) || v instanceof Map;
 
 /**
  * A list function's two arguments in its documented order, with the list at `at`, also when
