@@ -8,6 +8,7 @@ const benches: Record<string, string> = {
   api: './api.bench.ts',
   canvas: './canvas.bench.ts',
   'formula-editor': './formula-editor.bench.ts',
+  isolation: './isolation.bench.ts',
 };
 
 async function main() {
