@@ -3,7 +3,7 @@ import type { HttpClient } from './block-request';
 /**
  * Outgoing requests (formulas' requests_*, block and condition requests) of one incoming event
  * and every follow-up event it causes, at most: so a bot cannot turn one message into thousands
- * of calls to a third party. The value of the formula's former per-run cap (LIMITS.hostCalls).
+ * of calls to a third party. The value of a formula run's own cap on in-flow calls (LIMITS.hostCalls).
  */
 export const MAX_REQUESTS_PER_CHAIN = 50;
 
