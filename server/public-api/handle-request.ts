@@ -4,12 +4,17 @@ import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { ApiAction } from './action';
 import { actions } from './actions';
+import { actionAliases, renameAliasedParams } from './actions/aliases';
 import { ApiError, type ApiReply, errorReply, jsonReply, toApiError } from './api-error';
 import { takeToken } from './rate-limit';
 import { redactKey } from './redact';
 import { type ApiRequest, readParams } from './request-params';
 
-const actionsByName = new Map<string, ApiAction>(actions.map((a) => [a.name, a as ApiAction]));
+const actionsByName = new Map<string, ApiAction>([
+  ...actions.map((a) => [a.name, a as ApiAction] as const),
+  ...actionAliases.map((alias) => [alias.name, alias.target] as const),
+]);
+const ACTION_NAMES = actions.map((a) => a.name).sort();
 const ALLOWED_METHODS = new Set(['GET', 'POST']);
 
 /**
@@ -42,7 +47,7 @@ async function dispatch(req: ApiRequest, apiKey: string, actionName: string): Pr
     throw new ApiError(
       404,
       'unknown_action',
-      `There is no action "${actionName}". Valid actions: ${[...actionsByName.keys()].sort().join(', ')}.`,
+      `There is no action "${actionName}". Valid actions: ${ACTION_NAMES.join(', ')}.`,
     );
   }
   if (!ALLOWED_METHODS.has(req.method)) {
@@ -70,7 +75,7 @@ async function dispatch(req: ApiRequest, apiKey: string, actionName: string): Pr
       },
     );
   }
-  const raw = await readParams(req);
+  const raw = renameAliasedParams(action.name, await readParams(req));
   const parsed = action.input.safeParse(raw);
   if (!parsed.success) throw invalidParams(parsed.error, raw);
   const result = await action.handle({ db, projectId: key.projectId, plan: key.plan, key }, parsed.data);

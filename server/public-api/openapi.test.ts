@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actions } from './actions';
+import { actionAliases } from './actions/aliases';
 import { buildOpenApiDocument } from './openapi';
 
 type Operation = {
@@ -12,7 +13,7 @@ describe('the OpenAPI document', () => {
   const doc = buildOpenApiDocument('https://bots.example.com');
 
   it('documents every action with a curl example request, for GET and POST, whose parameters validate', () => {
-    expect(Object.keys(doc.paths)).toHaveLength(actions.length);
+    expect(Object.keys(doc.paths)).toHaveLength(actions.length + actionAliases.length);
     for (const action of actions) {
       // The example is a request the action accepts: the reference never shows a broken call.
       expect(action.input.safeParse(action.example).success, action.name).toBe(true);

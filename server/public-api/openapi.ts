@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiAction } from './action';
 import { actions } from './actions';
+import { actionAliases, parameterAliases } from './actions/aliases';
 
 /**
  * The OpenAPI 3.1 document of the public API, generated from the same zod schemas that
@@ -8,50 +9,9 @@ import { actions } from './actions';
  */
 export function buildOpenApiDocument(serverUrl = '/') {
   const paths: Record<string, unknown> = {};
-  const errorResponse = { $ref: '#/components/responses/Error' };
-  for (const action of actions) {
-    const schema = z.toJSONSchema(action.input, { io: 'input', unrepresentable: 'any' }) as Record<
-      string,
-      unknown
-    >;
-    const operations: Record<string, unknown> = {};
-    for (const method of ['get', 'post'] as const) {
-      const documented = action.methods.includes(method.toUpperCase() as 'GET' | 'POST');
-      operations[method] = {
-        operationId: `${action.name}_${method}`,
-        summary: action.summary,
-        description:
-          `${action.description ?? ''}${documented ? '' : '\n\nAlso accepted with this method (universal-webhook mode).'}`.trim(),
-        tags: [documented ? 'Actions' : 'Universal-webhook mode'],
-        'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: curlExample(serverUrl, action, method) }],
-        ...(method === 'get'
-          ? { parameters: queryParameters(schema, action.example) }
-          : {
-              requestBody: {
-                content: {
-                  'application/json': { schema, example: action.example },
-                  'application/x-www-form-urlencoded': { schema },
-                },
-              },
-            }),
-        responses: {
-          200: {
-            description: 'Success',
-            content: { 'application/json': { example: { status: 'success', ...action.responseExample } } },
-          },
-          400: errorResponse,
-          401: errorResponse,
-          403: errorResponse,
-          404: errorResponse,
-          413: errorResponse,
-          429: errorResponse,
-        },
-      };
-    }
-    paths[`/api/{api_key}/${action.name}`] = {
-      parameters: [{ $ref: '#/components/parameters/ApiKey' }],
-      ...operations,
-    };
+  for (const action of actions) paths[`/api/{api_key}/${action.name}`] = pathItem(serverUrl, action);
+  for (const alias of actionAliases) {
+    paths[`/api/{api_key}/${alias.name}`] = pathItem(serverUrl, alias.target, alias.name);
   }
   return {
     openapi: '3.1.0',
@@ -64,6 +24,11 @@ export function buildOpenApiDocument(serverUrl = '/') {
     servers: [{ url: serverUrl }],
     tags: [
       { name: 'Actions', description: 'Every action, with the methods it is documented for.' },
+      {
+        name: 'Deprecated aliases',
+        description:
+          'The messenger-named actions of the commercial platform, kept so code written for it works unchanged: each runs the interface action it names.',
+      },
       {
         name: 'Universal-webhook mode',
         description:
@@ -104,6 +69,67 @@ export function buildOpenApiDocument(serverUrl = '/') {
   };
 }
 
+/**
+ * The path of one action: `name` is the action's own, or one of its deprecated aliases
+ * (actions/aliases.ts), documented as such.
+ */
+function pathItem(serverUrl: string, action: ApiAction, name = action.name) {
+  const errorResponse = { $ref: '#/components/responses/Error' };
+  const aliasOf = name === action.name ? null : action.name;
+  const schema = z.toJSONSchema(action.input, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  const renamed = Object.entries(parameterAliases[action.name] ?? {}).map(
+    ([old, current]) => ` \`${old}\` is accepted in place of \`${current}\`.`,
+  );
+  const operations: Record<string, unknown> = {};
+  for (const method of ['get', 'post'] as const) {
+    const documented = action.methods.includes(method.toUpperCase() as 'GET' | 'POST');
+    const description = [
+      aliasOf
+        ? `Deprecated alias of \`${aliasOf}\`, the name the commercial platform uses: it runs \`${aliasOf}\` with the same parameters and answer. New code should call \`${aliasOf}\`.`
+        : '',
+      action.description ?? '',
+      renamed.length ? `Deprecated parameter names:${renamed.join('')}` : '',
+      documented ? '' : 'Also accepted with this method (universal-webhook mode).',
+    ];
+    operations[method] = {
+      operationId: `${name}_${method}`,
+      summary: aliasOf ? `${action.summary} (deprecated alias of ${aliasOf})` : action.summary,
+      description: description.filter(Boolean).join('\n\n'),
+      tags: [aliasOf ? 'Deprecated aliases' : documented ? 'Actions' : 'Universal-webhook mode'],
+      ...(aliasOf ? { deprecated: true } : {}),
+      'x-codeSamples': [
+        { lang: 'Shell', label: 'curl', source: curlExample(serverUrl, action, method, name) },
+      ],
+      ...(method === 'get'
+        ? { parameters: queryParameters(schema, action.example) }
+        : {
+            requestBody: {
+              content: {
+                'application/json': { schema, example: action.example },
+                'application/x-www-form-urlencoded': { schema },
+              },
+            },
+          }),
+      responses: {
+        200: {
+          description: 'Success',
+          content: { 'application/json': { example: { status: 'success', ...action.responseExample } } },
+        },
+        400: errorResponse,
+        401: errorResponse,
+        403: errorResponse,
+        404: errorResponse,
+        413: errorResponse,
+        429: errorResponse,
+      },
+    };
+  }
+  return { parameters: [{ $ref: '#/components/parameters/ApiKey' }], ...operations };
+}
+
 function queryParameters(schema: Record<string, unknown>, example: Record<string, unknown>) {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
@@ -124,8 +150,13 @@ function queryValue(value: unknown): string {
 }
 
 /** The action's example as a curl command, for the reference page. */
-function curlExample(serverUrl: string, action: ApiAction, method: 'get' | 'post'): string {
-  const url = `${serverUrl.replace(/\/$/, '')}/api/YOUR_API_KEY/${action.name}`;
+function curlExample(
+  serverUrl: string,
+  action: ApiAction,
+  method: 'get' | 'post',
+  name = action.name,
+): string {
+  const url = `${serverUrl.replace(/\/$/, '')}/api/YOUR_API_KEY/${name}`;
   if (method === 'get') {
     const query = new URLSearchParams(
       Object.entries(action.example).map(([name, value]) => [name, queryValue(value)]),
