@@ -9,6 +9,9 @@ const nextConfig = {
     'pg',
   ],
   poweredByHeader: false,
+  // Its 308 from `/api/{key}/{action}/` would repeat the API key in Location; the route matches
+  // either form anyway, and so do pages.
+  skipTrailingSlashRedirect: true,
 };
 
 export default nextConfig;

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createRequestListener } from './request-listener.mjs';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const nextBin = path.join(root, 'node_modules', '.bin', 'next');
@@ -53,14 +54,7 @@ const { default: next } = await import('next');
 const app = next({ dev: false, dir: root, port, hostname });
 // Runs instrumentation.ts: configuration, database, migrations, the inline job worker.
 await app.prepare();
-const handleWithNext = app.getRequestHandler();
-// Set by server/public-api/production-entry.ts when the API's route module loads.
-const publicApi = Symbol.for('blockbot.servePublicApi');
-
-const server = http.createServer((req, res) => {
-  if (globalThis[publicApi]?.(req, res)) return;
-  handleWithNext(req, res);
-});
+const server = http.createServer(createRequestListener(app.getRequestHandler()));
 server.on('error', (error) => {
   console.error(`Blockbot could not start: cannot listen on port ${port} (${error.message}).`);
   process.exit(1);

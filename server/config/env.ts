@@ -26,6 +26,8 @@ const envSchema = z.object({
   BLOCKBOT_AUTH_RATE_LIMIT: optionalString.pipe(z.enum(['on', 'off']).optional()),
   /** Public API requests per minute per key. */
   BLOCKBOT_API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+  /** Reverse proxies in front of the app: X-Forwarded-For's last this many entries are theirs. */
+  BLOCKBOT_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AuthenticatedKey } from '@/server/api-keys/api-keys';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
+import type { UniversalField } from './request-params';
 
 export interface ApiContext {
   db: PrismaClient;
@@ -25,6 +26,8 @@ export interface ApiAction<S extends z.ZodType = z.ZodType> {
   example: Record<string, unknown>;
   /** Extra payload keys of the success answer, for the reference page. */
   responseExample: Record<string, unknown>;
+  /** Universal-webhook identifiers this action takes under another name (`phone` → `client_phone`). */
+  universalTargets?: Partial<Record<UniversalField, string>>;
   handle(ctx: ApiContext, input: z.infer<S>): Promise<Record<string, unknown>>;
 }
 

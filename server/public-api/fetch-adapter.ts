@@ -14,6 +14,9 @@ export async function handlePublicApiRequest(
       contentLength: req.headers.get('content-length'),
       // Node's ReadableStream is async-iterable; TypeScript's DOM library does not declare it.
       body: req.body as AsyncIterable<Uint8Array> | null,
+      // Next.js gives no peer address; the server in front of it (scripts/request-listener.mjs, or
+      // Next.js itself when the header is absent) appends it to X-Forwarded-For.
+      addressChain: req.headers.get('x-forwarded-for')?.split(',') ?? [],
     },
     apiKey,
     action,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { clientAddress } from '@/lib/client-address';
 import { authenticateApiKey } from '@/server/api-keys/api-keys';
 import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
@@ -6,9 +7,10 @@ import type { ApiAction } from './action';
 import { actions } from './actions';
 import { actionAliases, renameAliasedParams } from './actions/aliases';
 import { ApiError, type ApiReply, errorReply, jsonReply, toApiError } from './api-error';
-import { takeToken } from './rate-limit';
+import { nulBytePath } from './params';
+import { countFailedKeyLookup, takeToken } from './rate-limit';
 import { redactKey } from './redact';
-import { type ApiRequest, readParams } from './request-params';
+import { type ApiRequest, applyUniversalMapping, readParams } from './request-params';
 
 const actionsByName = new Map<string, ApiAction>([
   ...actions.map((a) => [a.name, a as ApiAction] as const),
@@ -56,14 +58,9 @@ async function dispatch(req: ApiRequest, apiKey: string, actionName: string): Pr
     });
   }
   const db = await getDb();
+  // A valid key is always served; only failures count against the address, so nobody can lock a key out.
   const key = await authenticateApiKey(db, apiKey);
-  if (!key) {
-    throw new ApiError(
-      401,
-      'invalid_api_key',
-      'The API key is not valid: it is unknown or was revoked. Create a key in the project settings.',
-    );
-  }
+  if (!key) throw invalidKey(clientAddress(req.addressChain, getEnv().BLOCKBOT_TRUSTED_PROXIES));
   const rate = takeToken(key.keyId, getEnv().BLOCKBOT_API_RATE_LIMIT);
   if (!rate.allowed) {
     throw new ApiError(
@@ -75,21 +72,78 @@ async function dispatch(req: ApiRequest, apiKey: string, actionName: string): Pr
       },
     );
   }
-  const raw = renameAliasedParams(action.name, await readParams(req));
+  const raw = renameAliasedParams(
+    action.name,
+    applyUniversalMapping(await readParams(req), action.universalTargets),
+  );
+  refuseNulBytes(raw);
   const parsed = action.input.safeParse(raw);
   if (!parsed.success) throw invalidParams(parsed.error, raw);
+  // Again after parsing: JSON text (variables, buttons) can carry one as \u0000.
+  refuseNulBytes(parsed.data);
   const result = await action.handle({ db, projectId: key.projectId, plan: key.plan, key }, parsed.data);
   return jsonReply(200, { status: 'success', ...result });
 }
 
+function refuseNulBytes(params: unknown) {
+  const path = nulBytePath(params);
+  if (path !== null) {
+    throw new ApiError(
+      400,
+      'invalid_parameter',
+      `${path} contains a NUL character (\\u0000), which text cannot hold: remove it.`,
+    );
+  }
+}
+
+function invalidKey(address: string): ApiError {
+  const failures = countFailedKeyLookup(address);
+  if (!failures.allowed) {
+    return new ApiError(
+      429,
+      'rate_limited',
+      `The API key is not valid, and too many invalid keys came from your address: retry in ${failures.retryAfter} s, with a key from the project settings.`,
+      { 'Retry-After': String(failures.retryAfter) },
+    );
+  }
+  return new ApiError(
+    401,
+    'invalid_api_key',
+    'The API key is not valid: it is unknown or was revoked. Create a key in the project settings.',
+  );
+}
+
+/** Issues listed in one answer: a list of 100,000 bad items is summed up, not echoed. */
+const MAX_LISTED_ISSUES = 10;
+
 function invalidParams(error: z.ZodError, raw: Record<string, unknown>): ApiError {
   // A parameter the request does not have at all is missing; anything else is mistyped.
   const isMissing = (issue: z.core.$ZodIssue) =>
-    issue.code === 'invalid_type' && issue.path.length > 0 && raw[String(issue.path[0])] === undefined;
-  const lines = error.issues.map((issue) => {
+    (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&
+    issue.path.length > 0 &&
+    raw[String(issue.path[0])] === undefined;
+  const tooMany = (issue: z.core.$ZodIssue) => issue.code === 'too_big' && issue.origin === 'array';
+  // An input of alternative shapes (load_clients: one client, or a list) that fits none: report
+  // on the shape the request comes closest to, the one it has the parameters of.
+  const closest = (branches: z.core.$ZodIssue[][]) =>
+    branches.reduce((best, branch) =>
+      branch.filter(isMissing).length < best.filter(isMissing).length ? branch : best,
+    );
+  const issues = error.issues.flatMap((issue) =>
+    issue.code === 'invalid_union' && issue.path.length === 0 && issue.errors.length
+      ? closest(issue.errors)
+      : [issue],
+  );
+  const lines = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => {
     const field = issue.path.join('.') || 'request';
     return isMissing(issue) ? `${field} is required` : `${field}: ${issue.message}`;
   });
-  const code = error.issues.some(isMissing) ? 'missing_parameter' : 'invalid_parameter';
+  const more = issues.length - lines.length;
+  if (more > 0) lines.push(`and ${more} more`);
+  const code = issues.some(isMissing)
+    ? 'missing_parameter'
+    : issues.some(tooMany)
+      ? 'too_many_items'
+      : 'invalid_parameter';
   return new ApiError(400, code, `${lines.join('; ')}.`);
 }

@@ -1,40 +1,109 @@
 import { z } from 'zod';
 
-/** Parameter schemas shared by the actions; GET gives strings, so numbers are coerced. */
+/**
+ * Parameter schemas shared by the actions. GET and form bodies give strings and JSON gives
+ * typed values, so text accepts numbers and numbers accept numeric text; anything else (an
+ * object, a list, true/false) is refused with the parameter's name rather than coerced.
+ */
+
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'boolean') return String(value);
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+/** A number, or its text. */
+export const numberParam = (message: string) =>
+  z
+    .union([z.number(), z.string()], { error: (issue) => `${message}, not ${kindOf(issue.input)}` })
+    .pipe(z.coerce.number({ error: message }));
 
 export const idParam = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .int({ error: `${name} must be a whole number` })
-    .positive({ error: `${name} must be a positive number` });
+  numberParam(`${name} must be a number`).pipe(
+    z
+      .number()
+      .int({ error: `${name} must be a whole number` })
+      .positive({ error: `${name} must be a positive number` }),
+  );
 
 export const clientIdParam = idParam('client_id');
 
-/** A list that integrators send as a JSON array, a comma-separated string, or repeated form fields. */
-export const listParam = <T extends z.ZodType>(item: T, name: string) =>
-  z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : value,
-    z.array(item, { error: `${name} must be a list` }),
-  );
+/**
+ * A text parameter: a string, or a number taken as its text. `schema` adds the parameter's own
+ * checks; they apply to numbers too.
+ */
+export const textParam = (schema: z.ZodString = z.string()) =>
+  z.union([schema, z.number().transform(String).pipe(schema)], {
+    error: (issue) => `must be text (a string or a number), not ${kindOf(issue.input)}`,
+  });
 
-export const textParam = z.coerce.string();
+const splitCommas = (value: unknown) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : value;
+
+/** JSON text parsed; text that is not JSON is left as it is, for the schema to say what was expected. */
+const parseJsonText = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+};
 
 /**
- * A structured parameter that GET and form bodies carry as JSON text. Text that is not JSON is
- * left as it is, so the schema reports what was expected instead of the request failing.
+ * `list` (a z.array with the same max, for the reference), refused with too_many_items before
+ * its items are checked when longer than `max`: 100,000 bad items make one error, not 100,000.
  */
-export const jsonParam = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
+export const cappedList = <T extends z.ZodType>(
+  max: number,
+  list: T,
+  toList: (value: unknown) => unknown = (value) => value,
+) =>
+  z.preprocess((value, ctx) => {
+    const items = toList(value);
+    if (Array.isArray(items) && items.length > max) {
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'array',
+        maximum: max,
+        inclusive: true,
+        input: items,
+        message: `at most ${max} items per call, not ${items.length}: split the list into several calls`,
+      });
     }
-  }, schema);
+    return items;
+  }, list);
+
+/** A list that integrators send as a JSON array, a comma-separated string, or repeated form fields. */
+export const listParam = <T extends z.ZodType>(item: T, name: string, max: number) =>
+  cappedList(max, z.array(item, { error: `${name} must be a list` }).max(max), splitCommas);
+
+/** A structured parameter that GET and form bodies carry as JSON text. */
+export const jsonParam = <T extends z.ZodType>(schema: T) => z.preprocess(parseJsonText, schema);
+
+/** A list of structured items, carried as JSON text by GET and form bodies. */
+export const jsonListParam = <T extends z.ZodType>(max: number, list: T) =>
+  cappedList(max, list, parseJsonText);
+
+/**
+ * Where the first NUL character in the parsed parameters is (`variables.note`, or
+ * `variables["a\u0000"]` for a name), or null. PostgreSQL text cannot hold one, so it is
+ * refused up front, whichever parameter carries it.
+ */
+export function nulBytePath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\0') ? path : null;
+  if (!value || typeof value !== 'object' || value instanceof Date) return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\0')) return `${path}[${JSON.stringify(key)}]`;
+    const found = nulBytePath(item, path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+  }
+  return null;
+}

@@ -5,6 +5,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Identifiers that universal-webhook mode can take from a field of the caller's choosing. */
 export const UNIVERSAL_FIELDS = ['client_id', 'phone', 'email', 'user_id', 'group_id'] as const;
+export type UniversalField = (typeof UNIVERSAL_FIELDS)[number];
 
 export type RawParams = Record<string, unknown>;
 
@@ -17,17 +18,16 @@ export interface ApiRequest {
   contentLength: string | null;
   /** The body's bytes as they arrive; null when there is none. */
   body: AsyncIterable<Uint8Array> | null;
+  /** X-Forwarded-For's entries, then the connection's peer address when the server knows it. */
+  addressChain: string[];
 }
 
-/**
- * Reads an API request's parameters: the query string and a JSON or form-encoded body, merged
- * (body wins). Then the universal-webhook rule: `value_X=<field>` makes `<field>` the X.
- */
+/** Reads an API request's parameters: the query string and a JSON or form-encoded body, merged (body wins). */
 export async function readParams(req: ApiRequest): Promise<RawParams> {
   const params: RawParams = Object.create(null);
   if (req.query) for (const [key, value] of new URLSearchParams(req.query)) params[key] = value;
   if (req.method !== 'GET' && req.method !== 'HEAD') Object.assign(params, await readBody(req));
-  return applyUniversalMapping(params);
+  return params;
 }
 
 async function readBody(req: ApiRequest): Promise<RawParams> {
@@ -103,8 +103,14 @@ const tooLarge = () =>
     `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send fewer items per call.`,
   );
 
-/** Interface rule 3: `value_client_id=<name>` plus `<name>: <id>` is the same as `client_id: <id>`. */
-export function applyUniversalMapping(params: RawParams): RawParams {
+/**
+ * Interface rule 3: `value_client_id=<name>` plus `<name>: <id>` is the same as `client_id: <id>`.
+ * `targets` names the parameter an action takes an identifier as, when not under its own name.
+ */
+export function applyUniversalMapping(
+  params: RawParams,
+  targets: Partial<Record<UniversalField, string>> = {},
+): RawParams {
   for (const field of UNIVERSAL_FIELDS) {
     const source = params[`value_${field}`];
     if (typeof source !== 'string' || !source) continue;
@@ -115,7 +121,7 @@ export function applyUniversalMapping(params: RawParams): RawParams {
         `value_${field} names the parameter "${source}", but the request has no parameter "${source}".`,
       );
     }
-    params[field] = params[source];
+    params[targets[field] ?? field] = params[source];
     delete params[`value_${field}`];
   }
   return params;

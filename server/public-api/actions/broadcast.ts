@@ -3,7 +3,10 @@ import { attachmentTypeSchema, buttonsSchema } from '@/lib/schema';
 import { startBroadcast } from '@/server/broadcasts/broadcast-jobs';
 import { DEFAULT_SHIFT_SECONDS } from '@/server/broadcasts/broadcast-service';
 import { defineAction } from '../action';
-import { clientIdParam, idParam, jsonParam, listParam } from '../params';
+import { clientIdParam, idParam, jsonParam, listParam, numberParam, textParam } from '../params';
+
+/** Recipients per call: one query selects them (PostgreSQL takes at most 65,535 parameters). */
+const MAX_RECIPIENTS = 10_000;
 
 export const broadcast = defineAction({
   name: 'broadcast',
@@ -11,17 +14,15 @@ export const broadcast = defineAction({
   summary: 'Send one message to many clients',
   description: `To \`clients\`, or to the members of \`list\`, or (neither) to every subscribed client, one every \`shift\` seconds (default ${DEFAULT_SHIFT_SECONDS}). A text, a file or a block (message_id) is required. Sends are durable: a restart loses none and sends none twice.`,
   input: z.object({
-    message: z.coerce.string().default(''),
+    message: textParam().default(''),
     message_id: idParam('message_id').optional(),
     list: idParam('list').optional(),
-    clients: listParam(clientIdParam, 'clients').optional(),
-    shift: z.coerce
-      .number({ error: 'shift must be a number of seconds' })
-      .min(0)
-      .max(3600)
+    clients: listParam(clientIdParam, 'clients', MAX_RECIPIENTS).optional(),
+    shift: numberParam('shift must be a number of seconds')
+      .pipe(z.number().min(0).max(3600))
       .default(DEFAULT_SHIFT_SECONDS),
     attachment_type: attachmentTypeSchema.optional(),
-    attachment_url: z.string().url({ error: 'attachment_url must be a URL' }).optional(),
+    attachment_url: textParam(z.string().url({ error: 'attachment_url must be a URL' })).optional(),
     buttons: jsonParam(buttonsSchema).optional(),
   }),
   example: { message: 'We are open on Sunday!', list: 7, shift: 0.5 },

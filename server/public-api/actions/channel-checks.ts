@@ -3,6 +3,7 @@ import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
 import { type ApiContext, defineAction } from '../action';
 import { ApiError } from '../api-error';
+import { textParam } from '../params';
 
 /** Both checks ask the connected messenger through its channel adapter. */
 async function askChannel(
@@ -31,7 +32,7 @@ export const checkChatapp = defineAction({
   name: 'check_chatapp',
   methods: ['GET', 'POST'],
   summary: 'Whether a phone number uses the chat-app messenger',
-  input: z.object({ phone: z.coerce.string({ error: 'phone is required' }).min(1) }),
+  input: z.object({ phone: textParam(z.string().min(1, { error: 'phone is empty' })) }),
   example: { phone: '+7 900 123-45-67' },
   responseExample: { exists: true },
   async handle(ctx, input) {
@@ -47,8 +48,8 @@ export const checkSocialSubscription = defineAction({
   methods: ['GET', 'POST'],
   summary: 'Whether a person follows the social-network account',
   input: z.object({
-    user_name: z.string({ error: 'user_name is required' }).min(1),
-    login: z.string({ error: 'login is required' }).min(1),
+    user_name: textParam(z.string().min(1, { error: 'user_name is empty' })),
+    login: textParam(z.string().min(1, { error: 'login is empty' })),
   }),
   example: { user_name: 'ann.smith', login: 'our_shop' },
   responseExample: { subscribed: true },

@@ -12,12 +12,11 @@ import { resolveClient } from '@/server/clients/client-service';
 import { assignClient } from '@/server/members/assignment';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
-import { clientIdParam, idParam, jsonParam, listParam } from '../params';
+import { clientIdParam, idParam, jsonListParam, listParam, numberParam, textParam } from '../params';
 
 const unixTime = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a Unix timestamp in seconds` })
-    .int()
+  numberParam(`${name} must be a Unix timestamp in seconds`)
+    .pipe(z.number().int())
     .transform((s) => new Date(s * 1000));
 
 export const getClients = defineAction({
@@ -26,17 +25,18 @@ export const getClients = defineAction({
   summary: 'List clients, or delete clients (with client_ids and a key allowed to delete)',
   description: `Without client_ids: returns clients from \`offset\`, at most \`limit\` (default and maximum ${MAX_PAGE}), optionally of one list. With \`client_ids\` (at most ${MAX_DELETE}): deletes those clients; the key needs the permission to delete clients.`,
   input: z.object({
-    offset: z.coerce.number({ error: 'offset must be a number' }).int().min(0).default(0),
-    limit: z.coerce
-      .number({ error: 'limit must be a number' })
-      .int()
-      .min(1)
-      .max(MAX_PAGE, { error: `limit is at most ${MAX_PAGE}` })
+    offset: numberParam('offset must be a number').pipe(z.number().int().min(0)).default(0),
+    limit: numberParam('limit must be a number')
+      .pipe(
+        z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_PAGE, { error: `limit is at most ${MAX_PAGE}` }),
+      )
       .default(MAX_PAGE),
     list: idParam('list').optional(),
-    client_ids: listParam(clientIdParam, 'client_ids')
-      .pipe(z.array(z.number()).max(MAX_DELETE, { error: `at most ${MAX_DELETE} client_ids per call` }))
-      .optional(),
+    client_ids: listParam(clientIdParam, 'client_ids', MAX_DELETE).optional(),
   }),
   example: { offset: 0, limit: 100 },
   responseExample: {
@@ -70,12 +70,12 @@ export const subscribers = defineAction({
   methods: ['POST'],
   summary: 'List subscribers, filtered',
   input: z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    tag: z.string().optional(),
-    group: z.coerce.string().optional(),
+    page: numberParam('page must be a number').pipe(z.number().int().min(1)).default(1),
+    tag: textParam().optional(),
+    group: textParam().optional(),
     date_from: unixTime('date_from').optional(),
     date_to: unixTime('date_to').optional(),
-    client_type: z.coerce.number({ error: 'client_type must be a number' }).int().optional(),
+    client_type: numberParam('client_type must be a number').pipe(z.number().int()).optional(),
   }),
   example: { page: 1, client_type: 1 },
   responseExample: { total: 1, page: 1, pages: 1, clients: [{ client_id: 1001, platform_id: '123456789' }] },
@@ -92,10 +92,10 @@ export const subscribers = defineAction({
 });
 
 const loadItem = z.object({
-  platform_id: z.coerce.string().min(1, { error: 'platform_id is empty' }),
-  group_id: z.coerce.string().default(''),
-  client_type: z.coerce.number({ error: 'client_type must be a number' }).int(),
-  name: z.string().optional(),
+  platform_id: textParam(z.string().min(1, { error: 'platform_id is empty' })),
+  group_id: textParam().default(''),
+  client_type: numberParam('client_type must be a number').pipe(z.number().int()),
+  name: textParam().optional(),
 });
 
 export const loadClients = defineAction({
@@ -104,7 +104,12 @@ export const loadClients = defineAction({
   summary: 'Load (create) clients by their messenger identity',
   description:
     'One client as platform_id, group_id and client_type, or many as `clients`: a list of such items. Telephony (client_type 13) takes an empty group_id; chat-app numbers may carry the messenger suffix or not.',
-  input: z.union([z.object({ clients: jsonParam(z.array(loadItem).min(1).max(MAX_PAGE)) }), loadItem]),
+  input: z.union([
+    z.object({
+      clients: jsonListParam(MAX_PAGE, z.array(loadItem).min(1).max(MAX_PAGE)),
+    }),
+    loadItem,
+  ]),
   example: { clients: [{ platform_id: '79001234567', group_id: '42', client_type: 6 }] },
   responseExample: { clients: [{ client_id: 1002, platform_id: '79001234567' }] },
   async handle(ctx, input) {
@@ -133,8 +138,8 @@ export const assignToUser = defineAction({
   description: 'With `e-mail`, to that employee; without it, round-robin over the active employees.',
   input: z.object({
     client_id: clientIdParam,
-    'e-mail': z.string().email({ error: 'e-mail is not an e-mail address' }).optional(),
-    email: z.string().email().optional(),
+    'e-mail': textParam(z.string().email({ error: 'e-mail is not an e-mail address' })).optional(),
+    email: textParam(z.string().email({ error: 'email is not an e-mail address' })).optional(),
   }),
   example: { client_id: 1001, 'e-mail': 'agent@example.com' },
   responseExample: { member_id: 3, email: 'agent@example.com' },

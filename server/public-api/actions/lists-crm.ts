@@ -7,8 +7,8 @@ import { clientIdParam, idParam, listParam } from '../params';
 
 const listInput = z.object({
   list_id: idParam('list_id'),
-  clients: listParam(clientIdParam, 'clients').pipe(
-    z.array(z.number()).min(1, { error: 'clients is empty' }).max(500),
+  clients: listParam(clientIdParam, 'clients', 500).pipe(
+    z.array(z.number()).min(1, { error: 'clients is empty' }),
   ),
 });
 

@@ -9,7 +9,7 @@ import {
 } from '@/server/clients/client-lookup';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
-import { listParam } from '../params';
+import { listParam, textParam } from '../params';
 
 const notFound = (what: string) =>
   new ApiError(404, 'client_not_found', `No client ${what} in this project.`);
@@ -19,7 +19,7 @@ export const findClientIdByPlatformId = defineAction({
   methods: ['POST'],
   summary: 'Client ids for messenger ids',
   input: z.object({
-    platform_ids: listParam(z.coerce.string(), 'platform_ids').pipe(z.array(z.string()).min(1).max(500)),
+    platform_ids: listParam(textParam(), 'platform_ids', 500).pipe(z.array(z.string()).min(1)),
   }),
   example: { platform_ids: ['123456789', '987654321'] },
   responseExample: { client_id: 1001, clients: [{ platform_id: '123456789', client_id: 1001 }] },
@@ -36,7 +36,7 @@ export const findClientIdByPhoneAction = defineAction({
   name: 'find_client_id_by_phone',
   methods: ['GET'],
   summary: 'Client id by phone number (chat-app clients, then phone variables)',
-  input: z.object({ phone: z.coerce.string().min(1, { error: 'phone is empty' }) }),
+  input: z.object({ phone: textParam(z.string().min(1, { error: 'phone is empty' })) }),
   example: { phone: '+7 900 123-45-67' },
   responseExample: { client_id: 1001 },
   async handle(ctx, input) {
@@ -50,7 +50,7 @@ export const findClientIdByEmailAction = defineAction({
   name: 'find_client_id_by_email',
   methods: ['GET'],
   summary: 'Client id by e-mail (variables)',
-  input: z.object({ email: z.string().trim().min(1, { error: 'email is empty' }) }),
+  input: z.object({ email: textParam(z.string().trim().min(1, { error: 'email is empty' })) }),
   example: { email: 'ann@example.com' },
   responseExample: { client_id: 1001 },
   async handle(ctx, input) {
@@ -65,7 +65,10 @@ export const findClientIdByVar = defineAction({
   methods: ['GET'],
   summary: 'Client id by a variable value',
   description: '`var` names a deal variable, or a profile variable with the `client.` prefix.',
-  input: z.object({ var: z.string().min(1, { error: 'var is empty' }).max(500), val: z.coerce.string() }),
+  input: z.object({
+    var: textParam(z.string().min(1, { error: 'var is empty' }).max(500)),
+    val: textParam(),
+  }),
   example: { var: 'order_number', val: 'A-1001' },
   responseExample: { client_id: 1001 },
   async handle(ctx, input) {
@@ -79,7 +82,7 @@ export const chatappClientId = defineAction({
   name: 'chatapp_client_id',
   methods: ['GET'],
   summary: 'Chat-app client id by phone number (404 when none)',
-  input: z.object({ phone: z.coerce.string().min(1, { error: 'phone is empty' }) }),
+  input: z.object({ phone: textParam(z.string().min(1, { error: 'phone is empty' })) }),
   example: { phone: '79001234567' },
   responseExample: { client_id: 1002 },
   async handle(ctx, input) {
@@ -104,9 +107,9 @@ export const onlineChatClientId = defineAction({
   description:
     '`recipient` is the dialog id the chat widget script exposes on the website; `tag` and `name` update the client.',
   input: z.object({
-    recipient: z.coerce.string().min(1, { error: 'recipient is empty' }),
-    tag: z.string().optional(),
-    name: z.string().optional(),
+    recipient: textParam(z.string().min(1, { error: 'recipient is empty' })),
+    tag: textParam().optional(),
+    name: textParam().optional(),
   }),
   example: { recipient: 'w-5f2c9a', tag: 'landing' },
   responseExample: { client_id: 1003 },

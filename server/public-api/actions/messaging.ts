@@ -9,7 +9,7 @@ import { handleEvent } from '@/server/engine/handle-event';
 import { MESSAGE_FROM } from '@/server/history/history-service';
 import { type ApiContext, defineAction } from '../action';
 import { ApiError } from '../api-error';
-import { clientIdParam, idParam, jsonParam } from '../params';
+import { clientIdParam, idParam, jsonParam, textParam } from '../params';
 
 /** Parameters of the callbacks that are not theirs are saved into variables (interface spec). */
 function extraVariables(raw: Record<string, unknown>, known: readonly string[]): Record<string, string> {
@@ -36,14 +36,15 @@ export const callback = defineAction({
   input: z
     .looseObject({
       client_id: clientIdParam.optional(),
-      client_email: z.string().optional(),
-      client_phone: z.coerce.string().optional(),
-      message: z.coerce.string({ error: 'message is required' }),
+      client_email: textParam().optional(),
+      client_phone: textParam().optional(),
+      message: textParam(),
     })
     .refine((v) => v.client_id || v.client_email || v.client_phone, {
       error: 'client_id, client_email or client_phone is required',
       path: ['client_id'],
     }),
+  universalTargets: { phone: 'client_phone', email: 'client_email' },
   example: { client_id: 1001, message: 'payment_ok', amount: '49.90' },
   responseExample: { client_id: 1001, message_id: 4, sent: 1 },
   async handle(ctx, input) {
@@ -75,11 +76,9 @@ export const tgCallback = defineAction({
   description:
     '`user_id` is the user in the tg messenger, `group_id` the bot name (ending with "bot"). Other parameters are saved into variables.',
   input: z.looseObject({
-    message: z.coerce.string({ error: 'message is required' }),
-    user_id: z.coerce.string({ error: 'user_id is required' }).min(1),
-    group_id: z
-      .string({ error: 'group_id is required' })
-      .regex(/bot$/i, { error: 'group_id is the bot name and ends with "bot"' }),
+    message: textParam(),
+    user_id: textParam(z.string().min(1, { error: 'user_id is empty' })),
+    group_id: textParam(z.string().regex(/bot$/i, { error: 'group_id is the bot name and ends with "bot"' })),
   }),
   example: { user_id: '123456789', group_id: 'shop_bot', message: 'paid' },
   responseExample: { client_id: 1001, message_id: 4, sent: 1 },
@@ -106,12 +105,12 @@ export const chatappCallback = defineAction({
   description:
     'After a sign-up on a website: the client with this phone (created if new) starts the bot of the connected chat-app bot `bot_id`. Other parameters are saved into variables.',
   input: z.looseObject({
-    phone: z.coerce
-      .string({ error: 'phone is required' })
-      .refine((p) => phoneDigits(p).length >= 5, { error: 'phone is not a phone number' }),
-    bot_id: z.coerce.string({ error: 'bot_id is required' }).min(1),
-    message: z.coerce.string().default(''),
-    name: z.string().optional(),
+    phone: textParam(
+      z.string().refine((p) => phoneDigits(p).length >= 5, { error: 'phone is not a phone number' }),
+    ),
+    bot_id: textParam(z.string().min(1, { error: 'bot_id is empty' })),
+    message: textParam().default(''),
+    name: textParam().optional(),
   }),
   example: { phone: '+7 900 123-45-67', bot_id: '42', name: 'Ann', message: 'signed_up' },
   responseExample: { client_id: 1002, message_id: 1, sent: 1 },
@@ -132,10 +131,10 @@ export const chatappCallback = defineAction({
 });
 
 const outgoing = {
-  message: z.coerce.string().optional(),
+  message: textParam().optional(),
   message_id: idParam('message_id').optional(),
   attachment_type: attachmentTypeSchema.optional(),
-  attachment_url: z.string().url({ error: 'attachment_url must be a URL' }).optional(),
+  attachment_url: textParam(z.string().url({ error: 'attachment_url must be a URL' })).optional(),
   buttons: jsonParam(buttonsSchema).optional(),
 };
 
@@ -189,8 +188,8 @@ export const chatappMessage = defineAction({
   methods: ['POST'],
   summary: 'Send a message through the connected chat-app bot',
   input: z.object({
-    chatapp_bot_id: z.coerce.string({ error: 'chatapp_bot_id is required' }).min(1),
-    phone: z.coerce.string({ error: 'phone is required' }),
+    chatapp_bot_id: textParam(z.string().min(1, { error: 'chatapp_bot_id is empty' })),
+    phone: textParam(),
     ...outgoing,
   }),
   example: { chatapp_bot_id: 42, phone: '79001234567', message: 'Hello!' },

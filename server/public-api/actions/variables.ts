@@ -3,6 +3,9 @@ import { getClientVariables, saveClientVariables } from '@/server/variables/clie
 import { defineAction } from '../action';
 import { clientIdParam, jsonParam, listParam } from '../params';
 
+/** Clients per bulk save: one transaction opens a deal for each. */
+const MAX_BULK_CLIENTS = 500;
+
 const variablesObject = jsonParam(
   z.record(z.string(), z.unknown(), { error: 'variables must be an object of names and values' }),
 );
@@ -16,7 +19,7 @@ export const saveVariables = defineAction({
   input: z
     .object({
       client_id: clientIdParam.optional(),
-      clients: listParam(clientIdParam, 'clients').optional(),
+      clients: listParam(clientIdParam, 'clients', MAX_BULK_CLIENTS).optional(),
       variables: variablesObject,
     })
     .refine((v) => v.client_id !== undefined || (v.clients?.length ?? 0) > 0, {

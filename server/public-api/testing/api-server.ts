@@ -1,23 +1,33 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRequestListener } from '@/scripts/request-listener.mjs';
 import { handlePublicApiRequest } from '../fetch-adapter';
-import { servePublicApi } from '../production-entry';
+import { exposeToProductionServer } from '../production-entry';
 
 /**
- * Serves the public API over real HTTP on 127.0.0.1 the way `npm start` does: node:http
- * requests go to servePublicApi, and what it leaves (keys that are not well-formed) to the
- * route handler's Fetch adapter, as Next.js would call it. Tests speak HTTP to it like an
- * integrator.
+ * Serves the public API over real HTTP on 127.0.0.1 the way `npm start` does, through its
+ * request listener (scripts/request-listener.mjs), with a stand-in for Next.js behind it that
+ * behaves as Next.js does with next.config.mjs: a 308 for repeated slashes, the route (trailing
+ * slash or not) for `/api/{x}/{y}`, the peer in X-Forwarded-For when the header is absent; the
+ * route's module loads with the first call it serves. Tests speak HTTP to it like an integrator.
  */
 export async function startApiServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(async (req, res) => {
-    if (servePublicApi(req, res)) return;
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const match = /^\/api\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+  const nextJs = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const rawUrl = req.url ?? '/';
+    const rawPath = rawUrl.split('?')[0];
+    if (/\\|\/\//.test(rawPath)) {
+      const location = rawUrl.replace(rawPath, rawPath.replace(/[\\/]+/g, '/'));
+      res.writeHead(308, { Location: location }).end(location);
+      return;
+    }
+    const url = new URL(rawUrl, 'http://127.0.0.1');
+    const match = /^\/api\/([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
     if (!match) {
       res.writeHead(404).end();
       return;
     }
+    exposeToProductionServer();
+    req.headers['x-forwarded-for'] ??= req.socket.remoteAddress;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
@@ -31,7 +41,8 @@ export async function startApiServer(): Promise<{ url: string; close(): Promise<
     );
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
-  });
+  };
+  const server = http.createServer(createRequestListener(nextJs));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

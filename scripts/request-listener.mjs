@@ -1,0 +1,39 @@
+// The production server's routing (`npm start`, scripts/start.mjs), in a module of its own so the
+// tests serve the API through the very same code.
+
+// Set by server/public-api/production-entry.ts when the API's route module loads.
+const publicApi = Symbol.for('blockbot.servePublicApi');
+
+/** An API key (`bb_…`) as a path segment. */
+const KEY_SEGMENT = /(?:^|[\\/])bb_/;
+
+/**
+ * Next.js answers `/api//{key}/…` with a 308 whose Location repeats the URL, key included (and
+ * cacheable, and sent on as a Referer). A URL that carries a key is served as its canonical path
+ * instead: runs of slashes or backslashes as one slash, no trailing slash.
+ */
+export function canonicalKeyUrl(url) {
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  if (!KEY_SEGMENT.test(path)) return url;
+  return (
+    path.replace(/[\\/]+/g, '/').replace(/(.)\/$/, '$1') + (queryStart === -1 ? '' : url.slice(queryStart))
+  );
+}
+
+/**
+ * Public API calls go straight to the API's handler once its module is loaded; everything else
+ * (and the first API call, which loads it) to Next.js.
+ */
+export function createRequestListener(handleWithNext) {
+  return (req, res) => {
+    req.url = canonicalKeyUrl(req.url ?? '/');
+    if (globalThis[publicApi]?.(req, res)) return;
+    // Next.js keeps an X-Forwarded-For the client wrote; the peer appended to it, as a proxy
+    // does, lets the route handler tell the client's address (lib/client-address.ts).
+    const peer = req.socket.remoteAddress;
+    const forwarded = req.headers['x-forwarded-for'];
+    if (peer) req.headers['x-forwarded-for'] = forwarded ? `${forwarded}, ${peer}` : peer;
+    handleWithNext(req, res);
+  };
+}
