@@ -351,14 +351,20 @@ describe('URLs that carry a key are never redirected (item 18)', () => {
   });
 
   it('Next.js, configured as next.config.mjs says, routes the trailing-slash path to the route handler', async () => {
-    const { default: nextConfig } = await import('@/next.config.mjs');
+    const configFile = path.join(process.cwd(), 'next.config.mjs');
+    const { default: nextConfig } = (await import(configFile)) as { default: object };
     const { defaultConfig } = await import('next/dist/server/config-shared');
     const { default: loadCustomRoutes } = await import('next/dist/lib/load-custom-routes');
+    const { getPathMatch } = await import('next/dist/shared/lib/router/utils/path-match');
     const { getRouteRegex } = await import('next/dist/shared/lib/router/utils/route-regex');
-    const routes = await loadCustomRoutes({ ...defaultConfig, ...nextConfig } as never);
+    const redirectsOf = async (config: object) =>
+      (await loadCustomRoutes({ ...defaultConfig, ...config } as never)).redirects;
     const target = `/api/${key}/get_messages/`;
-    const redirecting = routes.redirects.filter((r) => new RegExp(r.regex ?? '^$').test(target));
-    expect(redirecting).toEqual([]);
+    const redirecting = (redirects: { source: string }[]) =>
+      redirects.filter((r) => getPathMatch(r.source)(target) !== false);
+    // Next.js's own trailing-slash redirect matches the path, unless the config skips it.
+    expect(redirecting(await redirectsOf({}))).not.toEqual([]);
+    expect(redirecting(await redirectsOf(nextConfig))).toEqual([]);
     expect(getRouteRegex('/api/[apiKey]/[action]').re.test(target)).toBe(true);
   });
 });

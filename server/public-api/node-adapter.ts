@@ -21,7 +21,10 @@ export async function handleNodeApiRequest(
       contentLength: req.headers['content-length'] ?? null,
       // An early stop (a body over the cap) must leave the socket alone, so the 413 still gets out.
       body: req.iterator({ destroyOnReturn: false }),
-      addressChain: [...(req.headers['x-forwarded-for']?.split(',') ?? []), req.socket.remoteAddress ?? ''],
+      addressChain: [
+        ...[req.headers['x-forwarded-for'] ?? []].flat().flatMap((header) => header.split(',')),
+        req.socket.remoteAddress ?? '',
+      ],
     },
     apiKey,
     action,
