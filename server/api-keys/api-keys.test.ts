@@ -32,6 +32,7 @@ describe('API keys', () => {
       projectId: project.id,
       canDeleteClients: true,
       plan: 'free',
+      allowedOrigins: [],
     });
     expect((await listApiKeys(db, project.id))[0].lastUsedAt).toBeInstanceOf(Date);
   });

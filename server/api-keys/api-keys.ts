@@ -56,6 +56,8 @@ export interface AuthenticatedKey {
   projectId: number;
   canDeleteClients: boolean;
   plan: Plan;
+  /** The project's origins allowed to call the API from a browser (CORS), cached with the key. */
+  allowedOrigins: readonly string[];
 }
 
 const LAST_USED_PRECISION_MS = 60_000;
@@ -70,15 +72,8 @@ export async function authenticateApiKey(
   presented: string,
   now = Date.now(),
 ): Promise<AuthenticatedKey | null> {
-  if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
-  const hash = hashApiKey(presented);
-  let live = getLiveKey(hash, now);
-  if (!live) {
-    const found = await findLiveKey(db, hash);
-    if (!found) return null;
-    live = found;
-    rememberLiveKey(hash, live, now);
-  }
+  const live = await lookUpLiveKey(db, presented, now);
+  if (!live) return null;
   // Last-used is shown to the minute; skip the write when it is fresh, it is on every call's path.
   if (live.lastUsedAt === null || now - live.lastUsedAt > LAST_USED_PRECISION_MS) {
     live.lastUsedAt = now;
@@ -89,7 +84,22 @@ export async function authenticateApiKey(
     projectId: live.projectId,
     canDeleteClients: live.canDeleteClients,
     plan: live.plan,
+    allowedOrigins: live.allowedOrigins,
   };
+}
+
+/**
+ * The live key for a presented key string, from the cache or the database, without counting
+ * it as used: a CORS preflight asks which origins the key's project allows.
+ */
+export async function lookUpLiveKey(db: Db, presented: string, now = Date.now()): Promise<LiveKey | null> {
+  if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
+  const hash = hashApiKey(presented);
+  const cached = getLiveKey(hash, now);
+  if (cached) return cached;
+  const found = await findLiveKey(db, hash);
+  if (found) rememberLiveKey(hash, found, now);
+  return found;
 }
 
 /** The key with its project's plan, in one query. */
@@ -102,8 +112,10 @@ async function findLiveKey(db: Db, hash: string): Promise<LiveKey | null> {
       hash: string;
       lastUsedAt: Date | null;
       plan: Plan;
+      allowedOrigins: string[];
     }[]
-  >`SELECT k.id, k."projectId", k."canDeleteClients", k.hash, k."lastUsedAt", p.plan::text AS plan
+  >`SELECT k.id, k."projectId", k."canDeleteClients", k.hash, k."lastUsedAt", p.plan::text AS plan,
+      p."apiAllowedOrigins" AS "allowedOrigins"
     FROM "ApiKey" k JOIN "Project" p ON p.id = k."projectId"
     WHERE k.hash = ${hash} AND k."revokedAt" IS NULL`;
   if (!row) return null;
@@ -113,6 +125,7 @@ async function findLiveKey(db: Db, hash: string): Promise<LiveKey | null> {
     projectId: row.projectId,
     canDeleteClients: row.canDeleteClients,
     plan: row.plan,
+    allowedOrigins: row.allowedOrigins,
     lastUsedAt: row.lastUsedAt?.getTime() ?? null,
   };
 }

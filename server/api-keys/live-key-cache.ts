@@ -5,9 +5,9 @@ import type { AuthenticatedKey } from './api-keys';
  * does not read the key and its project on every call.
  *
  * Correctness across instances: an entry is trusted for KEY_CACHE_TTL_MS at most, so a key
- * revoked on another instance (or a plan changed there) takes effect here within that time;
- * revoking on this instance drops the entry at once. Only live keys are kept (an unknown or
- * revoked key always asks the database), and the size is bounded. The map sits on globalThis
+ * revoked on another instance (or a plan or the allowed origins changed there) takes effect here
+ * within that time; revoking or changing them on this instance drops the entries at once. Only
+ * live keys are kept (an unknown or revoked key always asks the database), and the size is bounded. The map sits on globalThis
  * because Next.js may load this module more than once in one process (once per route bundle),
  * and a revocation made through the app's tRPC route must reach the API route's entries.
  */
@@ -45,6 +45,11 @@ export function rememberLiveKey(hash: string, key: LiveKey, now: number): void {
     if (oldest !== undefined) entries.delete(oldest);
   }
   entries.set(hash, { key, expiresAt: now + KEY_CACHE_TTL_MS });
+}
+
+/** A project's plan or allowed origins changed on this instance: its keys' entries go at once. */
+export function forgetProjectKeys(projectId: number): void {
+  for (const [hash, entry] of entries) if (entry.key.projectId === projectId) entries.delete(hash);
 }
 
 /** Revocation on this instance: the key stops working here at once. */

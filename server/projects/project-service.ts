@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { MAX_ALLOWED_ORIGINS, parseAllowedOrigin } from '@/lib/cors';
+import { forgetProjectKeys } from '@/server/api-keys/live-key-cache';
 import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
@@ -125,6 +127,14 @@ const constantNameSchema = z
   )
   .max(500);
 
+/** One origin allowed to call the public API from a browser, normalized as browsers send it. */
+const allowedOriginSchema = z.string().transform((text, ctx) => {
+  const parsed = parseAllowedOrigin(text);
+  if ('origin' in parsed) return parsed.origin;
+  ctx.addIssue({ code: 'custom', message: parsed.error });
+  return z.NEVER;
+});
+
 export const projectSettingsInput = z.object({
   plan: z.enum(PLANS).optional(),
   timeZone: timeZoneSchema.optional(),
@@ -137,6 +147,11 @@ export const projectSettingsInput = z.object({
   constants: z
     .array(z.object({ name: constantNameSchema, value: z.string().max(100_000) }))
     .max(MAX_PROJECT_CONSTANTS, `at most ${MAX_PROJECT_CONSTANTS} project constants`)
+    .optional(),
+  apiAllowedOrigins: z
+    .array(allowedOriginSchema)
+    .max(MAX_ALLOWED_ORIGINS, `at most ${MAX_ALLOWED_ORIGINS} allowed origins; use * to allow every site`)
+    .transform((origins) => [...new Set(origins)])
     .optional(),
 });
 
@@ -153,13 +168,14 @@ export async function updateProjectSettings(
       throw new DomainError('invalid', `The constant "${c.name}" is defined twice.`, 'constants');
     names.add(c.name);
   }
-  return db.$transaction(async (tx) => {
+  const updated = await db.$transaction(async (tx) => {
     const project = await tx.project.update({
       where: { id: projectId },
       data: {
         plan: data.plan,
         timeZone: data.timeZone,
         webhookUrl: data.webhookUrl === undefined ? undefined : data.webhookUrl || null,
+        apiAllowedOrigins: data.apiAllowedOrigins,
       },
     });
     if (data.constants) {
@@ -171,6 +187,9 @@ export async function updateProjectSettings(
     }
     return project;
   });
+  // The API's key cache holds the plan and allowed origins: this instance applies them at once.
+  forgetProjectKeys(projectId);
+  return updated;
 }
 
 export async function rotateWebhookSecret(db: Db, projectId: number) {

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { clientAddress } from '@/lib/client-address';
-import { authenticateApiKey } from '@/server/api-keys/api-keys';
+import { type AuthenticatedKey, authenticateApiKey } from '@/server/api-keys/api-keys';
 import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { ApiAction } from './action';
 import { actions } from './actions';
 import { actionAliases, renameAliasedParams } from './actions/aliases';
 import { ApiError, type ApiReply, errorReply, jsonReply, toApiError } from './api-error';
+import { allowedOriginsOf, answerPreflight, withCors } from './cors';
 import { nulBytePath } from './params';
 import { countFailedKeyLookup, takeToken } from './rate-limit';
 import { redactKey } from './redact';
@@ -30,8 +31,14 @@ export async function answerApiRequest(
   actionName: string,
 ): Promise<ApiReply> {
   const started = Date.now();
+  if (req.method === 'OPTIONS') return answerPreflight(apiKey, req.origin, req.requestedHeaders);
+  const call: KeyOfCall = {};
   try {
-    return await dispatch(req, apiKey, actionName);
+    return withCors(
+      await dispatch(req, apiKey, actionName, call),
+      req.origin,
+      call.key?.allowedOrigins ?? [],
+    );
   } catch (error) {
     const apiError = toApiError(error);
     if (apiError.status === 500) console.error(`[api] ${actionName} failed:`, error);
@@ -39,11 +46,26 @@ export async function answerApiRequest(
     console.log(
       `[api] ${req.method} /api/${redactKey(apiKey)}/${actionName} ${apiError.status} ${apiError.code} ${Date.now() - started}ms`,
     );
-    return errorReply(apiError);
+    // An error before the key was looked up (an unknown action) asks the key's project too.
+    const allowed =
+      call.key === undefined && req.origin
+        ? await allowedOriginsOf(apiKey).catch(() => [])
+        : (call.key?.allowedOrigins ?? []);
+    return withCors(errorReply(apiError), req.origin, allowed);
   }
 }
 
-async function dispatch(req: ApiRequest, apiKey: string, actionName: string): Promise<ApiReply> {
+/** The call's key once looked up (null: not valid), for the CORS headers of its answer. */
+interface KeyOfCall {
+  key?: AuthenticatedKey | null;
+}
+
+async function dispatch(
+  req: ApiRequest,
+  apiKey: string,
+  actionName: string,
+  call: KeyOfCall,
+): Promise<ApiReply> {
   const action = actionsByName.get(actionName);
   if (!action) {
     throw new ApiError(
@@ -60,6 +82,7 @@ async function dispatch(req: ApiRequest, apiKey: string, actionName: string): Pr
   const db = await getDb();
   // A valid key is always served; only failures count against the address, so nobody can lock a key out.
   const key = await authenticateApiKey(db, apiKey);
+  call.key = key;
   if (!key) throw invalidKey(clientAddress(req.addressChain, getEnv().BLOCKBOT_TRUSTED_PROXIES));
   const rate = takeToken(key.keyId, getEnv().BLOCKBOT_API_RATE_LIMIT);
   if (!rate.allowed) {

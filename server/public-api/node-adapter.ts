@@ -21,6 +21,8 @@ export async function handleNodeApiRequest(
       contentLength: req.headers['content-length'] ?? null,
       // An early stop (a body over the cap) must leave the socket alone, so the 413 still gets out.
       body: req.iterator({ destroyOnReturn: false }),
+      origin: req.headers.origin ?? null,
+      requestedHeaders: req.headers['access-control-request-headers'] ?? null,
       addressChain: [
         ...[req.headers['x-forwarded-for'] ?? []].flat().flatMap((header) => header.split(',')),
         req.socket.remoteAddress ?? '',

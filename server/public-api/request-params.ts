@@ -18,6 +18,10 @@ export interface ApiRequest {
   contentLength: string | null;
   /** The body's bytes as they arrive; null when there is none. */
   body: AsyncIterable<Uint8Array> | null;
+  /** The Origin header, sent by browsers: the answer carries CORS headers when the project allows it. */
+  origin: string | null;
+  /** A browser's preflight (OPTIONS) lists here the headers its call will send. */
+  requestedHeaders: string | null;
   /** X-Forwarded-For's entries, then the connection's peer address when the server knows it. */
   addressChain: string[];
 }

@@ -12,4 +12,12 @@ async function handler(req: Request, { params }: Params) {
   return handlePublicApiRequest(req, apiKey, action);
 }
 
-export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE };
+// OPTIONS too: a browser's preflight gets the project's CORS answer, not Next.js's default one.
+export {
+  handler as GET,
+  handler as POST,
+  handler as PUT,
+  handler as PATCH,
+  handler as DELETE,
+  handler as OPTIONS,
+};
