@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
-import { Input, Select } from '@/components/ui/input';
+import { Input, Select, Textarea } from '@/components/ui/input';
 
 type Constant = { name: string; value: string };
 const PLANS = [
@@ -32,6 +32,8 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
   const [plan, setPlan] = useState<'free' | 'business' | 'ai'>('free');
   const [timeZone, setTimeZone] = useState('UTC');
   const [webhookUrl, setWebhookUrl] = useState('');
+  /** One origin per line, as the managers edit them. */
+  const [allowedOrigins, setAllowedOrigins] = useState('');
   const [constants, setConstants] = useState<Constant[]>([]);
   const [saved, setSaved] = useState(false);
   const [confirmName, setConfirmName] = useState('');
@@ -42,6 +44,7 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
     setPlan(project.data.plan);
     setTimeZone(project.data.timeZone);
     setWebhookUrl(project.data.webhookUrl ?? '');
+    setAllowedOrigins(project.data.apiAllowedOrigins.join('\n'));
     setConstants(project.data.constants.map(({ name, value }) => ({ name, value })));
   }, [project.data]);
 
@@ -90,6 +93,7 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
       plan,
       timeZone,
       webhookUrl,
+      apiAllowedOrigins: allowedOrigins.split(/[\s,]+/).filter(Boolean),
       constants: constants.filter((c) => c.name || c.value),
     });
   }
@@ -160,6 +164,30 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
               placeholder="https://example.com/blockbot"
             />
           </Field>
+          <Field
+            id="api-allowed-origins"
+            label="Web pages allowed to call the API (CORS)"
+            hint={
+              <>
+                One origin per line, such as https://shop.example, or * for every site. Empty: browsers cannot
+                read the API's answers. A key used in a web page is visible to every visitor: use a key
+                without the permission to delete clients there.
+              </>
+            }
+          >
+            <Textarea
+              id="api-allowed-origins"
+              rows={3}
+              value={allowedOrigins}
+              onChange={(e) => setAllowedOrigins(e.target.value)}
+              placeholder="https://shop.example"
+            />
+          </Field>
+          {allowedOrigins.trim() === '*' ? null : (
+            <Button variant="secondary" size="sm" onClick={() => setAllowedOrigins('*')}>
+              Allow every site (*)
+            </Button>
+          )}
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium text-slate-700">Project constants</legend>
             {constants.map((c, i) => (
