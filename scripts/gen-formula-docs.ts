@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { catalogue, signature } from '../lib/formula/catalogue';
 import { LIMITS } from '../lib/formula/limits';
+import { CHARS_PER_STEP } from '../lib/formula/meter';
 
 const out = path.join(process.cwd(), 'docs', 'formula.md');
 
@@ -137,11 +138,34 @@ lines still run, and the error shows in the simulator's log.
 |---|---|
 | source length | ${LIMITS.sourceLength} characters |
 | nesting of brackets and operators | ${LIMITS.depth} levels |
+| operators inside one another in one statement (\`a + b + c …\` counts each) | ${LIMITS.chainDepth} |
 | steps per run | ${LIMITS.steps} |
-| text length | ${LIMITS.stringLength} characters |
+| text length, and a list or dict written as text | ${LIMITS.stringLength} characters |
 | list or dict size | ${LIMITS.listLength} items |
+| values built in one run | ${LIMITS.memoryBytes / (1024 * 1024)} MB |
 | run time (not counting waits for in-flow calls) | ${LIMITS.wallTimeMs} ms |
 | in-flow function calls per run | ${LIMITS.hostCalls} |
+
+### How values are measured
+
+A formula cannot take the bot down, however it is written: past a limit, it gets an error.
+
+- **Steps.** Every operation is a step, and an operation on lists, dicts or long texts is also
+  a step per item it visits (and per ${CHARS_PER_STEP} characters it reads or writes): comparing two
+  lists, \`str()\`, \`to_json()\`, \`sort()\`, \`in_array()\`, \`index()\`, \`contains()\`,
+  \`replace()\`, \`split()\`, repeating a list. Past ${LIMITS.steps} steps, the run stops with
+  \`the formula took more than ${LIMITS.steps} steps\`.
+- **Size as text.** A list or dict is as long as its text: \`[[1] * 10000] * 10000\` holds one list
+  10,000 times, and each copy counts. Storing it in a variable, \`str()\`, \`to_json()\`, joining it
+  to a text or giving it to an in-flow function fails once it would pass ${LIMITS.stringLength}
+  characters (\`the value would be longer than ${LIMITS.stringLength} characters as text\`), before
+  the text is built. Functions that build texts or lists (\`replace()\`, \`concat()\`, \`split()\`,
+  \`repeat()\`) check the size of their result before building it.
+- **Memory.** The texts, lists and dicts one run builds are counted (roughly: 2 bytes per
+  character, 8 per list item, 40 per dict entry), kept or not; past ${LIMITS.memoryBytes / (1024 * 1024)} MB the run stops
+  with \`the formula built more than ${LIMITS.memoryBytes / (1024 * 1024)} MB of values\`.
+- **Depth.** A statement whose operators sit more than ${LIMITS.chainDepth} deep inside one another
+  (a chain of ${LIMITS.chainDepth + 1} \`+\` included) is marked in the editor; split it over several lines.
 
 In-flow functions (messages, callbacks, HTTP requests, CRM, lists, tg messenger) need the
 business or AI plan; on the free plan a call says so. Parameters are positional; pass \`None\` to

@@ -1,6 +1,7 @@
-import { textTooLong } from './evaluate';
+import { checkList, listTooLong, textTooLong } from './evaluate';
 import { hmacHex, md5, sha256 } from './hash';
 import { LIMITS } from './limits';
+import { CHARS_PER_STEP, type Meter } from './meter';
 import { zonedParts } from './time-zone';
 import {
   asNumber,
@@ -31,7 +32,8 @@ export interface ParamSpec {
   rest?: boolean;
 }
 
-export interface BuiltinContext {
+/** A built-in's view of its run; work that grows with its arguments is charged to it. */
+export interface BuiltinContext extends Meter {
   random(): number;
   now(): Date;
   timeZone: string;
@@ -114,7 +116,7 @@ const num = (v: Value, what: string): number => {
   return n;
 };
 const int = (v: Value, what: string) => Math.trunc(num(v, what));
-const str = (v: Value) => toDisplayString(v);
+const str = (v: Value, meter?: Meter) => toDisplayString(v, meter);
 const list = (v: Value, what: string): Value[] => {
   if (Array.isArray(v)) return v;
   throw new FormulaError(`${what} must be a list, got ${typeName(v)}`);
@@ -124,6 +126,21 @@ const dict = (v: Value, what: string): Map<string, Value> => {
   throw new FormulaError(`${what} must be a dict, got ${typeName(v)}`);
 };
 const opt = (args: Value[], i: number) => (args[i] === undefined ? null : args[i]);
+
+/** How often a part (not empty) occurs in a text, without overlaps, as split() finds it. */
+function occurrences(text: string, part: string, meter: Meter): number {
+  meter.work(text.length / CHARS_PER_STEP);
+  let count = 0;
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
+  meter.work(count);
+  return count;
+}
+
+/** A list a built-in copied from another (so no larger than it, and one), within the list limit, charged for the copying. */
+function copied(meter: Meter, l: Value[]): Value[] {
+  meter.work(l.length);
+  return checkList(l);
+}
 
 const isList = (v: Value): boolean => Array.isArray(v);
 const isContainer = (v: Value): boolean => Array.isArray(v) || v instanceof Map;
@@ -222,7 +239,7 @@ pure(
 pure('float', 'x: any', 'number', 'A number from numeric text.', "float('2.5') → 2.5", ([x]) =>
   num(x, 'float: x'),
 );
-pure('str', 'x: any', 'string', 'The value as text.', 'str(12) → "12"', ([x]) => str(x));
+pure('str', 'x: any', 'string', 'The value as text.', 'str(12) → "12"', ([x], ctx) => str(x, ctx));
 pure(
   'round',
   'x: number, digits?: number = 0',
@@ -241,7 +258,7 @@ pure(
   'number',
   'The smallest of the numbers (or of one list).',
   'min(3, 1, 2) → 1',
-  (args) => pick(args, 'min', (a, b) => a < b),
+  (args, ctx) => pick(args, ctx, 'min', (a, b) => a < b),
 );
 pure(
   'max',
@@ -249,7 +266,7 @@ pure(
   'number',
   'The largest of the numbers (or of one list).',
   'max([3, 1, 2]) → 3',
-  (args) => pick(args, 'max', (a, b) => a > b),
+  (args, ctx) => pick(args, ctx, 'max', (a, b) => a > b),
 );
 pure('pow', 'x: number, y: number', 'number', 'x to the power y.', 'pow(2, 10) → 1024', ([x, y]) =>
   finite(num(x, 'pow: x') ** num(y, 'pow: y')),
@@ -288,8 +305,14 @@ pure(
   },
 );
 
-function pick(args: Value[], name: string, better: (a: number, b: number) => boolean): Value {
+function pick(
+  args: Value[],
+  ctx: BuiltinContext,
+  name: string,
+  better: (a: number, b: number) => boolean,
+): Value {
   const values = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
+  ctx.work(values.length);
   if (!values.length) throw new FormulaError(`${name}: give at least one number`);
   let best = num(values[0], `${name}: each value`);
   for (const v of values.slice(1)) {
@@ -300,9 +323,13 @@ function pick(args: Value[], name: string, better: (a: number, b: number) => boo
 }
 
 group = 'Text';
-pure('len', 'value: any', 'number', 'The length of a text, list or dict.', "len('hello') → 5", ([v]) =>
-  Array.isArray(v) ? v.length : v instanceof Map ? v.size : [...str(v)].length,
-);
+pure('len', 'value: any', 'number', 'The length of a text, list or dict.', "len('hello') → 5", ([v], ctx) => {
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof Map) return v.size;
+  const text = str(v, ctx);
+  ctx.work(text.length / CHARS_PER_STEP);
+  return [...text].length;
+});
 pure('lower', 'text: string', 'string', 'The text in lower case.', "lower('Hi') → 'hi'", ([t]) =>
   str(t).toLowerCase(),
 );
@@ -333,7 +360,13 @@ pure(
   'string',
   'Replaces every occurrence of old with new.',
   "replace('a-b-c', '-', '+') → 'a+b+c'",
-  ([t, o, n]) => str(t).split(str(o)).join(str(n)),
+  ([t, o, n], ctx) => {
+    const [text, old, by] = [str(t, ctx), str(o, ctx), str(n, ctx)];
+    // The result's length is known before it is built: one too long is refused, not built.
+    const times = old === '' ? Math.max(text.length - 1, 0) : occurrences(text, old, ctx);
+    if (text.length + times * (by.length - old.length) > LIMITS.stringLength) throw textTooLong();
+    return text.split(old).join(by);
+  },
 );
 pure(
   'contains',
@@ -341,13 +374,13 @@ pure(
   'boolean',
   `Whether a text contains a part, a list an item, or a dict a key. contains(item, list) works too.`,
   "contains('hello', 'ell') → True",
-  (args) => {
+  (args, ctx) => {
     const [v, p] = listAt(args, 0, isContainer);
     return Array.isArray(v)
-      ? v.some((x) => valuesEqual(x, p))
+      ? v.some((x) => valuesEqual(x, p, ctx))
       : v instanceof Map
-        ? v.has(str(p))
-        : str(v).includes(str(p));
+        ? v.has(str(p, ctx))
+        : str(v, ctx).includes(str(p, ctx));
   },
 );
 pure(
@@ -385,9 +418,15 @@ pure(
   'list',
   'Splits the text into a list (at spaces when no separator is given).',
   "split('a,b', ',') → ['a', 'b']",
-  (args) => {
+  (args, ctx) => {
+    const text = str(args[0], ctx);
     const sep = opt(args, 1);
-    return sep === null ? str(args[0]).trim().split(/\s+/).filter(Boolean) : str(args[0]).split(str(sep));
+    if (sep === null) return checkList(text.trim().split(/\s+/).filter(Boolean));
+    const separator = str(sep, ctx);
+    // Counted before the list is built.
+    const parts = separator === '' ? text.length : occurrences(text, separator, ctx) + 1;
+    if (parts > LIMITS.listLength) throw listTooLong();
+    return text.split(separator);
   },
 );
 pure(
@@ -413,7 +452,12 @@ pure(
   'string',
   'Joins texts (None counts as empty).',
   "concat('a', 1, 'b') → 'a1b'",
-  (args) => args.map(str).join(''),
+  (args, ctx) => {
+    const texts = args.map((v) => str(v, ctx));
+    // Measured before it is joined.
+    if (texts.reduce((sum, t) => sum + t.length, 0) > LIMITS.stringLength) throw textTooLong();
+    return texts.join('');
+  },
 );
 pure(
   'urlencode',
@@ -576,9 +620,9 @@ pure(
   'list',
   `A new list with the item added at the end (assign it: a = append(a, x)). ${EITHER_ORDER}`,
   'append([1, 2], 3) → [1, 2, 3]',
-  (args) => {
+  (args, ctx) => {
     const [l, x] = listAt(args, 0);
-    return [...list(l, 'append: list'), x];
+    return copied(ctx, [...list(l, 'append: list'), x]);
   },
 );
 pure(
@@ -587,10 +631,10 @@ pure(
   'list',
   'A new list with the item inserted at the index.',
   "insert(['a', 'c'], 1, 'b') → ['a', 'b', 'c']",
-  ([l, i, x]) => {
+  ([l, i, x], ctx) => {
     const copy = [...list(l, 'insert: list')];
     copy.splice(int(i, 'insert: index'), 0, x);
-    return copy;
+    return copied(ctx, copy);
   },
 );
 pure(
@@ -599,10 +643,10 @@ pure(
   'list',
   `A new list without the first occurrence of the item. ${EITHER_ORDER}`,
   'remove([1, 2, 1], 1) → [2, 1]',
-  (args) => {
+  (args, ctx) => {
     const [l, x] = listAt(args, 0);
-    const copy = [...list(l, 'remove: list')];
-    const at = copy.findIndex((y) => valuesEqual(y, x));
+    const copy = copied(ctx, [...list(l, 'remove: list')]);
+    const at = copy.findIndex((y) => valuesEqual(y, x, ctx));
     if (at >= 0) copy.splice(at, 1);
     return copy;
   },
@@ -613,9 +657,9 @@ pure(
   'number',
   `The position of the item (from 0), or -1. ${EITHER_ORDER}`,
   "index(['a', 'b'], 'b') → 1",
-  (args) => {
+  (args, ctx) => {
     const [l, x] = listAt(args, 0);
-    return list(l, 'index: list').findIndex((y) => valuesEqual(y, x));
+    return list(l, 'index: list').findIndex((y) => valuesEqual(y, x, ctx));
   },
 );
 pure(
@@ -624,9 +668,9 @@ pure(
   'boolean',
   `Whether the list contains the item. ${EITHER_ORDER}`,
   "in_array('b', ['a', 'b']) → True",
-  (args) => {
+  (args, ctx) => {
     const [x, l] = listAt(args, 1);
-    return list(l, 'in_array: list').some((y) => valuesEqual(y, x));
+    return list(l, 'in_array: list').some((y) => valuesEqual(y, x, ctx));
   },
 );
 pure(
@@ -643,14 +687,25 @@ pure(
   'list',
   'A sorted copy (numbers by value, texts alphabetically).',
   'sort([3, 1, 2]) → [1, 2, 3]',
-  (args) => {
+  (args, ctx) => {
     const copy = [...list(args[0], 'sort: list')];
+    // About n log n comparisons.
+    ctx.work(copy.length * Math.ceil(Math.log2(copy.length + 1)));
     copy.sort((a, b) => compareValues(a, b) ?? typeName(a).localeCompare(typeName(b)));
     return args[1] === true || asNumber(args[1] ?? null) === 1 ? copy.reverse() : copy;
   },
 );
-pure('sum_array', 'list: list', 'number', 'The sum of the numbers.', 'sum_array([1, 2, 3]) → 6', ([l]) =>
-  list(l, 'sum_array: list').reduce<number>((s, x) => s + num(x, 'sum_array: each item'), 0),
+pure(
+  'sum_array',
+  'list: list',
+  'number',
+  'The sum of the numbers.',
+  'sum_array([1, 2, 3]) → 6',
+  ([l], ctx) => {
+    const items = list(l, 'sum_array: list');
+    ctx.work(items.length);
+    return items.reduce<number>((s, x) => s + num(x, 'sum_array: each item'), 0);
+  },
 );
 pure(
   'dict_keys_to_array',
@@ -658,7 +713,7 @@ pure(
   'list',
   'The keys of the dict.',
   "dict_keys_to_array({'a': 1}) → ['a']",
-  ([d]) => [...dict(d, 'dict_keys_to_array: dict').keys()],
+  ([d], ctx) => copied(ctx, [...dict(d, 'dict_keys_to_array: dict').keys()]),
 );
 pure(
   'dict_values_to_array',
@@ -666,7 +721,7 @@ pure(
   'list',
   'The values of the dict.',
   "dict_values_to_array({'a': 1}) → [1]",
-  ([d]) => [...dict(d, 'dict_values_to_array: dict').values()],
+  ([d], ctx) => copied(ctx, [...dict(d, 'dict_values_to_array: dict').values()]),
 );
 pure(
   'exist_key',
@@ -684,9 +739,13 @@ pure(
   'any',
   'Reads JSON text into lists and dicts.',
   `from_json('{"a": [1, 2]}')['a'][1] → 2`,
-  ([t]) => {
+  ([t], ctx) => {
+    const text = str(t, ctx);
+    ctx.work(text.length / CHARS_PER_STEP);
+    // What the text holds: a list item or dict entry takes more than the few characters it is written in.
+    ctx.alloc(4 * text.length);
     try {
-      return fromJson(JSON.parse(str(t)));
+      return fromJson(JSON.parse(text));
     } catch {
       throw new FormulaError('from_json: the text is not valid JSON');
     }
@@ -698,7 +757,7 @@ pure(
   'string',
   'Writes a value as JSON text.',
   "to_json({'a': 1}) → '{\"a\":1}'",
-  ([v]) => JSON.stringify(toJson(v)) ?? 'null',
+  ([v], ctx) => JSON.stringify(toJson(v, ctx)) ?? 'null',
 );
 
 group = 'Bot and messages';

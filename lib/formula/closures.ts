@@ -1,12 +1,14 @@
 import { arity, arityMessage, builtins } from './catalogue';
-import { binary, checkList, getIndex, setIndex, unary } from './evaluate';
+import { binary, checkList, getIndex, setIndex, textTooLong, unary } from './evaluate';
 import { NeedsHost } from './host-calls';
 import { LIMITS } from './limits';
+import { bytesOf } from './meter';
 import { children, type Expr, type Pos, type Statement } from './parser';
 import { type NameSlot, type NameTable, type Run, readName, tick, writeName } from './run-state';
 import {
   asExactNumber,
   asNumber,
+  checkTextSize,
   FormulaError,
   isTruthy,
   mayBeNumeric,
@@ -105,13 +107,18 @@ function compileNode(e: Expr, unit: Unit): Compiled {
     }
     case 'list': {
       const items = e.items.map((x) => compileExpr(x, unit));
-      return (run) => checkList(items.map((f) => f(run)));
+      return (run) => {
+        const list = checkList(items.map((f) => f(run)));
+        run.alloc(bytesOf(list));
+        return list;
+      };
     }
     case 'dict': {
       const entries = e.entries.map(([k, v]) => [compileExpr(k, unit), compileExpr(v, unit)] as const);
       return (run) => {
         const map = new Map<string, Value>();
-        for (const [k, v] of entries) map.set(toDisplayString(k(run)), v(run));
+        for (const [k, v] of entries) map.set(toDisplayString(k(run), run), v(run));
+        run.alloc(bytesOf(map));
         return map;
       };
     }
@@ -150,9 +157,9 @@ function compileNode(e: Expr, unit: Unit): Compiled {
     case 'index': {
       const { slot: ts, get: target } = operand(e.target, unit);
       const { constant: ic, value: iv, get: index } = operand(e.index, unit);
-      const general = (t: Value, i: Value) => {
+      const general = (run: Run, t: Value, i: Value) => {
         try {
-          return getIndex(t, i);
+          return getIndex(t, i, run);
         } catch (error) {
           throw at(e, error);
         }
@@ -162,12 +169,12 @@ function compileNode(e: Expr, unit: Unit): Compiled {
         return (run) => {
           const t = ts !== null ? readName(run, ts) : target(run);
           const v = t instanceof Map ? t.get(iv) : undefined;
-          return v !== undefined ? v : general(t, iv);
+          return v !== undefined ? v : general(run, t, iv);
         };
       if (ic && typeof iv === 'number' && Number.isInteger(iv) && iv >= 0)
         return (run) => {
           const t = ts !== null ? readName(run, ts) : target(run);
-          return Array.isArray(t) && iv < t.length ? t[iv] : general(t, iv);
+          return Array.isArray(t) && iv < t.length ? t[iv] : general(run, t, iv);
         };
       return (run) => {
         const t = ts !== null ? readName(run, ts) : target(run);
@@ -178,7 +185,7 @@ function compileNode(e: Expr, unit: Unit): Compiled {
           if (v !== undefined) return v;
         } else if (Array.isArray(t) && typeof i === 'number' && i >= 0 && i < t.length && Number.isInteger(i))
           return t[i];
-        return general(t, i);
+        return general(run, t, i);
       };
     }
     case 'call':
@@ -279,21 +286,28 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
   const convert = COMPARISONS.has(op) ? asExactNumber : asNumber;
   const l = new NumberOf(convert);
   const r = new NumberOf(convert);
-  const general = (a: Value, b: Value) => {
+  const general = (run: Run, a: Value, b: Value) => {
     try {
-      return binary(op, a, b);
+      return binary(op, a, b, run);
     } catch (error) {
       throw at(e, error);
     }
   };
   if (op === '+') {
-    const joins = (a: Value, b: Value): a is string =>
-      typeof a === 'string' && typeof b === 'string' && a.length + b.length <= LIMITS.stringLength;
+    // A join that fits is built here, its bytes counted; one that does not fit goes the
+    // general way, which says why.
+    const joins = (run: Run, a: Value, b: Value): a is string => {
+      if (typeof a !== 'string' || typeof b !== 'string') return false;
+      const length = a.length + b.length;
+      if (length > LIMITS.stringLength) return false;
+      run.bytes += 2 * length;
+      return run.bytes <= LIMITS.memoryBytes;
+    };
     if (givesPlainText(e.left))
       return (run) => {
         const a = ls !== null ? readName(run, ls) : lc ? lv : left(run);
         const b = rs !== null ? readName(run, rs) : rc ? rv : right(run);
-        return joins(a, b) ? a + b : general(a, b);
+        return joins(run, a, b) ? a + b : general(run, a, b);
       };
     return (run) => {
       const a = ls !== null ? readName(run, ls) : lc ? lv : left(run);
@@ -301,14 +315,14 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
       const y = r.of(b);
       if (y === null) {
         // Anything text plus non-numeric text joins.
-        if (joins(a, b)) return a + b;
+        if (joins(run, a, b)) return a + b;
       } else {
         const x = l.of(a);
-        if (x !== null) return Number.isFinite(x + y) ? x + y : general(a, b);
+        if (x !== null) return Number.isFinite(x + y) ? x + y : general(run, a, b);
         // Text plus numeric text joins, unless it is a date or time (plus days or minutes).
-        if (joins(a, b) && parseDate(a) === null && parseTime(a) === null) return a + b;
+        if (joins(run, a, b) && parseDate(a) === null && parseTime(a) === null) return a + b;
       }
-      return general(a, b);
+      return general(run, a, b);
     };
   }
   // The commonest operators get closures of their own, function literals apart, so that V8
@@ -325,14 +339,14 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
           const b = rs !== null ? readName(run, rs) : rv;
           const x = l.of(a);
           const y = r.of(b);
-          return x !== null && y !== null && Number.isFinite(x * y) ? x * y : general(a, b);
+          return x !== null && y !== null && Number.isFinite(x * y) ? x * y : general(run, a, b);
         };
       return (run) => {
         const a = ls !== null ? readName(run, ls) : lc ? lv : left(run);
         const b = rs !== null ? readName(run, rs) : rc ? rv : right(run);
         const x = l.of(a);
         const y = r.of(b);
-        return x !== null && y !== null && Number.isFinite(x * y) ? x * y : general(a, b);
+        return x !== null && y !== null && Number.isFinite(x * y) ? x * y : general(run, a, b);
       };
     case '-':
       if (leaves)
@@ -341,14 +355,14 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
           const b = rs !== null ? readName(run, rs) : rv;
           const x = l.of(a);
           const y = r.of(b);
-          return x !== null && y !== null && Number.isFinite(x - y) ? x - y : general(a, b);
+          return x !== null && y !== null && Number.isFinite(x - y) ? x - y : general(run, a, b);
         };
       return (run) => {
         const a = ls !== null ? readName(run, ls) : lc ? lv : left(run);
         const b = rs !== null ? readName(run, rs) : rc ? rv : right(run);
         const x = l.of(a);
         const y = r.of(b);
-        return x !== null && y !== null && Number.isFinite(x - y) ? x - y : general(a, b);
+        return x !== null && y !== null && Number.isFinite(x - y) ? x - y : general(run, a, b);
       };
     case '/':
       if (leaves)
@@ -357,14 +371,14 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
           const b = rs !== null ? readName(run, rs) : rv;
           const x = l.of(a);
           const y = r.of(b);
-          return x !== null && y !== null && Number.isFinite(x / y) ? x / y : general(a, b);
+          return x !== null && y !== null && Number.isFinite(x / y) ? x / y : general(run, a, b);
         };
       return (run) => {
         const a = ls !== null ? readName(run, ls) : lc ? lv : left(run);
         const b = rs !== null ? readName(run, rs) : rc ? rv : right(run);
         const x = l.of(a);
         const y = r.of(b);
-        return x !== null && y !== null && Number.isFinite(x / y) ? x / y : general(a, b);
+        return x !== null && y !== null && Number.isFinite(x / y) ? x / y : general(run, a, b);
       };
   }
   return (run) => {
@@ -376,7 +390,7 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
       const v = onNumbers(op, x, y);
       if (v !== undefined) return v;
     }
-    return general(a, b);
+    return general(run, a, b);
   };
 }
 
@@ -416,16 +430,27 @@ function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
         );
       }
       if (run.hostIndex < run.hostResults.length) return run.hostResults[run.hostIndex++];
+      // What the server will write out as text or JSON: measured first, like any value given out.
+      try {
+        for (const v of values) checkTextSize(v, run);
+      } catch (error) {
+        throw at(e, error);
+      }
       throw new NeedsHost(e.name, values);
     };
   const impl = entry.impl!;
   return (run) => {
     const values = collect(run);
+    let result: Value;
     try {
-      return impl(values, run);
+      result = impl(values, run);
+      if (typeof result === 'string' && result.length > LIMITS.stringLength) throw textTooLong();
     } catch (error) {
       throw at(e, error);
     }
+    // A text, list or dict a built-in gives is new (or counted as if it were).
+    if (typeof result !== 'number') run.alloc(bytesOf(result));
+    return result;
   };
 }
 
@@ -492,8 +517,8 @@ export function compileStatement(s: Statement, unit: Unit, callsHost: boolean): 
       let container = base;
       const keys = indexes.map((f) => f(run));
       try {
-        for (const key of keys.slice(0, -1)) container = getIndex(container, key);
-        setIndex(container, keys[keys.length - 1], v);
+        for (const key of keys.slice(0, -1)) container = getIndex(container, key, run);
+        setIndex(container, keys[keys.length - 1], v, run);
       } catch (error) {
         throw at(s, error);
       }

@@ -11,7 +11,7 @@ import { checkCalls, type Diagnostic, diagnoseParsed, toDiagnostic } from './dia
 import { executeWithHost } from './host-calls';
 import { parseExpression, parseFormula } from './parser';
 import { CLOCK_EVERY, NameTable, ReusedRun, Run, RunLimitError, type RunOptions } from './run-state';
-import { copyValue, FormulaError, type Value } from './values';
+import { checkTextSize, copyValue, FormulaError, type Value } from './values';
 
 export { type Diagnostic, diagnose } from './diagnose';
 export type { FormulaHost, Plan, RunOptions, VariableStore } from './run-state';
@@ -123,7 +123,8 @@ export function compileExpression(source: string): CompiledExpression {
     if (!expr) throw unusable();
     if (callsHost) throw new Error('this expression calls in-flow functions: use evaluate()');
     const result = reused.use(options, expr);
-    // Lists and dicts may be kept for later runs, so the caller gets a copy; the rest as it is.
+    // Lists and dicts may be kept for later runs, so the caller gets a copy (measured first: see
+    // copyValue); the rest as it is.
     return typeof result === 'object' && result !== null ? copyValue(result) : result;
   };
   return {
@@ -141,6 +142,8 @@ export function compileExpression(source: string): CompiledExpression {
         },
         pos,
       );
+      // What the caller will write out as text: measured first, like any value given out.
+      checkTextSize(result, run);
       return result;
     },
   };

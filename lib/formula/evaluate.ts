@@ -1,4 +1,5 @@
 import { LIMITS } from './limits';
+import { bytesOf, CHARS_PER_STEP, type Meter } from './meter';
 import {
   asNumber,
   compareValues,
@@ -15,25 +16,33 @@ import {
   valuesEqual,
 } from './values';
 
-/** Operators on the language's values (bot-semantics §4). Never touches host objects. */
+/**
+ * Operators on the language's values (bot-semantics §4). Never touches host objects. The meter,
+ * when given, is charged for work that grows with the values and for the values built.
+ */
 
 export const textTooLong = () => new FormulaError(`a text longer than ${LIMITS.stringLength} characters`);
-const listTooLong = () => new FormulaError(`a list longer than ${LIMITS.listLength} items`);
-
-const checkText = (s: string) => {
-  if (s.length > LIMITS.stringLength) throw textTooLong();
-  return s;
-};
+export const listTooLong = () => new FormulaError(`a list longer than ${LIMITS.listLength} items`);
 
 export const checkList = <T extends Value[]>(l: T): T => {
   if (l.length > LIMITS.listLength) throw listTooLong();
   return l;
 };
 
+/** A text or list an operator built, charged to the meter: its items were copied, its bytes are new. */
+function built<T extends Value>(meter: Meter | undefined, v: T): T {
+  if (meter) {
+    const bytes = bytesOf(v);
+    meter.work(typeof v === 'string' ? bytes / (2 * CHARS_PER_STEP) : bytes / 8);
+    meter.alloc(bytes);
+  }
+  return v;
+}
+
 const cannot = (op: string, a: Value, b: Value) =>
   new FormulaError(`cannot use ${op} with ${typeName(a)} and ${typeName(b)}`);
 
-export function add(a: Value, b: Value): Value {
+export function add(a: Value, b: Value, meter?: Meter): Value {
   if (a === null || b === null) {
     // An unset variable: 0 beside a number (or another unset one), the empty text beside text.
     const other = a === null ? b : a;
@@ -48,9 +57,16 @@ export function add(a: Value, b: Value): Value {
   if (date !== null && nb !== null) return formatDate(date + Math.trunc(nb) * 86_400_000);
   const time = parseTime(a);
   if (time !== null && nb !== null) return formatTime(time + Math.trunc(nb));
-  if (Array.isArray(a) && Array.isArray(b)) return checkList([...a, ...b]);
-  if (typeof a === 'string' || typeof b === 'string')
-    return checkText(toDisplayString(a) + toDisplayString(b));
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length + b.length > LIMITS.listLength) throw listTooLong();
+    return built(meter, [...a, ...b]);
+  }
+  if (typeof a === 'string' || typeof b === 'string') {
+    const x = toDisplayString(a, meter);
+    const y = toDisplayString(b, meter);
+    if (x.length + y.length > LIMITS.stringLength) throw textTooLong();
+    return built(meter, x + y);
+  }
   throw cannot('+', a, b);
 }
 
@@ -76,7 +92,7 @@ function notANumber(a: Value, b: Value): FormulaError {
   );
 }
 
-export function arithmetic(op: string, a: Value, b: Value): Value {
+export function arithmetic(op: string, a: Value, b: Value, meter?: Meter): Value {
   if (op === '*' && Array.isArray(a)) {
     const n = asNumber(b);
     if (n === null) throw cannot('*', a, b);
@@ -88,7 +104,7 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
     // (An empty list repeated any number of times is empty, however large the count.)
     const times = a.length === 0 ? 0 : Math.trunc(n);
     if (a.length * times > LIMITS.listLength) throw listTooLong();
-    return Array.from({ length: times }, () => a).flat();
+    return built(meter, Array.from({ length: times }, () => a).flat());
   }
   // An unset variable is 0 in arithmetic.
   const x = a === null ? 0 : asNumber(a);
@@ -115,9 +131,9 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
 }
 
 /** Different types are never equal and never ordered; comparing them is not an error. */
-export function compare(op: string, a: Value, b: Value): boolean {
-  if (op === '==') return valuesEqual(a, b);
-  if (op === '!=') return !valuesEqual(a, b);
+export function compare(op: string, a: Value, b: Value, meter?: Meter): boolean {
+  if (op === '==') return valuesEqual(a, b, meter);
+  if (op === '!=') return !valuesEqual(a, b, meter);
   const c = compareValues(a, b);
   if (c === null) return false;
   switch (op) {
@@ -132,10 +148,10 @@ export function compare(op: string, a: Value, b: Value): boolean {
   }
 }
 
-export function binary(op: string, a: Value, b: Value): Value {
+export function binary(op: string, a: Value, b: Value, meter?: Meter): Value {
   switch (op) {
     case '+':
-      return add(a, b);
+      return add(a, b, meter);
     case '-':
       return subtract(a, b);
     case '==':
@@ -144,9 +160,9 @@ export function binary(op: string, a: Value, b: Value): Value {
     case '>':
     case '<=':
     case '>=':
-      return compare(op, a, b);
+      return compare(op, a, b, meter);
     default:
-      return arithmetic(op, a, b);
+      return arithmetic(op, a, b, meter);
   }
 }
 
@@ -168,24 +184,29 @@ function position(index: Value, length: number): number {
   return i;
 }
 
-export function getIndex(target: Value, index: Value): Value {
+export function getIndex(target: Value, index: Value, meter?: Meter): Value {
   if (Array.isArray(target)) return target[position(index, target.length)];
   if (target instanceof Map) {
-    const key = toDisplayString(index);
+    const key = toDisplayString(index, meter);
     if (!target.has(key)) throw new FormulaError(`the dict has no key '${key}'`);
     return target.get(key) as Value;
   }
-  if (typeof target === 'string') return [...target][position(index, [...target].length)];
+  if (typeof target === 'string') {
+    // Characters, not UTF-16 units: the text is read through.
+    meter?.work(target.length / CHARS_PER_STEP);
+    const chars = [...target];
+    return chars[position(index, chars.length)];
+  }
   throw new FormulaError(`${typeName(target)} cannot be indexed`);
 }
 
-export function setIndex(target: Value, index: Value, value: Value): void {
+export function setIndex(target: Value, index: Value, value: Value, meter?: Meter): void {
   if (Array.isArray(target)) {
     target[position(index, target.length)] = value;
     return;
   }
   if (target instanceof Map) {
-    target.set(toDisplayString(index), value);
+    target.set(toDisplayString(index, meter), value);
     if (target.size > LIMITS.listLength)
       throw new FormulaError(`a dict larger than ${LIMITS.listLength} items`);
     return;

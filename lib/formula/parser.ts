@@ -120,9 +120,12 @@ class Parser {
         continue;
       }
       const startLine = this.peekRaw().line;
+      const start = this.i;
       try {
         const statement = this.statement();
         this.endOfStatement();
+        // A tree is no deeper than it has tokens, so short statements (nearly all) need no walk.
+        if (this.i - start > LIMITS.chainDepth) this.checkDepth(statement);
         if (!lexErrorLines.has(startLine)) statements.push(statement);
       } catch (error) {
         if (!(error instanceof Abort)) throw error;
@@ -130,6 +133,33 @@ class Parser {
       }
     }
     return { statements, errors: this.errors, tokens: this.all };
+  }
+
+  /**
+   * Refuses a statement whose operators nest deeper than LIMITS.chainDepth, a chain like
+   * `1 + 1 + …` counting each: compiling or evaluating it would run out of stack.
+   */
+  private checkDepth(s: Statement) {
+    const stack: Expr[] = s.type === 'expr' ? [s.expr] : s.value ? [s.target, s.value] : [s.target];
+    // The operators above a node: a leaf of `1 + 1 + 1` has two.
+    const depths = stack.map(() => 0);
+    for (let x = stack.pop(); x; x = stack.pop()) {
+      const depth = depths.pop() as number;
+      if (depth > LIMITS.chainDepth) {
+        this.errors.push({
+          message: `more than ${LIMITS.chainDepth} operators inside one another in one statement (a chain like a + b + c counts each); split it over several lines`,
+          line: x.line,
+          column: x.column,
+          offset: x.offset,
+          end: x.end,
+        });
+        throw new Abort();
+      }
+      for (const child of children(x)) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
 
   private peekRaw(): Token {

@@ -1,5 +1,6 @@
 import type { BuiltinContext } from './catalogue';
 import { LIMITS } from './limits';
+import type { Meter } from './meter';
 import { isSystemVariable } from './system-variables';
 import { deserializeValue, FormulaError, serializeValue, type Value } from './values';
 
@@ -95,11 +96,14 @@ export class NameTable {
 const NO_RESULTS: readonly Value[] = [];
 
 /** State of one run, and the built-ins' view of it. Host calls are replayed: see host-calls.ts. */
-export class Run implements BuiltinContext {
+export class Run implements BuiltinContext, Meter {
   /** This run's value of each name, by slot: undefined until read or written. */
   readonly values: (Value | undefined)[];
   steps = 0;
+  /** 0 in a run that does not count steps (see CLOCK_EVERY): its work() then counts no time. */
   deadline = 0;
+  /** Bytes of values built (see LIMITS.memoryBytes). */
+  bytes = 0;
   hostResults: readonly Value[] = NO_RESULTS;
   hostIndex = 0;
   hostCalls = 0;
@@ -123,6 +127,25 @@ export class Run implements BuiltinContext {
   now(): Date {
     const now = this.options.now;
     return now ? now() : new Date();
+  }
+
+  work(steps: number): void {
+    const before = this.steps;
+    // Whole steps, so that tick() still meets every multiple of CLOCK_EVERY it passes.
+    const after = before + Math.ceil(steps);
+    this.steps = after;
+    if (after > LIMITS.steps) throw tooManySteps();
+    // The clock is looked at whenever a multiple of CLOCK_EVERY is passed, as tick() does.
+    if (this.deadline !== 0 && Math.floor(after / CLOCK_EVERY) !== Math.floor(before / CLOCK_EVERY))
+      checkClock(this);
+  }
+
+  alloc(bytes: number): void {
+    this.bytes += bytes;
+    if (this.bytes > LIMITS.memoryBytes)
+      throw new RunLimitError(
+        `the formula built more than ${LIMITS.memoryBytes / (1024 * 1024)} MB of values`,
+      );
   }
 
   random(): number {
@@ -163,10 +186,10 @@ export class ReusedRun {
     if (!run) return body(new Run(options, this.names, this.counted));
     this.free = null;
     run.options = options;
-    if (this.counted) {
-      run.steps = 0;
-      run.deadline = Date.now() + LIMITS.wallTimeMs;
-    }
+    // Steps and bytes count in every run: work that grows with values is charged even here.
+    run.steps = 0;
+    run.bytes = 0;
+    if (this.counted) run.deadline = Date.now() + LIMITS.wallTimeMs;
     try {
       return body(run);
     } finally {
@@ -183,12 +206,17 @@ export class ReusedRun {
 /** A limit of the whole run (steps, time): no later line could finish either, so the run stops. */
 export class RunLimitError extends FormulaError {}
 
+const tooManySteps = () => new RunLimitError(`the formula took more than ${LIMITS.steps} steps`);
+
+function checkClock(run: Run): void {
+  if (Date.now() > run.deadline)
+    throw new RunLimitError(`the formula ran longer than ${LIMITS.wallTimeMs} ms`);
+}
+
 /** One step of a counted run: past the limits, a clear error. */
 export function tick(run: Run): void {
-  if (++run.steps > LIMITS.steps) throw new RunLimitError(`the formula took more than ${LIMITS.steps} steps`);
-  if (run.steps % CLOCK_EVERY === 0 && Date.now() > run.deadline) {
-    throw new RunLimitError(`the formula ran longer than ${LIMITS.wallTimeMs} ms`);
-  }
+  if (++run.steps > LIMITS.steps) throw tooManySteps();
+  if (run.steps % CLOCK_EVERY === 0) checkClock(run);
 }
 
 const isContainer = (v: Value) => Array.isArray(v) || v instanceof Map;
@@ -227,6 +255,12 @@ function readStored(run: Run, slot: NameSlot, version: object | undefined): Valu
 export function writeName(run: Run, slot: NameSlot, value: Value, clear: boolean): void {
   if (slot.name.startsWith('project.'))
     throw new FormulaError(`${slot.name} is a project constant and cannot be changed here`);
-  run.options.store.set(slot.name, clear || value === null ? null : serializeValue(value));
+  let text: string | null = null;
+  if (!clear && value !== null) {
+    text = serializeValue(value, run);
+    // A list or dict is written anew; a text or number is stored as it is.
+    if (typeof value === 'object') run.alloc(2 * text.length);
+  }
+  run.options.store.set(slot.name, text);
   run.values[slot.index] = clear ? null : value;
 }

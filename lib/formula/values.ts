@@ -1,3 +1,6 @@
+import { LIMITS } from './limits';
+import { CHARS_PER_STEP, type Meter } from './meter';
+
 /**
  * The formula language's own values. Dicts are Maps, so a key like `__proto__` is plain data;
  * nothing here ever touches a host object.
@@ -159,24 +162,75 @@ export function formatNumber(n: number): string {
   return String(Number(n.toPrecision(15)));
 }
 
-/** How a value reads in a message or a variable. */
-export function toDisplayString(v: Value): string {
+/**
+ * How a value reads in a message or a variable. A list or dict is measured before it is
+ * written (see checkTextSize); the meter, when given, is charged for the work.
+ */
+export function toDisplayString(v: Value, meter?: Meter): string {
   if (v === null) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return formatNumber(v);
   if (typeof v === 'boolean') return v ? 'True' : 'False';
-  return JSON.stringify(toJson(v));
+  const text = JSON.stringify(toJson(v, meter));
+  meter?.work(text.length / CHARS_PER_STEP);
+  // (The measure is a lower bound: escapes and long numbers are only known once written.)
+  if (text.length > LIMITS.stringLength) throw tooLongAsText();
+  return text;
 }
 
-/** A value as JSON data (dicts as objects without prototypes). */
-export function toJson(v: Value): unknown {
+/** A value as JSON data (dicts as objects without prototypes), measured first (see checkTextSize). */
+export function toJson(v: Value, meter?: Meter): unknown {
+  checkTextSize(v, meter);
+  return jsonOf(v);
+}
+
+function jsonOf(v: Value): unknown {
   if (v instanceof Map) {
     const out: Record<string, unknown> = Object.create(null);
-    for (const [k, x] of v) out[k] = toJson(x);
+    for (const [k, x] of v) out[k] = jsonOf(x);
     return out;
   }
-  if (Array.isArray(v)) return v.map(toJson);
+  if (Array.isArray(v)) return v.map(jsonOf);
   return v;
+}
+
+const tooLongAsText = () =>
+  new FormulaError(`the value would be longer than ${LIMITS.stringLength} characters as text`);
+
+/**
+ * A list or dict that would be longer than the text limit once written out (stored, str(),
+ * to_json(), given out of the formula) is refused before anything is built: a list that holds
+ * one list many times reads as every copy of it, however little memory it takes. The measure
+ * stops soon after the limit, so its work is bounded whatever the value; each item visited is
+ * a step of the meter's run.
+ */
+export function checkTextSize(v: Value, meter?: Meter): void {
+  if ((Array.isArray(v) || v instanceof Map) && textSize(v, LIMITS.stringLength, meter) > LIMITS.stringLength)
+    throw tooLongAsText();
+}
+
+/** At least the characters of a value as JSON text; past `room`, any larger number. */
+function textSize(v: Value, room: number, meter: Meter | undefined): number {
+  if (typeof v === 'string') return v.length + 2;
+  if (Array.isArray(v)) {
+    meter?.work(v.length);
+    // Brackets and commas.
+    let size = v.length + 1;
+    for (let i = 0; i < v.length && size <= room; i++) size += textSize(v[i], room - size, meter);
+    return size;
+  }
+  if (v instanceof Map) {
+    meter?.work(v.size);
+    let size = v.size + 1;
+    for (const [k, x] of v) {
+      if (size > room) break;
+      // The key in quotes and a colon.
+      size += k.length + 3 + textSize(x, room - size, meter);
+    }
+    return size;
+  }
+  // A number takes at least one character.
+  return v === null || typeof v === 'boolean' ? 4 : 1;
 }
 
 export function fromJson(json: unknown): Value {
@@ -188,20 +242,29 @@ export function fromJson(json: unknown): Value {
   return null;
 }
 
-/** A deep copy of a list or dict, for a caller that may change it; other values as they are. */
-export function copyValue(v: Value): Value {
-  if (Array.isArray(v)) return v.map(copyValue);
+/**
+ * A deep copy of a list or dict, for a caller that may change it; other values as they are.
+ * Only values that could be written out as text are copied (see checkTextSize), so the copy is
+ * bounded even where the value holds one list many times.
+ */
+export function copyValue(v: Value, meter?: Meter): Value {
+  checkTextSize(v, meter);
+  return copyOf(v);
+}
+
+function copyOf(v: Value): Value {
+  if (Array.isArray(v)) return v.map(copyOf);
   if (v instanceof Map) {
     const copy = new Map<string, Value>();
-    for (const [k, x] of v) copy.set(k, copyValue(x));
+    for (const [k, x] of v) copy.set(k, copyOf(x));
     return copy;
   }
   return v;
 }
 
 /** A value → stored text. Lists and dicts as JSON, so deserializeValue reads them back. */
-export function serializeValue(v: Value): string {
-  return toDisplayString(v);
+export function serializeValue(v: Value, meter?: Meter): string {
+  return toDisplayString(v, meter);
 }
 
 /** Stored text → value: JSON lists and dicts come back as such, True/False as booleans, the rest stays text. */
@@ -231,7 +294,9 @@ export function isTruthy(v: Value): boolean {
   return v.size > 0;
 }
 
+/** Lists and dicts compare item by item; each pair of values compared is a step of the meter's run. */
 export function valuesEqual(a: Value, b: Value, meter?: Meter): boolean {
+  meter?.work(1);
   // A cleared or unset variable (None) equals the empty text.
   if (a === null || b === null) return a === b || a === '' || b === '';
   const na = asNumber(a);
@@ -244,12 +309,19 @@ export function valuesEqual(a: Value, b: Value, meter?: Meter): boolean {
   }
   if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b) || a instanceof Map !== b instanceof Map)
     return false;
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((x, i) => valuesEqual(x, b[i]));
-  if (a instanceof Map && b instanceof Map) {
-    return a.size === b.size && [...a].every(([k, x]) => b.has(k) && valuesEqual(x, b.get(k) as Value));
+  // (A list or dict is equal to itself, however large.)
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!valuesEqual(a[i], b[i], meter)) return false;
+    return true;
   }
-  return a === b;
+  if (a instanceof Map && b instanceof Map) {
+    if (a.size !== b.size) return false;
+    for (const [k, x] of a) if (!b.has(k) || !valuesEqual(x, b.get(k) as Value, meter)) return false;
+    return true;
+  }
+  return false;
 }
 
 /**
