@@ -88,6 +88,8 @@ export class EventRun {
   private blocksEntered = 0;
   /** Blocks a formula's message() asked for: entered once the current block is done. */
   readonly queuedBlocks: Block[] = [];
+  /** The last block request's reply in this event, kept on the client for the webhook; null: none ran. */
+  customAnswer: string | null = null;
   private submitted = false;
 
   constructor(
@@ -430,6 +432,7 @@ export class EventRun {
     const ctx = this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? '');
     const outcome = await runBlockRequest(request, ctx, this.http);
     this.system.customAnswer = outcome.body;
+    this.customAnswer = outcome.body;
     for (const { variable, value } of outcome.stored) this.setVariable(variable, value);
     this.note('request', {
       ...where,

@@ -1,5 +1,6 @@
 import type { Attachment, Buttons } from '@/lib/schema';
 import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
+import { VARIABLE_LIMITS } from '@/server/variables/limits';
 import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/variables/variable-store';
 import type { EventRun } from './event-run';
 
@@ -44,7 +45,8 @@ const storeEvent = new PreparedStatement(
    ),${VARIABLE_WRITES_SQL},
    client AS (
      UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
-       "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt")
+       "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt"),
+       "customAnswer" = coalesce($customAnswer::text, "customAnswer")
      WHERE id = $clientId::int
    ), log AS (
      INSERT INTO "EngineLogEntry" ("projectId", "clientId", kind, data, "createdAt")
@@ -58,7 +60,7 @@ const storeEvent = new PreparedStatement(
 /**
  * Everything an event stores, in one statement: the incoming message and the outgoing ones
  * (undelivered until their channel says otherwise, unless storing delivers them), the
- * variable changes, the client's block and the engine log. An outgoing message whose send key
+ * variable changes, the client's block (and last block request's reply) and the engine log. An outgoing message whose send key
  * is already stored (a retried job) is left out, so nothing is sent twice. It is the event's
  * last statement: the transaction commits with it.
  */
@@ -93,6 +95,8 @@ export async function storeEventResults(
     ...variableWriteParams(run.variableWrites),
     currentBlockId: run.client.currentBlockId,
     lastMessageAt: options.lastMessageAt,
+    // What a variable could hold: the webhook carries it with every message of the client.
+    customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
     logKinds: run.log.map((entry) => entry.kind),
     logData: run.log.map((entry) => JSON.stringify(entry.data)),
   });

@@ -36,6 +36,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
       },
     ],
     paths,
+    webhooks: { message: messageWebhook },
     components: {
       parameters: {
         ApiKey: {
@@ -129,6 +130,100 @@ function pathItem(serverUrl: string, action: ApiAction, name = action.name) {
   }
   return { parameters: [{ $ref: '#/components/parameters/ApiKey' }], ...operations };
 }
+
+/** The outbound webhook (server/webhooks/webhook-payload.ts, bot-semantics §7). */
+const messageWebhook = {
+  post: {
+    summary: "Every received or sent message, POSTed to the project's webhook URL",
+    description:
+      "Sent once per message, not retried, as JSON. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) and the project's signing secret from the settings. The fields are those receivers written for the commercial platform read; `recepient` is spelled so for compatibility.",
+    requestBody: {
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: [
+              'id',
+              'client',
+              'message',
+              'attachments',
+              'message_id',
+              'project_id',
+              'is_input',
+              'delivered',
+              'error_message',
+            ],
+            properties: {
+              id: { type: 'integer', description: 'The message id' },
+              client: {
+                type: 'object',
+                required: ['id', 'recepient', 'client_type', 'name', 'avatar', 'created_at', 'tag', 'group'],
+                properties: {
+                  id: { type: 'integer', description: 'client_id of the API' },
+                  recepient: {
+                    type: 'string',
+                    description: "The client's id in its messenger (platform_id)",
+                  },
+                  client_type: {
+                    type: 'integer',
+                    description: '1 tg, 5 widget, 6 chat-app, 10 social, 13 telephony, 99 simulator',
+                  },
+                  name: { type: 'string' },
+                  avatar: { type: 'string' },
+                  created_at: { type: 'integer', description: 'Unix time in seconds' },
+                  tag: { type: 'string' },
+                  group: { type: 'string', description: 'The connected bot (group_id)' },
+                  custom_answer: {
+                    type: 'string',
+                    description:
+                      "The reply of the client's last block request (#{custom_answer}), at most 100,000 characters; absent until a block request ran for the client",
+                  },
+                },
+              },
+              message: { type: 'string' },
+              attachments: { type: 'array', items: { type: 'object' } },
+              message_id: {
+                type: ['integer', 'null'],
+                description: "The block that sent it, or the client's block when it arrived",
+              },
+              project_id: { type: 'integer' },
+              is_input: { enum: [0, 1], description: '1 received from the client, 0 sent to the client' },
+              delivered: { enum: [0, 1] },
+              error_message: {
+                type: ['string', 'null'],
+                description: 'Why a sent message was not delivered',
+              },
+            },
+          },
+          example: {
+            id: 5012,
+            client: {
+              id: 1002,
+              recepient: '79001234567',
+              client_type: 6,
+              name: 'Ann',
+              avatar: '',
+              created_at: 1767225600,
+              tag: '',
+              group: '42',
+              custom_answer: '{"status":"ok"}',
+            },
+            message: 'Your order is ready',
+            attachments: [],
+            message_id: 3,
+            project_id: 7,
+            is_input: 0,
+            delivered: 1,
+            error_message: null,
+          },
+        },
+      },
+    },
+    responses: {
+      200: { description: 'Any answer is accepted; a failed delivery is recorded, not retried.' },
+    },
+  },
+};
 
 function queryParameters(schema: Record<string, unknown>, example: Record<string, unknown>) {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;

@@ -1,4 +1,8 @@
-/** bot-semantics §7: the body POSTed to the project's webhook for every received or sent message. */
+/**
+ * bot-semantics §7: the body POSTed to the project's webhook for every received or sent message,
+ * as receivers written for the commercial platform read it. Documented for integrators in the
+ * OpenAPI document's `webhooks` (openapi.ts) and in docs/migrating.md: keep them in step.
+ */
 export interface WebhookPayload {
   id: number;
   client: {
@@ -11,6 +15,8 @@ export interface WebhookPayload {
     created_at: number;
     tag: string;
     group: string;
+    /** The reply of the client's last block request, when one ran. */
+    custom_answer?: string;
   };
   message: string;
   attachments: unknown;
@@ -41,6 +47,7 @@ export function buildWebhookPayload(
     createdAt: Date;
     tag: string;
     groupId: string;
+    customAnswer: string | null;
   },
 ): WebhookPayload {
   return {
@@ -54,6 +61,7 @@ export function buildWebhookPayload(
       created_at: Math.floor(client.createdAt.getTime() / 1000),
       tag: client.tag,
       group: client.groupId,
+      ...(client.customAnswer === null ? {} : { custom_answer: client.customAnswer }),
     },
     message: message.text,
     attachments: message.attachments,

@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { createApiKey } from '@/server/api-keys/api-keys';
+import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { getDb } from '@/server/db';
+import { useFreshAppDatabase } from '@/server/db/test-support';
+import { type FakeApi, startFakeApi } from '@/server/engine/testing/fake-api-server';
+import { createProject } from '@/server/projects/project-service';
+import { buildOpenApiDocument } from '@/server/public-api/openapi';
+import { startApiServer } from '@/server/public-api/testing/api-server';
+import { buildWebhookPayload } from './webhook-payload';
+
+// biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON the receiver got
+type Payload = Record<string, any>;
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-hook-payload-'));
+let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let server: Awaited<ReturnType<typeof startApiServer>>;
+let fakeApi: FakeApi;
+let receiver: http.Server;
+const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+
+beforeAll(async () => {
+  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+  app = await useFreshAppDatabase(tmp);
+  server = await startApiServer();
+  fakeApi = await startFakeApi();
+  receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { startWorkers } = await import('@/server/jobs/jobs');
+  const { jobDefinitions } = await import('@/server/jobs/registry');
+  await startWorkers(jobDefinitions);
+});
+afterAll(async () => {
+  await server?.close();
+  await fakeApi?.close();
+  receiver?.close();
+  await app?.dispose();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function receivedPayloads(count: number, secret: string): Promise<Payload[]> {
+  for (let i = 0; i < 200 && received.length < count; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(received).toHaveLength(count);
+  const hook = new Webhook(secret);
+  return received.map((r) => hook.verify(r.body, r.headers as Record<string, string>) as Payload);
+}
+
+it("carries bot-semantics §7's fields, and client.custom_answer once a block request ran for the client", async () => {
+  const db = await getDb();
+  const project = await createProject(db, { name: 'Hooks', owner: { email: 'owner@example.com' } });
+  await saveBotSchema(db, project.id, {
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [
+      { id: 1, kind: 'start', text: 'Welcome', trigger: { alternatives: '' } },
+      {
+        id: 2,
+        kind: 'start',
+        text: 'Pizza costs #{price}',
+        trigger: { alternatives: 'order' },
+        request: { type: 'GET', url: `${fakeApi.url}/json`, storedValues: 'data|items|0|price->price' },
+      },
+    ],
+    arrows: [],
+  });
+  const { webhookSecret } = await db.project.update({
+    where: { id: project.id },
+    data: { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+  });
+  const key = (await createApiKey(db, project.id, { name: 'main' })).key;
+  const call = async (action: string, params: Record<string, unknown>) => {
+    const response = await fetch(`${server.url}/api/${key}/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(params),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as Payload;
+  };
+  const { clients } = await call('load_clients', { platform_id: 'ann', group_id: 'sim', client_type: 99 });
+  const clientId = clients[0].client_id as number;
+
+  await call('callback', { client_id: clientId, message: 'hi' });
+  const before = await receivedPayloads(2, webhookSecret);
+  const welcome = before.find((p) => p.is_input === 0);
+  expect(Object.keys(welcome ?? {}).sort()).toEqual(
+    [
+      'attachments',
+      'client',
+      'delivered',
+      'error_message',
+      'id',
+      'is_input',
+      'message',
+      'message_id',
+      'project_id',
+    ].sort(),
+  );
+  expect(welcome).toMatchObject({ message: 'Welcome', message_id: 1, project_id: project.id, delivered: 1 });
+  // No block request ran for the client yet: it has no custom_answer.
+  expect(Object.keys(welcome?.client).sort()).toEqual(
+    ['avatar', 'client_type', 'created_at', 'group', 'id', 'name', 'recepient', 'tag'].sort(),
+  );
+
+  await call('callback', { client_id: clientId, message: 'order' });
+  const after = (await receivedPayloads(4, webhookSecret)).slice(2);
+  const priced = after.find((p) => p.is_input === 0);
+  expect(priced).toMatchObject({
+    message: 'Pizza costs 42',
+    client: { id: clientId, recepient: 'ann', client_type: 99, group: 'sim' },
+  });
+  expect(JSON.parse(priced?.client.custom_answer)).toMatchObject({
+    status: 'ok',
+    data: { items: [{ name: 'Pizza', price: 42 }, expect.anything()] },
+  });
+  const stored = await db.client.findUniqueOrThrow({ where: { id: clientId } });
+  expect(stored.customAnswer).toBe(priced?.client.custom_answer);
+});
+
+it('is documented field for field in the OpenAPI document', () => {
+  const payload = buildWebhookPayload(
+    {
+      id: 1n,
+      projectId: 1,
+      direction: 'out',
+      text: 'hi',
+      attachments: [],
+      blockId: 1,
+      delivered: true,
+      error: null,
+    },
+    {
+      id: 1,
+      platformId: 'ann',
+      clientType: 99,
+      name: '',
+      avatar: '',
+      createdAt: new Date(),
+      tag: '',
+      groupId: 'sim',
+      customAnswer: 'ok',
+    },
+  );
+  const { schema, example } =
+    buildOpenApiDocument().webhooks.message.post.requestBody.content['application/json'];
+  expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(payload).sort());
+  expect(Object.keys(schema.properties.client.properties).sort()).toEqual(Object.keys(payload.client).sort());
+  expect(Object.keys(example).sort()).toEqual(Object.keys(payload).sort());
+});
