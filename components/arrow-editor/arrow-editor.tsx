@@ -6,12 +6,12 @@ import { BlockRequestFields } from '@/components/block-editor/block-request-fiel
 import { ConditionFields, emptyCondition } from '@/components/block-editor/condition-fields';
 import { CheckboxField, Section } from '@/components/block-editor/fields';
 import { useExternalVersion, useValidatedDraft } from '@/components/block-editor/use-validated-draft';
-import { errorsUnder, validateArrow } from '@/components/block-editor/validate';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { ARROW_KINDS, type Arrow, type Block } from '@/lib/schema';
+import { errorsUnder, validateArrow } from '@/lib/schema/validate';
 import { defaultTimer, TimerFields } from './timer-fields';
 
 export interface ArrowEditorProps {

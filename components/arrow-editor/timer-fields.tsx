@@ -1,10 +1,10 @@
 'use client';
 
 import { NumberField } from '@/components/block-editor/fields';
-import type { FieldErrors } from '@/components/block-editor/validate';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { TIMER_UNITS, type Timer } from '@/lib/schema';
+import type { FieldErrors } from '@/lib/schema/validate';
 
 export const defaultTimer = (): Timer => ({ delay: 1, unit: 'minutes' });
 

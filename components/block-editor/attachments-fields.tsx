@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { ATTACHMENT_TYPES, type Attachment } from '@/lib/schema';
+import type { FieldErrors } from '@/lib/schema/validate';
 import { Section, useRowKeys } from './fields';
-import type { FieldErrors } from './validate';
 
 /** The block's attachments: type (image, video, link, file, audio) and URL; add and remove. */
 export function AttachmentsFields({

@@ -10,6 +10,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { BLOCK_KINDS, type Block, type BlockKind, TRIGGER_KINDS } from '@/lib/schema';
+import { errorsUnder, validateBlock } from '@/lib/schema/validate';
 import { ActionsFields } from './actions-fields';
 import { AttachmentsFields } from './attachments-fields';
 import { BlockRequestFields } from './block-request-fields';
@@ -19,7 +20,6 @@ import { Section } from './fields';
 import { FormulaField } from './formula-field';
 import { MessageTextField } from './message-text-field';
 import { useExternalVersion, useValidatedDraft } from './use-validated-draft';
-import { errorsUnder, validateBlock } from './validate';
 
 export interface BlockEditorProps {
   block: Block;

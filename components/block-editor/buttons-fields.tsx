@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import type { Button as BotButton, Buttons } from '@/lib/schema';
+import type { FieldErrors } from '@/lib/schema/validate';
 import { CheckboxField, moveItem, NumberField, Section, useRowKeys } from './fields';
-import type { FieldErrors } from './validate';
 
 const listOf = (buttons: Buttons | undefined): BotButton[] =>
   !buttons ? [] : Array.isArray(buttons) ? buttons : buttons.buttons;

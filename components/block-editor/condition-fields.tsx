@@ -3,8 +3,8 @@
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { type Condition, MATCH_MODES } from '@/lib/schema';
+import { type FieldErrors, regexIssue } from '@/lib/schema/validate';
 import { FormulaField } from './formula-field';
-import { type FieldErrors, regexIssue } from './validate';
 
 const matchLabels = {
   exact: 'Exact',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { withArrowKind } from '@/components/arrow-editor/arrow-editor';
 import { arrowSchema } from '@/lib/schema';
+import { validateArrow } from '@/lib/schema/validate';
 import { moveItem } from './fields';
 import { splitPlaceholders } from './message-text-field';
-import { validateArrow } from './validate';
 
 describe('editor helpers', () => {
   it('splits message text into plain parts and #{...} placeholders', () => {

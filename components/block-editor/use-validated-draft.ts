@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useRef, useState } from 'react';
-import type { FieldErrors, Validated } from './validate';
+import type { FieldErrors, Validated } from '@/lib/schema/validate';
 
 /**
  * The editor form's draft of one block or arrow. What the designer types stays in the draft;

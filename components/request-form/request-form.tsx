@@ -1,10 +1,10 @@
 'use client';
 
 import { CheckboxField } from '@/components/block-editor/fields';
-import type { FieldErrors } from '@/components/block-editor/validate';
 import { Field } from '@/components/ui/field';
 import { Input, Select, Textarea } from '@/components/ui/input';
 import { type BlockRequest, REQUEST_TYPES } from '@/lib/schema';
+import type { FieldErrors } from '@/lib/schema/validate';
 import { appendStoredValue, variableForPath } from '@/lib/template';
 import { RequestTester } from './request-tester';
 import { StoredValuesField } from './stored-values-field';

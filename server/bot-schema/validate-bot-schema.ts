@@ -1,8 +1,9 @@
 // The block and arrow editors' own checks (pure code with no React): the server refuses exactly
 // what the builder refuses, whoever sends the schema.
-import { validateArrow, validateBlock } from '@/components/block-editor/validate';
+
 import { getDiagnostics } from '@/lib/formula';
 import { type BotSchema, describeFieldErrors, type FieldError, parseBotSchema } from '@/lib/schema';
+import { validateArrow, validateBlock } from '@/lib/schema/validate';
 import { findPlaceholders } from '@/lib/template';
 import { invalid } from '@/server/errors';
 

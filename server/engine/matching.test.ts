@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { regexIssue } from '@/components/block-editor/validate';
 import { conditionRegexError } from '@/lib/condition-regex';
+import { regexIssue } from '@/lib/schema/validate';
 import { matchCondition, parseKeywordPattern, similarity } from './matching';
 
 const cond = (alternatives: string, match: 'exact' | 'keywords' | 'fuzzy' | 'regex', ignore = '') => ({
