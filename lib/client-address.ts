@@ -1,4 +1,4 @@
-import { isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * The address a request comes from, for per-client limits. `chain` is the X-Forwarded-For
@@ -9,19 +9,13 @@ import { isIPv6 } from 'node:net';
 export function clientAddress(chain: readonly string[], trustedProxies: number): string {
   const entries = chain.map((entry) => entry.trim()).filter(Boolean);
   if (!entries.length) return 'unknown';
-  const address = entries[Math.max(0, entries.length - 1 - trustedProxies)].replace(
-    /^::ffff:(?=[\d.]+$)/i,
-    '',
-  );
-  return isIPv6(address) ? `${expandIPv6(address).slice(0, 4).join(':')}::/64` : address;
-}
-
-/** The eight groups of an IPv6 address, `::` expanded. */
-function expandIPv6(address: string): string[] {
-  const [head, tail] = address.split('::');
-  const groups = (part: string | undefined) => (part ? part.split(':') : []);
-  const missing = 8 - groups(head).length - groups(tail).length;
-  return [...groups(head), ...Array(tail === undefined ? 0 : missing).fill('0'), ...groups(tail)].map((g) =>
-    g.toLowerCase().replace(/^0+(?=.)/, ''),
-  );
+  const entry = entries[Math.max(0, entries.length - 1 - trustedProxies)];
+  if (!ipaddr.isValid(entry)) return entry;
+  // (process() reads an IPv4-mapped IPv6 address as the IPv4 address it carries.)
+  const address = ipaddr.process(entry);
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${(address as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }
