@@ -63,3 +63,24 @@ it('a chain of as many operators as the limit compiles and runs; one more is mar
   expect(errors).toEqual([]);
   expect(values.get('v')).toBe(String(LIMITS.chainDepth + 1));
 });
+
+it('the step and memory budgets are per run: a formula using most of both runs again and again', async () => {
+  const values = new Map<string, string>();
+  const store = {
+    get: (n: string) => values.get(n),
+    set: (n: string, v: string | null) => void values.set(n, v ?? ''),
+  };
+  // About 20 MB of texts (110 of 90,000 characters) and over 100,000 steps (8 lists of 10,000 built, then compared).
+  const texts = Array.from({ length: 110 }, (_, i) => `b + '${i}'`).join(', ');
+  const formula = compileFormula(
+    [
+      "b = replace(replace(str([1]*9999), ',', ''), '1', 'bbbbbbbbb')",
+      `n = len([${texts}])`,
+      `e = ${Array.from({ length: 4 }, () => '[1]*10000 == [1]*10000').join(' and ')}`,
+    ].join('\n'),
+  );
+  for (let run = 0; run < 3; run++) {
+    expect((await formula.run({ store, plan: 'free' })).errors).toEqual([]);
+    expect([values.get('n'), values.get('e')]).toEqual(['110', 'True']);
+  }
+});
