@@ -5,10 +5,10 @@ import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { ApiAction } from './action';
 import { actions } from './actions';
-import { actionAliases, renameAliasedParams } from './actions/aliases';
+import { actionAliases, parameterAliases, renameAliasedParams } from './actions/aliases';
 import { ApiError, type ApiReply, errorReply, jsonReply, toApiError } from './api-error';
 import { allowedOriginsOf, answerPreflight, withCors } from './cors';
-import { nulBytePath } from './params';
+import { declaredParams, dropEmptyParams, nulBytePath } from './params';
 import { countFailedKeyLookup, takeToken } from './rate-limit';
 import { redactKey } from './redact';
 import { type ApiRequest, applyUniversalMapping, readParams } from './request-params';
@@ -95,13 +95,15 @@ async function dispatch(
       },
     );
   }
-  const raw = renameAliasedParams(
-    action.name,
-    applyUniversalMapping(await readParams(req), action.universalTargets),
-  );
+  const params = applyUniversalMapping(await readParams(req), action.universalTargets);
+  const emptied = dropEmptyParams(params, [
+    ...declaredParams(action.input),
+    ...Object.keys(parameterAliases[action.name] ?? {}),
+  ]);
+  const raw = renameAliasedParams(action.name, params);
   refuseNulBytes(raw);
   const parsed = action.input.safeParse(raw);
-  if (!parsed.success) throw invalidParams(parsed.error, raw);
+  if (!parsed.success) throw invalidParams(parsed.error, raw, emptied);
   // Again after parsing: JSON text (variables, buttons) can carry one as \u0000.
   refuseNulBytes(parsed.data);
   const result = await action.handle({ db, projectId: key.projectId, plan: key.plan, key }, parsed.data);
@@ -139,7 +141,7 @@ function invalidKey(address: string): ApiError {
 /** Issues listed in one answer: a list of 100,000 bad items is summed up, not echoed. */
 const MAX_LISTED_ISSUES = 10;
 
-function invalidParams(error: z.ZodError, raw: Record<string, unknown>): ApiError {
+function invalidParams(error: z.ZodError, raw: Record<string, unknown>, emptied: Set<string>): ApiError {
   // A parameter the request does not have at all is missing; anything else is mistyped.
   const isMissing = (issue: z.core.$ZodIssue) =>
     (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&
@@ -147,11 +149,11 @@ function invalidParams(error: z.ZodError, raw: Record<string, unknown>): ApiErro
     raw[String(issue.path[0])] === undefined;
   const tooMany = (issue: z.core.$ZodIssue) => issue.code === 'too_big' && issue.origin === 'array';
   // An input of alternative shapes (load_clients: one client, or a list) that fits none: report
-  // on the shape the request comes closest to, the one it has the parameters of.
+  // on the shape the request comes closest to, the one it has the parameters of (sent empty counts).
+  const absent = (branch: z.core.$ZodIssue[]) =>
+    branch.filter((issue) => isMissing(issue) && !emptied.has(String(issue.path[0]))).length;
   const closest = (branches: z.core.$ZodIssue[][]) =>
-    branches.reduce((best, branch) =>
-      branch.filter(isMissing).length < best.filter(isMissing).length ? branch : best,
-    );
+    branches.reduce((best, branch) => (absent(branch) < absent(best) ? branch : best));
   const issues = error.issues.flatMap((issue) =>
     issue.code === 'invalid_union' && issue.path.length === 0 && issue.errors.length
       ? closest(issue.errors)
@@ -159,7 +161,8 @@ function invalidParams(error: z.ZodError, raw: Record<string, unknown>): ApiErro
   );
   const lines = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => {
     const field = issue.path.join('.') || 'request';
-    return isMissing(issue) ? `${field} is required` : `${field}: ${issue.message}`;
+    if (!isMissing(issue)) return `${field}: ${issue.message}`;
+    return emptied.has(field) ? `${field} is required, and was sent empty` : `${field} is required`;
   });
   const more = issues.length - lines.length;
   if (more > 0) lines.push(`and ${more} more`);

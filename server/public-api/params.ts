@@ -81,9 +81,18 @@ export const cappedList = <T extends z.ZodType>(
     return items;
   }, list);
 
-/** A list that integrators send as a JSON array, a comma-separated string, or repeated form fields. */
+/** A JSON array as text, else comma-separated text as a list. */
+const textToList = (value: unknown) => {
+  const parsed = parseJsonText(value);
+  return Array.isArray(parsed) ? parsed : splitCommas(value);
+};
+
+/**
+ * A list that integrators send as a JSON array (or its text), a comma-separated string, or
+ * repeated form fields.
+ */
 export const listParam = <T extends z.ZodType>(item: T, name: string, max: number) =>
-  cappedList(max, z.array(item, { error: `${name} must be a list` }).max(max), splitCommas);
+  cappedList(max, z.array(item, { error: `${name} must be a list` }).max(max), textToList);
 
 /** A structured parameter that GET and form bodies carry as JSON text. */
 export const jsonParam = <T extends z.ZodType>(schema: T) => z.preprocess(parseJsonText, schema);
@@ -106,4 +115,35 @@ export function nulBytePath(value: unknown, path = ''): string | null {
     if (found !== null) return found;
   }
   return null;
+}
+
+/** The top-level parameters an action's input declares, of every branch of a union. */
+export function declaredParams(schema: z.ZodType): string[] {
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodUnion) return [...new Set(schema.options.flatMap(declaredParams))];
+  if (schema instanceof z.ZodPipe) return declaredParams(schema.in);
+  return [];
+}
+
+const isEmptyValue = (value: unknown) =>
+  value === '' ||
+  value === null ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+
+/**
+ * An empty value ('', null, [] or {}) of a declared parameter means "not given": client
+ * libraries send every parameter, the unused ones empty. A required one is then reported
+ * missing. Only declared names: an extra parameter of a callback is a variable to save, where
+ * '' is a value. Nested values keep their meaning (a null variable clears it). Returns the
+ * names dropped.
+ */
+export function dropEmptyParams(params: Record<string, unknown>, names: readonly string[]): Set<string> {
+  const dropped = new Set<string>();
+  for (const name of names) {
+    if (!isEmptyValue(params[name])) continue;
+    delete params[name];
+    dropped.add(name);
+  }
+  return dropped;
 }

@@ -1,3 +1,4 @@
+import qs from 'qs';
 import { ApiError } from './api-error';
 
 /** Bodies above this are refused with 413 before they are parsed. */
@@ -26,10 +27,12 @@ export interface ApiRequest {
   addressChain: string[];
 }
 
-/** Reads an API request's parameters: the query string and a JSON or form-encoded body, merged (body wins). */
+/**
+ * Reads an API request's parameters: the query string and a JSON, urlencoded or multipart body,
+ * merged (body wins).
+ */
 export async function readParams(req: ApiRequest): Promise<RawParams> {
-  const params: RawParams = Object.create(null);
-  if (req.query) for (const [key, value] of new URLSearchParams(req.query)) params[key] = value;
+  const params = fieldsToParams(new URLSearchParams(req.query));
   if (req.method !== 'GET' && req.method !== 'HEAD') Object.assign(params, await readBody(req));
   return params;
 }
@@ -41,7 +44,7 @@ async function readBody(req: ApiRequest): Promise<RawParams> {
   const text = new TextDecoder().decode(bytes);
   const contentType = req.contentType ?? '';
   const type = contentType.toLowerCase();
-  if (type.includes('application/x-www-form-urlencoded')) return formToParams(new URLSearchParams(text));
+  if (type.includes('application/x-www-form-urlencoded')) return fieldsToParams(new URLSearchParams(text));
   if (type.includes('multipart/form-data')) {
     // The boundary is case-sensitive: hand over the header as it came.
     const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
@@ -55,7 +58,8 @@ async function readBody(req: ApiRequest): Promise<RawParams> {
           'The multipart body cannot be read: check that its parts are separated by the boundary named in Content-Type.',
         );
       });
-    return Object.fromEntries([...form].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
+    // A file part stands for its file name: the API takes files by URL (attachment_url).
+    return fieldsToParams([...form].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
   }
   // JSON is the default, whatever the content type says: integrators often forget the header.
   let parsed: unknown;
@@ -74,18 +78,74 @@ async function readBody(req: ApiRequest): Promise<RawParams> {
   return Object.assign(Object.create(null), parsed as RawParams);
 }
 
-/** Form fields; `a[]=1&a[]=2` and repeated keys become lists. */
-function formToParams(form: URLSearchParams): RawParams {
+/** Distinct field names per query string or form body (a repeated name counts once). */
+export const MAX_FORM_FIELDS = 2_500;
+/** Items of a list written with indices (`a[0]=x&a[1]=y`) or nested (`a[b][]=x`). */
+export const MAX_INDEXED_ITEMS = 500;
+
+/**
+ * qs, kept safe: `__proto__` is dropped and every object has no prototype, so `constructor` is
+ * plain data. Nested lists cost qs time per item times the highest index (5.7 s for 10,000
+ * indexed items), hence the caps above: at most about 0.1 s for a worst-case 1 MiB body.
+ */
+const QS_OPTIONS: qs.IParseOptions = {
+  allowPrototypes: false,
+  plainObjects: true,
+  depth: 5,
+  arrayLimit: MAX_INDEXED_ITEMS,
+  throwOnLimitExceeded: true,
+};
+
+/**
+ * Fields of a query string, urlencoded or multipart body as parameters, PHP/Rails-style:
+ * `a[b]=1` is {a: {b: '1'}}, `a[]=1` and a repeated name are lists, `a[0][text]=x` is
+ * [{text: 'x'}]. The bracket syntax is qs's; a plain repeated name (`a=1&a=2`, `a[]=1`) is
+ * grouped here first, so a list of any length costs one pass (qs copies it on each repeat) and
+ * meets its action's own cap (too_many_items) rather than qs's.
+ */
+export function fieldsToParams(fields: Iterable<[string, string]>): RawParams {
+  // Fields by their parameter (the name before any bracket), so a refusal can name it.
+  const byName = new Map<string, Record<string, string | string[]>>();
+  let distinct = 0;
+  for (const [field, value] of fields) {
+    const isList = /^[^[\]]+\[\]$/.test(field);
+    const key = isList ? field.slice(0, -2) : field;
+    const name = key.split('[')[0];
+    let group = byName.get(name);
+    if (!group) {
+      group = Object.create(null) as Record<string, string | string[]>;
+      byName.set(name, group);
+    }
+    const existing = group[key];
+    if (existing === undefined) {
+      if (++distinct > MAX_FORM_FIELDS) throw tooManyFields();
+      group[key] = isList ? [value] : value;
+    } else if (Array.isArray(existing)) existing.push(value);
+    else group[key] = [existing, value];
+  }
   const params: RawParams = Object.create(null);
-  for (const [rawKey, value] of form) {
-    const isList = rawKey.endsWith('[]');
-    const key = isList ? rawKey.slice(0, -2) : rawKey;
-    const existing = params[key];
-    if (existing === undefined) params[key] = isList ? [value] : value;
-    else params[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  for (const [name, group] of byName) {
+    try {
+      // A grouped list is given as an array value: qs takes it as already parsed.
+      Object.assign(params, qs.parse(group as Record<string, string>, QS_OPTIONS));
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw new ApiError(
+        400,
+        'too_many_items',
+        `${name}: at most ${MAX_INDEXED_ITEMS} items in a list written with indices (${name}[0], ${name}[1], ...) or inside another field. Send a longer list as repeated ${name}[] fields or as JSON.`,
+      );
+    }
   }
   return params;
 }
+
+const tooManyFields = () =>
+  new ApiError(
+    400,
+    'too_many_parameters',
+    `The request has more than ${MAX_FORM_FIELDS} fields. Send long lists as repeated name[] fields or as JSON, or fewer items per call.`,
+  );
 
 /** Reads the body, stopping (and leaving the rest unread) once it passes the cap. */
 async function readCapped(body: AsyncIterable<Uint8Array> | null): Promise<Uint8Array> {
