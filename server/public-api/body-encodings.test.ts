@@ -183,6 +183,24 @@ function aimed(example: Params): Params {
   return out;
 }
 
+/**
+ * Records the input the action is handed (its parameters once parsed and validated): the server
+ * runs in this process, so the registry's action objects are the ones it calls.
+ */
+function watchInputs(name: string) {
+  const action = actions.find((a) => a.name === name) as ApiAction;
+  const handle = action.handle;
+  const seen: unknown[] = [];
+  action.handle = (ctx, input) => {
+    seen.push(input);
+    return handle.call(action, ctx, input);
+  };
+  const restore = () => {
+    action.handle = handle;
+  };
+  return { seen, restore };
+}
+
 /** Keys of the answer that change on every call (a new broadcast's id), seen by sending again. */
 function comparable(reply: Reply, again: Reply): Reply {
   const body = Object.fromEntries(
@@ -209,15 +227,27 @@ describe('every encoding reaches every action as the same input (item 2)', () =>
   )('%s', async (_, action, branch) => {
     const example = branch.example();
     await send(action, example); // Once first: a second add_to_list adds nothing, as every later one.
-    const baseline = await send(action, example);
-    // The example is understood (the answer may still be a business error, the same every time).
-    expect(PARAMETER_ERRORS).not.toContain(baseline.body.error);
-    const answers: [string, Reply][] = [];
-    for (const encoding of Object.keys(encodings))
-      answers.push([encoding, await send(action, example, encoding)]);
-    const again = await send(action, example);
-    for (const [encoding, reply] of answers) {
-      expect([encoding, comparable(reply, again)]).toEqual([encoding, comparable(baseline, again)]);
+    const inputs = watchInputs(action);
+    try {
+      const baseline = await send(action, example);
+      // The example is understood (the answer may still be a business error, the same every time).
+      expect(PARAMETER_ERRORS).not.toContain(baseline.body.error);
+      expect(inputs.seen).toHaveLength(1);
+      const answers: [string, Reply, unknown[]][] = [];
+      for (const encoding of Object.keys(encodings)) {
+        inputs.seen.length = 0;
+        answers.push([encoding, await send(action, example, encoding), [...inputs.seen]]);
+      }
+      const again = await send(action, example);
+      for (const [encoding, reply, seen] of answers) {
+        expect([encoding, comparable(reply, again), seen]).toEqual([
+          encoding,
+          comparable(baseline, again),
+          [inputs.seen[0]],
+        ]);
+      }
+    } finally {
+      inputs.restore();
     }
   });
 });
