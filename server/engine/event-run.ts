@@ -11,13 +11,14 @@ import {
 } from '@/lib/schema';
 import { findPlaceholders, renderTemplate } from '@/lib/template';
 import type { LockedClient } from '@/server/clients/client-service';
-import type { Db } from '@/server/db/client-type';
-import type { Plan } from '@/server/db/generated/client';
+import type { PrismaClient } from '@/server/db/client-type';
+import type { Plan, Prisma } from '@/server/db/generated/client';
+import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
 import { createFormulaHost } from '@/server/functions/formula-host';
 import { MESSAGE_FROM } from '@/server/history/history-service';
 import { splitScope } from '@/server/variables/limits';
-import type { VariableWrites } from '@/server/variables/variable-store';
+import { applyVariableChanges, type VariableWrites } from '@/server/variables/variable-store';
 import { type HttpClient, runBlockRequest } from './block-request';
 import { type CompiledBot, movesClient } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -65,9 +66,16 @@ export interface NewScheduledSend {
 
 class LoopGuard extends Error {}
 
+/** A write of the event, carried out in its final transaction, in the order it was made. */
+export type LaterWrite = (tx: Prisma.TransactionClient) => Promise<unknown>;
+
+/** Tables whose new rows the event numbers itself, as their id is needed before the final write. */
+type NumberedTable = 'Deal' | 'Submission' | 'ScheduledSend';
+
 /**
- * One event for one client, inside the transaction that holds the client's lock: routes the
- * event, enters blocks, runs formulas and requests, and collects what must be stored and sent.
+ * One event for one client, under the client's lease with no transaction open: routes the
+ * event, enters blocks, runs formulas and requests, reads what it needs as it goes, and
+ * collects what must be written (in the final transaction) and sent.
  */
 export class EventRun {
   incoming: PendingIncoming | null = null;
@@ -77,7 +85,11 @@ export class EventRun {
   readonly cancelledJobs: string[] = [];
   /** Variable changes set aside for the end: a deal closed meanwhile keeps its own. */
   readonly variableWrites: VariableWrites = { deals: new Map(), client: new Map() };
-  /** Events for other clients, handled after the commit (each under its own client's lock). */
+  /** Writes beyond messages, variables and the log, for the final transaction. */
+  readonly writes: LaterWrite[] = [];
+  /** List memberships this event changed: reads see them before they are written. */
+  private readonly listChanges = new Map<number, boolean>();
+  /** Events for other clients, handled after the commit (each under its own client's lease). */
   readonly deferred: { clientId: number; event: EngineEvent }[] = [];
   readonly system: SystemState;
   readonly scope: EngineScope;
@@ -94,7 +106,8 @@ export class EventRun {
 
   constructor(
     readonly deps: EngineDeps,
-    readonly tx: Db,
+    /** Reads outside any transaction; writes go to `later`. */
+    readonly db: PrismaClient,
     readonly project: RunProject,
     readonly bot: CompiledBot,
     readonly client: RunClient,
@@ -128,6 +141,90 @@ export class EventRun {
 
   note(kind: LogKind, data: Record<string, unknown>): void {
     this.log.push({ kind, data });
+  }
+
+  /** A write for the event's final transaction. */
+  later(write: LaterWrite): void {
+    this.writes.push(write);
+  }
+
+  /** An id for a row this event creates in its final write (sequences never roll back). */
+  async newId(table: NumberedTable): Promise<number> {
+    const [row] = await plainSql(this.db).query<{ id: number | string }>(
+      `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::int AS id`,
+    );
+    return Number(row.id);
+  }
+
+  /** Whether the client is in the list, with this event's own changes. */
+  async inList(listId: number): Promise<boolean> {
+    const changed = this.listChanges.get(listId);
+    if (changed !== undefined) return changed;
+    return (await this.db.clientListMember.count({ where: { listId, clientId: this.client.id } })) > 0;
+  }
+
+  /** The list's size, with this event's own change. */
+  async listSize(listId: number): Promise<number> {
+    const stored = await this.db.clientListMember.count({ where: { listId } });
+    const changed = this.listChanges.get(listId);
+    if (changed === undefined) return stored;
+    const storedMember =
+      (await this.db.clientListMember.count({ where: { listId, clientId: this.client.id } })) > 0;
+    return stored + Number(changed) - Number(storedMember);
+  }
+
+  /** Adds the client to a list or removes it from it (the list is known to exist). */
+  setListMember(listId: number, member: boolean): void {
+    this.listChanges.set(listId, member);
+    const row = { listId, clientId: this.client.id };
+    this.later((tx) =>
+      member
+        ? tx.clientListMember.createMany({
+            data: [{ ...row, projectId: this.project.id }],
+            skipDuplicates: true,
+          })
+        : tx.clientListMember.deleteMany({ where: row }),
+    );
+  }
+
+  /** Other clients' variables this event set (`set_client_var`): reads see them first. */
+  private readonly otherClients = new Map<string, string | null>();
+
+  otherClientVariable(clientId: number, name: string): string | null | undefined {
+    return this.otherClients.get(`${clientId}:${name}`);
+  }
+
+  /** Sets another client's profile variable, written (with its limits checked) at the end. */
+  setOtherClientVariable(clientId: number, name: string, value: string | null): void {
+    this.otherClients.set(`${clientId}:${name}`, value);
+    const target = { projectId: this.project.id, clientId, dealId: 0 };
+    this.later((tx) => applyVariableChanges(tx, target, [{ name, value }]));
+  }
+
+  /** Moves the open deal to a CRM state (known to exist). */
+  setDealState(stateId: number): void {
+    const dealId = this.dealId;
+    this.later((tx) => tx.deal.update({ where: { id: dealId }, data: { stateId } }));
+  }
+
+  /**
+   * Closes the open deal with the variables collected so far and opens the next one, empty
+   * (close_deal blocks, create_order()). Returns the new deal's id.
+   */
+  async closeDeal(): Promise<number> {
+    this.flushVariables();
+    const closed = this.dealId;
+    const next = await this.newId('Deal');
+    const at = this.deps.now();
+    const data = { id: next, projectId: this.project.id, clientId: this.client.id };
+    this.later(async (tx) => {
+      await tx.deal.update({ where: { id: closed }, data: { closedAt: at } });
+      await tx.deal.create({ data });
+    });
+    this.dealId = next;
+    this.system.dealId = next;
+    this.scope.discardDeal();
+    return next;
   }
 
   /**
@@ -244,7 +341,7 @@ export class EventRun {
   }
 
   private async onScheduled(scheduledSendId: number) {
-    const send = await this.tx.scheduledSend.findFirst({
+    const send = await this.db.scheduledSend.findFirst({
       where: { id: scheduledSendId, projectId: this.project.id, clientId: this.client.id },
     });
     if (send?.status !== 'pending') return;
@@ -256,11 +353,11 @@ export class EventRun {
     };
     if (send.kind === 'timer') {
       if (payload.cancelIfLeft && this.client.currentBlockId !== send.blockId) {
-        await this.finishScheduled(send.id, 'cancelled');
+        this.finishScheduled(send.id, 'cancelled');
         this.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the client left the block' });
         return;
       }
-      await this.finishScheduled(send.id, 'sent');
+      this.finishScheduled(send.id, 'sent');
       const arrow = [...this.bot.arrowsFrom.values()].flat().find((a) => a.id === send.arrowId);
       this.note('timer_fired', { arrowId: send.arrowId });
       if (!arrow) return;
@@ -268,7 +365,7 @@ export class EventRun {
       await this.enterBlock(this.requireBlock(arrow.to), 'timer');
       return;
     }
-    await this.finishScheduled(send.id, 'sent');
+    this.finishScheduled(send.id, 'sent');
     if (payload.blockId && !payload.text) {
       await this.enterBlock(this.requireBlock(payload.blockId), 'api');
     } else {
@@ -286,7 +383,8 @@ export class EventRun {
   }
 
   private finishScheduled(id: number, status: 'sent' | 'cancelled') {
-    return this.tx.scheduledSend.update({ where: { id }, data: { status, doneAt: this.deps.now() } });
+    const doneAt = this.deps.now();
+    this.later((tx) => tx.scheduledSend.update({ where: { id }, data: { status, doneAt } }));
   }
 
   setVariable(name: string, value: string | null): boolean {
@@ -388,31 +486,20 @@ export class EventRun {
     const actions = block.actions;
     if (!actions) return;
     if (actions.crmStateId) {
-      const state = await this.tx.crmState.findFirst({
+      const state = await this.db.crmState.findFirst({
         where: { id: actions.crmStateId, projectId: this.project.id },
       });
-      if (state) await this.tx.deal.update({ where: { id: this.dealId }, data: { stateId: state.id } });
+      if (state) this.setDealState(state.id);
       else
         this.note('error', { blockId: block.id, message: `CRM state ${actions.crmStateId} does not exist.` });
     }
-    const lists = await this.tx.clientList.findMany({
+    const lists = await this.db.clientList.findMany({
       where: { projectId: this.project.id, id: { in: [...actions.addToLists, ...actions.removeFromLists] } },
       select: { id: true },
     });
     const known = new Set(lists.map((l) => l.id));
-    const add = actions.addToLists.filter((id) => known.has(id));
-    if (add.length) {
-      await this.tx.clientListMember.createMany({
-        data: add.map((listId) => ({ listId, clientId: this.client.id, projectId: this.project.id })),
-        skipDuplicates: true,
-      });
-    }
-    const remove = actions.removeFromLists.filter((id) => known.has(id));
-    if (remove.length) {
-      await this.tx.clientListMember.deleteMany({
-        where: { clientId: this.client.id, listId: { in: remove } },
-      });
-    }
+    for (const id of actions.addToLists) if (known.has(id)) this.setListMember(id, true);
+    for (const id of actions.removeFromLists) if (known.has(id)) this.setListMember(id, false);
   }
 
   private async runFormula(block: Block) {
@@ -478,15 +565,15 @@ export class EventRun {
 
   private async submit(block: Block) {
     const variables = this.scope.dealVariables();
-    const submission = await this.tx.submission.create({
-      data: {
-        projectId: this.project.id,
-        clientId: this.client.id,
-        dealId: this.dealId,
-        blockId: block.id,
-        variables,
-      },
-    });
+    const submission = {
+      id: await this.newId('Submission'),
+      projectId: this.project.id,
+      clientId: this.client.id,
+      dealId: this.dealId,
+      blockId: block.id,
+      variables,
+    };
+    this.later((tx) => tx.submission.create({ data: submission }));
     this.submitted = true;
     this.note('submission', {
       blockId: block.id,
@@ -494,17 +581,8 @@ export class EventRun {
       variables,
       kept: block.kind === 'data_transfer',
     });
-    if (block.kind === 'close_deal') {
-      // Save what was collected with the deal, close it, and start the next one empty.
-      this.flushVariables();
-      await this.tx.deal.update({ where: { id: this.dealId }, data: { closedAt: this.deps.now() } });
-      const next = await this.tx.deal.create({
-        data: { projectId: this.project.id, clientId: this.client.id },
-      });
-      this.dealId = next.id;
-      this.system.dealId = next.id;
-      this.scope.discardDeal();
-    }
+    // Save what was collected with the deal, close it, and start the next one empty.
+    if (block.kind === 'close_deal') await this.closeDeal();
   }
 
   get hasSubmitted() {
@@ -529,19 +607,15 @@ export class EventRun {
         await this.enterBlock(this.requireBlock(arrow.to), 'timer');
         continue;
       }
-      const send = await this.tx.scheduledSend.create({
-        data: {
-          projectId: this.project.id,
-          clientId: this.client.id,
-          kind: 'timer',
-          arrowId: arrow.id,
-          // The block the client is in once this block is entered: "left" is measured from it.
-          blockId: movesClient(block) ? block.id : this.client.currentBlockId,
-          payload: { cancelIfLeft: arrow.cancelIfLeft },
-          runAt,
-        },
+      const send = await this.addScheduledSend({
+        clientId: this.client.id,
+        kind: 'timer',
+        arrowId: arrow.id,
+        // The block the client is in once this block is entered: "left" is measured from it.
+        blockId: movesClient(block) ? block.id : this.client.currentBlockId,
+        payload: { cancelIfLeft: arrow.cancelIfLeft },
+        runAt,
       });
-      this.scheduled.push({ id: send.id, clientId: this.client.id, runAt });
       this.note('timer_scheduled', {
         arrowId: arrow.id,
         scheduledSendId: send.id,
@@ -560,17 +634,44 @@ export class EventRun {
     return parseLocalDateTime(this.render(timer.at), this.project.timeZone);
   }
 
-  /** Cancels the client's pending timers (the rows now, their jobs after the commit). */
+  /**
+   * A timer or delayed message, its row written with the event and its job queued after the
+   * commit. Returns its id.
+   */
+  async addScheduledSend(
+    send: Omit<Prisma.ScheduledSendUncheckedCreateInput, 'id' | 'projectId' | 'runAt'> & {
+      clientId: number;
+      runAt: Date;
+    },
+  ): Promise<{ id: number }> {
+    const row = { ...send, id: await this.newId('ScheduledSend'), projectId: this.project.id };
+    this.later((tx) => tx.scheduledSend.create({ data: row }));
+    this.scheduled.push({ id: row.id, clientId: send.clientId, runAt: send.runAt });
+    if (send.kind === 'timer' && send.clientId === this.client.id) this.newTimers.push(row.id);
+    return { id: row.id };
+  }
+
+  /** This event's own timers for its client, not yet written. */
+  private readonly newTimers: number[] = [];
+  /** Timers this event cancelled: their rows are still pending until its final write. */
+  private readonly cancelledTimers = new Set<number>();
+
+  /** Cancels the client's pending timers (the rows with the event, their jobs after the commit). */
   async cancelTimers(): Promise<void> {
-    const pending = await this.tx.scheduledSend.findMany({
+    const stored = await this.db.scheduledSend.findMany({
       where: { projectId: this.project.id, clientId: this.client.id, kind: 'timer', status: 'pending' },
       select: { id: true, jobId: true },
     });
+    const pending = [...stored, ...this.newTimers.splice(0).map((id) => ({ id, jobId: null }))].filter(
+      (p) => !this.cancelledTimers.has(p.id),
+    );
     if (!pending.length) return;
-    await this.tx.scheduledSend.updateMany({
-      where: { id: { in: pending.map((p) => p.id) } },
-      data: { status: 'cancelled', doneAt: this.deps.now() },
-    });
+    const ids = pending.map((p) => p.id);
+    for (const id of ids) this.cancelledTimers.add(id);
+    const doneAt = this.deps.now();
+    this.later((tx) =>
+      tx.scheduledSend.updateMany({ where: { id: { in: ids } }, data: { status: 'cancelled', doneAt } }),
+    );
     for (const p of pending) if (p.jobId) this.cancelledJobs.push(p.jobId);
     this.note('timer_cancelled', {
       scheduledSendIds: pending.map((p) => p.id),

@@ -4,7 +4,6 @@ import {
   clientWhere,
   LOCKED_CLIENT_COLUMNS,
   type LockedClient,
-  lockClient,
   lockedClient,
 } from '@/server/clients/client-service';
 import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
@@ -14,6 +13,7 @@ import {
   type ScopedVariables,
   scopedVariablesColumns,
 } from '@/server/variables/variable-store';
+import { claimMissing, LEASE_NOW, LEASE_SECONDS } from './client-lease';
 import type { RunProject } from './event-run';
 
 export interface EventState {
@@ -42,41 +42,46 @@ function eventState(projectId: number, row: Record<string, unknown>): EventState
   };
 }
 
-const lockAndLoadWhere = (where: string) =>
+const claimAndLoadWhere = (where: string) =>
   new PreparedStatement(
-    `SELECT ${LOCKED_CLIENT_COLUMNS}, c.xmin = (SELECT xmin FROM "Client" WHERE id = c.id) AS fresh,
+    `WITH claimed AS (
+       UPDATE "Client" c SET "leaseToken" = $token, "leaseUntil" = ${LEASE_NOW} + make_interval(secs => $seconds)
+       WHERE ${where} AND (c."leaseUntil" IS NULL OR c."leaseUntil" < ${LEASE_NOW})
+       RETURNING c.*
+     )
+     SELECT ${LOCKED_CLIENT_COLUMNS}, (SELECT "leaseToken" FROM "Client" WHERE id = c.id) IS NULL AS fresh,
        ${stateColumns({ project: 'c."projectId"', client: 'c.id', deal: 'd.id', variablesDeal: 'd.id' })}
-     FROM "Client" c
+     FROM claimed c
      JOIN "Project" p ON p.id = c."projectId"
      LEFT JOIN LATERAL (
        SELECT id FROM "Deal" WHERE "projectId" = c."projectId" AND "clientId" = c.id AND "closedAt" IS NULL
        ORDER BY id DESC LIMIT 1
-     ) d ON true
-     WHERE ${where}
-     FOR UPDATE OF c`,
+     ) d ON true`,
   );
-const lockAndLoadStatements = {
-  id: lockAndLoadWhere(CLIENT_WHERE.id),
-  ref: lockAndLoadWhere(CLIENT_WHERE.ref),
+const claimAndLoadStatements = {
+  id: claimAndLoadWhere(CLIENT_WHERE.id),
+  ref: claimAndLoadWhere(CLIENT_WHERE.ref),
 };
 
 /**
- * Locks the event's client (events of one client run one at a time) and reads what the event
- * starts from, usually in one statement. That statement's snapshot is taken before it waits for
- * the lock, so when the client row it locked is newer than the one its snapshot saw (the
- * previous event committed meanwhile: every event updates the row) or the client has no open
- * deal yet, the state is read again in a statement of its own.
+ * Claims the event's client (`claimLease`) and reads what the event starts from, usually in
+ * one autocommitted statement. Its reads see the snapshot taken before the claim waited on a
+ * previous event's final write: when that snapshot still shows a lease (the previous event
+ * released it meanwhile) or the client has no open deal yet, the state is read again.
+ * Undefined when another event holds the client.
  */
-export async function lockAndLoad(
+export async function claimAndLoad(
   sql: Sql,
   projectId: number,
   target: ClientTarget,
-): Promise<{ client: LockedClient; state: EventState }> {
+  token: string,
+): Promise<{ client: LockedClient; state: EventState } | undefined> {
   const { by, params } = clientWhere(projectId, target);
-  const [row] = await sql.run(lockAndLoadStatements[by], params);
+  const [row] = await sql.run(claimAndLoadStatements[by], { ...params, token, seconds: LEASE_SECONDS });
   if (row?.fresh && row.dealId !== null)
     return { client: lockedClient(row), state: eventState(projectId, row) };
-  const client = row ? lockedClient(row) : await lockClient(sql, projectId, target, { knownMissing: true });
+  const client = row ? lockedClient(row) : await claimMissing(sql, projectId, target, token);
+  if (!client) return undefined;
   return { client, state: await loadEventState(sql, projectId, client.id) };
 }
 
@@ -99,7 +104,7 @@ const loadState = new PreparedStatement(
    FROM "Project" p WHERE p.id = $projectId`,
 );
 
-/** The state of a client already locked in this transaction, creating its open deal when it has none. */
+/** The state of a client this event holds, creating its open deal when it has none. */
 async function loadEventState(sql: Sql, projectId: number, clientId: number): Promise<EventState> {
   const [row] = await sql.run(loadState, { projectId, clientId, at: new Date() });
   if (!row) throw notFound(`Project ${projectId} does not exist.`);

@@ -36,10 +36,10 @@ const countingBot = {
   arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' as const }],
 };
 
-it('a message of a known client takes four statements: begin, lock and load, store everything, commit', async () => {
+it('a message of a known client takes four statements in two round trips: claim and load; begin, store everything, commit', async () => {
   const bot = await h.bot(countingBot);
   await bot.client('first').say('hello');
-  // A new client (the bot compiled already): lock finds no row, create it, open its deal and read.
+  // A new client (the bot compiled already): the claim finds no row, create it held, open its deal and read.
   expect(await countStatements(() => bot.say('hello'))).toBe(6);
   let replies: string[] = [];
   expect(await countStatements(async () => (replies = await bot.say('again')))).toBe(4);

@@ -2,6 +2,7 @@ import type { Attachment, Buttons } from '@/lib/schema';
 import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
 import { VARIABLE_LIMITS } from '@/server/variables/limits';
 import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/variables/variable-store';
+import { LEASE_SECONDS } from './client-lease';
 import type { EventRun } from './event-run';
 
 export interface StoredOutgoing {
@@ -30,6 +31,9 @@ interface MessageRow {
   delivered: boolean;
 }
 
+/** The error text of an event whose lease was lost before its final write. */
+const LEASE_LOST = 'lease_lost';
+
 const storeEvent = new PreparedStatement(
   `WITH messages AS (
      INSERT INTO "Message" ("projectId", "clientId", direction, text, attachments, buttons, "blockId",
@@ -46,28 +50,37 @@ const storeEvent = new PreparedStatement(
    client AS (
      UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
        "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt"),
-       "customAnswer" = coalesce($customAnswer::text, "customAnswer")
-     WHERE id = $clientId::int
+       "customAnswer" = coalesce($customAnswer::text, "customAnswer"),
+       "leaseToken" = NULL, "leaseUntil" = NULL
+     WHERE id = $clientId::int AND "leaseToken" = $leaseToken::text
+     RETURNING id
    ), log AS (
      INSERT INTO "EngineLogEntry" ("projectId", "clientId", kind, data, "createdAt")
      SELECT $projectId::int, $clientId::int, l.kind, l.data, $at::timestamp(3)
      FROM unnest($logKinds::text[], $logData::jsonb[]) WITH ORDINALITY AS l (kind, data, n)
      ORDER BY l.n
    )
-   SELECT id::text AS id, "dedupeKey" FROM messages`,
+   -- An event whose lease expired and went to another event stores nothing: the cast fails
+   -- (read in the output, or the planner drops it).
+   SELECT m.id::text AS id, m."dedupeKey", lease.held
+   FROM (SELECT (CASE WHEN EXISTS (SELECT 1 FROM client) THEN '1' ELSE '${LEASE_LOST}' END)::int AS held) lease
+   LEFT JOIN messages m ON true`,
 );
+
+export class LeaseLostError extends Error {}
 
 /**
  * Everything an event stores, in one statement: the incoming message and the outgoing ones
  * (undelivered until their channel says otherwise, unless storing delivers them), the
  * variable changes, the client's block (and last block request's reply) and the engine log. An outgoing message whose send key
- * is already stored (a retried job) is left out, so nothing is sent twice. It is the event's
- * last statement: the transaction commits with it.
+ * is already stored (a retried job) is left out, so nothing is sent twice. It releases the
+ * client's lease, and stores nothing when the lease is no longer this event's. It is the
+ * event's last statement: the transaction commits with it.
  */
 export async function storeEventResults(
   sql: TransactionSql,
   run: EventRun,
-  options: { lastMessageAt: Date | null; deliveredWhenStored: boolean },
+  options: { lastMessageAt: Date | null; deliveredWhenStored: boolean; leaseToken: string },
 ): Promise<StoredEvent> {
   const messages: MessageRow[] = [
     ...(run.incoming
@@ -80,27 +93,38 @@ export async function storeEventResults(
       delivered: options.deliveredWhenStored,
     })),
   ];
-  const stored = await sql.runAndCommit<{ id: string; dedupeKey: string | null }>(storeEvent, {
-    projectId: run.project.id,
-    clientId: run.client.id,
-    at: new Date(),
-    directions: messages.map((m) => m.direction),
-    texts: messages.map((m) => m.text),
-    attachments: messages.map((m) => JSON.stringify(m.attachments)),
-    buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
-    blockIds: messages.map((m) => m.blockId),
-    froms: messages.map((m) => m.messageFromOutside),
-    delivered: messages.map((m) => m.delivered),
-    dedupeKeys: messages.map((m) => m.dedupeKey),
-    ...variableWriteParams(run.variableWrites),
-    currentBlockId: run.client.currentBlockId,
-    lastMessageAt: options.lastMessageAt,
-    // What a variable could hold: the webhook carries it with every message of the client.
-    customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
-    logKinds: run.log.map((entry) => entry.kind),
-    logData: run.log.map((entry) => JSON.stringify(entry.data)),
-  });
-  return matchStoredIds(messages, stored);
+  const stored = await sql
+    .runAndCommit<{ id: string | null; dedupeKey: string | null }>(storeEvent, {
+      projectId: run.project.id,
+      clientId: run.client.id,
+      at: new Date(),
+      directions: messages.map((m) => m.direction),
+      texts: messages.map((m) => m.text),
+      attachments: messages.map((m) => JSON.stringify(m.attachments)),
+      buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
+      blockIds: messages.map((m) => m.blockId),
+      froms: messages.map((m) => m.messageFromOutside),
+      delivered: messages.map((m) => m.delivered),
+      dedupeKeys: messages.map((m) => m.dedupeKey),
+      ...variableWriteParams(run.variableWrites),
+      currentBlockId: run.client.currentBlockId,
+      lastMessageAt: options.lastMessageAt,
+      // What a variable could hold: the webhook carries it with every message of the client.
+      customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
+      logKinds: run.log.map((entry) => entry.kind),
+      logData: run.log.map((entry) => JSON.stringify(entry.data)),
+      leaseToken: options.leaseToken,
+    })
+    .catch((error: Error) => {
+      if (!error.message.includes(LEASE_LOST)) throw error;
+      throw new LeaseLostError(
+        `Event for client ${run.client.id} not stored: it ran longer than ${LEASE_SECONDS} s and another event took the client.`,
+      );
+    });
+  return matchStoredIds(
+    messages,
+    stored.filter((row): row is { id: string; dedupeKey: string | null } => row.id !== null),
+  );
 }
 
 /**

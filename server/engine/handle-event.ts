@@ -2,11 +2,12 @@ import { loadBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/clients/client-service';
 import { plainSql, SqlParams, sqlTransaction } from '@/server/db/raw-sql';
+import { inClientOrder, newLeaseToken, releaseLease, untilClaimed } from './client-lease';
 import { getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import { EventRun } from './event-run';
-import { lockAndLoad } from './event-state';
+import { claimAndLoad } from './event-state';
 import { type StoredOutgoing, storeEventResults } from './event-writes';
 import type { EngineEvent, LogEntry } from './events';
 
@@ -31,11 +32,13 @@ export interface EventResult {
 export type EventTarget = ClientTarget;
 
 /**
- * The one flow every message takes (DESIGN.md): under the client's lock (the client is created
- * on first contact) route the event, enter blocks, then store the messages in and out, the
- * variables, the client's block and the log together and schedule timers; after the commit,
- * send through the client's channel and run follow-up work. The common path is four
- * statements in two round trips: begin with lock and load, store with commit.
+ * The one flow every message takes (docs/architecture.md, "The flow of a message"): claim the
+ * client's lease and load its state (the client is created on first contact), route the
+ * event and enter blocks with no transaction open (requests wait on the network holding no
+ * connection), then store the messages in and out, the variables, the client's block, the
+ * log and the other writes in one short transaction that releases the lease; after the
+ * commit, send through the client's channel and run follow-up work. The common path is four
+ * statements in two round trips: the claim with the load, then begin, store and commit.
  * `chain`: the budget of the incoming event this one follows from (a new one for an incoming event).
  */
 export async function handleEvent(
@@ -45,17 +48,18 @@ export async function handleEvent(
   event: EngineEvent,
   chain: EventChain = new EventChain(),
 ): Promise<EventResult> {
-  const { run, stored, hasWebhook } = await sqlTransaction(
-    deps.db,
-    async (tx, sql) => {
-      // Events of one client are processed one at a time, in arrival order.
-      const { client, state } = await lockAndLoad(sql, projectId, target);
+  const { run, stored, hasWebhook } = await inClientOrder(projectId, target, async () => {
+    // Events of one client are processed one at a time, in arrival order.
+    const token = newLeaseToken();
+    const sql = plainSql(deps.db);
+    const { client, state } = await untilClaimed(() => claimAndLoad(sql, projectId, target, token));
+    try {
       const bot = await getCompiledBot(projectId, state.project.schemaRevision, () =>
-        loadBotSchema(tx, projectId),
+        loadBotSchema(deps.db, projectId),
       );
       const run = new EventRun(
         deps,
-        tx,
+        deps.db,
         state.project,
         bot,
         client,
@@ -66,14 +70,21 @@ export async function handleEvent(
       );
       await run.process(event);
       run.flushVariables();
-      const stored = await storeEventResults(sql, run, {
-        lastMessageAt: event.type === 'message' ? deps.now() : null,
-        deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
+      const stored = await sqlTransaction(deps.db, async (tx, sql) => {
+        for (const write of run.writes) await write(tx);
+        return storeEventResults(sql, run, {
+          lastMessageAt: event.type === 'message' ? deps.now() : null,
+          deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
+          leaseToken: token,
+        });
       });
       return { run, stored, hasWebhook: state.project.hasWebhook };
-    },
-    { timeout: 120_000 },
-  );
+    } catch (error) {
+      // The final write releases the lease; an event that failed before it frees the client here.
+      await releaseLease(sql, client.id, token).catch(() => {});
+      throw error;
+    }
+  });
 
   const messages = await deliver(deps, run.client, stored.outgoing);
   await afterCommit(deps, projectId, run);

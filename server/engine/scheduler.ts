@@ -14,7 +14,7 @@ export interface Scheduler {
 
 export const SCHEDULED_QUEUE = 'engine.scheduled';
 
-/** The queue's handler is attached where the engine is assembled (server/engine/worker-jobs.ts). */
+/** The queue's handler is attached where the engine is assembled (server/engine/engine.ts). */
 export function pgBossScheduler(handle: (data: ScheduledJobData) => Promise<void>): {
   scheduler: Scheduler;
   job: ReturnType<typeof defineJob<ScheduledJobData>>;

@@ -4,7 +4,6 @@ import { channelFor } from '@/server/channels/registry';
 import { phoneDigits } from '@/server/clients/client-lookup';
 import type { EventRun } from '@/server/engine/event-run';
 import { MESSAGE_FROM } from '@/server/history/history-service';
-import { applyVariableChanges } from '@/server/variables/variable-store';
 import { callRequestFunction, isRequestFunction } from './requests';
 import { sendTime } from './timeout';
 import { asInt, asString, given, inFlowArgs, jsonToValue, valueToJson } from './values';
@@ -40,7 +39,9 @@ async function dispatch(run: EventRun, name: string, args: Value[], notes: strin
   if (isRequestFunction(name))
     return callRequestFunction(name, args, run.http, (message) => notes.push(message));
   const projectId = run.project.id;
-  const tx = run.tx;
+  // Reads outside any transaction (the event holds its client's lease); writes go with the
+  // event's final write.
+  const db = run.db;
   switch (name) {
     case 'callback': {
       const clientId = asInt(args[0], 'client_id');
@@ -89,7 +90,7 @@ async function dispatch(run: EventRun, name: string, args: Value[], notes: strin
       const clientType = asInt(args[0], 'client_type');
       const group = given(args[2]) ? String(args[2]) : undefined;
       if (group === undefined) {
-        const channels = await tx.channel.count({ where: { projectId, clientType } });
+        const channels = await db.channel.count({ where: { projectId, clientType } });
         if (channels > 1)
           throw new Error(
             `several bots of messenger ${clientType} are connected: pass group (the bot's group_id)`,
@@ -106,8 +107,10 @@ async function dispatch(run: EventRun, name: string, args: Value[], notes: strin
       const clientId = asInt(args[0], 'client_id');
       const variable = asString(args[1], 'name').replace(/^client\./, '');
       if (clientId === run.client.id) return run.scope.get(`client.${variable}`) ?? null;
+      const written = run.otherClientVariable(clientId, `client.${variable}`);
+      if (written !== undefined) return written;
       await requireClient(run, clientId);
-      const row = await tx.clientVariable.findUnique({
+      const row = await db.clientVariable.findUnique({
         where: { clientId_name: { clientId, name: variable } },
       });
       return row?.value ?? null;
@@ -121,27 +124,20 @@ async function dispatch(run: EventRun, name: string, args: Value[], notes: strin
         return true;
       }
       await requireClient(run, clientId);
-      await applyVariableChanges(tx, { projectId, clientId, dealId: 0 }, [{ name: variable, value }]);
+      run.setOtherClientVariable(clientId, variable, value);
       return true;
     }
-    case 'create_order': {
-      run.flushVariables();
-      await tx.deal.update({ where: { id: run.dealId }, data: { closedAt: run.deps.now() } });
-      const deal = await tx.deal.create({ data: { projectId, clientId: run.client.id } });
-      run.dealId = deal.id;
-      run.system.dealId = deal.id;
-      run.scope.discardDeal();
-      return deal.id;
-    }
+    case 'create_order':
+      return run.closeDeal();
     case 'change_state': {
       const stateId = asInt(args[0], 'state_id');
-      const state = await tx.crmState.findFirst({ where: { id: stateId, projectId } });
+      const state = await db.crmState.findFirst({ where: { id: stateId, projectId } });
       if (!state) throw new Error(`CRM state ${stateId} does not exist`);
-      await tx.deal.update({ where: { id: run.dealId }, data: { stateId } });
+      run.setDealState(stateId);
       return true;
     }
     case 'get_state_id': {
-      const state = await tx.crmState.findFirst({
+      const state = await db.crmState.findFirst({
         where: { projectId, name: { equals: asString(args[0], 'name'), mode: 'insensitive' } },
         orderBy: [{ funnelId: 'asc' }, { position: 'asc' }],
       });
@@ -152,25 +148,20 @@ async function dispatch(run: EventRun, name: string, args: Value[], notes: strin
     case 'inlist':
     case 'list_size': {
       const listId = asInt(args[0], 'list_id');
-      const list = await tx.clientList.findFirst({ where: { id: listId, projectId } });
+      const list = await db.clientList.findFirst({ where: { id: listId, projectId } });
       if (!list) throw new Error(`list ${listId} does not exist`);
-      const member = { listId, clientId: run.client.id };
-      if (name === 'add_to_list') {
-        await tx.clientListMember.createMany({ data: [{ ...member, projectId }], skipDuplicates: true });
+      if (name === 'add_to_list' || name === 'remove_from_list') {
+        run.setListMember(listId, name === 'add_to_list');
         return true;
       }
-      if (name === 'remove_from_list') {
-        await tx.clientListMember.deleteMany({ where: member });
-        return true;
-      }
-      if (name === 'inlist') return (await tx.clientListMember.count({ where: member })) > 0;
-      return tx.clientListMember.count({ where: { listId } });
+      if (name === 'inlist') return run.inList(listId);
+      return run.listSize(listId);
     }
     case 'assign_to_user': {
       const email = given(args[0]) ? String(args[0]).trim().toLowerCase() : undefined;
       const member = email
-        ? await tx.projectMember.findFirst({ where: { projectId, email, active: true } })
-        : await tx.projectMember.findFirst({
+        ? await db.projectMember.findFirst({ where: { projectId, email, active: true } })
+        : await db.projectMember.findFirst({
             where: { projectId, active: true },
             orderBy: [{ lastAssignedAt: { sort: 'asc', nulls: 'first' } }, { id: 'asc' }],
           });
@@ -178,8 +169,11 @@ async function dispatch(run: EventRun, name: string, args: Value[], notes: strin
         throw new Error(
           email ? `no active employee with the e-mail ${email}` : 'the project has no active employees',
         );
-      await tx.client.update({ where: { id: run.client.id }, data: { assignedMemberId: member.id } });
-      await tx.projectMember.update({ where: { id: member.id }, data: { lastAssignedAt: run.deps.now() } });
+      const at = run.deps.now();
+      run.later(async (tx) => {
+        await tx.client.update({ where: { id: run.client.id }, data: { assignedMemberId: member.id } });
+        await tx.projectMember.update({ where: { id: member.id }, data: { lastAssignedAt: at } });
+      });
       return member.email;
     }
     default:
@@ -189,7 +183,7 @@ async function dispatch(run: EventRun, name: string, args: Value[], notes: strin
 }
 
 async function requireClient(run: EventRun, clientId: number) {
-  const found = await run.tx.client.count({ where: { id: clientId, projectId: run.project.id } });
+  const found = await run.db.client.count({ where: { id: clientId, projectId: run.project.id } });
   if (!found) throw new Error(`client ${clientId} does not exist in this project`);
 }
 
@@ -200,7 +194,7 @@ async function findByPlatformId(
   groupId?: string,
 ): Promise<number | null> {
   const ids = clientType === CLIENT_TYPES.chatapp ? [platformId, phoneDigits(platformId)] : [platformId];
-  const client = await run.tx.client.findFirst({
+  const client = await run.db.client.findFirst({
     where: {
       projectId: run.project.id,
       clientType,
@@ -234,16 +228,12 @@ async function sendToClient(
 
   const at = sendTime(timeout, run.deps.now(), run.project.timeZone);
   if (at) {
-    const send = await run.tx.scheduledSend.create({
-      data: {
-        projectId: run.project.id,
-        clientId,
-        kind: given(timeout) && Number.isFinite(Number(timeout)) ? 'delayed_message' : 'scheduled_message',
-        payload: { text, ...(blockId !== undefined ? { blockId } : {}) },
-        runAt: at,
-      },
+    const send = await run.addScheduledSend({
+      clientId,
+      kind: given(timeout) && Number.isFinite(Number(timeout)) ? 'delayed_message' : 'scheduled_message',
+      payload: { text, ...(blockId !== undefined ? { blockId } : {}) },
+      runAt: at,
     });
-    run.scheduled.push({ id: send.id, clientId, runAt: at });
     run.note('timer_scheduled', {
       scheduledSendId: send.id,
       clientId,

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type ClientTarget,
+  clientWhere,
+  LOCKED_CLIENT_COLUMNS,
+  type LockedClient,
+  lockedClient,
+} from '@/server/clients/client-service';
+import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
+import { notFound } from '@/server/errors';
+
+/**
+ * How long an event may hold its client (docs/architecture.md, "The flow of a message"). An
+ * event's final write checks its lease is still its own; a process that died holding one
+ * frees the client after this long. Events are bounded well below it (requests per chain,
+ * each with its timeout).
+ */
+export const LEASE_SECONDS = 120;
+
+/** The database's clock, as stored in timestamp columns: every process compares against it. */
+export const LEASE_NOW = `(now() AT TIME ZONE 'UTC')`;
+
+/** Polling a client another process holds: from a few ms, doubling, to this at most. */
+const MAX_WAIT_MS = 200;
+
+const createLeased = new PreparedStatement(
+  `INSERT INTO "Client" AS c ("projectId", "clientType", "groupId", "platformId", name, avatar, tag,
+     "createdAt", "updatedAt", "leaseToken", "leaseUntil")
+   VALUES ($projectId, $clientType, $groupId, $platformId, $name, $avatar, $tag, $at, $at,
+     $token, ${LEASE_NOW} + make_interval(secs => $seconds))
+   ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
+   RETURNING ${LOCKED_CLIENT_COLUMNS}`,
+);
+
+const exists = new PreparedStatement(
+  `SELECT 1 FROM "Client" c WHERE c.id = $clientId::int AND c."projectId" = $projectId::int`,
+);
+
+const release = new PreparedStatement(
+  `UPDATE "Client" SET "leaseToken" = NULL, "leaseUntil" = NULL WHERE id = $clientId AND "leaseToken" = $token`,
+);
+
+/**
+ * The claim found no free client row: a new identity is created already held by this event;
+ * undefined when another event holds the client (or created it this instant). A client id
+ * that does not exist is a not-found error.
+ */
+export async function claimMissing(
+  sql: Sql,
+  projectId: number,
+  target: ClientTarget,
+  token: string,
+): Promise<LockedClient | undefined> {
+  if ('clientId' in target) {
+    if ((await sql.run(exists, clientWhere(projectId, target).params)).length) return undefined;
+    throw notFound(`Client ${target.clientId} does not exist in this project.`);
+  }
+  const { ref } = target;
+  const [created] = await sql.run(createLeased, {
+    ...clientWhere(projectId, target).params,
+    name: ref.name ?? '',
+    avatar: ref.avatar ?? '',
+    tag: ref.tag ?? '',
+    at: new Date(),
+    token,
+    seconds: LEASE_SECONDS,
+  });
+  return created ? lockedClient(created) : undefined;
+}
+
+/** Frees a client whose event failed before its final write (which frees it otherwise). */
+export async function releaseLease(sql: Sql, clientId: number, token: string): Promise<void> {
+  await sql.run(release, { clientId, token });
+}
+
+export const newLeaseToken = (): string => randomUUID();
+
+// Events of one client in this process queue here in arrival order, so only events of other
+// processes ever poll for a lease.
+const globalForLeases = globalThis as unknown as { blockbotClientQueues?: Map<string, Promise<void>> };
+globalForLeases.blockbotClientQueues ??= new Map();
+const queues = globalForLeases.blockbotClientQueues;
+
+/**
+ * Runs `fn` after the events of the same target that arrived before it in this process have
+ * run theirs. `fn` claims and releases the client itself.
+ */
+export async function inClientOrder<T>(
+  projectId: number,
+  target: ClientTarget,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const key = JSON.stringify(clientWhere(projectId, target).params);
+  const before = queues.get(key) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const tail = before.then(() => mine);
+  queues.set(key, tail);
+  try {
+    await before;
+    return await fn();
+  } finally {
+    done();
+    if (queues.get(key) === tail) queues.delete(key);
+  }
+}
+
+/** Tries `claim` until it gets the client: another process's event holds it meanwhile. */
+export async function untilClaimed<T>(claim: () => Promise<T | undefined>): Promise<T> {
+  for (let wait = 2; ; wait = Math.min(wait * 2, MAX_WAIT_MS)) {
+    const claimed = await claim();
+    if (claimed !== undefined) return claimed;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
