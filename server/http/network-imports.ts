@@ -1,6 +1,7 @@
 /**
  * Finds outgoing-call APIs in source text: everything outgoing must go through server/http.
- * Creating servers (tests' fake APIs) and relative fetches from the browser are fine.
+ * Creating servers (tests' fake APIs) and relative fetches from the browser are fine, and so are
+ * tests' own requests (fetch, http.request) to the local servers they start.
  */
 const FORBIDDEN: { pattern: RegExp; what: string; serverOnly?: boolean }[] = [
   { pattern: /from\s+['"](undici|node:https|https|node-fetch|axios|got)['"]/, what: 'an HTTP client import' },
@@ -8,7 +9,7 @@ const FORBIDDEN: { pattern: RegExp; what: string; serverOnly?: boolean }[] = [
     pattern: /require\(\s*['"](undici|node:https|https|node-fetch|axios|got)['"]\s*\)/,
     what: 'an HTTP client require',
   },
-  { pattern: /\bhttps?\.(request|get)\s*\(/, what: 'http.request/http.get' },
+  { pattern: /\bhttps?\.(request|get)\s*\(/, what: 'http.request/http.get', serverOnly: true },
   { pattern: /(^|[^.\w])fetch\s*\(/, what: 'fetch()', serverOnly: true },
 ];
 
