@@ -118,7 +118,7 @@ export function nulBytePath(value: unknown, path = ''): string | null {
 }
 
 /** The top-level parameters an action's input declares, of every branch of a union. */
-export function declaredParams(schema: z.ZodType): string[] {
+export function declaredParams(schema: z.core.$ZodType): string[] {
   if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
   if (schema instanceof z.ZodUnion) return [...new Set(schema.options.flatMap(declaredParams))];
   if (schema instanceof z.ZodPipe) return declaredParams(schema.in);
