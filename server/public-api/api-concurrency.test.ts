@@ -1,18 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { createApiKey } from '@/server/api-keys/api-keys';
-import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
-import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
-import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
-import { createProject, updateProjectSettings } from '@/server/projects/project-service';
+import { updateProjectSettings } from '@/server/projects/project-service';
 import { simulatorSend } from '@/server/simulator/simulator-service';
 import { VARIABLE_LIMITS } from '@/server/variables/limits';
-import { startApiServer } from './testing/api-server';
+import { startApiProject } from './testing/api-project';
+import type { startApiServer } from './testing/api-server';
 
 // Races show on PostgreSQL (TEST_DATABASE_URL), where requests run on several connections at
 // once; PGlite's one connection runs them one after the other, so there these check the outcome.
@@ -20,34 +13,20 @@ import { startApiServer } from './testing/api-server';
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers
 type JsonBody = Record<string, any>;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-api-race-'));
-let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let env: Awaited<ReturnType<typeof startApiProject>>;
 let server: Awaited<ReturnType<typeof startApiServer>>;
 let db: PrismaClient;
 let key: string;
 let projectId: number;
 
 beforeAll(async () => {
-  process.env.BLOCKBOT_API_RATE_LIMIT = '100000';
-  app = await useFreshAppDatabase(tmp);
-  db = await getDb();
-  server = await startApiServer();
-  projectId = (
-    await createProject(db, { name: 'Races', plan: 'business', owner: { email: 'o@example.com' } })
-  ).id;
-  await saveBotSchema(db, projectId, {
-    format: BOT_SCHEMA_FORMAT,
-    blocks: [{ id: 1, kind: 'start', text: 'Welcome', trigger: { alternatives: '' } }],
-    arrows: [],
-  });
-  key = (await createApiKey(db, projectId, { name: 'main' })).key;
+  env = await startApiProject('Races');
+  ({ db, server, projectId, key } = env);
   // A first call warms the server up, so the calls of each test below do run at once.
   await newClient('warm-up');
 });
 afterAll(async () => {
-  await server?.close();
-  await app?.dispose();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await env?.close();
 });
 
 async function call(action: string, params: Record<string, unknown>) {

@@ -1,21 +1,13 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { createApiKey } from '@/server/api-keys/api-keys';
-import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
-import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
-import { useFreshAppDatabase } from '@/server/db/test-support';
-import { createProject } from '@/server/projects/project-service';
 import type { ApiAction } from './action';
 import { actions } from './actions';
 import { MAX_FORM_FIELDS, MAX_INDEXED_ITEMS } from './request-params';
-import { startApiServer } from './testing/api-server';
+import { startApiProject } from './testing/api-project';
+import type { startApiServer } from './testing/api-server';
 
 // Issue 18 items 1 and 2: every body encoding real clients use reaches an action as the same
 // input, and an empty value means "not given". The cases are generated from the action
@@ -25,8 +17,7 @@ import { startApiServer } from './testing/api-server';
 type JsonBody = Record<string, any>;
 type Params = Record<string, unknown>;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-api-encodings-'));
-let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let env: Awaited<ReturnType<typeof startApiProject>>;
 let server: Awaited<ReturnType<typeof startApiServer>>;
 let db: PrismaClient;
 let key: string;
@@ -35,19 +26,8 @@ let projectId: number;
 const ids = { client: 0, other: 0, list: 0, state: 0, phoneClient: 0 };
 
 beforeAll(async () => {
-  process.env.BLOCKBOT_API_RATE_LIMIT = '100000';
-  app = await useFreshAppDatabase(tmp);
-  db = await getDb();
-  server = await startApiServer();
-  projectId = (
-    await createProject(db, { name: 'Encodings', plan: 'business', owner: { email: 'owner@example.com' } })
-  ).id;
-  await saveBotSchema(db, projectId, {
-    format: BOT_SCHEMA_FORMAT,
-    blocks: [{ id: 1, kind: 'start', text: 'Welcome', trigger: { alternatives: '' } }],
-    arrows: [],
-  });
-  key = (await createApiKey(db, projectId, { name: 'main' })).key;
+  env = await startApiProject('Encodings');
+  ({ db, server, projectId, key } = env);
   const client = (platformId: string, groupId = 'sim', clientType = 99) =>
     db.client.create({ data: { projectId, platformId, groupId, clientType } });
   ids.client = (await client('c1')).id;
@@ -60,9 +40,7 @@ beforeAll(async () => {
   await db.projectMember.create({ data: { projectId, email: 'agent@example.com' } });
 });
 afterAll(async () => {
-  await server?.close();
-  await app?.dispose();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await env?.close();
 });
 
 interface Reply {

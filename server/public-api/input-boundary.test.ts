@@ -1,19 +1,12 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { createApiKey } from '@/server/api-keys/api-keys';
-import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { resetEnvCache } from '@/server/config/env';
-import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
-import { useFreshAppDatabase } from '@/server/db/test-support';
-import { createProject } from '@/server/projects/project-service';
 import { actions } from './actions';
-import { startApiServer } from './testing/api-server';
+import { startApiProject } from './testing/api-project';
+import type { startApiServer } from './testing/api-server';
 
 // The public API's input boundary under bad input (issue 12 items 11, 15-19). The per-field
 // cases are generated from the action registry, so a new action is covered as it is added.
@@ -27,8 +20,7 @@ type JsonSchema = {
   items?: JsonSchema;
 };
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-api-input-'));
-let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let env: Awaited<ReturnType<typeof startApiProject>>;
 let server: Awaited<ReturnType<typeof startApiServer>>;
 let db: PrismaClient;
 let key: string;
@@ -36,27 +28,14 @@ let projectId: number;
 let clientId: number;
 
 beforeAll(async () => {
-  process.env.BLOCKBOT_API_RATE_LIMIT = '100000';
-  app = await useFreshAppDatabase(tmp);
-  db = await getDb();
-  server = await startApiServer();
-  projectId = (
-    await createProject(db, { name: 'Input', plan: 'business', owner: { email: 'owner@example.com' } })
-  ).id;
-  await saveBotSchema(db, projectId, {
-    format: BOT_SCHEMA_FORMAT,
-    blocks: [{ id: 1, kind: 'start', text: 'Welcome', trigger: { alternatives: '' } }],
-    arrows: [],
-  });
-  key = (await createApiKey(db, projectId, { name: 'main' })).key;
+  env = await startApiProject('Input');
+  ({ db, server, projectId, key } = env);
   clientId = (
     await db.client.create({ data: { projectId, platformId: 'c1', groupId: 'sim', clientType: 99 } })
   ).id;
 });
 afterAll(async () => {
-  await server?.close();
-  await app?.dispose();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await env?.close();
 });
 
 interface Reply {
