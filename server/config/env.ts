@@ -28,6 +28,10 @@ const envSchema = z.object({
   BLOCKBOT_API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
   /** Reverse proxies in front of the app: X-Forwarded-For's last this many entries are theirs. */
   BLOCKBOT_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  /** The tg messenger's Bot API server; tests and self-hosted Bot API servers change it. */
+  BLOCKBOT_TG_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** Key of messenger tokens at rest (32 bytes, hex or base64); generated in embedded mode. */
+  BLOCKBOT_ENCRYPTION_KEY: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;
