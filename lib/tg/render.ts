@@ -1,0 +1,151 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import type { Attachment, Button, Buttons } from '@/lib/schema';
+
+/**
+ * One of our outgoing messages → the Bot API calls that show it on the tg messenger.
+ *
+ * - Plain text, no parse_mode: nothing the designer writes is read as markup, so nothing is
+ *   escaped and no text can break a send.
+ * - Attachments go first, in order, then the text, so the keyboard sits under the text (the
+ *   keyboard always rides on the last call). One image, video, file or audio with a text of at
+ *   most 1024 characters becomes one call with the text as its caption.
+ * - A list with any inline or URL button becomes one inline keyboard (a message shows one
+ *   keyboard; a reply button there sends its text back, as a reply button does); otherwise a
+ *   reply keyboard. The hint variant becomes text with numbered options, no keyboard.
+ */
+
+export const TEXT_LIMIT = 4096;
+export const CAPTION_LIMIT = 1024;
+export const CALLBACK_DATA_BYTES = 64;
+/** callback_data of a button whose text does not fit: this prefix and a hash of the text. */
+export const CALLBACK_ID_PREFIX = 'bb:';
+
+export type TgSendMethod = 'sendMessage' | 'sendPhoto' | 'sendVideo' | 'sendDocument' | 'sendAudio';
+
+export interface TgSend {
+  method: TgSendMethod;
+  params: Record<string, unknown>;
+}
+
+export interface RenderedMessage {
+  sends: TgSend[];
+  /** callback_data → button text for the buttons whose text did not fit in callback_data. */
+  callbackTexts: Record<string, string>;
+}
+
+export interface OutgoingTgMessage {
+  text: string;
+  attachments: Attachment[];
+  buttons: Buttons | null;
+}
+
+/** A keyboard needs a message to ride on; a block with only buttons gets this text. */
+export const EMPTY_TEXT_WITH_BUTTONS = '…';
+
+const MEDIA: Record<Exclude<Attachment['type'], 'link'>, { method: TgSendMethod; field: string }> = {
+  image: { method: 'sendPhoto', field: 'photo' },
+  video: { method: 'sendVideo', field: 'video' },
+  file: { method: 'sendDocument', field: 'document' },
+  audio: { method: 'sendAudio', field: 'audio' },
+};
+
+const byteLength = (text: string) => utf8ToBytes(text).length;
+
+/** The callback_data of a button: its own, its text when that fits, else a stable short id. */
+export function callbackData(button: Button): string {
+  if (button.callback_data) return button.callback_data;
+  if (byteLength(button.text) <= CALLBACK_DATA_BYTES && !button.text.startsWith(CALLBACK_ID_PREFIX))
+    return button.text;
+  return CALLBACK_ID_PREFIX + bytesToHex(sha256(utf8ToBytes(button.text))).slice(0, 20);
+}
+
+/**
+ * Rows by `line`, each ordered by `index_in_line` (then list order); a button without a line
+ * gets a row of its own after the numbered rows, in list order.
+ */
+export function keyboardRows(buttons: Button[]): Button[][] {
+  const numbered = new Map<number, { button: Button; at: number }[]>();
+  const loose: Button[][] = [];
+  buttons.forEach((button, at) => {
+    if (button.line === undefined) loose.push([button]);
+    else numbered.set(button.line, [...(numbered.get(button.line) ?? []), { button, at }]);
+  });
+  const rows = [...numbered.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, row]) =>
+      row
+        .sort((a, b) => (a.button.index_in_line ?? a.at) - (b.button.index_in_line ?? b.at) || a.at - b.at)
+        .map((r) => r.button),
+    );
+  return [...rows, ...loose];
+}
+
+function replyMarkup(
+  buttons: Button[],
+  callbackTexts: Record<string, string>,
+): Record<string, unknown> | undefined {
+  if (!buttons.length) return undefined;
+  const rows = keyboardRows(buttons);
+  if (!buttons.some((b) => b.type === 'inline' || b.url))
+    return { keyboard: rows.map((row) => row.map((b) => ({ text: b.text }))), resize_keyboard: true };
+  return {
+    inline_keyboard: rows.map((row) =>
+      row.map((b) => {
+        if (b.url) return { text: b.text, url: b.url };
+        const data = callbackData(b);
+        if (data !== b.text && !b.callback_data) callbackTexts[data] = b.text;
+        return { text: b.text, callback_data: data };
+      }),
+    ),
+  };
+}
+
+/** Splits at the last line break, else the last space, before the limit; never inside a character. */
+export function splitText(text: string, limit = TEXT_LIMIT): string[] {
+  const parts: string[] = [];
+  let rest = text.trim();
+  while (rest.length > limit) {
+    const window = rest.slice(0, limit + 1);
+    let cut = window.lastIndexOf('\n');
+    if (cut <= 0) cut = window.search(/\s\S*$/);
+    if (cut <= 0) cut = /[\uD800-\uDBFF]/.test(rest[limit - 1]) ? limit - 1 : limit;
+    parts.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest) parts.push(rest);
+  return parts;
+}
+
+function hintText(text: string, hint: string, buttons: Button[]): string {
+  const options = keyboardRows(buttons)
+    .flat()
+    .map((b, i) => `${i + 1}. ${b.text}`);
+  return [text.trim(), [hint.trim(), ...options].filter(Boolean).join('\n')].filter(Boolean).join('\n\n');
+}
+
+export function renderMessage(
+  message: OutgoingTgMessage,
+  target: { chat_id: number | string; business_connection_id?: string },
+): RenderedMessage {
+  const callbackTexts: Record<string, string> = {};
+  const hint = message.buttons && !Array.isArray(message.buttons) ? message.buttons : null;
+  const text = hint ? hintText(message.text, hint.hint, hint.buttons) : message.text.trim();
+  const markup = replyMarkup(Array.isArray(message.buttons) ? message.buttons : [], callbackTexts);
+  const base = { ...target };
+
+  const sends: TgSend[] = message.attachments.map((a) =>
+    a.type === 'link'
+      ? { method: 'sendMessage', params: { ...base, text: a.url } }
+      : { method: MEDIA[a.type].method, params: { ...base, [MEDIA[a.type].field]: a.url } },
+  );
+  const single = sends.length === 1 && message.attachments[0].type !== 'link' ? sends[0] : null;
+  if (single && text && text.length <= CAPTION_LIMIT) single.params.caption = text;
+  else {
+    const parts = splitText(text);
+    if (!parts.length && !sends.length && markup) parts.push(EMPTY_TEXT_WITH_BUTTONS);
+    for (const part of parts) sends.push({ method: 'sendMessage', params: { ...base, text: part } });
+  }
+  if (markup && sends.length) sends[sends.length - 1].params.reply_markup = markup;
+  return { sends, callbackTexts };
+}
