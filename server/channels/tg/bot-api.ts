@@ -59,7 +59,7 @@ async function viaSafeFetch(url: string, init: RequestInit = {}): Promise<Respon
     body: init.body ?? undefined,
     ...(poll > 0 ? { timeoutMs: (poll + 10) * 1000 } : {}),
   });
-  return new Response(response.status === 204 ? null : response.bytes, {
+  return new Response(response.status === 204 ? null : response.body, {
     status: response.status,
     headers: { 'content-type': response.headers['content-type'] ?? 'application/json' },
   });

@@ -1,4 +1,4 @@
-import type { BotCommand, BotCommandScope } from 'grammy/types';
+import type { BotCommand, BotCommandScope, LanguageCode } from 'grammy/types';
 import type { BotApiClient, BotCallResult } from './bot-api';
 
 /**
@@ -38,14 +38,14 @@ function text(v: unknown, name: string): string {
   throw new Error(`${name} must be a text`);
 }
 
-function language(v: unknown, name: string): string | undefined {
+function language(v: unknown, name: string): LanguageCode | undefined {
   if (absent(v)) return undefined;
   const code = text(v, name).trim();
   if (!/^[a-zA-Z]{2}$/.test(code))
     throw new Error(
       `${name} must be a two-letter code such as 'en', or empty for every language; got '${code}'`,
     );
-  return code.toLowerCase();
+  return code.toLowerCase() as LanguageCode;
 }
 
 function whole(v: unknown, name: string, scope: string): number {

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const send = (s: TgSend) => client.call((api) => api.raw[s.method](s.params as never));
+const send = (s: TgSend) => client.call((api) => api.raw[s.method](s.params as never) as Promise<unknown>);
 
 describe('rendered messages on the Bot API', () => {
   it('are accepted: every button kind, long texts, captions and attachments', async () => {

@@ -387,7 +387,7 @@ export async function startFakeBotApi(
     async pushUpdate(token, input) {
       const bot = state(token);
       const update_id = typeof input.update_id === 'number' ? input.update_id : bot.nextUpdateId++;
-      const update = { ...input, update_id };
+      const update: Record<string, unknown> & { update_id: number } = { ...input, update_id };
       const query = update.callback_query as { id?: unknown } | undefined;
       if (typeof query?.id === 'string') bot.openCallbackQueries.add(query.id);
       if (bot.webhook) {
