@@ -1,8 +1,12 @@
 import type { ChannelAdapter, DeliveryResult } from './channel-adapter';
 import { simulatorChannel } from './simulator-channel';
+import { tgChannel } from './tg/adapter';
 
 /** Adapters by client type. Messengers not connected here get an adapter that explains so. */
-const adapters = new Map<number, ChannelAdapter>([[simulatorChannel.clientType, simulatorChannel]]);
+const adapters = new Map<number, ChannelAdapter>([
+  [simulatorChannel.clientType, simulatorChannel],
+  [tgChannel.clientType, tgChannel],
+]);
 
 export function registerChannel(adapter: ChannelAdapter): void {
   adapters.set(adapter.clientType, adapter);

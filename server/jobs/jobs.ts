@@ -1,4 +1,4 @@
-import type { Job, PgBoss, SendOptions } from 'pg-boss';
+import type { Job, PgBoss, QueuePolicy, SendOptions } from 'pg-boss';
 import { getBoss } from './boss';
 
 /** A durable job kind: its queue name and its handler. Handlers must be safe to run twice. */
@@ -14,6 +14,8 @@ export interface JobDefinition<T extends object> {
    * hang holds up only its own.
    */
   groups?: { of(data: T): string; perGroup: number; workers: number };
+  /** The queue's policy; `stately` keeps at most one queued and one active job per singletonKey. */
+  policy?: QueuePolicy;
 }
 
 /** A job whose worker dies (no heartbeat for this long) is retried by another worker. */
@@ -29,7 +31,7 @@ export async function enqueue<T extends object>(
   options: SendOptions = {},
 ): Promise<string | null> {
   const boss = await getBoss();
-  await ensureQueue(boss, definition.name);
+  await ensureQueue(boss, definition.name, definition.policy);
   return boss.send(definition.name, data, {
     heartbeatSeconds: HEARTBEAT_SECONDS,
     ...groupOf(definition, data),
@@ -43,7 +45,7 @@ export async function enqueueMany<T extends object>(
   items: { data: T; startAfter?: Date; singletonKey?: string; retryLimit?: number }[],
 ): Promise<void> {
   const boss = await getBoss();
-  await ensureQueue(boss, definition.name);
+  await ensureQueue(boss, definition.name, definition.policy);
   for (let i = 0; i < items.length; i += 500) {
     await boss.insert(
       definition.name,
@@ -65,9 +67,9 @@ export async function cancelJob(definition: JobDefinition<object>, jobId: string
 
 const createdQueues = new Set<string>();
 
-async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
+async function ensureQueue(boss: PgBoss, name: string, policy?: QueuePolicy): Promise<void> {
   if (createdQueues.has(name)) return;
-  if (!(await boss.getQueue(name))) await boss.createQueue(name);
+  if (!(await boss.getQueue(name))) await boss.createQueue(name, policy ? { policy } : {});
   createdQueues.add(name);
 }
 
@@ -75,7 +77,7 @@ async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
 export async function startWorkers(definitions: readonly JobDefinition<object>[]): Promise<void> {
   const boss = await getBoss();
   for (const definition of definitions) {
-    await ensureQueue(boss, definition.name);
+    await ensureQueue(boss, definition.name, definition.policy);
     await boss.work<object>(
       definition.name,
       {

@@ -1,4 +1,6 @@
 import { broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
+import { tgPollJob } from '@/server/channels/tg/polling';
+import { tgUpdateJob } from '@/server/channels/tg/updates';
 import { scheduledSendJob } from '@/server/engine/engine';
 import { webhookDeliveryJob } from '@/server/webhooks/webhook-jobs';
 import type { JobDefinition } from './jobs';
@@ -8,4 +10,6 @@ export const jobDefinitions = [
   scheduledSendJob,
   webhookDeliveryJob,
   broadcastSendJob,
+  tgUpdateJob,
+  tgPollJob,
 ] as unknown as readonly JobDefinition<object>[];

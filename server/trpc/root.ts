@@ -1,6 +1,7 @@
 import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
+import { channelsRouter } from './routers/channels';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
@@ -11,6 +12,7 @@ export const appRouter = createTRPCRouter({
   botSchema: botSchemaRouter,
   simulator: simulatorRouter,
   requestTest: requestTestRouter,
+  channels: channelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -83,6 +83,8 @@ export interface FakeBotApi {
   addBot(bot?: { token?: string; username?: string; firstName?: string }): FakeBot;
   bot(token: string): FakeBot;
   blockChat(token: string, chat: number | string): void;
+  /** The token is revoked (BotFather): every call with it answers 401, a waiting poll included. */
+  revoke(token: string): void;
   /**
    * Sends an update as the messenger would: POSTed to the webhook with the secret header when
    * one is set, otherwise queued for getUpdates. An update_id is given when it has none.
@@ -383,6 +385,11 @@ export async function startFakeBotApi(
     bot: state,
     blockChat(token, chat) {
       state(token).blocked.add(String(chat));
+    },
+    revoke(token) {
+      const bot = state(token);
+      bots.delete(token);
+      bot.poll?.resolve({ ok: false, error_code: 401, description: 'Unauthorized' });
     },
     async pushUpdate(token, input) {
       const bot = state(token);

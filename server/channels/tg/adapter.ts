@@ -1,0 +1,104 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TG_CLIENT_TYPE } from '@/lib/tg/inbound';
+import { emptyPacing, nextSendAt, type PacingState, recordRetryAfter, recordSend } from '@/lib/tg/pacing';
+import { renderMessage, type TgSend } from '@/lib/tg/render';
+import type {
+  ChannelAdapter,
+  ChannelClient,
+  DeliveryResult,
+  OutgoingMessage,
+} from '@/server/channels/channel-adapter';
+import { getDb } from '@/server/db';
+import type { BotApiClient } from './bot-api';
+import { channelBot, tgChannelFor } from './channel-service';
+import { callTgBotApiFunction, TG_BOT_API_FUNCTIONS, type TgBotApiFunction } from './commands';
+
+/**
+ * The tg messenger as a channel: a message is rendered (lib/tg/render) and sent by the bot the
+ * client wrote to (its group_id), paced to the messenger's limits in this process; a 429's
+ * retry_after pauses the bot and the send is tried again; a 403 (the user blocked the bot)
+ * unsubscribes the client instead.
+ */
+
+/** Sends of one message refused with 429 before it is given up (and left to the outbox's retry). */
+const MAX_RETRIES = 3;
+
+/** The limits' state per bot, for this process. */
+const pacing = new Map<string, PacingState>();
+
+async function paced(bot: string, chatId: string, run: () => Promise<void>): Promise<void> {
+  const at = nextSendAt(pacing.get(bot) ?? emptyPacing(), chatId, Date.now());
+  // Taken before waiting, so sends started meanwhile queue behind this one.
+  pacing.set(bot, recordSend(pacing.get(bot) ?? emptyPacing(), chatId, at));
+  if (at > Date.now()) await sleep(at - Date.now());
+  await run();
+}
+
+type SendOutcome = { ok: true } | { ok: false; blocked: boolean; error: string };
+
+async function sendOne(api: BotApiClient, bot: string, chatId: string, send: TgSend): Promise<SendOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    let outcome: SendOutcome | 'retry' = 'retry';
+    await paced(bot, chatId, async () => {
+      const result = await api.call((a) => a.raw[send.method](send.params as never) as Promise<unknown>);
+      if (result.ok) outcome = { ok: true };
+      else if (result.reason === 'retry_after' && attempt < MAX_RETRIES)
+        pacing.set(
+          bot,
+          recordRetryAfter(
+            pacing.get(bot) ?? emptyPacing(),
+            { retryAfterSeconds: result.retryAfter },
+            Date.now(),
+          ),
+        );
+      else
+        outcome = {
+          ok: false,
+          blocked: result.reason === 'blocked',
+          error: `${send.method}: ${result.description}`,
+        };
+    });
+    if (outcome !== 'retry') return outcome;
+  }
+}
+
+async function send(client: ChannelClient, message: OutgoingMessage): Promise<DeliveryResult> {
+  const db = await getDb();
+  const channel = await tgChannelFor(db, client.projectId, client.groupId);
+  const api = channelBot(channel);
+  const { sends } = renderMessage(message, { chat_id: client.platformId });
+  for (const s of sends) {
+    const outcome = await sendOne(api, channel.groupId, client.platformId, s);
+    if (outcome.ok) continue;
+    if (outcome.blocked) await db.client.update({ where: { id: client.id }, data: { subscribed: false } });
+    return { delivered: false, error: outcome.error };
+  }
+  return { delivered: true };
+}
+
+/** The bot of the client the function runs for, else the project's only tg bot. */
+async function botFor(projectId: number, clientId: unknown) {
+  const db = await getDb();
+  const client =
+    typeof clientId === 'number' ? await db.client.findFirst({ where: { id: clientId, projectId } }) : null;
+  if (client?.clientType === TG_CLIENT_TYPE)
+    return channelBot(await tgChannelFor(db, projectId, client.groupId));
+  const bots = await db.channel.findMany({ where: { projectId, clientType: TG_CLIENT_TYPE }, take: 2 });
+  if (bots.length === 1) return channelBot(bots[0]);
+  throw new Error(
+    bots.length
+      ? 'several tg bots are connected: call this function in the flow of a tg client, so its bot is used'
+      : 'no tg bot is connected to this project; connect one on the Channels tab',
+  );
+}
+
+export const tgChannel: ChannelAdapter = {
+  clientType: TG_CLIENT_TYPE,
+  send,
+  async call(projectId, fn, input) {
+    if (!(TG_BOT_API_FUNCTIONS as readonly string[]).includes(fn))
+      throw new Error(`${fn} is not a function of the tg messenger`);
+    const args = Array.isArray(input.args) ? input.args : [];
+    return callTgBotApiFunction(await botFor(projectId, input.clientId), fn as TgBotApiFunction, args);
+  },
+};

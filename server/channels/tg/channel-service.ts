@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { TG_CLIENT_TYPE } from '@/lib/tg/inbound';
+import { baseUrl } from '@/server/config/env';
+import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
+import type { Db } from '@/server/db/client-type';
+import { DomainError, invalid, notFound, parseInput } from '@/server/errors';
+import { type BotApiClient, type BotCallResult, botApiClient } from './bot-api';
+
+/**
+ * Connecting tg bots to a project: the token is checked with getMe, the bot's username becomes
+ * the channel's group_id, and the token is stored sealed (secret-box) and never leaves the
+ * server again. Updates arrive through a webhook with a random secret, or by long polling.
+ */
+
+/** What the bot asks the messenger for; the rest (reactions, polls, …) is not sent at all. */
+export const TG_ALLOWED_UPDATES = [
+  'message',
+  'edited_message',
+  'callback_query',
+  'business_connection',
+  'business_message',
+  'edited_business_message',
+] as const;
+
+/** Channel.status of a channel that stopped receiving (a revoked token); 1 is receiving. */
+export const CHANNEL_STOPPED = 3;
+
+export const connectTgInput = z.object({
+  token: z
+    .string()
+    .trim()
+    .regex(/^\d{1,20}:[A-Za-z0-9_-]{10,100}$/, {
+      error: 'token must look like 123456789:AAH… — copy it whole from BotFather',
+    }),
+  mode: z.enum(['webhook', 'polling']),
+});
+
+interface TokenOwner {
+  projectId: number;
+  groupId: string;
+  credentials: unknown;
+}
+
+/** The sealed token is bound to its project and bot, so a copied value opens nowhere else. */
+const tokenContext = (projectId: number, groupId: string) => `tg-channel:${projectId}:${groupId}`;
+
+export function channelToken(channel: TokenOwner): string {
+  const sealed = (channel.credentials as { token?: unknown } | null)?.token;
+  if (typeof sealed !== 'string') throw new Error(`the tg bot ${channel.groupId} has no stored token`);
+  return decryptSecret(sealed, tokenContext(channel.projectId, channel.groupId));
+}
+
+export const channelBot = (channel: TokenOwner): BotApiClient => botApiClient(channelToken(channel));
+
+export const webhookUrl = (channelId: number) =>
+  `${baseUrl().replace(/\/+$/, '')}/api/channels/tg/${channelId}`;
+
+/** A refused Bot API call as a message for the person connecting the bot. */
+function refusal(result: Exclude<BotCallResult<unknown>, { ok: true }>, what: string): string {
+  if (result.reason === 'invalid_token')
+    return `The tg messenger does not accept this token (${result.description}); copy it again from BotFather.`;
+  if (result.reason === 'unavailable')
+    return `The tg messenger could not be reached to ${what}: ${result.description}`;
+  return `The tg messenger refused to ${what}: ${result.description}`;
+}
+
+export async function connectTgChannel(
+  db: Db,
+  projectId: number,
+  input: z.input<typeof connectTgInput>,
+  startPolling: (channelId: number) => Promise<void>,
+) {
+  const { token, mode } = parseInput(connectTgInput, input);
+  const bot = botApiClient(token);
+  const me = await bot.call((api) => api.getMe());
+  if (!me.ok) throw invalid(refusal(me, 'check the token'), 'token');
+  const username = me.result.username;
+  if (!/bot$/i.test(username))
+    throw invalid(`@${username} is not a bot username (it must end in "bot"); use a bot's token`, 'token');
+  const taken = await db.channel.findFirst({ where: { clientType: TG_CLIENT_TYPE, groupId: username } });
+  if (taken)
+    throw new DomainError(
+      'conflict',
+      taken.projectId === projectId
+        ? `@${username} is already connected to this project.`
+        : `@${username} is connected to another project; disconnect it there first (a bot delivers its updates to one place).`,
+      'token',
+    );
+
+  const channel = await db.channel.create({
+    data: {
+      projectId,
+      kind: 'tg',
+      clientType: TG_CLIENT_TYPE,
+      groupId: username,
+      name: me.result.first_name,
+      credentials: { token: encryptSecret(token, tokenContext(projectId, username)) },
+      inboundSecret: randomBytes(32).toString('base64url'),
+      receiveMode: mode,
+    },
+  });
+  // A webhook is set, or removed so getUpdates is allowed; either failing undoes the connection.
+  const set =
+    mode === 'webhook'
+      ? await bot.call((api) =>
+          api.setWebhook(webhookUrl(channel.id), {
+            secret_token: channel.inboundSecret,
+            allowed_updates: [...TG_ALLOWED_UPDATES],
+          }),
+        )
+      : await bot.call((api) => api.deleteWebhook());
+  if (!set.ok) {
+    await db.channel.delete({ where: { id: channel.id } });
+    const hint =
+      mode === 'webhook'
+        ? ` The webhook address is ${webhookUrl(channel.id)}: set BLOCKBOT_BASE_URL to this server's public https address, or choose long polling.`
+        : '';
+    throw invalid(refusal(set, mode === 'webhook' ? 'set the webhook' : 'remove the webhook') + hint, 'mode');
+  }
+  if (mode === 'polling') await startPolling(channel.id);
+  return toView(channel);
+}
+
+/** Removes the bot's webhook (best effort: a revoked token cannot) and forgets the channel. */
+export async function disconnectChannel(db: Db, projectId: number, channelId: number) {
+  const channel = await db.channel.findFirst({ where: { id: channelId, projectId } });
+  if (!channel) throw notFound(`Channel ${channelId} is not connected to this project.`);
+  let warning: string | null = null;
+  if (channel.kind === 'tg') {
+    const removed = await channelBot(channel).call((api) => api.deleteWebhook());
+    if (!removed.ok) warning = refusal(removed, 'remove the webhook');
+  }
+  await db.channel.delete({ where: { id: channel.id } });
+  return { disconnected: true, warning };
+}
+
+type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
+
+/** What the Channels tab shows: never the token nor the webhook secret. */
+function toView(c: ChannelRow) {
+  return {
+    id: c.id,
+    kind: c.kind,
+    groupId: c.groupId,
+    name: c.name,
+    receiveMode: c.receiveMode,
+    receiving: c.status !== CHANNEL_STOPPED,
+    lastUpdateAt: c.lastUpdateAt,
+    lastError: c.lastError,
+    createdAt: c.createdAt,
+  };
+}
+export type ChannelView = ReturnType<typeof toView>;
+
+export async function listChannels(db: Db, projectId: number): Promise<ChannelView[]> {
+  const rows = await db.channel.findMany({
+    where: { projectId, kind: { not: 'simulator' } },
+    orderBy: { id: 'asc' },
+  });
+  return rows.map(toView);
+}
+
+/** The project's connected tg bot with this username (the client's group_id). */
+export async function tgChannelFor(db: Db, projectId: number, groupId: string) {
+  const channel = await db.channel.findFirst({
+    where: { projectId, clientType: TG_CLIENT_TYPE, groupId: { equals: groupId, mode: 'insensitive' } },
+  });
+  if (!channel) throw new Error(`the tg bot ${groupId} is not connected to this project`);
+  return channel;
+}

@@ -1,0 +1,370 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { getDb } from '@/server/db';
+import type { PrismaClient } from '@/server/db/client-type';
+import { useFreshAppDatabase } from '@/server/db/test-support';
+import { startWorkers } from '@/server/jobs/jobs';
+import { createProject } from '@/server/projects/project-service';
+import type { TRPCContext } from '@/server/trpc/init';
+import { createCaller } from '@/server/trpc/root';
+import { tgChannel } from './adapter';
+import { CHANNEL_STOPPED } from './channel-service';
+import { tgPollJob } from './polling';
+import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
+import { tgUpdateJob } from './updates';
+
+/**
+ * The tg channel end to end: bots connected through the web app's API against the fake Bot
+ * API, updates delivered by the fake to the real webhook route over HTTP (or taken by the
+ * poller), processed by the job worker through the engine, and the bot's replies arriving back
+ * at the fake as Bot API calls.
+ */
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-tg-'));
+let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let db: PrismaClient;
+let fake: FakeBotApi;
+let routeServer: http.Server;
+let routeUrl: string;
+let owner: ReturnType<typeof createCaller>;
+let projectId: number;
+
+/** The webhook route served over real HTTP, as Next.js hands it a Request. */
+async function serveRoute(): Promise<string> {
+  const { POST } = await import('@/app/api/channels/tg/[channel]/route');
+  routeServer = http.createServer(async (req, res) => {
+    const match = /^\/api\/channels\/tg\/([^/]+)$/.exec(req.url ?? '');
+    if (!match || req.method !== 'POST') {
+      res.writeHead(404).end();
+      return;
+    }
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        req.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
+        req.on('end', () => controller.close());
+        req.on('error', (error) => controller.error(error));
+      },
+    });
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: 'POST',
+      headers,
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const response = await POST(request, { params: Promise.resolve({ channel: match[1] }) });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => routeServer.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(routeServer.address() as AddressInfo).port}`;
+}
+
+async function waitFor<T>(check: () => Promise<T | undefined | null | false>, what: string, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = await check();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+beforeAll(async () => {
+  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+  fake = await startFakeBotApi({ limits: null });
+  routeUrl = await serveRoute();
+  process.env.BLOCKBOT_TG_API_ROOT = fake.url;
+  process.env.BLOCKBOT_BASE_URL = routeUrl;
+  app = await useFreshAppDatabase(tmp);
+  db = await getDb();
+  await startWorkers([tgUpdateJob, tgPollJob] as never);
+  const user = await db.user.create({ data: { id: 'u-tg', email: 'tg@example.com', name: 'tg' } });
+  owner = createCaller({
+    db,
+    session: { user, session: { id: 's-tg', userId: user.id } } as unknown as TRPCContext['session'],
+  });
+  projectId = (
+    await createProject(db, { name: 'tg', plan: 'business', owner: { email: user.email, userId: user.id } })
+  ).id;
+  await saveBotSchema(db, projectId, {
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [
+      {
+        id: 1,
+        kind: 'start',
+        text: 'Welcome',
+        trigger: { alternatives: '' },
+        buttons: [{ type: 'inline', text: 'Yes' }],
+      },
+    ],
+    arrows: [],
+  });
+});
+afterAll(async () => {
+  await app?.dispose();
+  await fake?.close();
+  routeServer?.closeAllConnections();
+  routeServer?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+let nextChat = 500;
+const privateMessage = (fields: Record<string, unknown>) => {
+  const chat = nextChat++;
+  return {
+    chat,
+    update: {
+      message: {
+        message_id: 1,
+        date: 1_700_000_000,
+        chat: { id: chat, type: 'private', first_name: 'Ann' },
+        from: { id: chat, is_bot: false, first_name: 'Ann', last_name: 'Lee', username: 'ann' },
+        ...fields,
+      },
+    },
+  };
+};
+
+const clientOf = (chat: number, groupId: string) =>
+  db.client.findFirst({ where: { projectId, clientType: 1, groupId, platformId: String(chat) } });
+
+async function incoming(chat: number, groupId: string) {
+  const client = await waitFor(() => clientOf(chat, groupId), `client ${chat}`);
+  return waitFor(
+    () => db.message.findFirst({ where: { clientId: client.id, direction: 'in' } }),
+    `the message of ${chat}`,
+  );
+}
+
+const replyTo = (bot: FakeBot, chat: number) =>
+  fake.waitForCall(
+    (c) => c.token === bot.token && c.method === 'sendMessage' && c.params.chat_id === String(chat),
+  );
+
+async function post(channelId: number, body: string, headers: Record<string, string>) {
+  const response = await fetch(`${routeUrl}/api/channels/tg/${channelId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as { description?: string } };
+}
+
+describe('a bot connected by webhook', () => {
+  let bot: FakeBot;
+  let channelId: number;
+  let secret: string;
+
+  beforeAll(async () => {
+    bot = fake.addBot({ username: 'shop_bot', firstName: 'Shop' });
+    const channel = await owner.channels.connectTg({ projectId, token: bot.token, mode: 'webhook' });
+    channelId = channel.id;
+    secret = fake.bot(bot.token).webhook?.secretToken ?? '';
+  });
+
+  it('is checked with getMe, its webhook set with a secret, its token sealed and never listed', async () => {
+    expect(fake.bot(bot.token).webhook).toEqual({
+      url: `${routeUrl}/api/channels/tg/${channelId}`,
+      secretToken: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/),
+    });
+    const list = await owner.channels.list({ projectId });
+    expect(list).toEqual([
+      expect.objectContaining({ id: channelId, groupId: 'shop_bot', name: 'Shop', receiveMode: 'webhook' }),
+    ]);
+    expect(JSON.stringify(list)).not.toContain(bot.token);
+    expect(JSON.stringify(list)).not.toContain(secret);
+    const row = await db.channel.findUniqueOrThrow({ where: { id: channelId } });
+    expect(JSON.stringify(row.credentials)).not.toContain(bot.token.split(':')[1]);
+    expect(await owner.project.get({ projectId })).toBeTruthy();
+  });
+
+  it('refuses a bad token with the Bot API answer and a bot connected twice', async () => {
+    await expect(
+      owner.channels.connectTg({ projectId, token: '123456:WRONG-TOKEN-abcdef', mode: 'webhook' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('Unauthorized') });
+    await expect(
+      owner.channels.connectTg({ projectId, token: 'nonsense', mode: 'webhook' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('BotFather') });
+    await expect(
+      owner.channels.connectTg({ projectId, token: bot.token, mode: 'webhook' }),
+    ).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+  });
+
+  it('answers a text through the engine with the bot’s inline keyboard', async () => {
+    const { chat, update } = privateMessage({ text: 'hello' });
+    expect(await fake.pushUpdate(bot.token, update)).toMatchObject({ via: 'webhook', status: 200 });
+    const reply = await replyTo(bot, chat);
+    expect(reply.status).toBe(200);
+    expect(reply.params).toMatchObject({
+      text: 'Welcome',
+      reply_markup: { inline_keyboard: [[{ text: 'Yes', callback_data: 'Yes' }]] },
+    });
+    expect(await incoming(chat, 'shop_bot')).toMatchObject({ text: 'hello' });
+    expect(await clientOf(chat, 'shop_bot')).toMatchObject({ name: 'Ann Lee', clientType: 1 });
+  });
+
+  it('refuses an update without the right secret header, storing nothing', async () => {
+    const before = await db.tgUpdate.count();
+    const body = JSON.stringify({ update_id: 1, ...privateMessage({ text: 'x' }).update });
+    expect((await post(channelId, body, {})).status).toBe(403);
+    expect((await post(channelId, body, { 'x-telegram-bot-api-secret-token': 'wrong' })).status).toBe(403);
+    expect(await db.tgUpdate.count()).toBe(before);
+  });
+
+  it('refuses bad input with a 4xx and stores nothing', async () => {
+    const before = await db.tgUpdate.count();
+    const auth = { 'x-telegram-bot-api-secret-token': secret };
+    const big = JSON.stringify({ update_id: 2, message: { text: 'x'.repeat(10 * 1024 * 1024) } });
+    expect((await post(channelId, big, auth)).status).toBe(413);
+    expect((await post(999_999, '{"update_id":3}', auth)).status).toBe(404);
+    expect((await post(channelId, '{"update_id":', auth)).status).toBe(400);
+    const proto = await post(channelId, '{"update_id":4,"message":{"__proto__":{"polluted":1}}}', auth);
+    expect(proto).toMatchObject({ status: 400, body: { description: expect.stringContaining('__proto__') } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const malformed = await post(channelId, '{"update_id":5,"message":{"chat":"nope"}}', auth);
+    expect(malformed.status).toBe(400);
+    expect(await db.tgUpdate.count()).toBe(before);
+  });
+
+  it('processes a repeated update_id once', async () => {
+    const { chat, update } = privateMessage({ text: 'twice' });
+    const first = await fake.pushUpdate(bot.token, { ...update, update_id: 777 });
+    const second = await fake.pushUpdate(bot.token, { ...update, update_id: 777 });
+    expect([first, second]).toMatchObject([{ status: 200 }, { status: 200 }]);
+    await replyTo(bot, chat);
+    await waitFor(
+      () => db.tgUpdate.findFirst({ where: { updateId: 777, processedAt: { not: null } } }),
+      'done',
+    );
+    const client = await clientOf(chat, 'shop_bot');
+    expect(await db.message.count({ where: { clientId: client?.id, direction: 'in' } })).toBe(1);
+    expect(await db.tgUpdate.count({ where: { updateId: 777 } })).toBe(1);
+  });
+
+  it('brings every inbound kind to the engine', async () => {
+    const kinds: [Record<string, unknown>, { text: string; attachments: unknown[] }][] = [
+      [
+        { photo: [{ file_id: 'small' }, { file_id: 'big' }], caption: 'look' },
+        { text: 'look', attachments: [{ type: 'image', url: 'tg-file:big' }] },
+      ],
+      [{ document: { file_id: 'doc1' } }, { text: '', attachments: [{ type: 'file', url: 'tg-file:doc1' }] }],
+      [{ audio: { file_id: 'aud1' } }, { text: '', attachments: [{ type: 'audio', url: 'tg-file:aud1' }] }],
+      [{ video: { file_id: 'vid1' } }, { text: '', attachments: [{ type: 'video', url: 'tg-file:vid1' }] }],
+      [{ voice: { file_id: 'voc1' } }, { text: '', attachments: [{ type: 'audio', url: 'tg-file:voc1' }] }],
+      [{ location: { latitude: 48.85, longitude: 2.35 } }, { text: '48.85,2.35', attachments: [] }],
+      [{ text: '/start promo42' }, { text: '/start promo42', attachments: [] }],
+    ];
+    for (const [fields, expected] of kinds) {
+      const { chat, update } = privateMessage(fields);
+      expect(await fake.pushUpdate(bot.token, update)).toMatchObject({ status: 200 });
+      expect(await incoming(chat, 'shop_bot'), JSON.stringify(fields)).toMatchObject(expected);
+    }
+    const { chat, update } = privateMessage({});
+    const contact = { phone_number: '+33612345678', first_name: 'Ann', user_id: chat };
+    await fake.pushUpdate(bot.token, { message: { ...update.message, contact } });
+    expect(await incoming(chat, 'shop_bot')).toMatchObject({ text: '+33612345678' });
+  });
+
+  it('answers a pressed inline button', async () => {
+    const { chat } = privateMessage({});
+    const query = {
+      id: `q-${chat}`,
+      from: { id: chat, is_bot: false, first_name: 'Ann' },
+      message: {
+        message_id: 9,
+        date: 1_700_000_000,
+        chat: { id: chat, type: 'private', first_name: 'Ann' },
+        reply_markup: { inline_keyboard: [[{ text: 'Yes', callback_data: 'Yes' }]] },
+      },
+      data: 'Yes',
+    };
+    await fake.pushUpdate(bot.token, { callback_query: query });
+    const answered = await fake.waitForCall(
+      (c) => c.method === 'answerCallbackQuery' && c.params.callback_query_id === query.id,
+    );
+    expect(answered.status).toBe(200);
+    expect(await incoming(chat, 'shop_bot')).toMatchObject({ text: 'Yes' });
+  });
+
+  it('unsubscribes a client who blocked the bot instead of retrying', async () => {
+    const { chat, update } = privateMessage({ text: 'hi' });
+    fake.blockChat(bot.token, chat);
+    await fake.pushUpdate(bot.token, update);
+    const client = await waitFor(async () => {
+      const c = await clientOf(chat, 'shop_bot');
+      return c && !c.subscribed ? c : null;
+    }, 'the client unsubscribed');
+    const out = await db.message.findFirstOrThrow({ where: { clientId: client.id, direction: 'out' } });
+    expect(out).toMatchObject({ delivered: false, error: expect.stringContaining('blocked') });
+    expect(
+      fake.callsOf('sendMessage', bot.token).filter((c) => c.params.chat_id === String(chat)),
+    ).toHaveLength(1);
+  });
+
+  it('runs tg_* functions with the bot', async () => {
+    expect(await tgChannel.call(projectId, 'tg_set_command', { args: [[['start', 'Go']]] })).toBe(true);
+    expect(fake.bot(bot.token).commands.get('default|')).toEqual([{ command: 'start', description: 'Go' }]);
+  });
+
+  it('disconnects: the webhook is deleted and the channel gone', async () => {
+    await owner.channels.disconnect({ projectId, channelId });
+    expect(fake.bot(bot.token).webhook).toBeNull();
+    expect(await owner.channels.list({ projectId })).toEqual([]);
+    const { update } = privateMessage({ text: 'late' });
+    expect(
+      (
+        await post(channelId, JSON.stringify({ update_id: 9, ...update }), {
+          'x-telegram-bot-api-secret-token': secret,
+        })
+      ).status,
+    ).toBe(404);
+  });
+});
+
+describe('a bot connected by long polling', () => {
+  it('takes updates with getUpdates, answers them, and stops with the error when the token is revoked', async () => {
+    const bot = fake.addBot({ username: 'poll_bot', firstName: 'Poll' });
+    const channel = await owner.channels.connectTg({ projectId, token: bot.token, mode: 'polling' });
+    expect(fake.bot(bot.token).webhook).toBeNull();
+    await fake.waitForPoll(bot.token);
+    const { chat, update } = privateMessage({ text: 'polled' });
+    expect(await fake.pushUpdate(bot.token, update)).toMatchObject({ via: 'queue' });
+    expect((await replyTo(bot, chat)).params).toMatchObject({ text: 'Welcome' });
+    expect(await incoming(chat, 'poll_bot')).toMatchObject({ text: 'polled' });
+    // The next poll starts past the update taken.
+    await waitFor(async () => {
+      const row = await db.channel.findUniqueOrThrow({ where: { id: channel.id } });
+      return row.pollOffset > 100_000n;
+    }, 'the offset moved');
+    await fake.waitForPoll(bot.token);
+
+    fake.revoke(bot.token);
+    const stopped = await waitFor(async () => {
+      const row = await db.channel.findUniqueOrThrow({ where: { id: channel.id } });
+      return row.status === CHANNEL_STOPPED ? row : null;
+    }, 'polling stopped');
+    expect(stopped.lastError).toContain('Unauthorized');
+    const [view] = (await owner.channels.list({ projectId })).filter((c) => c.id === channel.id);
+    expect(view).toMatchObject({ receiving: false, lastError: expect.stringContaining('revoked') });
+    // The poll job that got the 401 completes and queues no next one.
+    await waitFor(async () => {
+      const [{ open }] = await db.$queryRawUnsafe<{ open: number }[]>(
+        `SELECT count(*)::int AS open FROM pgboss.job WHERE name = 'tg.poll' AND singleton_key = $1 AND state < 'completed'`,
+        `tg-poll-${channel.id}`,
+      );
+      return open === 0;
+    }, 'the poll chain ended');
+    expect(fake.callsOf('getUpdates', bot.token).at(-1)?.status).not.toBe(200);
+  });
+});

@@ -1,0 +1,67 @@
+import { timingSafeEqual } from 'node:crypto';
+import { parseUpdate } from '@/lib/tg/inbound';
+import { getDb } from '@/server/db';
+import { storeUpdates } from './updates';
+
+/**
+ * POST /api/channels/tg/<channel>: an update from the messenger. Checked in order — the
+ * channel exists (404), the secret header matches (403), the body fits (413), is JSON (400)
+ * and a well-formed update (400) — and only then stored and queued, so a refused request
+ * changes nothing. The answer comes as soon as the update is stored.
+ */
+
+export const MAX_UPDATE_BYTES = 1024 * 1024;
+const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
+const answer = (status: number, description?: string) =>
+  Response.json(description ? { ok: false, description } : { ok: true }, { status });
+
+function sameSecret(given: string | null, expected: string): boolean {
+  if (!given || !expected) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The body as text, or null when it is over the cap (reading stops there). */
+async function cappedText(req: Request, cap: number): Promise<string | null> {
+  if (Number(req.headers.get('content-length') ?? 0) > cap) return null;
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function handleTgWebhook(req: Request, channelParam: string): Promise<Response> {
+  const channelId = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
+  const db = await getDb();
+  const channel = channelId
+    ? await db.channel.findFirst({ where: { id: channelId, kind: 'tg', receiveMode: 'webhook' } })
+    : null;
+  if (!channel) return answer(404, 'no tg bot is connected at this address');
+  if (!sameSecret(req.headers.get(SECRET_HEADER), channel.inboundSecret))
+    return answer(403, `the ${SECRET_HEADER} header is missing or wrong`);
+  const text = await cappedText(req, MAX_UPDATE_BYTES);
+  if (text === null) return answer(413, `an update must be at most ${MAX_UPDATE_BYTES} bytes`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return answer(400, 'the body is not JSON');
+  }
+  const inbound = parseUpdate(raw, { botUsername: channel.groupId });
+  if (inbound.kind === 'invalid') return answer(400, inbound.reason);
+  await storeUpdates(db, channel.id, [{ updateId: inbound.updateId, payload: raw as object, inbound }]);
+  return answer(200);
+}

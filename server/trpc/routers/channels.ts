@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import {
+  connectTgChannel,
+  connectTgInput,
+  disconnectChannel,
+  listChannels,
+} from '@/server/channels/tg/channel-service';
+import { startPolling } from '@/server/channels/tg/polling';
+import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
+
+/** The Channels tab: every member sees the connected bots; owners and admins connect and disconnect. */
+export const channelsRouter = createTRPCRouter({
+  list: projectProcedure.query(({ ctx }) => listChannels(ctx.db, ctx.projectId)),
+  connectTg: projectManagerProcedure
+    .input(connectTgInput)
+    .mutation(({ ctx, input }) => connectTgChannel(ctx.db, ctx.projectId, input, (id) => startPolling(id))),
+  disconnect: projectManagerProcedure
+    .input(z.object({ channelId: z.number().int().positive() }))
+    .mutation(({ ctx, input }) => disconnectChannel(ctx.db, ctx.projectId, input.channelId)),
+});
