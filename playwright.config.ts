@@ -4,6 +4,8 @@ import { defineConfig } from '@playwright/test';
 // E2E_PORT lets several checkouts run their browser tests side by side.
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+/** The browser tests' fake Bot API (e2e/channels.spec.ts) listens here; the app's tg client points at it. */
+const fakeTgPort = port + 1;
 // Debian's Chromium where present (this project's CI); elsewhere `npx playwright install chromium`.
 const debianChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const executablePath = fs.existsSync(debianChromium) ? debianChromium : undefined;
@@ -43,6 +45,7 @@ export default defineConfig({
       BLOCKBOT_AUTH_RATE_LIMIT: 'off',
       // Browser tests' fake third-party APIs listen on 127.0.0.1: the safe client may reach them.
       BLOCKBOT_HTTP_ALLOW_HOSTS: '127.0.0.1',
+      BLOCKBOT_TG_API_ROOT: `http://127.0.0.1:${fakeTgPort}`,
       PORT: String(port),
     },
   },

@@ -102,7 +102,12 @@ export interface FakeBotApi {
 }
 
 export async function startFakeBotApi(
-  options: { limits?: Partial<FakeLimits> | null; now?: () => number } = {},
+  options: {
+    limits?: Partial<FakeLimits> | null;
+    now?: () => number;
+    /** A fixed port, for a server started before the fake (the browser tests' app); 0 picks one. */
+    port?: number;
+  } = {},
 ): Promise<FakeBotApi> {
   const now = options.now ?? Date.now;
   const bots = new Map<string, BotState>();
@@ -346,7 +351,7 @@ export async function startFakeBotApi(
       res.end(JSON.stringify(body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   function state(token: string): BotState {

@@ -1,0 +1,153 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTRPC } from '@/components/trpc/client';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardTitle } from '@/components/ui/card';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+
+const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : 'never');
+
+/** The project's messenger bots: connect a tg bot by token, see what it receives, disconnect it. */
+export function Channels({ projectId }: { projectId: number }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const project = useQuery(trpc.project.get.queryOptions({ projectId }));
+  // Last update and last error change as messages arrive.
+  const channels = useQuery({ ...trpc.channels.list.queryOptions({ projectId }), refetchInterval: 3000 });
+  const invalidate = () =>
+    queryClient.invalidateQueries({ queryKey: trpc.channels.list.queryKey({ projectId }) });
+  const [token, setToken] = useState('');
+  const [mode, setMode] = useState<'webhook' | 'polling'>('webhook');
+  const connect = useMutation(
+    trpc.channels.connectTg.mutationOptions({
+      onSuccess: () => {
+        setToken('');
+        return invalidate();
+      },
+    }),
+  );
+  const disconnect = useMutation(trpc.channels.disconnect.mutationOptions({ onSuccess: invalidate }));
+  const canManage = project.data ? project.data.role !== 'operator' : false;
+
+  function onConnect(event: FormEvent) {
+    event.preventDefault();
+    connect.mutate({ projectId, token, mode });
+  }
+
+  if (channels.error)
+    return (
+      <div className="p-6">
+        <Alert tone="error">{channels.error.message}</Alert>
+      </div>
+    );
+
+  return (
+    <main className="mx-auto max-w-3xl space-y-6 p-6">
+      {canManage ? (
+        <Card>
+          <CardTitle description="The token is checked with the messenger, stored encrypted and never shown again.">
+            Connect a tg bot
+          </CardTitle>
+          <form className="space-y-3" onSubmit={onConnect}>
+            <Field
+              id="tg-token"
+              label="Bot token"
+              hint="From BotFather: 123456789:AAH…"
+              error={connect.error?.message ?? null}
+            >
+              <Input
+                id="tg-token"
+                value={token}
+                onChange={(e) => setToken(e.target.value)}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="123456789:AAH…"
+              />
+            </Field>
+            <fieldset className="space-y-1 text-sm">
+              <legend className="font-medium text-slate-700">Receive messages by</legend>
+              <label className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="tg-mode"
+                  checked={mode === 'webhook'}
+                  onChange={() => setMode('webhook')}
+                />
+                Webhook — the messenger calls this server (needs a public https BLOCKBOT_BASE_URL)
+              </label>
+              <label className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="tg-mode"
+                  checked={mode === 'polling'}
+                  onChange={() => setMode('polling')}
+                />
+                Long polling — this server asks the messenger (works without a public address)
+              </label>
+            </fieldset>
+            <Button type="submit" disabled={connect.isPending || !token.trim()}>
+              {connect.isPending ? 'Connecting…' : 'Connect'}
+            </Button>
+          </form>
+        </Card>
+      ) : null}
+      <Card>
+        <CardTitle>Connected bots</CardTitle>
+        {channels.data?.length === 0 ? (
+          <div className="space-y-1 text-sm text-slate-600" data-testid="channels-empty">
+            <p>No bot is connected yet; the bot only talks in the simulator.</p>
+            <p>
+              To get a token, open BotFather in the tg messenger, send <code>/newbot</code>, choose a name and
+              a username ending in “bot”, and paste the token it answers with above.
+            </p>
+          </div>
+        ) : null}
+        {disconnect.error ? <Alert tone="error">{disconnect.error.message}</Alert> : null}
+        {disconnect.data?.warning ? <Alert tone="info">{disconnect.data.warning}</Alert> : null}
+        <ul className="divide-y divide-slate-100">
+          {channels.data?.map((channel) => (
+            <li key={channel.id} className="space-y-1 py-3 text-sm" data-testid="channel-row">
+              <div className="flex items-center gap-2">
+                <span className="font-medium">@{channel.groupId}</span>
+                <span className="text-slate-500">{channel.name}</span>
+                <Badge>{channel.receiveMode === 'polling' ? 'long polling' : 'webhook'}</Badge>
+                {channel.receiving ? null : <Badge className="bg-red-100 text-red-800">stopped</Badge>}
+                {canManage ? (
+                  <Button
+                    className="ml-auto"
+                    variant="secondary"
+                    size="sm"
+                    disabled={disconnect.isPending}
+                    onClick={() => {
+                      if (
+                        confirm(
+                          `Disconnect @${channel.groupId}? The bot stops answering its clients; their history stays.`,
+                        )
+                      )
+                        disconnect.mutate({ projectId, channelId: channel.id });
+                    }}
+                  >
+                    Disconnect
+                  </Button>
+                ) : null}
+              </div>
+              <p className="text-slate-500" data-testid="channel-last-update">
+                Last update received: {dateTime(channel.lastUpdateAt)}
+              </p>
+              {channel.lastError ? (
+                <p className="text-red-700" data-testid="channel-error">
+                  {channel.lastError}
+                </p>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </Card>
+    </main>
+  );
+}
