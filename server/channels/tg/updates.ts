@@ -1,5 +1,5 @@
 import type { Attachment } from '@/lib/schema';
-import { parseUpdate, type TgInbound, type TgInboundAttachment } from '@/lib/tg/inbound';
+import { parseUpdate, type TgInbound, type TgInboundAttachment, type TgMessageEvent } from '@/lib/tg/inbound';
 import type { Db } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
@@ -61,6 +61,19 @@ export async function storeUpdates(db: Db, channelId: number, updates: AcceptedU
 /** A file of the messenger is named by its id: a download URL would carry the bot's token. */
 const toAttachment = (a: TgInboundAttachment): Attachment => ({ type: a.type, url: `tg-file:${a.fileId}` });
 
+/**
+ * What the message sets before routing: `/start <payload>` (a t.me/<bot>?start= link) keeps the
+ * payload in `start_payload`; the client's own shared contact is `client.phone`; the username
+ * is `client.username`.
+ */
+function eventVariables(inbound: TgMessageEvent): Record<string, string> {
+  return {
+    ...(inbound.command?.name === 'start' ? { start_payload: inbound.command.payload } : {}),
+    ...(inbound.phone ? { 'client.phone': inbound.phone } : {}),
+    ...(inbound.client.username ? { 'client.username': inbound.client.username } : {}),
+  };
+}
+
 /** Runs one stored update through the engine; a pressed button is always answered. */
 export async function processUpdate(deps: EngineDeps, updateRowId: bigint): Promise<void> {
   const row = await deps.db.tgUpdate.findUnique({ where: { id: updateRowId }, include: { channel: true } });
@@ -85,6 +98,7 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint): Prom
           text: inbound.text,
           attachments: inbound.attachments.map(toAttachment),
           ...(inbound.callbackQueryId ? { callbackQueryId: inbound.callbackQueryId } : {}),
+          variables: eventVariables(inbound),
         },
       );
   } catch (error) {
