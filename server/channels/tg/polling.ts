@@ -33,7 +33,7 @@ export async function startPolling(channelId: number, afterSeconds = 0): Promise
 export async function pollOnce(channelId: number): Promise<'again' | 'retry' | 'stop'> {
   const db = await getDb();
   const channel = await db.channel.findFirst({ where: { id: channelId, kind: 'tg' } });
-  if (!channel || channel.receiveMode !== 'polling' || channel.status === CHANNEL_STOPPED) return 'stop';
+  if (channel?.receiveMode !== 'polling' || channel.status === CHANNEL_STOPPED) return 'stop';
   const polled = await channelBot(channel).call((api) =>
     api.getUpdates({
       offset: Number(channel.pollOffset),
