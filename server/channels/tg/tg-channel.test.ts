@@ -362,6 +362,29 @@ describe('a bot connected by webhook', () => {
   });
 });
 
+it('lets operators see the bots but not connect or disconnect them, and strangers nothing', async () => {
+  const caller = async (email: string, role?: 'operator') => {
+    const user = await db.user.create({ data: { id: `u-${email}`, email, name: email } });
+    if (role) await db.projectMember.create({ data: { projectId, userId: user.id, email, role } });
+    return createCaller({
+      db,
+      session: { user, session: { id: `s-${email}`, userId: user.id } } as unknown as TRPCContext['session'],
+    });
+  };
+  const otto = await caller('otto@example.com', 'operator');
+  const eve = await caller('eve@example.com');
+  expect(await otto.channels.list({ projectId })).toEqual(await owner.channels.list({ projectId }));
+  const token = fake.addBot({ username: 'guarded_bot' }).token;
+  await expect(otto.channels.connectTg({ projectId, token, mode: 'webhook' })).rejects.toMatchObject({
+    code: 'FORBIDDEN',
+  });
+  await expect(otto.channels.disconnect({ projectId, channelId: 1 })).rejects.toMatchObject({
+    code: 'FORBIDDEN',
+  });
+  await expect(eve.channels.list({ projectId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  expect(fake.bot(token).webhook).toBeNull();
+});
+
 describe('a bot connected by long polling', () => {
   it('takes updates with getUpdates, answers them, and stops with the error when the token is revoked', async () => {
     const bot = fake.addBot({ username: 'poll_bot', firstName: 'Poll' });
