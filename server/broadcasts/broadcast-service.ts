@@ -73,6 +73,9 @@ export async function createBroadcast(
   return { broadcast, sends };
 }
 
+/** A send whose answer is not recorded yet: the job is retried, the recipient stays pending. */
+class UnconfirmedSend extends Error {}
+
 /**
  * One recipient's send. The message is stored under a unique key and the recipient moves from
  * pending once, so a job run twice (after a crash) sends nothing twice and counts once.
@@ -103,12 +106,20 @@ export async function sendBroadcastMessage(deps: EngineDeps, data: BroadcastSend
             dedupeKey: `broadcast-${b.id}-${data.clientId}`,
           },
     );
-    const failed = result.messages.find((m) => !m.delivered);
+    // Only confirmed sends count: a retried job finds its message stored by the first run.
+    const key = `broadcast-${b.id}-${data.clientId}`;
+    const messages = result.messages.length
+      ? result.messages
+      : await db.message.findMany({ where: { dedupeKey: key }, select: { delivered: true, error: true } });
+    const failed = messages.find((m) => !m.delivered);
+    if (failed && failed.error === null && !result.messages.length)
+      throw new UnconfirmedSend(`The send to client ${data.clientId} has no answer yet.`);
     if (failed) {
       status = 'failed';
       error = failed.error;
     }
   } catch (e) {
+    if (e instanceof UnconfirmedSend) throw e;
     status = 'failed';
     error = (e as Error).message;
   }

@@ -31,9 +31,10 @@ export interface ChannelClient {
 }
 
 /**
- * One messenger behind one interface. The engine stores every outgoing message first, then
- * hands it to the client's adapter; messenger-only functions (tg_*, chatapp_message) go
- * through `call`, so the simulator can record what they would have done.
+ * One messenger behind one interface. The engine stores every outgoing message first (with an
+ * outbox row when the channel really sends), then hands it to the client's adapter;
+ * messenger-only functions (tg_*, chatapp_message) go through `call`, so the simulator can
+ * record what they would have done.
  */
 export interface ChannelAdapter {
   clientType: number;
@@ -42,7 +43,15 @@ export interface ChannelAdapter {
    * stored so, and the outcome of the send is recorded only when it differs.
    */
   deliveredWhenStored?: boolean;
-  send(client: ChannelClient, message: OutgoingMessage): Promise<DeliveryResult>;
+  /**
+   * Sends a stored message. A send cut off by a crash is attempted again with the same
+   * `idempotencyKey` (one per message), for messengers that can drop the copy.
+   */
+  send(
+    client: ChannelClient,
+    message: OutgoingMessage,
+    options?: { idempotencyKey: string },
+  ): Promise<DeliveryResult>;
   /** A messenger-specific function; throws a clear error when the channel does not support it. */
   call(projectId: number, fn: string, args: Record<string, unknown>): Promise<unknown>;
 }

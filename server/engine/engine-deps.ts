@@ -10,8 +10,8 @@ export interface EngineDeps {
   now: () => Date;
   random?: () => number;
   /**
-   * Called after the commit with every message stored, for projects with a webhook URL (the
-   * webhook hooks in here).
+   * Queues the webhook deliveries of an event's outbox (projects with a webhook URL); without
+   * it they stay in the outbox.
    */
-  onMessagesStored?: (projectId: number, messageIds: bigint[]) => Promise<void>;
+  queueWebhooks?: (projectId: number, deliveries: { messageId: bigint; outboxId: bigint }[]) => Promise<void>;
 }

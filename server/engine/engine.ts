@@ -27,7 +27,7 @@ export function getEngineDeps(): Promise<EngineDeps> {
     http: (url, init) => safeFetch(url, init),
     scheduler,
     now: () => new Date(),
-    onMessagesStored: queueWebhookDeliveries,
+    queueWebhooks: queueWebhookDeliveries,
   }))();
   return globalForEngine.blockbotEngineDeps;
 }

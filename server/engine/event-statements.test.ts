@@ -50,7 +50,7 @@ it('a message of a known client takes four statements in two round trips: claim 
 
 it('a messenger that really sends adds one statement after the commit, recording the outcome', async () => {
   const bot = await h.bot(countingBot);
-  // No tg adapter is connected in tests: the send fails, and the failure is recorded.
+  // No tg bot is connected in tests: the send fails, and the failure is recorded.
   const ref = { clientType: 1, groupId: 'shop_bot', platformId: '4242' };
   const send = (text: string) => handleEvent(h.deps, bot.projectId, { ref }, { type: 'message', text });
   await send('hello');
@@ -60,17 +60,19 @@ it('a messenger that really sends adds one statement after the commit, recording
   expect(stored).toMatchObject({
     text: 'Total 10',
     delivered: false,
-    error: expect.stringContaining('client type 1'),
+    error: expect.stringContaining('not connected'),
   });
 });
 
-it('stored messages reach the webhook hook only when the project has a webhook URL', async () => {
+it('stored messages reach the webhook through outbox rows only when the project has a webhook URL', async () => {
   const bot = await h.bot(countingBot);
-  const onMessagesStored = vi.fn(async () => {});
-  const deps = { ...h.deps, onMessagesStored };
+  const queueWebhooks = vi.fn(async () => {});
+  const deps = { ...h.deps, queueWebhooks };
   const ref = { clientType: 99, groupId: 'simulator', platformId: 'hooked' };
   await handleEvent(deps, bot.projectId, { ref }, { type: 'message', text: 'one' });
-  expect(onMessagesStored).not.toHaveBeenCalled();
+  expect(queueWebhooks).not.toHaveBeenCalled();
+  // The simulator's messages are delivered as they are stored: no outbox row at all.
+  expect(await h.tdb.prisma.outbox.count({ where: { projectId: bot.projectId } })).toBe(0);
 
   await h.tdb.prisma.project.update({
     where: { id: bot.projectId },
@@ -82,8 +84,15 @@ it('stored messages reach the webhook hook only when the project has a webhook U
     orderBy: { id: 'asc' },
     select: { id: true },
   });
-  expect(onMessagesStored).toHaveBeenCalledExactlyOnceWith(
+  const rows = await h.tdb.prisma.outbox.findMany({
+    where: { projectId: bot.projectId },
+    orderBy: { id: 'asc' },
+  });
+  expect(rows.map((r) => [r.kind, r.messageId, r.state])).toEqual(
+    stored.slice(2).map((m) => ['webhook', m.id, 'queued']),
+  );
+  expect(queueWebhooks).toHaveBeenCalledExactlyOnceWith(
     bot.projectId,
-    stored.slice(2).map((m) => m.id),
+    rows.map((r) => ({ messageId: r.messageId, outboxId: r.id })),
   );
 });

@@ -2,7 +2,8 @@ import type { Attachment, Buttons } from '@/lib/schema';
 import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
 import { VARIABLE_LIMITS } from '@/server/variables/limits';
 import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/variables/variable-store';
-import { LEASE_SECONDS } from './client-lease';
+import { LEASE_NOW, LEASE_SECONDS } from './client-lease';
+import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRows, type RawOutboxRow } from './outbox-rows';
 import type { EventRun } from './event-run';
 
 export interface StoredOutgoing {
@@ -18,6 +19,8 @@ export interface StoredOutgoing {
 export interface StoredEvent {
   incomingIds: bigint[];
   outgoing: StoredOutgoing[];
+  /** The event's side effects, held by this process (none for most events). */
+  outbox: OutboxRow[];
 }
 
 interface MessageRow {
@@ -45,7 +48,7 @@ const storeEvent = new PreparedStatement(
        WITH ORDINALITY AS m (direction, text, attachments, buttons, "blockId", "messageFromOutside", delivered, "dedupeKey", n)
      ORDER BY m.n
      ON CONFLICT ("dedupeKey") DO NOTHING
-     RETURNING id, "dedupeKey"
+     RETURNING id, "dedupeKey", direction
    ),${VARIABLE_WRITES_SQL},
    client AS (
      UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
@@ -59,11 +62,32 @@ const storeEvent = new PreparedStatement(
      SELECT $projectId::int, $clientId::int, l.kind, l.data, $at::timestamp(3)
      FROM unnest($logKinds::text[], $logData::jsonb[]) WITH ORDINALITY AS l (kind, data, n)
      ORDER BY l.n
+   ), outbox AS (
+     -- The event's side effects, held by this process for a while: it carries them out at once.
+     INSERT INTO "Outbox" ("projectId", kind, "messageId", payload, "claimedUntil", "createdAt")
+     SELECT $projectId::int, o.kind, o."messageId", o.payload,
+       ${LEASE_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}), $at::timestamp(3)
+     FROM (
+       SELECT 1 AS pos, 'send' AS kind, id AS "messageId", NULL::jsonb AS payload FROM messages
+       WHERE $sends::boolean AND direction = 'out'
+       UNION ALL
+       SELECT 2, 'webhook', id, NULL FROM messages WHERE $webhooks::boolean
+       UNION ALL
+       SELECT 3, 'follow_up', NULL, f.payload FROM unnest($followUps::jsonb[]) AS f (payload)
+     ) o
+     ORDER BY o.pos, o."messageId"
+     RETURNING id, kind, "messageId", payload
+   ), outbox_done AS (
+     UPDATE "Outbox" SET state = 'done', "doneAt" = $at::timestamp(3) WHERE id = $doneOutboxId::bigint
    )
    -- An event whose lease expired and went to another event stores nothing: the cast fails
    -- (read in the output, or the planner drops it).
-   SELECT m.id::text AS id, m."dedupeKey", lease.held
-   FROM (SELECT (CASE WHEN EXISTS (SELECT 1 FROM client) THEN '1' ELSE '${LEASE_LOST}' END)::int AS held) lease
+   SELECT m.id::text AS id, m."dedupeKey", lease.held, lease.outbox
+   FROM (
+     SELECT (CASE WHEN EXISTS (SELECT 1 FROM client) THEN '1' ELSE '${LEASE_LOST}' END)::int AS held,
+       (SELECT json_agg(json_build_object('id', id::text, 'kind', kind, 'messageId', "messageId"::text,
+         'payload', payload) ORDER BY id) FROM outbox) AS outbox
+   ) lease
    LEFT JOIN messages m ON true`,
 );
 
@@ -80,7 +104,14 @@ export class LeaseLostError extends Error {}
 export async function storeEventResults(
   sql: TransactionSql,
   run: EventRun,
-  options: { lastMessageAt: Date | null; deliveredWhenStored: boolean; leaseToken: string },
+  options: {
+    lastMessageAt: Date | null;
+    deliveredWhenStored: boolean;
+    leaseToken: string;
+    hasWebhook: boolean;
+    /** The follow-up row this event carries out: marked done with it. */
+    outboxId: bigint | null;
+  },
 ): Promise<StoredEvent> {
   const messages: MessageRow[] = [
     ...(run.incoming
@@ -94,37 +125,47 @@ export async function storeEventResults(
     })),
   ];
   const stored = await sql
-    .runAndCommit<{ id: string | null; dedupeKey: string | null }>(storeEvent, {
-      projectId: run.project.id,
-      clientId: run.client.id,
-      at: new Date(),
-      directions: messages.map((m) => m.direction),
-      texts: messages.map((m) => m.text),
-      attachments: messages.map((m) => JSON.stringify(m.attachments)),
-      buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
-      blockIds: messages.map((m) => m.blockId),
-      froms: messages.map((m) => m.messageFromOutside),
-      delivered: messages.map((m) => m.delivered),
-      dedupeKeys: messages.map((m) => m.dedupeKey),
-      ...variableWriteParams(run.variableWrites),
-      currentBlockId: run.client.currentBlockId,
-      lastMessageAt: options.lastMessageAt,
-      // What a variable could hold: the webhook carries it with every message of the client.
-      customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
-      logKinds: run.log.map((entry) => entry.kind),
-      logData: run.log.map((entry) => JSON.stringify(entry.data)),
-      leaseToken: options.leaseToken,
-    })
+    .runAndCommit<{ id: string | null; dedupeKey: string | null; outbox: RawOutboxRow[] | string | null }>(
+      storeEvent,
+      {
+        projectId: run.project.id,
+        clientId: run.client.id,
+        at: new Date(),
+        directions: messages.map((m) => m.direction),
+        texts: messages.map((m) => m.text),
+        attachments: messages.map((m) => JSON.stringify(m.attachments)),
+        buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
+        blockIds: messages.map((m) => m.blockId),
+        froms: messages.map((m) => m.messageFromOutside),
+        delivered: messages.map((m) => m.delivered),
+        dedupeKeys: messages.map((m) => m.dedupeKey),
+        ...variableWriteParams(run.variableWrites),
+        currentBlockId: run.client.currentBlockId,
+        lastMessageAt: options.lastMessageAt,
+        // What a variable could hold: the webhook carries it with every message of the client.
+        customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
+        logKinds: run.log.map((entry) => entry.kind),
+        logData: run.log.map((entry) => JSON.stringify(entry.data)),
+        leaseToken: options.leaseToken,
+        sends: !options.deliveredWhenStored,
+        webhooks: options.hasWebhook,
+        followUps: run.deferred.map((f) => JSON.stringify(f)),
+        doneOutboxId: options.outboxId === null ? null : String(options.outboxId),
+      },
+    )
     .catch((error: Error) => {
       if (!error.message.includes(LEASE_LOST)) throw error;
       throw new LeaseLostError(
         `Event for client ${run.client.id} not stored: it ran longer than ${LEASE_SECONDS} s and another event took the client.`,
       );
     });
-  return matchStoredIds(
-    messages,
-    stored.filter((row): row is { id: string; dedupeKey: string | null } => row.id !== null),
-  );
+  return {
+    ...matchStoredIds(
+      messages,
+      stored.flatMap((row) => (row.id === null ? [] : [{ id: row.id, dedupeKey: row.dedupeKey }])),
+    ),
+    outbox: outboxRows(stored[0]?.outbox ?? null),
+  };
 }
 
 /**
@@ -134,11 +175,11 @@ export async function storeEventResults(
 function matchStoredIds(
   messages: MessageRow[],
   stored: { id: string; dedupeKey: string | null }[],
-): StoredEvent {
+): Omit<StoredEvent, 'outbox'> {
   const ids = stored
     .map((row) => ({ id: BigInt(row.id), key: row.dedupeKey }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
-  const result: StoredEvent = { incomingIds: [], outgoing: [] };
+  const result: Omit<StoredEvent, 'outbox'> = { incomingIds: [], outgoing: [] };
   let next = 0;
   for (const m of messages) {
     if (m.dedupeKey !== null && ids[next]?.key !== m.dedupeKey) continue;

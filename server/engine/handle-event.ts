@@ -1,7 +1,7 @@
 import { loadBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/clients/client-service';
-import { plainSql, SqlParams, sqlTransaction } from '@/server/db/raw-sql';
+import { plainSql, sqlTransaction } from '@/server/db/raw-sql';
 import { inClientOrder, newLeaseToken, releaseLease, untilClaimed } from './client-lease';
 import { getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -10,6 +10,7 @@ import { EventRun } from './event-run';
 import { claimAndLoad } from './event-state';
 import { type StoredOutgoing, storeEventResults } from './event-writes';
 import type { EngineEvent, LogEntry } from './events';
+import { carryOut } from './outbox';
 
 export type { StoredOutgoing } from './event-writes';
 
@@ -36,9 +37,10 @@ export type EventTarget = ClientTarget;
  * client's lease and load its state (the client is created on first contact), route the
  * event and enter blocks with no transaction open (requests wait on the network holding no
  * connection), then store the messages in and out, the variables, the client's block, the
- * log and the other writes in one short transaction that releases the lease; after the
- * commit, send through the client's channel and run follow-up work. The common path is four
- * statements in two round trips: the claim with the load, then begin, store and commit.
+ * log, the other writes and the outbox rows of its side effects in one short transaction
+ * that releases the lease; after the commit, carry out the outbox (channel sends, webhooks,
+ * follow-up events) and queue timers. The common path is four statements in two round trips:
+ * the claim with the load, then begin, store and commit.
  * `chain`: the budget of the incoming event this one follows from (a new one for an incoming event).
  */
 export async function handleEvent(
@@ -47,8 +49,10 @@ export async function handleEvent(
   target: EventTarget,
   event: EngineEvent,
   chain: EventChain = new EventChain(),
+  /** The outbox row of a follow-up event: marked done with this event's final write. */
+  outboxId: bigint | null = null,
 ): Promise<EventResult> {
-  const { run, stored, hasWebhook } = await inClientOrder(projectId, target, async () => {
+  const { run, stored } = await inClientOrder(projectId, target, async () => {
     // Events of one client are processed one at a time, in arrival order.
     const token = newLeaseToken();
     const sql = plainSql(deps.db);
@@ -76,9 +80,11 @@ export async function handleEvent(
           lastMessageAt: event.type === 'message' ? deps.now() : null,
           deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
           leaseToken: token,
+          hasWebhook: state.project.hasWebhook,
+          outboxId,
         });
       });
-      return { run, stored, hasWebhook: state.project.hasWebhook };
+      return { run, stored };
     } catch (error) {
       // The final write releases the lease; an event that failed before it frees the client here.
       await releaseLease(sql, client.id, token).catch(() => {});
@@ -86,45 +92,21 @@ export async function handleEvent(
     }
   });
 
-  const messages = await deliver(deps, run.client, stored.outgoing);
-  await afterCommit(deps, projectId, run);
-  const storedIds = [...stored.incomingIds, ...messages.map((m) => m.id)];
-  if (deps.onMessagesStored && hasWebhook && storedIds.length)
-    await deps.onMessagesStored(projectId, storedIds);
-  return { clientId: run.client.id, currentBlockId: run.client.currentBlockId, messages, log: run.log };
+  await queueTimers(deps, projectId, run);
+  await carryOut(deps, projectId, run.client, stored.outbox, stored.outgoing, run.chain);
+  return {
+    clientId: run.client.id,
+    currentBlockId: run.client.currentBlockId,
+    messages: stored.outgoing,
+    log: run.log,
+  };
 }
 
-/** Hands stored messages to the client's channel; records outcomes other than the stored one. */
-async function deliver(
-  deps: EngineDeps,
-  client: { id: number; projectId: number; platformId: string; groupId: string; clientType: number },
-  messages: StoredOutgoing[],
-) {
-  const adapter = channelFor(client.clientType);
-  const changed: StoredOutgoing[] = [];
-  for (const m of messages) {
-    const result = await adapter
-      .send(client, m)
-      .catch((error: Error) => ({ delivered: false, error: error.message }));
-    if (result.delivered !== m.delivered || result.error) changed.push(m);
-    m.delivered = result.delivered;
-    m.error = result.error ?? null;
-  }
-  if (!changed.length) return messages;
-  const params = new SqlParams();
-  const rows = changed.map(
-    (m) =>
-      `(${params.add(String(m.id))}::bigint, ${params.add(m.delivered)}::boolean, ${params.add(m.error)}::text)`,
-  );
-  await plainSql(deps.db).query(
-    `UPDATE "Message" SET delivered = outcome.delivered, error = outcome.error
-     FROM (VALUES ${rows.join(', ')}) AS outcome (id, delivered, error) WHERE "Message".id = outcome.id`,
-    params.values,
-  );
-  return messages;
-}
-
-async function afterCommit(deps: EngineDeps, projectId: number, run: EventRun) {
+/**
+ * Timers' jobs: their ScheduledSend rows were written with the event, and a worker's start
+ * queues any whose job is missing (`resumePendingSends`), so none is lost.
+ */
+async function queueTimers(deps: EngineDeps, projectId: number, run: EventRun) {
   for (const jobId of run.cancelledJobs) await deps.scheduler.cancel(jobId).catch(() => {});
   for (const send of run.scheduled) {
     const jobId = await deps.scheduler.schedule(
@@ -132,10 +114,5 @@ async function afterCommit(deps: EngineDeps, projectId: number, run: EventRun) {
       send.runAt,
     );
     if (jobId) await deps.db.scheduledSend.update({ where: { id: send.id }, data: { jobId } });
-  }
-  for (const { clientId: other, event } of run.deferred) {
-    await handleEvent(deps, projectId, { clientId: other }, event, run.chain).catch((error: Error) =>
-      console.error(`[engine] event for client ${other} failed:`, error.message),
-    );
   }
 }

@@ -1,7 +1,8 @@
 import { getEnv } from '@/server/config/env';
 import { getSecrets } from '@/server/config/secrets';
 import { closeDb, getDatabase, StartupError } from '@/server/db';
-import { resumePendingSends } from '@/server/engine/engine';
+import { getEngineDeps, resumePendingSends } from '@/server/engine/engine';
+import { startOutboxSweeper } from '@/server/engine/outbox';
 import { stopBoss } from '@/server/jobs/boss';
 import { startWorkers } from '@/server/jobs/jobs';
 import { jobDefinitions } from '@/server/jobs/registry';
@@ -20,6 +21,8 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
     if (options.worker) {
       await startWorkers(jobDefinitions);
       await resumePendingSends();
+      // Side effects of events committed before a crash, and from now on any left undone.
+      await startOutboxSweeper(await getEngineDeps());
     }
   } catch (error) {
     if (error instanceof StartupError || (error as Error).name === 'EnvError') {

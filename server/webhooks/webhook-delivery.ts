@@ -8,7 +8,8 @@ export const WEBHOOK_TIMEOUT_MS = 5000;
 
 /**
  * Delivers one stored message to the project's webhook: once, signed with Standard Webhooks
- * headers, no redirects followed, the attempt recorded whatever happens.
+ * headers (its `webhook-id` is the message's, the same on every attempt), no redirects
+ * followed, the attempt recorded whatever happens. Returns the error, null when delivered.
  */
 export async function deliverWebhook(
   db: PrismaClient,
@@ -21,12 +22,12 @@ export async function deliverWebhook(
     where: { id: projectId },
     select: { webhookUrl: true, webhookSecret: true },
   });
-  if (!project?.webhookUrl) return;
+  if (!project?.webhookUrl) return 'the project has no webhook URL';
   const message = await db.message.findFirst({
     where: { id: messageId, projectId },
     include: { client: true },
   });
-  if (!message) return;
+  if (!message) return 'the message no longer exists';
   const body = JSON.stringify(buildWebhookPayload(message, message.client));
   const id = `msg_${projectId}_${messageId}`;
   // One reading of the clock for the signature and the header: two could straddle a second.
@@ -59,4 +60,5 @@ export async function deliverWebhook(
   await db.webhookDelivery.create({
     data: { projectId, messageId, url: project.webhookUrl, status, durationMs: Date.now() - started, error },
   });
+  return error;
 }

@@ -50,7 +50,10 @@ async function projectWithMessages(webhookUrl: string, count: number) {
     });
     ids.push(message.id);
   }
-  await queueWebhookDeliveries(project.id, ids);
+  await queueWebhookDeliveries(
+    project.id,
+    ids.map((messageId) => ({ messageId })),
+  );
   return project;
 }
 

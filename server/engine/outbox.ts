@@ -1,0 +1,200 @@
+import type { ChannelClient } from '@/server/channels/channel-adapter';
+import { channelFor } from '@/server/channels/registry';
+import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
+import { LEASE_NOW } from './client-lease';
+import type { EngineDeps } from './engine-deps';
+import { EventChain } from './event-chain';
+import type { StoredOutgoing } from './event-writes';
+import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRows, type RawOutboxRow } from './outbox-rows';
+
+/**
+ * The outbox (docs/architecture.md, "The flow of a message"): an event's side effects are rows
+ * written with its final write, carried out after the commit by the process that wrote them,
+ * and by the sweeper when that process died first.
+ */
+
+const recordSends = new PreparedStatement(
+  `WITH outcome AS (
+     SELECT * FROM unnest($outboxIds::bigint[], $messageIds::bigint[], $delivered::boolean[], $errors::text[])
+       AS o ("outboxId", "messageId", delivered, error)
+   ), message AS (
+     UPDATE "Message" SET delivered = outcome.delivered, error = outcome.error
+     FROM outcome WHERE "Message".id = outcome."messageId"
+   )
+   UPDATE "Outbox" SET state = 'done', "doneAt" = ${LEASE_NOW}, error = outcome.error
+   FROM outcome WHERE "Outbox".id = outcome."outboxId"`,
+);
+
+/**
+ * Hands messages to their client's channel, with the message id as the idempotency key, and
+ * records each answer (delivered or the error) on the message and its outbox row together.
+ */
+export async function sendMessages(
+  deps: EngineDeps,
+  client: ChannelClient,
+  sends: { outboxId: bigint; message: StoredOutgoing }[],
+): Promise<void> {
+  if (!sends.length) return;
+  const adapter = channelFor(client.clientType);
+  for (const { message } of sends) {
+    const result = await adapter
+      .send(client, message, { idempotencyKey: `message-${message.id}` })
+      .catch((error: Error) => ({ delivered: false, error: error.message }));
+    message.delivered = result.delivered;
+    message.error = result.error ?? null;
+  }
+  await plainSql(deps.db).run(recordSends, {
+    outboxIds: sends.map((s) => String(s.outboxId)),
+    messageIds: sends.map((s) => String(s.message.id)),
+    delivered: sends.map((s) => s.message.delivered),
+    errors: sends.map((s) => s.message.error),
+  });
+}
+
+const markQueued = new PreparedStatement(
+  `UPDATE "Outbox" SET state = 'queued' WHERE id = ANY ($ids::bigint[]) AND state = 'pending'`,
+);
+
+/** Queues the webhook deliveries; from then on their jobs carry them (and retry a cut-off one). */
+async function queueWebhooks(deps: EngineDeps, projectId: number, rows: OutboxRow[]): Promise<void> {
+  const deliveries = rows.flatMap((r) =>
+    r.kind === 'webhook' ? [{ outboxId: r.id, messageId: r.messageId }] : [],
+  );
+  if (!deliveries.length || !deps.queueWebhooks) return;
+  await deps.queueWebhooks(projectId, deliveries);
+  await plainSql(deps.db).run(markQueued, { ids: deliveries.map((d) => String(d.outboxId)) });
+}
+
+const finishFailed = new PreparedStatement(
+  `UPDATE "Outbox" SET state = 'done', "doneAt" = ${LEASE_NOW}, error = $error WHERE id = $id::bigint`,
+);
+
+/** Events for other clients; each marks its row done with its own final write. */
+async function runFollowUps(deps: EngineDeps, projectId: number, rows: OutboxRow[], chain: EventChain) {
+  // Imported here: handle-event imports this module.
+  const { handleEvent } = await import('./handle-event');
+  for (const row of rows) {
+    if (row.kind !== 'follow_up') continue;
+    await handleEvent(deps, projectId, { clientId: row.clientId }, row.event, chain, row.id).catch(
+      async (error: Error) => {
+        console.error(`[engine] event for client ${row.clientId} failed:`, error.message);
+        await plainSql(deps.db).run(finishFailed, { id: String(row.id), error: error.message });
+      },
+    );
+  }
+}
+
+const recordOutcome = new PreparedStatement(
+  `UPDATE "Message" SET delivered = false, error = $error WHERE id = $id::bigint`,
+);
+
+/**
+ * Hands the messages of a channel that stores them delivered (the simulator) to it, with no
+ * outbox row: its answer is recorded only when it is an error.
+ */
+async function handOver(deps: EngineDeps, client: ChannelClient, outgoing: StoredOutgoing[]) {
+  const adapter = channelFor(client.clientType);
+  for (const message of outgoing) {
+    const result = await adapter
+      .send(client, message, { idempotencyKey: `message-${message.id}` })
+      .catch((error: Error) => ({ delivered: false, error: error.message }));
+    if (result.delivered) continue;
+    message.delivered = false;
+    message.error = result.error ?? 'not delivered';
+    await plainSql(deps.db).run(recordOutcome, { id: String(message.id), error: message.error });
+  }
+}
+
+/**
+ * Carries out what one event just committed to its outbox: sends first (their outcome goes in
+ * the webhook's `delivered`), then webhooks, then follow-up events.
+ */
+export async function carryOut(
+  deps: EngineDeps,
+  projectId: number,
+  client: ChannelClient,
+  rows: OutboxRow[],
+  outgoing: StoredOutgoing[],
+  chain: EventChain,
+): Promise<void> {
+  if (channelFor(client.clientType).deliveredWhenStored) await handOver(deps, client, outgoing);
+  if (!rows.length) return;
+  const byId = new Map(outgoing.map((m) => [m.id, m]));
+  await sendMessages(
+    deps,
+    client,
+    rows.flatMap((r) => {
+      const message = r.kind === 'send' ? byId.get(r.messageId) : undefined;
+      return message ? [{ outboxId: r.id, message }] : [];
+    }),
+  );
+  await queueWebhooks(deps, projectId, rows);
+  await runFollowUps(deps, projectId, rows, chain);
+}
+
+const claimExpired = new PreparedStatement(
+  `UPDATE "Outbox" SET "claimedUntil" = ${LEASE_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}),
+     attempts = attempts + 1
+   WHERE id IN (
+     SELECT id FROM "Outbox"
+     WHERE state = 'pending' AND ("claimedUntil" IS NULL OR "claimedUntil" < ${LEASE_NOW})
+     ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
+   )
+   RETURNING id::text AS id, "projectId", kind, "messageId"::text AS "messageId", payload`,
+);
+
+/**
+ * Carries out rows whose holder died before it finished (its claim expired): after a crash,
+ * at a worker's start, and every few seconds while it runs. Returns how many it took.
+ */
+export async function sweepOutbox(deps: EngineDeps): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const claimed = await plainSql(deps.db).run<RawOutboxRow & { projectId: number }>(claimExpired, {});
+    if (!claimed.length) return total;
+    total += claimed.length;
+    const projects = new Map<number, RawOutboxRow[]>();
+    for (const row of claimed) projects.set(row.projectId, [...(projects.get(row.projectId) ?? []), row]);
+    for (const [projectId, raw] of projects) {
+      const rows = outboxRows(raw);
+      await resend(deps, rows);
+      await queueWebhooks(deps, projectId, rows);
+      // A new budget: the event that caused them is gone.
+      await runFollowUps(deps, projectId, rows, new EventChain());
+    }
+  }
+}
+
+/** Sends of rows taken over: the messages as stored, to their clients' channels. */
+async function resend(deps: EngineDeps, rows: OutboxRow[]) {
+  const sends = rows.flatMap((r) => (r.kind === 'send' ? [r] : []));
+  if (!sends.length) return;
+  const messages = await deps.db.message.findMany({
+    where: { id: { in: sends.map((s) => s.messageId) } },
+    include: { client: true },
+  });
+  for (const row of sends) {
+    const m = messages.find((message) => message.id === row.messageId);
+    if (!m) continue;
+    const message: StoredOutgoing = {
+      id: m.id,
+      text: m.text,
+      attachments: m.attachments as StoredOutgoing['attachments'],
+      buttons: m.buttons as StoredOutgoing['buttons'],
+      blockId: m.blockId,
+      delivered: m.delivered,
+      error: m.error,
+    };
+    await sendMessages(deps, m.client, [{ outboxId: row.id, message }]);
+  }
+}
+
+const globalForOutbox = globalThis as unknown as { blockbotOutboxSweeper?: NodeJS.Timeout };
+
+/** The worker's sweeper: once now, then every claim period. */
+export async function startOutboxSweeper(deps: EngineDeps): Promise<void> {
+  const sweep = () =>
+    sweepOutbox(deps).catch((error: Error) => console.error('[outbox] sweep failed:', error.message));
+  await sweep();
+  globalForOutbox.blockbotOutboxSweeper ??= setInterval(sweep, OUTBOX_CLAIM_SECONDS * 1000).unref();
+}
