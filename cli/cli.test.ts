@@ -95,6 +95,27 @@ describe('admin CLI', () => {
     );
   });
 
+  it("prints the builder's lint warnings on import, and still imports the schema", async () => {
+    const created = await cli('project', 'create', '--name', 'Linted');
+    const projectId = created.stdout.match(/project (\d+)/)![1];
+    const schema = JSON.parse(fs.readFileSync(fixture, 'utf8'));
+    const menu = schema.blocks[1];
+    schema.blocks.push({ id: 90, kind: 'not_state', name: 'Note', text: 'Noted' });
+    schema.arrows.push(
+      { id: 90, from: menu.id, to: 90, kind: 'unconditional' },
+      { id: 91, from: 90, to: menu.id, kind: 'condition', condition: { alternatives: 'back' } },
+    );
+    const file = path.join(tmp, 'linted.json');
+    fs.writeFileSync(file, JSON.stringify(schema));
+    const result = await cli('schema', 'import', '--project', projectId, file);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Imported 4 blocks and 5 arrows into project ${projectId}`);
+    expect(result.stderr).toContain(
+      'warning arrow #91 (arrow-from-not-state): Arrow #91 never fires: the client never stands in block #90',
+    );
+    expect(result.stderr).toContain('info block #2 (placeholder-never-set): #{q} is never set');
+  });
+
   it('gives clear errors for bad arguments', async () => {
     expect((await cli('project', 'create', '--name', 'X', '--plan', 'gold')).stderr).toContain(
       '--plan must be one of free, business, ai',

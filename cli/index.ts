@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
+import { formatLintProblems, lintBot } from '@/lib/schema/lint';
 import { createApiKey } from '@/server/api-keys/api-keys';
 import { loadBotSchema, saveBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { botSchemaContentErrors } from '@/server/bot-schema/validate-bot-schema';
@@ -117,6 +118,11 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       const errors = parsed.ok ? botSchemaContentErrors(parsed.value) : parsed.errors;
       if (!parsed.ok || errors.length)
         throw new CliError(`${file} is not a valid bot schema:\n${describeFieldErrors(errors)}`);
+      // The builder's lint: warnings are printed and the schema imported; errors refuse it.
+      const problems = lintBot(parsed.value);
+      if (problems.some((p) => p.severity === 'error'))
+        throw new CliError(`${file} cannot be imported:\n${formatLintProblems(problems)}`);
+      if (problems.length) process.stderr.write(formatLintProblems(problems));
       const { revision } = await withDb(async (db) => {
         await getProject(db, opts.project);
         return saveBotSchema(db, opts.project, parsed.value);

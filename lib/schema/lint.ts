@@ -386,3 +386,15 @@ export function lintBot(
     .flatMap(([rule, check]) => check(bot, options).map((p) => ({ rule, ...p })))
     .sort((a, b) => rank[a.severity] - rank[b.severity]);
 }
+
+/** `block #3`, `arrow #7` or `bot`: where a problem is, as the CLI and the problems list say it. */
+export function describeLintTarget(target: LintTarget): string {
+  return target.type === 'bot' ? 'bot' : `${target.type} #${target.id}`;
+}
+
+/** One line per problem: `warning arrow #7 (arrow-from-not-state): Arrow #7 never fires: …`. */
+export function formatLintProblems(problems: readonly LintProblem[]): string {
+  return problems
+    .map((p) => `${p.severity} ${describeLintTarget(p.target)} (${p.rule}): ${p.message}\n`)
+    .join('');
+}
