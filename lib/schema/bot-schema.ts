@@ -21,14 +21,39 @@ export const BLOCK_KINDS = [
 export const blockKindSchema = z.enum(BLOCK_KINDS);
 export type BlockKind = z.infer<typeof blockKindSchema>;
 
+/** What a kind of block does (bot-semantics §1), for the engine and the builder alike. */
+export interface BlockKindRules {
+  /** Entered at all: a comment is a note on the canvas, never run. */
+  runs: boolean;
+  /** Its trigger condition is checked first (start) or last (quick replies), or it has none. */
+  trigger: 'first' | 'last' | null;
+  /** The client moves into it (else stays where it was). */
+  movesClient: boolean;
+  /** Submits the deal's variables (a submission record, the CRM view, the webhook). */
+  submits: boolean;
+  /** After submitting, the deal stays open with its variables (yellow) or is closed (red). */
+  keepsDeal: boolean;
+}
+
+/** bot-semantics §1's table of block kinds: the one place that says what each kind does. */
+export const BLOCK_KIND_RULES: Readonly<Record<BlockKind, BlockKindRules>> = {
+  start: { runs: true, trigger: 'first', movesClient: true, submits: false, keepsDeal: true },
+  state: { runs: true, trigger: null, movesClient: true, submits: false, keepsDeal: true },
+  not_state: { runs: true, trigger: null, movesClient: false, submits: false, keepsDeal: true },
+  not_state_condition: { runs: true, trigger: 'last', movesClient: false, submits: false, keepsDeal: true },
+  close_deal: { runs: true, trigger: null, movesClient: true, submits: true, keepsDeal: false },
+  data_transfer: { runs: true, trigger: null, movesClient: true, submits: true, keepsDeal: true },
+  comment: { runs: false, trigger: null, movesClient: false, submits: false, keepsDeal: true },
+};
+
 /** Kinds that carry a trigger condition (start blocks and quick replies). */
-export const TRIGGER_KINDS: ReadonlySet<BlockKind> = new Set(['start', 'not_state_condition']);
+export const TRIGGER_KINDS: ReadonlySet<BlockKind> = new Set(
+  BLOCK_KINDS.filter((kind) => BLOCK_KIND_RULES[kind].trigger !== null),
+);
 /** Kinds the client does not move into. */
-export const NON_MOVING_KINDS: ReadonlySet<BlockKind> = new Set([
-  'not_state',
-  'not_state_condition',
-  'comment',
-]);
+export const NON_MOVING_KINDS: ReadonlySet<BlockKind> = new Set(
+  BLOCK_KINDS.filter((kind) => !BLOCK_KIND_RULES[kind].movesClient),
+);
 
 export const MATCH_MODES = ['exact', 'keywords', 'fuzzy', 'regex'] as const;
 export const matchModeSchema = z.enum(MATCH_MODES);

@@ -1,5 +1,5 @@
 import type { Arrow, Block, BotSchema, Button } from '@/lib/schema';
-import { NON_MOVING_KINDS } from '@/lib/schema';
+import { BLOCK_KIND_RULES } from '@/lib/schema';
 
 /**
  * A bot schema indexed for the engine: blocks by id, arrows by source, start triggers in a
@@ -22,7 +22,7 @@ export interface CompiledBot {
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
 export function compileBot(schema: BotSchema, revision: number): CompiledBot {
-  const blocks = new Map(schema.blocks.filter((b) => b.kind !== 'comment').map((b) => [b.id, b]));
+  const blocks = new Map(schema.blocks.filter((b) => BLOCK_KIND_RULES[b.kind].runs).map((b) => [b.id, b]));
   const arrowsFrom = new Map<number, Arrow[]>();
   const arrowButtons = new Map<number, Button[]>();
   for (const arrow of [...schema.arrows].sort(byId)) {
@@ -33,19 +33,21 @@ export function compileBot(schema: BotSchema, revision: number): CompiledBot {
       arrowButtons.set(arrow.from, [...(arrowButtons.get(arrow.from) ?? []), { type: 'reply', text: label }]);
   }
   const sorted = [...blocks.values()].sort(byId);
-  const starts = sorted.filter((b) => b.kind === 'start');
+  const starts = sorted.filter((b) => BLOCK_KIND_RULES[b.kind].trigger === 'first');
   return {
     revision,
     blocks,
     arrowsFrom,
     triggeredStarts: starts.filter((b) => b.trigger?.alternatives.trim()),
     entry: starts.find((b) => !b.trigger?.alternatives.trim()) ?? null,
-    quickReplies: sorted.filter((b) => b.kind === 'not_state_condition' && b.trigger?.alternatives.trim()),
+    quickReplies: sorted.filter(
+      (b) => BLOCK_KIND_RULES[b.kind].trigger === 'last' && b.trigger?.alternatives.trim(),
+    ),
     arrowButtons,
   };
 }
 
-export const movesClient = (block: Block) => !NON_MOVING_KINDS.has(block.kind);
+export const movesClient = (block: Block) => BLOCK_KIND_RULES[block.kind].movesClient;
 
 const cache = new Map<number, { revision: number; bot: Promise<CompiledBot> }>();
 

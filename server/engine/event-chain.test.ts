@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FOLLOW_UPS_PER_CHAIN, MAX_REQUESTS_PER_CHAIN } from './event-chain';
-import { MAX_BLOCKS_PER_EVENT } from './event-run';
+import { MAX_BLOCKS_PER_EVENT } from './run-state';
 import { EngineHarness } from './testing/engine-harness';
 import { type FakeApi, startFakeApi } from './testing/fake-api-server';
 

@@ -14,7 +14,7 @@ import {
   scopedVariablesColumns,
 } from '@/server/variables/variable-store';
 import { claimMissing, LEASE_NOW, LEASE_SECONDS } from './client-lease';
-import type { RunProject } from './event-run';
+import type { RunProject } from './run-state';
 
 export interface EventState {
   project: RunProject & { schemaRevision: number; hasWebhook: boolean };

@@ -4,7 +4,7 @@ import { VARIABLE_LIMITS } from '@/server/variables/limits';
 import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/variables/variable-store';
 import { LEASE_NOW, LEASE_SECONDS } from './client-lease';
 import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRows, type RawOutboxRow } from './outbox-rows';
-import type { EventRun } from './event-run';
+import type { RunState } from './run-state';
 
 export interface StoredOutgoing {
   id: bigint;
@@ -103,7 +103,7 @@ export class LeaseLostError extends Error {}
  */
 export async function storeEventResults(
   sql: TransactionSql,
-  run: EventRun,
+  run: RunState,
   options: {
     lastMessageAt: Date | null;
     deliveredWhenStored: boolean;
@@ -140,7 +140,7 @@ export async function storeEventResults(
         delivered: messages.map((m) => m.delivered),
         dedupeKeys: messages.map((m) => m.dedupeKey),
         ...variableWriteParams(run.variableWrites),
-        currentBlockId: run.client.currentBlockId,
+        currentBlockId: run.currentBlockId,
         lastMessageAt: options.lastMessageAt,
         // What a variable could hold: the webhook carries it with every message of the client.
         customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,

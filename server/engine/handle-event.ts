@@ -6,11 +6,12 @@ import { inClientOrder, newLeaseToken, releaseLease, untilClaimed } from './clie
 import { getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
-import { EventRun } from './event-run';
+import { runEvent } from './event-run';
 import { claimAndLoad } from './event-state';
 import { type StoredOutgoing, storeEventResults } from './event-writes';
 import type { EngineEvent, LogEntry } from './events';
 import { carryOut } from './outbox';
+import { RunState } from './run-state';
 
 export type { StoredOutgoing } from './event-writes';
 
@@ -61,7 +62,7 @@ export async function handleEvent(
       const bot = await getCompiledBot(projectId, state.project.schemaRevision, () =>
         loadBotSchema(deps.db, projectId),
       );
-      const run = new EventRun(
+      const run = new RunState(
         deps,
         deps.db,
         state.project,
@@ -72,7 +73,7 @@ export async function handleEvent(
         MESSENGERS[client.clientType] ?? String(client.clientType),
         chain,
       );
-      await run.process(event);
+      await runEvent(run, event);
       run.flushVariables();
       const stored = await sqlTransaction(deps.db, async (tx, sql) => {
         for (const write of run.writes) await write(tx);
@@ -96,9 +97,9 @@ export async function handleEvent(
   await carryOut(deps, projectId, run.client, stored.outbox, stored.outgoing, run.chain);
   return {
     clientId: run.client.id,
-    currentBlockId: run.client.currentBlockId,
+    currentBlockId: run.currentBlockId,
     messages: stored.outgoing,
-    log: run.log,
+    log: [...run.log],
   };
 }
 
@@ -106,7 +107,7 @@ export async function handleEvent(
  * Timers' jobs: their ScheduledSend rows were written with the event, and a worker's start
  * queues any whose job is missing (`resumePendingSends`), so none is lost.
  */
-async function queueTimers(deps: EngineDeps, projectId: number, run: EventRun) {
+async function queueTimers(deps: EngineDeps, projectId: number, run: RunState) {
   for (const jobId of run.cancelledJobs) await deps.scheduler.cancel(jobId).catch(() => {});
   for (const send of run.scheduled) {
     const jobId = await deps.scheduler.schedule(

@@ -2,7 +2,7 @@ import { type FormulaHost, serializeValue, type Value } from '@/lib/formula';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
 import { phoneDigits } from '@/server/clients/client-lookup';
-import type { EventRun } from '@/server/engine/event-run';
+import type { RunState } from '@/server/engine/run-state';
 import { MESSAGE_FROM } from '@/server/history/history-service';
 import { callRequestFunction, isRequestFunction } from './requests';
 import { sendTime } from './timeout';
@@ -15,7 +15,7 @@ const MAX_CALLS_PER_EVENT = 100;
  * The in-flow functions with I/O (platform-interface.md, "In-flow functions"), for one event.
  * The formula language checks names, arity and plan; this does the work.
  */
-export function createFormulaHost(run: EventRun): FormulaHost {
+export function createFormulaHost(run: RunState): FormulaHost {
   let calls = 0;
   return {
     async call(name, written) {
@@ -35,7 +35,7 @@ export function createFormulaHost(run: EventRun): FormulaHost {
   };
 }
 
-async function dispatch(run: EventRun, name: string, args: Value[], notes: string[]): Promise<Value> {
+async function dispatch(run: RunState, name: string, args: Value[], notes: string[]): Promise<Value> {
   if (isRequestFunction(name))
     return callRequestFunction(name, args, run.http, (message) => notes.push(message));
   const projectId = run.project.id;
@@ -182,13 +182,13 @@ async function dispatch(run: EventRun, name: string, args: Value[], notes: strin
   }
 }
 
-async function requireClient(run: EventRun, clientId: number) {
+async function requireClient(run: RunState, clientId: number) {
   const found = await run.db.client.count({ where: { id: clientId, projectId: run.project.id } });
   if (!found) throw new Error(`client ${clientId} does not exist in this project`);
 }
 
 async function findByPlatformId(
-  run: EventRun,
+  run: RunState,
   clientType: number,
   platformId: string,
   groupId?: string,
@@ -213,7 +213,7 @@ async function findByPlatformId(
  * this event, under their own lock.
  */
 async function sendToClient(
-  run: EventRun,
+  run: RunState,
   clientId: number,
   textArg: Value | undefined,
   blockArg: Value | undefined,
@@ -250,9 +250,9 @@ async function sendToClient(
     run.defer(clientId, event);
     return true;
   }
-  if (event.type === 'enter_block') run.queuedBlocks.push(run.requireBlock(event.blockId));
+  if (event.type === 'enter_block') run.queueBlock(run.requireBlock(event.blockId));
   else
-    run.outgoing.push({
+    run.send({
       text: run.render(text),
       attachments: [],
       buttons: null,
@@ -262,7 +262,7 @@ async function sendToClient(
   return true;
 }
 
-async function callChannel(run: EventRun, name: string, args: Value[]): Promise<Value> {
+async function callChannel(run: RunState, name: string, args: Value[]): Promise<Value> {
   const adapter = channelFor(
     run.client.clientType === CLIENT_TYPES.simulator
       ? CLIENT_TYPES.simulator

@@ -1,0 +1,498 @@
+import { toDisplayString } from '@/lib/formula';
+import type { Attachment, Block, Buttons } from '@/lib/schema';
+import { findPlaceholders, renderTemplate } from '@/lib/template';
+import type { LockedClient } from '@/server/clients/client-service';
+import type { PrismaClient } from '@/server/db/client-type';
+import type { Plan, Prisma } from '@/server/db/generated/client';
+import { plainSql } from '@/server/db/raw-sql';
+import { DomainError } from '@/server/errors';
+import { createFormulaHost } from '@/server/functions/formula-host';
+import { splitScope } from '@/server/variables/limits';
+import { applyVariableChanges, type VariableWrites } from '@/server/variables/variable-store';
+import type { HttpClient } from './block-request';
+import type { CompiledBot } from './compiled-bot';
+import type { EngineDeps } from './engine-deps';
+import { EngineScope } from './engine-scope';
+import { type ChainLimit, EventChain } from './event-chain';
+import type { EngineEvent, LogEntry, LogKind } from './events';
+import { getExpression } from './formula-cache';
+import { type SystemState, systemVariable } from './system-variables';
+
+/** Blocks entered in one event at most: a chain of 0-second timers that loops stops here. */
+export const MAX_BLOCKS_PER_EVENT = 50;
+
+export type RunClient = LockedClient;
+
+export interface RunProject {
+  id: number;
+  plan: Plan;
+  timeZone: string;
+}
+
+export interface PendingMessage {
+  text: string;
+  attachments: Attachment[];
+  buttons: Buttons | null;
+  blockId: number | null;
+  messageFromOutside: number;
+  dedupeKey?: string;
+}
+
+/** The incoming message of a `message` event, stored with the event's other writes. */
+export interface PendingIncoming {
+  text: string;
+  attachments: Attachment[];
+  /** The block the client was in when it arrived. */
+  blockId: number | null;
+  messageFromOutside: number;
+}
+
+export interface NewScheduledSend {
+  id: number;
+  clientId: number;
+  runAt: Date;
+}
+
+/** Thrown when an event entered too many blocks: the event stops there, its writes kept. */
+export class LoopGuard extends Error {}
+
+/** A write of the event, carried out in its final transaction, in the order it was made. */
+export type LaterWrite = (tx: Prisma.TransactionClient) => Promise<unknown>;
+
+/** Tables whose new rows the event numbers itself, as their id is needed before the final write. */
+type NumberedTable = 'Deal' | 'Submission' | 'ScheduledSend';
+
+/**
+ * The state of one event for one client, under the client's lease with no transaction open:
+ * what it read, and what it collected to write (in the final transaction) and to send. The
+ * steps (`steps/`), the routing and the formula host change it only through its methods.
+ */
+export class RunState {
+  #incoming: PendingIncoming | null = null;
+  readonly #outgoing: PendingMessage[] = [];
+  readonly #log: LogEntry[] = [];
+  readonly #scheduled: NewScheduledSend[] = [];
+  readonly #cancelledJobs: string[] = [];
+  /** Variable changes set aside for the end: a deal closed meanwhile keeps its own. */
+  readonly #variableWrites: VariableWrites = { deals: new Map(), client: new Map() };
+  /** Writes beyond messages, variables and the log, for the final transaction. */
+  readonly #writes: LaterWrite[] = [];
+  /** List memberships this event changed: reads see them before they are written. */
+  private readonly listChanges = new Map<number, boolean>();
+  /** Events for other clients, handled after the commit (each under its own client's lease). */
+  readonly #deferred: { clientId: number; event: EngineEvent }[] = [];
+  readonly #system: SystemState;
+  readonly scope: EngineScope;
+  /** Every outgoing request of the event (formulas, block and condition requests) goes here. */
+  readonly http: HttpClient;
+  /** One host for the whole event, so its call cap counts the event's calls, not one formula's. */
+  private readonly host = createFormulaHost(this);
+  private blocksEntered = 0;
+  /** Blocks a formula's message() asked for: entered once the current block is done. */
+  readonly #queuedBlocks: Block[] = [];
+  /** The last block request's reply in this event, kept on the client for the webhook; null: none ran. */
+  #customAnswer: string | null = null;
+  #submitted = false;
+  #dealId: number;
+
+  constructor(
+    readonly deps: EngineDeps,
+    /** Reads outside any transaction; writes go to `later`. */
+    readonly db: PrismaClient,
+    readonly project: RunProject,
+    readonly bot: CompiledBot,
+    readonly client: Readonly<RunClient>,
+    dealId: number,
+    variables: ConstructorParameters<typeof EngineScope>[0],
+    messenger: string,
+    /** The budget shared with the event that caused this one and every event this one causes. */
+    readonly chain: EventChain = new EventChain(),
+  ) {
+    this.#dealId = dealId;
+    this.#currentBlockId = client.currentBlockId;
+    this.http = chain.guard(deps.http, (message) => this.limitReached('requests', { message }));
+    this.#system = {
+      clientId: client.id,
+      platformId: client.platformId,
+      clientType: client.clientType,
+      groupId: client.groupId,
+      clientName: client.name,
+      clientCreatedAt: client.createdAt,
+      question: '',
+      currentBlockId: client.currentBlockId,
+      customAnswer: '',
+      dealId,
+      attachmentUrl: '',
+      callbackQueryId: '',
+      messageFromOutside: 0,
+      messenger,
+      timeZone: project.timeZone,
+      now: deps.now(),
+    };
+    this.scope = new EngineScope(variables, (name) => systemVariable(this.#system, name));
+  }
+
+  #currentBlockId: number | null;
+
+  // What the event collected, for its final write and what follows the commit.
+  get incoming(): Readonly<PendingIncoming> | null {
+    return this.#incoming;
+  }
+  get outgoing(): readonly PendingMessage[] {
+    return this.#outgoing;
+  }
+  get log(): readonly LogEntry[] {
+    return this.#log;
+  }
+  get scheduled(): readonly NewScheduledSend[] {
+    return this.#scheduled;
+  }
+  get cancelledJobs(): readonly string[] {
+    return this.#cancelledJobs;
+  }
+  get variableWrites(): Readonly<VariableWrites> {
+    return this.#variableWrites;
+  }
+  get writes(): readonly LaterWrite[] {
+    return this.#writes;
+  }
+  get deferred(): readonly { clientId: number; event: EngineEvent }[] {
+    return this.#deferred;
+  }
+  get system(): Readonly<SystemState> {
+    return this.#system;
+  }
+  get dealId(): number {
+    return this.#dealId;
+  }
+  /** The client's block: where it ends up once the event is done. */
+  get currentBlockId(): number | null {
+    return this.#currentBlockId;
+  }
+  get customAnswer(): string | null {
+    return this.#customAnswer;
+  }
+  get hasSubmitted(): boolean {
+    return this.#submitted;
+  }
+
+  note(kind: LogKind, data: Record<string, unknown>): void {
+    this.#log.push({ kind, data });
+  }
+
+  /** The incoming message of a `message` event, and what the system variables say of it. */
+  receive(
+    incoming: PendingIncoming,
+    system: Pick<SystemState, 'question' | 'attachmentUrl' | 'callbackQueryId'>,
+  ): void {
+    this.#incoming = incoming;
+    Object.assign(this.#system, system);
+    this.#system.messageFromOutside = incoming.messageFromOutside;
+  }
+
+  /** Where what the event sends comes from (bot-semantics §3's message_from_outside). */
+  setMessageFromOutside(from: number): void {
+    this.#system.messageFromOutside = from;
+  }
+
+  /** An outgoing message, stored and sent with the event. */
+  send(message: PendingMessage): void {
+    this.#outgoing.push(message);
+  }
+
+  /** A block request's reply: `#{custom_answer}` now, and the client's for the webhook. */
+  setCustomAnswer(body: string): void {
+    this.#system.customAnswer = body;
+    this.#customAnswer = body;
+  }
+
+  /** The client moves into the block (its kind says it does). */
+  moveClientTo(blockId: number): void {
+    this.#currentBlockId = blockId;
+    this.#system.currentBlockId = blockId;
+  }
+
+  /** A block for `message()` with a block id: entered once the current block is done. */
+  queueBlock(block: Block): void {
+    this.#queuedBlocks.push(block);
+  }
+
+  takeQueuedBlocks(): Block[] {
+    return this.#queuedBlocks.splice(0);
+  }
+
+  /** Counts a block entered; past the bound the event stops (`LoopGuard`). */
+  enteringBlock(blockId: number): void {
+    if (++this.blocksEntered <= MAX_BLOCKS_PER_EVENT) return;
+    this.limitReached('blocks', {
+      blockId,
+      message: `Stopped after ${MAX_BLOCKS_PER_EVENT} blocks in one event: check the bot for a loop of 0-second timers, message() calls or not_state blocks.`,
+    });
+    throw new LoopGuard();
+  }
+
+  /** A write for the event's final transaction. */
+  later(write: LaterWrite): void {
+    this.#writes.push(write);
+  }
+
+  /** An id for a row this event creates in its final write (sequences never roll back). */
+  async newId(table: NumberedTable): Promise<number> {
+    const [row] = await plainSql(this.db).query<{ id: number | string }>(
+      `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::int AS id`,
+    );
+    return Number(row.id);
+  }
+
+  /** Whether the client is in the list, with this event's own changes. */
+  async inList(listId: number): Promise<boolean> {
+    const changed = this.listChanges.get(listId);
+    if (changed !== undefined) return changed;
+    return (await this.db.clientListMember.count({ where: { listId, clientId: this.client.id } })) > 0;
+  }
+
+  /** The list's size, with this event's own change. */
+  async listSize(listId: number): Promise<number> {
+    const stored = await this.db.clientListMember.count({ where: { listId } });
+    const changed = this.listChanges.get(listId);
+    if (changed === undefined) return stored;
+    const storedMember =
+      (await this.db.clientListMember.count({ where: { listId, clientId: this.client.id } })) > 0;
+    return stored + Number(changed) - Number(storedMember);
+  }
+
+  /** Adds the client to a list or removes it from it (the list is known to exist). */
+  setListMember(listId: number, member: boolean): void {
+    this.listChanges.set(listId, member);
+    const row = { listId, clientId: this.client.id };
+    this.later((tx) =>
+      member
+        ? tx.clientListMember.createMany({
+            data: [{ ...row, projectId: this.project.id }],
+            skipDuplicates: true,
+          })
+        : tx.clientListMember.deleteMany({ where: row }),
+    );
+  }
+
+  /** Other clients' variables this event set (`set_client_var`): reads see them first. */
+  private readonly otherClients = new Map<string, string | null>();
+
+  otherClientVariable(clientId: number, name: string): string | null | undefined {
+    return this.otherClients.get(`${clientId}:${name}`);
+  }
+
+  /** Sets another client's profile variable, written (with its limits checked) at the end. */
+  setOtherClientVariable(clientId: number, name: string, value: string | null): void {
+    this.otherClients.set(`${clientId}:${name}`, value);
+    const target = { projectId: this.project.id, clientId, dealId: 0 };
+    this.later((tx) => applyVariableChanges(tx, target, [{ name, value }]));
+  }
+
+  /** A submission of the open deal's variables, written with the event; returns its id. */
+  async addSubmission(blockId: number, variables: Record<string, string>): Promise<number> {
+    const submission = {
+      id: await this.newId('Submission'),
+      projectId: this.project.id,
+      clientId: this.client.id,
+      dealId: this.#dealId,
+      blockId,
+      variables,
+    };
+    this.later((tx) => tx.submission.create({ data: submission }));
+    this.#submitted = true;
+    return submission.id;
+  }
+
+  /** Moves the open deal to a CRM state (known to exist). */
+  setDealState(stateId: number): void {
+    const dealId = this.dealId;
+    this.later((tx) => tx.deal.update({ where: { id: dealId }, data: { stateId } }));
+  }
+
+  /**
+   * Closes the open deal with the variables collected so far and opens the next one, empty
+   * (close_deal blocks, create_order()). Returns the new deal's id.
+   */
+  async closeDeal(): Promise<number> {
+    this.flushVariables();
+    const closed = this.dealId;
+    const next = await this.newId('Deal');
+    const at = this.deps.now();
+    const data = { id: next, projectId: this.project.id, clientId: this.client.id };
+    this.later(async (tx) => {
+      await tx.deal.update({ where: { id: closed }, data: { closedAt: at } });
+      await tx.deal.create({ data });
+    });
+    this.#dealId = next;
+    this.#system.dealId = next;
+    this.scope.discardDeal();
+    return next;
+  }
+
+  /**
+   * A limit stopped something: an entry in the run's log (the simulator shows it) the first time
+   * in this event, and a server log line the first time in the chain.
+   */
+  limitReached(limit: ChainLimit, data: { message: string } & Record<string, unknown>): void {
+    if (!this.log.some((e) => e.kind === 'loop_guard' && e.data.limit === limit))
+      this.note('loop_guard', { limit, ...data });
+    if (this.chain.firstStop(limit))
+      console.warn(`[engine] project ${this.project.id}, client ${this.client.id}: ${data.message}`);
+  }
+
+  /** An event for another client, handled after the commit, within this chain's budget. */
+  defer(clientId: number, event: EngineEvent): void {
+    const refused = this.chain.takeFollowUp();
+    if (refused) {
+      this.limitReached('follow_ups', { message: refused, clientId });
+      throw new Error(refused);
+    }
+    this.#deferred.push({ clientId, event });
+  }
+
+  requireBlock(blockId: number): Block {
+    const block = this.bot.blocks.get(blockId);
+    if (!block) throw new DomainError('not_found', `Block ${blockId} does not exist in this bot.`);
+    return block;
+  }
+
+  /** A timer or delayed message done with (sent or cancelled), with the event. */
+  finishScheduled(id: number, status: 'sent' | 'cancelled') {
+    const doneAt = this.deps.now();
+    this.later((tx) => tx.scheduledSend.update({ where: { id }, data: { status, doneAt } }));
+  }
+
+  setVariable(name: string, value: string | null): boolean {
+    try {
+      this.scope.set(name, value);
+      return true;
+    } catch (error) {
+      this.note('variable_error', { name, message: (error as Error).message });
+      return false;
+    }
+  }
+
+  formulaOptions() {
+    return {
+      store: this.scope,
+      host: this.host,
+      plan: this.project.plan,
+      now: this.deps.now,
+      random: this.deps.random,
+      timeZone: this.project.timeZone,
+    };
+  }
+
+  /** `#{...}` substitution; expressions (`#{2+2}`) are evaluated first, as they may be async. */
+  render(text: string, mode: 'text' | 'url' = 'text'): string {
+    return renderTemplate(
+      text,
+      this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? ''),
+      { mode },
+    ).text;
+  }
+
+  private expressionValues = new Map<string, string>();
+
+  /** The variables and the expressions `prepareExpressions` evaluated, for substitution. */
+  templateContext() {
+    return this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? '');
+  }
+
+  /**
+   * Evaluates the expressions the texts need, for the `render` calls that follow. Fresh each
+   * time: a formula, a request's stored values or a system variable may have changed since.
+   */
+  async prepareExpressions(...texts: string[]): Promise<void> {
+    this.expressionValues = new Map();
+    for (const text of texts) {
+      if (!text.includes('#{')) continue;
+      // Two passes: the first learns which expressions the text needs (nested names resolved).
+      const wanted = new Set<string>();
+      renderTemplate(
+        text,
+        this.scope.templateContext((expr) => {
+          wanted.add(expr);
+          return '';
+        }),
+      );
+      for (const p of findPlaceholders(text))
+        if (p.kind === 'expression' && p.expression) wanted.add(p.expression);
+      for (const expression of wanted) {
+        if (this.expressionValues.has(expression)) continue;
+        const compiled = getExpression(expression);
+        try {
+          this.expressionValues.set(
+            expression,
+            toDisplayString(await compiled.evaluate(this.formulaOptions())),
+          );
+        } catch (error) {
+          this.note('formula_error', { expression, message: (error as Error).message });
+          this.expressionValues.set(expression, '');
+        }
+      }
+    }
+  }
+
+  /**
+   * A timer or delayed message, its row written with the event and its job queued after the
+   * commit. Returns its id.
+   */
+  async addScheduledSend(
+    send: Omit<Prisma.ScheduledSendUncheckedCreateInput, 'id' | 'projectId' | 'runAt'> & {
+      clientId: number;
+      runAt: Date;
+    },
+  ): Promise<{ id: number }> {
+    const row = { ...send, id: await this.newId('ScheduledSend'), projectId: this.project.id };
+    this.later((tx) => tx.scheduledSend.create({ data: row }));
+    this.#scheduled.push({ id: row.id, clientId: send.clientId, runAt: send.runAt });
+    if (send.kind === 'timer' && send.clientId === this.client.id) this.newTimers.push(row.id);
+    return { id: row.id };
+  }
+
+  /** This event's own timers for its client, not yet written. */
+  private readonly newTimers: number[] = [];
+  /** Timers this event cancelled: their rows are still pending until its final write. */
+  private readonly cancelledTimers = new Set<number>();
+
+  /** Cancels the client's pending timers (the rows with the event, their jobs after the commit). */
+  async cancelTimers(): Promise<void> {
+    const stored = await this.db.scheduledSend.findMany({
+      where: { projectId: this.project.id, clientId: this.client.id, kind: 'timer', status: 'pending' },
+      select: { id: true, jobId: true },
+    });
+    const pending = [...stored, ...this.newTimers.splice(0).map((id) => ({ id, jobId: null }))].filter(
+      (p) => !this.cancelledTimers.has(p.id),
+    );
+    if (!pending.length) return;
+    const ids = pending.map((p) => p.id);
+    for (const id of ids) this.cancelledTimers.add(id);
+    const doneAt = this.deps.now();
+    this.later((tx) =>
+      tx.scheduledSend.updateMany({ where: { id: { in: ids } }, data: { status: 'cancelled', doneAt } }),
+    );
+    for (const p of pending) if (p.jobId) this.#cancelledJobs.push(p.jobId);
+    this.note('timer_cancelled', {
+      scheduledSendIds: pending.map((p) => p.id),
+      reason: 'cancelled by another timer',
+    });
+  }
+
+  /**
+   * Sets the variable changes so far aside for the deal they belong to; they are written with
+   * the event's other writes at its end. The scope checked every limit as they were made.
+   */
+  flushVariables(): void {
+    for (const { name, value } of this.scope.takeChanges()) {
+      const { scope, name: bare } = splitScope(name);
+      if (scope === 'client') {
+        this.#variableWrites.client.set(bare, value);
+        continue;
+      }
+      const deal = this.#variableWrites.deals.get(this.#dealId) ?? new Map<string, string | null>();
+      this.#variableWrites.deals.set(this.#dealId, deal.set(bare, value));
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { Block, Timer } from '@/lib/schema';
+import { movesClient } from '../compiled-bot';
+import type { RunState } from '../run-state';
+import { parseLocalDateTime } from '../system-variables';
+
+/**
+ * Step 5: the block's timer arrows are scheduled (a row written with the event, its job queued
+ * after the commit); 0-second timers and dates already past are entered at once, through
+ * `enter`.
+ */
+export async function timersStep(
+  run: RunState,
+  block: Block,
+  enter: (block: Block, via: string) => Promise<void>,
+): Promise<void> {
+  for (const arrow of run.bot.arrowsFrom.get(block.id) ?? []) {
+    if (arrow.kind !== 'timer' || !arrow.timer) continue;
+    const runAt = await timerRunAt(run, arrow.timer);
+    if (!runAt) {
+      run.note('error', {
+        arrowId: arrow.id,
+        message: `The timer's date "${'at' in arrow.timer ? arrow.timer.at : ''}" is not dd.mm.yyyy hh:mm.`,
+      });
+      continue;
+    }
+    if (arrow.cancelOtherTimers) await run.cancelTimers();
+    if (runAt.getTime() <= run.deps.now().getTime()) {
+      run.note('timer_fired', { arrowId: arrow.id, immediate: true });
+      await enter(run.requireBlock(arrow.to), 'timer');
+      continue;
+    }
+    const send = await run.addScheduledSend({
+      clientId: run.client.id,
+      kind: 'timer',
+      arrowId: arrow.id,
+      // The block the client is in once this block is entered: "left" is measured from it.
+      blockId: movesClient(block) ? block.id : run.currentBlockId,
+      payload: { cancelIfLeft: arrow.cancelIfLeft },
+      runAt,
+    });
+    run.note('timer_scheduled', { arrowId: arrow.id, scheduledSendId: send.id, runAt: runAt.toISOString() });
+  }
+}
+
+async function timerRunAt(run: RunState, timer: Timer): Promise<Date | null> {
+  const now = run.deps.now();
+  if ('delay' in timer) {
+    const unit = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 }[timer.unit];
+    return new Date(now.getTime() + timer.delay * unit * 1000);
+  }
+  await run.prepareExpressions(timer.at);
+  return parseLocalDateTime(run.render(timer.at), run.project.timeZone);
+}
