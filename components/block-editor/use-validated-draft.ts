@@ -1,7 +1,13 @@
 'use client';
 
-import { useCallback, useRef, useState } from 'react';
+import { createContext, use, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { FieldErrors, Validated } from '@/lib/schema/validate';
+
+/**
+ * Where editor forms report the fields whose edit is held back (invalid, so not in the schema
+ * and not saved): the canvas toolbar's save state counts them. Keyed by form, 0 when none.
+ */
+export const HeldBackContext = createContext<(form: string, fields: number) => void>(() => {});
 
 /**
  * The editor form's draft of one block or arrow. What the designer types stays in the draft;
@@ -15,6 +21,11 @@ export function useValidatedDraft<T>(
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const latest = useRef(draft);
+  const form = useId();
+  const report = use(HeldBackContext);
+  const held = Object.keys(errors).length;
+  useEffect(() => report(form, held), [report, form, held]);
+  useEffect(() => () => report(form, 0), [report, form]);
   const edit = useCallback(
     (next: T, field: string) => {
       latest.current = next;

@@ -5,6 +5,7 @@ import { Inbox, MousePointerClick, Timer } from 'lucide-react';
 import { memo, use } from 'react';
 import { cn } from '@/components/ui/cn';
 import { FarZoomContext } from './far-zoom';
+import { LintBadge } from './lint-badge';
 import { type ArrowFlowEdge, arrowLabel } from './schema-to-flow';
 
 /**
@@ -75,6 +76,7 @@ export const ArrowEdge = memo(function ArrowEdge({
               arrow.kind === 'unconditional' && !selected && 'text-slate-400',
             )}
           >
+            <LintBadge target={{ type: 'arrow', id: arrow.id }} />
             {timer ? <Timer className="size-3 shrink-0" aria-hidden /> : null}
             {arrow.collectInto !== undefined ? (
               <Inbox className="size-3 shrink-0 text-sky-600" aria-hidden />

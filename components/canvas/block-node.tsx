@@ -6,6 +6,7 @@ import { memo, type ReactNode, use } from 'react';
 import { cn } from '@/components/ui/cn';
 import { blockKindStyle } from './block-colors';
 import { FarZoomContext } from './far-zoom';
+import { LintBadge } from './lint-badge';
 import { type BlockFlowNode, type BlockNodeData, buttonTexts, truncate } from './schema-to-flow';
 
 function NodeBadge({ icon, children, title }: { icon: ReactNode; children: ReactNode; title: string }) {
@@ -63,7 +64,10 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
       ) : (
         <div className="mb-0.5 flex items-center justify-between gap-2 text-[10px] uppercase tracking-wide text-current/70">
           <span>{style.label}</span>
-          <span className="rounded bg-black/10 px-1 font-mono normal-case">#{block.id}</span>
+          <span className="flex items-center gap-1">
+            <LintBadge target={{ type: 'block', id: block.id }} />
+            <span className="rounded bg-black/10 px-1 font-mono normal-case">#{block.id}</span>
+          </span>
         </div>
       )}
       <p className={far ? 'break-words font-semibold' : 'truncate font-semibold'}>

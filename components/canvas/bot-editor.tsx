@@ -16,6 +16,7 @@ import {
   type DragEvent,
   startTransition,
   useCallback,
+  useDeferredValue,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -23,9 +24,11 @@ import {
 } from 'react';
 import { ArrowEditor } from '@/components/arrow-editor/arrow-editor';
 import { BlockEditor } from '@/components/block-editor/block-editor';
+import { HeldBackContext } from '@/components/block-editor/use-validated-draft';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import type { BlockKind } from '@/lib/schema';
+import type { BlockKind, BotSchema } from '@/lib/schema';
+import { type LintTarget, lintBot } from '@/lib/schema/lint';
 import { ArrowEdge } from './arrow-edge';
 import { blockKindStyle } from './block-colors';
 import { BlockNode } from './block-node';
@@ -34,6 +37,8 @@ import { CommentNode } from './comment-node';
 import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
 import { initialViewport, NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
+import { createLintStore, LintStoreContext } from './lint-badge';
+import { ProblemsPanel } from './problems-panel';
 import { SaveStateIndicator } from './save-state';
 import { type ArrowFlowEdge, arrowIdOf, type BotFlowNode, blockIdOf, nodeId } from './schema-to-flow';
 import { SearchBox } from './search-box';
@@ -84,6 +89,11 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     setViewport(initialViewport(initialBlocks, rect?.width ?? 0, rect?.height ?? 0, ZOOM));
   }, [initialBlocks]);
   useFollowBlock(currentBlock, pane);
+  // Lint follows committed edits (a drag commits once, at its end), off the click's critical path.
+  const lintedSchema = useDeferredValue(schema);
+  const problems = useMemo(() => lintBot(lintedSchema), [lintedSchema]);
+  const [lintStore] = useState(createLintStore);
+  useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 
   // The block or arrow editor follows in a transition, so the canvas shows a click at once.
   const onSelectionChange = useCallback(
@@ -147,23 +157,60 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     [actions, flow],
   );
 
-  const jumpTo = useCallback(
+  const centreOf = useCallback(
     (blockId: number) => {
       const node = flow.getInternalNode(nodeId(blockId));
-      if (!node) return;
+      if (!node) return null;
       const { x, y } = node.internals.positionAbsolute;
-      const width = node.measured.width ?? NODE_WIDTH;
-      const height = node.measured.height ?? NODE_HEIGHT;
-      void flow.setCenter(x + width / 2, y + height / 2, {
-        zoom: Math.max(flow.getZoom(), 1),
-        duration: 300,
-      });
+      return {
+        x: x + (node.measured.width ?? NODE_WIDTH) / 2,
+        y: y + (node.measured.height ?? NODE_HEIGHT) / 2,
+      };
+    },
+    [flow],
+  );
+  const panTo = useCallback(
+    (at: { x: number; y: number }) =>
+      void flow.setCenter(at.x, at.y, { zoom: Math.max(flow.getZoom(), 1), duration: 300 }),
+    [flow],
+  );
+  const jumpTo = useCallback(
+    (blockId: number) => {
+      const centre = centreOf(blockId);
+      if (!centre) return;
+      panTo(centre);
       actions.select([blockId]);
     },
-    [actions, flow],
+    [actions, centreOf, panTo],
+  );
+  // A problem's arrow: selected, and the canvas centred between its two blocks.
+  const jumpToProblem = useCallback(
+    (target: LintTarget) => {
+      if (target.type === 'block') return jumpTo(target.id);
+      const arrow = target.type === 'arrow' ? schema.arrows.find((a) => a.id === target.id) : undefined;
+      const from = arrow && centreOf(arrow.from);
+      const to = arrow && centreOf(arrow.to);
+      if (!arrow || !from || !to) return;
+      panTo({ x: (from.x + to.x) / 2, y: (from.y + to.y) / 2 });
+      actions.select([], [arrow.id]);
+    },
+    [actions, centreOf, jumpTo, panTo, schema],
   );
 
   const fitView = useCallback(() => void flow.fitView({ duration: 300 }), [flow]);
+  // After an import the canvas shows the whole bot, once React Flow has the new nodes.
+  const [fitRequest, setFitRequest] = useState(0);
+  useLayoutEffect(() => {
+    if (fitRequest) requestAnimationFrame(fitView);
+  }, [fitRequest, fitView]);
+  const replaceWith = useCallback(
+    (imported: BotSchema) => actions.replaceWith(imported) && setFitRequest((n) => n + 1),
+    [actions],
+  );
+  const addBeside = useCallback(
+    (imported: BotSchema) => actions.addBeside(imported) && setFitRequest((n) => n + 1),
+    [actions],
+  );
   const copy = useCallback(() => {
     const text = actions.copySelection();
     if (text) void copyToClipboard(text);
@@ -205,6 +252,30 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
   );
 
   const saveState = editor.saveState;
+  // Fields the block and arrow editors hold back, by form: the toolbar says so, not "Saved".
+  const [heldBackForms, setHeldBackForms] = useState<ReadonlyMap<string, number>>(new Map());
+  const reportHeldBack = useCallback(
+    (form: string, fields: number) =>
+      setHeldBackForms((prev) => {
+        if ((prev.get(form) ?? 0) === fields) return prev;
+        const next = new Map(prev);
+        if (fields) next.set(form, fields);
+        else next.delete(form);
+        return next;
+      }),
+    [],
+  );
+  let heldBack = 0;
+  for (const fields of heldBackForms.values()) heldBack += fields;
+  const editorPanel = useRef<HTMLDivElement>(null);
+  // The first field with an error: focused and scrolled into view in the editor panel.
+  const showHeldBack = useCallback(() => {
+    const error = editorPanel.current?.querySelector<HTMLElement>('[id$="-error"], [aria-invalid="true"]');
+    if (!error) return;
+    const control = error.id.endsWith('-error') ? document.getElementById(error.id.slice(0, -6)) : error;
+    (control ?? error).scrollIntoView({ block: 'center' });
+    (control ?? error).focus();
+  }, []);
   return (
     <div className="flex h-full min-w-0 flex-1">
       <div
@@ -229,8 +300,19 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
           onFitView={fitView}
         >
           <SearchBox blocks={schema.blocks} onJump={jumpTo} />
-          <ImportExport projectId={projectId} onImported={reload} />
-          <SaveStateIndicator state={saveState} onRetry={editor.retrySave} />
+          <ProblemsPanel problems={problems} onJump={jumpToProblem} />
+          <ImportExport
+            projectId={projectId}
+            blockCount={schema.blocks.length}
+            onReplace={replaceWith}
+            onAddBeside={addBeside}
+          />
+          <SaveStateIndicator
+            state={saveState}
+            onRetry={editor.retrySave}
+            heldBack={heldBack}
+            onShowHeldBack={showHeldBack}
+          />
         </CanvasToolbar>
         {saveState.status === 'conflict' || saveState.status === 'invalid' || editor.notice ? (
           <div className="absolute top-14 left-1/2 z-30 w-[32rem] max-w-[90%] -translate-x-1/2 shadow-lg">
@@ -258,48 +340,54 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
           <BlockPalette onAdd={addBlock} />
           {viewport ? (
             <FarZoomContext value={far}>
-              <ReactFlow<BotFlowNode, ArrowFlowEdge>
-                nodes={editor.nodes}
-                edges={editor.edges}
-                onNodesChange={editor.onNodesChange}
-                onEdgesChange={editor.onEdgesChange}
-                onSelectionChange={onSelectionChange}
-                onConnect={onConnect}
-                onConnectEnd={onConnectEnd}
-                onDragOver={onDragOver}
-                onDrop={onDrop}
-                nodeTypes={nodeTypes}
-                edgeTypes={edgeTypes}
-                deleteKeyCode={null}
-                selectionKeyCode="Shift"
-                multiSelectionKeyCode={multiSelectionKeys}
-                onlyRenderVisibleElements={editor.nodes.length > VISIBLE_ONLY_FROM}
-                defaultViewport={viewport}
-                fitView
-                minZoom={ZOOM.min}
-                maxZoom={ZOOM.max}
-              >
-                <Background />
-                {minimap ? (
-                  <MiniMap<BotFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
-                ) : null}
-                <Controls />
-              </ReactFlow>
+              <LintStoreContext value={lintStore}>
+                <ReactFlow<BotFlowNode, ArrowFlowEdge>
+                  nodes={editor.nodes}
+                  edges={editor.edges}
+                  onNodesChange={editor.onNodesChange}
+                  onEdgesChange={editor.onEdgesChange}
+                  onSelectionChange={onSelectionChange}
+                  onConnect={onConnect}
+                  onConnectEnd={onConnectEnd}
+                  onDragOver={onDragOver}
+                  onDrop={onDrop}
+                  nodeTypes={nodeTypes}
+                  edgeTypes={edgeTypes}
+                  deleteKeyCode={null}
+                  selectionKeyCode="Shift"
+                  multiSelectionKeyCode={multiSelectionKeys}
+                  onlyRenderVisibleElements={editor.nodes.length > VISIBLE_ONLY_FROM}
+                  defaultViewport={viewport}
+                  fitView
+                  minZoom={ZOOM.min}
+                  maxZoom={ZOOM.max}
+                >
+                  <Background />
+                  {minimap ? (
+                    <MiniMap<BotFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+                  ) : null}
+                  <Controls />
+                </ReactFlow>
+              </LintStoreContext>
             </FarZoomContext>
           ) : null}
         </div>
       </div>
-      {selectedBlock ? (
-        <BlockEditor block={selectedBlock} onChange={actions.updateBlock} onDelete={deleteBlock} />
-      ) : selectedArrow ? (
-        <ArrowEditor
-          arrow={selectedArrow}
-          from={arrowEnds.from}
-          to={arrowEnds.to}
-          onChange={actions.updateArrow}
-          onDelete={deleteArrow}
-        />
-      ) : null}
+      <HeldBackContext value={reportHeldBack}>
+        <div ref={editorPanel} className="contents">
+          {selectedBlock ? (
+            <BlockEditor block={selectedBlock} onChange={actions.updateBlock} onDelete={deleteBlock} />
+          ) : selectedArrow ? (
+            <ArrowEditor
+              arrow={selectedArrow}
+              from={arrowEnds.from}
+              to={arrowEnds.to}
+              onChange={actions.updateArrow}
+              onDelete={deleteArrow}
+            />
+          ) : null}
+        </div>
+      </HeldBackContext>
     </div>
   );
 }

@@ -2,26 +2,35 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { Download, Upload, X } from 'lucide-react';
-import { memo, useRef } from 'react';
+import { memo, useEffect, useId, useRef, useState } from 'react';
 import { useTRPC, useTRPCClient } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import type { BotSchema } from '@/lib/schema';
 
 /**
- * Import and export of the bot schema JSON (the CLI's format). Import errors name the field
- * (`blocks[0].kind: …`); a successful import reloads the canvas through `onImported`.
+ * Import and export of the bot schema JSON (the CLI's format). The server checks the file as it
+ * checks every save (errors name the field, `blocks[0].kind: …`); into a bot that has blocks
+ * the designer then chooses: replace them, or add the imported blocks beside them with new ids.
+ * Either is an edit of the canvas, so Undo takes it back and autosave saves it.
  */
 export const ImportExport = memo(function ImportExport({
   projectId,
-  onImported,
+  blockCount,
+  onReplace,
+  onAddBeside,
 }: {
   projectId: number;
-  onImported(): void;
+  /** Blocks in the bot now: with none, an import replaces it without asking. */
+  blockCount: number;
+  onReplace(schema: BotSchema): void;
+  onAddBeside(schema: BotSchema): void;
 }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const fileInput = useRef<HTMLInputElement>(null);
-  const importSchema = useMutation(trpc.botSchema.import.mutationOptions({ onSuccess: () => onImported() }));
+  const [pending, setPending] = useState<{ name: string; schema: BotSchema } | null>(null);
+  const importSchema = useMutation(trpc.botSchema.checkImport.mutationOptions());
   const exportSchema = useMutation({
     mutationFn: async () => {
       const { json } = await client.botSchema.export.query({ projectId });
@@ -58,7 +67,16 @@ export const ImportExport = memo(function ImportExport({
         onChange={async (event) => {
           const file = event.target.files?.[0];
           event.target.value = '';
-          if (file) importSchema.mutate({ projectId, json: await file.text() });
+          if (!file) return;
+          importSchema.mutate(
+            { projectId, json: await file.text() },
+            {
+              onSuccess: ({ schema }) => {
+                if (blockCount) setPending({ name: file.name, schema });
+                else onReplace(schema);
+              },
+            },
+          );
         }}
       />
       {error ? (
@@ -81,6 +99,78 @@ export const ImportExport = memo(function ImportExport({
           </Alert>
         </div>
       ) : null}
+      {pending ? (
+        <ImportChoice
+          fileName={pending.name}
+          blockCount={blockCount}
+          importedCount={pending.schema.blocks.length}
+          onChoose={(choice) => {
+            if (choice === 'replace') onReplace(pending.schema);
+            if (choice === 'beside') onAddBeside(pending.schema);
+            setPending(null);
+          }}
+        />
+      ) : null}
     </div>
   );
 });
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Asks what an import over existing blocks does: a modal dialog, Escape cancels. */
+function ImportChoice({
+  fileName,
+  blockCount,
+  importedCount,
+  onChoose,
+}: {
+  fileName: string;
+  blockCount: number;
+  importedCount: number;
+  onChoose(choice: 'replace' | 'beside' | 'cancel'): void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onChoose('cancel');
+      }}
+      className="m-auto w-[30rem] max-w-[90vw] rounded-lg border border-slate-200 bg-white p-5 shadow-xl backdrop:bg-slate-900/30"
+    >
+      <h2 id={titleId} className="text-base font-semibold text-slate-900">
+        Import {fileName}?
+      </h2>
+      <p className="mt-2 text-sm text-slate-700">
+        This bot has {plural(blockCount, 'block')}; the file has {plural(importedCount, 'block')}.
+      </p>
+      <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700">
+        <li>
+          <strong>Replace</strong> deletes the bot's blocks and arrows and puts the file's in their place
+          (Undo brings them back).
+        </li>
+        <li>
+          <strong>Add beside</strong> keeps the bot and adds the file's blocks to the right of it, with new
+          ids.
+        </li>
+      </ul>
+      <div className="mt-5 flex justify-end gap-2">
+        <Button variant="ghost" onClick={() => onChoose('cancel')}>
+          Cancel
+        </Button>
+        <Button variant="secondary" onClick={() => onChoose('beside')}>
+          Add beside
+        </Button>
+        <Button variant="danger" onClick={() => onChoose('replace')}>
+          Replace
+        </Button>
+      </div>
+    </dialog>
+  );
+}

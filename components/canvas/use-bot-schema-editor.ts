@@ -22,6 +22,7 @@ import {
   undoHistory,
 } from './history';
 import { allocateIds, initialWatermark, observeIds } from './ids';
+import { importBeside } from './import-beside';
 import {
   addItems,
   applyLayout,
@@ -237,6 +238,18 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
         commit(pasted.schema, {
           validate: true,
           select: { blocks: pasted.blockIds, arrows: pasted.arrowIds },
+        });
+      },
+      /** An imported schema replaces the bot, as one step that Undo takes back. */
+      replaceWith(imported: BotSchema): boolean {
+        return commit(imported, { validate: true, select: {} });
+      },
+      /** An imported schema's blocks added beside the bot's, with new ids (one undoable step). */
+      addBeside(imported: BotSchema): boolean {
+        const merged = importBeside(present(), imported, watermark.current);
+        return commit(merged.schema, {
+          validate: true,
+          select: { blocks: merged.blockIds, arrows: merged.arrowIds },
         });
       },
       undo() {

@@ -98,6 +98,10 @@ describe('every save and import of a bot schema is checked on the server as the 
     expect((await caller.botSchema.import({ projectId, json: JSON.stringify(good) })).revision).toBe(
       revision + 2,
     );
+    // The builder's check before it asks to replace or add beside: parsed, defaults filled, not saved.
+    const checked = await caller.botSchema.checkImport({ projectId, json: JSON.stringify(good) });
+    expect(checked.schema.blocks[1]).toMatchObject({ id: 2, name: '', position: { x: 0, y: 0 } });
+    expect((await caller.botSchema.get({ projectId })).revision).toBe(revision + 2);
   });
 
   it.each(cases)(
@@ -114,6 +118,10 @@ describe('every save and import of a bot schema is checked on the server as the 
       const imported = await refusal(caller.botSchema.import({ projectId, json: JSON.stringify(schema) }));
       expect(imported).toMatch(/^The file was not imported:\n/);
       expect(imported).toContain(named);
+      const checked = await refusal(
+        caller.botSchema.checkImport({ projectId, json: JSON.stringify(schema) }),
+      );
+      expect(checked).toBe(imported);
       expect(await caller.botSchema.get({ projectId })).toEqual(before);
     },
   );

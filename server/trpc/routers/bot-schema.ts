@@ -1,9 +1,19 @@
 import { z } from 'zod';
-import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
+import { type BotSchema, describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
 import { loadBotSchema, saveBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { botSchemaContentErrors, refuseBrokenContent } from '@/server/bot-schema/validate-bot-schema';
 import { DomainError } from '@/server/errors';
 import { createTRPCRouter, projectProcedure } from '../init';
+
+const importInput = z.object({ json: z.string().max(20_000_000) });
+
+function checkedImport(json: string): BotSchema {
+  const parsed = parseBotSchemaJson(json);
+  const errors = parsed.ok ? botSchemaContentErrors(parsed.value) : parsed.errors;
+  if (!parsed.ok || errors.length)
+    throw new DomainError('invalid', `The file was not imported:\n${describeFieldErrors(errors)}`);
+  return parsed.value;
+}
 
 export const botSchemaRouter = createTRPCRouter({
   get: projectProcedure.query(({ ctx }) => loadBotSchema(ctx.db, ctx.projectId)),
@@ -18,14 +28,16 @@ export const botSchemaRouter = createTRPCRouter({
 
   /** Import a schema file's text; errors name the field. */
   import: projectProcedure
-    .input(z.object({ json: z.string().max(20_000_000) }))
-    .mutation(async ({ ctx, input }) => {
-      const parsed = parseBotSchemaJson(input.json);
-      const errors = parsed.ok ? botSchemaContentErrors(parsed.value) : parsed.errors;
-      if (!parsed.ok || errors.length)
-        throw new DomainError('invalid', `The file was not imported:\n${describeFieldErrors(errors)}`);
-      return saveBotSchema(ctx.db, ctx.projectId, parsed.value);
-    }),
+    .input(importInput)
+    .mutation(({ ctx, input }) => saveBotSchema(ctx.db, ctx.projectId, checkedImport(input.json))),
+
+  /**
+   * Checks a schema file's text as `import` does, without saving: the builder then replaces the
+   * bot with it or adds it beside, as an edit that Undo takes back.
+   */
+  checkImport: projectProcedure
+    .input(importInput)
+    .mutation(({ input }) => ({ schema: checkedImport(input.json) })),
 
   export: projectProcedure.query(async ({ ctx }) => {
     const { schema } = await loadBotSchema(ctx.db, ctx.projectId);
