@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TG_CLIENT_TYPE } from '@/lib/tg/inbound';
+import { BUSINESS_CONNECTION_VARIABLE, TG_CLIENT_TYPE } from '@/lib/tg/inbound';
 import { emptyPacing, nextSendAt, type PacingState, recordRetryAfter, recordSend } from '@/lib/tg/pacing';
 import { renderMessage, type TgSend } from '@/lib/tg/render';
 import type {
@@ -9,6 +9,7 @@ import type {
   OutgoingMessage,
 } from '@/server/channels/channel-adapter';
 import { getDb } from '@/server/db';
+import type { Db } from '@/server/db/client-type';
 import type { BotApiClient } from './bot-api';
 import { channelBot, tgChannelFor } from './channel-service';
 import { callTgBotApiFunction, TG_BOT_API_FUNCTIONS, type TgBotApiFunction } from './commands';
@@ -62,11 +63,39 @@ async function sendOne(api: BotApiClient, bot: string, chatId: string, send: TgS
   }
 }
 
+/**
+ * A client of a business account is answered through its connection (the id its last message
+ * carried); one the owner disabled, or left without the right to reply, is refused here.
+ */
+async function businessTarget(
+  db: Db,
+  channelId: number,
+  clientId: number,
+): Promise<{ business_connection_id?: string; refused?: string }> {
+  const kept = await db.clientVariable.findUnique({
+    where: { clientId_name: { clientId, name: BUSINESS_CONNECTION_VARIABLE } },
+  });
+  if (!kept?.value) return {};
+  const connection = await db.tgBusinessConnection.findUnique({
+    where: { channelId_connectionId: { channelId, connectionId: kept.value } },
+  });
+  // Unseen (connected before the bot was): the messenger itself accepts or refuses it.
+  if (!connection || (connection.enabled && connection.canReply))
+    return { business_connection_id: kept.value };
+  return {
+    refused: `the business connection ${kept.value} ${
+      connection.enabled ? 'does not allow the bot to reply' : 'is disabled'
+    }: the business account's owner must turn the bot back on (with the right to reply) in the messenger's Business settings`,
+  };
+}
+
 async function send(client: ChannelClient, message: OutgoingMessage): Promise<DeliveryResult> {
   const db = await getDb();
   const channel = await tgChannelFor(db, client.projectId, client.groupId);
   const api = channelBot(channel);
-  const { sends } = renderMessage(message, { chat_id: client.platformId });
+  const { refused, ...business } = await businessTarget(db, channel.id, client.id);
+  if (refused) return { delivered: false, error: refused };
+  const { sends } = renderMessage(message, { chat_id: client.platformId, ...business });
   for (const s of sends) {
     const outcome = await sendOne(api, channel.groupId, client.platformId, s);
     if (outcome.ok) continue;

@@ -327,6 +327,79 @@ describe('a bot connected by webhook', () => {
     expect(await incoming(chat, 'shop_bot')).toMatchObject({ text: 'Yes' });
   });
 
+  it('answers business chats through their connection, and refuses a disabled one clearly', async () => {
+    const owner = { id: 900_001, is_bot: false, first_name: 'Shop owner' };
+    const connection = (isEnabled: boolean) => ({
+      business_connection: {
+        id: 'biz-1',
+        user: owner,
+        user_chat_id: owner.id,
+        date: 1_700_000_000,
+        is_enabled: isEnabled,
+        rights: { can_reply: true },
+      },
+    });
+    expect(await fake.pushUpdate(bot.token, connection(true))).toMatchObject({ status: 200 });
+    await waitFor(
+      () => db.tgBusinessConnection.findFirst({ where: { connectionId: 'biz-1' } }),
+      'the connection',
+    );
+    const { chat, update } = privateMessage({ text: 'hello shop', business_connection_id: 'biz-1' });
+    await fake.pushUpdate(bot.token, { business_message: update.message });
+    const reply = await replyTo(bot, chat);
+    expect(reply).toMatchObject({
+      status: 200,
+      params: { text: 'Welcome', business_connection_id: 'biz-1' },
+    });
+    // The owner writing in the same chat is not the client.
+    await fake.pushUpdate(bot.token, {
+      business_message: { ...update.message, message_id: 2, text: 'owner here', from: owner },
+    });
+
+    expect(await fake.pushUpdate(bot.token, connection(false))).toMatchObject({ status: 200 });
+    await waitFor(
+      () => db.tgBusinessConnection.findFirst({ where: { connectionId: 'biz-1', enabled: false } }),
+      'the connection disabled',
+    );
+    const client = await waitFor(() => clientOf(chat, 'shop_bot'), 'the client');
+    const sends = fake.callsOf('sendMessage', bot.token).length;
+    const refused = await tgChannel.send(client, {
+      text: 'Later',
+      attachments: [],
+      buttons: null,
+      blockId: null,
+    });
+    expect(refused).toEqual({
+      delivered: false,
+      error: expect.stringContaining('business connection biz-1 is disabled'),
+    });
+    expect(fake.callsOf('sendMessage', bot.token)).toHaveLength(sends);
+    expect(await db.message.count({ where: { clientId: client.id, text: 'owner here' } })).toBe(0);
+
+    // The same person writing to the bot directly is answered directly.
+    const { business_connection_id: _, ...direct } = update.message;
+    await fake.pushUpdate(bot.token, { message: { ...direct, message_id: 3, text: 'direct' } });
+    await waitFor(() => db.message.findFirst({ where: { clientId: client.id, text: 'direct' } }), 'direct');
+    await waitFor(
+      () =>
+        db.tgUpdate.findFirst({
+          where: { processedAt: { not: null }, payload: { path: ['message', 'text'], equals: 'direct' } },
+        }),
+      'the direct message processed',
+    );
+    const answer = await tgChannel.send(client, {
+      text: 'Hi',
+      attachments: [],
+      buttons: null,
+      blockId: null,
+    });
+    expect(answer).toEqual({ delivered: true });
+    expect(fake.callsOf('sendMessage', bot.token).at(-1)?.params).toEqual({
+      chat_id: String(chat),
+      text: 'Hi',
+    });
+  });
+
   it('unsubscribes a client who blocked the bot instead of retrying', async () => {
     const { chat, update } = privateMessage({ text: 'hi' });
     fake.blockChat(bot.token, chat);

@@ -1,5 +1,12 @@
 import type { Attachment } from '@/lib/schema';
-import { parseUpdate, type TgInbound, type TgInboundAttachment, type TgMessageEvent } from '@/lib/tg/inbound';
+import {
+  BUSINESS_CONNECTION_VARIABLE,
+  parseUpdate,
+  type TgBusinessConnectionEvent,
+  type TgInbound,
+  type TgInboundAttachment,
+  type TgMessageEvent,
+} from '@/lib/tg/inbound';
 import type { Db } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
@@ -62,6 +69,34 @@ export async function storeUpdates(db: Db, channelId: number, updates: AcceptedU
 const toAttachment = (a: TgInboundAttachment): Attachment => ({ type: a.type, url: `tg-file:${a.fileId}` });
 
 /**
+ * A client writing through a business account gets the connection id, so every reply (and any
+ * later send) goes through it; the same person writing to the bot directly clears it. Read
+ * first so that ordinary chats pay no variable write.
+ */
+async function businessVariable(
+  deps: EngineDeps,
+  channel: { projectId: number; groupId: string },
+  inbound: TgMessageEvent,
+): Promise<Record<string, string>> {
+  const id = inbound.businessConnectionId;
+  if (id) return { [`client.${BUSINESS_CONNECTION_VARIABLE}`]: id };
+  const kept = await deps.db.clientVariable.findFirst({
+    where: {
+      name: BUSINESS_CONNECTION_VARIABLE,
+      value: { not: '' },
+      client: {
+        projectId: channel.projectId,
+        clientType: inbound.client.clientType,
+        groupId: channel.groupId,
+        platformId: inbound.client.platformId,
+      },
+    },
+    select: { value: true },
+  });
+  return kept ? { [`client.${BUSINESS_CONNECTION_VARIABLE}`]: '' } : {};
+}
+
+/**
  * What the message sets before routing: `/start <payload>` (a t.me/<bot>?start= link) keeps the
  * payload in `start_payload`; the client's own shared contact is `client.phone`; the username
  * is `client.username`.
@@ -72,6 +107,21 @@ function eventVariables(inbound: TgMessageEvent): Record<string, string> {
     ...(inbound.phone ? { 'client.phone': inbound.phone } : {}),
     ...(inbound.client.username ? { 'client.username': inbound.client.username } : {}),
   };
+}
+
+/** The connection's state, kept so a disabled one's sends fail with a clear error. */
+async function recordConnection(deps: EngineDeps, channelId: number, c: TgBusinessConnectionEvent) {
+  const state = {
+    userId: BigInt(c.userId),
+    userChatId: BigInt(c.userChatId),
+    enabled: c.enabled,
+    canReply: c.canReply,
+  };
+  await deps.db.tgBusinessConnection.upsert({
+    where: { channelId_connectionId: { channelId, connectionId: c.connectionId } },
+    create: { channelId, connectionId: c.connectionId, ...state },
+    update: state,
+  });
 }
 
 /** Runs one stored update through the engine; a pressed button is always answered. */
@@ -98,9 +148,10 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint): Prom
           text: inbound.text,
           attachments: inbound.attachments.map(toAttachment),
           ...(inbound.callbackQueryId ? { callbackQueryId: inbound.callbackQueryId } : {}),
-          variables: eventVariables(inbound),
+          variables: { ...eventVariables(inbound), ...(await businessVariable(deps, channel, inbound)) },
         },
       );
+    else if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
   } catch (error) {
     await deps.db.tgUpdate.update({ where: { id: row.id }, data: { error: (error as Error).message } });
     throw error;

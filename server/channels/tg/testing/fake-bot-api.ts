@@ -56,6 +56,8 @@ export interface FakeBot {
   shortDescriptions: Map<string, string>;
   blocked: Set<string>;
   openCallbackQueries: Set<string>;
+  /** Business connections by id, as the last `business_connection` update pushed left them. */
+  businessConnections: Map<string, { enabled: boolean; canReply: boolean }>;
 }
 
 interface BotState extends FakeBot {
@@ -145,6 +147,14 @@ export async function startFakeBotApi(
     chatSends.push(at);
   }
 
+  /** Sends through a business account need a connection that is on and may reply. */
+  function checkBusinessConnection(bot: BotState, id: unknown): void {
+    if (id === undefined) return;
+    const connection = typeof id === 'string' ? bot.businessConnections.get(id) : undefined;
+    if (!connection) throw badRequest('BUSINESS_CONNECTION_INVALID');
+    if (!connection.enabled || !connection.canReply) throw badRequest('BUSINESS_CONNECTION_NOT_ALLOWED');
+  }
+
   function send(bot: BotState, method: string, params: Record<string, unknown>) {
     const chat = chatId(params.chat_id);
     const mediaField = SEND_METHODS[method];
@@ -167,6 +177,7 @@ export async function startFakeBotApi(
       message[mediaField] = { file_id: `fake-${mediaField}-${bot.nextMessageId}`, url };
     }
     checkReplyMarkup(params.reply_markup);
+    checkBusinessConnection(bot, params.business_connection_id);
     if (bot.blocked.has(String(chat))) throw new BotApiFailure(403, 'Forbidden: bot was blocked by the user');
     checkRate(bot, String(chat));
     const markup = params.reply_markup as Record<string, unknown> | undefined;
@@ -379,6 +390,7 @@ export async function startFakeBotApi(
         shortDescriptions: new Map(),
         blocked: new Set(),
         openCallbackQueries: new Set(),
+        businessConnections: new Map(),
         nextUpdateId: 100_000,
         nextMessageId: 1,
         sends: [],
@@ -402,6 +414,14 @@ export async function startFakeBotApi(
       const update: Record<string, unknown> & { update_id: number } = { ...input, update_id };
       const query = update.callback_query as { id?: unknown } | undefined;
       if (typeof query?.id === 'string') bot.openCallbackQueries.add(query.id);
+      const connection = update.business_connection as
+        | { id?: unknown; is_enabled?: unknown; rights?: { can_reply?: unknown } }
+        | undefined;
+      if (typeof connection?.id === 'string')
+        bot.businessConnections.set(connection.id, {
+          enabled: connection.is_enabled === true,
+          canReply: connection.rights?.can_reply === true,
+        });
       if (bot.webhook) {
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (bot.webhook.secretToken) headers['x-telegram-bot-api-secret-token'] = bot.webhook.secretToken;
