@@ -7,8 +7,10 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
-import type { Buttons } from '@/lib/schema';
+import type { Attachment, Buttons } from '@/lib/schema';
 import { SimulatorLogEntry } from './simulator-log-entry';
+import { tgPreview } from './tg-preview';
+import { TgPreviewMessage, TgReplyKeyboard } from './tg-preview-message';
 
 const buttonList = (buttons: unknown): { text: string }[] => {
   const b = buttons as Buttons | null;
@@ -34,6 +36,7 @@ export function SimulatorPanel({
   const fire = useMutation(trpc.simulator.fireNow.mutationOptions({ onSuccess: refresh }));
   const [text, setText] = useState('');
   const [tab, setTab] = useState<'variables' | 'log'>('variables');
+  const [asTg, setAsTg] = useState(false);
   const data = state.data;
 
   useEffect(() => onCurrentBlock(data?.currentBlockId ?? null), [data?.currentBlockId, onCurrentBlock]);
@@ -46,6 +49,23 @@ export function SimulatorPanel({
   }
 
   const lastOut = [...(data?.transcript ?? [])].reverse().find((m) => m.direction === 'out');
+  const press = (text: string) => send.mutate({ projectId, text });
+  const previews = new Map(
+    asTg
+      ? (data?.transcript ?? [])
+          .filter((m) => m.direction === 'out')
+          .map((m) => [
+            m.id,
+            tgPreview({
+              text: m.text,
+              attachments: m.attachments as Attachment[],
+              buttons: m.buttons as Buttons | null,
+            }),
+          ])
+      : [],
+  );
+  // The messenger keeps a reply keyboard until a later message brings another.
+  const replyKeyboard = [...previews.values()].reverse().find((p) => p.replyKeyboard)?.replyKeyboard;
   return (
     <aside
       className="flex h-full w-96 shrink-0 flex-col border-l border-slate-200 bg-white"
@@ -53,46 +73,58 @@ export function SimulatorPanel({
     >
       <div className="flex items-center justify-between border-b border-slate-200 px-3 py-2">
         <h2 className="text-sm font-semibold">Simulator</h2>
+        <label className="ml-auto flex items-center gap-1.5 text-xs text-slate-600">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={asTg}
+            onChange={(e) => setAsTg(e.target.checked)}
+            aria-checked={asTg}
+          />
+          Preview as: tg messenger
+        </label>
         <Button variant="ghost" size="sm" onClick={() => reset.mutate({ projectId })}>
           Reset
         </Button>
       </div>
-      <ol className="min-h-0 flex-1 space-y-2 overflow-y-auto p-3" data-testid="transcript">
+      <ol
+        className={cn('min-h-0 flex-1 space-y-2 overflow-y-auto p-3', asTg && 'bg-sky-100/60')}
+        data-testid="transcript"
+      >
         {data?.transcript.map((m) => (
           <li key={m.id} className={cn('flex', m.direction === 'in' ? 'justify-end' : 'justify-start')}>
-            <div
-              data-testid={m.direction === 'in' ? 'sim-in' : 'sim-out'}
-              className={cn(
-                'max-w-[85%] rounded-lg px-3 py-1.5 text-sm whitespace-pre-line',
-                m.direction === 'in' ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-900',
-                m.messageFromOutside ? 'italic opacity-80' : '',
-              )}
-            >
-              {m.text}
-              {(m.attachments as { type: string; url: string }[]).map((a) => (
-                <a
-                  key={a.url}
-                  href={a.url}
-                  target="_blank"
-                  rel="noreferrer"
-                  className="block text-xs underline"
-                >
-                  {a.type}: {a.url}
-                </a>
-              ))}
-            </div>
+            {previews.has(m.id) ? (
+              <TgPreviewMessage bubbles={previews.get(m.id)?.bubbles ?? []} onPress={press} />
+            ) : (
+              <div
+                data-testid={m.direction === 'in' ? 'sim-in' : 'sim-out'}
+                className={cn(
+                  'max-w-[85%] rounded-lg px-3 py-1.5 text-sm whitespace-pre-line',
+                  m.direction === 'in' ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-900',
+                  m.messageFromOutside ? 'italic opacity-80' : '',
+                )}
+              >
+                {m.text}
+                {(m.attachments as { type: string; url: string }[]).map((a) => (
+                  <a
+                    key={a.url}
+                    href={a.url}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="block text-xs underline"
+                  >
+                    {a.type}: {a.url}
+                  </a>
+                ))}
+              </div>
+            )}
           </li>
         ))}
       </ol>
-      {lastOut && buttonList(lastOut.buttons).length ? (
+      {!asTg && lastOut && buttonList(lastOut.buttons).length ? (
         <div className="flex flex-wrap gap-1 border-t border-slate-100 px-3 py-2">
           {buttonList(lastOut.buttons).map((b) => (
-            <Button
-              key={b.text}
-              variant="secondary"
-              size="sm"
-              onClick={() => send.mutate({ projectId, text: b.text })}
-            >
+            <Button key={b.text} variant="secondary" size="sm" onClick={() => press(b.text)}>
               {b.text}
             </Button>
           ))}
@@ -109,6 +141,7 @@ export function SimulatorPanel({
           Send
         </Button>
       </form>
+      {replyKeyboard ? <TgReplyKeyboard rows={replyKeyboard} onPress={press} /> : null}
       {send.error ? <Alert tone="error">{send.error.message}</Alert> : null}
       <div className="h-64 shrink-0 overflow-y-auto border-t border-slate-200 text-xs">
         <div className="flex gap-1 border-b border-slate-100 px-2 py-1" role="tablist">
