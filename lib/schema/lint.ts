@@ -1,6 +1,6 @@
-import { knownVariables } from '@/lib/formula/known-variables';
 import { children, type Expr, parseExpression, parseFormula } from '@/lib/formula/parser';
-import { findPlaceholders } from '@/lib/template';
+import { isSystemVariable } from '@/lib/formula/system-variables';
+import { findPlaceholders, isVariableName, parseStoredValues } from '@/lib/template';
 import {
   type Arrow,
   type Block,
@@ -253,37 +253,84 @@ function namesRead(e: Expr | null, into: Set<string>) {
 /** Scopes the schema cannot see being set: the API, callbacks and project settings set them. */
 const setOutside = (name: string) => name.startsWith('client.') || name.startsWith('project.');
 
+const storedCache = new Map<string, string[]>();
+const storedTargets = (request: BlockRequest | undefined): string[] =>
+  request?.storedValues.trim()
+    ? cached(storedCache, request.storedValues, () =>
+        parseStoredValues(request.storedValues)
+          .phrases.map((p) => p.variable)
+          .filter(isVariableName),
+      )
+    : [];
+
+/**
+ * What the schema sets: formula assignments, data collection, stored values. As
+ * lib/formula's knownVariables, but on the cached parses: this runs on every edit of a big bot.
+ */
+function variablesSet(bot: LintContext): Set<string> {
+  const names = new Set<string>();
+  for (const b of bot.schema.blocks) {
+    for (const s of formulaOf(b.formula).statements) {
+      let target = s.type === 'assign' ? s.target : null;
+      while (target?.type === 'index') target = target.target;
+      if (target?.type === 'name') names.add(target.name);
+    }
+    for (const name of storedTargets(b.request)) names.add(name);
+  }
+  for (const a of bot.schema.arrows) {
+    if (a.collectInto) names.add(a.collectInto);
+    for (const name of storedTargets(a.request)) names.add(name);
+  }
+  return names;
+}
+
 /** The names a variable rule reports, each with the first block or arrow that reads it. */
 function unsetNames(bot: LintContext, reads: (visit: (name: string, at: LintTarget) => void) => void) {
-  bot.known ??= new Set(knownVariables(bot.schema).map((v) => v.name));
+  bot.known ??= variablesSet(bot);
   const known = bot.known;
   const found = new Map<string, LintTarget>();
   reads((name, at) => {
-    if (!known.has(name) && !setOutside(name) && !found.has(name)) found.set(name, at);
+    if (!known.has(name) && !isSystemVariable(name) && !setOutside(name) && !found.has(name))
+      found.set(name, at);
   });
   return found;
 }
 
+const readsCache = new Map<string, string[]>();
+/** The variables a formula reads (an assignment's index too: `a[i] = 1` reads i). */
+const formulaReads = (source: string): string[] =>
+  source.trim()
+    ? cached(readsCache, source, () => {
+        const names = new Set<string>();
+        for (const s of formulaOf(source).statements) {
+          if (s.type === 'expr') namesRead(s.expr, names);
+          else {
+            namesRead(s.value, names);
+            if (s.target.type === 'index') namesRead(s.target.index, names);
+          }
+        }
+        return [...names];
+      })
+    : [];
+
+const expressionCache = new Map<string, string[]>();
+const expressionReads = (source: string | undefined): string[] =>
+  source?.trim()
+    ? cached(expressionCache, source, () => {
+        const names = new Set<string>();
+        namesRead(parseExpression(source).expr, names);
+        return [...names];
+      })
+    : [];
+
 const variableNeverSet: Rule = (bot) => {
   const found = unsetNames(bot, (visit) => {
-    const expression = (source: string | undefined, at: LintTarget) => {
-      const names = new Set<string>();
-      if (source?.trim()) namesRead(parseExpression(source).expr, names);
-      for (const name of names) visit(name, at);
-    };
     for (const b of bot.schema.blocks) {
-      const names = new Set<string>();
-      for (const s of formulaOf(b.formula).statements) {
-        if (s.type === 'expr') namesRead(s.expr, names);
-        else {
-          namesRead(s.value, names);
-          if (s.target.type === 'index') namesRead(s.target.index, names);
-        }
-      }
-      for (const name of names) visit(name, block(b.id));
-      expression(b.trigger?.expression, block(b.id));
+      for (const name of formulaReads(b.formula)) visit(name, block(b.id));
+      for (const name of expressionReads(b.trigger?.expression)) visit(name, block(b.id));
     }
-    for (const a of bot.schema.arrows) expression(a.condition?.expression, arrow(a.id));
+    for (const a of bot.schema.arrows)
+      for (const name of expressionReads(a.condition?.expression)) visit(name, arrow(a.id));
   });
   return [...found].map(([name, target]) => ({
     severity: 'info',
