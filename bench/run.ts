@@ -9,6 +9,7 @@ const benches: Record<string, string> = {
   canvas: './canvas.bench.ts',
   'formula-editor': './formula-editor.bench.ts',
   isolation: './isolation.bench.ts',
+  tg: './tg.bench.ts',
 };
 
 async function main() {

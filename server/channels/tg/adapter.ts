@@ -1,6 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BUSINESS_CONNECTION_VARIABLE, TG_CLIENT_TYPE } from '@/lib/tg/inbound';
-import { emptyPacing, nextSendAt, type PacingState, recordRetryAfter, recordSend } from '@/lib/tg/pacing';
+import {
+  emptyPacing,
+  nextSendAt,
+  type PacingLimits,
+  type PacingState,
+  recordRetryAfter,
+  recordSend,
+  TG_LIMITS,
+} from '@/lib/tg/pacing';
 import { renderMessage, type TgSend } from '@/lib/tg/render';
 import type {
   ChannelAdapter,
@@ -26,11 +34,33 @@ const MAX_RETRIES = 3;
 
 /** The limits' state per bot, for this process. */
 const pacing = new Map<string, PacingState>();
+/**
+ * Requests reach the messenger with some jitter, and it counts arrivals: a chat's next send
+ * waits a little longer than its limit, and a bot's sends are spread evenly over the second
+ * (not 30 at once), so no window ever holds one too many.
+ */
+const JITTER_MS = 50;
+const withMargin = (l: PacingLimits): PacingLimits => ({
+  ...l,
+  privateChatIntervalMs: l.privateChatIntervalMs && l.privateChatIntervalMs + JITTER_MS,
+});
+let limits = withMargin(TG_LIMITS);
+
+/**
+ * For the benchmark's throughput part against a fake Bot API without limits (bench/tg.bench.ts),
+ * so it measures the channel rather than the messenger's 30 a second; the app never calls it.
+ */
+export function setTgPacingLimits(next: PacingLimits): void {
+  limits = withMargin(next);
+  pacing.clear();
+}
 
 async function paced(bot: string, chatId: string, run: () => Promise<void>): Promise<void> {
-  const at = nextSendAt(pacing.get(bot) ?? emptyPacing(), chatId, Date.now());
+  const state = pacing.get(bot) ?? emptyPacing();
+  const spread = (state.botSends.at(-1) ?? Number.NEGATIVE_INFINITY) + 1000 / limits.botPerSecond;
+  const at = Math.max(nextSendAt(state, chatId, Date.now(), limits), spread);
   // Taken before waiting, so sends started meanwhile queue behind this one.
-  pacing.set(bot, recordSend(pacing.get(bot) ?? emptyPacing(), chatId, at));
+  pacing.set(bot, recordSend(pacing.get(bot) ?? emptyPacing(), chatId, at, limits));
   if (at > Date.now()) await sleep(at - Date.now());
   await run();
 }

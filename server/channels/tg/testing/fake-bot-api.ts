@@ -115,6 +115,8 @@ export async function startFakeBotApi(
   const bots = new Map<string, BotState>();
   const calls: RecordedCall[] = [];
   const recorded = new EventEmitter();
+  // Every waiting test or benchmark chat listens at once.
+  recorded.setMaxListeners(0);
   let botCount = 0;
   const limits: FakeLimits | null =
     options.limits === null
