@@ -111,7 +111,7 @@ describe('admin CLI', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Imported 4 blocks and 5 arrows into project ${projectId}`);
     expect(result.stderr).toContain(
-      'warning arrow #91 (arrow-from-not-state): Arrow #91 never fires: the client never stands in block #90',
+      'warning arrow #91 (arrow-from-not-state): This arrow never fires: the client never stands in block #90',
     );
     expect(result.stderr).toContain('info block #2 (placeholder-never-set): #{q} is never set');
   });

@@ -24,7 +24,7 @@ test('an arrow that can never fire gets a lint badge, and the problems list jump
   await connect(page, 5, 3);
   const arrowEditor = page.getByRole('complementary', { name: 'Arrow editor' });
   await expect(arrowEditor.getByRole('heading')).toContainText('#6');
-  const badge = page.getByTestId('arrow-6').getByRole('img', { name: /^1 problem: Arrow #6 never fires/ });
+  const badge = page.getByTestId('arrow-6').getByRole('img', { name: /^1 problem: This arrow never fires/ });
   await expect(badge).toBeVisible();
   await expect(badge).toHaveAttribute('title', /the client never stands in block #5/);
   await saved(page);
@@ -37,7 +37,7 @@ test('an arrow that can never fire gets a lint badge, and the problems list jump
   );
   await page.getByRole('button', { name: 'Problems (1)' }).click();
   const problems = page.getByRole('region', { name: 'Problems' });
-  await expect(problems).toContainText('Arrow #6 — Arrow #6 never fires');
+  await expect(problems).toContainText('Arrow #6 — This arrow never fires');
   await shot(page, 'problems-list');
   await problems.getByRole('button', { name: /Arrow #6/ }).click();
   await expect(problems).toHaveCount(0);

@@ -66,6 +66,24 @@ describe('bot lint', () => {
     expect(rule('no-entry-block', bot([], [], false))).toEqual([]);
   });
 
+  it('extra-entry-block: only the lowest-id start block with an empty trigger greets new clients', () => {
+    const schema = bot(
+      [
+        { id: 5, kind: 'start' },
+        { id: 6, kind: 'state' },
+      ],
+      [any(1, 5, 6)],
+    );
+    expect(rule('extra-entry-block', schema)).toMatchObject([
+      { severity: 'warning', target: { type: 'block', id: 5 } },
+    ]);
+    expect(rule('extra-entry-block', schema)[0].message).toContain('like start block #1');
+    // What only it leads to is not reached either.
+    expect(rule('unreachable-block', schema)).toMatchObject([{ target: { type: 'block', id: 6 } }]);
+    const triggered = bot([{ id: 5, kind: 'start', trigger: { alternatives: 'hi' } }]);
+    expect(rule('extra-entry-block', triggered)).toEqual([]);
+  });
+
   it('arrow-from-not-state: reply arrows out of blocks the client never stands in; timers do fire', () => {
     const schema = bot(
       [
@@ -81,7 +99,7 @@ describe('bot lint', () => {
       { type: 'arrow', id: 3 },
     ]);
     expect(problems[0]).toMatchObject({ severity: 'warning' });
-    expect(problems[0].message).toContain('Arrow #2 never fires: the client never stands in block #2');
+    expect(problems[0].message).toContain('This arrow never fires: the client never stands in block #2');
     expect(rule('arrow-from-not-state', bot([{ id: 2, kind: 'state' }], [reply(1, 1, 2)]))).toEqual([]);
   });
 
@@ -250,7 +268,7 @@ describe('bot lint', () => {
   });
 
   it('has a test above for every rule, and sorts errors first', () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(13);
+    expect(Object.keys(LINT_RULES)).toHaveLength(14);
     const schema = bot([{ id: 2, kind: 'state', formula: 'x = y' }], [], false);
     expect(lintBot(schema).map((p) => p.severity)).toEqual(['warning', 'warning', 'info']);
   });

@@ -79,7 +79,7 @@ const arrowFromNotState: Rule = (bot) =>
     .map((a) => ({
       severity: 'warning',
       target: arrow(a.id),
-      message: `Arrow #${a.id} never fires: the client never stands in block #${a.from} (it does not move the client), so replies are not checked against its arrows. Start the arrow from the block the client is in, make #${a.from} a state block, or use a timer arrow.`,
+      message: `This arrow never fires: the client never stands in block #${a.from} (it does not move the client), so replies are not checked against its arrows. Start the arrow from the block the client is in, make #${a.from} a state block, or use a timer arrow.`,
     }));
 
 const arrowTouchesComment: Rule = (bot) =>
@@ -88,7 +88,7 @@ const arrowTouchesComment: Rule = (bot) =>
     .map((a) => ({
       severity: 'warning',
       target: arrow(a.id),
-      message: `Arrow #${a.id} never fires: it starts or ends at a comment, which is a note and never runs. Delete the arrow or connect it to a block.`,
+      message: `This arrow never fires: it starts or ends at a comment, which is a note and never runs. Delete the arrow or connect it to a block.`,
     }));
 
 const extraUnconditionalArrow: Rule = (bot) =>
@@ -99,7 +99,7 @@ const extraUnconditionalArrow: Rule = (bot) =>
       .map((a) => ({
         severity: 'warning' as const,
         target: arrow(a.id),
-        message: `Arrow #${a.id} never fires: block #${a.from} already has an "any reply" arrow with a lower id, and only the first one is followed. Delete one of them, or give this one a condition.`,
+        message: `This arrow never fires: block #${a.from} already has an "any reply" arrow with a lower id, and only the first one is followed. Delete one of them, or give this one a condition.`,
       })),
   );
 
@@ -115,7 +115,7 @@ const emptyCondition: Rule = (bot) =>
     .map((a) => ({
       severity: 'warning',
       target: arrow(a.id),
-      message: `Arrow #${a.id} never fires: its condition has no text to match. Type the replies it answers (separated by ;), or make it an "any reply" arrow.`,
+      message: `This arrow never fires: its condition has no text to match. Type the replies it answers (separated by ;), or make it an "any reply" arrow.`,
     }));
 
 const showAsButtonWithoutCondition: Rule = (bot) =>
@@ -124,7 +124,7 @@ const showAsButtonWithoutCondition: Rule = (bot) =>
     .map((a) => ({
       severity: 'warning',
       target: arrow(a.id),
-      message: `Arrow #${a.id} is set to show as a button, but only a condition arrow has a text to show: no button appears. Make it a condition arrow or turn "show as a button" off.`,
+      message: `This arrow is set to show as a button, but only a condition arrow has a text to show: no button appears. Make it a condition arrow or turn "show as a button" off.`,
     }));
 
 const collectOnTimer: Rule = (bot) =>
@@ -133,7 +133,7 @@ const collectOnTimer: Rule = (bot) =>
     .map((a) => ({
       severity: 'warning',
       target: arrow(a.id),
-      message: `Arrow #${a.id} is a timer but collects into "${a.collectInto}": a timer fires without a reply, so nothing is collected. Collect on the arrow that answers the client's reply instead.`,
+      message: `This arrow is a timer but collects into "${a.collectInto}": a timer fires without a reply, so nothing is collected. Collect on the arrow that answers the client's reply instead.`,
     }));
 
 const quickReplyWithoutTrigger: Rule = (bot) =>
@@ -142,7 +142,7 @@ const quickReplyWithoutTrigger: Rule = (bot) =>
     .map((b) => ({
       severity: 'warning',
       target: block(b.id),
-      message: `Quick reply #${b.id} has no trigger, so no message ever selects it. Type the messages it answers in its trigger.`,
+      message: `This quick reply has no trigger, so no message ever selects it. Type the messages it answers in its trigger.`,
     }));
 
 const noEntryBlock: Rule = (bot) => {
@@ -157,6 +157,24 @@ const noEntryBlock: Rule = (bot) => {
         'No start block with an empty trigger: a new client whose first message matches no trigger gets no reply. Add a start block and leave its trigger empty.',
     },
   ];
+};
+
+const isEntry = (b: Block) => b.kind === 'start' && !b.trigger?.alternatives.trim();
+
+/** Start blocks with an empty trigger after the lowest-id one: only that one greets new clients. */
+function extraEntries(bot: LintContext): Block[] {
+  const entries = bot.schema.blocks.filter(isEntry).sort((a, b) => a.id - b.id);
+  return entries.slice(1);
+}
+
+const extraEntryBlock: Rule = (bot) => {
+  const extra = extraEntries(bot);
+  const first = Math.min(...bot.schema.blocks.filter(isEntry).map((b) => b.id));
+  return extra.map((b) => ({
+    severity: 'warning',
+    target: block(b.id),
+    message: `This start block has an empty trigger, like start block #${first}: new clients go to the lowest id only and no message matches an empty trigger, so clients come here only by an arrow. Give it a trigger, or make it a state block.`,
+  }));
 };
 
 const tooManyTriggerBlocks: Rule = (bot) => {
@@ -198,7 +216,8 @@ function blocksSentTo(bot: LintContext): Set<number> {
 
 const unreachableBlock: Rule = (bot) => {
   const reached = new Set<number>();
-  const queue = bot.schema.blocks.filter((b) => TRIGGER_KINDS.has(b.kind)).map((b) => b.id);
+  const extra = new Set(extraEntries(bot));
+  const queue = bot.schema.blocks.filter((b) => TRIGGER_KINDS.has(b.kind) && !extra.has(b)).map((b) => b.id);
   for (const id of blocksSentTo(bot)) if (bot.blocks.has(id)) queue.push(id);
   while (queue.length) {
     const id = queue.pop() as number;
@@ -211,7 +230,7 @@ const unreachableBlock: Rule = (bot) => {
     .map((b) => ({
       severity: 'warning',
       target: block(b.id),
-      message: `No trigger or arrow that can fire leads to block #${b.id}, so clients reach it only if the API or a callback sends them there. Connect an arrow to it from a block clients reach, or delete it.`,
+      message: `No trigger or arrow that can fire leads to this block, so clients reach it only if the API or a callback sends them there. Connect an arrow to it from a block clients reach, or delete it.`,
     }));
 };
 
@@ -384,7 +403,7 @@ const messengerCannotShow: Rule = (bot, options) =>
           {
             severity: 'warning',
             target: block(b.id),
-            message: `${messenger.name} shows no buttons, so the buttons of block #${b.id} do not reach its clients. Use the hint variant (a hint with numbered options) or say the options in the text.`,
+            message: `${messenger.name} shows no buttons, so this block's buttons do not reach its clients. Use the hint variant (a hint with numbered options) or say the options in the text.`,
           },
         ];
       if (messenger.maxButtons !== undefined && count > messenger.maxButtons)
@@ -392,7 +411,7 @@ const messengerCannotShow: Rule = (bot, options) =>
           {
             severity: 'warning',
             target: block(b.id),
-            message: `Block #${b.id} has ${count} buttons; ${messenger.name} shows at most ${messenger.maxButtons} in one message. Split them over several blocks.`,
+            message: `This block has ${count} buttons; ${messenger.name} shows at most ${messenger.maxButtons} in one message. Split them over several blocks.`,
           },
         ];
       return [];
@@ -403,6 +422,7 @@ const messengerCannotShow: Rule = (bot, options) =>
 export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'too-many-trigger-blocks': tooManyTriggerBlocks,
   'no-entry-block': noEntryBlock,
+  'extra-entry-block': extraEntryBlock,
   'arrow-from-not-state': arrowFromNotState,
   'arrow-touches-comment': arrowTouchesComment,
   'extra-unconditional-arrow': extraUnconditionalArrow,
@@ -439,7 +459,7 @@ export function describeLintTarget(target: LintTarget): string {
   return target.type === 'bot' ? 'bot' : `${target.type} #${target.id}`;
 }
 
-/** One line per problem: `warning arrow #7 (arrow-from-not-state): Arrow #7 never fires: …`. */
+/** One line per problem: `warning arrow #7 (arrow-from-not-state): This arrow never fires: …`. */
 export function formatLintProblems(problems: readonly LintProblem[]): string {
   return problems
     .map((p) => `${p.severity} ${describeLintTarget(p.target)} (${p.rule}): ${p.message}\n`)
