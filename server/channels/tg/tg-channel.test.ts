@@ -377,8 +377,8 @@ describe('a bot connected by webhook', () => {
     expect(await db.message.count({ where: { clientId: client.id, text: 'owner here' } })).toBe(0);
 
     // The same person writing to the bot directly is answered directly.
-    const { business_connection_id: _, ...direct } = update.message;
-    await fake.pushUpdate(bot.token, { message: { ...direct, message_id: 3, text: 'direct' } });
+    const direct = { ...update.message, message_id: 3, text: 'direct', business_connection_id: undefined };
+    await fake.pushUpdate(bot.token, { message: direct });
     await waitFor(() => db.message.findFirst({ where: { clientId: client.id, text: 'direct' } }), 'direct');
     await waitFor(
       () =>
