@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUp } from './helpers';
+import { saved, signUp } from './helpers';
 
 test('the simulator previews each bot message as the tg messenger shows it', async ({ page }) => {
   await signUp(page, `tg-preview-${Date.now()}@example.com`);
@@ -50,7 +50,13 @@ test('the simulator previews each bot message as the tg messenger shows it', asy
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(bot)),
   });
+  // A new project starts with an example bot: the file replaces it.
+  await page
+    .getByRole('dialog', { name: 'Import shop.json?' })
+    .getByRole('button', { name: 'Replace' })
+    .click();
   await expect(page.getByTestId('block-1')).toContainText('Welcome');
+  await saved(page);
 
   const simulator = page.getByRole('complementary', { name: 'Simulator' });
   const preview = simulator.getByRole('switch', { name: 'Preview as: tg messenger' });
