@@ -54,6 +54,7 @@ const edgeTypes = { arrow: ArrowEdge };
 const multiSelectionKeys = ['Control', 'Meta'];
 const minimapColor = (node: BotFlowNode) => blockKindStyle[node.data.block.kind].minimap;
 const ZOOM = { min: 0.05, max: 2 };
+const NOTHING_TO_LINT = { blocks: [], arrows: [] };
 /** Above this many blocks only the visible ones are rendered. */
 const VISIBLE_ONLY_FROM = 300;
 
@@ -89,8 +90,9 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     setViewport(initialViewport(initialBlocks, rect?.width ?? 0, rect?.height ?? 0, ZOOM));
   }, [initialBlocks]);
   useFollowBlock(currentBlock, pane);
-  // Lint follows committed edits (a drag commits once, at its end), off the click's critical path.
-  const lintedSchema = useDeferredValue(schema);
+  // Lint follows committed edits (a drag commits once, at its end) in a background render, and
+  // starts after the canvas is shown: opening a big bot does not wait for it.
+  const lintedSchema = useDeferredValue<Pick<BotSchema, 'blocks' | 'arrows'>>(schema, NOTHING_TO_LINT);
   const problems = useMemo(() => lintBot(lintedSchema), [lintedSchema]);
   const [lintStore] = useState(createLintStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
