@@ -87,3 +87,39 @@ it('an event that lost its lease meanwhile stores nothing and says why', async (
   expect((await bot.variables()).deal).toEqual({});
   expect(await bot.clientRow()).toMatchObject({ leaseToken: 'someone-else', currentBlockId: null });
 });
+
+it('hands the lease straight to the next event of the client queued in this process, and the last one releases it', async () => {
+  const bot = await h.bot({
+    blocks: [
+      {
+        id: 1,
+        kind: 'start',
+        text: 'Got #{question}',
+        trigger: { alternatives: '' },
+        request: { type: 'GET', url: slowUrl },
+      },
+    ],
+    arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
+  });
+  const nextRequest = () =>
+    new Promise<void>((resolve) => {
+      held.arrived = resolve;
+    });
+  let arrived = nextRequest();
+  const first = bot.say('one');
+  await arrived;
+  const { leaseToken } = await bot.clientRow();
+  expect(leaseToken).toEqual(expect.any(String));
+  // Queued behind the first here: the first's final write keeps the lease for it.
+  const second = bot.say('two');
+  arrived = nextRequest();
+  held.answer?.();
+  expect(await first).toEqual(['Got one']);
+  await arrived;
+  // The second runs under the same lease: it was never free for another process to take.
+  expect(await bot.clientRow()).toMatchObject({ leaseToken, currentBlockId: 1 });
+  held.answer?.();
+  expect(await second).toEqual(['Got two']);
+  expect(await bot.transcript()).toEqual(['> one', '< Got one', '> two', '< Got two']);
+  expect(await bot.clientRow()).toMatchObject({ leaseToken: null, leaseUntil: null });
+});

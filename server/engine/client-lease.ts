@@ -75,35 +75,85 @@ export async function releaseLease(sql: Sql, clientId: number, token: string): P
 
 export const newLeaseToken = (): string => randomUUID();
 
+/**
+ * Consecutive events of one client in this process that take the lease from each other
+ * before the next one frees it: events of other processes, which poll, get their turn.
+ */
+export const MAX_HANDOVERS = 16;
+
+/** This process's events of one target: how many wait or run, and the lease handed on. */
+interface ClientQueue {
+  tail: Promise<void>;
+  queued: number;
+  /** The token a finished event kept the lease under for the next one. */
+  handed?: string;
+  handovers: number;
+}
+
 // Events of one client in this process queue here in arrival order, so only events of other
 // processes ever poll for a lease.
-const globalForLeases = globalThis as unknown as { blockbotClientQueues?: Map<string, Promise<void>> };
+const globalForLeases = globalThis as unknown as { blockbotClientQueues?: Map<string, ClientQueue> };
 globalForLeases.blockbotClientQueues ??= new Map();
 const queues = globalForLeases.blockbotClientQueues;
 
+/** An event's turn at its client in this process. */
+export interface ClientTurn {
+  /** The token to claim with: the lease the previous event kept for this one, or a new one. */
+  token: string;
+  /**
+   * Asked just before the final write: true when an event of this client waits behind this
+   * one here, so the write keeps the lease for it (it then claims with the same token, and no
+   * other process can take the client in between). Once true, the lease is handed on when
+   * `fn` returns.
+   */
+  keepForNext(): boolean;
+}
+
 /**
  * Runs `fn` after the events of the same target that arrived before it in this process have
- * run theirs. `fn` claims and releases the client itself.
+ * run theirs. `fn` claims the client with the turn's token and releases it itself, unless it
+ * keeps it for the next event.
  */
 export async function inClientOrder<T>(
   projectId: number,
   target: ClientTarget,
-  fn: () => Promise<T>,
+  fn: (turn: ClientTurn) => Promise<T>,
 ): Promise<T> {
   const key = JSON.stringify(clientWhere(projectId, target).params);
-  const before = queues.get(key) ?? Promise.resolve();
+  let queue = queues.get(key);
+  if (!queue) {
+    queue = { tail: Promise.resolve(), queued: 0, handovers: 0 };
+    queues.set(key, queue);
+  }
+  const before = queue.tail;
   let done!: () => void;
   const mine = new Promise<void>((resolve) => {
     done = resolve;
   });
-  const tail = before.then(() => mine);
-  queues.set(key, tail);
+  queue.tail = before.then(() => mine);
+  queue.queued++;
+  let kept = false;
   try {
     await before;
-    return await fn();
+    const token = queue.handed ?? newLeaseToken();
+    if (queue.handed === undefined) queue.handovers = 0;
+    queue.handed = undefined;
+    const turn: ClientTurn = {
+      token,
+      keepForNext: () => {
+        kept = queue.queued > 1 && queue.handovers < MAX_HANDOVERS;
+        return kept;
+      },
+    };
+    const result = await fn(turn);
+    if (kept) {
+      queue.handed = token;
+      queue.handovers++;
+    }
+    return result;
   } finally {
     done();
-    if (queues.get(key) === tail) queues.delete(key);
+    if (--queue.queued === 0) queues.delete(key);
   }
 }
 

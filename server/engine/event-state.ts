@@ -42,16 +42,24 @@ function eventState(projectId: number, row: Record<string, unknown>): EventState
   };
 }
 
+// The claim commits without waiting for its WAL to reach the disk (synchronous_commit off for
+// its own transaction): a claim lost in a database crash only makes the event's final write,
+// which checks the token and commits synchronously, fail cleanly. The token may be the one the
+// previous event of this process kept the lease under for this event.
 const claimAndLoadWhere = (where: string) =>
   new PreparedStatement(
-    `WITH claimed AS (
+    `WITH no_flush AS (
+       SELECT set_config('synchronous_commit', 'off', true)
+     ), claimed AS (
        UPDATE "Client" c SET "leaseToken" = $token, "leaseUntil" = ${LEASE_NOW} + make_interval(secs => $seconds)
-       WHERE ${where} AND (c."leaseUntil" IS NULL OR c."leaseUntil" < ${LEASE_NOW})
+       WHERE ${where} AND (c."leaseUntil" IS NULL OR c."leaseUntil" < ${LEASE_NOW} OR c."leaseToken" = $token)
        RETURNING c.*
      )
-     SELECT ${LOCKED_CLIENT_COLUMNS}, (SELECT "leaseToken" FROM "Client" WHERE id = c.id) IS NULL AS fresh,
+     SELECT ${LOCKED_CLIENT_COLUMNS},
+       coalesce((SELECT "leaseToken" FROM "Client" WHERE id = c.id) = $token, true) AS fresh,
        ${stateColumns({ project: 'c."projectId"', client: 'c.id', deal: 'd.id', variablesDeal: 'd.id' })}
      FROM claimed c
+     CROSS JOIN no_flush
      JOIN "Project" p ON p.id = c."projectId"
      LEFT JOIN LATERAL (
        SELECT id FROM "Deal" WHERE "projectId" = c."projectId" AND "clientId" = c.id AND "closedAt" IS NULL
@@ -66,8 +74,10 @@ const claimAndLoadStatements = {
 /**
  * Claims the event's client (`claimLease`) and reads what the event starts from, usually in
  * one autocommitted statement. Its reads see the snapshot taken before the claim waited on a
- * previous event's final write: when that snapshot still shows a lease (the previous event
- * released it meanwhile) or the client has no open deal yet, the state is read again.
+ * previous event's final write: when that snapshot still shows another event's lease (the
+ * previous event released it meanwhile) or the client has no open deal yet, the state is read
+ * again. A lease kept for this event by the previous one here is shown only after that event's
+ * final write, so it is fresh.
  * Undefined when another event holds the client.
  */
 export async function claimAndLoad(

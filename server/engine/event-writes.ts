@@ -54,7 +54,9 @@ const storeEvent = new PreparedStatement(
      UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
        "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt"),
        "customAnswer" = coalesce($customAnswer::text, "customAnswer"),
-       "leaseToken" = NULL, "leaseUntil" = NULL
+       -- Kept for the next event of this client in this process, which claims it with this token.
+       "leaseToken" = CASE WHEN $keepLease::boolean THEN "leaseToken" END,
+       "leaseUntil" = CASE WHEN $keepLease::boolean THEN "leaseUntil" END
      WHERE id = $clientId::int AND "leaseToken" = $leaseToken::text
      RETURNING id
    ), log AS (
@@ -98,7 +100,7 @@ export class LeaseLostError extends Error {}
  * (undelivered until their channel says otherwise, unless storing delivers them), the
  * variable changes, the client's block (and last block request's reply) and the engine log. An outgoing message whose send key
  * is already stored (a retried job) is left out, so nothing is sent twice. It releases the
- * client's lease, and stores nothing when the lease is no longer this event's. It is the
+ * client's lease (or keeps it for the next event here), and stores nothing when the lease is no longer this event's. It is the
  * event's last statement: the transaction commits with it.
  */
 export async function storeEventResults(
@@ -108,6 +110,8 @@ export async function storeEventResults(
     lastMessageAt: Date | null;
     deliveredWhenStored: boolean;
     leaseToken: string;
+    /** Keep the lease for the next event of this client in this process instead of releasing it. */
+    keepLease: boolean;
     hasWebhook: boolean;
     /** The follow-up row this event carries out: marked done with it. */
     outboxId: bigint | null;
@@ -147,6 +151,7 @@ export async function storeEventResults(
         logKinds: run.log.map((entry) => entry.kind),
         logData: run.log.map((entry) => JSON.stringify(entry.data)),
         leaseToken: options.leaseToken,
+        keepLease: options.keepLease,
         sends: !options.deliveredWhenStored,
         webhooks: options.hasWebhook,
         followUps: run.deferred.map((f) => JSON.stringify(f)),

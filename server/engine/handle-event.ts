@@ -2,7 +2,7 @@ import { loadBotSchema } from '@/server/bot-schema/bot-schema-store';
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/clients/client-service';
 import { plainSql, sqlTransaction } from '@/server/db/raw-sql';
-import { inClientOrder, newLeaseToken, releaseLease, untilClaimed } from './client-lease';
+import { inClientOrder, releaseLease, untilClaimed } from './client-lease';
 import { getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
@@ -39,7 +39,8 @@ export type EventTarget = ClientTarget;
  * event and enter blocks with no transaction open (requests wait on the network holding no
  * connection), then store the messages in and out, the variables, the client's block, the
  * log, the other writes and the outbox rows of its side effects in one short transaction
- * that releases the lease; after the commit, carry out the outbox (channel sends, webhooks,
+ * that releases the lease (or keeps it for the next event of the client queued in this
+ * process, which claims it with the same token); after the commit, carry out the outbox (channel sends, webhooks,
  * follow-up events) and queue timers. The common path is four statements in two round trips:
  * the claim with the load, then begin, store and commit.
  * `chain`: the budget of the incoming event this one follows from (a new one for an incoming event).
@@ -53,9 +54,9 @@ export async function handleEvent(
   /** The outbox row of a follow-up event: marked done with this event's final write. */
   outboxId: bigint | null = null,
 ): Promise<EventResult> {
-  const { run, stored } = await inClientOrder(projectId, target, async () => {
+  const { run, stored } = await inClientOrder(projectId, target, async (turn) => {
     // Events of one client are processed one at a time, in arrival order.
-    const token = newLeaseToken();
+    const { token } = turn;
     const sql = plainSql(deps.db);
     const { client, state } = await untilClaimed(() => claimAndLoad(sql, projectId, target, token));
     try {
@@ -81,13 +82,14 @@ export async function handleEvent(
           lastMessageAt: event.type === 'message' ? deps.now() : null,
           deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
           leaseToken: token,
+          keepLease: turn.keepForNext(),
           hasWebhook: state.project.hasWebhook,
           outboxId,
         });
       });
       return { run, stored };
     } catch (error) {
-      // The final write releases the lease; an event that failed before it frees the client here.
+      // The final write releases (or hands on) the lease; an event that failed before it frees the client here.
       await releaseLease(sql, client.id, token).catch(() => {});
       throw error;
     }
