@@ -93,7 +93,14 @@ function pure(
   });
 }
 
-function inFlow(name: string, signature: string, returns: string, doc: string, example: string) {
+/** Returns the name, so the names of the in-flow functions are a type (`InFlowName`). */
+function inFlow<const N extends string>(
+  name: N,
+  signature: string,
+  returns: string,
+  doc: string,
+  example: string,
+): N {
   entries.push({
     name,
     params: params(signature),
@@ -104,6 +111,7 @@ function inFlow(name: string, signature: string, returns: string, doc: string, e
     host: true,
     group,
   });
+  return name;
 }
 
 // Argument helpers: clear errors naming the function's expectation.
@@ -761,206 +769,222 @@ pure(
 );
 
 group = 'Bot and messages';
-inFlow(
-  'callback',
-  'client_id: number, callback_message: string',
-  'boolean',
-  'Sends a system message to another client; the bot treats it as a command (not shown to the client).',
-  "callback(1234, 'payment_ok')",
-);
-inFlow(
-  'message',
-  'client_id: number, text: string, message_id?: number, timeout?: any',
-  'boolean',
-  'Sends a text to a client; with an empty text and message_id the block runs and the client moves into it. timeout: seconds (≤3600) or dd.mm.yyyy hh:mm.',
-  "message(client_id, 'Hello!', None, 60)",
-);
-inFlow(
-  'platform_message',
-  'platform_id: string, text: string, client_type?: number, message_id?: number, timeout?: any, group_id?: string',
-  'boolean',
-  'Like message(), for a client found by their messenger id.',
-  "platform_message('123456789', 'Hi', 1)",
-);
-inFlow(
-  'chatapp_message',
-  'phone: string, text: string, message_id?: number',
-  'boolean',
-  'Sends through the connected chat-app bot to a phone number.',
-  "chatapp_message('79001234567', 'Your order is ready')",
-);
-inFlow(
-  'get_client_id_by_platform_id',
-  'client_type: number, platform_id: string, group?: string',
-  'number',
-  'The client_id of a messenger user, or None. group is needed when several bots of that messenger are connected.',
-  "get_client_id_by_platform_id(1, '123456789')",
-);
-inFlow(
-  'get_block_name_by_id',
-  'block_id: number',
-  'string',
-  'The name of a block.',
-  'get_block_name_by_id(12)',
-);
-inFlow(
-  'get_client_var',
-  'client_id: number, name: string',
-  'any',
-  'A profile variable of a client (client.<name>).',
-  "get_client_var(1234, 'email')",
-);
-inFlow(
-  'set_client_var',
-  'client_id: number, name: string, value: any',
-  'boolean',
-  'Sets a profile variable of a client.',
-  "set_client_var(1234, 'vip', True)",
-);
+const botAndMessages = [
+  inFlow(
+    'callback',
+    'client_id: number, callback_message: string',
+    'boolean',
+    'Sends a system message to another client; the bot treats it as a command (not shown to the client).',
+    "callback(1234, 'payment_ok')",
+  ),
+  inFlow(
+    'message',
+    'client_id: number, text: string, message_id?: number, timeout?: any',
+    'boolean',
+    'Sends a text to a client; with an empty text and message_id the block runs and the client moves into it. timeout: seconds (≤3600) or dd.mm.yyyy hh:mm.',
+    "message(client_id, 'Hello!', None, 60)",
+  ),
+  inFlow(
+    'platform_message',
+    'platform_id: string, text: string, client_type?: number, message_id?: number, timeout?: any, group_id?: string',
+    'boolean',
+    'Like message(), for a client found by their messenger id.',
+    "platform_message('123456789', 'Hi', 1)",
+  ),
+  inFlow(
+    'chatapp_message',
+    'phone: string, text: string, message_id?: number',
+    'boolean',
+    'Sends through the connected chat-app bot to a phone number.',
+    "chatapp_message('79001234567', 'Your order is ready')",
+  ),
+  inFlow(
+    'get_client_id_by_platform_id',
+    'client_type: number, platform_id: string, group?: string',
+    'number',
+    'The client_id of a messenger user, or None. group is needed when several bots of that messenger are connected.',
+    "get_client_id_by_platform_id(1, '123456789')",
+  ),
+  inFlow(
+    'get_block_name_by_id',
+    'block_id: number',
+    'string',
+    'The name of a block.',
+    'get_block_name_by_id(12)',
+  ),
+  inFlow(
+    'get_client_var',
+    'client_id: number, name: string',
+    'any',
+    'A profile variable of a client (client.<name>).',
+    "get_client_var(1234, 'email')",
+  ),
+  inFlow(
+    'set_client_var',
+    'client_id: number, name: string, value: any',
+    'boolean',
+    'Sets a profile variable of a client.',
+    "set_client_var(1234, 'vip', True)",
+  ),
+] as const;
 
 group = 'HTTP requests';
 const answerDoc =
   "answer_type 'status' gives the status code, 'json' the JSON body, 'text' the raw text, anything else {'status', 'data'}.";
-inFlow(
-  'requests_get',
-  'url: string, answer_type?: string, headers?: dict, params?: dict, auth?: any, proxy?: string',
-  'any',
-  `GET request. ${answerDoc}`,
-  "requests_get('https://api.example.com/items', 'json')",
-);
-inFlow(
-  'requests_post',
-  'url: string, answer_type?: string, headers?: dict, data?: any, json_data?: any, auth?: any, proxy?: string',
-  'any',
-  `POST request: data for form or raw bodies, json_data for JSON; only one of them. auth: [user, password]; pass 0 to skip it. proxy: 'de'.`,
-  "requests_post(url, 'json', None, None, {'id': 1})",
-);
-inFlow(
-  'requests_put',
-  'url: string, answer_type?: string, headers?: dict, data?: any, auth?: any, proxy?: string, data_is_json?: string',
-  'any',
-  "PUT request; data_is_json '1' sends data as JSON.",
-  "requests_put(url, 'status', None, {'a': 1}, 0, None, '1')",
-);
-inFlow(
-  'requests_patch',
-  'url: string, answer_type?: string, headers?: dict, data?: any, auth?: any, proxy?: string',
-  'any',
-  'PATCH request.',
-  "requests_patch(url, 'json', None, {'a': 1})",
-);
-inFlow(
-  'requests_delete',
-  'url: string, answer_type?: string, headers?: dict, data?: any, json_data?: any, auth?: any, proxy?: string',
-  'any',
-  'DELETE request; only one of data and json_data.',
-  "requests_delete(url, 'status')",
-);
+const httpRequests = [
+  inFlow(
+    'requests_get',
+    'url: string, answer_type?: string, headers?: dict, params?: dict, auth?: any, proxy?: string',
+    'any',
+    `GET request. ${answerDoc}`,
+    "requests_get('https://api.example.com/items', 'json')",
+  ),
+  inFlow(
+    'requests_post',
+    'url: string, answer_type?: string, headers?: dict, data?: any, json_data?: any, auth?: any, proxy?: string',
+    'any',
+    `POST request: data for form or raw bodies, json_data for JSON; only one of them. auth: [user, password]; pass 0 to skip it. proxy: 'de'.`,
+    "requests_post(url, 'json', None, None, {'id': 1})",
+  ),
+  inFlow(
+    'requests_put',
+    'url: string, answer_type?: string, headers?: dict, data?: any, auth?: any, proxy?: string, data_is_json?: string',
+    'any',
+    "PUT request; data_is_json '1' sends data as JSON.",
+    "requests_put(url, 'status', None, {'a': 1}, 0, None, '1')",
+  ),
+  inFlow(
+    'requests_patch',
+    'url: string, answer_type?: string, headers?: dict, data?: any, auth?: any, proxy?: string',
+    'any',
+    'PATCH request.',
+    "requests_patch(url, 'json', None, {'a': 1})",
+  ),
+  inFlow(
+    'requests_delete',
+    'url: string, answer_type?: string, headers?: dict, data?: any, json_data?: any, auth?: any, proxy?: string',
+    'any',
+    'DELETE request; only one of data and json_data.',
+    "requests_delete(url, 'status')",
+  ),
+] as const;
 
 group = 'CRM and lists';
-inFlow(
-  'create_order',
-  '',
-  'number',
-  "Closes the client's current deal (without a submission) and starts a new one; returns its order_id.",
-  'order = create_order()',
-);
-inFlow(
-  'change_state',
-  'state_id: number',
-  'boolean',
-  "Moves the client's deal to a CRM state.",
-  'change_state(3)',
-);
-inFlow(
-  'get_state_id',
-  'name: string',
-  'number',
-  'The id of a CRM state by its name, or None.',
-  "get_state_id('Won')",
-);
-inFlow('add_to_list', 'list_id: number', 'boolean', 'Adds the client to a list.', 'add_to_list(7)');
-inFlow(
-  'remove_from_list',
-  'list_id: number',
-  'boolean',
-  'Removes the client from a list.',
-  'remove_from_list(7)',
-);
-inFlow('inlist', 'list_id: number', 'boolean', 'Whether the client is in a list.', 'inlist(7)');
-inFlow('list_size', 'list_id: number', 'number', 'The number of clients in a list.', 'list_size(7)');
-inFlow(
-  'assign_to_user',
-  'email?: string',
-  'string',
-  'Assigns the client to an employee (round-robin without an e-mail); returns the e-mail.',
-  "assign_to_user('agent@example.com')",
-);
+const crmAndLists = [
+  inFlow(
+    'create_order',
+    '',
+    'number',
+    "Closes the client's current deal (without a submission) and starts a new one; returns its order_id.",
+    'order = create_order()',
+  ),
+  inFlow(
+    'change_state',
+    'state_id: number',
+    'boolean',
+    "Moves the client's deal to a CRM state.",
+    'change_state(3)',
+  ),
+  inFlow(
+    'get_state_id',
+    'name: string',
+    'number',
+    'The id of a CRM state by its name, or None.',
+    "get_state_id('Won')",
+  ),
+  inFlow('add_to_list', 'list_id: number', 'boolean', 'Adds the client to a list.', 'add_to_list(7)'),
+  inFlow(
+    'remove_from_list',
+    'list_id: number',
+    'boolean',
+    'Removes the client from a list.',
+    'remove_from_list(7)',
+  ),
+  inFlow('inlist', 'list_id: number', 'boolean', 'Whether the client is in a list.', 'inlist(7)'),
+  inFlow('list_size', 'list_id: number', 'number', 'The number of clients in a list.', 'list_size(7)'),
+  inFlow(
+    'assign_to_user',
+    'email?: string',
+    'string',
+    'Assigns the client to an employee (round-robin without an e-mail); returns the e-mail.',
+    "assign_to_user('agent@example.com')",
+  ),
+] as const;
 
 group = 'tg messenger';
-inFlow(
-  'tg_callback',
-  'platform_id: string, callback_message: string, group_id?: string, business?: number',
-  'boolean',
-  'Like callback() for a tg messenger user; pass None to skip group_id, 1 as the fourth for business clients.',
-  "tg_callback('123456789', 'paid')",
-);
-inFlow(
-  'tg_callback_url_open',
-  'callback_query_id: string, url: string',
-  'boolean',
-  'Answers a callback button by opening a link to the bot with a start parameter.',
-  "tg_callback_url_open(callback_query_id, 'https://t.me/shop_bot?start=promo')",
-);
-inFlow(
-  'tg_set_bot_description',
-  'description: string, language_code?: string',
-  'boolean',
-  'Sets the description shown when the chat is empty; an empty text removes it.',
-  "tg_set_bot_description('We sell pizza', 'en')",
-);
-inFlow(
-  'tg_set_bot_short_description',
-  'description: string, language_code?: string',
-  'boolean',
-  'Sets the short description (profile and shared links); an empty text removes it.',
-  "tg_set_bot_short_description('Pizza in 30 minutes')",
-);
-inFlow(
-  'tg_get_bot_description',
-  'language_code?: string',
-  'string',
-  'The description for a language.',
-  "tg_get_bot_description('en')",
-);
-inFlow(
-  'tg_get_bot_short_description',
-  'language_code?: string',
-  'string',
-  'The short description for a language.',
-  'tg_get_bot_short_description()',
-);
-inFlow(
-  'tg_set_command',
-  "commands: any, language?: string, scope?: string = 'default', platform_id?: string, user_id?: string",
-  'boolean',
-  'Sets bot commands: a list of [command, description] pairs (at most 100).',
-  "tg_set_command([['start', 'Start over'], ['help', 'Help']])",
-);
-inFlow(
-  'tg_get_command',
-  "language?: string, scope?: string = 'default', platform_id?: string, user_id?: string",
-  'dict',
-  "The commands: {'ok': True, 'result': [{'command', 'description'}]}.",
-  "tg_get_command('', 'all_private_chats')",
-);
-inFlow(
-  'tg_delete_command',
-  "language?: string, scope?: string = 'default', platform_id?: string, user_id?: string",
-  'boolean',
-  'Deletes the commands of a language and scope.',
-  'tg_delete_command()',
-);
+const tgMessenger = [
+  inFlow(
+    'tg_callback',
+    'platform_id: string, callback_message: string, group_id?: string, business?: number',
+    'boolean',
+    'Like callback() for a tg messenger user; pass None to skip group_id, 1 as the fourth for business clients.',
+    "tg_callback('123456789', 'paid')",
+  ),
+  inFlow(
+    'tg_callback_url_open',
+    'callback_query_id: string, url: string',
+    'boolean',
+    'Answers a callback button by opening a link to the bot with a start parameter.',
+    "tg_callback_url_open(callback_query_id, 'https://t.me/shop_bot?start=promo')",
+  ),
+  inFlow(
+    'tg_set_bot_description',
+    'description: string, language_code?: string',
+    'boolean',
+    'Sets the description shown when the chat is empty; an empty text removes it.',
+    "tg_set_bot_description('We sell pizza', 'en')",
+  ),
+  inFlow(
+    'tg_set_bot_short_description',
+    'description: string, language_code?: string',
+    'boolean',
+    'Sets the short description (profile and shared links); an empty text removes it.',
+    "tg_set_bot_short_description('Pizza in 30 minutes')",
+  ),
+  inFlow(
+    'tg_get_bot_description',
+    'language_code?: string',
+    'string',
+    'The description for a language.',
+    "tg_get_bot_description('en')",
+  ),
+  inFlow(
+    'tg_get_bot_short_description',
+    'language_code?: string',
+    'string',
+    'The short description for a language.',
+    'tg_get_bot_short_description()',
+  ),
+  inFlow(
+    'tg_set_command',
+    "commands: any, language?: string, scope?: string = 'default', platform_id?: string, user_id?: string",
+    'boolean',
+    'Sets bot commands: a list of [command, description] pairs (at most 100).',
+    "tg_set_command([['start', 'Start over'], ['help', 'Help']])",
+  ),
+  inFlow(
+    'tg_get_command',
+    "language?: string, scope?: string = 'default', platform_id?: string, user_id?: string",
+    'dict',
+    "The commands: {'ok': True, 'result': [{'command', 'description'}]}.",
+    "tg_get_command('', 'all_private_chats')",
+  ),
+  inFlow(
+    'tg_delete_command',
+    "language?: string, scope?: string = 'default', platform_id?: string, user_id?: string",
+    'boolean',
+    'Deletes the commands of a language and scope.',
+    'tg_delete_command()',
+  ),
+] as const;
+
+/** The names of the in-flow functions; the server's handlers are type-checked against them. */
+export type InFlowName = (
+  | typeof botAndMessages
+  | typeof httpRequests
+  | typeof crmAndLists
+  | typeof tgMessenger
+)[number];
 
 /** Every built-in function: the interpreter, the editor and the docs all read this one list. */
 export const catalogue: readonly BuiltinEntry[] = entries;

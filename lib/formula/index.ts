@@ -1,4 +1,4 @@
-export { type BuiltinEntry, catalogue, type ParamSpec, signature } from './catalogue';
+export { type BuiltinEntry, catalogue, type InFlowName, type ParamSpec, signature } from './catalogue';
 export {
   type CompiledExpression,
   type CompiledFormula,

@@ -16,7 +16,6 @@ const SIGNATURES = {
 } as const;
 
 export type RequestFunction = keyof typeof SIGNATURES;
-export const isRequestFunction = (name: string): name is RequestFunction => name in SIGNATURES;
 
 function base64(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64');

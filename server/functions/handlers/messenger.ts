@@ -1,0 +1,23 @@
+import type { Value } from '@/lib/formula';
+import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { channelFor } from '@/server/channels/registry';
+import type { InFlowHandler } from '../registry';
+import { jsonToValue, valueToJson } from '../values';
+
+/**
+ * A function a messenger's adapter carries out (`ChannelAdapter.call`), through the client's
+ * channel: the simulator's client reaches the simulator, which records it; a client of
+ * `messenger` reaches that adapter, which uses the client's own bot. A client of another
+ * messenger reaches `messenger`'s adapter, which uses the project's bot there.
+ */
+export function messengerFunction(messenger: number): InFlowHandler {
+  return async ({ run, name, args }) => {
+    const { clientType } = run.client;
+    const adapter = channelFor(clientType === CLIENT_TYPES.simulator ? clientType : messenger);
+    const result = await adapter.call(run.project.id, name, {
+      args: args.map(valueToJson),
+      clientId: run.client.id,
+    });
+    return result instanceof Map ? (result as Value) : jsonToValue(result);
+  };
+}

@@ -1,0 +1,36 @@
+import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { MESSAGE_FROM } from '@/server/history/history-service';
+import type { AreaHandlers } from '../registry';
+import { asString, given } from '../values';
+import { findByPlatformId } from './clients';
+import { messengerFunction } from './messenger';
+
+const botApi = messengerFunction(CLIENT_TYPES.tg);
+
+/** The tg messenger's functions: a callback to a tg user, and the bot's profile and commands. */
+export const tgHandlers = {
+  async tg_callback({ run, args }) {
+    const client = await findByPlatformId(
+      run,
+      CLIENT_TYPES.tg,
+      asString(args[0], 'platform_id'),
+      given(args[2]) ? String(args[2]) : undefined,
+    );
+    if (!client) throw new Error(`no tg client with platform_id ${String(args[0])}`);
+    if (client === run.client.id) throw new Error('tg_callback() cannot send to the client itself');
+    run.defer(client, {
+      type: 'message',
+      text: asString(args[1], 'callback_message'),
+      messageFromOutside: MESSAGE_FROM.callback,
+    });
+    return true;
+  },
+  tg_callback_url_open: botApi,
+  tg_set_bot_description: botApi,
+  tg_set_bot_short_description: botApi,
+  tg_get_bot_description: botApi,
+  tg_get_bot_short_description: botApi,
+  tg_set_command: botApi,
+  tg_get_command: botApi,
+  tg_delete_command: botApi,
+} satisfies AreaHandlers;
