@@ -106,6 +106,13 @@ beforeAll(async () => {
         trigger: { alternatives: '' },
         buttons: [{ type: 'inline', text: 'Yes' }],
       },
+      {
+        id: 2,
+        kind: 'start',
+        text: 'About: #{about}',
+        trigger: { alternatives: 'describe' },
+        formula: "tg_set_bot_description('We sell pizza')\nabout = tg_get_bot_description()",
+      },
     ],
     arrows: [],
   });
@@ -418,6 +425,13 @@ describe('a bot connected by webhook', () => {
   it('runs tg_* functions with the bot', async () => {
     expect(await tgChannel.call(projectId, 'tg_set_command', { args: [[['start', 'Go']]] })).toBe(true);
     expect(fake.bot(bot.token).commands.get('default|')).toEqual([{ command: 'start', description: 'Go' }]);
+  });
+
+  it("runs a tg client's tg_* formula functions with the client's own bot", async () => {
+    const { chat, update } = privateMessage({ text: 'describe' });
+    await fake.pushUpdate(bot.token, update);
+    expect((await replyTo(bot, chat)).params).toMatchObject({ text: 'About: We sell pizza' });
+    expect(fake.bot(bot.token).descriptions.get('')).toBe('We sell pizza');
   });
 
   it('disconnects: the webhook is deleted and the channel gone', async () => {
