@@ -20,6 +20,9 @@ import { channelBot } from './channel-service';
  * run again by pg-boss. Updates of one chat run one at a time, in order.
  */
 
+/** How stale the channel's "last update received" may be. */
+const LAST_UPDATE_EVERY_MS = 5000;
+
 interface UpdateJobData {
   /** TgUpdate.id, a bigint as text. */
   updateRowId: string;
@@ -54,7 +57,16 @@ export async function storeUpdates(db: Db, channelId: number, updates: AcceptedU
     where: { channelId, updateId: { in: updates.map((u) => BigInt(u.updateId)) }, processedAt: null },
     select: { id: true, updateId: true },
   });
-  await db.channel.update({ where: { id: channelId }, data: { lastUpdateAt: new Date() } });
+  // Every update of a busy bot would queue on this one row's lock: once every few seconds is
+  // what the Channels tab needs.
+  const now = new Date();
+  await db.channel.updateMany({
+    where: {
+      id: channelId,
+      OR: [{ lastUpdateAt: null }, { lastUpdateAt: { lt: new Date(now.getTime() - LAST_UPDATE_EVERY_MS) } }],
+    },
+    data: { lastUpdateAt: now },
+  });
   const chats = new Map(updates.map((u) => [String(u.updateId), chatOf(u.inbound)]));
   await enqueueMany(
     tgUpdateJob,
