@@ -12,6 +12,7 @@ import {
   type Viewport,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { useQuery } from '@tanstack/react-query';
 import {
   type DragEvent,
   startTransition,
@@ -25,10 +26,11 @@ import {
 import { ArrowEditor } from '@/components/arrow-editor/arrow-editor';
 import { BlockEditor } from '@/components/block-editor/block-editor';
 import { HeldBackContext } from '@/components/block-editor/use-validated-draft';
+import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import type { BlockKind, BotSchema } from '@/lib/schema';
-import { type LintTarget, lintBot } from '@/lib/schema/lint';
+import { type LintTarget, lintBot, messengersOf } from '@/lib/schema/lint';
 import { ArrowEdge } from './arrow-edge';
 import { blockKindStyle } from './block-colors';
 import { BlockNode } from './block-node';
@@ -93,7 +95,14 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
   // Lint follows committed edits (a drag commits once, at its end) in a background render, and
   // starts after the canvas is shown: opening a big bot does not wait for it.
   const lintedSchema = useDeferredValue<Pick<BotSchema, 'blocks' | 'arrows'>>(schema, NOTHING_TO_LINT);
-  const problems = useMemo(() => lintBot(lintedSchema), [lintedSchema]);
+  // The messenger rule knows what the project's connected channels can show.
+  const trpc = useTRPC();
+  const channels = useQuery(trpc.channels.list.queryOptions({ projectId }));
+  const channelKinds = channels.data?.map((c) => c.kind).join(',') ?? '';
+  const problems = useMemo(
+    () => lintBot(lintedSchema, { messengers: messengersOf(channelKinds.split(',')) }),
+    [lintedSchema, channelKinds],
+  );
   const [lintStore] = useState(createLintStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 

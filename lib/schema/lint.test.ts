@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ArrowInput, type BlockInput, BOT_SCHEMA_FORMAT, botSchemaSchema } from '@/lib/schema';
-import { LINT_RULES, lintBot, type MessengerCapabilities, TG_CAPABILITIES } from './lint';
+import { LINT_RULES, lintBot, type MessengerCapabilities, messengersOf, TG_CAPABILITIES } from './lint';
 
 /** A bot from short block and arrow inputs; a start block with an empty trigger (#1) unless told. */
 function bot(blocks: BlockInput[], arrows: ArrowInput[] = [], entry = true) {
@@ -265,6 +265,10 @@ describe('bot lint', () => {
     );
     expect(rule('messenger-cannot-show', list, [TG_CAPABILITIES])).toEqual([]);
     expect(rule('messenger-cannot-show', list)).toEqual([]);
+    // The builder passes the project's connected channels.
+    expect(messengersOf(['tg', 'tg', 'widget'])).toEqual([TG_CAPABILITIES]);
+    expect(rule('messenger-cannot-show', many, messengersOf(['tg']))).toHaveLength(1);
+    expect(rule('messenger-cannot-show', many, messengersOf([]))).toEqual([]);
   });
 
   it('has a test above for every rule, and sorts errors first', () => {

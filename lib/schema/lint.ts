@@ -42,6 +42,14 @@ export interface MessengerCapabilities {
 /** tg: a keyboard holds at most 100 buttons; long texts are split (lib/tg/render.ts). */
 export const TG_CAPABILITIES: MessengerCapabilities = { name: 'tg', buttons: true, maxButtons: 100 };
 
+/** What each kind of connected channel can show; kinds not listed show everything. */
+const CHANNEL_CAPABILITIES: Readonly<Record<string, MessengerCapabilities>> = { tg: TG_CAPABILITIES };
+
+/** The messengers a project's connected channels (by kind) bring to the `messenger-cannot-show` rule. */
+export function messengersOf(channelKinds: readonly string[]): MessengerCapabilities[] {
+  return [...new Set(channelKinds)].flatMap((kind) => CHANNEL_CAPABILITIES[kind] ?? []);
+}
+
 export interface LintOptions {
   /** The messengers the bot's clients use (its connected channels); none: that rule is skipped. */
   messengers?: readonly MessengerCapabilities[];
