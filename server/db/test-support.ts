@@ -63,7 +63,12 @@ export async function createProcessEnv(
   if (!serverUrl) return { env: { BLOCKBOT_DATA_DIR: path.join(tmp, 'data') }, dispose: async () => {} };
   const url = await createServerDatabase(serverUrl);
   return {
-    env: { DATABASE_URL: url, BLOCKBOT_AUTH_SECRET: 'test-secret-'.padEnd(40, 'x') },
+    // Server mode needs its secrets from the environment, as every instance does in production.
+    env: {
+      DATABASE_URL: url,
+      BLOCKBOT_AUTH_SECRET: 'test-secret-'.padEnd(40, 'x'),
+      BLOCKBOT_ENCRYPTION_KEY: 'ab'.repeat(32),
+    },
     dispose: () => dropServerDatabase(serverUrl, url),
   };
 }

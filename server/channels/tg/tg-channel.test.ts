@@ -415,7 +415,11 @@ describe('a bot connected by webhook', () => {
       const c = await clientOf(chat, 'shop_bot');
       return c && !c.subscribed ? c : null;
     }, 'the client unsubscribed');
-    const out = await db.message.findFirstOrThrow({ where: { clientId: client.id, direction: 'out' } });
+    // The send's outcome is recorded on the message after the adapter has unsubscribed the client.
+    const out = await waitFor(
+      () => db.message.findFirst({ where: { clientId: client.id, direction: 'out', error: { not: null } } }),
+      'the failed send recorded',
+    );
     expect(out).toMatchObject({ delivered: false, error: expect.stringContaining('blocked') });
     expect(
       fake.callsOf('sendMessage', bot.token).filter((c) => c.params.chat_id === String(chat)),
