@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useState, useSyncExternalStore } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -13,8 +13,17 @@ import { Input } from '@/components/ui/input';
 import { authClient } from './auth-client';
 import { authErrorMessage } from './auth-errors';
 
+const noChanges = () => () => {};
+
 /** Sign-in and sign-up share one form; sign-up also asks for a name and opens the first project. */
 export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
+  // Until React has taken over the page, a submit would be the browser's own: a GET that puts
+  // the password in the address. So the button waits for hydration.
+  const hydrated = useSyncExternalStore(
+    noChanges,
+    () => true,
+    () => false,
+  );
   const router = useRouter();
   const trpc = useTRPC();
   const ensureFirst = useMutation(trpc.project.ensureFirst.mutationOptions());
@@ -75,7 +84,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
             />
           </Field>
           {error ? <Alert tone="error">{error}</Alert> : null}
-          <Button type="submit" className="w-full" disabled={pending}>
+          <Button type="submit" className="w-full" disabled={pending || !hydrated}>
             {mode === 'sign-up' ? 'Sign up' : 'Sign in'}
           </Button>
         </form>
