@@ -56,20 +56,26 @@ export function setTgPacingLimits(next: PacingLimits): void {
   answered.clear();
 }
 
-/** Per bot, when each of its latest sends was answered (pending while in flight). */
+/**
+ * Per bot, for each of its latest sends: when it and every send before it were answered
+ * (pending while one is in flight).
+ */
 const answered = new Map<string, Promise<number>[]>();
 
 /**
  * The messenger counts a send when it gets there, which may be well after its timer fired (a
  * busy event loop, a queued connection): a bot's send goes only once the one `botPerSecond`
- * before it was answered at least a second ago, so no second of the messenger holds one too many.
+ * before it, and all earlier ones, were answered at least a second ago, so no second of the
+ * messenger holds one too many (any 31 sends span one that went a second after another's answer).
  */
 async function inBotWindow(bot: string, run: () => Promise<void>): Promise<void> {
   const count = limits.botPerSecond;
   const latest = answered.get(bot) ?? [];
   const before = latest.length >= count ? latest[latest.length - count] : undefined;
   let done = (_at: number) => {};
-  answered.set(bot, [...latest.slice(1 - count), new Promise<number>((resolve) => (done = resolve))]);
+  const mine = new Promise<number>((resolve) => (done = resolve));
+  const upTo = Promise.all([latest.at(-1) ?? 0, mine]).then(([a, b]) => Math.max(a, b));
+  answered.set(bot, [...latest.slice(1 - count), upTo]);
   try {
     if (before) {
       const at = (await before) + 1000;
