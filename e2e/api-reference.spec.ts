@@ -26,7 +26,11 @@ test('the API reference renders every action with a curl example, and no request
       .filter(([, operation]) => operation.tags?.includes('Actions'))
       .map(([method, operation]) => ({ path, method: method.toUpperCase(), summary: operation.summary })),
   );
-  expect(documented.length).toBeGreaterThanOrEqual(Object.keys(document.paths).length);
+  // Every path is an action, but for the deprecated aliases of messenger-named actions.
+  const current = Object.values(document.paths).filter((operations) =>
+    Object.values(operations as Record<string, { deprecated?: boolean }>).some((o) => !o.deprecated),
+  );
+  expect(documented.length).toBeGreaterThanOrEqual(current.length);
 
   await page.goto('/docs/api');
   await expect(page.getByRole('heading', { name: 'Blockbot public API' })).toBeVisible();

@@ -117,7 +117,7 @@ describe('migrations at start', () => {
       await client.connect();
       try {
         const { rows } = await client.query(
-          'SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY 1',
+          'SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY 1 ORDER BY migration_name COLLATE "C"',
         );
         expect(rows).toEqual(readMigrations().map((f) => ({ migration_name: f.name, n: 1 })));
       } finally {
