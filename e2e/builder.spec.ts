@@ -43,6 +43,11 @@ test('imports a bot schema file, refusing an invalid one with errors that name t
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(good)),
   });
+  // The bot has blocks (the demo), so the builder asks first.
+  await page
+    .getByRole('dialog', { name: 'Import good.json?' })
+    .getByRole('button', { name: 'Replace' })
+    .click();
   await expect(page.getByTestId('block-41')).toContainText('Imported');
   await expect(page.getByTestId('block-2')).toHaveCount(0);
   const download = page.waitForEvent('download');

@@ -23,6 +23,11 @@ test('the canvas follows the simulator into a block that is off-screen', async (
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(bot)),
   });
+  // The new project's demo bot has blocks, so the builder asks first.
+  await page
+    .getByRole('dialog', { name: 'Import far.json?' })
+    .getByRole('button', { name: 'Replace' })
+    .click();
   await expect(page.getByTestId('block-1')).toContainText('Here');
   // Zoom in on the first block: the second one is now far off-screen.
   await page.getByLabel('Search blocks').fill('1');
