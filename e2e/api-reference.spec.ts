@@ -28,7 +28,9 @@ test('the API reference renders every action with a curl example, and no request
   );
   // Every path is an action, but for the deprecated aliases of messenger-named actions.
   const current = Object.values(document.paths).filter((operations) =>
-    Object.values(operations as Record<string, { deprecated?: boolean }>).some((o) => !o.deprecated),
+    Object.entries(operations as Record<string, { deprecated?: boolean }>).some(
+      ([method, operation]) => ['get', 'post'].includes(method) && !operation.deprecated,
+    ),
   );
   expect(documented.length).toBeGreaterThanOrEqual(current.length);
 

@@ -39,6 +39,8 @@ async function openArrow(page: Page, id: number) {
 
 /** Fits the bot in view, zooms out a little, and drags a new block out of `from`, below it. */
 async function addBlockBelow(page: Page, from: number) {
+  // Saved first: the toolbar's save state changes width as it saves, which can move the canvas.
+  await saved(page);
   await page.getByRole('button', { name: 'Zoom to fit' }).click();
   await page.waitForTimeout(400); // the fit animates for 300 ms
   await page.getByRole('button', { name: 'Zoom Out' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUp } from './helpers';
+import { saved, signUp } from './helpers';
 
 test('the simulator talks to the demo bot: replies, buttons, the current block and variables', async ({
   page,
@@ -50,6 +50,7 @@ test('imports a bot schema file, refusing an invalid one with errors that name t
     .click();
   await expect(page.getByTestId('block-41')).toContainText('Imported');
   await expect(page.getByTestId('block-2')).toHaveCount(0);
+  await saved(page);
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export JSON' }).click();
   const file = await (await download).path();
