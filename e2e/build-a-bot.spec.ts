@@ -45,9 +45,22 @@ async function addBlockBelow(page: Page, from: number) {
   await page.waitForTimeout(400); // the fit animates for 300 ms
   await page.getByRole('button', { name: 'Zoom Out' }).click();
   await page.getByRole('button', { name: 'Zoom Out' }).click();
-  const box = await page.getByTestId(`block-${from}`).boundingBox();
+  // The zoom animates: measure the block once it has stopped moving.
+  const block = page.getByTestId(`block-${from}`);
+  let box = await block.boundingBox();
+  await expect
+    .poll(async () => {
+      const last = JSON.stringify(box);
+      box = await block.boundingBox();
+      return JSON.stringify(box) === last;
+    })
+    .toBe(true);
   if (!box) throw new Error(`block ${from} is not visible`);
-  await dragArrowOut(page, from, { x: box.x + 10, y: box.y + box.height + 80 });
+  // Well below, so the new arrow's label sits in the open between the two blocks, but inside the canvas.
+  const canvas = await page.getByTestId('canvas').boundingBox();
+  if (!canvas) throw new Error('the canvas is not visible');
+  const y = Math.min(box.y + box.height + 160, canvas.y + canvas.height - 60);
+  await dragArrowOut(page, from, { x: box.x + 10, y });
 }
 
 async function send(page: Page, text: string) {
