@@ -19,10 +19,19 @@ let db: PrismaClient;
 let fake: FakeBotApi;
 let bot: FakeBot;
 let projectId: number;
+/** The fake's clock stands still from here until it has refused chat 2000 (see the 429 test). */
+let frozenAt: number | null = null;
+const fakeNow = () => {
+  const refused = fake
+    ?.callsOf('sendMessage', bot.token)
+    .some((c) => c.params.chat_id === '2000' && c.status === 429);
+  if (refused) frozenAt = null;
+  return frozenAt ?? Date.now();
+};
 
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
-  fake = await startFakeBotApi();
+  fake = await startFakeBotApi({ now: fakeNow });
   process.env.BLOCKBOT_TG_API_ROOT = fake.url;
   process.env.BLOCKBOT_BASE_URL = 'http://127.0.0.1:9';
   app = await useFreshAppDatabase(tmp);
@@ -46,7 +55,9 @@ const tgClient = async (platformId: string) => {
 const message = { text: 'Your order shipped', attachments: [], buttons: null, blockId: null };
 
 it("waits out a 429's retry_after, then delivers", async () => {
-  // Another process of the same bot used up this second.
+  // Another process of the same bot used up this second. (The fake's second lasts until it has
+  // refused our send, however long the 30 calls take on a busy machine.)
+  frozenAt = Date.now();
   const other = botApiClient(bot.token);
   for (let i = 0; i < 30; i++) await other.call((api) => api.sendMessage(1_000 + i, 'other'));
   const client = await tgClient('2000');
