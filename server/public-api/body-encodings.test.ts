@@ -1,4 +1,3 @@
-import http from 'node:http';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,14 +6,12 @@ import type { ApiAction } from './action';
 import { actions } from './actions';
 import { MAX_FORM_FIELDS, MAX_INDEXED_ITEMS } from './request-params';
 import { startApiProject } from './testing/api-project';
-import type { startApiServer } from './testing/api-server';
+import { type RawReply, rawRequest, type startApiServer } from './testing/api-server';
 
 // Issue 18 items 1 and 2: every body encoding real clients use reaches an action as the same
 // input, and an empty value means "not given". The cases are generated from the action
 // registry and the actions' documented examples, so a new action is covered as it is added.
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers
-type JsonBody = Record<string, any>;
 type Params = Record<string, unknown>;
 
 let env: Awaited<ReturnType<typeof startApiProject>>;
@@ -43,42 +40,9 @@ afterAll(async () => {
   await env?.close();
 });
 
-interface Reply {
-  status: number;
-  body: JsonBody;
-}
-
-/** One HTTP request, with exactly the headers given (none: no Content-Type at all). */
-function request(
-  pathAndQuery: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(server.url);
-    const req = http.request(
-      { host: url.hostname, port: url.port, path: pathAndQuery, method: options.method ?? 'GET' },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () => {
-          let body: JsonBody;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = { text };
-          }
-          resolve({ status: res.statusCode ?? 0, body });
-        });
-      },
-    );
-    for (const [name, value] of Object.entries(options.headers ?? {})) req.setHeader(name, value);
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+/** One HTTP request to the served API exactly as given (see rawRequest). */
+const request = (pathAndQuery: string, options?: Parameters<typeof rawRequest>[2]) =>
+  rawRequest(server.url, pathAndQuery, options);
 
 type Field = [string, string];
 
@@ -180,7 +144,7 @@ function watchInputs(name: string) {
 }
 
 /** Keys of the answer that change on every call (a new broadcast's id), seen by sending again. */
-function comparable(reply: Reply, again: Reply): Reply {
+function comparable(reply: RawReply, again: RawReply): Pick<RawReply, 'status' | 'body'> {
   const body = Object.fromEntries(
     Object.entries(reply.body).filter(([k, v]) => JSON.stringify(v) === JSON.stringify(again.body[k])),
   );
@@ -211,7 +175,7 @@ describe('every encoding reaches every action as the same input (item 2)', () =>
       // The example is understood (the answer may still be a business error, the same every time).
       expect(PARAMETER_ERRORS).not.toContain(baseline.body.error);
       expect(inputs.seen).toHaveLength(1);
-      const answers: [string, Reply, unknown[]][] = [];
+      const answers: [string, RawReply, unknown[]][] = [];
       for (const encoding of Object.keys(encodings)) {
         inputs.seen.length = 0;
         answers.push([encoding, await send(action, example, encoding), [...inputs.seen]]);
@@ -239,13 +203,13 @@ const parameterCases = actionBranches.flatMap(({ action, branch }) =>
 );
 
 /** An empty value, each way a client sends one. */
-const emptySends: [string, (action: string, params: Params, name: string) => Promise<Reply>][] = [
+const emptySends: [string, (action: string, params: Params, name: string) => Promise<RawReply>][] = [
   ...(['', null, [], {}] as const).map(
     (empty) =>
       [
         `JSON ${JSON.stringify(empty)}`,
         (a: string, p: Params, n: string) => send(a, { ...p, [n]: empty }),
-      ] as [string, (action: string, params: Params, name: string) => Promise<Reply>],
+      ] as [string, (action: string, params: Params, name: string) => Promise<RawReply>],
   ),
   ['urlencoded ""', (a, p, n) => send(a, { ...p, [n]: '' }, 'urlencoded, nested fields')],
   ['multipart ""', (a, p, n) => send(a, { ...p, [n]: '' }, 'multipart, nested fields')],
@@ -264,7 +228,7 @@ describe('an empty value means "not given" (item 1)', () => {
   it.each(optional)('%s: %s sent empty is answered as when absent', async (_, name, action, __, without) => {
     await send(action, without);
     const absent = await send(action, without);
-    const answers: [string, Reply][] = [];
+    const answers: [string, RawReply][] = [];
     for (const [shape, sendEmpty] of emptySends)
       answers.push([shape, await sendEmpty(action, without, name)]);
     const again = await send(action, without);

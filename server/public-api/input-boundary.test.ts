@@ -1,4 +1,3 @@
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -6,13 +5,11 @@ import { resetEnvCache } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
 import { actions } from './actions';
 import { startApiProject } from './testing/api-project';
-import type { startApiServer } from './testing/api-server';
+import { type RawReply, rawRequest, type startApiServer } from './testing/api-server';
 
 // The public API's input boundary under bad input (issue 12 items 11, 15-19). The per-field
 // cases are generated from the action registry, so a new action is covered as it is added.
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers
-type JsonBody = Record<string, any>;
 type JsonSchema = {
   type?: string | string[];
   anyOf?: JsonSchema[];
@@ -38,49 +35,9 @@ afterAll(async () => {
   await env?.close();
 });
 
-interface Reply {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: JsonBody;
-}
-
-/** One HTTP request with the path as given (no normalisation) and, optionally, a local address. */
-function request(
-  pathAndQuery: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(server.url);
-    const req = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: pathAndQuery,
-        method: options.method ?? 'GET',
-        headers: options.headers,
-        localAddress: options.localAddress,
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () => {
-          let body: JsonBody = {};
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = { text };
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+/** One HTTP request to the served API exactly as given (see rawRequest). */
+const request = (pathAndQuery: string, options?: Parameters<typeof rawRequest>[2]) =>
+  rawRequest(server.url, pathAndQuery, options);
 
 type Encoding = 'json' | 'form' | 'query';
 
@@ -405,7 +362,7 @@ describe('universal-webhook mode: every alias, from the query or a JSON or form 
     );
     const aliases = Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('value_')));
     const rest = Object.fromEntries(Object.entries(params).filter(([k]) => !k.startsWith('value_')));
-    const shapes: [string, () => Promise<Reply>][] = [
+    const shapes: [string, () => Promise<RawReply>][] = [
       ['GET query', () => call(action, params, { as: 'query' })],
       ['JSON body', () => call(action, params, { as: 'json' })],
       ['form body', () => call(action, params, { as: 'form' })],

@@ -49,3 +49,60 @@ export async function startApiServer(): Promise<{ url: string; close(): Promise<
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+export type JsonBody = Record<string, any>;
+
+export interface RawReply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The answer as JSON, or `{ text }` when it is not JSON. */
+  body: JsonBody;
+}
+
+/**
+ * One HTTP request to the served API exactly as given: the path not normalised, only the
+ * headers named (none: no Content-Type at all), optionally from a local address of choice.
+ */
+export function rawRequest(
+  baseUrl: string,
+  pathAndQuery: string,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    localAddress?: string;
+  } = {},
+): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(baseUrl);
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: pathAndQuery,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.localAddress,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => {
+          let body: JsonBody;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = { text };
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
