@@ -8,12 +8,14 @@ export default async function BuilderLayout({ children }: { children: ReactNode 
   return (
     <div className="flex h-full flex-col">
       <header className="flex h-12 shrink-0 items-center justify-between border-b border-slate-200 bg-white px-4">
-        <Link href="/projects" className="flex items-center gap-2 font-semibold">
+        <Link href="/projects" className="flex shrink-0 items-center gap-2 font-semibold">
           {/* biome-ignore lint/performance/noImgElement: a tiny static icon */}
           <img src="/icon.svg" alt="" className="size-6" /> Blockbot
         </Link>
-        <div className="flex items-center gap-3 text-sm text-slate-600">
-          <span data-testid="user-email">{session.user.email}</span>
+        <div className="flex min-w-0 items-center gap-3 text-sm text-slate-600">
+          <span data-testid="user-email" className="truncate">
+            {session.user.email}
+          </span>
           <SignOutButton />
         </div>
       </header>

@@ -15,10 +15,10 @@ export function ProjectNav({ projectId, name }: { projectId: number; name: strin
   ];
   return (
     <nav
-      className="flex h-11 shrink-0 items-center gap-1 border-b border-slate-200 bg-white px-4"
+      className="flex h-11 shrink-0 items-center gap-1 overflow-x-auto whitespace-nowrap border-b border-slate-200 bg-white px-4"
       aria-label="Project"
     >
-      <span className="mr-4 font-medium text-slate-900" data-testid="project-name">
+      <span className="mr-4 max-w-48 truncate font-medium text-slate-900" data-testid="project-name">
         {name}
       </span>
       {tabs.map((tab) => (

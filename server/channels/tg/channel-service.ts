@@ -31,7 +31,7 @@ export const connectTgInput = z.object({
     .string()
     .trim()
     .regex(/^\d{1,20}:[A-Za-z0-9_-]{10,100}$/, {
-      error: 'token must look like 123456789:AAH… — copy it whole from BotFather',
+      error: 'must look like 123456789:AAH… — copy the whole token from BotFather',
     }),
   mode: z.enum(['webhook', 'polling']),
 });
