@@ -25,6 +25,7 @@ const VIA: Record<string, string> = {
   arrow: 'an arrow',
   quick_reply: 'a quick reply',
   timer: 'a timer',
+  continue: 'a continue arrow',
   'message()': 'message()',
   api: 'the API or a scheduled message',
 };

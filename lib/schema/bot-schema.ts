@@ -163,7 +163,12 @@ export const timerSchema = z.union([
 ]);
 export type Timer = z.infer<typeof timerSchema>;
 
-export const ARROW_KINDS = ['condition', 'unconditional', 'timer'] as const;
+/**
+ * bot-semantics §2. `continue` follows at once, in the same event, after the source block is
+ * sent (no reply awaited); `condition` and `unconditional` wait for the client's reply.
+ */
+export const ARROW_KINDS = ['condition', 'unconditional', 'continue', 'timer'] as const;
+export type ArrowKind = (typeof ARROW_KINDS)[number];
 
 export const arrowSchema = z.object({
   id: z.number().int().positive(),

@@ -22,6 +22,7 @@ const bot = compileBot(
       { id: 1, from: 3, to: 5, kind: 'unconditional' },
       { id: 2, from: 3, to: 4, kind: 'condition', condition: { alternatives: 'yes;sure' } },
       { id: 3, from: 7, to: 4, kind: 'unconditional' },
+      { id: 4, from: 4, to: 3, kind: 'continue' },
     ],
   }),
   1,
@@ -43,6 +44,11 @@ describe('routing', () => {
     expect(await route(3, 'no')).toEqual({ via: 'arrow', to: 5 });
     expect(await route(4, 'help')).toEqual({ via: 'quick_reply', to: 6 });
     expect(await route(4, 'no')).toBeNull();
+  });
+
+  it('never takes a continue arrow for a reply: it was followed when its block was entered', async () => {
+    expect(await route(4, 'anything')).toBeNull();
+    expect(await route(4, 'help')).toEqual({ via: 'quick_reply', to: 6 });
   });
 
   it("a matching condition whose extra check fails does not fire: the next rule's turn", async () => {

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "ArrowKind" ADD VALUE 'continue';
