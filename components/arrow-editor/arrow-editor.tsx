@@ -4,13 +4,14 @@ import { Trash2 } from 'lucide-react';
 import { memo, useCallback, useId } from 'react';
 import { BlockRequestFields } from '@/components/block-editor/block-request-fields';
 import { ConditionFields, emptyCondition } from '@/components/block-editor/condition-fields';
-import { CheckboxField, Section } from '@/components/block-editor/fields';
+import { CheckboxField, KindHint, Section } from '@/components/block-editor/fields';
 import { useExternalVersion, useValidatedDraft } from '@/components/block-editor/use-validated-draft';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { ARROW_KINDS, type Arrow, type Block } from '@/lib/schema';
+import { ARROW_KIND_HELP } from '@/lib/schema/kind-help';
 import { errorsUnder, validateArrow } from '@/lib/schema/validate';
 import { defaultTimer, TimerFields } from './timer-fields';
 
@@ -57,7 +58,9 @@ export const ArrowEditor = memo(function ArrowEditor({
     [markEmitted, onChange],
   );
   return (
+    // Keyed by the arrow: another arrow opens at the top, not where this one was scrolled to.
     <aside
+      key={arrow.id}
       aria-label="Arrow editor"
       data-testid="arrow-editor"
       className="h-full w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white"
@@ -102,7 +105,12 @@ function ArrowForm({ arrow, from, to, onChange, onDelete }: ArrowEditorProps) {
       {invalid ? (
         <Alert tone="error">Fix the highlighted fields: this change is not saved until then.</Alert>
       ) : null}
-      <Field id={id('kind')} label="Arrow kind" error={errors.kind}>
+      <Field
+        id={id('kind')}
+        label="Arrow kind"
+        error={errors.kind}
+        hint={<KindHint help={ARROW_KIND_HELP[draft.kind]} />}
+      >
         <Select
           id={id('kind')}
           value={draft.kind}

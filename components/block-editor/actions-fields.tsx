@@ -23,7 +23,7 @@ export function ActionsFields({
         label="CRM state id"
         value={current.crmStateId}
         min={1}
-        hint="Move the deal to this CRM state"
+        hint="Moves the client's deal to this stage of the CRM funnel (every project starts with New, In progress, Won and Lost); the same id as the API's set_order_state state_id"
         onChange={(crmStateId) => emit({ ...current, crmStateId })}
       />
       <IdListField

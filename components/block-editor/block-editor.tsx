@@ -10,13 +10,14 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { BLOCK_KINDS, type Block, type BlockKind, TRIGGER_KINDS } from '@/lib/schema';
+import { BLOCK_KIND_HELP } from '@/lib/schema/kind-help';
 import { errorsUnder, validateBlock } from '@/lib/schema/validate';
 import { ActionsFields } from './actions-fields';
 import { AttachmentsFields } from './attachments-fields';
 import { BlockRequestFields } from './block-request-fields';
 import { ButtonsFields } from './buttons-fields';
 import { ConditionFields, emptyCondition } from './condition-fields';
-import { Section } from './fields';
+import { KindHint, Section } from './fields';
 import { FormulaField } from './formula-field';
 import { MessageTextField } from './message-text-field';
 import { useExternalVersion, useValidatedDraft } from './use-validated-draft';
@@ -42,7 +43,9 @@ export const BlockEditor = memo(function BlockEditor({ block, onChange, onDelete
     [markEmitted, onChange],
   );
   return (
+    // Keyed by the block: another block opens at the top, not where this one was scrolled to.
     <aside
+      key={block.id}
       aria-label="Block editor"
       data-testid="block-editor"
       className="h-full w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white"
@@ -67,7 +70,7 @@ function BlockForm({ block, onChange, onDelete }: BlockEditorProps) {
           {blockKindStyle[draft.kind].label} block{' '}
           <span className="font-mono text-slate-500">#{draft.id}</span>
         </h2>
-        <div className="flex items-center gap-1">
+        <div className="flex shrink-0 items-center gap-1">
           <CopyButton value={String(draft.id)} label="Copy id" />
           <Button
             variant="ghost"
@@ -89,7 +92,12 @@ function BlockForm({ block, onChange, onDelete }: BlockEditorProps) {
       <Field id={id('name')} label="Name" error={errors.name}>
         <Input id={id('name')} value={draft.name} onChange={(e) => set({ name: e.target.value }, 'name')} />
       </Field>
-      <Field id={id('kind')} label="Kind" error={errors.kind}>
+      <Field
+        id={id('kind')}
+        label="Kind"
+        error={errors.kind}
+        hint={<KindHint help={BLOCK_KIND_HELP[draft.kind]} />}
+      >
         <Select
           id={id('kind')}
           value={draft.kind}

@@ -3,6 +3,7 @@
 import { type ReactNode, useState } from 'react';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import type { KindHelp } from '@/lib/schema/kind-help';
 
 /** A titled group of fields in the editor panel. */
 export function Section({
@@ -22,6 +23,15 @@ export function Section({
       </div>
       {children}
     </fieldset>
+  );
+}
+
+/** Under a kind's select: what the chosen kind does and when to use it. */
+export function KindHint({ help }: { help: KindHelp }) {
+  return (
+    <>
+      {help.does} <span className="text-slate-400">Use it for {help.useFor}</span>
+    </>
   );
 }
 
