@@ -15,6 +15,7 @@ const reply = (id: number, from: number, to: number, alternatives = 'yes'): Arro
   condition: { alternatives },
 });
 const any = (id: number, from: number, to: number): ArrowInput => ({ id, from, to, kind: 'unconditional' });
+const go = (id: number, from: number, to: number): ArrowInput => ({ id, from, to, kind: 'continue' });
 const timer = (id: number, from: number, to: number): ArrowInput => ({
   id,
   from,
@@ -32,8 +33,9 @@ describe('bot lint', () => {
       [
         { id: 2, kind: 'state', text: 'Your name?' },
         { id: 3, kind: 'not_state', text: 'Hi #{first}', formula: 'greeting = concat("Hi ", first)' },
+        { id: 4, kind: 'state', text: 'Menu' },
       ],
-      [any(1, 1, 2), { ...any(2, 2, 3), collectInto: 'first' }],
+      [any(1, 1, 2), { ...any(2, 2, 3), collectInto: 'first' }, go(3, 3, 4)],
     );
     expect(lintBot(schema)).toEqual([]);
   });
@@ -84,14 +86,14 @@ describe('bot lint', () => {
     expect(rule('extra-entry-block', triggered)).toEqual([]);
   });
 
-  it('arrow-from-not-state: reply arrows out of blocks the client never stands in; timers do fire', () => {
+  it('arrow-from-not-state: reply arrows out of blocks the client never stands in; timers and continue arrows do fire', () => {
     const schema = bot(
       [
         { id: 2, kind: 'not_state' },
         { id: 3, kind: 'state' },
         { id: 4, kind: 'not_state_condition', trigger: { alternatives: 'help' } },
       ],
-      [any(1, 1, 2), reply(2, 2, 3), any(3, 4, 3), timer(4, 2, 3)],
+      [any(1, 1, 2), reply(2, 2, 3), any(3, 4, 3), timer(4, 2, 3), go(5, 2, 3), go(6, 4, 3)],
     );
     const problems = rule('arrow-from-not-state', schema);
     expect(problems.map((p) => p.target)).toEqual([
@@ -100,7 +102,32 @@ describe('bot lint', () => {
     ]);
     expect(problems[0]).toMatchObject({ severity: 'warning' });
     expect(problems[0].message).toContain('This arrow never fires: the client never stands in block #2');
+    expect(problems[0].message).toContain('Make it a continue arrow');
     expect(rule('arrow-from-not-state', bot([{ id: 2, kind: 'state' }], [reply(1, 1, 2)]))).toEqual([]);
+  });
+
+  it('reply-arrow-after-continue: a block that continues at once into a state is left before any reply', () => {
+    const blocks: BlockInput[] = [
+      { id: 2, kind: 'state' },
+      { id: 3, kind: 'state' },
+      { id: 4, kind: 'not_state' },
+    ];
+    const problems = rule(
+      'reply-arrow-after-continue',
+      bot(blocks, [go(1, 1, 2), reply(2, 1, 3), any(3, 1, 3)]),
+    );
+    expect(problems.map((p) => p.target)).toEqual([
+      { type: 'arrow', id: 2 },
+      { type: 'arrow', id: 3 },
+    ]);
+    expect(problems[0].message).toContain('block #1 continues at once into block #2 (arrow #1)');
+    // Into a not-a-state block the client stays: its reply arrows still fire; so do timers.
+    expect(rule('reply-arrow-after-continue', bot(blocks, [go(1, 1, 4), reply(2, 1, 3)]))).toEqual([]);
+    expect(rule('reply-arrow-after-continue', bot(blocks, [go(1, 1, 2), timer(2, 1, 3)]))).toEqual([]);
+    // A reply arrow that never fires does not reach its block.
+    expect(rule('unreachable-block', bot(blocks, [go(1, 1, 2), reply(2, 1, 3), go(3, 2, 4)]))).toMatchObject([
+      { target: { type: 'block', id: 3 } },
+    ]);
   });
 
   it('arrow-touches-comment: arrows from or to a comment', () => {
@@ -141,6 +168,14 @@ describe('bot lint', () => {
       { target: { type: 'arrow', id: 1 } },
     ]);
     expect(rule('collect-on-timer', bot(blocks, [{ ...any(1, 1, 2), collectInto: 'x' }]))).toEqual([]);
+  });
+
+  it('collect-on-continue: a continue arrow has no reply to collect', () => {
+    const blocks: BlockInput[] = [{ id: 2, kind: 'state' }];
+    const [problem] = rule('collect-on-continue', bot(blocks, [{ ...go(1, 1, 2), collectInto: 'x' }]));
+    expect(problem).toMatchObject({ severity: 'warning', target: { type: 'arrow', id: 1 } });
+    expect(problem.message).toContain('a continue arrow but collects into "x"');
+    expect(rule('collect-on-continue', bot(blocks, [{ ...any(1, 1, 2), collectInto: 'x' }]))).toEqual([]);
   });
 
   it('quick-reply-without-trigger: a quick reply nothing selects', () => {
@@ -272,7 +307,7 @@ describe('bot lint', () => {
   });
 
   it('has a test above for every rule, and sorts errors first', () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(14);
+    expect(Object.keys(LINT_RULES)).toHaveLength(16);
     const schema = bot([{ id: 2, kind: 'state', formula: 'x = y' }], [], false);
     expect(lintBot(schema).map((p) => p.severity)).toEqual(['warning', 'warning', 'info']);
   });

@@ -74,11 +74,25 @@ const runs = (b: Block | undefined) => b !== undefined && b.kind !== 'comment';
 const waitsForReply = (a: Arrow) => a.kind === 'condition' || a.kind === 'unconditional';
 
 /** Whether an arrow can ever fire, the reason it cannot otherwise (for the rules and reachability). */
-function firesNever(bot: LintContext, a: Arrow): 'comment' | 'not-state' | null {
+function firesNever(bot: LintContext, a: Arrow): 'comment' | 'not-state' | 'continued' | null {
   const from = bot.blocks.get(a.from);
   if (!runs(from) || !runs(bot.blocks.get(a.to))) return 'comment';
   if (from && waitsForReply(a) && NON_MOVING_KINDS.has(from.kind)) return 'not-state';
+  if (waitsForReply(a) && continuedAway(bot, a.from)) return 'continued';
   return null;
+}
+
+/**
+ * The continue arrow that takes the client out of a block as soon as it is entered: into another
+ * block the client moves into (followed at once, so no reply is ever routed from this block).
+ */
+function continuedAway(bot: LintContext, blockId: number): Arrow | undefined {
+  return (bot.arrowsFrom.get(blockId) ?? []).find((a) => {
+    const to = bot.blocks.get(a.to);
+    return (
+      a.kind === 'continue' && a.to !== blockId && runs(to) && !NON_MOVING_KINDS.has(to?.kind ?? 'comment')
+    );
+  });
 }
 
 const arrowFromNotState: Rule = (bot) =>
@@ -87,8 +101,23 @@ const arrowFromNotState: Rule = (bot) =>
     .map((a) => ({
       severity: 'warning',
       target: arrow(a.id),
-      message: `This arrow never fires: the client never stands in block #${a.from} (it does not move the client), so replies are not checked against its arrows. Start the arrow from the block the client is in, make #${a.from} a state block, or use a timer arrow.`,
+      message: `This arrow never fires: the client never stands in block #${a.from} (it does not move the client), so replies are not checked against its arrows. Make it a continue arrow (followed at once), start it from the block the client is in, or make #${a.from} a state block.`,
     }));
+
+const replyArrowAfterContinue: Rule = (bot) =>
+  bot.schema.arrows
+    .filter((a) => firesNever(bot, a) === 'continued')
+    .flatMap((a): Problem[] => {
+      const away = continuedAway(bot, a.from);
+      if (!away) return [];
+      return [
+        {
+          severity: 'warning',
+          target: arrow(a.id),
+          message: `This arrow never fires: block #${a.from} continues at once into block #${away.to} (arrow #${away.id}), so the client is never in #${a.from} when a reply comes. Start this arrow from #${away.to}, or make arrow #${away.id} wait for a reply.`,
+        },
+      ];
+    });
 
 const arrowTouchesComment: Rule = (bot) =>
   bot.schema.arrows
@@ -135,14 +164,17 @@ const showAsButtonWithoutCondition: Rule = (bot) =>
       message: `This arrow is set to show as a button, but only a condition arrow has a text to show: no button appears. Make it a condition arrow or turn "show as a button" off.`,
     }));
 
-const collectOnTimer: Rule = (bot) =>
-  bot.schema.arrows
-    .filter((a) => a.kind === 'timer' && a.collectInto)
-    .map((a) => ({
-      severity: 'warning',
-      target: arrow(a.id),
-      message: `This arrow is a timer but collects into "${a.collectInto}": a timer fires without a reply, so nothing is collected. Collect on the arrow that answers the client's reply instead.`,
-    }));
+/** Data collection on an arrow that is followed without a reply: nothing to collect. */
+const collectWithoutReply =
+  (kind: 'timer' | 'continue', what: string): Rule =>
+  (bot) =>
+    bot.schema.arrows
+      .filter((a) => a.kind === kind && a.collectInto)
+      .map((a) => ({
+        severity: 'warning',
+        target: arrow(a.id),
+        message: `This arrow is ${what} but collects into "${a.collectInto}": it is followed without a reply, so nothing is collected. Collect on the arrow that answers the client's reply instead.`,
+      }));
 
 const quickReplyWithoutTrigger: Rule = (bot) =>
   bot.schema.blocks
@@ -432,11 +464,13 @@ export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'no-entry-block': noEntryBlock,
   'extra-entry-block': extraEntryBlock,
   'arrow-from-not-state': arrowFromNotState,
+  'reply-arrow-after-continue': replyArrowAfterContinue,
   'arrow-touches-comment': arrowTouchesComment,
   'extra-unconditional-arrow': extraUnconditionalArrow,
   'empty-condition': emptyCondition,
   'show-as-button-without-condition': showAsButtonWithoutCondition,
-  'collect-on-timer': collectOnTimer,
+  'collect-on-timer': collectWithoutReply('timer', 'a timer'),
+  'collect-on-continue': collectWithoutReply('continue', 'a continue arrow'),
   'quick-reply-without-trigger': quickReplyWithoutTrigger,
   'unreachable-block': unreachableBlock,
   'variable-never-set': variableNeverSet,
