@@ -1,5 +1,5 @@
 // The baseline of `npm run bench -- api`: node:http and `pg`, nothing else, doing the same
-// read as get_variables (server/variables/client-variables-service.ts) for ?client_id=.
+// read as get_variables (server/contacts/client-variables-service.ts) for ?client_id=.
 // Its own process, like the app server, so neither shares an event loop with autocannon. A named
 // (prepared) statement, as the app uses: PostgreSQL plans it once per connection in both.
 import http from 'node:http';

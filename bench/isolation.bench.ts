@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
-import { createApiKey } from '../server/api-keys/api-keys';
-import { saveBotSchema } from '../server/bot-schema/bot-schema-store';
+import { createApiKey } from '../server/projects/api-keys';
+import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { createProject } from '../server/projects/project-service';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type BrowserContext, chromium } from '@playwright/test';
 import { type BotSchema, botSchemaSchema } from '../../lib/schema';
 import playwrightConfig from '../../playwright.config';
-import { saveBotSchema } from '../../server/bot-schema/bot-schema-store';
+import { saveBotSchema } from '../../server/projects/bot-schema-store';
 import { openDatabase } from '../../server/db/database';
 import { createProject } from '../../server/projects/project-service';
 import { bareGraph, serveBarePage } from './bare-server';

@@ -1,7 +1,7 @@
 'use client';
 
 import { Alert } from '@/components/ui/alert';
-import type { TestRequestResult } from '@/server/request-test/run-test-request';
+import type { TestRequestResult } from '@/server/projects/run-test-request';
 
 const failures: Record<NonNullable<TestRequestResult['error']>['code'], string> = {
   invalid: 'The request could not be built',

@@ -1,5 +1,5 @@
 import type { ChannelAdapter, DeliveryResult } from './channel-adapter';
-import { simulatorChannel } from './simulator-channel';
+import { simulatorChannel } from './simulator/simulator-channel';
 import { tgChannel } from './tg/adapter';
 
 /** Adapters by client type. Messengers not connected here get an adapter that explains so. */

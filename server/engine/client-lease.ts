@@ -5,7 +5,7 @@ import {
   LOCKED_CLIENT_COLUMNS,
   type LockedClient,
   lockedClient,
-} from '@/server/clients/client-service';
+} from '@/server/contacts/client-service';
 import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 

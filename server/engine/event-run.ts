@@ -1,6 +1,6 @@
 import { isTruthy } from '@/lib/formula';
 import { type Arrow, type Attachment, BLOCK_KIND_RULES, type Block, type Condition } from '@/lib/schema';
-import { MESSAGE_FROM } from '@/server/history/history-service';
+import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { movesClient } from './compiled-bot';
 import type { EngineEvent } from './events';
 import { getExpression } from './formula-cache';

@@ -5,14 +5,14 @@ import {
   LOCKED_CLIENT_COLUMNS,
   type LockedClient,
   lockedClient,
-} from '@/server/clients/client-service';
+} from '@/server/contacts/client-service';
 import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 import {
   parseScopedVariables,
   type ScopedVariables,
   scopedVariablesColumns,
-} from '@/server/variables/variable-store';
+} from '@/server/contacts/variable-store';
 import { claimMissing, LEASE_NOW, LEASE_SECONDS } from './client-lease';
 import type { RunProject } from './run-state';
 

@@ -1,7 +1,7 @@
 import type { Attachment, Buttons } from '@/lib/schema';
 import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
-import { VARIABLE_LIMITS } from '@/server/variables/limits';
-import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/variables/variable-store';
+import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
+import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/contacts/variable-store';
 import { LEASE_NOW, LEASE_SECONDS } from './client-lease';
 import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRows, type RawOutboxRow } from './outbox-rows';
 import type { RunState } from './run-state';

@@ -1,6 +1,6 @@
-import { loadBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { channelFor } from '@/server/channels/registry';
-import type { ClientTarget } from '@/server/clients/client-service';
+import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, sqlTransaction } from '@/server/db/raw-sql';
 import { inClientOrder, releaseLease, untilClaimed } from './client-lease';
 import { getCompiledBot } from './compiled-bot';

@@ -1,14 +1,14 @@
 import { toDisplayString } from '@/lib/formula';
 import type { Attachment, Block, Buttons } from '@/lib/schema';
 import { findPlaceholders, renderTemplate } from '@/lib/template';
-import type { LockedClient } from '@/server/clients/client-service';
+import type { LockedClient } from '@/server/contacts/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Plan, Prisma } from '@/server/db/generated/client';
 import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
-import { createFormulaHost } from '@/server/functions/formula-host';
-import { splitScope } from '@/server/variables/limits';
-import { applyVariableChanges, type VariableWrites } from '@/server/variables/variable-store';
+import { createFormulaHost } from '@/server/engine/functions/formula-host';
+import { splitScope } from '@/server/contacts/variable-limits';
+import { applyVariableChanges, type VariableWrites } from '@/server/contacts/variable-store';
 import type { HttpClient } from './block-request';
 import type { CompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';

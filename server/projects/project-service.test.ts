@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import {
   createProject,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_ALLOWED_ORIGINS, parseAllowedOrigin } from '@/lib/cors';
-import { forgetProjectKeys } from '@/server/api-keys/live-key-cache';
-import { saveBotSchema } from '@/server/bot-schema/bot-schema-store';
+import { forgetProjectKeys } from '@/server/projects/live-key-cache';
+import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import { DomainError, notFound, parseInput } from '@/server/errors';

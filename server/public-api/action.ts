@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AuthenticatedKey } from '@/server/api-keys/api-keys';
+import type { AuthenticatedKey } from '@/server/projects/api-keys';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import type { UniversalField } from './request-params';

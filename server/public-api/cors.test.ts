@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET, OPTIONS, POST } from '@/app/api/[apiKey]/[action]/route';
-import { createApiKey } from '@/server/api-keys/api-keys';
+import { createApiKey } from '@/server/projects/api-keys';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';

@@ -1,5 +1,5 @@
 import { corsHeaders, preflightHeaders } from '@/lib/cors';
-import { lookUpLiveKey } from '@/server/api-keys/api-keys';
+import { lookUpLiveKey } from '@/server/projects/api-keys';
 import { getDb } from '@/server/db';
 import { type ApiReply, SECURITY_HEADERS } from './api-error';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { clientAddress } from '@/lib/client-address';
-import { type AuthenticatedKey, authenticateApiKey } from '@/server/api-keys/api-keys';
+import { type AuthenticatedKey, authenticateApiKey } from '@/server/projects/api-keys';
 import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { ApiAction } from './action';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { KEY_PREFIX } from '@/server/api-keys/api-keys';
+import { KEY_PREFIX } from '@/server/projects/api-keys';
 import { handleNodeApiRequest } from './node-adapter';
 
 /**

@@ -6,10 +6,10 @@ import {
   listSubscribers,
   MAX_DELETE,
   MAX_PAGE,
-} from '@/server/clients/client-listing';
-import { phoneDigits } from '@/server/clients/client-lookup';
-import { resolveClient } from '@/server/clients/client-service';
-import { assignClient } from '@/server/members/assignment';
+} from '@/server/contacts/client-listing';
+import { phoneDigits } from '@/server/contacts/client-lookup';
+import { resolveClient } from '@/server/contacts/client-service';
+import { assignClient } from '@/server/contacts/assignment';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
 import { clientIdParam, idParam, jsonListParam, listParam, numberParam, textParam } from '../params';

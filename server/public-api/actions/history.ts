@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { getClient } from '@/server/clients/client-service';
-import { clearHistory, getHistory } from '@/server/history/history-service';
+import { getClient } from '@/server/contacts/client-service';
+import { clearHistory, getHistory } from '@/server/contacts/history-service';
 import { defineAction } from '../action';
 import { clientIdParam } from '../params';
 

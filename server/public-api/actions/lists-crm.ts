@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { getClient } from '@/server/clients/client-service';
-import { setDealState } from '@/server/crm/deal-service';
-import { addToList, removeFromList } from '@/server/lists/list-service';
+import { getClient } from '@/server/contacts/client-service';
+import { setDealState } from '@/server/contacts/deal-service';
+import { addToList, removeFromList } from '@/server/contacts/list-service';
 import { defineAction } from '../action';
 import { clientIdParam, idParam, listParam } from '../params';
 

@@ -6,7 +6,7 @@ import {
   findClientIdByVariable,
   findClientIdsByPlatformIds,
   phoneDigits,
-} from '@/server/clients/client-lookup';
+} from '@/server/contacts/client-lookup';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
 import { listParam, textParam } from '../params';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { attachmentTypeSchema, buttonsSchema } from '@/lib/schema';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { findClientIdByEmail, findClientIdByPhone, phoneDigits } from '@/server/clients/client-lookup';
-import { getClient, resolveClient } from '@/server/clients/client-service';
+import { findClientIdByEmail, findClientIdByPhone, phoneDigits } from '@/server/contacts/client-lookup';
+import { getClient, resolveClient } from '@/server/contacts/client-service';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineEvent } from '@/server/engine/events';
 import { handleEvent } from '@/server/engine/handle-event';
-import { MESSAGE_FROM } from '@/server/history/history-service';
+import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { type ApiContext, defineAction } from '../action';
 import { ApiError } from '../api-error';
 import { clientIdParam, idParam, jsonParam, textParam } from '../params';

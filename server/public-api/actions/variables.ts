@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getClientVariables, saveClientVariables } from '@/server/variables/client-variables-service';
+import { getClientVariables, saveClientVariables } from '@/server/contacts/client-variables-service';
 import { defineAction } from '../action';
 import { clientIdParam, jsonParam, listParam } from '../params';
 

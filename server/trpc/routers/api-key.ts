@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createApiKey, createApiKeyInput, listApiKeys, revokeApiKey } from '@/server/api-keys/api-keys';
+import { createApiKey, createApiKeyInput, listApiKeys, revokeApiKey } from '@/server/projects/api-keys';
 import { createTRPCRouter, projectManagerProcedure } from '../init';
 
 export const apiKeyRouter = createTRPCRouter({

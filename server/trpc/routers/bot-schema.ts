@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type BotSchema, describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
-import { loadBotSchema, saveBotSchema } from '@/server/bot-schema/bot-schema-store';
-import { botSchemaContentErrors, refuseBrokenContent } from '@/server/bot-schema/validate-bot-schema';
+import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
+import { botSchemaContentErrors, refuseBrokenContent } from '@/server/projects/validate-bot-schema';
 import { DomainError } from '@/server/errors';
 import { createTRPCRouter, projectProcedure } from '../init';
 

@@ -1,4 +1,4 @@
-import { runTestRequest, testRequestInput } from '@/server/request-test/run-test-request';
+import { runTestRequest, testRequestInput } from '@/server/projects/run-test-request';
 import { createTRPCRouter, projectProcedure } from '../init';
 
 export const requestTestRouter = createTRPCRouter({

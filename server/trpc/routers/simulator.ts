@@ -5,7 +5,7 @@ import {
   simulatorReset,
   simulatorSend,
   simulatorState,
-} from '@/server/simulator/simulator-service';
+} from '@/server/channels/simulator/simulator-service';
 import { createTRPCRouter, projectProcedure } from '../init';
 
 export const simulatorRouter = createTRPCRouter({

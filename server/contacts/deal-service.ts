@@ -1,4 +1,4 @@
-import { lockClients, openDeal } from '@/server/clients/client-service';
+import { lockClients, openDeal } from '@/server/contacts/client-service';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import { notFound } from '@/server/errors';
 

@@ -1,6 +1,6 @@
 import type { Db } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
-import { splitScope, VARIABLE_LIMITS, valueKey } from './limits';
+import { splitScope, VARIABLE_LIMITS, valueKey } from './variable-limits';
 
 export interface VariableOwner {
   projectId: number;

@@ -1,4 +1,4 @@
-import { getClient } from '@/server/clients/client-service';
+import { getClient } from '@/server/contacts/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
 

@@ -5,7 +5,7 @@ import { chatappHandlers } from './handlers/chatapp';
 import { crmHandlers } from './handlers/crm';
 import { listHandlers } from './handlers/lists';
 import { requestHandlers } from './handlers/requests';
-import { tgHandlers } from './handlers/tg';
+import { tgHandlers } from '../../channels/tg/functions';
 import { variableHandlers } from './handlers/variables';
 
 /** One call of an in-flow function, its arguments already read (`inFlowArgs`). */

@@ -1,8 +1,8 @@
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import type { ClientRef } from '@/server/clients/client-service';
+import type { ClientRef } from '@/server/contacts/client-service';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
-import { readVariables } from '@/server/variables/variable-store';
+import { readVariables } from '@/server/contacts/variable-store';
 
 /**
  * The builder's test chat: one simulator client per designer and project, driven through the

@@ -1,4 +1,4 @@
-import { type ChannelAdapter, CLIENT_TYPES } from './channel-adapter';
+import { type ChannelAdapter, CLIENT_TYPES } from '../channel-adapter';
 
 /**
  * The builder's test chat. Messages are read from the history, so sending only succeeds;

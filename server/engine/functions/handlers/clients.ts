@@ -1,5 +1,5 @@
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { phoneDigits } from '@/server/clients/client-lookup';
+import { phoneDigits } from '@/server/contacts/client-lookup';
 import type { RunState } from '@/server/engine/run-state';
 
 export async function requireClient(run: RunState, clientId: number): Promise<void> {

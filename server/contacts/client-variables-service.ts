@@ -1,4 +1,4 @@
-import { lockClients, openDeal } from '@/server/clients/client-service';
+import { lockClients, openDeal } from '@/server/contacts/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
 import { DomainError, notFound } from '@/server/errors';

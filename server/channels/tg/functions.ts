@@ -1,9 +1,9 @@
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { MESSAGE_FROM } from '@/server/history/history-service';
-import type { AreaHandlers } from '../registry';
-import { asString, given } from '../values';
-import { findByPlatformId } from './clients';
-import { messengerFunction } from './messenger';
+import { MESSAGE_FROM } from '@/server/contacts/history-service';
+import { findByPlatformId } from '@/server/engine/functions/handlers/clients';
+import { messengerFunction } from '@/server/engine/functions/handlers/messenger';
+import type { AreaHandlers } from '@/server/engine/functions/registry';
+import { asString, given } from '@/server/engine/functions/values';
 
 const botApi = messengerFunction(CLIENT_TYPES.tg);
 

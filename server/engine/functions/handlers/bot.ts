@@ -1,6 +1,6 @@
 import type { Value } from '@/lib/formula';
 import type { RunState } from '@/server/engine/run-state';
-import { MESSAGE_FROM } from '@/server/history/history-service';
+import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import type { AreaHandlers } from '../registry';
 import { sendTime } from '../timeout';
 import { asInt, asString, given } from '../values';
