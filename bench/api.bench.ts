@@ -10,10 +10,10 @@ import { once } from 'node:events';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
-import { createApiKey } from '../server/projects/api-keys';
-import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
+import { createApiKey } from '../server/projects/api-keys';
+import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';

@@ -8,13 +8,13 @@
  */
 import pg from 'pg';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
-import { saveBotSchema } from '../server/projects/bot-schema-store';
+import { simulatorClientRef } from '../server/channels/simulator/simulator-service';
 import { type Database, openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import type { EngineDeps } from '../server/engine/engine-deps';
 import { handleEvent } from '../server/engine/handle-event';
+import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
-import { simulatorClientRef } from '../server/channels/simulator/simulator-service';
 
 const CLIENTS = 50;
 const MESSAGES_PER_CLIENT = Number(process.env.BENCH_MESSAGES ?? 20);

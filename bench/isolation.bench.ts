@@ -12,9 +12,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
+import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { createApiKey } from '../server/projects/api-keys';
 import { saveBotSchema } from '../server/projects/bot-schema-store';
-import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { createProject } from '../server/projects/project-service';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

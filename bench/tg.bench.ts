@@ -21,9 +21,9 @@ import { Bot, webhookCallback } from 'grammy';
 import pg from 'pg';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
 import { TG_LIMITS } from '../lib/tg/pacing';
-import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { type FakeBotApi, startFakeBotApi } from '../server/channels/tg/testing/fake-bot-api';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
+import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
 
 const CHATS = 50;

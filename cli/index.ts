@@ -2,12 +2,12 @@ import fs from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
 import { formatLintProblems, lintBot } from '@/lib/schema/lint';
-import { createApiKey } from '@/server/projects/api-keys';
-import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
-import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
 import { closeDb, getDb } from '@/server/db';
 import { DomainError } from '@/server/errors';
+import { createApiKey } from '@/server/projects/api-keys';
+import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
+import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
 
 /** The admin CLI: `npm run blockbot -- <command>`. Talks to the configured database directly. */
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { AuthenticatedKey } from '@/server/projects/api-keys';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
+import type { AuthenticatedKey } from '@/server/projects/api-keys';
 import type { UniversalField } from './request-params';
 
 export interface ApiContext {

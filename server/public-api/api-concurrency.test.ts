@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulatorSend } from '@/server/channels/simulator/simulator-service';
+import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import type { PrismaClient } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
 import { updateProjectSettings } from '@/server/projects/project-service';
-import { simulatorSend } from '@/server/channels/simulator/simulator-service';
-import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import { startApiProject } from './testing/api-project';
 import type { startApiServer } from './testing/api-server';
 

@@ -1,6 +1,6 @@
 import { corsHeaders, preflightHeaders } from '@/lib/cors';
-import { lookUpLiveKey } from '@/server/projects/api-keys';
 import { getDb } from '@/server/db';
+import { lookUpLiveKey } from '@/server/projects/api-keys';
 import { type ApiReply, SECURITY_HEADERS } from './api-error';
 
 /**

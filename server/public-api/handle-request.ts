@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { clientAddress } from '@/lib/client-address';
-import { type AuthenticatedKey, authenticateApiKey } from '@/server/projects/api-keys';
 import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
+import { type AuthenticatedKey, authenticateApiKey } from '@/server/projects/api-keys';
 import type { ApiAction } from './action';
 import { actions } from './actions';
 import { actionAliases, parameterAliases, renameAliasedParams } from './actions/aliases';

@@ -6,11 +6,11 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { createApiKey, revokeApiKey } from '@/server/projects/api-keys';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
+import { createApiKey, revokeApiKey } from '@/server/projects/api-keys';
+import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { startApiServer } from './testing/api-server';
 

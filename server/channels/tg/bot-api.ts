@@ -34,6 +34,7 @@ export function tgApiRoot(): string {
 export function botApiClient(token: string, options: { apiRoot?: string } = {}): BotApiClient {
   const api = new Api(token, {
     apiRoot: (options.apiRoot ?? tgApiRoot()).replace(/\/+$/, ''),
+    // biome-ignore lint/style/noRestrictedGlobals: fetch's type only; the call is safeFetch's
     fetch: ((url: string | URL, init?: RequestInit) => viaSafeFetch(String(url), init)) as typeof fetch,
   });
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { assignClient } from '@/server/contacts/assignment';
 import {
   deleteClients,
   listClients,
@@ -9,7 +10,6 @@ import {
 } from '@/server/contacts/client-listing';
 import { phoneDigits } from '@/server/contacts/client-lookup';
 import { resolveClient } from '@/server/contacts/client-service';
-import { assignClient } from '@/server/contacts/assignment';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
 import { clientIdParam, idParam, jsonListParam, listParam, numberParam, textParam } from '../params';

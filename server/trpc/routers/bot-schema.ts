@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { type BotSchema, describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
+import { DomainError } from '@/server/errors';
 import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { botSchemaContentErrors, refuseBrokenContent } from '@/server/projects/validate-bot-schema';
-import { DomainError } from '@/server/errors';
 import { createTRPCRouter, projectProcedure } from '../init';
 
 const importInput = z.object({ json: z.string().max(20_000_000) });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { getEngineDeps } from '@/server/engine/engine';
 import {
   simulatorFireNow,
   simulatorReset,
   simulatorSend,
   simulatorState,
 } from '@/server/channels/simulator/simulator-service';
+import { getEngineDeps } from '@/server/engine/engine';
 import { createTRPCRouter, projectProcedure } from '../init';
 
 export const simulatorRouter = createTRPCRouter({
