@@ -1,4 +1,4 @@
-import type { ARROW_KINDS, BlockKind } from './bot-schema';
+import type { ArrowKind, BlockKind } from './bot-schema';
 
 /** What a kind does and when a designer reaches for it, in a sentence each. */
 export interface KindHelp {
@@ -41,7 +41,7 @@ export const BLOCK_KIND_HELP: Readonly<Record<BlockKind, KindHelp>> = {
   },
 };
 
-export const ARROW_KIND_HELP: Readonly<Record<(typeof ARROW_KINDS)[number], KindHelp>> = {
+export const ARROW_KIND_HELP: Readonly<Record<ArrowKind, KindHelp>> = {
   condition: {
     does: "Followed when the client's reply matches one of its alternatives (separated by ;): exactly, by keywords, fuzzily or by a regular expression, and an optional comparison holds.",
     useFor: 'buttons and expected answers; "show as a button" turns the first alternative into a button.',
@@ -49,6 +49,10 @@ export const ARROW_KIND_HELP: Readonly<Record<(typeof ARROW_KINDS)[number], Kind
   unconditional: {
     does: "Followed on any reply that none of the block's condition arrows matched.",
     useFor: 'free answers such as a name or an e-mail (with data collection), or a fallback.',
+  },
+  continue: {
+    does: 'Followed at once, right after the block is sent, without waiting for a reply.',
+    useFor: 'two messages in a row, or going on from a block that does not wait (not a state).',
   },
   timer: {
     does: 'Followed by itself after a delay or at a date and time, without a reply; timers survive restarts.',
