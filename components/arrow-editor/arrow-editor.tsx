@@ -28,6 +28,7 @@ export interface ArrowEditorProps {
 const kindLabels = {
   condition: 'Condition',
   unconditional: 'Unconditional (any reply)',
+  continue: 'Continue at once (no reply)',
   timer: 'Timer',
 } as const;
 

@@ -38,5 +38,10 @@ describe('editor helpers', () => {
     const back = withArrowKind({ ...condition, showAsButton: true }, 'unconditional');
     expect(back).not.toHaveProperty('condition');
     expect(back.showAsButton).toBe(false);
+    const at = withArrowKind({ ...condition, showAsButton: true }, 'continue');
+    expect(at).not.toHaveProperty('condition');
+    expect(at).not.toHaveProperty('timer');
+    expect(at.showAsButton).toBe(false);
+    expect(validateArrow(at).ok).toBe(true);
   });
 });

@@ -1,20 +1,28 @@
 'use client';
 
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps, getBezierPath, useStoreApi } from '@xyflow/react';
-import { Inbox, MousePointerClick, Timer } from 'lucide-react';
+import { ChevronsRight, Inbox, MousePointerClick, Timer } from 'lucide-react';
 import { memo, use } from 'react';
 import { cn } from '@/components/ui/cn';
+import type { Arrow } from '@/lib/schema';
 import { FarZoomContext } from './far-zoom';
 import { LintBadge } from './lint-badge';
 import { type ArrowFlowEdge, arrowLabel } from './schema-to-flow';
 
 /**
- * An arrow: solid for conditions, thin for unconditional, dashed amber for timers; its label
+ * An arrow: solid for conditions, thin for unconditional, thick green for continue (no reply
+ * awaited), dashed amber for timers; its label
  * shows the condition's alternatives or the delay, an inbox icon for data collection and a
  * pointer for "shown as a button". Clicking the label selects the arrow. Memoised. Zoomed far
  * out there is no label: too small to read, and each label costs a portal and a store
  * subscription, thousands of them on a big bot.
  */
+const STROKES: Partial<Record<Arrow['kind'], string>> = {
+  timer: '#d97706',
+  unconditional: '#94a3b8',
+  continue: '#059669',
+};
+
 export const ArrowEdge = memo(function ArrowEdge({
   id,
   sourceX,
@@ -40,6 +48,7 @@ export const ArrowEdge = memo(function ArrowEdge({
   const arrow = data?.arrow;
   if (!arrow) return null;
   const timer = arrow.kind === 'timer';
+  const continues = arrow.kind === 'continue';
   const label = arrowLabel(arrow);
   return (
     <>
@@ -48,14 +57,8 @@ export const ArrowEdge = memo(function ArrowEdge({
         path={path}
         markerEnd={markerEnd}
         style={{
-          stroke: selected
-            ? '#2f6fed'
-            : timer
-              ? '#d97706'
-              : arrow.kind === 'unconditional'
-                ? '#94a3b8'
-                : '#475569',
-          strokeWidth: selected ? 2.5 : 1.5,
+          stroke: selected ? '#2f6fed' : (STROKES[arrow.kind] ?? '#475569'),
+          strokeWidth: selected || continues ? 2.5 : 1.5,
           strokeDasharray: timer ? '6 4' : undefined,
         }}
       />
@@ -73,11 +76,13 @@ export const ArrowEdge = memo(function ArrowEdge({
                 ? 'border-brand-500 bg-brand-50 text-brand-700'
                 : 'border-slate-200 bg-white text-slate-700',
               timer && !selected && 'border-amber-300 bg-amber-50 text-amber-900',
+              continues && !selected && 'border-emerald-300 bg-emerald-50 text-emerald-800',
               arrow.kind === 'unconditional' && !selected && 'text-slate-400',
             )}
           >
             <LintBadge target={{ type: 'arrow', id: arrow.id }} />
             {timer ? <Timer className="size-3 shrink-0" aria-hidden /> : null}
+            {continues ? <ChevronsRight className="size-3 shrink-0" aria-hidden /> : null}
             {arrow.collectInto !== undefined ? (
               <Inbox className="size-3 shrink-0 text-sky-600" aria-hidden />
             ) : null}
