@@ -5,11 +5,10 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import type { Button as BotButton, Buttons } from '@/lib/schema';
+import { buttonList } from '@/lib/schema/buttons';
 import type { FieldErrors } from '@/lib/schema/validate';
+import { ArrowButtonRows, ButtonLeadsTo, useButtonArrows } from './button-arrows';
 import { CheckboxField, moveItem, NumberField, Section, useRowKeys } from './fields';
-
-const listOf = (buttons: Buttons | undefined): BotButton[] =>
-  !buttons ? [] : Array.isArray(buttons) ? buttons : buttons.buttons;
 
 function IconButton({
   label,
@@ -38,7 +37,8 @@ function IconButton({
 
 /**
  * The block's buttons (bot-semantics §5): reply or inline, text, line, URL; add, remove, reorder;
- * the hint variant (a hint and numbered options, for messengers without buttons).
+ * the hint variant (a hint and numbered options, for messengers without buttons). On the canvas
+ * each also says where its arrows lead, and the buttons of arrows shown as a button follow.
  */
 export function ButtonsFields({
   idPrefix,
@@ -52,7 +52,8 @@ export function ButtonsFields({
   /** Errors keyed like the schema: `buttons[0].text`, `buttons.buttons[0].text`, `buttons.hint`. */
   errors: FieldErrors;
 }) {
-  const list = listOf(value);
+  const list = buttonList(value);
+  const arrows = useButtonArrows();
   const hint = value && !Array.isArray(value) ? value.hint : null;
   const rows = useRowKeys(list.length);
   const emit = (nextList: BotButton[], nextHint: string | null) =>
@@ -122,7 +123,9 @@ export function ButtonsFields({
               <ArrowDown className="size-3.5" aria-hidden />
             </IconButton>
             <IconButton
-              label={`Remove button ${i + 1}`}
+              label={
+                arrows?.own[i]?.length ? `Remove button ${i + 1} and its arrow` : `Remove button ${i + 1}`
+              }
               onClick={() => {
                 rows.remove(i);
                 emit(
@@ -152,6 +155,7 @@ export function ButtonsFields({
               onChange={(line) => setButton(i, { line })}
             />
           </div>
+          <ButtonLeadsTo text={button.text} arrows={arrows?.own[i]} />
           {button.type === 'inline' ? (
             <div className="grid grid-cols-2 gap-2">
               <Field id={id(i, 'url')} label={`Button ${i + 1} URL`} error={error(i, 'url')}>
@@ -176,6 +180,7 @@ export function ButtonsFields({
           ) : null}
         </div>
       ))}
+      <ArrowButtonRows idPrefix={idPrefix} first={list.length + 1} />
       <CheckboxField
         id={`${idPrefix}-hint-variant`}
         label="Hint variant (numbered options as text, for messengers without buttons)"

@@ -4,10 +4,11 @@ import { Handle, type NodeProps, Position } from '@xyflow/react';
 import { Globe, ListChecks, Paperclip, Sigma, Timer, Zap } from 'lucide-react';
 import { memo, type ReactNode, use } from 'react';
 import { cn } from '@/components/ui/cn';
+import { arrowButtonHandle, buttonList, ownButtonHandle } from '@/lib/schema/buttons';
 import { blockKindStyle } from './block-colors';
 import { FarZoomContext } from './far-zoom';
 import { LintBadge } from './lint-badge';
-import { type BlockFlowNode, type BlockNodeData, buttonTexts, truncate } from './schema-to-flow';
+import { type BlockFlowNode, type BlockNodeData, truncate } from './schema-to-flow';
 
 function NodeBadge({ icon, children, title }: { icon: ReactNode; children: ReactNode; title: string }) {
   return (
@@ -28,6 +29,11 @@ function NodeBadge({ icon, children, title }: { icon: ReactNode; children: React
  */
 const handleClass = '!size-3 !transform-none -mt-1.5';
 /**
+ * A button's handle sits on the block's right edge beside the button (the row is 14 px inside
+ * it: padding and border), so an arrow visibly leaves from the button it follows.
+ */
+const buttonHandleClass = `${handleClass} -mr-1.5 !-right-3.5 !bg-brand-600 !border-white`;
+/**
  * Zoomed out, a block is a few plain elements (every element of thousands of blocks costs
  * style, layout and paint time), and its name is cut in code to about one line, not by CSS: a
  * clipped element in each of thousands of blocks slows compositing too.
@@ -44,6 +50,15 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
   const { block } = data;
   const style = blockKindStyle[block.kind];
   const name = far ? truncate(block.name, FAR_NAME_LENGTH) : block.name;
+  const buttons = buttonsOf(data);
+  // Beside buttons the block's own handle moves up to its name, clear of the buttons' handles.
+  const ownHandle = (
+    <Handle
+      type="source"
+      position={Position.Right}
+      className={cn(handleClass, '-mr-1.5', buttons.length && !far && '!top-[35px]')}
+    />
+  );
   return (
     <div
       data-testid={`block-${block.id}`}
@@ -57,6 +72,8 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
       )}
     >
       <Handle type="target" position={Position.Left} className={`${handleClass} -ml-1.5`} />
+      {/* First of the source handles: an arrow with no handle id leaves from the first. */}
+      {ownHandle}
       {far ? (
         <div className="mb-0.5 text-[10px] uppercase tracking-wide text-current/70">
           {style.label} #{block.id}
@@ -73,15 +90,40 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
       <p className={far ? 'break-words font-semibold' : 'truncate font-semibold'}>
         {name || <span className="text-current/50">Untitled</span>}
       </p>
-      {far ? null : <BlockDetails data={data} />}
-      <Handle type="source" position={Position.Right} className={`${handleClass} -mr-1.5`} />
+      {far ? (
+        // Zoomed out the buttons are not drawn, but their arrows still need their handles.
+        buttons.map((b) => (
+          <Handle
+            key={b.handle}
+            id={b.handle}
+            type="source"
+            position={Position.Right}
+            isConnectable={false}
+            className={`${handleClass} -mr-1.5 pointer-events-none opacity-0`}
+          />
+        ))
+      ) : (
+        <BlockDetails data={data} buttons={buttons} />
+      )}
     </div>
   );
 });
 
-function BlockDetails({ data }: { data: BlockNodeData }) {
-  const { block, arrowButtons, timerArrows } = data;
-  const buttons = [...buttonTexts(block.buttons), ...arrowButtons];
+interface NodeButton {
+  text: string;
+  handle: string;
+}
+
+/** The block's own buttons, then those of arrows shown as a button, each with its handle id. */
+function buttonsOf({ block, arrowButtons }: BlockNodeData): NodeButton[] {
+  return [
+    ...buttonList(block.buttons).map((b, i) => ({ text: b.text, handle: ownButtonHandle(i) })),
+    ...arrowButtons.map((b) => ({ text: b.text, handle: arrowButtonHandle(b.arrowId) })),
+  ];
+}
+
+function BlockDetails({ data, buttons }: { data: BlockNodeData; buttons: readonly NodeButton[] }) {
+  const { block, timerArrows } = data;
   const actions = block.actions;
   const hasActions = Boolean(
     actions && (actions.crmStateId || actions.addToLists.length || actions.removeFromLists.length),
@@ -97,17 +139,23 @@ function BlockDetails({ data }: { data: BlockNodeData }) {
         <p className="mt-1 line-clamp-3 whitespace-pre-line text-current/90">{block.text}</p>
       ) : null}
       {buttons.length ? (
-        <div className="mt-1.5 flex flex-wrap gap-1" data-testid="node-buttons">
-          {buttons.map((text, i) => (
-            <span
-              // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list; texts may repeat
-              key={i}
-              className="max-w-full truncate rounded border border-black/20 bg-white/70 px-1.5 py-px text-[10px] text-slate-800"
-            >
-              {text}
-            </span>
+        <ul className="mt-1.5 space-y-1" data-testid="node-buttons">
+          {buttons.map((b) => (
+            <li key={b.handle} className="relative">
+              <span className="block truncate rounded border border-black/20 bg-white/70 px-1.5 py-px text-[10px] text-slate-800">
+                {b.text}
+              </span>
+              <Handle
+                id={b.handle}
+                type="source"
+                position={Position.Right}
+                className={buttonHandleClass}
+                title={`Drag to the block that button "${b.text}" leads to`}
+                aria-label={`Arrow from button ${b.text}`}
+              />
+            </li>
           ))}
-        </div>
+        </ul>
       ) : null}
       {block.formula || block.request || timerArrows || hasActions || block.attachments.length ? (
         <div className="mt-1.5 flex flex-wrap gap-1">

@@ -25,11 +25,13 @@ import {
 } from 'react';
 import { ArrowEditor } from '@/components/arrow-editor/arrow-editor';
 import { BlockEditor } from '@/components/block-editor/block-editor';
+import { type ButtonArrows, ButtonArrowsContext } from '@/components/block-editor/button-arrows';
 import { HeldBackContext } from '@/components/block-editor/use-validated-draft';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import type { BlockKind, BotSchema } from '@/lib/schema';
+import { buttonArrowsOf } from '@/lib/schema/buttons';
 import { type LintTarget, lintBot, messengersOf } from '@/lib/schema/lint';
 import { ArrowEdge } from './arrow-edge';
 import { blockKindStyle } from './block-colors';
@@ -129,7 +131,8 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
   );
 
   const onConnect = useCallback(
-    (connection: Connection) => actions.connect(blockIdOf(connection.source), blockIdOf(connection.target)),
+    (connection: Connection) =>
+      actions.connect(blockIdOf(connection.source), blockIdOf(connection.target), connection.sourceHandle),
     [actions],
   );
 
@@ -147,6 +150,7 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
         { x: outgoing ? at.x : at.x - NODE_WIDTH, y: at.y - NODE_HEIGHT / 2 },
         blockIdOf(state.fromNode.id),
         outgoing,
+        state.fromHandle?.id,
       );
     },
     [actions, flow],
@@ -251,6 +255,21 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
         : undefined,
     [schema, selection],
   );
+  // The selected block's buttons with their arrows, for the block editor's Buttons section.
+  const buttonArrows = useMemo((): ButtonArrows | null => {
+    if (!selectedBlock) return null;
+    const blockTitle = (id: number) => {
+      const name = schema.blocks.find((b) => b.id === id)?.name;
+      return `#${id}${name ? ` ${name}` : ''}`;
+    };
+    return {
+      ...buttonArrowsOf(selectedBlock, schema.arrows),
+      blockTitle,
+      onArrowChange: actions.updateArrow,
+      onRemoveArrow: actions.removeArrow,
+      onOpenArrow: (id) => actions.select([], [id]),
+    };
+  }, [actions, schema, selectedBlock]);
   const arrowEnds = useMemo(
     () =>
       selectedArrow
@@ -387,7 +406,9 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
       <HeldBackContext value={reportHeldBack}>
         <div ref={editorPanel} className="contents">
           {selectedBlock ? (
-            <BlockEditor block={selectedBlock} onChange={actions.updateBlock} onDelete={deleteBlock} />
+            <ButtonArrowsContext value={buttonArrows}>
+              <BlockEditor block={selectedBlock} onChange={actions.updateBlock} onDelete={deleteBlock} />
+            </ButtonArrowsContext>
           ) : selectedArrow ? (
             <ArrowEditor
               arrow={selectedArrow}

@@ -27,6 +27,17 @@ export function newArrow(id: number, from: number, to: number): Arrow {
   return arrowSchema.parse({ id, from, to, kind: 'unconditional' });
 }
 
+/** An arrow dragged from a button's handle: it follows a press of that button (an exact match of its text). */
+export function newButtonArrow(id: number, from: number, to: number, text: string): Arrow {
+  return arrowSchema.parse({
+    id,
+    from,
+    to,
+    kind: 'condition',
+    condition: { alternatives: text, match: 'exact' },
+  });
+}
+
 /** Changes a block's kind: trigger kinds get an (empty) trigger, others lose it; notes get a size. */
 export function withKind(block: Block, kind: BlockKind): Block {
   if (block.kind === kind) return block;

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT, type BotSchema } from '@/lib/schema';
 import {
+  addItems,
   applyLayout,
   deleteItems,
   newArrow,
   newBlock,
+  newButtonArrow,
   replaceArrow,
   replaceBlock,
   withKind,
@@ -50,10 +52,10 @@ describe('schema → flow', () => {
       ['3', 'comment'],
     ]);
     expect(nodes[2]).toMatchObject({ width: 260, height: 140 });
-    expect(nodes[0].data).toMatchObject({ arrowButtons: ['Prices'], timerArrows: 1 });
-    expect(edges.map((e) => [e.id, e.source, e.target, e.type])).toEqual([
-      ['a1', '1', '2', 'arrow'],
-      ['a2', '1', '2', 'arrow'],
+    expect(nodes[0].data).toMatchObject({ arrowButtons: [{ arrowId: 1, text: 'Prices' }], timerArrows: 1 });
+    expect(edges.map((e) => [e.id, e.source, e.sourceHandle, e.target, e.type])).toEqual([
+      ['a1', '1', 'a1', '2', 'arrow'],
+      ['a2', '1', null, '2', 'arrow'],
     ]);
   });
 
@@ -74,6 +76,39 @@ describe('schema → flow', () => {
   it('collects buttons only from condition arrows shown as a button', () => {
     const arrows = [{ ...bot().arrows[0], showAsButton: false }, bot().arrows[1]];
     expect(outgoingExtras(arrows).get(1)).toEqual({ arrowButtons: [], timerArrows: 1 });
+  });
+});
+
+describe('buttons and their arrows on the canvas', () => {
+  const withButtons = (schema: BotSchema, texts: string[]) =>
+    replaceBlock(schema, {
+      ...schema.blocks[1],
+      buttons: texts.map((text) => ({ type: 'reply' as const, text })),
+    });
+
+  it('an arrow from a button leaves from its handle: the exact match of an own button, or the button it shows', () => {
+    const schema = addItems(
+      withButtons(bot(), ['Yes', 'No']),
+      [],
+      [newButtonArrow(3, 2, 1, 'No'), newArrow(4, 2, 1)],
+    );
+    expect(schema.arrows[2]).toMatchObject({
+      kind: 'condition',
+      condition: { alternatives: 'No', match: 'exact' },
+      showAsButton: false,
+    });
+    const { edges } = schemaToFlow(schema);
+    expect(edges.map((e) => e.sourceHandle)).toEqual(['a1', null, 'b1', null]);
+  });
+
+  it('moves an arrow to its button’s new handle when the buttons change, keeping the other edges', () => {
+    const schema = addItems(withButtons(bot(), ['Yes', 'No']), [], [newButtonArrow(3, 2, 1, 'No')]);
+    const { edges } = schemaToFlow(schema);
+    const reordered = reconcileEdges(edges, withButtons(schema, ['No', 'Yes']));
+    expect(reordered[2].sourceHandle).toBe('b0');
+    expect(reordered[0]).toBe(edges[0]);
+    expect(reconcileEdges(edges, withButtons(schema, ['Yes']))[2].sourceHandle).toBeNull();
+    expect(reconcileEdges(edges, withButtons(schema, ['Yes', 'No', 'Maybe']))[2]).toBe(edges[2]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { type Edge, MarkerType, type Node } from '@xyflow/react';
-import type { Arrow, Block, BotSchema, Buttons, Timer } from '@/lib/schema';
+import type { Arrow, Block, BotSchema, Timer } from '@/lib/schema';
+import { arrowButtonText, buttonList, sourceHandleOf } from '@/lib/schema/buttons';
 import { DEFAULT_COMMENT_SIZE } from './schema-ops';
 
 /**
@@ -11,14 +12,19 @@ import { DEFAULT_COMMENT_SIZE } from './schema-ops';
 
 export interface BlockNodeData extends Record<string, unknown> {
   block: Block;
-  /** Reply buttons from arrows shown as a button (bot-semantics §2). */
-  arrowButtons: readonly string[];
+  /** Reply buttons from arrows shown as a button (bot-semantics §2), each with its arrow. */
+  arrowButtons: readonly ArrowButton[];
   /** Timer arrows leaving the block. */
   timerArrows: number;
 }
 export type BlockFlowNode = Node<BlockNodeData, 'block'>;
 export type CommentFlowNode = Node<BlockNodeData, 'comment'>;
 export type BotFlowNode = BlockFlowNode | CommentFlowNode;
+
+export interface ArrowButton {
+  arrowId: number;
+  text: string;
+}
 
 export interface ArrowEdgeData extends Record<string, unknown> {
   arrow: Arrow;
@@ -31,37 +37,40 @@ export const blockIdOf = (id: string) => Number(id);
 export const arrowIdOf = (id: string) => Number(id.slice(1));
 
 export interface OutgoingExtras {
-  arrowButtons: readonly string[];
+  arrowButtons: readonly ArrowButton[];
   timerArrows: number;
 }
 const NO_EXTRAS: OutgoingExtras = { arrowButtons: [], timerArrows: 0 };
 
-/** The first alternative of a condition: what a "show as button" arrow puts on its block. */
-export function firstAlternative(arrow: Arrow): string {
-  return (arrow.condition?.alternatives ?? '').split(';')[0]?.trim() ?? '';
-}
-
 /** Per source block: the buttons arrows put on it and its timer arrows. */
 export function outgoingExtras(arrows: readonly Arrow[]): Map<number, OutgoingExtras> {
-  const extras = new Map<number, { arrowButtons: string[]; timerArrows: number }>();
+  const extras = new Map<number, { arrowButtons: ArrowButton[]; timerArrows: number }>();
   for (const arrow of arrows) {
-    const button = arrow.showAsButton && arrow.kind === 'condition' ? firstAlternative(arrow) : '';
-    if (!button && arrow.kind !== 'timer') continue;
+    const text = arrowButtonText(arrow);
+    if (!text && arrow.kind !== 'timer') continue;
     let entry = extras.get(arrow.from);
     if (!entry) {
       entry = { arrowButtons: [], timerArrows: 0 };
       extras.set(arrow.from, entry);
     }
-    if (button) entry.arrowButtons.push(button);
+    if (text) entry.arrowButtons.push({ arrowId: arrow.id, text });
     if (arrow.kind === 'timer') entry.timerArrows++;
   }
   return extras;
 }
 
-export function buttonTexts(buttons: Buttons | undefined): string[] {
-  if (!buttons) return [];
-  return (Array.isArray(buttons) ? buttons : buttons.buttons).map((b) => b.text);
+/** The texts of each block's own buttons, for the handle its arrows leave from. */
+function ownButtonTexts(blocks: readonly Block[]): Map<number, string[]> {
+  const texts = new Map<number, string[]>();
+  for (const block of blocks)
+    if (block.buttons)
+      texts.set(
+        block.id,
+        buttonList(block.buttons).map((b) => b.text),
+      );
+  return texts;
 }
+const NO_TEXTS: readonly string[] = [];
 
 export function blockToNode(block: Block, extras: OutgoingExtras = NO_EXTRAS, selected = false): BotFlowNode {
   const data: BlockNodeData = { block, arrowButtons: extras.arrowButtons, timerArrows: extras.timerArrows };
@@ -80,11 +89,17 @@ export function blockToNode(block: Block, extras: OutgoingExtras = NO_EXTRAS, se
   return { id: nodeId(block.id), type: 'block', position: block.position, data, selected };
 }
 
-export function arrowToEdge(arrow: Arrow, selected = false): ArrowFlowEdge {
+/** The edge of an arrow; `sourceHandle` is the button it leaves from (null: the block's own handle). */
+export function arrowToEdge(
+  arrow: Arrow,
+  selected = false,
+  sourceHandle: string | null = null,
+): ArrowFlowEdge {
   return {
     id: edgeId(arrow.id),
     type: 'arrow',
     source: nodeId(arrow.from),
+    sourceHandle,
     target: nodeId(arrow.to),
     data: { arrow },
     selected,
@@ -95,14 +110,15 @@ export function arrowToEdge(arrow: Arrow, selected = false): ArrowFlowEdge {
 
 export function schemaToFlow(schema: BotSchema): { nodes: BotFlowNode[]; edges: ArrowFlowEdge[] } {
   const extras = outgoingExtras(schema.arrows);
+  const texts = ownButtonTexts(schema.blocks);
   return {
     nodes: schema.blocks.map((b) => blockToNode(b, extras.get(b.id))),
-    edges: schema.arrows.map((a) => arrowToEdge(a)),
+    edges: schema.arrows.map((a) => arrowToEdge(a, false, sourceHandleOf(a, texts.get(a.from) ?? NO_TEXTS))),
   };
 }
 
-const sameStrings = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((s, i) => s === b[i]);
+const sameButtons = (a: readonly ArrowButton[], b: readonly ArrowButton[]) =>
+  a.length === b.length && a.every((x, i) => x.arrowId === b[i].arrowId && x.text === b[i].text);
 
 /**
  * Nodes for `schema`, reusing each previous node object whose block, extras, position and
@@ -126,7 +142,7 @@ export function reconcileNodes(
       old.type === type &&
       old.data.block === block &&
       old.data.timerArrows === extra.timerArrows &&
-      sameStrings(old.data.arrowButtons, extra.arrowButtons) &&
+      sameButtons(old.data.arrowButtons, extra.arrowButtons) &&
       old.position.x === block.position.x &&
       old.position.y === block.position.y;
     if (unchanged) return (old.selected ?? false) === isSelected ? old : { ...old, selected: isSelected };
@@ -142,12 +158,14 @@ export function reconcileEdges(
   selected?: ReadonlySet<number>,
 ): ArrowFlowEdge[] {
   const byId = new Map(previous.map((e) => [e.id, e]));
+  const texts = ownButtonTexts(schema.blocks);
   return schema.arrows.map((arrow) => {
     const old = byId.get(edgeId(arrow.id));
     const isSelected = selected ? selected.has(arrow.id) : (old?.selected ?? false);
-    if (old && old.data?.arrow === arrow)
+    const sourceHandle = sourceHandleOf(arrow, texts.get(arrow.from) ?? NO_TEXTS);
+    if (old && old.data?.arrow === arrow && (old.sourceHandle ?? null) === sourceHandle)
       return (old.selected ?? false) === isSelected ? old : { ...old, selected: isSelected };
-    return arrowToEdge(arrow, isSelected);
+    return arrowToEdge(arrow, isSelected, sourceHandle);
   });
 }
 

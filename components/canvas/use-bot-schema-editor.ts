@@ -11,6 +11,7 @@ import {
   describeFieldErrors,
   zodFieldErrors,
 } from '@/lib/schema';
+import { buttonTextOfHandle, syncArrowButton, syncButtonArrows } from '@/lib/schema/buttons';
 import { copySelection, parseClipboard, pasteFragment, serializeClipboard } from './clipboard';
 import {
   canRedo,
@@ -29,6 +30,7 @@ import {
   deleteItems,
   newArrow,
   newBlock,
+  newButtonArrow,
   replaceArrow,
   replaceBlock,
 } from './schema-ops';
@@ -163,6 +165,12 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
     const selectedArrowIds = () => edgesRef.current.filter((e) => e.selected).map((e) => arrowIdOf(e.id));
     const nextBlockIds = (count: number) => allocateIds(watermark.current.block, present().blocks, count);
     const nextArrowId = () => allocateIds(watermark.current.arrow, present().arrows, 1)[0];
+    /** A new arrow; from a button's handle it follows that button. */
+    const arrowFrom = (from: number, to: number, handle?: string | null) => {
+      const block = present().blocks.find((b) => b.id === from);
+      const text = block && buttonTextOfHandle(block, present().arrows, handle);
+      return text ? newButtonArrow(nextArrowId(), from, to, text) : newArrow(nextArrowId(), from, to);
+    };
     function paste(text: string, offset?: { x: number; y: number }): boolean {
       const fragment = parseClipboard(text);
       if (!fragment) return false;
@@ -183,32 +191,51 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
         });
         return ok ? id : null;
       },
-      /** A block dropped at the end of an arrow dragged into empty space, joined by that arrow. */
+      /** A block dropped at the end of an arrow dragged into empty space (from `handle`), joined by that arrow. */
       addConnectedBlock(
         kind: BlockKind,
         position: { x: number; y: number },
         other: number,
         outgoing: boolean,
+        handle?: string | null,
       ) {
         const [id] = nextBlockIds(1);
-        const arrow = outgoing ? newArrow(nextArrowId(), other, id) : newArrow(nextArrowId(), id, other);
+        const arrow = outgoing ? arrowFrom(other, id, handle) : newArrow(nextArrowId(), id, other);
         commit(addItems(present(), [newBlock(kind, id, position)], [arrow]), {
           validate: true,
           select: { blocks: [id] },
         });
       },
-      connect(from: number, to: number) {
-        const id = nextArrowId();
-        commit(addItems(present(), [], [newArrow(id, from, to)]), {
+      /** An arrow dragged between two blocks; from a button's `handle` it follows that button. */
+      connect(from: number, to: number, handle?: string | null) {
+        const arrow = arrowFrom(from, to, handle);
+        commit(addItems(present(), [], [arrow]), {
           validate: true,
-          select: { arrows: [id] },
+          select: { arrows: [arrow.id] },
         });
       },
+      /** A block edit; its buttons' arrows follow renamed buttons and go with removed ones. */
       updateBlock(block: Block, field: string) {
-        commit(replaceBlock(present(), block), { key: `block:${block.id}:${field}` });
+        const before = present().blocks.find((b) => b.id === block.id);
+        const next = replaceBlock(present(), block);
+        const arrows = before ? syncButtonArrows(next.arrows, before, block) : next.arrows;
+        commit(arrows === next.arrows ? next : { ...next, arrows: [...arrows] }, {
+          key: `block:${block.id}:${field}`,
+        });
       },
+      /** An arrow edit; a button's arrow given another text renames the button (and its other arrows). */
       updateArrow(arrow: Arrow, field: string) {
-        commit(replaceArrow(present(), arrow), { key: `arrow:${arrow.id}:${field}` });
+        const before = present().arrows.find((a) => a.id === arrow.id);
+        const block = before && present().blocks.find((b) => b.id === before.from);
+        const synced = block && syncArrowButton(block, present().arrows, before, arrow);
+        const next = synced
+          ? { ...replaceBlock(present(), synced.block), arrows: [...synced.arrows] }
+          : replaceArrow(present(), arrow);
+        commit(next, { key: `arrow:${arrow.id}:${field}` });
+      },
+      /** An arrow deleted from the block editor (a button's): the block stays selected. */
+      removeArrow(arrowId: number) {
+        commit(deleteItems(present(), new Set(), new Set([arrowId])));
       },
       deleteItems(blockIds: number[], arrowIds: number[] = []) {
         commit(deleteItems(present(), new Set(blockIds), new Set(arrowIds)), { select: {} });

@@ -1,0 +1,165 @@
+'use client';
+
+import { Route, X } from 'lucide-react';
+import { createContext, use, useCallback, useId } from 'react';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import type { Arrow } from '@/lib/schema';
+import { isMatchableText, withFirstAlternative } from '@/lib/schema/buttons';
+import type { Validated } from '@/lib/schema/validate';
+import { useExternalVersion, useValidatedDraft } from './use-validated-draft';
+
+/**
+ * The arrows of the edited block's buttons (lib/schema/buttons.ts), given by the canvas: per own
+ * button where it leads, and the buttons its arrows shown as a button add, edited here as
+ * buttons. Null outside the canvas.
+ */
+export interface ButtonArrows {
+  /** Per own button, by index: the arrows a press follows. */
+  own: readonly (readonly Arrow[])[];
+  /** Arrows shown as a button, with the button's text. */
+  shown: readonly { arrow: Arrow; text: string }[];
+  /** `#2 Prices`: how a target block is named. */
+  blockTitle(id: number): string;
+  onArrowChange(arrow: Arrow, field: string): void;
+  /** Deletes an arrow; the block stays selected. */
+  onRemoveArrow(arrowId: number): void;
+  /** Selects an arrow on the canvas (its editor opens). */
+  onOpenArrow(arrowId: number): void;
+}
+export const ButtonArrowsContext = createContext<ButtonArrows | null>(null);
+export const useButtonArrows = () => use(ButtonArrowsContext);
+
+/** Under an own button: the blocks its arrows lead to, or how to draw one. */
+export function ButtonLeadsTo({ text, arrows }: { text: string; arrows: readonly Arrow[] | undefined }) {
+  const links = useButtonArrows();
+  if (!links) return null;
+  if (!isMatchableText(text))
+    return <p className="text-xs text-slate-500">A button with “;” in its text cannot have an arrow.</p>;
+  if (!arrows?.length)
+    return (
+      <p className="text-xs text-slate-500">
+        No arrow yet: drag from the button’s handle on the canvas to the block it leads to.
+      </p>
+    );
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 text-xs text-slate-500">
+      Leads to
+      {arrows.map((arrow) => (
+        <button
+          key={arrow.id}
+          type="button"
+          className="inline-flex items-center gap-0.5 text-brand-700 hover:underline"
+          onClick={() => links.onOpenArrow(arrow.id)}
+        >
+          <Route className="size-3" aria-hidden />
+          {links.blockTitle(arrow.to)}
+        </button>
+      ))}
+    </p>
+  );
+}
+
+const validateText = (text: string): Validated<string> =>
+  isMatchableText(text)
+    ? { ok: true, value: text.trim() }
+    : {
+        ok: false,
+        errors: { text: text.trim() ? 'an arrow’s button cannot contain “;”' : 'button text is empty' },
+      };
+
+/** The buttons the block's arrows shown as a button add, numbered after its own `first - 1`. */
+export function ArrowButtonRows({ idPrefix, first }: { idPrefix: string; first: number }) {
+  const links = useButtonArrows();
+  if (!links?.shown.length) return null;
+  return links.shown.map(({ arrow, text }, k) => (
+    <ArrowButtonRow
+      key={arrow.id}
+      id={`${idPrefix}-arrow-button-${arrow.id}`}
+      number={first + k}
+      arrow={arrow}
+      text={text}
+      links={links}
+    />
+  ));
+}
+
+function ArrowButtonRow(props: {
+  id: string;
+  number: number;
+  arrow: Arrow;
+  text: string;
+  links: ButtonArrows;
+}) {
+  // The field follows the arrow when it changes elsewhere (its editor, undo), not its own edits.
+  const { version, markEmitted } = useExternalVersion(props.text);
+  return <ArrowButtonField key={version} {...props} markEmitted={markEmitted} />;
+}
+
+function ArrowButtonField({
+  id,
+  number,
+  arrow,
+  text,
+  links,
+  markEmitted,
+}: {
+  id: string;
+  number: number;
+  arrow: Arrow;
+  text: string;
+  links: ButtonArrows;
+  markEmitted(text: string): void;
+}) {
+  const label = `Button ${number}`;
+  const rename = useCallback(
+    (next: string) => {
+      markEmitted(next);
+      if (arrow.condition)
+        links.onArrowChange(
+          { ...arrow, condition: withFirstAlternative(arrow.condition, next) },
+          'condition.alternatives',
+        );
+    },
+    [arrow, links, markEmitted],
+  );
+  const { draft, errors, edit } = useValidatedDraft(text, validateText, rename);
+  const hintId = useId();
+  return (
+    <div className="space-y-1 rounded-md border border-dashed border-slate-300 p-2">
+      <div className="flex items-end gap-2">
+        <div className="min-w-0 flex-1">
+          <Field id={id} label={`${label} text`} error={errors.text}>
+            <Input
+              id={id}
+              value={draft}
+              aria-describedby={hintId}
+              aria-invalid={errors.text ? true : undefined}
+              onChange={(e) => edit(e.target.value, 'text')}
+            />
+          </Field>
+        </div>
+        <button
+          type="button"
+          aria-label={`Remove ${label.toLowerCase()} and its arrow`}
+          title={`Remove ${label.toLowerCase()} and its arrow`}
+          onClick={() => links.onRemoveArrow(arrow.id)}
+          className="inline-flex size-7 items-center justify-center rounded text-slate-600 hover:bg-slate-100"
+        >
+          <X className="size-3.5" aria-hidden />
+        </button>
+      </div>
+      <p id={hintId} className="text-xs text-slate-500">
+        Shown by{' '}
+        <button
+          type="button"
+          className="text-brand-700 hover:underline"
+          onClick={() => links.onOpenArrow(arrow.id)}
+        >
+          arrow #{arrow.id}
+        </button>{' '}
+        to {links.blockTitle(arrow.to)}: its text is the arrow’s condition.
+      </p>
+    </div>
+  );
+}
