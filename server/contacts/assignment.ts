@@ -2,35 +2,50 @@ import { getClient } from '@/server/contacts/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
 
+/** Namespace of the advisory lock that serialises one project's round-robin picks. */
+const ASSIGNMENT_LOCK = 0x61737367;
+
 /**
  * Assigns a client to an employee: the member with this e-mail, or, without one, round-robin
- * over the active members (the one assigned longest ago).
+ * over the active members (the one assigned longest ago). The one implementation, for the
+ * API's `assign_to_user`, the in-flow `assign_to_user()` and the operators' screens alike.
+ *
+ * Every assignment holds the project's assignment lock until the pick is stamped: a row lock on the
+ * picked member alone is not enough, because a waiting pick would get the same member back
+ * once the lock is released (PostgreSQL rechecks the WHERE, not the ORDER BY). The stamp is
+ * strictly after every earlier one, so picks in the same millisecond still take turns.
  */
 export async function assignClient(db: PrismaClient, projectId: number, clientId: number, email?: string) {
   await getClient(db, projectId, clientId);
-  return db.$transaction(async (tx) => {
-    const member = email
-      ? await tx.projectMember.findFirst({
-          where: { projectId, email: email.trim().toLowerCase(), active: true },
-        })
-      : (
-          await tx.$queryRaw<{ id: number }[]>`
-            SELECT id FROM "ProjectMember" WHERE "projectId" = ${projectId} AND active
-            ORDER BY "lastAssignedAt" ASC NULLS FIRST, id ASC LIMIT 1 FOR UPDATE`
-        ).at(0);
-    if (!member) {
-      throw new DomainError(
-        'not_found',
-        email
-          ? `No active employee with the e-mail ${email} in this project.`
-          : 'This project has no active employees to assign to.',
-      );
-    }
-    await tx.client.update({ where: { id: clientId }, data: { assignedMemberId: member.id } });
-    const updated = await tx.projectMember.update({
-      where: { id: member.id },
-      data: { lastAssignedAt: new Date() },
-    });
-    return { memberId: updated.id, email: updated.email };
-  });
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ASSIGNMENT_LOCK}::int, ${projectId}::int)`;
+      const member = await tx.projectMember.findFirst({
+        where: { projectId, active: true, ...(email ? { email: email.trim().toLowerCase() } : {}) },
+        orderBy: [{ lastAssignedAt: { sort: 'asc', nulls: 'first' } }, { id: 'asc' }],
+      });
+      if (!member) {
+        throw new DomainError(
+          'not_found',
+          email
+            ? `No active employee with the e-mail ${email} in this project.`
+            : 'This project has no active employees to assign to.',
+        );
+      }
+      const { _max } = await tx.projectMember.aggregate({
+        where: { projectId },
+        _max: { lastAssignedAt: true },
+      });
+      const latest = _max.lastAssignedAt?.getTime() ?? 0;
+      const at = new Date(Math.max(Date.now(), latest + 1));
+      await tx.client.update({ where: { id: clientId }, data: { assignedMemberId: member.id } });
+      const updated = await tx.projectMember.update({
+        where: { id: member.id },
+        data: { lastAssignedAt: at },
+      });
+      return { memberId: updated.id, email: updated.email };
+    },
+    // Many assignments at once queue on the lock: the others wait for a connection meanwhile.
+    { maxWait: 10_000 },
+  );
 }

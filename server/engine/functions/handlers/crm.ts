@@ -1,3 +1,4 @@
+import { assignClient } from '@/server/contacts/assignment';
 import type { AreaHandlers } from '../registry';
 import { asInt, asString, given } from '../values';
 
@@ -24,24 +25,13 @@ export const crmHandlers = {
     return state?.id ?? null;
   },
 
+  /**
+   * Assigned at the call, in its own short transaction under the project's assignment lock (no
+   * event holds a transaction while it runs), as the API's `assign_to_user` does.
+   */
   async assign_to_user({ run, args }) {
-    const projectId = run.project.id;
-    const email = given(args[0]) ? String(args[0]).trim().toLowerCase() : undefined;
-    const member = email
-      ? await run.db.projectMember.findFirst({ where: { projectId, email, active: true } })
-      : await run.db.projectMember.findFirst({
-          where: { projectId, active: true },
-          orderBy: [{ lastAssignedAt: { sort: 'asc', nulls: 'first' } }, { id: 'asc' }],
-        });
-    if (!member)
-      throw new Error(
-        email ? `no active employee with the e-mail ${email}` : 'the project has no active employees',
-      );
-    const at = run.deps.now();
-    run.later(async (tx) => {
-      await tx.client.update({ where: { id: run.client.id }, data: { assignedMemberId: member.id } });
-      await tx.projectMember.update({ where: { id: member.id }, data: { lastAssignedAt: at } });
-    });
-    return member.email;
+    const email = given(args[0]) ? String(args[0]) : undefined;
+    const assigned = await assignClient(run.db, run.project.id, run.client.id, email);
+    return assigned.email;
   },
 } satisfies AreaHandlers;
