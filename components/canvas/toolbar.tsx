@@ -1,16 +1,22 @@
 'use client';
 
 import {
+  BookOpen,
   ClipboardPaste,
   Copy,
   CopyPlus,
+  Keyboard,
   type LucideIcon,
   Maximize,
   Redo2,
   Trash2,
   Undo2,
 } from 'lucide-react';
-import { memo, type ReactNode } from 'react';
+import { memo, type ReactNode, useState } from 'react';
+import { ShortcutsDialog, useShortcutsKey } from './shortcuts-help';
+
+const toolClass =
+  'inline-flex size-8 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500 disabled:text-slate-300 disabled:hover:bg-transparent';
 
 function ToolButton({
   label,
@@ -32,7 +38,7 @@ function ToolButton({
       title={shortcut ? `${label} (${shortcut})` : label}
       onClick={onClick}
       disabled={disabled}
-      className="inline-flex size-8 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500 disabled:text-slate-300 disabled:hover:bg-transparent"
+      className={toolClass}
     >
       <Icon className="size-4" aria-hidden />
     </button>
@@ -56,8 +62,13 @@ export interface CanvasToolbarProps {
   children?: ReactNode;
 }
 
-/** The canvas's toolbar: undo/redo, clipboard, delete, zoom to fit; each with its shortcut in the tooltip. */
+/**
+ * The canvas's toolbar: undo/redo, clipboard, delete, zoom to fit, each with its shortcut in the
+ * tooltip; then help: the shortcuts overlay and the builder guide (docs/builder.md in the app).
+ */
 export const CanvasToolbar = memo(function CanvasToolbar(props: CanvasToolbarProps) {
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  useShortcutsKey(() => setShortcutsOpen(true));
   return (
     <div
       role="toolbar"
@@ -103,6 +114,24 @@ export const CanvasToolbar = memo(function CanvasToolbar(props: CanvasToolbarPro
       />
       <Divider />
       <ToolButton label="Zoom to fit" icon={Maximize} onClick={props.onFitView} />
+      <Divider />
+      <ToolButton
+        label="Keyboard shortcuts"
+        shortcut="?"
+        icon={Keyboard}
+        onClick={() => setShortcutsOpen(true)}
+      />
+      {shortcutsOpen ? <ShortcutsDialog onClose={() => setShortcutsOpen(false)} /> : null}
+      <a
+        href="/docs/builder"
+        target="_blank"
+        rel="noopener"
+        aria-label="Builder guide"
+        title="Builder guide (opens in a new tab)"
+        className={toolClass}
+      >
+        <BookOpen className="size-4" aria-hidden />
+      </a>
       <div className="ml-auto flex flex-wrap items-center gap-2">{props.children}</div>
     </div>
   );
