@@ -7,6 +7,7 @@ import { useTRPC, useTRPCClient } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import type { BotSchema } from '@/lib/schema';
+import { exportFileName } from '@/lib/schema/export-file-name';
 
 /**
  * Import and export of the bot schema JSON (the CLI's format). The server checks the file as it
@@ -33,10 +34,13 @@ export const ImportExport = memo(function ImportExport({
   const importSchema = useMutation(trpc.botSchema.checkImport.mutationOptions());
   const exportSchema = useMutation({
     mutationFn: async () => {
-      const { json } = await client.botSchema.export.query({ projectId });
+      const [{ json }, project] = await Promise.all([
+        client.botSchema.export.query({ projectId }),
+        client.project.get.query({ projectId }),
+      ]);
       const link = document.createElement('a');
       link.href = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
-      link.download = `bot-${projectId}.json`;
+      link.download = exportFileName(project.name, new Date());
       link.click();
       URL.revokeObjectURL(link.href);
     },

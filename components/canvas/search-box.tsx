@@ -5,9 +5,9 @@ import { memo, useDeferredValue, useId, useMemo, useState } from 'react';
 import { cn } from '@/components/ui/cn';
 import type { Block } from '@/lib/schema';
 import { blockKindStyle } from './block-colors';
-import { searchBlocks } from './search';
+import { matchingFormulaLine, searchBlocks } from './search';
 
-/** Finds blocks by id, name or text; Enter or a click jumps to one (centres and selects it). */
+/** Finds blocks by id, name, text or formula; Enter or a click jumps to one (centres and selects it). */
 export const SearchBox = memo(function SearchBox({
   blocks,
   onJump,
@@ -43,7 +43,7 @@ export const SearchBox = memo(function SearchBox({
         aria-controls={listId}
         aria-autocomplete="list"
         aria-activedescendant={shown && results[active] ? `${listId}-${results[active].id}` : undefined}
-        placeholder="Search id, name, text"
+        placeholder="Id, name, text, formula"
         value={query}
         onChange={(e) => {
           setQuery(e.target.value);
@@ -79,23 +79,29 @@ export const SearchBox = memo(function SearchBox({
           {results.length === 0 ? (
             <li className="px-3 py-1.5 text-xs text-slate-500">No block matches.</li>
           ) : null}
-          {results.map((block, i) => (
-            <div
-              key={block.id}
-              tabIndex={-1}
-              id={`${listId}-${block.id}`}
-              role="option"
-              aria-selected={i === active}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => jump(block)}
-              onMouseEnter={() => setActive(i)}
-              className={cn('cursor-pointer px-3 py-1.5 text-xs', i === active && 'bg-brand-50')}
-            >
-              <span className="font-mono text-slate-500">#{block.id}</span>{' '}
-              <span className="font-medium">{block.name || blockKindStyle[block.kind].label}</span>
-              {block.text ? <span className="block truncate text-slate-500">{block.text}</span> : null}
-            </div>
-          ))}
+          {results.map((block, i) => {
+            const formulaLine = matchingFormulaLine(block, deferred);
+            return (
+              <div
+                key={block.id}
+                tabIndex={-1}
+                id={`${listId}-${block.id}`}
+                role="option"
+                aria-selected={i === active}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => jump(block)}
+                onMouseEnter={() => setActive(i)}
+                className={cn('cursor-pointer px-3 py-1.5 text-xs', i === active && 'bg-brand-50')}
+              >
+                <span className="font-mono text-slate-500">#{block.id}</span>{' '}
+                <span className="font-medium">{block.name || blockKindStyle[block.kind].label}</span>
+                {block.text ? <span className="block truncate text-slate-500">{block.text}</span> : null}
+                {formulaLine ? (
+                  <span className="block truncate font-mono text-slate-500">Σ {formulaLine}</span>
+                ) : null}
+              </div>
+            );
+          })}
         </div>
       ) : null}
     </div>
