@@ -30,7 +30,8 @@ import { HeldBackContext } from '@/components/block-editor/use-validated-draft';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import type { BlockKind, BotSchema } from '@/lib/schema';
+import { type BlockKind, type BotSchema, botSchemaSchema } from '@/lib/schema';
+import { demoBotSchema } from '@/lib/schema/demo-bot';
 import { buttonArrowsOf } from '@/lib/schema/buttons';
 import { type LintTarget, lintBot, messengersOf } from '@/lib/schema/lint';
 import { ArrowEdge } from './arrow-edge';
@@ -38,6 +39,7 @@ import { blockKindStyle } from './block-colors';
 import { BlockNode } from './block-node';
 import { BlockPalette, PALETTE_MIME } from './block-palette';
 import { CommentNode } from './comment-node';
+import { EmptyCanvas } from './empty-canvas';
 import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
 import { initialViewport, NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
@@ -226,6 +228,9 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     (imported: BotSchema) => actions.addBeside(imported) && setFitRequest((n) => n + 1),
     [actions],
   );
+  const addStart = useCallback(() => addBlock('start'), [addBlock]);
+  // Beside an empty bot: the template's ids are new, above any this bot ever used.
+  const openTemplate = useCallback(() => addBeside(botSchemaSchema.parse(demoBotSchema)), [addBeside]);
   const copy = useCallback(() => {
     const text = actions.copySelection();
     if (text) void copyToClipboard(text);
@@ -368,6 +373,7 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
         ) : null}
         <div ref={pane} className="relative min-h-0 flex-1">
           <BlockPalette onAdd={addBlock} />
+          {schema.blocks.length ? null : <EmptyCanvas onAddStart={addStart} onOpenTemplate={openTemplate} />}
           {viewport ? (
             <FarZoomContext value={far}>
               <LintStoreContext value={lintStore}>
