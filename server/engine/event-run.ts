@@ -7,6 +7,7 @@ import { getExpression } from './formula-cache';
 import { routeMessage } from './routing';
 import { LoopGuard, type RunState } from './run-state';
 import { actionsStep } from './steps/actions';
+import { continueStep } from './steps/continue';
 import { formulaStep } from './steps/formula';
 import { messageStep } from './steps/message';
 import { requestStep } from './steps/request';
@@ -151,7 +152,9 @@ async function enterBlock(run: RunState, block: Block, via: string): Promise<voi
   await messageStep(run, block);
   await submitStep(run, block);
   if (movesClient(block)) run.moveClientTo(block.id);
-  await timersStep(run, block, (next, how) => enterBlock(run, next, how));
+  const enter = (next: Block, how: string) => enterBlock(run, next, how);
+  await timersStep(run, block, enter);
+  await continueStep(run, block, enter);
   // message(client_id, '', id) from this block's formula: the client ends up in that block.
   for (const next of run.takeQueuedBlocks()) await enterBlock(run, next, 'message()');
 }
