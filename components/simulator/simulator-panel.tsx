@@ -9,6 +9,7 @@ import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import type { Attachment, Buttons } from '@/lib/schema';
 import { SimulatorLogEntry } from './simulator-log-entry';
+import { SimulatorTimer } from './simulator-timer';
 import { tgPreview } from './tg-preview';
 import { TgPreviewMessage, TgReplyKeyboard } from './tg-preview-message';
 
@@ -172,18 +173,12 @@ export function SimulatorPanel({
               </div>
             ))}
             {data?.timers.map((t) => (
-              <div key={t.id} className="flex items-center justify-between rounded bg-amber-50 px-2 py-1">
-                <span>
-                  ⏱ {t.kind} at {new Date(t.runAt).toLocaleTimeString()}
-                </span>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  onClick={() => fire.mutate({ projectId, scheduledSendId: t.id })}
-                >
-                  Fire now
-                </Button>
-              </div>
+              <SimulatorTimer
+                key={t.id}
+                timer={t}
+                currentBlockId={data.currentBlockId}
+                onFireNow={() => fire.mutate({ projectId, scheduledSendId: t.id })}
+              />
             ))}
           </div>
         ) : (

@@ -115,6 +115,7 @@ export async function simulatorState(deps: EngineDeps, projectId: number, userId
       id: t.id,
       kind: t.kind,
       arrowId: t.arrowId,
+      blockId: t.blockId,
       runAt: t.runAt,
       payload: t.payload,
     })),
