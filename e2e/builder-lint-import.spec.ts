@@ -18,12 +18,16 @@ test('an arrow that can never fire gets a lint badge, and the problems list jump
   await shot(page, 'problems-empty');
   await page.keyboard.press('Escape');
 
-  // An arrow out of "Reminder" (not a state): the client never stands there, so it never fires.
+  // A new arrow out of "Reminder" (not a state) continues at once: it fires.
   await page.getByRole('button', { name: 'Zoom to fit' }).click();
   await page.waitForTimeout(400);
   await connect(page, 5, 3);
   const arrowEditor = page.getByRole('complementary', { name: 'Arrow editor' });
   await expect(arrowEditor.getByRole('heading')).toContainText('#6');
+  await expect(page.getByTestId('arrow-6')).toContainText('continue');
+  await expect(page.getByRole('button', { name: 'Problems (0)' })).toBeVisible();
+  // Made to wait for a reply, it never fires: the client never stands in a not-a-state block.
+  await arrowEditor.getByLabel('Arrow kind').selectOption('unconditional');
   const badge = page.getByTestId('arrow-6').getByRole('img', { name: /^1 problem: This arrow never fires/ });
   await expect(badge).toBeVisible();
   await expect(badge).toHaveAttribute('title', /the client never stands in block #5/);

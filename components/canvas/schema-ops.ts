@@ -7,6 +7,7 @@ import {
   blockSchema,
   TRIGGER_KINDS,
 } from '@/lib/schema';
+import { defaultArrowKind } from '@/lib/schema/arrow-defaults';
 
 /** Pure edits of a bot schema: each returns a new schema and shares every unchanged block and arrow. */
 
@@ -22,9 +23,20 @@ export function newBlock(kind: BlockKind, id: number, position: { x: number; y: 
   });
 }
 
-/** A new arrow is unconditional until the designer edits it. */
-export function newArrow(id: number, from: number, to: number): Arrow {
-  return arrowSchema.parse({ id, from, to, kind: 'unconditional' });
+/**
+ * A new arrow out of block `from` of `bot`: it continues at once where that block does not wait
+ * for a reply, else it waits for any reply (defaultArrowKind); without `bot`, any reply.
+ */
+export function newArrow(
+  id: number,
+  from: number,
+  to: number,
+  bot?: Pick<BotSchema, 'blocks' | 'arrows'>,
+): Arrow {
+  const source = bot?.blocks.find((b) => b.id === from);
+  const outgoing = bot?.arrows.filter((a) => a.from === from) ?? [];
+  const kind = source ? defaultArrowKind(source, outgoing) : 'unconditional';
+  return arrowSchema.parse({ id, from, to, kind });
 }
 
 /** An arrow dragged from a button's handle: it follows a press of that button (an exact match of its text). */

@@ -64,6 +64,9 @@ describe('schema → flow', () => {
     expect(arrowLabel(condition)).toBe('Prices | price');
     expect(arrowLabel(timer)).toBe('1 h');
     expect(arrowLabel(newArrow(9, 1, 2))).toBe('any reply');
+    // Out of a block that does not wait for a reply, a new arrow continues at once.
+    const greeting = { blocks: [newBlock('not_state', 1, { x: 0, y: 0 })], arrows: [] };
+    expect(arrowLabel(newArrow(9, 1, 2, greeting))).toBe('continue');
     expect(timerLabel({ at: '01.02.2027 10:00' })).toBe('at 01.02.2027 10:00');
   });
 

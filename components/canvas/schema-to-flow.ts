@@ -196,10 +196,11 @@ export function timerLabel(timer: Timer | undefined): string {
 export const truncate = (text: string, max: number) =>
   text.length > max ? `${text.slice(0, max - 1)}…` : text;
 
-/** The text on an arrow: its condition's alternatives, its timer, or "any reply". */
+/** The text on an arrow: its condition's alternatives, its timer, "any reply" or "continue". */
 export function arrowLabel(arrow: Arrow): string {
   if (arrow.kind === 'timer') return timerLabel(arrow.timer);
   if (arrow.kind === 'unconditional') return 'any reply';
+  if (arrow.kind === 'continue') return 'continue';
   const alternatives = (arrow.condition?.alternatives ?? '')
     .split(';')
     .map((s) => s.trim())

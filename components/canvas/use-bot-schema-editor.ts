@@ -169,7 +169,9 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
     const arrowFrom = (from: number, to: number, handle?: string | null) => {
       const block = present().blocks.find((b) => b.id === from);
       const text = block && buttonTextOfHandle(block, present().arrows, handle);
-      return text ? newButtonArrow(nextArrowId(), from, to, text) : newArrow(nextArrowId(), from, to);
+      return text
+        ? newButtonArrow(nextArrowId(), from, to, text)
+        : newArrow(nextArrowId(), from, to, present());
     };
     function paste(text: string, offset?: { x: number; y: number }): boolean {
       const fragment = parseClipboard(text);
@@ -200,8 +202,11 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
         handle?: string | null,
       ) {
         const [id] = nextBlockIds(1);
-        const arrow = outgoing ? arrowFrom(other, id, handle) : newArrow(nextArrowId(), id, other);
-        commit(addItems(present(), [newBlock(kind, id, position)], [arrow]), {
+        const block = newBlock(kind, id, position);
+        const arrow = outgoing
+          ? arrowFrom(other, id, handle)
+          : newArrow(nextArrowId(), id, other, { blocks: [block], arrows: [] });
+        commit(addItems(present(), [block], [arrow]), {
           validate: true,
           select: { blocks: [id] },
         });

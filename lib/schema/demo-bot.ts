@@ -81,6 +81,7 @@ export const demoBotSchema: BotSchemaInput = {
       showAsButton: true,
     },
     { id: 4, from: 3, to: 4, kind: 'unconditional', collectInto: 'client.email' },
-    { id: 5, from: 6, to: 1, kind: 'unconditional' },
+    // "Starting over." and the welcome together: a continue arrow waits for no reply.
+    { id: 5, from: 6, to: 1, kind: 'continue' },
   ],
 };

@@ -29,4 +29,14 @@ describe('the demo bot', () => {
       'Hi! I am the Blockbot demo. What would you like to do?',
     ]);
   });
+
+  it('starts over on /start with the welcome at once (a continue arrow)', async () => {
+    const bot = await h.bot(demoBotSchema);
+    await bot.say('hello');
+    expect(await bot.say('/start')).toEqual([
+      'Starting over.',
+      'Hi Tester tester! I am the Blockbot demo. What would you like to do?',
+    ]);
+    expect((await bot.clientRow()).currentBlockId).toBe(1);
+  });
 });
