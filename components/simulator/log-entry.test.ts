@@ -13,6 +13,14 @@ describe('the simulator log in words', () => {
     );
   });
 
+  it('says which #{name} no variable had', () => {
+    expect(describeLogEntry('unknown_variable', { name: 'city', sentBefore: 0 })).toEqual({
+      title: '#{city} is not set: it was left empty',
+      tone: 'error',
+      details: [],
+    });
+  });
+
   it('shows a formula run with the variables it set, and errors with their place', () => {
     const ran = describeLogEntry('formula', { blockId: 3, set: { price: '120', tags: ['a'] } });
     expect(ran.title).toBe('Formula of block #3 ran');

@@ -154,6 +154,8 @@ export function describeLogEntry(kind: string, raw: unknown): DescribedLogEntry 
         { label: 'Arguments', text: JSON.stringify(d.args ?? []) },
         { label: 'Result', text: pretty(d.result ?? null) },
       ]);
+    case 'unknown_variable':
+      return { title: `#{${str(d.name)}} is not set: it was left empty`, tone: 'error', details: [] };
     case 'variable_error':
       return { title: `Variable ${quote(d.name)} not saved: ${str(d.message)}`, tone: 'error', details: [] };
     case 'loop_guard':

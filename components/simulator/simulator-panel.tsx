@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input';
 import type { Attachment, Buttons } from '@/lib/schema';
 import { SimulatorLogEntry } from './simulator-log-entry';
 import { SimulatorTimer } from './simulator-timer';
+import { SimulatorWarning } from './simulator-warning';
 import { tgPreview } from './tg-preview';
 import { TgPreviewMessage, TgReplyKeyboard } from './tg-preview-message';
 
@@ -49,20 +50,19 @@ export function SimulatorPanel({
     setText('');
   }
 
-  const lastOut = [...(data?.transcript ?? [])].reverse().find((m) => m.direction === 'out');
+  const sent = (data?.transcript ?? []).flatMap((m) => (m.direction === 'out' ? [m] : []));
+  const lastOut = sent.at(-1);
   const press = (text: string) => send.mutate({ projectId, text });
   const previews = new Map(
     asTg
-      ? (data?.transcript ?? [])
-          .filter((m) => m.direction === 'out')
-          .map((m) => [
-            m.id,
-            tgPreview({
-              text: m.text,
-              attachments: m.attachments as Attachment[],
-              buttons: m.buttons as Buttons | null,
-            }),
-          ])
+      ? sent.map((m) => [
+          m.id,
+          tgPreview({
+            text: m.text,
+            attachments: m.attachments as Attachment[],
+            buttons: m.buttons as Buttons | null,
+          }),
+        ])
       : [],
   );
   // The messenger keeps a reply keyboard until a later message brings another.
@@ -93,8 +93,13 @@ export function SimulatorPanel({
         data-testid="transcript"
       >
         {data?.transcript.map((m) => (
-          <li key={m.id} className={cn('flex', m.direction === 'in' ? 'justify-end' : 'justify-start')}>
-            {previews.has(m.id) ? (
+          <li
+            key={`${m.direction}-${m.id}`}
+            className={cn('flex', m.direction === 'in' ? 'justify-end' : 'justify-start')}
+          >
+            {m.direction === 'warning' ? (
+              <SimulatorWarning text={m.text} fix={m.fix} />
+            ) : previews.has(m.id) ? (
               <TgPreviewMessage bubbles={previews.get(m.id)?.bubbles ?? []} onPress={press} />
             ) : (
               <div

@@ -38,6 +38,8 @@ export type LogKind =
   | 'submission'
   | 'function'
   | 'variable_error'
+  /** A `#{name}` no variable has: it rendered empty. */
+  | 'unknown_variable'
   | 'loop_guard'
   | 'no_match'
   | 'error';

@@ -1,8 +1,9 @@
+import { placeWarnings, WARNING_KINDS, warningOf } from '@/lib/simulator/warnings';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import type { ClientRef } from '@/server/contacts/client-service';
+import { readVariables } from '@/server/contacts/variable-store';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
-import { readVariables } from '@/server/contacts/variable-store';
 
 /**
  * The builder's test chat: one simulator client per designer and project, driven through the
@@ -66,7 +67,10 @@ export async function simulatorReset(deps: EngineDeps, projectId: number, userId
   await deps.db.client.delete({ where: { id: client.id } });
 }
 
-/** Everything the simulator panel shows. */
+/**
+ * Everything the simulator panel shows. The transcript is the chat with the log's warnings
+ * (lib/simulator/warnings) in their places: the designer sees why a value is empty.
+ */
 export async function simulatorState(deps: EngineDeps, projectId: number, userId: string) {
   const client = await findClient(deps, projectId, userId);
   if (!client)
@@ -83,11 +87,16 @@ export async function simulatorState(deps: EngineDeps, projectId: number, userId
     where: { projectId, clientId: client.id, closedAt: null },
     orderBy: { id: 'desc' },
   });
-  const [messages, variables, log, timers] = await Promise.all([
+  const [messages, variables, log, warningEntries, timers] = await Promise.all([
     db.message.findMany({ where: { projectId, clientId: client.id }, orderBy: { id: 'asc' }, take: 500 }),
     readVariables(db, { projectId, clientId: client.id, dealId: deal?.id ?? null }),
     db.engineLogEntry.findMany({
       where: { projectId, clientId: client.id },
+      orderBy: { id: 'desc' },
+      take: 300,
+    }),
+    db.engineLogEntry.findMany({
+      where: { projectId, clientId: client.id, kind: { in: [...WARNING_KINDS] } },
       orderBy: { id: 'desc' },
       take: 300,
     }),
@@ -99,16 +108,33 @@ export async function simulatorState(deps: EngineDeps, projectId: number, userId
   return {
     clientId: client.id,
     currentBlockId: client.currentBlockId,
-    transcript: messages.map((m) => ({
-      id: Number(m.id),
-      direction: m.direction,
-      text: m.text,
-      attachments: m.attachments,
-      buttons: m.buttons,
-      blockId: m.blockId,
-      messageFromOutside: m.messageFromOutside,
-      createdAt: m.createdAt,
-    })),
+    transcript: placeWarnings(
+      messages.map((m) => ({
+        id: Number(m.id),
+        direction: m.direction,
+        text: m.text,
+        attachments: m.attachments,
+        buttons: m.buttons,
+        blockId: m.blockId,
+        messageFromOutside: m.messageFromOutside,
+        createdAt: m.createdAt,
+      })),
+      warningEntries.reverse().flatMap((e) => {
+        const warning = warningOf(e.kind, e.data);
+        const data = e.data as { sentBefore?: number };
+        return warning
+          ? [
+              {
+                id: Number(e.id),
+                direction: 'warning' as const,
+                ...warning,
+                createdAt: e.createdAt,
+                sentBefore: data.sentBefore ?? 0,
+              },
+            ]
+          : [];
+      }),
+    ),
     variables,
     log: log.reverse().map((e) => ({ id: Number(e.id), kind: e.kind, data: e.data, createdAt: e.createdAt })),
     timers: timers.map((t) => ({
