@@ -2,16 +2,23 @@
 
 import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
+import { type Box, isHidden } from './placement';
 import type { ArrowFlowEdge, BotFlowNode } from './schema-to-flow';
 import { nodeId } from './schema-to-flow';
 
 /** Margin (px) a followed block keeps from the canvas edge before the view moves. */
 const MARGIN = 40;
+/** React Flow's panels floating over the canvas (minimap, zoom controls). */
+const COVERS = '.react-flow__panel';
+
+const boxOf = (r: DOMRect): Box => ({ x: r.left, y: r.top, width: r.width, height: r.height });
 
 /**
- * Keeps the simulator's current block in view: when the client moves into a block that is
- * off-screen, the canvas pans to it (keeping the zoom), so designers can follow a conversation.
- * A block already visible is left where it is, so the view never jumps while one works.
+ * Keeps a block in sight: when `blockId` becomes a block that is off-screen, past the canvas's
+ * edge (the block editor opening beside it narrows the canvas) or under the minimap or the zoom
+ * controls, the canvas pans to centre it (keeping the zoom). Used for the simulator's current
+ * block and for the block being edited. A block already in sight is left where it is, so the
+ * view never jumps while one works.
  */
 export function useFollowBlock(blockId: number | null, pane: React.RefObject<HTMLDivElement | null>) {
   const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
@@ -25,12 +32,14 @@ export function useFollowBlock(blockId: number | null, pane: React.RefObject<HTM
     const rect = pane.current.getBoundingClientRect();
     const topLeft = flow.flowToScreenPosition({ x, y });
     const bottomRight = flow.flowToScreenPosition({ x: x + width, y: y + height });
-    const visible =
-      topLeft.x >= rect.left + MARGIN &&
-      topLeft.y >= rect.top + MARGIN &&
-      bottomRight.x <= rect.right - MARGIN &&
-      bottomRight.y <= rect.bottom - MARGIN;
-    if (visible) return;
-    void flow.setCenter(x + width / 2, y + height / 2, { zoom: flow.getZoom(), duration: 300 });
+    const block = { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
+    const covers = [...pane.current.querySelectorAll(COVERS)].map((el) => boxOf(el.getBoundingClientRect()));
+    if (!isHidden(block, boxOf(rect), covers, MARGIN)) return;
+    // From the pane's own size: React Flow learns of a resize (the editor opening) a frame later.
+    const zoom = flow.getZoom();
+    void flow.setViewport(
+      { x: rect.width / 2 - (x + width / 2) * zoom, y: rect.height / 2 - (y + height / 2) * zoom, zoom },
+      { duration: 300 },
+    );
   }, [blockId, flow, pane]);
 }
