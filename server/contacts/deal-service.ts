@@ -20,8 +20,41 @@ export async function setDealState(db: PrismaClient, projectId: number, clientId
   return db.$transaction(async (tx) => {
     await lockClients(tx, projectId, [clientId]);
     const deal = await openDeal(tx, projectId, clientId);
-    return tx.deal.update({ where: { id: deal.id }, data: { stateId } });
+    return moveDeal(tx, deal.id, stateId);
   });
+}
+
+/** Moves a deal to a CRM state (known to be the project's): for the API, the engine and the UI alike. */
+export function moveDeal(db: Db, dealId: number, stateId: number) {
+  return db.deal.update({ where: { id: dealId }, data: { stateId } });
+}
+
+/**
+ * Closes a deal and opens the client's next one, empty (close_deal blocks, `create_order()`).
+ * The next deal's id is drawn beforehand, so the engine knows it before its final write.
+ */
+export async function closeDeal(
+  db: Db,
+  closed: { dealId: number; at: Date },
+  next: { id: number; projectId: number; clientId: number },
+) {
+  await db.deal.update({ where: { id: closed.dealId }, data: { closedAt: closed.at } });
+  await db.deal.create({ data: next });
+}
+
+/** Stores a submission of a deal's variables (red and yellow blocks); its id drawn beforehand. */
+export function recordSubmission(
+  db: Db,
+  submission: {
+    id: number;
+    projectId: number;
+    clientId: number;
+    dealId: number;
+    blockId: number;
+    variables: Record<string, string>;
+  },
+) {
+  return db.submission.create({ data: submission });
 }
 
 /** The id of a state by its name (first funnel first), or null. */

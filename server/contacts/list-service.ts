@@ -23,14 +23,32 @@ async function requireClients(db: Db, projectId: number, clientIds: readonly num
   }
 }
 
+/**
+ * Adds clients to a list or removes them (the list and the clients are known to be the
+ * project's): the one write of list membership, for the API, the engine and the UI alike.
+ */
+export async function writeListMembership(
+  db: Db,
+  projectId: number,
+  listId: number,
+  clientIds: readonly number[],
+  member: boolean,
+) {
+  const { count } = member
+    ? await db.clientListMember.createMany({
+        data: clientIds.map((clientId) => ({ listId, clientId, projectId })),
+        skipDuplicates: true,
+      })
+    : await db.clientListMember.deleteMany({
+        where: { projectId, listId, clientId: { in: [...clientIds] } },
+      });
+  return count;
+}
+
 export async function addToList(db: Db, projectId: number, listId: number, clientIds: readonly number[]) {
   await requireList(db, projectId, listId);
   await requireClients(db, projectId, clientIds);
-  const { count } = await db.clientListMember.createMany({
-    data: clientIds.map((clientId) => ({ listId, clientId, projectId })),
-    skipDuplicates: true,
-  });
-  return count;
+  return writeListMembership(db, projectId, listId, clientIds, true);
 }
 
 export async function removeFromList(
@@ -40,10 +58,7 @@ export async function removeFromList(
   clientIds: readonly number[],
 ) {
   await requireList(db, projectId, listId);
-  const { count } = await db.clientListMember.deleteMany({
-    where: { projectId, listId, clientId: { in: [...clientIds] } },
-  });
-  return count;
+  return writeListMembership(db, projectId, listId, clientIds, false);
 }
 
 export async function isInList(db: Db, projectId: number, listId: number, clientId: number) {

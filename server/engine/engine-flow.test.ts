@@ -271,7 +271,9 @@ describe('entering a block', () => {
     await bot.say('x');
     expect(await bot.db.clientListMember.count({ where: { listId: list.id } })).toBe(0);
     expect(await bot.log('error')).toEqual([
-      expect.objectContaining({ message: `CRM state ${state.id} does not exist.` }),
+      expect.objectContaining({
+        message: `CRM state ${state.id} does not exist in this project. State ids are shown in the CRM funnel editor.`,
+      }),
     ]);
 
     const same = await h.bot({ blocks: [start(1, 'hi')], arrows: [] });

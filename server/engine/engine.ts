@@ -3,7 +3,7 @@ import { safeFetch } from '@/server/http';
 import { queueWebhookDeliveries } from '@/server/webhooks/webhook-jobs';
 import type { EngineDeps } from './engine-deps';
 import { handleEvent } from './handle-event';
-import { pgBossScheduler, type ScheduledJobData } from './scheduler';
+import { pgBossScheduler, queueScheduledSend, type ScheduledJobData } from './scheduler';
 
 /** A scheduled send coming due: the same flow as any other event of the client. */
 async function runScheduled(data: ScheduledJobData) {
@@ -42,12 +42,6 @@ export async function resumePendingSends(): Promise<number> {
     where: { status: 'pending', jobId: null },
     take: 10_000,
   });
-  for (const send of orphans) {
-    const jobId = await scheduler.schedule(
-      { projectId: send.projectId, clientId: send.clientId, scheduledSendId: send.id },
-      send.runAt,
-    );
-    if (jobId) await deps.db.scheduledSend.update({ where: { id: send.id }, data: { jobId } });
-  }
+  for (const send of orphans) await queueScheduledSend(deps.db, scheduler, send);
   return orphans.length;
 }

@@ -1,7 +1,7 @@
-import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, sqlTransaction } from '@/server/db/raw-sql';
+import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { inClientOrder, releaseLease, untilClaimed } from './client-lease';
 import { getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -12,6 +12,7 @@ import { type StoredOutgoing, storeEventResults } from './event-writes';
 import type { EngineEvent, LogEntry } from './events';
 import { carryOut } from './outbox';
 import { RunState } from './run-state';
+import { queueScheduledSend } from './scheduler';
 
 export type { StoredOutgoing } from './event-writes';
 
@@ -111,11 +112,5 @@ export async function handleEvent(
  */
 async function queueTimers(deps: EngineDeps, projectId: number, run: RunState) {
   for (const jobId of run.cancelledJobs) await deps.scheduler.cancel(jobId).catch(() => {});
-  for (const send of run.scheduled) {
-    const jobId = await deps.scheduler.schedule(
-      { projectId, clientId: send.clientId, scheduledSendId: send.id },
-      send.runAt,
-    );
-    if (jobId) await deps.db.scheduledSend.update({ where: { id: send.id }, data: { jobId } });
-  }
+  for (const send of run.scheduled) await queueScheduledSend(deps.db, deps.scheduler, { ...send, projectId });
 }

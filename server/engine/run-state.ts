@@ -1,14 +1,16 @@
 import { toDisplayString } from '@/lib/formula';
 import type { Attachment, Block, Buttons } from '@/lib/schema';
-import { findPlaceholders, renderTemplate, type TemplateContext } from '@/lib/template';
+import { findPlaceholders, renderTemplate } from '@/lib/template';
 import type { LockedClient } from '@/server/contacts/client-service';
-import { splitScope } from '@/server/contacts/variable-limits';
-import { applyVariableChanges, type VariableWrites } from '@/server/contacts/variable-store';
+import { closeDeal, moveDeal, recordSubmission } from '@/server/contacts/deal-service';
+import { writeListMembership } from '@/server/contacts/list-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Plan, Prisma } from '@/server/db/generated/client';
 import { plainSql } from '@/server/db/raw-sql';
-import { createFormulaHost } from '@/server/engine/functions/formula-host';
 import { DomainError } from '@/server/errors';
+import { createFormulaHost } from '@/server/engine/functions/formula-host';
+import { splitScope } from '@/server/contacts/variable-limits';
+import { applyVariableChanges, type VariableWrites } from '@/server/contacts/variable-store';
 import type { HttpClient } from './block-request';
 import type { CompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -176,12 +178,8 @@ export class RunState {
     return this.#submitted;
   }
 
-  /**
-   * A log entry. `sentBefore` (the messages the event had sent by then) places it in the chat:
-   * the simulator shows its warnings there.
-   */
   note(kind: LogKind, data: Record<string, unknown>): void {
-    this.#log.push({ kind, data: { ...data, sentBefore: this.#outgoing.length } });
+    this.#log.push({ kind, data });
   }
 
   /** The incoming message of a `message` event, and what the system variables say of it. */
@@ -311,7 +309,7 @@ export class RunState {
   /** Moves the open deal to a CRM state (known to exist). */
   setDealState(stateId: number): void {
     const dealId = this.dealId;
-    this.later((tx) => tx.deal.update({ where: { id: dealId }, data: { stateId } }));
+    this.later((tx) => moveDeal(tx, dealId, stateId));
   }
 
   /**
@@ -324,10 +322,7 @@ export class RunState {
     const next = await this.newId('Deal');
     const at = this.deps.now();
     const data = { id: next, projectId: this.project.id, clientId: this.client.id };
-    this.later(async (tx) => {
-      await tx.deal.update({ where: { id: closed }, data: { closedAt: at } });
-      await tx.deal.create({ data });
-    });
+    this.later((tx) => closeDeal(tx, { dealId: closed, at }, data));
     this.#dealId = next;
     this.#system.dealId = next;
     this.scope.discardDeal();
@@ -390,26 +385,18 @@ export class RunState {
 
   /** `#{...}` substitution; expressions (`#{2+2}`) are evaluated first, as they may be async. */
   render(text: string, mode: 'text' | 'url' = 'text'): string {
-    return renderTemplate(text, this.templateContext(), { mode }).text;
+    return renderTemplate(
+      text,
+      this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? ''),
+      { mode },
+    ).text;
   }
 
   private expressionValues = new Map<string, string>();
-  /** Names `#{...}` read that no variable has, logged once per event: they render empty. */
-  private readonly unknownNames = new Set<string>();
 
   /** The variables and the expressions `prepareExpressions` evaluated, for substitution. */
-  templateContext(): TemplateContext {
-    return {
-      lookup: (name) => {
-        const value = this.scope.get(name);
-        if (value === undefined && !this.unknownNames.has(name)) {
-          this.unknownNames.add(name);
-          this.note('unknown_variable', { name });
-        }
-        return value;
-      },
-      evaluate: (expr) => this.expressionValues.get(expr) ?? '',
-    };
+  templateContext() {
+    return this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? '');
   }
 
   /**

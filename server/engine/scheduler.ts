@@ -1,3 +1,4 @@
+import type { PrismaClient } from '@/server/db/client-type';
 import { cancelJob, defineJob, enqueue } from '@/server/jobs/jobs';
 
 export interface ScheduledJobData {
@@ -38,4 +39,17 @@ export function pgBossScheduler(handle: (data: ScheduledJobData) => Promise<void
       cancel: (jobId) => cancelJob(job as never, jobId),
     },
   };
+}
+
+/** Queues a stored ScheduledSend's job and records its id (after the event's commit, or on a restart). */
+export async function queueScheduledSend(
+  db: PrismaClient,
+  scheduler: Scheduler,
+  send: { id: number; projectId: number; clientId: number; runAt: Date },
+) {
+  const jobId = await scheduler.schedule(
+    { projectId: send.projectId, clientId: send.clientId, scheduledSendId: send.id },
+    send.runAt,
+  );
+  if (jobId) await db.scheduledSend.update({ where: { id: send.id }, data: { jobId } });
 }

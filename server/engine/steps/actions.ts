@@ -1,4 +1,6 @@
 import type { Block } from '@/lib/schema';
+import { requireState } from '@/server/contacts/deal-service';
+import { DomainError } from '@/server/errors';
 import type { RunState } from '../run-state';
 
 /** Step 1: the block's actions: move the deal to a CRM state, add to and remove from lists. */
@@ -6,11 +8,12 @@ export async function actionsStep(run: RunState, block: Block): Promise<void> {
   const actions = block.actions;
   if (!actions) return;
   if (actions.crmStateId) {
-    const state = await run.db.crmState.findFirst({
-      where: { id: actions.crmStateId, projectId: run.project.id },
+    const state = await requireState(run.db, run.project.id, actions.crmStateId).catch((error: unknown) => {
+      if (!(error instanceof DomainError)) throw error;
+      run.note('error', { blockId: block.id, message: error.message });
+      return null;
     });
     if (state) run.setDealState(state.id);
-    else run.note('error', { blockId: block.id, message: `CRM state ${actions.crmStateId} does not exist.` });
   }
   const wanted = [...actions.addToLists, ...actions.removeFromLists];
   if (!wanted.length) return;

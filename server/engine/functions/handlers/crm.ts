@@ -1,4 +1,5 @@
 import { assignClient } from '@/server/contacts/assignment';
+import { findStateIdByName, requireState } from '@/server/contacts/deal-service';
 import type { AreaHandlers } from '../registry';
 import { asInt, asString, given } from '../values';
 
@@ -7,23 +8,11 @@ export const crmHandlers = {
   create_order: ({ run }) => run.closeDeal(),
 
   async change_state({ run, args }) {
-    const stateId = asInt(args[0], 'state_id');
-    const state = await run.db.crmState.findFirst({ where: { id: stateId, projectId: run.project.id } });
-    if (!state) throw new Error(`CRM state ${stateId} does not exist`);
-    run.setDealState(stateId);
+    run.setDealState((await requireState(run.db, run.project.id, asInt(args[0], 'state_id'))).id);
     return true;
   },
 
-  async get_state_id({ run, args }) {
-    const state = await run.db.crmState.findFirst({
-      where: {
-        projectId: run.project.id,
-        name: { equals: asString(args[0], 'name'), mode: 'insensitive' },
-      },
-      orderBy: [{ funnelId: 'asc' }, { position: 'asc' }],
-    });
-    return state?.id ?? null;
-  },
+  get_state_id: ({ run, args }) => findStateIdByName(run.db, run.project.id, asString(args[0], 'name')),
 
   /**
    * Assigned at the call, in its own short transaction under the project's assignment lock (no

@@ -1,14 +1,12 @@
 import type { Value } from '@/lib/formula';
+import { requireList } from '@/server/contacts/list-service';
 import type { RunState } from '@/server/engine/run-state';
 import type { AreaHandlers } from '../registry';
 import { asInt } from '../values';
 
 /** The list named by the first argument, which must be one of the project's. */
 async function listOf(run: RunState, args: Value[]): Promise<number> {
-  const listId = asInt(args[0], 'list_id');
-  const list = await run.db.clientList.findFirst({ where: { id: listId, projectId: run.project.id } });
-  if (!list) throw new Error(`list ${listId} does not exist`);
-  return listId;
+  return (await requireList(run.db, run.project.id, asInt(args[0], 'list_id'))).id;
 }
 
 /** The client's membership of the project's client lists. */
