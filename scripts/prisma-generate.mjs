@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Generates the Prisma client offline. `prisma generate` needs no schema engine, but the CLI
-// checks that one is configured: any existing file will do (DESIGN.md, "Database").
+// checks that one is configured: any existing file will do (the native binary is not downloadable everywhere).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 

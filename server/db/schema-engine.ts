@@ -7,7 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 
 /**
  * Prisma's schema engine compiled to WebAssembly, on an in-memory PGlite: it computes
- * migrations without the native engine, which cannot be downloaded here (DESIGN.md).
+ * migrations without the native engine, whose binary cannot be downloaded where Prisma's binary host is out of reach.
  * Development tooling only; the app never loads it.
  */
 

@@ -1,11 +1,11 @@
 import type { InFlowName, Value } from '@/lib/formula';
+import { tgHandlers } from '@/server/channels/tg/functions';
 import type { RunState } from '@/server/engine/run-state';
 import { botHandlers } from './handlers/bot';
 import { chatappHandlers } from './handlers/chatapp';
 import { crmHandlers } from './handlers/crm';
 import { listHandlers } from './handlers/lists';
 import { requestHandlers } from './handlers/requests';
-import { tgHandlers } from '../../channels/tg/functions';
 import { variableHandlers } from './handlers/variables';
 
 /** One call of an in-flow function, its arguments already read (`inFlowArgs`). */
