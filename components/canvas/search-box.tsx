@@ -67,7 +67,7 @@ export const SearchBox = memo(function SearchBox({
             setOpen(false);
           }
         }}
-        className="h-8 w-52 rounded-md border border-slate-300 bg-white pr-2 pl-7 text-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-2 focus:outline-brand-100"
+        className="h-8 w-56 rounded-md border border-slate-300 bg-white pr-2 pl-7 text-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-2 focus:outline-brand-100"
       />
       {shown ? (
         <div

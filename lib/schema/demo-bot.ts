@@ -14,7 +14,8 @@ export const demoBotSchema: BotSchemaInput = {
       position: { x: 0, y: 0 },
       trigger: { alternatives: '', match: 'exact' },
       // A client without a name is greeted "Hi!", not "Hi !".
-      text: "Hi#{if(name, concat(' ', name), '')}! I am the Blockbot demo. What would you like to do?",
+      formula: "greeting = if(name, concat('Hi ', name, '!'), 'Hi!')",
+      text: '#{greeting} I am the Blockbot demo. What would you like to do?',
     },
     {
       id: 2,

@@ -59,7 +59,7 @@ export default async function DocPage({ params }: Params) {
         </Link>
       </nav>
       <article
-        className={`${prose} px-6 py-8`}
+        className={`${prose} mx-auto px-6 py-8`}
         // biome-ignore lint/security/noDangerouslySetInnerHtml: the repository's own Markdown, rendered at build time, not user content
         dangerouslySetInnerHTML={{ __html: renderDoc(markdown, doc) }}
       />
