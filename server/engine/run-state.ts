@@ -1,6 +1,6 @@
 import { toDisplayString } from '@/lib/formula';
 import type { Attachment, Block, Buttons } from '@/lib/schema';
-import { findPlaceholders, renderTemplate } from '@/lib/template';
+import { findPlaceholders, renderTemplate, type TemplateContext } from '@/lib/template';
 import type { LockedClient } from '@/server/contacts/client-service';
 import { closeDeal, moveDeal, recordSubmission } from '@/server/contacts/deal-service';
 import { writeListMembership } from '@/server/contacts/list-service';
@@ -178,8 +178,12 @@ export class RunState {
     return this.#submitted;
   }
 
+  /**
+   * A log entry. `sentBefore` (the messages the event had sent by then) places it in the chat:
+   * the simulator shows its warnings there.
+   */
   note(kind: LogKind, data: Record<string, unknown>): void {
-    this.#log.push({ kind, data });
+    this.#log.push({ kind, data: { ...data, sentBefore: this.#outgoing.length } });
   }
 
   /** The incoming message of a `message` event, and what the system variables say of it. */
@@ -385,18 +389,26 @@ export class RunState {
 
   /** `#{...}` substitution; expressions (`#{2+2}`) are evaluated first, as they may be async. */
   render(text: string, mode: 'text' | 'url' = 'text'): string {
-    return renderTemplate(
-      text,
-      this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? ''),
-      { mode },
-    ).text;
+    return renderTemplate(text, this.templateContext(), { mode }).text;
   }
 
   private expressionValues = new Map<string, string>();
+  /** Names `#{...}` read that no variable has, logged once per event: they render empty. */
+  private readonly unknownNames = new Set<string>();
 
   /** The variables and the expressions `prepareExpressions` evaluated, for substitution. */
-  templateContext() {
-    return this.scope.templateContext((expr) => this.expressionValues.get(expr) ?? '');
+  templateContext(): TemplateContext {
+    return {
+      lookup: (name) => {
+        const value = this.scope.get(name);
+        if (value === undefined && !this.unknownNames.has(name)) {
+          this.unknownNames.add(name);
+          this.note('unknown_variable', { name });
+        }
+        return value;
+      },
+      evaluate: (expr) => this.expressionValues.get(expr) ?? '',
+    };
   }
 
   /**
