@@ -52,6 +52,8 @@ export function recordSubmission(
     dealId: number;
     blockId: number;
     variables: Record<string, string>;
+    /** Yellow blocks keep the deal open. */
+    kept: boolean;
   },
 ) {
   return db.submission.create({ data: submission });

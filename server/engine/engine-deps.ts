@@ -1,5 +1,6 @@
 import type { PrismaClient } from '@/server/db/client-type';
 import type { HttpClient } from './block-request';
+import type { WebhookTarget } from './outbox-rows';
 import type { Scheduler } from './scheduler';
 
 /** What the engine needs from outside; tests pass their own clock and scheduler. */
@@ -10,8 +11,11 @@ export interface EngineDeps {
   now: () => Date;
   random?: () => number;
   /**
-   * Queues the webhook deliveries of an event's outbox (projects with a webhook URL); without
-   * it they stay in the outbox.
+   * Queues the webhook deliveries (of messages and submissions) of an event's outbox (projects
+   * with a webhook URL); without it they stay in the outbox.
    */
-  queueWebhooks?: (projectId: number, deliveries: { messageId: bigint; outboxId: bigint }[]) => Promise<void>;
+  queueWebhooks?: (
+    projectId: number,
+    deliveries: { target: WebhookTarget; outboxId: bigint }[],
+  ) => Promise<void>;
 }

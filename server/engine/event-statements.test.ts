@@ -93,6 +93,6 @@ it('stored messages reach the webhook through outbox rows only when the project 
   );
   expect(queueWebhooks).toHaveBeenCalledExactlyOnceWith(
     bot.projectId,
-    rows.map((r) => ({ messageId: r.messageId, outboxId: r.id })),
+    rows.map((r) => ({ target: { messageId: r.messageId }, outboxId: r.id })),
   );
 });

@@ -1,7 +1,7 @@
 import type { Attachment, Buttons } from '@/lib/schema';
-import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/contacts/variable-store';
+import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
 import { LEASE_NOW, LEASE_SECONDS } from './client-lease';
 import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRows, type RawOutboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
@@ -70,14 +70,18 @@ const storeEvent = new PreparedStatement(
      SELECT $projectId::int, o.kind, o."messageId", o.payload,
        ${LEASE_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}), $at::timestamp(3)
      FROM (
-       SELECT 1 AS pos, 'send' AS kind, id AS "messageId", NULL::jsonb AS payload FROM messages
+       SELECT 1 AS pos, 'send' AS kind, id AS "messageId", NULL::jsonb AS payload, 0::bigint AS n FROM messages
        WHERE $sends::boolean AND direction = 'out'
        UNION ALL
-       SELECT 2, 'webhook', id, NULL FROM messages WHERE $webhooks::boolean
+       SELECT 2, 'webhook', id, NULL, 0 FROM messages WHERE $webhooks::boolean
        UNION ALL
-       SELECT 3, 'follow_up', NULL, f.payload FROM unnest($followUps::jsonb[]) AS f (payload)
+       -- The submissions' webhooks follow the messages' (the event's order).
+       SELECT 3, 'webhook', NULL, jsonb_build_object('submissionId', s.id), s.n
+       FROM unnest($submissionIds::int[]) WITH ORDINALITY AS s (id, n) WHERE $webhooks::boolean
+       UNION ALL
+       SELECT 4, 'follow_up', NULL, f.payload, f.n FROM unnest($followUps::jsonb[]) WITH ORDINALITY AS f (payload, n)
      ) o
-     ORDER BY o.pos, o."messageId"
+     ORDER BY o.pos, o."messageId", o.n
      RETURNING id, kind, "messageId", payload
    ), outbox_done AS (
      UPDATE "Outbox" SET state = 'done', "doneAt" = $at::timestamp(3) WHERE id = $doneOutboxId::bigint
@@ -98,10 +102,12 @@ export class LeaseLostError extends Error {}
 /**
  * Everything an event stores, in one statement: the incoming message and the outgoing ones
  * (undelivered until their channel says otherwise, unless storing delivers them), the
- * variable changes, the client's block (and last block request's reply) and the engine log. An outgoing message whose send key
- * is already stored (a retried job) is left out, so nothing is sent twice. It releases the
- * client's lease (or keeps it for the next event here), and stores nothing when the lease is no longer this event's. It is the
- * event's last statement: the transaction commits with it.
+ * variable changes, the client's block (and last block request's reply), the engine log and
+ * the outbox rows of its side effects (sends, webhooks of its messages and submissions,
+ * follow-up events). An outgoing message whose send key is already stored (a retried job) is
+ * left out, so nothing is sent twice. It releases the client's lease (or keeps it for the next
+ * event here), and stores nothing when the lease is no longer this event's. It is the event's
+ * last statement: the transaction commits with it.
  */
 export async function storeEventResults(
   sql: TransactionSql,
@@ -154,6 +160,7 @@ export async function storeEventResults(
         keepLease: options.keepLease,
         sends: !options.deliveredWhenStored,
         webhooks: options.hasWebhook,
+        submissionIds: run.submissionIds,
         followUps: run.deferred.map((f) => JSON.stringify(f)),
         doneOutboxId: options.outboxId === null ? null : String(options.outboxId),
       },

@@ -6,8 +6,12 @@ import type { EngineEvent } from './events';
  */
 export const OUTBOX_CLAIM_SECONDS = 15;
 
+/** What a webhook row delivers: a stored message, or a red or yellow block's submission. */
+export type WebhookTarget = { messageId: bigint } | { submissionId: number };
+
 export type OutboxRow =
-  | { id: bigint; kind: 'send' | 'webhook'; messageId: bigint }
+  | { id: bigint; kind: 'send'; messageId: bigint }
+  | { id: bigint; kind: 'webhook'; target: WebhookTarget }
   | { id: bigint; kind: 'follow_up'; clientId: number; event: EngineEvent };
 
 export interface RawOutboxRow {
@@ -21,16 +25,19 @@ export interface RawOutboxRow {
 export function outboxRows(raw: RawOutboxRow[] | string | null): OutboxRow[] {
   const rows: RawOutboxRow[] = typeof raw === 'string' ? JSON.parse(raw) : (raw ?? []);
   return rows.map((row) => {
-    const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as {
-      clientId: number;
-      event: EngineEvent;
-    } | null;
-    if (row.kind === 'follow_up' && payload)
-      return { id: BigInt(row.id), kind: 'follow_up', clientId: payload.clientId, event: payload.event };
-    return {
-      id: BigInt(row.id),
-      kind: row.kind as 'send' | 'webhook',
-      messageId: BigInt(row.messageId ?? 0),
-    };
+    const id = BigInt(row.id);
+    const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+    if (row.kind === 'follow_up') {
+      const { clientId, event } = payload as { clientId: number; event: EngineEvent };
+      return { id, kind: 'follow_up', clientId, event };
+    }
+    const messageId = BigInt(row.messageId ?? 0);
+    if (row.kind === 'send') return { id, kind: 'send', messageId };
+    // A webhook row has a message id or a `{ submissionId }` payload.
+    const target =
+      row.messageId === null
+        ? { submissionId: (payload as { submissionId: number }).submissionId }
+        : { messageId };
+    return { id, kind: 'webhook', target };
   });
 }

@@ -58,7 +58,7 @@ const markQueued = new PreparedStatement(
 /** Queues the webhook deliveries; from then on their jobs carry them (and retry a cut-off one). */
 async function queueWebhooks(deps: EngineDeps, projectId: number, rows: OutboxRow[]): Promise<void> {
   const deliveries = rows.flatMap((r) =>
-    r.kind === 'webhook' ? [{ outboxId: r.id, messageId: r.messageId }] : [],
+    r.kind === 'webhook' ? [{ outboxId: r.id, target: r.target }] : [],
   );
   if (!deliveries.length || !deps.queueWebhooks) return;
   await deps.queueWebhooks(projectId, deliveries);

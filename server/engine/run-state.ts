@@ -94,7 +94,8 @@ export class RunState {
   readonly #queuedBlocks: Block[] = [];
   /** The last block request's reply in this event, kept on the client for the webhook; null: none ran. */
   #customAnswer: string | null = null;
-  #submitted = false;
+  /** The event's submissions: each one's webhook goes in the outbox with the event. */
+  readonly #submissionIds: number[] = [];
   #dealId: number;
 
   constructor(
@@ -175,7 +176,10 @@ export class RunState {
     return this.#customAnswer;
   }
   get hasSubmitted(): boolean {
-    return this.#submitted;
+    return this.#submissionIds.length > 0;
+  }
+  get submissionIds(): readonly number[] {
+    return this.#submissionIds;
   }
 
   /**
@@ -296,7 +300,7 @@ export class RunState {
   }
 
   /** A submission of the open deal's variables, written with the event; returns its id. */
-  async addSubmission(blockId: number, variables: Record<string, string>): Promise<number> {
+  async addSubmission(blockId: number, variables: Record<string, string>, kept: boolean): Promise<number> {
     const submission = {
       id: await this.newId('Submission'),
       projectId: this.project.id,
@@ -304,9 +308,10 @@ export class RunState {
       dealId: this.#dealId,
       blockId,
       variables,
+      kept,
     };
     this.later((tx) => tx.submission.create({ data: submission }));
-    this.#submitted = true;
+    this.#submissionIds.push(submission.id);
     return submission.id;
   }
 

@@ -16,6 +16,11 @@ export interface JobDefinition<T extends object> {
   groups?: { of(data: T): string; perGroup: number; workers: number };
   /** The queue's policy; `stately` keeps at most one queued and one active job per singletonKey. */
   policy?: QueuePolicy;
+  /**
+   * Where a job goes once its retries are spent (it failed, or its worker died, every time):
+   * this job kind gets the same data (pg-boss's dead letter queue).
+   */
+  deadLetter?: JobDefinition<T>;
 }
 
 /** A job whose worker dies (no heartbeat for this long) is retried by another worker. */
@@ -31,10 +36,10 @@ export async function enqueue<T extends object>(
   options: SendOptions = {},
 ): Promise<string | null> {
   const boss = await getBoss();
-  await ensureQueue(boss, definition.name, definition.policy);
+  await ensureQueue(boss, definition);
   return boss.send(definition.name, data, {
     heartbeatSeconds: HEARTBEAT_SECONDS,
-    ...groupOf(definition, data),
+    ...jobOptions(definition, data),
     ...options,
   });
 }
@@ -45,19 +50,30 @@ export async function enqueueMany<T extends object>(
   items: { data: T; startAfter?: Date; singletonKey?: string; retryLimit?: number }[],
 ): Promise<void> {
   const boss = await getBoss();
-  await ensureQueue(boss, definition.name, definition.policy);
+  await ensureQueue(boss, definition);
   for (let i = 0; i < items.length; i += 500) {
     await boss.insert(
       definition.name,
       items
         .slice(i, i + 500)
-        .map((item) => ({ heartbeatSeconds: HEARTBEAT_SECONDS, ...groupOf(definition, item.data), ...item })),
+        .map((item) => ({
+          heartbeatSeconds: HEARTBEAT_SECONDS,
+          ...jobOptions(definition, item.data),
+          ...item,
+        })),
     );
   }
 }
 
-function groupOf<T extends object>(definition: JobDefinition<T>, data: T): { group?: { id: string } } {
-  return definition.groups ? { group: { id: definition.groups.of(data) } } : {};
+/** Each job's group and dead letter queue (set per job: a queue made before it had none). */
+function jobOptions<T extends object>(
+  definition: JobDefinition<T>,
+  data: T,
+): { group?: { id: string }; deadLetter?: string } {
+  return {
+    ...(definition.groups && { group: { id: definition.groups.of(data) } }),
+    ...(definition.deadLetter && { deadLetter: definition.deadLetter.name }),
+  };
 }
 
 export async function cancelJob(definition: JobDefinition<object>, jobId: string): Promise<void> {
@@ -67,8 +83,11 @@ export async function cancelJob(definition: JobDefinition<object>, jobId: string
 
 const createdQueues = new Set<string>();
 
-async function ensureQueue(boss: PgBoss, name: string, policy?: QueuePolicy): Promise<void> {
+async function ensureQueue<T extends object>(boss: PgBoss, definition: JobDefinition<T>): Promise<void> {
+  const { name, policy, deadLetter } = definition;
   if (createdQueues.has(name)) return;
+  // A job names its dead letter queue: that queue must exist first.
+  if (deadLetter) await ensureQueue(boss, deadLetter);
   if (!(await boss.getQueue(name))) await boss.createQueue(name, policy ? { policy } : {});
   createdQueues.add(name);
 }
@@ -77,7 +96,7 @@ async function ensureQueue(boss: PgBoss, name: string, policy?: QueuePolicy): Pr
 export async function startWorkers(definitions: readonly JobDefinition<object>[]): Promise<void> {
   const boss = await getBoss();
   for (const definition of definitions) {
-    await ensureQueue(boss, definition.name, definition.policy);
+    await ensureQueue(boss, definition);
     await boss.work<object>(
       definition.name,
       {

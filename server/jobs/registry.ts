@@ -2,13 +2,14 @@ import { broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
 import { tgPollJob } from '@/server/channels/tg/polling';
 import { tgUpdateJob } from '@/server/channels/tg/updates';
 import { scheduledSendJob } from '@/server/engine/engine';
-import { webhookDeliveryJob } from '@/server/webhooks/webhook-jobs';
+import { webhookDeliveryJob, webhookGaveUpJob } from '@/server/webhooks/webhook-jobs';
 import type { JobDefinition } from './jobs';
 
 /** Every job kind the worker handles. */
 export const jobDefinitions = [
   scheduledSendJob,
   webhookDeliveryJob,
+  webhookGaveUpJob,
   broadcastSendJob,
   tgUpdateJob,
   tgPollJob,

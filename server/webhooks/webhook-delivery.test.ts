@@ -46,7 +46,13 @@ it('signs with the same timestamp it sends, even when the clock crosses a second
   let ms = Math.floor(Date.now() / 1000) * 1000 + 999;
   const clock = () => new Date(ms++);
   const config = { ...getSafeHttpConfig(), allowHosts: ['127.0.0.1'] };
-  await deliverWebhook(db, (url, init) => safeFetch(url, init, config), project.id, message.id, clock);
+  await deliverWebhook(
+    db,
+    (url, init) => safeFetch(url, init, config),
+    project.id,
+    { messageId: message.id },
+    clock,
+  );
 
   expect(received).toHaveLength(1);
   const [hook] = received;

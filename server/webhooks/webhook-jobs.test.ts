@@ -52,7 +52,7 @@ async function projectWithMessages(webhookUrl: string, count: number) {
   }
   await queueWebhookDeliveries(
     project.id,
-    ids.map((messageId) => ({ messageId })),
+    ids.map((messageId) => ({ target: { messageId } })),
   );
   return project;
 }

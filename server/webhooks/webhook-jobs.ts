@@ -1,19 +1,31 @@
+import { z } from 'zod';
 import { getDb } from '@/server/db';
 import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
+import type { WebhookTarget } from '@/server/engine/outbox-rows';
 import { safeFetch } from '@/server/http';
 import { defineJob, enqueueMany } from '@/server/jobs/jobs';
 import { deliverWebhook } from './webhook-delivery';
 
-interface WebhookJobData {
-  projectId: number;
-  /** A bigint, as text: job data is JSON. */
-  messageId: string;
-  /** The event's outbox row (a bigint as text): done once the receiver answered. */
-  outboxId?: string;
-}
+const webhookJobData = z
+  .object({
+    projectId: z.number().int(),
+    /** A message's id (a bigint, as text: job data is JSON)… */
+    messageId: z.string().regex(/^\d+$/).optional(),
+    /** …or a submission's. */
+    submissionId: z.number().int().optional(),
+    /** The event's outbox row (a bigint as text): done once the receiver answered. */
+    outboxId: z.string().regex(/^\d+$/).optional(),
+  })
+  .refine((data) => (data.messageId === undefined) !== (data.submissionId === undefined), {
+    message: 'a webhook job delivers a message or a submission',
+  });
+type WebhookJobData = z.infer<typeof webhookJobData>;
 
 /** Deliveries of one project at a time at most; a receiver that hangs holds up only these. */
 export const WEBHOOK_PROJECT_CONCURRENCY = 2;
+
+/** Retries of a delivery that was cut off (its worker died) or failed before an answer came. */
+export const WEBHOOK_RETRIES = 5;
 
 const takeOutbox = new PreparedStatement(
   // 'pending' too: the job may start before its row is marked queued.
@@ -21,21 +33,48 @@ const takeOutbox = new PreparedStatement(
    WHERE id = $id::bigint AND state IN ('pending', 'queued') RETURNING id`,
 );
 const finishOutbox = new PreparedStatement(
-  `UPDATE "Outbox" SET state = 'done', "doneAt" = now() AT TIME ZONE 'UTC', error = $error WHERE id = $id::bigint`,
+  `UPDATE "Outbox" SET state = 'done', "doneAt" = now() AT TIME ZONE 'UTC', error = $error
+   WHERE id = $id::bigint AND state <> 'done'`,
 );
 
+/** What the job's data says to deliver. */
+function targetOf(data: WebhookJobData): WebhookTarget {
+  return data.messageId !== undefined
+    ? { messageId: BigInt(data.messageId) }
+    : { submissionId: data.submissionId ?? 0 };
+}
+
 /**
- * One job per message. A delivery that got an answer (even an error) is never repeated; one
- * cut off by a crash is attempted again by the job's retry, with the same `webhook-id`, as its
- * outbox row is still not done. Deliveries run side by side, a bounded number per
- * project, so a slow or hanging receiver delays only its own project's webhooks: it can hold
- * at most WEBHOOK_PROJECT_CONCURRENCY of the workers' batches.
+ * Ends the outbox row of a delivery whose retries are spent (every attempt failed or was cut
+ * off by a crash), so the outbox keeps no row that nothing will carry out.
+ */
+export const webhookGaveUpJob = defineJob<WebhookJobData>({
+  name: 'webhook.gave_up',
+  async handle(data) {
+    const { outboxId } = webhookJobData.parse(data);
+    if (outboxId === undefined) return;
+    await plainSql(await getDb()).run(finishOutbox, {
+      id: outboxId,
+      error: `not delivered: all ${WEBHOOK_RETRIES + 1} attempts failed or were cut off before an answer`,
+    });
+  },
+});
+
+/**
+ * One job per message or submission. A delivery that got an answer (even an error) is never
+ * repeated; one cut off by a crash is attempted again by the job's retry, with the same
+ * `webhook-id`, as its outbox row is still not done. Once the retries are spent the row is
+ * ended by `webhookGaveUpJob`. Deliveries run side by side, a bounded number per project, so
+ * a slow or hanging receiver delays only its own project's webhooks: it can hold at most
+ * WEBHOOK_PROJECT_CONCURRENCY of the workers' batches.
  */
 export const webhookDeliveryJob = defineJob<WebhookJobData>({
   name: 'webhook.deliver',
   batchSize: 10,
   groups: { of: (data) => `project-${data.projectId}`, perGroup: WEBHOOK_PROJECT_CONCURRENCY, workers: 4 },
-  async handle(data) {
+  deadLetter: webhookGaveUpJob,
+  async handle(raw) {
+    const data = webhookJobData.parse(raw);
     const db = await getDb();
     const outbox = data.outboxId ? { id: data.outboxId } : null;
     if (outbox && !(await plainSql(db).run(takeOutbox, outbox)).length) return;
@@ -43,30 +82,32 @@ export const webhookDeliveryJob = defineJob<WebhookJobData>({
       db,
       (url, init) => safeFetch(url, init),
       data.projectId,
-      BigInt(data.messageId),
+      targetOf(data),
     );
     if (outbox) await plainSql(db).run(finishOutbox, { ...outbox, error });
   },
 });
 
 /**
- * Queues a delivery for each stored message, in one statement: the engine's outbox rows of
- * projects with a webhook URL; each delivery reads the URL again when it runs. A job retried
- * after a crash delivers only while its row is not done.
+ * Queues a delivery for each stored message or submission, in one statement: the engine's
+ * outbox rows of projects with a webhook URL; each delivery reads the URL again when it runs.
+ * A job retried after a crash delivers only while its row is not done.
  */
 export async function queueWebhookDeliveries(
   projectId: number,
-  deliveries: { messageId: bigint; outboxId?: bigint }[],
+  deliveries: { target: WebhookTarget; outboxId?: bigint }[],
 ): Promise<void> {
   await enqueueMany(
     webhookDeliveryJob,
-    deliveries.map((d) => ({
+    deliveries.map(({ target, outboxId }) => ({
       data: {
         projectId,
-        messageId: String(d.messageId),
-        ...(d.outboxId !== undefined ? { outboxId: String(d.outboxId) } : {}),
+        ...('messageId' in target
+          ? { messageId: String(target.messageId) }
+          : { submissionId: target.submissionId }),
+        ...(outboxId !== undefined ? { outboxId: String(outboxId) } : {}),
       },
-      retryLimit: d.outboxId !== undefined ? 5 : 0,
+      retryLimit: outboxId !== undefined ? WEBHOOK_RETRIES : 0,
     })),
   );
 }

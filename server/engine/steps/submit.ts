@@ -9,7 +9,7 @@ export async function submitStep(run: RunState, block: Block): Promise<void> {
   const rules = BLOCK_KIND_RULES[block.kind];
   if (!rules.submits) return;
   const variables = run.scope.dealVariables();
-  const submissionId = await run.addSubmission(block.id, variables);
+  const submissionId = await run.addSubmission(block.id, variables, rules.keepsDeal);
   run.note('submission', { blockId: block.id, submissionId, variables, kept: rules.keepsDeal });
   // Save what was collected with the deal, close it, and start the next one empty.
   if (!rules.keepsDeal) await run.closeDeal();
