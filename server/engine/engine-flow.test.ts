@@ -248,10 +248,12 @@ describe('entering a block', () => {
       where: { projectId: bot.projectId },
       orderBy: { id: 'asc' },
     });
-    expect(submissions.map((s) => [s.blockId, s.variables])).toEqual([
-      [2, { item: 'pizza' }],
-      [3, { item: 'pizza' }],
+    expect(submissions.map((s) => [s.blockId, s.variables, s.kept])).toEqual([
+      [2, { item: 'pizza' }, true],
+      [3, { item: 'pizza' }, false],
     ]);
+    // No webhook URL: no outbox row for the submissions (nor for the simulator's messages).
+    expect(await bot.db.outbox.count({ where: { projectId: bot.projectId } })).toBe(0);
     expect((await bot.db.deal.findUniqueOrThrow({ where: { id: firstDeal } })).closedAt).not.toBeNull();
   });
 

@@ -9,7 +9,13 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { startWorkers } from '@/server/jobs/jobs';
 import { createProject } from '@/server/projects/project-service';
-import { queueWebhookDeliveries, WEBHOOK_PROJECT_CONCURRENCY, webhookDeliveryJob } from './webhook-jobs';
+import {
+  queueWebhookDeliveries,
+  WEBHOOK_PROJECT_CONCURRENCY,
+  WEBHOOK_RETRIES,
+  webhookDeliveryJob,
+  webhookGaveUpJob,
+} from './webhook-jobs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-webhook-jobs-'));
 let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
@@ -20,7 +26,7 @@ beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
   app = await useFreshAppDatabase(tmp);
   db = await getDb();
-  await startWorkers([webhookDeliveryJob]);
+  await startWorkers([webhookDeliveryJob, webhookGaveUpJob]);
 });
 afterAll(async () => {
   for (const receiver of receivers) {
@@ -92,4 +98,27 @@ it("a receiver that hangs holds up only its own project's deliveries, a bounded 
   expect(events.filter((e) => e === 'B')).toHaveLength(5);
   expect(events).not.toContain('A closed');
   expect(mostOpen).toBe(WEBHOOK_PROJECT_CONCURRENCY);
+}, 60_000);
+
+it('a delivery that failed on every attempt ends its outbox row with the error: the outbox keeps no row nothing will carry out', async () => {
+  const project = await createProject(db, { name: 'doomed', plan: 'business' });
+  const url = await receiver((_req, res) => res.end('ok'));
+  await db.project.update({ where: { id: project.id }, data: { webhookUrl: url } });
+  // An id beyond the column's range: reading the submission fails, on every attempt.
+  const target = { submissionId: 2 ** 31 };
+  const row = await db.outbox.create({
+    data: { projectId: project.id, kind: 'webhook', payload: target, state: 'queued' },
+  });
+  await queueWebhookDeliveries(project.id, [{ target, outboxId: row.id }]);
+
+  let done = await db.outbox.findUniqueOrThrow({ where: { id: row.id } });
+  while (done.state !== 'done') {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    done = await db.outbox.findUniqueOrThrow({ where: { id: row.id } });
+  }
+  expect(done).toMatchObject({
+    attempts: WEBHOOK_RETRIES + 1,
+    error: expect.stringContaining(`all ${WEBHOOK_RETRIES + 1} attempts failed or were cut off`),
+  });
+  expect(done.doneAt).not.toBeNull();
 }, 60_000);

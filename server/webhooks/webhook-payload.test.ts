@@ -132,6 +132,92 @@ it("carries bot-semantics §7's fields, and client.custom_answer once a block re
   expect(stored.customAnswer).toBe(priced?.client.custom_answer);
 });
 
+it("delivers each red and yellow block's submission, signed under its own webhook-id, after the event's message webhooks", async () => {
+  const db = await getDb();
+  const project = await createProject(db, { name: 'Orders', owner: { email: 'orders@example.com' } });
+  await saveBotSchema(db, project.id, {
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [
+      { id: 1, kind: 'start', text: 'order?', trigger: { alternatives: '' }, formula: "item = 'pizza'" },
+      { id: 2, kind: 'data_transfer', text: 'noted #{item}' },
+      { id: 3, kind: 'close_deal', text: 'done #{item}' },
+    ],
+    arrows: [
+      { id: 1, from: 1, to: 2, kind: 'unconditional' },
+      { id: 2, from: 2, to: 3, kind: 'unconditional' },
+    ],
+  });
+  const { webhookSecret } = await db.project.update({
+    where: { id: project.id },
+    data: { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+  });
+  const key = (await createApiKey(db, project.id, { name: 'main' })).key;
+  const call = (action: string, params: Record<string, unknown>) =>
+    fetch(`${server.url}/api/${key}/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(params),
+    }).then(async (response) => {
+      expect(response.status).toBe(200);
+      return (await response.json()) as Payload;
+    });
+  const { clients } = await call('load_clients', { platform_id: 'bob', group_id: 'sim', client_type: 99 });
+  const clientId = clients[0].client_id as number;
+  const start = received.length;
+  for (const text of ['hi', 'yellow', 'red']) await call('callback', { client_id: clientId, message: text });
+
+  // Three events of two messages each, and two submissions.
+  for (let i = 0; i < 200 && received.length < start + 8; i++) await new Promise((r) => setTimeout(r, 50));
+  const hooks = received.slice(start);
+  expect(hooks).toHaveLength(8);
+  const verify = new Webhook(webhookSecret);
+  const submissions = hooks
+    .map((r) => ({
+      id: r.headers['webhook-id'],
+      body: verify.verify(r.body, r.headers as Record<string, string>) as Payload,
+    }))
+    .filter((hook) => hook.body.type === 'submission')
+    .sort((a, b) => a.body.id - b.body.id);
+  const stored = await db.submission.findMany({ where: { projectId: project.id }, orderBy: { id: 'asc' } });
+  expect(submissions.map((s) => s.id)).toEqual(stored.map((s) => `sub_${project.id}_${s.id}`));
+  expect(submissions.map((s) => s.body)).toEqual(
+    stored.map((s, i) => ({
+      type: 'submission',
+      id: s.id,
+      client: expect.objectContaining({ id: clientId, recepient: 'bob', client_type: 99, group: 'sim' }),
+      submission: {
+        id: s.id,
+        block_id: [2, 3][i],
+        deal_id: s.dealId,
+        kept: [true, false][i],
+        variables: { item: 'pizza' },
+        created_at: Math.floor(s.createdAt.getTime() / 1000),
+      },
+      project_id: project.id,
+    })),
+  );
+  // Each submission's outbox row follows its event's message rows; every row is done.
+  const rows = await db.outbox.findMany({ where: { projectId: project.id }, orderBy: { id: 'asc' } });
+  expect(rows.map((r) => (r.messageId === null ? 'submission' : 'message'))).toEqual([
+    ...['message', 'message'],
+    ...['message', 'message', 'submission'],
+    ...['message', 'message', 'submission'],
+  ]);
+  for (
+    let i = 0;
+    i < 200 && (await db.outbox.count({ where: { projectId: project.id, state: { not: 'done' } } }));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 50));
+  expect(
+    await db.webhookDelivery.findMany({ where: { projectId: project.id, submissionId: { not: null } } }),
+  ).toEqual(
+    stored.map((s) =>
+      expect.objectContaining({ submissionId: s.id, messageId: null, status: 200, error: null }),
+    ),
+  );
+});
+
 it('is documented field for field in the OpenAPI document', () => {
   const payload = buildWebhookPayload(
     {
