@@ -5,9 +5,9 @@
  * 1. Throughput: 50 chats at once, each posting an update to the bot's webhook (over HTTP, with
  *    the secret header, as the messenger does) and waiting for the bot's answer to arrive at
  *    the fake Bot API before posting the next. Our channel (webhook route → stored update →
- *    job → engine → adapter) beside a bare grammY webhook bot in the same process that stores
- *    the same rows with `pg` (the update, the client, the message in and out) and answers with
- *    `ctx.reply`. The fake has no limits here and our adapter's pacing is lifted, so both are
+ *    engine in the same process → adapter) beside a bare grammY webhook bot in the same
+ *    process that stores the same rows with `pg` (the update, the client, the message in and
+ *    out) and answers with `ctx.reply`. The fake has no limits here and our adapter's pacing is lifted, so both are
  *    measured rather than the messenger's 30 a second. Rounds alternate, after a warm-up of each.
  * 2. Broadcast: BENCH_TG_BROADCAST recipients (default 10,000) sent through our adapter, with
  *    its pacing, to the fake enforcing the messenger's limits (30/s per bot, 1/s per chat).
@@ -168,7 +168,7 @@ async function bareBot(fake: FakeBotApi, pool: pg.Pool, channelId: number, proje
 async function measure(fake: FakeBotApi, url: string) {
   const { getDb } = await import('../server/db');
   const { startWorkers } = await import('../server/jobs/jobs');
-  const { tgUpdateJob } = await import('../server/channels/tg/updates');
+  const { tgSweepJob } = await import('../server/channels/tg/updates');
   const { connectTgChannel } = await import('../server/channels/tg/channel-service');
   const { setTgPacingLimits, tgChannel } = await import('../server/channels/tg/adapter');
   const { resetEnvCache } = await import('../server/config/env');
@@ -176,7 +176,7 @@ async function measure(fake: FakeBotApi, url: string) {
   process.env.BLOCKBOT_BASE_URL = webhook.url;
   resetEnvCache();
   const db = await getDb();
-  await startWorkers([tgUpdateJob] as never);
+  await startWorkers([tgSweepJob] as never);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
 
   const project = await createProject(db, { name: 'tg bench', plan: 'business' });

@@ -1,6 +1,6 @@
 import { broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
 import { tgPollJob } from '@/server/channels/tg/polling';
-import { tgUpdateJob } from '@/server/channels/tg/updates';
+import { tgSweepJob } from '@/server/channels/tg/updates';
 import { scheduledSendJob } from '@/server/engine/engine';
 import { webhookDeliveryJob, webhookGaveUpJob } from '@/server/webhooks/webhook-jobs';
 import type { JobDefinition } from './jobs';
@@ -11,6 +11,6 @@ export const jobDefinitions = [
   webhookDeliveryJob,
   webhookGaveUpJob,
   broadcastSendJob,
-  tgUpdateJob,
+  tgSweepJob,
   tgPollJob,
 ] as unknown as readonly JobDefinition<object>[];

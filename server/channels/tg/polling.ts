@@ -1,6 +1,6 @@
 import type { Update } from 'grammy/types';
 import { parseUpdate } from '@/lib/tg/inbound';
-import { getDb } from '@/server/db';
+import { getEngineDeps } from '@/server/engine/engine';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
 import { CHANNEL_STOPPED, channelBot, TG_ALLOWED_UPDATES } from './channel-service';
 import { storeUpdates } from './updates';
@@ -31,7 +31,8 @@ export async function startPolling(channelId: number, afterSeconds = 0): Promise
 
 /** One getUpdates of the bot; the updates are stored before the offset moves past them. */
 export async function pollOnce(channelId: number): Promise<'again' | 'retry' | 'stop'> {
-  const db = await getDb();
+  const deps = await getEngineDeps();
+  const { db } = deps;
   const channel = await db.channel.findFirst({ where: { id: channelId, kind: 'tg' } });
   if (channel?.receiveMode !== 'polling' || channel.status === CHANNEL_STOPPED) return 'stop';
   const polled = await channelBot(channel).call((api) =>
@@ -56,7 +57,7 @@ export async function pollOnce(channelId: number): Promise<'again' | 'retry' | '
   }
   const updates = polled.result as Update[];
   await storeUpdates(
-    db,
+    deps,
     channelId,
     updates.map((u) => ({
       updateId: u.update_id,

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Attachment } from '@/lib/schema';
 import {
   BUSINESS_CONNECTION_VARIABLE,
@@ -7,28 +9,40 @@ import {
   type TgInboundAttachment,
   type TgMessageEvent,
 } from '@/lib/tg/inbound';
-import type { Db } from '@/server/db/client-type';
+import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
+import { LEASE_NOW, LEASE_SECONDS } from '@/server/engine/client-lease';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
-import { defineJob, enqueueMany } from '@/server/jobs/jobs';
+import { defineJob, enqueue } from '@/server/jobs/jobs';
 import { channelBot } from './channel-service';
 
 /**
- * Accepted updates (webhook or getUpdates) are stored first, deduplicated by update_id, and
- * each is processed by a job: the webhook answers at once, and an update whose job died is
- * run again by pg-boss. Updates of one chat run one at a time, in order.
+ * Accepted updates (webhook or getUpdates) are stored first, deduplicated by update_id and
+ * held by the process that stored them, which then runs them through the engine at once (the
+ * webhook's answer does not wait for it). The sweeper takes the rows whose holder died before
+ * it finished (the hold expired) and processes them the same way, so an accepted update is
+ * never lost; the hold keeps two processes from processing one. Updates of one chat are
+ * processed one at a time, in update_id order.
  */
+
+/** How long the accepting process holds an update before the sweeper may take it. */
+export const ACCEPT_HOLD_SECONDS = 30;
+/** The hold while the engine runs it: an event is bounded by its client's lease. */
+const PROCESS_HOLD_SECONDS = LEASE_SECONDS + 30;
+/** An update failing this often is given up (marked processed with its error). */
+export const MAX_ATTEMPTS = 3;
+/**
+ * Processed updates are kept this long, then pruned: the messenger resends an unanswered
+ * update for at most a day, so a week covers every repeat and leaves recent errors to look at.
+ */
+export const KEEP_PROCESSED_DAYS = 7;
+/** The sweeper's period. */
+const SWEEP_SECONDS = 5;
+const SWEEP_BATCH = 200;
 
 /** How stale the channel's "last update received" may be. */
 const LAST_UPDATE_EVERY_MS = 5000;
-
-interface UpdateJobData {
-  /** TgUpdate.id, a bigint as text. */
-  updateRowId: string;
-  /** `<channel>:<chat>`: updates of one chat are processed one at a time. */
-  chat: string;
-}
 
 export interface AcceptedUpdate {
   updateId: number;
@@ -43,38 +57,78 @@ function chatOf(inbound: TgInbound): string {
   return '';
 }
 
+// Rows as the driver adapters give them on both databases: bigints and json may be text.
+const bigint = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
+const json = z.preprocess((value) => (typeof value === 'string' ? JSON.parse(value) : value), z.unknown());
+const heldRow = z.object({ id: bigint, channelId: z.number(), chat: z.string(), updateId: bigint });
+type HeldRow = z.infer<typeof heldRow>;
+
+const insertHeld = new PreparedStatement(
+  `INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "claimToken", "claimedUntil")
+   SELECT $channelId::int, u."updateId", u.chat, u.payload::jsonb, $token,
+     ${LEASE_NOW} + make_interval(secs => $seconds)
+   FROM unnest($updateIds::bigint[], $chats::text[], $payloads::text[]) AS u ("updateId", chat, payload)
+   ON CONFLICT ("channelId", "updateId") DO NOTHING
+   RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
+);
+
 /**
- * Stores the updates not seen before and queues a job for each one not yet processed (a
- * repeat of one whose job was lost gets a new job; the singleton key keeps it to one).
+ * Stores the updates not seen before, held by this process, and starts processing them
+ * without waiting (a repeat of a stored update is dropped: its holder, or the sweeper, has it).
  */
-export async function storeUpdates(db: Db, channelId: number, updates: AcceptedUpdate[]): Promise<void> {
+export async function storeUpdates(
+  deps: EngineDeps,
+  channelId: number,
+  updates: AcceptedUpdate[],
+): Promise<void> {
   if (!updates.length) return;
-  await db.tgUpdate.createMany({
-    data: updates.map((u) => ({ channelId, updateId: BigInt(u.updateId), payload: u.payload })),
-    skipDuplicates: true,
+  const token = randomUUID();
+  const inserted = await plainSql(deps.db).run(insertHeld, {
+    channelId,
+    updateIds: updates.map((u) => String(u.updateId)),
+    chats: updates.map((u) => chatOf(u.inbound)),
+    payloads: updates.map((u) => JSON.stringify(u.payload)),
+    token,
+    seconds: ACCEPT_HOLD_SECONDS,
   });
-  const pending = await db.tgUpdate.findMany({
-    where: { channelId, updateId: { in: updates.map((u) => BigInt(u.updateId)) }, processedAt: null },
-    select: { id: true, updateId: true },
-  });
+  processInOrder(
+    deps,
+    inserted.map((row) => heldRow.parse(row)),
+    token,
+  );
+  void ensureSweeper();
   // Every update of a busy bot would queue on this one row's lock: once every few seconds is
   // what the Channels tab needs.
   const now = new Date();
-  await db.channel.updateMany({
+  await deps.db.channel.updateMany({
     where: {
       id: channelId,
       OR: [{ lastUpdateAt: null }, { lastUpdateAt: { lt: new Date(now.getTime() - LAST_UPDATE_EVERY_MS) } }],
     },
     data: { lastUpdateAt: now },
   });
-  const chats = new Map(updates.map((u) => [String(u.updateId), chatOf(u.inbound)]));
-  await enqueueMany(
-    tgUpdateJob,
-    pending.map((row) => ({
-      data: { updateRowId: String(row.id), chat: `${channelId}:${chats.get(String(row.updateId)) ?? ''}` },
-      singletonKey: `tg-update-${row.id}`,
-    })),
-  );
+}
+
+/** This process's updates per chat: each starts when the one before it has finished. */
+const chats = new Map<string, Promise<void>>();
+
+/**
+ * Processes held rows, each chat's in update_id order behind the ones this process already
+ * runs. Queued before any await, so arrival order is kept; failures are recorded on the row.
+ */
+function processInOrder(deps: EngineDeps, rows: HeldRow[], token: string): Promise<void>[] {
+  const sorted = [...rows].sort((a, b) => a.channelId - b.channelId || Number(a.updateId - b.updateId));
+  return sorted.map((row) => {
+    const key = `${row.channelId}:${row.chat || `update-${row.id}`}`;
+    const run = (chats.get(key) ?? Promise.resolve())
+      .then(() => processUpdate(deps, row.id, token))
+      .catch((error: Error) => console.error(`[tg] update ${row.id} failed:`, error.message));
+    chats.set(key, run);
+    void run.then(() => {
+      if (chats.get(key) === run) chats.delete(key);
+    });
+    return run;
+  });
 }
 
 /** A file of the messenger is named by its id: a download URL would carry the bot's token. */
@@ -136,11 +190,70 @@ async function recordConnection(deps: EngineDeps, channelId: number, c: TgBusine
   });
 }
 
-/** Runs one stored update through the engine; a pressed button is always answered. */
-export async function processUpdate(deps: EngineDeps, updateRowId: bigint): Promise<void> {
-  const row = await deps.db.tgUpdate.findUnique({ where: { id: updateRowId }, include: { channel: true } });
-  if (!row || row.processedAt) return;
-  const { channel } = row;
+const claimedRow = z.object({
+  behind: z.boolean(),
+  payload: json,
+  channelId: z.number(),
+  projectId: z.number(),
+  groupId: z.string(),
+  credentials: json,
+});
+
+/**
+ * Takes a held update for processing: still unprocessed and held under `token`. One behind an
+ * earlier unprocessed update of its chat (held by another process, or failed) is not taken:
+ * its hold is dropped so the sweeper takes it once the earlier one is done.
+ */
+const claimHeld = new PreparedStatement(
+  `WITH target AS (
+     SELECT t.id, (t.chat <> '' AND EXISTS (
+       SELECT 1 FROM "TgUpdate" e WHERE e."channelId" = t."channelId" AND e.chat = t.chat
+         AND e."updateId" < t."updateId" AND e."processedAt" IS NULL)) AS behind
+     FROM "TgUpdate" t
+     WHERE t.id = $id::bigint AND t."processedAt" IS NULL AND t."claimToken" = $token
+     FOR UPDATE OF t
+   )
+   UPDATE "TgUpdate" t SET
+     "claimedUntil" = CASE WHEN target.behind THEN NULL
+       ELSE ${LEASE_NOW} + make_interval(secs => $seconds) END,
+     attempts = t.attempts + CASE WHEN target.behind THEN 0 ELSE 1 END
+   FROM target, "Channel" c
+   WHERE t.id = target.id AND c.id = t."channelId"
+   RETURNING target.behind, t.payload, c.id AS "channelId", c."projectId", c."groupId", c.credentials`,
+);
+
+const finish = new PreparedStatement(
+  `UPDATE "TgUpdate" SET "processedAt" = ${LEASE_NOW}, error = NULL, "claimedUntil" = NULL
+   WHERE id = $id::bigint AND "claimToken" = $token`,
+);
+
+/** A failed attempt: the sweeper tries it again, up to MAX_ATTEMPTS, then it is given up. */
+const recordFailure = new PreparedStatement(
+  `UPDATE "TgUpdate" SET error = $error, "claimedUntil" = NULL,
+     "processedAt" = CASE WHEN attempts >= ${MAX_ATTEMPTS} THEN ${LEASE_NOW} END
+   WHERE id = $id::bigint AND "claimToken" = $token`,
+);
+
+/**
+ * Runs one update held under `token` through the engine; a pressed button is always answered.
+ * Does nothing when the update was processed or taken by another process meanwhile.
+ */
+export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token: string): Promise<void> {
+  const sql = plainSql(deps.db);
+  const [claimed] = await sql.run(claimHeld, {
+    id: String(updateRowId),
+    token,
+    seconds: PROCESS_HOLD_SECONDS,
+  });
+  if (!claimed) return;
+  const row = claimedRow.parse(claimed);
+  if (row.behind) return;
+  const channel = {
+    id: row.channelId,
+    projectId: row.projectId,
+    groupId: row.groupId,
+    credentials: row.credentials,
+  };
   const inbound = parseUpdate(row.payload, { botUsername: channel.groupId });
   try {
     if (inbound.kind === 'message')
@@ -165,22 +278,83 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint): Prom
       );
     else if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
   } catch (error) {
-    await deps.db.tgUpdate.update({ where: { id: row.id }, data: { error: (error as Error).message } });
+    await sql.run(recordFailure, { id: String(updateRowId), token, error: (error as Error).message });
     throw error;
   }
   const queryId =
     inbound.kind === 'message' || inbound.kind === 'ignore' ? inbound.callbackQueryId : undefined;
   // The flow may have answered it already (tg_callback_url_open); then this one is refused, harmlessly.
   if (queryId) await channelBot(channel).call((api) => api.answerCallbackQuery(queryId));
-  await deps.db.tgUpdate.update({ where: { id: row.id }, data: { processedAt: new Date(), error: null } });
+  await sql.run(finish, { id: String(updateRowId), token });
 }
 
-export const tgUpdateJob = defineJob<UpdateJobData>({
-  name: 'tg.update',
+/** Takes over unprocessed updates whose hold expired (their process died, or they waited). */
+const takeExpired = new PreparedStatement(
+  `UPDATE "TgUpdate" SET "claimToken" = $token,
+     "claimedUntil" = ${LEASE_NOW} + make_interval(secs => $seconds)
+   WHERE id IN (
+     SELECT id FROM "TgUpdate"
+     WHERE "processedAt" IS NULL AND ("claimedUntil" IS NULL OR "claimedUntil" < ${LEASE_NOW})
+     ORDER BY "channelId", "updateId" LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED
+   )
+   RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
+);
+
+const prune = new PreparedStatement(
+  `DELETE FROM "TgUpdate" WHERE id IN (
+     SELECT id FROM "TgUpdate"
+     WHERE "processedAt" < ${LEASE_NOW} - make_interval(days => ${KEEP_PROCESSED_DAYS})
+     LIMIT 10000
+   )`,
+);
+
+/**
+ * One pass of the sweeper: processes the updates whose holder died before finishing (or that
+ * waited behind an earlier one of their chat), in order, and prunes processed updates older
+ * than KEEP_PROCESSED_DAYS. Returns how many updates it took.
+ */
+export async function sweepTgUpdates(deps: EngineDeps): Promise<number> {
+  const sql = plainSql(deps.db);
+  await sql.run(prune, {});
+  const token = randomUUID();
+  const taken = (await sql.run(takeExpired, { token, seconds: ACCEPT_HOLD_SECONDS })).map((row) =>
+    heldRow.parse(row),
+  );
+  await Promise.all(processInOrder(deps, taken, token));
+  return taken.length;
+}
+
+export const tgSweepJob = defineJob<Record<string, never>>({
+  name: 'tg.sweep',
   policy: 'stately',
-  batchSize: 10,
-  groups: { of: (data) => data.chat, perGroup: 1, workers: 4 },
-  async handle(data) {
-    await processUpdate(await getEngineDeps(), BigInt(data.updateRowId));
+  async handle() {
+    let taken = 0;
+    try {
+      taken = await sweepTgUpdates(await getEngineDeps());
+    } finally {
+      // A full batch may have left more behind: the next pass at once.
+      await startSweeper(taken >= SWEEP_BATCH ? 0 : SWEEP_SECONDS);
+    }
   },
 });
+
+const startSweeper = (afterSeconds: number) =>
+  enqueue(
+    tgSweepJob,
+    {},
+    { singletonKey: 'tg-sweep', ...(afterSeconds ? { startAfter: afterSeconds } : {}) },
+  );
+
+let sweeperStarted: Promise<unknown> | undefined;
+
+/**
+ * The sweeper is a chain of jobs (each pass queues the next; `stately` keeps one queued): the
+ * first update a process stores makes sure it exists, so it outlives any one process.
+ */
+function ensureSweeper(): Promise<unknown> {
+  sweeperStarted ??= startSweeper(SWEEP_SECONDS).catch((error: Error) => {
+    sweeperStarted = undefined;
+    console.error('[tg] the update sweeper could not be queued:', error.message);
+  });
+  return sweeperStarted;
+}

@@ -1,13 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { parseUpdate } from '@/lib/tg/inbound';
-import { getDb } from '@/server/db';
+import { getEngineDeps } from '@/server/engine/engine';
 import { storeUpdates } from './updates';
 
 /**
  * POST /api/channels/tg/<channel>: an update from the messenger. Checked in order — the
  * channel exists (404), the secret header matches (403), the body fits (413), is JSON (400)
- * and a well-formed update (400) — and only then stored and queued, so a refused request
- * changes nothing. The answer comes as soon as the update is stored.
+ * and a well-formed update (400) — and only then stored, so a refused request changes
+ * nothing. The answer comes as soon as the update is stored; this process then runs it
+ * through the engine without making the answer wait (server/channels/tg/updates.ts).
  */
 
 export const MAX_UPDATE_BYTES = 1024 * 1024;
@@ -45,9 +46,9 @@ async function cappedText(req: Request, cap: number): Promise<string | null> {
 
 export async function handleTgWebhook(req: Request, channelParam: string): Promise<Response> {
   const channelId = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
-  const db = await getDb();
+  const deps = await getEngineDeps();
   const channel = channelId
-    ? await db.channel.findFirst({ where: { id: channelId, kind: 'tg', receiveMode: 'webhook' } })
+    ? await deps.db.channel.findFirst({ where: { id: channelId, kind: 'tg', receiveMode: 'webhook' } })
     : null;
   if (!channel) return answer(404, 'no tg bot is connected at this address');
   if (!sameSecret(req.headers.get(SECRET_HEADER), channel.inboundSecret))
@@ -62,6 +63,6 @@ export async function handleTgWebhook(req: Request, channelParam: string): Promi
   }
   const inbound = parseUpdate(raw, { botUsername: channel.groupId });
   if (inbound.kind === 'invalid') return answer(400, inbound.reason);
-  await storeUpdates(db, channel.id, [{ updateId: inbound.updateId, payload: raw as object, inbound }]);
+  await storeUpdates(deps, channel.id, [{ updateId: inbound.updateId, payload: raw as object, inbound }]);
   return answer(200);
 }
