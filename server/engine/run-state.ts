@@ -4,13 +4,13 @@ import { findPlaceholders, renderTemplate, type TemplateContext } from '@/lib/te
 import type { LockedClient } from '@/server/contacts/client-service';
 import { closeDeal, moveDeal, recordSubmission } from '@/server/contacts/deal-service';
 import { writeListMembership } from '@/server/contacts/list-service';
+import { splitScope } from '@/server/contacts/variable-limits';
+import { applyVariableChanges, type VariableWrites } from '@/server/contacts/variable-store';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Plan, Prisma } from '@/server/db/generated/client';
 import { plainSql } from '@/server/db/raw-sql';
-import { DomainError } from '@/server/errors';
 import { createFormulaHost } from '@/server/engine/functions/formula-host';
-import { splitScope } from '@/server/contacts/variable-limits';
-import { applyVariableChanges, type VariableWrites } from '@/server/contacts/variable-store';
+import { DomainError } from '@/server/errors';
 import type { HttpClient } from './block-request';
 import type { CompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -20,7 +20,7 @@ import type { EngineEvent, LogEntry, LogKind } from './events';
 import { getExpression } from './formula-cache';
 import { type SystemState, systemVariable } from './system-variables';
 
-/** Blocks entered in one event at most: a chain of 0-second timers that loops stops here. */
+/** Blocks entered in one event at most: a loop of continue arrows or 0-second timers stops here. */
 export const MAX_BLOCKS_PER_EVENT = 50;
 
 export type RunClient = LockedClient;
@@ -236,7 +236,7 @@ export class RunState {
     if (++this.blocksEntered <= MAX_BLOCKS_PER_EVENT) return;
     this.limitReached('blocks', {
       blockId,
-      message: `Stopped after ${MAX_BLOCKS_PER_EVENT} blocks in one event: check the bot for a loop of 0-second timers, message() calls or not_state blocks.`,
+      message: `Stopped after ${MAX_BLOCKS_PER_EVENT} blocks in one event: check the bot for a loop of continue arrows, 0-second timers, message() calls or not_state blocks.`,
     });
     throw new LoopGuard();
   }
@@ -274,15 +274,7 @@ export class RunState {
   /** Adds the client to a list or removes it from it (the list is known to exist). */
   setListMember(listId: number, member: boolean): void {
     this.listChanges.set(listId, member);
-    const row = { listId, clientId: this.client.id };
-    this.later((tx) =>
-      member
-        ? tx.clientListMember.createMany({
-            data: [{ ...row, projectId: this.project.id }],
-            skipDuplicates: true,
-          })
-        : tx.clientListMember.deleteMany({ where: row }),
-    );
+    this.later((tx) => writeListMembership(tx, this.project.id, listId, [this.client.id], member));
   }
 
   /** Other clients' variables this event set (`set_client_var`): reads see them first. */
@@ -310,7 +302,7 @@ export class RunState {
       variables,
       kept,
     };
-    this.later((tx) => tx.submission.create({ data: submission }));
+    this.later((tx) => recordSubmission(tx, submission));
     this.#submissionIds.push(submission.id);
     return submission.id;
   }
