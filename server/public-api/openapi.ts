@@ -36,7 +36,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
       },
     ],
     paths,
-    webhooks: { message: messageWebhook },
+    webhooks: { message: messageWebhook, submission: submissionWebhook },
     components: {
       parameters: {
         ApiKey: {
@@ -131,12 +131,50 @@ function pathItem(serverUrl: string, action: ApiAction, name = action.name) {
   return { parameters: [{ $ref: '#/components/parameters/ApiKey' }], ...operations };
 }
 
+/** The client a webhook body carries (server/webhooks/webhook-payload.ts). */
+const webhookClient = {
+  type: 'object',
+  required: ['id', 'recepient', 'client_type', 'name', 'avatar', 'created_at', 'tag', 'group'],
+  properties: {
+    id: { type: 'integer', description: 'client_id of the API' },
+    recepient: {
+      type: 'string',
+      description: "The client's id in its messenger (platform_id)",
+    },
+    client_type: {
+      type: 'integer',
+      description: '1 tg, 5 widget, 6 chat-app, 10 social, 13 telephony, 99 simulator',
+    },
+    name: { type: 'string' },
+    avatar: { type: 'string' },
+    created_at: { type: 'integer', description: 'Unix time in seconds' },
+    tag: { type: 'string' },
+    group: { type: 'string', description: 'The connected bot (group_id)' },
+    custom_answer: {
+      type: 'string',
+      description:
+        "The reply of the client's last block request (#{custom_answer}), at most 100,000 characters; absent until a block request ran for the client",
+    },
+  },
+};
+
+const exampleClient = {
+  id: 1002,
+  recepient: '79001234567',
+  client_type: 6,
+  name: 'Ann',
+  avatar: '',
+  created_at: 1767225600,
+  tag: '',
+  group: '42',
+};
+
 /** The outbound webhook (server/webhooks/webhook-payload.ts, bot-semantics §7). */
 const messageWebhook = {
   post: {
     summary: "Every received or sent message, POSTed to the project's webhook URL",
     description:
-      "Sent once per message, not retried, as JSON. Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) and the project's signing secret from the settings. The fields are those receivers written for the commercial platform read; `recepient` is spelled so for compatibility.",
+      "Sent once per message as JSON; a delivery that got an answer, even an error, is not repeated (one cut off by a crash is, under the same `webhook-id`). Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) and the project's signing secret from the settings. The fields are those receivers written for the commercial platform read; `recepient` is spelled so for compatibility.",
     requestBody: {
       content: {
         'application/json': {
@@ -155,31 +193,7 @@ const messageWebhook = {
             ],
             properties: {
               id: { type: 'integer', description: 'The message id' },
-              client: {
-                type: 'object',
-                required: ['id', 'recepient', 'client_type', 'name', 'avatar', 'created_at', 'tag', 'group'],
-                properties: {
-                  id: { type: 'integer', description: 'client_id of the API' },
-                  recepient: {
-                    type: 'string',
-                    description: "The client's id in its messenger (platform_id)",
-                  },
-                  client_type: {
-                    type: 'integer',
-                    description: '1 tg, 5 widget, 6 chat-app, 10 social, 13 telephony, 99 simulator',
-                  },
-                  name: { type: 'string' },
-                  avatar: { type: 'string' },
-                  created_at: { type: 'integer', description: 'Unix time in seconds' },
-                  tag: { type: 'string' },
-                  group: { type: 'string', description: 'The connected bot (group_id)' },
-                  custom_answer: {
-                    type: 'string',
-                    description:
-                      "The reply of the client's last block request (#{custom_answer}), at most 100,000 characters; absent until a block request ran for the client",
-                  },
-                },
-              },
+              client: webhookClient,
               message: { type: 'string' },
               attachments: { type: 'array', items: { type: 'object' } },
               message_id: {
@@ -197,17 +211,7 @@ const messageWebhook = {
           },
           example: {
             id: 5012,
-            client: {
-              id: 1002,
-              recepient: '79001234567',
-              client_type: 6,
-              name: 'Ann',
-              avatar: '',
-              created_at: 1767225600,
-              tag: '',
-              group: '42',
-              custom_answer: '{"status":"ok"}',
-            },
+            client: { ...exampleClient, custom_answer: '{"status":"ok"}' },
             message: 'Your order is ready',
             attachments: [],
             message_id: 3,
@@ -215,6 +219,68 @@ const messageWebhook = {
             is_input: 0,
             delivered: 1,
             error_message: null,
+          },
+        },
+      },
+    },
+    responses: {
+      200: { description: 'Any answer is accepted; a failed delivery is recorded, not retried.' },
+    },
+  },
+};
+
+/** A red or yellow block's submission (server/webhooks/webhook-payload.ts, bot-semantics §2). */
+const submissionWebhook = {
+  post: {
+    summary:
+      "Every submission of a red (close_deal) or yellow (data_transfer) block, POSTed to the project's webhook URL",
+    description:
+      'Sent once per submission as JSON, after the webhooks of the messages of the same event, under the `webhook-id` `sub_<project>_<submission>`, signed like the message webhook. Told apart from a message by `type: "submission"`. `kept` says whether the deal stays open (yellow) or was closed and a new one opened (red).',
+    requestBody: {
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['type', 'id', 'client', 'submission', 'project_id'],
+            properties: {
+              type: { const: 'submission' },
+              id: { type: 'integer', description: 'The submission id' },
+              client: webhookClient,
+              submission: {
+                type: 'object',
+                required: ['id', 'block_id', 'deal_id', 'kept', 'variables', 'created_at'],
+                properties: {
+                  id: { type: 'integer' },
+                  block_id: { type: 'integer', description: 'The red or yellow block' },
+                  deal_id: { type: ['integer', 'null'], description: 'order_id of the deal submitted' },
+                  kept: {
+                    type: 'boolean',
+                    description: 'true: yellow, the deal stays open; false: red, it is closed',
+                  },
+                  variables: {
+                    type: 'object',
+                    additionalProperties: { type: 'string' },
+                    description: "The deal's variables at the moment of submission",
+                  },
+                  created_at: { type: 'integer', description: 'Unix time in seconds' },
+                },
+              },
+              project_id: { type: 'integer' },
+            },
+          },
+          example: {
+            type: 'submission',
+            id: 88,
+            client: exampleClient,
+            submission: {
+              id: 88,
+              block_id: 7,
+              deal_id: 301,
+              kept: false,
+              variables: { item: 'pizza', address: 'Main St 1' },
+              created_at: 1767229200,
+            },
+            project_id: 7,
           },
         },
       },

@@ -14,7 +14,7 @@ import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { buildOpenApiDocument } from '@/server/public-api/openapi';
 import { startApiServer } from '@/server/public-api/testing/api-server';
-import { buildWebhookPayload } from './webhook-payload';
+import { buildSubmissionPayload, buildWebhookPayload } from './webhook-payload';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON the receiver got
 type Payload = Record<string, any>;
@@ -247,4 +247,37 @@ it('is documented field for field in the OpenAPI document', () => {
   expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(payload).sort());
   expect(Object.keys(schema.properties.client.properties).sort()).toEqual(Object.keys(payload.client).sort());
   expect(Object.keys(example).sort()).toEqual(Object.keys(payload).sort());
+});
+
+it("documents the submission's body field for field in the OpenAPI document", () => {
+  const payload = buildSubmissionPayload(
+    {
+      id: 1,
+      projectId: 1,
+      blockId: 2,
+      dealId: 3,
+      kept: true,
+      variables: { item: 'pizza' },
+      createdAt: new Date(),
+    },
+    {
+      id: 1,
+      platformId: 'ann',
+      clientType: 99,
+      name: '',
+      avatar: '',
+      createdAt: new Date(),
+      tag: '',
+      groupId: 'sim',
+      customAnswer: null,
+    },
+  );
+  const { schema, example } =
+    buildOpenApiDocument().webhooks.submission.post.requestBody.content['application/json'];
+  expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(payload).sort());
+  expect(Object.keys(schema.properties.submission.properties).sort()).toEqual(
+    Object.keys(payload.submission).sort(),
+  );
+  expect(Object.keys(example).sort()).toEqual(Object.keys(payload).sort());
+  expect(Object.keys(example.submission).sort()).toEqual(Object.keys(payload.submission).sort());
 });
