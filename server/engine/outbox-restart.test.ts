@@ -56,6 +56,7 @@ function work(env: Record<string, string>, option: string) {
 interface Counted {
   outbox: { kind: string; state: string; messageId: string }[];
   messages: { id: string; out: boolean; tg: boolean; delivered: boolean; error: string | null }[];
+  submissions: string[];
 }
 
 it('a worker killed right after an event commits: after a restart every webhook is delivered and every send attempted and recorded', async () => {
@@ -82,9 +83,14 @@ it('a worker killed right after an event commits: after a restart every webhook 
   const final = JSON.parse((await runTsx(fixture, ['count'], env)).stdout) as Counted;
   expect(final.outbox.every((o) => o.state === 'done')).toBe(true);
 
-  // Every message, in and out, reached the webhook under its own webhook-id; only those cut off
-  // (in flight when the worker died: at most a project's concurrency) reached it twice.
-  const expectedIds = final.messages.map((m) => `msg_${projectId}_${m.id}`);
+  // Every message, in and out, and every submission reached the webhook under its own
+  // webhook-id; only those cut off (in flight when the worker died: at most a project's
+  // concurrency) reached it twice.
+  expect(final.submissions.length).toBeGreaterThanOrEqual(TG_SENDS_BEFORE_KILL);
+  const expectedIds = [
+    ...final.messages.map((m) => `msg_${projectId}_${m.id}`),
+    ...final.submissions.map((id) => `sub_${projectId}_${id}`),
+  ];
   expect(new Set(webhookIds)).toEqual(new Set(expectedIds));
   const copies = webhookIds.filter((id, i) => webhookIds.indexOf(id) !== i);
   expect(copies.length).toBeLessThanOrEqual(WEBHOOK_PROJECT_CONCURRENCY);
