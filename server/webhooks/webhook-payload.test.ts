@@ -210,7 +210,11 @@ it("delivers each red and yellow block's submission, signed under its own webhoo
   )
     await new Promise((r) => setTimeout(r, 50));
   expect(
-    await db.webhookDelivery.findMany({ where: { projectId: project.id, submissionId: { not: null } } }),
+    // Deliveries run side by side: they are recorded in any order.
+    await db.webhookDelivery.findMany({
+      where: { projectId: project.id, submissionId: { not: null } },
+      orderBy: { submissionId: 'asc' },
+    }),
   ).toEqual(
     stored.map((s) =>
       expect.objectContaining({ submissionId: s.id, messageId: null, status: 200, error: null }),
