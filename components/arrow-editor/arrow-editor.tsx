@@ -164,31 +164,36 @@ function ArrowForm({ arrow, from, to, onChange, onDelete }: ArrowEditorProps) {
           />
         </Section>
       ) : null}
-      <Section title="Data collection">
-        <Field
-          id={id('collect')}
-          label="Collect the reply into variable"
-          hint="e.g. email, or client.email to store it on the client"
-          error={errors.collectInto}
-        >
-          <Input
+      {/* A continue arrow has no reply to collect nor a condition to check: shown only to clear an imported value. */}
+      {draft.kind !== 'continue' || draft.collectInto !== undefined ? (
+        <Section title="Data collection">
+          <Field
             id={id('collect')}
-            value={draft.collectInto ?? ''}
-            className="font-mono text-xs"
-            aria-invalid={errors.collectInto ? true : undefined}
-            onChange={(e) => set({ collectInto: e.target.value || undefined }, 'collectInto')}
+            label="Collect the reply into variable"
+            hint="e.g. email, or client.email to store it on the client"
+            error={errors.collectInto}
+          >
+            <Input
+              id={id('collect')}
+              value={draft.collectInto ?? ''}
+              className="font-mono text-xs"
+              aria-invalid={errors.collectInto ? true : undefined}
+              onChange={(e) => set({ collectInto: e.target.value || undefined }, 'collectInto')}
+            />
+          </Field>
+        </Section>
+      ) : null}
+      {draft.kind !== 'continue' || draft.request !== undefined ? (
+        <Section title="Condition request">
+          <BlockRequestFields
+            idPrefix={id('req')}
+            title="Condition request"
+            value={draft.request}
+            errors={errorsUnder(errors, 'request.')}
+            onChange={(request) => set({ request }, 'request')}
           />
-        </Field>
-      </Section>
-      <Section title="Condition request">
-        <BlockRequestFields
-          idPrefix={id('req')}
-          title="Condition request"
-          value={draft.request}
-          errors={errorsUnder(errors, 'request.')}
-          onChange={(request) => set({ request }, 'request')}
-        />
-      </Section>
+        </Section>
+      ) : null}
     </form>
   );
 }
