@@ -1,6 +1,6 @@
 import type { Value } from '@/lib/formula';
-import type { RunState } from '@/server/engine/run-state';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
+import type { RunState } from '@/server/engine/run-state';
 import type { AreaHandlers } from '../registry';
 import { sendTime } from '../timeout';
 import { asInt, asString, given } from '../values';
@@ -40,13 +40,7 @@ export const botHandlers = {
   async get_client_id_by_platform_id({ run, args }) {
     const clientType = asInt(args[0], 'client_type');
     const group = given(args[2]) ? String(args[2]) : undefined;
-    if (group === undefined) {
-      const channels = await run.db.channel.count({ where: { projectId: run.project.id, clientType } });
-      if (channels > 1)
-        throw new Error(
-          `several bots of messenger ${clientType} are connected: pass group (the bot's group_id)`,
-        );
-    }
+    // Several bots of the messenger: the running client's own, else the one the id is known to.
     return (await findByPlatformId(run, clientType, asString(args[1], 'platform_id'), group)) ?? null;
   },
 

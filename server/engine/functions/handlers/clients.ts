@@ -1,5 +1,6 @@
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { phoneDigits } from '@/server/contacts/client-lookup';
+import type { Prisma } from '@/server/db/generated/client';
 import type { RunState } from '@/server/engine/run-state';
 
 export async function requireClient(run: RunState, clientId: number): Promise<void> {
@@ -7,23 +8,39 @@ export async function requireClient(run: RunState, clientId: number): Promise<vo
   if (!found) throw new Error(`client ${clientId} does not exist in this project`);
 }
 
-/** A client of the project by its messenger id (a chat-app phone in any notation), or null. */
+/**
+ * A client of the project by its messenger id (a chat-app phone in any notation), or null.
+ * With several bots of a messenger connected one person may be a client of each: `groupId`
+ * picks the bot; without it, the running client's own bot when it is of that messenger, else
+ * the one bot the id is known to (an error names the bots when it is known to several).
+ * `only` narrows the search further (tg_callback's business flag).
+ */
 export async function findByPlatformId(
   run: RunState,
   clientType: number,
   platformId: string,
   groupId?: string,
+  only: Prisma.ClientWhereInput = {},
 ): Promise<number | null> {
   const ids = clientType === CLIENT_TYPES.chatapp ? [platformId, phoneDigits(platformId)] : [platformId];
-  const client = await run.db.client.findFirst({
+  const clients = await run.db.client.findMany({
     where: {
+      ...only,
       projectId: run.project.id,
       clientType,
       platformId: { in: ids },
       ...(groupId !== undefined ? { groupId } : {}),
     },
-    select: { id: true },
+    select: { id: true, groupId: true },
     orderBy: { id: 'asc' },
+    take: 20,
   });
-  return client?.id ?? null;
+  const own = run.client.clientType === clientType && clients.find((c) => c.groupId === run.client.groupId);
+  if (own) return own.id;
+  const bots = [...new Set(clients.map((c) => c.groupId))];
+  if (bots.length > 1)
+    throw new Error(
+      `platform_id ${platformId} is a client of several bots (${bots.join(', ')}): pass the bot's group_id`,
+    );
+  return clients[0]?.id ?? null;
 }
