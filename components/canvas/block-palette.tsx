@@ -16,7 +16,8 @@ export const BlockPalette = memo(function BlockPalette({ onAdd }: { onAdd(kind: 
   const [described, setDescribed] = useState<BlockKind | null>(null);
   const helpId = useId();
   return (
-    <fieldset className="absolute top-2 left-2 z-10 flex flex-col gap-1 rounded-lg border border-slate-200 bg-white/95 p-1.5 shadow-sm">
+    // Beside the canvas, not over it: no block is ever under the palette. A row above it on a phone.
+    <fieldset className="relative z-10 flex shrink-0 flex-col gap-1 border-r border-slate-200 bg-white p-1.5 max-md:flex-row max-md:flex-wrap max-md:border-r-0 max-md:border-b">
       <legend className="sr-only">Add a block</legend>
       <p className="px-1 text-[10px] font-semibold uppercase tracking-wide text-slate-500" aria-hidden>
         Add

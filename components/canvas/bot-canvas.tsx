@@ -8,6 +8,7 @@ import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { BotEditor } from './bot-editor';
 import { SimulatorSlot } from './simulator-slot';
+import { isWideScreen } from './wide-screen';
 
 /**
  * The bot's canvas page: loads the schema once, then the editor owns it (autosave keeps the
@@ -26,7 +27,8 @@ export function BotCanvas({ projectId }: { projectId: number }) {
   });
   const [generation, setGeneration] = useState(0);
   const [currentBlock, setCurrentBlock] = useState<number | null>(null);
-  const [simulatorOpen, setSimulatorOpen] = useState(true);
+  // Open beside the canvas, except on a phone, where it would leave the canvas no room.
+  const [simulatorOpen, setSimulatorOpen] = useState(isWideScreen);
   const { refetch } = schema;
   const reload = useCallback(async () => {
     await refetch();

@@ -3,6 +3,7 @@
 import {
   Background,
   type Connection,
+  ControlButton,
   Controls,
   type FinalConnectionState,
   MiniMap,
@@ -13,6 +14,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
+import { Map as MapIcon } from 'lucide-react';
 import {
   type DragEvent,
   startTransition,
@@ -44,8 +46,10 @@ import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
 import { initialViewport, NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
 import { createLintStore, LintStoreContext } from './lint-badge';
+import { freeSpot } from './placement';
 import { ProblemsPanel } from './problems-panel';
 import { SaveStateIndicator } from './save-state';
+import { DEFAULT_COMMENT_SIZE } from './schema-ops';
 import { type ArrowFlowEdge, arrowIdOf, type BotFlowNode, blockIdOf, nodeId } from './schema-to-flow';
 import { SearchBox } from './search-box';
 import { CanvasToolbar } from './toolbar';
@@ -53,6 +57,7 @@ import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor'
 import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
 import { useDeferredMount } from './use-deferred-mount';
 import { useFollowBlock } from './use-follow-block';
+import { isWideScreen } from './wide-screen';
 
 // Stable objects: React Flow re-creates every node when these change.
 const nodeTypes = { block: BlockNode, comment: CommentNode };
@@ -60,6 +65,10 @@ const edgeTypes = { arrow: ArrowEdge };
 const multiSelectionKeys = ['Control', 'Meta'];
 const minimapColor = (node: BotFlowNode) => blockKindStyle[node.data.block.kind].minimap;
 const ZOOM = { min: 0.05, max: 2 };
+/** Fitting the view never zooms in past 100 %: a one-block bot opens at its real size. */
+const FIT = { maxZoom: 1 };
+/** Smaller than React Flow's 200 × 150, so it covers fewer blocks (and it can be hidden). */
+const MINIMAP_SIZE = { width: 160, height: 110 };
 const NOTHING_TO_LINT = { blocks: [], arrows: [] };
 /** Above this many blocks only the visible ones are rendered. */
 const VISIBLE_ONLY_FROM = 300;
@@ -84,18 +93,25 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     blocks: [],
     arrows: [],
   });
-  const addCount = useRef(0);
   // React Flow mounts once the pane's size is known, already fitted (see initialViewport).
   const [viewport, setViewport] = useState<Viewport | null>(null);
   const far = useFarZoom(viewport?.zoom);
   // A big bot's minimap is another element per block: it comes after the canvas.
   const minimap = useDeferredMount();
+  const [minimapShown, setMinimapShown] = useState(isWideScreen);
+  const toggleMinimap = useCallback(() => setMinimapShown((shown) => !shown), []);
   const initialBlocks = initial.schema.blocks;
   useLayoutEffect(() => {
     const rect = pane.current?.getBoundingClientRect();
-    setViewport(initialViewport(initialBlocks, rect?.width ?? 0, rect?.height ?? 0, ZOOM));
+    setViewport(
+      initialViewport(initialBlocks, rect?.width ?? 0, rect?.height ?? 0, {
+        min: ZOOM.min,
+        max: FIT.maxZoom,
+      }),
+    );
   }, [initialBlocks]);
-  useFollowBlock(currentBlock, pane);
+  // The conversation's block keeps some room from the edge, so the next one is likely in view.
+  useFollowBlock(currentBlock, pane, 40);
   // Lint follows committed edits (a drag commits once, at its end) in a background render, and
   // starts after the canvas is shown: opening a big bot does not wait for it.
   const lintedSchema = useDeferredValue<Pick<BotSchema, 'blocks' | 'arrows'>>(schema, NOTHING_TO_LINT);
@@ -120,16 +136,32 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     [],
   );
 
+  // A new block goes to the free spot nearest where it was asked for, never onto another block.
+  const freeSpotFor = useCallback(
+    (kind: BlockKind, wanted: { x: number; y: number }) => {
+      const size = kind === 'comment' ? DEFAULT_COMMENT_SIZE : { width: NODE_WIDTH, height: NODE_HEIGHT };
+      const taken = flow.getNodes().map((n) => ({
+        ...n.position,
+        width: n.measured?.width ?? n.width ?? NODE_WIDTH,
+        height: n.measured?.height ?? n.height ?? NODE_HEIGHT,
+      }));
+      return freeSpot(wanted, size, taken);
+    },
+    [flow],
+  );
+
   const addBlock = useCallback(
     (kind: BlockKind) => {
       const rect = pane.current?.getBoundingClientRect();
       const centre = rect
         ? flow.screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 })
         : { x: 0, y: 0 };
-      const step = (addCount.current++ % 6) * 24;
-      actions.addBlock(kind, { x: centre.x - NODE_WIDTH / 2 + step, y: centre.y - NODE_HEIGHT / 2 + step });
+      actions.addBlock(
+        kind,
+        freeSpotFor(kind, { x: centre.x - NODE_WIDTH / 2, y: centre.y - NODE_HEIGHT / 2 }),
+      );
     },
-    [actions, flow],
+    [actions, flow, freeSpotFor],
   );
 
   const onConnect = useCallback(
@@ -149,13 +181,13 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
       const outgoing = state.fromHandle?.type !== 'target';
       actions.addConnectedBlock(
         'state',
-        { x: outgoing ? at.x : at.x - NODE_WIDTH, y: at.y - NODE_HEIGHT / 2 },
+        freeSpotFor('state', { x: outgoing ? at.x : at.x - NODE_WIDTH, y: at.y - NODE_HEIGHT / 2 }),
         blockIdOf(state.fromNode.id),
         outgoing,
         state.fromHandle?.id,
       );
     },
-    [actions, flow],
+    [actions, flow, freeSpotFor],
   );
 
   const onDragOver = useCallback((event: DragEvent) => {
@@ -169,9 +201,9 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
       if (!kind || !(kind in blockKindStyle)) return;
       event.preventDefault();
       const at = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-      actions.addBlock(kind, { x: at.x - NODE_WIDTH / 2, y: at.y - 20 });
+      actions.addBlock(kind, freeSpotFor(kind, { x: at.x - NODE_WIDTH / 2, y: at.y - 20 }));
     },
-    [actions, flow],
+    [actions, flow, freeSpotFor],
   );
 
   const centreOf = useCallback(
@@ -214,7 +246,7 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     [actions, centreOf, jumpTo, panTo, schema],
   );
 
-  const fitView = useCallback(() => void flow.fitView({ duration: 300 }), [flow]);
+  const fitView = useCallback(() => void flow.fitView({ ...FIT, duration: 300 }), [flow]);
   // After an import the canvas shows the whole bot, once React Flow has the new nodes.
   const [fitRequest, setFitRequest] = useState(0);
   useLayoutEffect(() => {
@@ -275,6 +307,8 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
       onOpenArrow: (id) => actions.select([], [id]),
     };
   }, [actions, schema, selectedBlock]);
+  // The block being edited stays in sight when the editor opening beside it narrows the canvas.
+  useFollowBlock(selectedBlock?.id ?? null, pane, 0);
   const arrowEnds = useMemo(
     () =>
       selectedArrow
@@ -311,46 +345,48 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     (control ?? error).scrollIntoView({ block: 'center' });
     (control ?? error).focus();
   }, []);
+  // The toolbar spans the canvas and the editor, so opening the editor neither wraps it nor
+  // moves the canvas down; the palette sits beside the canvas rather than over its blocks.
   return (
-    <div className="flex h-full min-w-0 flex-1">
-      <div
-        className="relative flex h-full min-w-0 flex-1 flex-col"
-        data-testid="canvas"
-        data-current-block={currentBlock ?? ''}
+    <div
+      className="flex h-full min-w-0 flex-1 flex-col"
+      data-testid="canvas"
+      data-current-block={currentBlock ?? ''}
+    >
+      {/* The simulator's current block, highlighted without re-rendering any node. */}
+      {currentBlock !== null ? (
+        <style>{`[data-block-id="${currentBlock}"] { outline: 3px solid #f59e0b; outline-offset: 2px; }`}</style>
+      ) : null}
+      <CanvasToolbar
+        canUndo={editor.canUndo}
+        canRedo={editor.canRedo}
+        hasSelection={selection.blocks.length + selection.arrows.length > 0}
+        onUndo={actions.undo}
+        onRedo={actions.redo}
+        onCopy={copy}
+        onPaste={paste}
+        onDuplicate={actions.duplicate}
+        onDelete={actions.deleteSelection}
+        onFitView={fitView}
       >
-        {/* The simulator's current block, highlighted without re-rendering any node. */}
-        {currentBlock !== null ? (
-          <style>{`[data-block-id="${currentBlock}"] { outline: 3px solid #f59e0b; outline-offset: 2px; }`}</style>
-        ) : null}
-        <CanvasToolbar
-          canUndo={editor.canUndo}
-          canRedo={editor.canRedo}
-          hasSelection={selection.blocks.length + selection.arrows.length > 0}
-          onUndo={actions.undo}
-          onRedo={actions.redo}
-          onCopy={copy}
-          onPaste={paste}
-          onDuplicate={actions.duplicate}
-          onDelete={actions.deleteSelection}
-          onFitView={fitView}
-        >
-          <SearchBox blocks={schema.blocks} onJump={jumpTo} />
-          <ProblemsPanel problems={problems} onJump={jumpToProblem} />
-          <ImportExport
-            projectId={projectId}
-            blockCount={schema.blocks.length}
-            onReplace={replaceWith}
-            onAddBeside={addBeside}
-          />
-          <SaveStateIndicator
-            state={saveState}
-            onRetry={editor.retrySave}
-            heldBack={heldBack}
-            onShowHeldBack={showHeldBack}
-          />
-        </CanvasToolbar>
+        <SearchBox blocks={schema.blocks} onJump={jumpTo} />
+        <ProblemsPanel problems={problems} onJump={jumpToProblem} />
+        <ImportExport
+          projectId={projectId}
+          blockCount={schema.blocks.length}
+          onReplace={replaceWith}
+          onAddBeside={addBeside}
+        />
+        <SaveStateIndicator
+          state={saveState}
+          onRetry={editor.retrySave}
+          heldBack={heldBack}
+          onShowHeldBack={showHeldBack}
+        />
+      </CanvasToolbar>
+      <div className="relative flex min-h-0 flex-1 max-md:flex-col">
         {saveState.status === 'conflict' || saveState.status === 'invalid' || editor.notice ? (
-          <div className="absolute top-14 left-1/2 z-30 w-[32rem] max-w-[90%] -translate-x-1/2 shadow-lg">
+          <div className="absolute top-2 left-1/2 z-30 w-[32rem] max-w-[90%] -translate-x-1/2 shadow-lg">
             <Alert tone="error">
               <div className="flex items-start gap-3">
                 <span className="min-w-0 flex-1">
@@ -371,8 +407,8 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
             </Alert>
           </div>
         ) : null}
-        <div ref={pane} className="relative min-h-0 flex-1">
-          <BlockPalette onAdd={addBlock} />
+        <BlockPalette onAdd={addBlock} />
+        <div ref={pane} className="relative min-h-0 min-w-0 flex-1">
           {schema.blocks.length ? null : <EmptyCanvas onAddStart={addStart} onOpenTemplate={openTemplate} />}
           {viewport ? (
             <FarZoomContext value={far}>
@@ -395,37 +431,56 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
                   onlyRenderVisibleElements={editor.nodes.length > VISIBLE_ONLY_FROM}
                   defaultViewport={viewport}
                   fitView
+                  fitViewOptions={FIT}
                   minZoom={ZOOM.min}
                   maxZoom={ZOOM.max}
                 >
                   <Background />
-                  {minimap ? (
-                    <MiniMap<BotFlowNode> pannable zoomable nodeColor={minimapColor} ariaLabel="Minimap" />
+                  {minimap && minimapShown ? (
+                    <MiniMap<BotFlowNode>
+                      pannable
+                      zoomable
+                      nodeColor={minimapColor}
+                      ariaLabel="Minimap"
+                      style={MINIMAP_SIZE}
+                    />
                   ) : null}
-                  <Controls />
+                  <Controls fitViewOptions={FIT}>
+                    <ControlButton
+                      onClick={toggleMinimap}
+                      aria-label={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
+                      title={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
+                    >
+                      <MapIcon aria-hidden />
+                    </ControlButton>
+                  </Controls>
                 </ReactFlow>
               </LintStoreContext>
             </FarZoomContext>
           ) : null}
         </div>
+        <HeldBackContext value={reportHeldBack}>
+          {/* On a phone the editor goes under the canvas, which keeps half the height. */}
+          <div
+            ref={editorPanel}
+            className="flex min-h-0 shrink-0 max-md:*:h-[45dvh] max-md:*:w-full max-md:*:border-t max-md:*:border-l-0"
+          >
+            {selectedBlock ? (
+              <ButtonArrowsContext value={buttonArrows}>
+                <BlockEditor block={selectedBlock} onChange={actions.updateBlock} onDelete={deleteBlock} />
+              </ButtonArrowsContext>
+            ) : selectedArrow ? (
+              <ArrowEditor
+                arrow={selectedArrow}
+                from={arrowEnds.from}
+                to={arrowEnds.to}
+                onChange={actions.updateArrow}
+                onDelete={deleteArrow}
+              />
+            ) : null}
+          </div>
+        </HeldBackContext>
       </div>
-      <HeldBackContext value={reportHeldBack}>
-        <div ref={editorPanel} className="contents">
-          {selectedBlock ? (
-            <ButtonArrowsContext value={buttonArrows}>
-              <BlockEditor block={selectedBlock} onChange={actions.updateBlock} onDelete={deleteBlock} />
-            </ButtonArrowsContext>
-          ) : selectedArrow ? (
-            <ArrowEditor
-              arrow={selectedArrow}
-              from={arrowEnds.from}
-              to={arrowEnds.to}
-              onChange={actions.updateArrow}
-              onDelete={deleteArrow}
-            />
-          ) : null}
-        </div>
-      </HeldBackContext>
     </div>
   );
 }
