@@ -6,8 +6,6 @@ import { type Box, isHidden } from './placement';
 import type { ArrowFlowEdge, BotFlowNode } from './schema-to-flow';
 import { nodeId } from './schema-to-flow';
 
-/** Margin (px) a followed block keeps from the canvas edge before the view moves. */
-const MARGIN = 40;
 /** React Flow's panels floating over the canvas (minimap, zoom controls). */
 const COVERS = '.react-flow__panel';
 
@@ -18,9 +16,13 @@ const boxOf = (r: DOMRect): Box => ({ x: r.left, y: r.top, width: r.width, heigh
  * edge (the block editor opening beside it narrows the canvas) or under the minimap or the zoom
  * controls, the canvas pans to centre it (keeping the zoom). Used for the simulator's current
  * block and for the block being edited. A block already in sight is left where it is, so the
- * view never jumps while one works.
+ * view never jumps while one works; `margin` (px) is how near the canvas's edge counts as in sight.
  */
-export function useFollowBlock(blockId: number | null, pane: React.RefObject<HTMLDivElement | null>) {
+export function useFollowBlock(
+  blockId: number | null,
+  pane: React.RefObject<HTMLDivElement | null>,
+  margin: number,
+) {
   const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
   useEffect(() => {
     if (blockId === null || !pane.current) return;
@@ -34,12 +36,12 @@ export function useFollowBlock(blockId: number | null, pane: React.RefObject<HTM
     const bottomRight = flow.flowToScreenPosition({ x: x + width, y: y + height });
     const block = { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
     const covers = [...pane.current.querySelectorAll(COVERS)].map((el) => boxOf(el.getBoundingClientRect()));
-    if (!isHidden(block, boxOf(rect), covers, MARGIN)) return;
+    if (!isHidden(block, boxOf(rect), covers, margin)) return;
     // From the pane's own size: React Flow learns of a resize (the editor opening) a frame later.
     const zoom = flow.getZoom();
     void flow.setViewport(
       { x: rect.width / 2 - (x + width / 2) * zoom, y: rect.height / 2 - (y + height / 2) * zoom, zoom },
       { duration: 300 },
     );
-  }, [blockId, flow, pane]);
+  }, [blockId, flow, pane, margin]);
 }
