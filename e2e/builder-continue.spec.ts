@@ -73,5 +73,7 @@ test('a greeting and the menu are sent together: the default arrow out of a bloc
   await expect(out).toHaveText(['Hi! Welcome to the corner shop.', 'What would you like: fruit or bread?']);
   await expect(page.getByTestId('canvas')).toHaveAttribute('data-current-block', '3');
   await page.getByRole('tab', { name: 'Log' }).click();
-  await expect(page.getByTestId('log')).toContainText('Entered block #3 "Menu" (state) through a continue arrow');
+  await expect(page.getByTestId('log')).toContainText(
+    'Entered block #3 "Menu" (state) through a continue arrow',
+  );
 });
