@@ -69,6 +69,7 @@ const ZOOM = { min: 0.05, max: 2 };
 const FIT = { maxZoom: 1 };
 /** Smaller than React Flow's 200 × 150, so it covers fewer blocks (and it can be hidden). */
 const MINIMAP_SIZE = { width: 160, height: 110 };
+const OUTLINE_ICON = { fill: 'none' };
 const NOTHING_TO_LINT = { blocks: [], arrows: [] };
 /** Above this many blocks only the visible ones are rendered. */
 const VISIBLE_ONLY_FROM = 300;
@@ -98,7 +99,8 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
   const far = useFarZoom(viewport?.zoom);
   // A big bot's minimap is another element per block: it comes after the canvas.
   const minimap = useDeferredMount();
-  const [minimapShown, setMinimapShown] = useState(isWideScreen);
+  const [wide] = useState(isWideScreen);
+  const [minimapShown, setMinimapShown] = useState(wide);
   const toggleMinimap = useCallback(() => setMinimapShown((shown) => !shown), []);
   const initialBlocks = initial.schema.blocks;
   useLayoutEffect(() => {
@@ -445,13 +447,15 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
                       style={MINIMAP_SIZE}
                     />
                   ) : null}
-                  <Controls fitViewOptions={FIT}>
+                  {/* In a row on a phone, where the canvas is short. */}
+                  <Controls fitViewOptions={FIT} orientation={wide ? 'vertical' : 'horizontal'}>
                     <ControlButton
                       onClick={toggleMinimap}
                       aria-label={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
                       title={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
                     >
-                      <MapIcon aria-hidden />
+                      {/* React Flow fills its controls' icons; this one is drawn with strokes. */}
+                      <MapIcon aria-hidden style={OUTLINE_ICON} />
                     </ControlButton>
                   </Controls>
                 </ReactFlow>
@@ -460,10 +464,10 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
           ) : null}
         </div>
         <HeldBackContext value={reportHeldBack}>
-          {/* On a phone the editor goes under the canvas, which keeps half the height. */}
+          {/* On a phone the editor goes under the canvas, in 40 % of the height. */}
           <div
             ref={editorPanel}
-            className="flex min-h-0 shrink-0 max-md:*:h-[45dvh] max-md:*:w-full max-md:*:border-t max-md:*:border-l-0"
+            className="flex min-h-0 shrink-0 max-md:*:h-[40dvh] max-md:*:w-full max-md:*:border-t max-md:*:border-l-0"
           >
             {selectedBlock ? (
               <ButtonArrowsContext value={buttonArrows}>
