@@ -21,9 +21,13 @@ export async function centre(locator: Locator) {
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
+/** A block's own outgoing handle: the first of its source handles (each button has one too). */
+const ownHandle = (page: Page, block: number) =>
+  page.getByTestId(`block-${block}`).locator('.react-flow__handle.source').first();
+
 /** Drags a new arrow from one block's outgoing handle to another block's incoming handle. */
 export async function connect(page: Page, from: number, to: number) {
-  const start = await centre(page.getByTestId(`block-${from}`).locator('.react-flow__handle.source'));
+  const start = await centre(ownHandle(page, from));
   const end = await centre(page.getByTestId(`block-${to}`).locator('.react-flow__handle.target'));
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
@@ -34,7 +38,7 @@ export async function connect(page: Page, from: number, to: number) {
 
 /** Drags an arrow out of a block's handle into empty space at a screen point: a new block there. */
 export async function dragArrowOut(page: Page, from: number, to: { x: number; y: number }) {
-  const start = await centre(page.getByTestId(`block-${from}`).locator('.react-flow__handle.source'));
+  const start = await centre(ownHandle(page, from));
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
   await page.mouse.move(to.x, to.y, { steps: 8 });
