@@ -244,12 +244,16 @@ async function measure(fake: FakeBotApi, url: string) {
         while (next < recipients.length) {
           const client = recipients[next++];
           results.push(
-            await tgChannel.send(client, {
-              text: 'Our summer sale starts today',
-              attachments: [],
-              buttons: null,
-              blockId: null,
-            }),
+            await tgChannel.send(
+              client,
+              {
+                text: 'Our summer sale starts today',
+                attachments: [],
+                buttons: null,
+                blockId: null,
+              },
+              { db },
+            ),
           );
         }
       }),

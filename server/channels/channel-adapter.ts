@@ -1,4 +1,5 @@
 import type { Attachment, Buttons } from '@/lib/schema';
+import type { Db } from '@/server/db/client-type';
 
 /** bot-semantics §8: client types. */
 export const CLIENT_TYPES = {
@@ -15,6 +16,11 @@ export interface OutgoingMessage {
   attachments: Attachment[];
   buttons: Buttons | null;
   blockId: number | null;
+}
+
+/** What the caller gives an adapter: its database handle (the engine's, a test's). */
+export interface ChannelContext {
+  db: Db;
 }
 
 export interface DeliveryResult {
@@ -50,8 +56,13 @@ export interface ChannelAdapter {
   send(
     client: ChannelClient,
     message: OutgoingMessage,
-    options?: { idempotencyKey: string },
+    context: ChannelContext & { idempotencyKey?: string },
   ): Promise<DeliveryResult>;
   /** A messenger-specific function; throws a clear error when the channel does not support it. */
-  call(projectId: number, fn: string, args: Record<string, unknown>): Promise<unknown>;
+  call(
+    projectId: number,
+    fn: string,
+    args: Record<string, unknown>,
+    context: ChannelContext,
+  ): Promise<unknown>;
 }

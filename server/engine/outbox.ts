@@ -38,7 +38,7 @@ export async function sendMessages(
   const adapter = channelFor(client.clientType);
   for (const { message } of sends) {
     const result = await adapter
-      .send(client, message, { idempotencyKey: `message-${message.id}` })
+      .send(client, message, { db: deps.db, idempotencyKey: `message-${message.id}` })
       .catch((error: Error) => ({ delivered: false, error: error.message }));
     message.delivered = result.delivered;
     message.error = result.error ?? null;
@@ -96,7 +96,7 @@ async function handOver(deps: EngineDeps, client: ChannelClient, outgoing: Store
   const adapter = channelFor(client.clientType);
   for (const message of outgoing) {
     const result = await adapter
-      .send(client, message, { idempotencyKey: `message-${message.id}` })
+      .send(client, message, { db: deps.db, idempotencyKey: `message-${message.id}` })
       .catch((error: Error) => ({ delivered: false, error: error.message }));
     if (result.delivered) continue;
     message.delivered = false;

@@ -61,7 +61,7 @@ it("waits out a 429's retry_after, then delivers", async () => {
   const other = botApiClient(bot.token);
   for (let i = 0; i < 30; i++) await other.call((api) => api.sendMessage(1_000 + i, 'other'));
   const client = await tgClient('2000');
-  expect(await tgChannel.send(client, message)).toEqual({ delivered: true });
+  expect(await tgChannel.send(client, message, { db })).toEqual({ delivered: true });
   const mine = fake.callsOf('sendMessage', bot.token).filter((c) => c.params.chat_id === '2000');
   expect(mine.map((c) => c.status)).toEqual([429, 200]);
   expect(mine[1].at - mine[0].at).toBeGreaterThanOrEqual(1000 - 50);
@@ -70,7 +70,7 @@ it("waits out a 429's retry_after, then delivers", async () => {
 it('unsubscribes a client who blocked the bot and does not retry', async () => {
   const client = await tgClient('3000');
   fake.blockChat(bot.token, 3000);
-  const result = await tgChannel.send(client, message);
+  const result = await tgChannel.send(client, message, { db });
   expect(result).toMatchObject({ delivered: false, error: expect.stringContaining('blocked') });
   expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).subscribed).toBe(false);
   expect(fake.callsOf('sendMessage', bot.token).filter((c) => c.params.chat_id === '3000')).toHaveLength(1);
@@ -79,7 +79,8 @@ it('unsubscribes a client who blocked the bot and does not retry', async () => {
 it('paces several messages to one chat at one a second, with no 429', async () => {
   const client = await tgClient('4000');
   const started = Date.now();
-  for (let i = 0; i < 3; i++) expect(await tgChannel.send(client, message)).toEqual({ delivered: true });
+  for (let i = 0; i < 3; i++)
+    expect(await tgChannel.send(client, message, { db })).toEqual({ delivered: true });
   const calls = fake.callsOf('sendMessage', bot.token).filter((c) => c.params.chat_id === '4000');
   expect(calls.map((c) => c.status)).toEqual([200, 200, 200]);
   expect(Date.now() - started).toBeGreaterThanOrEqual(2000 - 50);

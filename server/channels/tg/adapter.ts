@@ -13,10 +13,10 @@ import { renderMessage, type TgSend } from '@/lib/tg/render';
 import type {
   ChannelAdapter,
   ChannelClient,
+  ChannelContext,
   DeliveryResult,
   OutgoingMessage,
 } from '@/server/channels/channel-adapter';
-import { getDb } from '@/server/db';
 import type { Db } from '@/server/db/client-type';
 import type { BotApiClient } from './bot-api';
 import { channelBot, tgChannelFor } from './channel-service';
@@ -155,8 +155,11 @@ async function businessTarget(
   };
 }
 
-async function send(client: ChannelClient, message: OutgoingMessage): Promise<DeliveryResult> {
-  const db = await getDb();
+async function send(
+  client: ChannelClient,
+  message: OutgoingMessage,
+  { db }: ChannelContext,
+): Promise<DeliveryResult> {
   const channel = await tgChannelFor(db, client.projectId, client.groupId);
   const api = channelBot(channel);
   const { refused, ...business } = await businessTarget(db, channel.id, client.id);
@@ -172,8 +175,7 @@ async function send(client: ChannelClient, message: OutgoingMessage): Promise<De
 }
 
 /** The bot of the client the function runs for, else the project's only tg bot. */
-async function botFor(projectId: number, clientId: unknown) {
-  const db = await getDb();
+async function botFor(db: Db, projectId: number, clientId: unknown) {
   const client =
     typeof clientId === 'number' ? await db.client.findFirst({ where: { id: clientId, projectId } }) : null;
   if (client?.clientType === TG_CLIENT_TYPE)
@@ -190,10 +192,10 @@ async function botFor(projectId: number, clientId: unknown) {
 export const tgChannel: ChannelAdapter = {
   clientType: TG_CLIENT_TYPE,
   send,
-  async call(projectId, fn, input) {
+  async call(projectId, fn, input, { db }) {
     if (!(TG_BOT_API_FUNCTIONS as readonly string[]).includes(fn))
       throw new Error(`${fn} is not a function of the tg messenger`);
     const args = Array.isArray(input.args) ? input.args : [];
-    return callTgBotApiFunction(await botFor(projectId, input.clientId), fn as TgBotApiFunction, args);
+    return callTgBotApiFunction(await botFor(db, projectId, input.clientId), fn as TgBotApiFunction, args);
   },
 };

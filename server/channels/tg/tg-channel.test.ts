@@ -365,12 +365,16 @@ describe('a bot connected by webhook', () => {
     );
     const client = await waitFor(() => clientOf(chat, 'shop_bot'), 'the client');
     const sends = fake.callsOf('sendMessage', bot.token).length;
-    const refused = await tgChannel.send(client, {
-      text: 'Later',
-      attachments: [],
-      buttons: null,
-      blockId: null,
-    });
+    const refused = await tgChannel.send(
+      client,
+      {
+        text: 'Later',
+        attachments: [],
+        buttons: null,
+        blockId: null,
+      },
+      { db },
+    );
     expect(refused).toEqual({
       delivered: false,
       error: expect.stringContaining('business connection biz-1 is disabled'),
@@ -389,12 +393,16 @@ describe('a bot connected by webhook', () => {
         }),
       'the direct message processed',
     );
-    const answer = await tgChannel.send(client, {
-      text: 'Hi',
-      attachments: [],
-      buttons: null,
-      blockId: null,
-    });
+    const answer = await tgChannel.send(
+      client,
+      {
+        text: 'Hi',
+        attachments: [],
+        buttons: null,
+        blockId: null,
+      },
+      { db },
+    );
     expect(answer).toEqual({ delivered: true });
     expect(fake.callsOf('sendMessage', bot.token).at(-1)?.params).toEqual({
       chat_id: String(chat),
@@ -422,7 +430,9 @@ describe('a bot connected by webhook', () => {
   });
 
   it('runs tg_* functions with the bot', async () => {
-    expect(await tgChannel.call(projectId, 'tg_set_command', { args: [[['start', 'Go']]] })).toBe(true);
+    expect(await tgChannel.call(projectId, 'tg_set_command', { args: [[['start', 'Go']]] }, { db })).toBe(
+      true,
+    );
     expect(fake.bot(bot.token).commands.get('default|')).toEqual([{ command: 'start', description: 'Go' }]);
   });
 

@@ -22,7 +22,7 @@ async function askChannel(
     );
   }
   try {
-    return await channelFor(clientType).call(ctx.projectId, fn, args);
+    return await channelFor(clientType).call(ctx.projectId, fn, args, { db: ctx.db });
   } catch (error) {
     throw new ApiError(502, 'channel_error', `The ${label} did not answer: ${(error as Error).message}`);
   }

@@ -14,10 +14,12 @@ export function messengerFunction(messenger: number): InFlowHandler {
   return async ({ run, name, args }) => {
     const { clientType } = run.client;
     const adapter = channelFor(clientType === CLIENT_TYPES.simulator ? clientType : messenger);
-    const result = await adapter.call(run.project.id, name, {
-      args: args.map(valueToJson),
-      clientId: run.client.id,
-    });
+    const result = await adapter.call(
+      run.project.id,
+      name,
+      { args: args.map(valueToJson), clientId: run.client.id },
+      { db: run.db },
+    );
     return result instanceof Map ? (result as Value) : jsonToValue(result);
   };
 }
