@@ -54,13 +54,11 @@ export async function enqueueMany<T extends object>(
   for (let i = 0; i < items.length; i += 500) {
     await boss.insert(
       definition.name,
-      items
-        .slice(i, i + 500)
-        .map((item) => ({
-          heartbeatSeconds: HEARTBEAT_SECONDS,
-          ...jobOptions(definition, item.data),
-          ...item,
-        })),
+      items.slice(i, i + 500).map((item) => ({
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+        ...jobOptions(definition, item.data),
+        ...item,
+      })),
     );
   }
 }
