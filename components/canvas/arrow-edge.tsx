@@ -17,10 +17,12 @@ import { type ArrowFlowEdge, arrowLabel } from './schema-to-flow';
  * out there is no label: too small to read, and each label costs a portal and a store
  * subscription, thousands of them on a big bot.
  */
-const STROKES: Partial<Record<Arrow['kind'], string>> = {
-  timer: '#d97706',
-  unconditional: '#94a3b8',
-  continue: '#059669',
+/** Each kind's line colour and label classes (one set each: clsx does not resolve conflicts). */
+const TONES: Record<Arrow['kind'], { stroke: string; label: string }> = {
+  condition: { stroke: '#475569', label: 'border-slate-200 bg-white text-slate-700' },
+  unconditional: { stroke: '#94a3b8', label: 'border-slate-200 bg-white text-slate-400' },
+  continue: { stroke: '#059669', label: 'border-emerald-300 bg-emerald-50 text-emerald-800' },
+  timer: { stroke: '#d97706', label: 'border-amber-300 bg-amber-50 text-amber-900' },
 };
 
 export const ArrowEdge = memo(function ArrowEdge({
@@ -57,7 +59,7 @@ export const ArrowEdge = memo(function ArrowEdge({
         path={path}
         markerEnd={markerEnd}
         style={{
-          stroke: selected ? '#2f6fed' : (STROKES[arrow.kind] ?? '#475569'),
+          stroke: selected ? '#2f6fed' : TONES[arrow.kind].stroke,
           strokeWidth: selected || continues ? 2.5 : 1.5,
           strokeDasharray: timer ? '6 4' : undefined,
         }}
@@ -72,12 +74,7 @@ export const ArrowEdge = memo(function ArrowEdge({
             style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
             className={cn(
               'nodrag nopan pointer-events-auto absolute flex cursor-pointer max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px] shadow-xs',
-              selected
-                ? 'border-brand-500 bg-brand-50 text-brand-700'
-                : 'border-slate-200 bg-white text-slate-700',
-              timer && !selected && 'border-amber-300 bg-amber-50 text-amber-900',
-              continues && !selected && 'border-emerald-300 bg-emerald-50 text-emerald-800',
-              arrow.kind === 'unconditional' && !selected && 'text-slate-400',
+              selected ? 'border-brand-500 bg-brand-50 text-brand-700' : TONES[arrow.kind].label,
             )}
           >
             <LintBadge target={{ type: 'arrow', id: arrow.id }} />
