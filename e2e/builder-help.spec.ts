@@ -37,8 +37,11 @@ test('help where it is needed: kind descriptions, the shortcuts overlay, the bui
   const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(shortcuts).toBeVisible();
   await expect(shortcuts).toContainText('Duplicate the selection');
+  // Keys in the overlay stay there: Delete does not delete the selected block behind it.
+  await page.keyboard.press('Delete');
   await page.keyboard.press('Escape');
   await expect(shortcuts).toHaveCount(0);
+  await expect(editor.getByRole('heading')).toContainText('#5');
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
   await shortcuts.getByRole('button', { name: 'Close' }).click();
   await expect(shortcuts).toHaveCount(0);

@@ -9,6 +9,10 @@ export function isEditableTarget(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
+/** Keys pressed in a dialog (the import choice, the shortcuts list) belong to the dialog. */
+const inDialog = (target: EventTarget | null) =>
+  target instanceof Element && target.closest('dialog[open]') !== null;
+
 /** Text the designer selected on the page (e.g. in the simulator) copies as text, not as blocks. */
 const hasTextSelection = () => Boolean(window.getSelection()?.toString());
 
@@ -33,7 +37,7 @@ export function useCanvasShortcuts(actions: EditorActions) {
     }
 
     function onKeyDown(event: KeyboardEvent) {
-      if (isEditableTarget(event.target) || event.defaultPrevented) return;
+      if (isEditableTarget(event.target) || inDialog(event.target) || event.defaultPrevented) return;
       const mod = event.ctrlKey || event.metaKey;
       const key = event.key.toLowerCase();
       const a = latest.current;
