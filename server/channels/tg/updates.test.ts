@@ -204,17 +204,18 @@ describe('processing accepted updates', () => {
 
   it(`prunes processed updates older than ${KEEP_PROCESSED_DAYS} days, keeping newer and unprocessed ones`, async () => {
     const day = 24 * 3600 * 1000;
-    const rows = await Promise.all(
-      [
-        { processedAt: new Date(Date.now() - (KEEP_PROCESSED_DAYS + 1) * day) },
-        { processedAt: new Date(Date.now() - (KEEP_PROCESSED_DAYS - 1) * day) },
-        { processedAt: null, claimedUntil: new Date(Date.now() + 60_000), claimToken: 'live' },
-      ].map((fields) =>
-        db.tgUpdate.create({
+    const rows = [];
+    // One after another, so their ids follow the list.
+    for (const fields of [
+      { processedAt: new Date(Date.now() - (KEEP_PROCESSED_DAYS + 1) * day) },
+      { processedAt: new Date(Date.now() - (KEEP_PROCESSED_DAYS - 1) * day) },
+      { processedAt: null, claimedUntil: new Date(Date.now() + 60_000), claimToken: 'live' },
+    ])
+      rows.push(
+        await db.tgUpdate.create({
           data: { channelId, updateId: BigInt(nextUpdate++), payload: {}, ...fields },
         }),
-      ),
-    );
+      );
     await sweepTgUpdates(deps);
     const left = await db.tgUpdate.findMany({
       where: { id: { in: rows.map((r) => r.id) } },
