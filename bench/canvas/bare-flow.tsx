@@ -1,6 +1,6 @@
 /**
- * The canvas benchmark's baseline: a bare React Flow page, 1,000 default nodes and the same
- * arrows as edges, with nothing of Blockbot. Bundled by bare-server.ts; fetches its graph like
+ * The canvas benchmark's baseline: a bare React Flow page, the bot's blocks as default nodes and
+ * its arrows as edges, with nothing of Blockbot. Bundled by bare-server.ts; fetches its graph like
  * the builder fetches its bot.
  */
 import { type Edge, type Node, ReactFlow, useEdgesState, useNodesState } from '@xyflow/react';
