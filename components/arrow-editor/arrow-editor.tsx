@@ -11,6 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { ARROW_KINDS, type Arrow, type Block } from '@/lib/schema';
+import { buttonList, ownButtonIndexOf } from '@/lib/schema/buttons';
 import { ARROW_KIND_HELP } from '@/lib/schema/kind-help';
 import { errorsUnder, validateArrow } from '@/lib/schema/validate';
 import { defaultTimer, TimerFields } from './timer-fields';
@@ -84,6 +85,10 @@ function ArrowForm({ arrow, from, to, onChange, onDelete }: ArrowEditorProps) {
   const id = (name: string) => `${prefix}-${name}`;
   const set = (patch: Partial<Arrow>, field: string) => edit({ ...draft, ...patch }, field);
   const invalid = Object.keys(errors).length > 0;
+  // The own button of the source block this arrow leaves from (docs/builder.md), if any.
+  const own = buttonList(from?.buttons);
+  const ownTexts = own.map((b) => b.text);
+  const ownButton = ownTexts[ownButtonIndexOf(arrow, ownTexts)];
   return (
     <form className="space-y-4 p-4" onSubmit={(e) => e.preventDefault()}>
       <div className="flex items-center justify-between gap-2">
@@ -133,12 +138,19 @@ function ArrowForm({ arrow, from, to, onChange, onDelete }: ArrowEditorProps) {
             errors={errorsUnder(errors, 'condition.')}
             onChange={(condition, field) => set({ condition }, `condition.${field}`)}
           />
-          <CheckboxField
-            id={id('button')}
-            label="Show as a button (the first alternative)"
-            checked={draft.showAsButton}
-            onChange={(showAsButton) => set({ showAsButton }, 'showAsButton')}
-          />
+          {ownButton ? (
+            // Shown as a button too, the block would send the button twice.
+            <p className="text-xs text-slate-500">
+              Follows the button “{ownButton}” of block #{arrow.from}: renaming either renames the other.
+            </p>
+          ) : (
+            <CheckboxField
+              id={id('button')}
+              label="Show as a button (the first alternative)"
+              checked={draft.showAsButton}
+              onChange={(showAsButton) => set({ showAsButton }, 'showAsButton')}
+            />
+          )}
         </Section>
       ) : null}
       {draft.kind === 'timer' ? (
