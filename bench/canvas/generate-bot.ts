@@ -4,6 +4,8 @@ import {
   type BlockKind,
   BOT_SCHEMA_FORMAT,
   type BotSchemaInput,
+  LIMITS,
+  TRIGGER_KINDS,
 } from '../../lib/schema';
 
 /** Grid of the generated layout: blocks are about 224 × 80–180 px. */
@@ -50,9 +52,12 @@ export function generateBot(count: number, seed = 1): BotSchemaInput {
   const sentence = (words: number) => Array.from({ length: words }, () => pick(WORDS)).join(' ');
 
   const blocks: BlockInput[] = [];
+  let triggers = 0;
   for (let i = 0; i < count; i++) {
     const id = i + 1;
-    const kind = kindOf(i, next());
+    let kind = kindOf(i, next());
+    // A bot may have only so many start and quick reply blocks: a 5,000-block bot's others are states.
+    if (TRIGGER_KINDS.has(kind) && ++triggers > LIMITS.triggerBlocks) kind = 'state';
     const topic = pick(TOPICS);
     const position = { x: (i % COLUMNS) * COLUMN_GAP, y: Math.floor(i / COLUMNS) * ROW_GAP };
     const block: BlockInput = { id, kind, name: `${topic} ${id}`, position };
