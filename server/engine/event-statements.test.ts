@@ -48,14 +48,15 @@ it('a message of a known client takes four statements in two round trips: claim 
   expect((await bot.clientRow()).currentBlockId).toBe(1);
 });
 
-it('a messenger that really sends adds one statement after the commit, recording the outcome', async () => {
+it("a messenger that really sends adds its adapter's channel lookup and one statement recording the outcome", async () => {
   const bot = await h.bot(countingBot);
   // No tg bot is connected in tests: the send fails, and the failure is recorded.
   const ref = { clientType: 1, groupId: 'shop_bot', platformId: '4242' };
   const send = (text: string) => handleEvent(h.deps, bot.projectId, { ref }, { type: 'message', text });
   await send('hello');
   let result: Awaited<ReturnType<typeof send>> | undefined;
-  expect(await countStatements(async () => (result = await send('again')))).toBe(5);
+  // The tg adapter reads the client's channel on the engine's handle (d0ee3d4), then the outcome is recorded.
+  expect(await countStatements(async () => (result = await send('again')))).toBe(6);
   const stored = await h.tdb.prisma.message.findUniqueOrThrow({ where: { id: result!.messages[0].id } });
   expect(stored).toMatchObject({
     text: 'Total 10',
