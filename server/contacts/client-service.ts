@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Db } from '@/server/db/client-type';
+import { column } from '@/server/db/columns';
 import type { Prisma } from '@/server/db/generated/client';
 import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
@@ -44,30 +46,21 @@ export async function resolveClient(db: Db, projectId: number, ref: ClientRef) {
 /** Who an event is for: a known client, or an identity resolved (and created) on the way. */
 export type ClientTarget = { clientId: number } | { ref: ClientRef };
 
-export interface LockedClient {
-  id: number;
-  projectId: number;
-  platformId: string;
-  groupId: string;
-  clientType: number;
-  name: string;
-  createdAt: Date;
-  currentBlockId: number | null;
-}
+/** A client row as an event holds it: the columns `LOCKED_CLIENT_COLUMNS` reads. */
+export const lockedClientRow = z.object({
+  id: column.int,
+  projectId: column.int,
+  platformId: column.text,
+  groupId: column.text,
+  clientType: column.int,
+  name: column.text,
+  createdAt: column.timestamp,
+  currentBlockId: column.int.nullable(),
+});
+export type LockedClient = z.infer<typeof lockedClientRow>;
 
 /** The columns of a `LockedClient`, from the client row aliased `c`. */
 export const LOCKED_CLIENT_COLUMNS = `c.id, c."projectId", c."platformId", c."groupId", c."clientType", c.name, c."createdAt", c."currentBlockId"`;
-
-export const lockedClient = (row: Record<string, unknown>): LockedClient => ({
-  id: row.id as number,
-  projectId: row.projectId as number,
-  platformId: row.platformId as string,
-  groupId: row.groupId as string,
-  clientType: row.clientType as number,
-  name: row.name as string,
-  createdAt: new Date(row.createdAt as string),
-  currentBlockId: row.currentBlockId as number | null,
-});
 
 /** The conditions picking a target's client row (aliased `c`), by id or by identity. */
 export const CLIENT_WHERE = {
@@ -85,9 +78,11 @@ export function clientWhere(projectId: number, target: ClientTarget) {
 const findLocked = {
   id: new PreparedStatement(
     `SELECT ${LOCKED_CLIENT_COLUMNS} FROM "Client" c WHERE ${CLIENT_WHERE.id} FOR UPDATE`,
+    lockedClientRow,
   ),
   ref: new PreparedStatement(
     `SELECT ${LOCKED_CLIENT_COLUMNS} FROM "Client" c WHERE ${CLIENT_WHERE.ref} FOR UPDATE`,
+    lockedClientRow,
   ),
 };
 
@@ -96,6 +91,7 @@ const createLocked = new PreparedStatement(
    VALUES ($projectId, $clientType, $groupId, $platformId, $name, $avatar, $tag, $at, $at)
    ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
    RETURNING ${LOCKED_CLIENT_COLUMNS}`,
+  lockedClientRow,
 );
 
 /**
@@ -113,7 +109,7 @@ export async function lockClient(
   const { by, params } = clientWhere(projectId, target);
   const find = async () => (await sql.run(findLocked[by], params))[0];
   const found = options.knownMissing ? undefined : await find();
-  if (found) return lockedClient(found);
+  if (found) return found;
   if (!('ref' in target)) throw notFound(`Client ${target.clientId} does not exist in this project.`);
   const { ref } = target;
   const [created] = await sql.run(createLocked, {
@@ -124,7 +120,9 @@ export async function lockClient(
     at: new Date(),
   });
   // Empty when a concurrent first message created the client: lock the one it made.
-  return lockedClient(created ?? (await find()));
+  const locked = created ?? (await find());
+  if (!locked) throw notFound('The client was deleted while its first message arrived.');
+  return locked;
 }
 
 /**

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { lockClients, openDeal } from '@/server/contacts/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
+import { column } from '@/server/db/columns';
 import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
 import { DomainError, notFound } from '@/server/errors';
 import { applyVariableChanges, type VariableChange, validateChanges } from './variable-store';
@@ -10,14 +12,17 @@ export function toStoredString(value: unknown): string | null {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-const CLIENT_VARIABLES = new PreparedStatement(`
+const CLIENT_VARIABLES = new PreparedStatement(
+  `
   SELECT 'client' AS scope, NULL AS name, NULL AS value FROM "Client" WHERE id = $client AND "projectId" = $project
   UNION ALL
   SELECT 'deal', v.name, v.value FROM "DealVariable" v
     JOIN "Deal" d ON d.id = v."dealId"
     WHERE d."clientId" = $client AND d."projectId" = $project AND d."closedAt" IS NULL
   UNION ALL
-  SELECT 'client', 'client.' || name, value FROM "ClientVariable" WHERE "clientId" = $client AND "projectId" = $project`);
+  SELECT 'client', 'client.' || name, value FROM "ClientVariable" WHERE "clientId" = $client AND "projectId" = $project`,
+  z.object({ name: column.text.nullable(), value: column.text.nullable() }),
+);
 
 /**
  * A client's variables as the API shows them: deal variables by name, profile variables with
@@ -25,14 +30,12 @@ const CLIENT_VARIABLES = new PreparedStatement(`
  * SQL: this is the public API's hottest read, and a Prisma call costs several times its round trip.
  */
 export async function getClientVariables(db: PrismaClient, projectId: number, clientId: number) {
-  const rows = await plainSql(db).run<{ name: string | null; value: string | null }>(CLIENT_VARIABLES, {
+  const rows = await plainSql(db).run(CLIENT_VARIABLES, {
     client: clientId,
     project: projectId,
   });
   if (!rows.length) throw notFound(`Client ${clientId} does not exist in this project.`);
-  return Object.fromEntries(
-    rows.filter((r) => r.name !== null).map((r) => [r.name as string, r.value as string]),
-  );
+  return Object.fromEntries(rows.flatMap((r) => (r.name === null ? [] : [[r.name, r.value]])));
 }
 
 /**

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Db } from '@/server/db/client-type';
+import { column } from '@/server/db/columns';
 import { DomainError } from '@/server/errors';
 import { splitScope, VARIABLE_LIMITS, valueKey } from './variable-limits';
 
@@ -140,34 +142,33 @@ export function scopedVariablesColumns(dealId: string, clientId: string, project
   ].join(',\n');
 }
 
-/** The columns of `scopedVariablesColumns`, as JSON text (plain SQL) or parsed (Prisma). */
-export function parseScopedVariables(row: Record<string, unknown>): ScopedVariables {
-  // Null-prototype records: a variable may be called __proto__.
-  const scope = (column: unknown): Record<string, string> => {
-    const pairs = (typeof column === 'string' ? JSON.parse(column) : column) as [string, string][];
-    const record: Record<string, string> = Object.create(null);
-    for (const [name, value] of pairs) record[name] = value;
-    return record;
-  };
-  return {
-    deal: scope(row.dealVariables),
-    client: scope(row.clientVariables),
-    project: scope(row.projectVariables),
-  };
-}
+/** One scope's `[name, value]` pairs as a null-prototype record: a variable may be called __proto__. */
+const scopeColumn = column.json(z.array(z.tuple([z.string(), z.string()]))).transform((pairs) => {
+  const record: Record<string, string> = Object.create(null);
+  for (const [name, value] of pairs) record[name] = value;
+  return record;
+});
+
+/** The columns of `scopedVariablesColumns`, typed: JSON text (plain SQL) or parsed (Prisma). */
+export const scopedVariablesRow = z.object({
+  dealVariables: scopeColumn,
+  clientVariables: scopeColumn,
+  projectVariables: scopeColumn,
+});
 
 /** Every variable a client sees, by scope (lookup order deal → client → project is the reader's). */
 export async function readVariables(
   db: Db,
   owner: Omit<VariableOwner, 'dealId'> & { dealId: number | null },
 ): Promise<ScopedVariables> {
-  const [row] = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+  const [row] = await db.$queryRawUnsafe<unknown[]>(
     `SELECT ${scopedVariablesColumns('$1::int', '$2::int', '$3::int')}`,
     owner.dealId ?? -1,
     owner.clientId,
     owner.projectId,
   );
-  return parseScopedVariables(row);
+  const scopes = scopedVariablesRow.parse(row);
+  return { deal: scopes.dealVariables, client: scopes.clientVariables, project: scopes.projectVariables };
 }
 
 /** Changes waiting to be written: the deals' by deal id, the client's; null clears a name. */

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { column } from './columns';
 import { openDatabase } from './database';
 import { PreparedStatement, plainSql, preparedStatementName, sqlTransaction } from './raw-sql';
 import {
@@ -18,7 +20,7 @@ it("plain SQL runs in the same transaction as Prisma's tx, also with many transa
   const pairs = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
       sqlTransaction(db.prisma, async (tx, sql) => {
-        const [raw] = await sql.query<{ xid: string }>('SELECT txid_current()::text AS xid');
+        const [raw] = await sql.query('SELECT txid_current()::text AS xid');
         // Let the other transactions interleave before Prisma's side answers.
         await new Promise((resolve) => setTimeout(resolve, (i % 5) * 3));
         const [viaPrisma] = await tx.$queryRaw<{ xid: string }[]>`SELECT txid_current()::text AS xid`;
@@ -34,11 +36,9 @@ it('works from another copy of this module, as Next.js bundles one per server ch
   vi.resetModules();
   const copy = await import('./raw-sql');
   expect(copy.sqlTransaction).not.toBe(sqlTransaction);
-  const [row] = await copy.sqlTransaction(db.prisma, (_tx, sql) =>
-    sql.query<{ one: number }>('SELECT 1 AS one'),
-  );
+  const [row] = await copy.sqlTransaction(db.prisma, (_tx, sql) => sql.query('SELECT 1 AS one'));
   expect(row.one).toBe(1);
-  const [plainRow] = await copy.plainSql(db.prisma).query<{ two: number }>('SELECT 2 AS two');
+  const [plainRow] = await copy.plainSql(db.prisma).query('SELECT 2 AS two');
   expect(plainRow.two).toBe(2);
   // A statement made by one copy is known by the name the database's copy gives it.
   const made = new copy.PreparedStatement('SELECT $n::int + 100 AS copied');
@@ -168,3 +168,25 @@ it.runIf(process.env.TEST_DATABASE_URL)(
     }
   },
 );
+
+it("a statement's row schema types and checks its rows; a row that does not fit is an error, not a cast", async () => {
+  const sql = plainSql(db.prisma);
+  const typed = new PreparedStatement(
+    `SELECT $n::int AS n, now() AS at, 9007199254740993::int8 AS big, '[["a","1"]]'::json AS pairs`,
+    z.object({
+      n: column.int,
+      at: column.timestamp,
+      big: column.bigint,
+      pairs: column.json(z.array(z.tuple([z.string(), z.string()]))),
+    }),
+  );
+  const [row] = await sql.run(typed, { n: 7 });
+  expect(row.n).toBe(7);
+  expect(row.at).toBeInstanceOf(Date);
+  expect(row.big).toBe(9007199254740993n);
+  expect(row.pairs).toEqual([['a', '1']]);
+  const wrong = new PreparedStatement(`SELECT 'x' AS n`, z.object({ n: column.int }));
+  await expect(sql.run(wrong, {})).rejects.toThrow(/expected number/i);
+  // Without a schema only the number of rows is of use.
+  expect(await sql.run(new PreparedStatement('SELECT 1 UNION ALL SELECT 2'), {})).toHaveLength(2);
+});

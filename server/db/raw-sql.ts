@@ -5,6 +5,7 @@ import type {
   SqlQueryable,
   Transaction,
 } from '@prisma/driver-adapter-utils';
+import type { z } from 'zod';
 import { type Prisma, PrismaClient } from './generated/client';
 import { lazyTransactionClient } from './lazy-transaction-client';
 
@@ -14,11 +15,10 @@ import { lazyTransactionClient } from './lazy-transaction-client';
  * driver adapters give them on both databases: json, timestamps and bigints as text.
  */
 export interface Sql {
-  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
-  run<Row = Record<string, unknown>>(
-    statement: PreparedStatement,
-    params: Record<string, unknown>,
-  ): Promise<Row[]>;
+  /** Ad hoc SQL (tests, tools): rows untyped; hot paths use a PreparedStatement with its row schema. */
+  query(text: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /** A statement's rows, checked and typed by its row schema. */
+  run<Row>(statement: PreparedStatement<Row>, params: Record<string, unknown>): Promise<Row[]>;
 }
 
 // Kept per process, not per module copy: Next.js bundles this module into several server
@@ -44,14 +44,20 @@ const { joining, factories, adapters, statementNames } = globalForSql.blockbotRa
 
 /**
  * A hot path's statement: fixed text with named parameters (`$name`, used as often as
- * needed). On PostgreSQL each connection parses and plans it once and keeps it prepared;
- * PGlite parses it each time. Fixed text keeps the number of prepared statements bounded.
+ * needed), and the schema of its rows (server/db/columns.ts), which types and checks what the
+ * driver gives, so no caller casts a row. On PostgreSQL each connection parses and plans it
+ * once and keeps it prepared; PGlite parses it each time. Fixed text keeps the number of
+ * prepared statements bounded.
  */
-export class PreparedStatement {
+export class PreparedStatement<Row = void> {
   readonly text: string;
   private readonly names: string[] = [];
 
-  constructor(text: string) {
+  /** Without a row schema the statement's rows are not read, only counted (an UPDATE, an EXISTS). */
+  constructor(
+    text: string,
+    readonly row?: z.ZodType<Row>,
+  ) {
     this.text = text.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => {
       const known = this.names.indexOf(name);
       return `$${known >= 0 ? known + 1 : this.names.push(name)}`;
@@ -65,6 +71,12 @@ export class PreparedStatement {
       if (params[name] === undefined) throw new Error(`Parameter $${name} is missing.`);
       return params[name];
     });
+  }
+
+  /** The driver's rows, typed by the row schema; without one only their number is of use. */
+  rows(raw: Record<string, unknown>[]): Row[] {
+    const schema = this.row;
+    return schema ? raw.map((r) => schema.parse(r)) : (raw as unknown as Row[]);
   }
 }
 
@@ -85,23 +97,22 @@ export class SqlParams {
 const ANY_ARG = { scalarType: 'unknown', arity: 'scalar' } as const;
 
 function sqlOn(queryable: SqlQueryable): Sql {
+  const query = async (text: string, params: readonly unknown[] = []) => {
+    const result = await queryable.queryRaw({
+      sql: text,
+      args: [...params],
+      argTypes: params.map(() => ANY_ARG),
+    });
+    const { columnNames } = result;
+    return result.rows.map((row) => {
+      const named: Record<string, unknown> = {};
+      for (let i = 0; i < columnNames.length; i++) named[columnNames[i]] = row[i];
+      return named;
+    });
+  };
   return {
-    run(statement, params) {
-      return this.query(statement.text, statement.values(params));
-    },
-    async query<Row>(text: string, params: readonly unknown[] = []) {
-      const result = await queryable.queryRaw({
-        sql: text,
-        args: [...params],
-        argTypes: params.map(() => ANY_ARG),
-      });
-      const { columnNames } = result;
-      return result.rows.map((row) => {
-        const named: Record<string, unknown> = {};
-        for (let i = 0; i < columnNames.length; i++) named[columnNames[i]] = row[i];
-        return named as Row;
-      });
-    },
+    query,
+    run: async (statement, params) => statement.rows(await query(statement.text, statement.values(params))),
   };
 }
 
@@ -158,10 +169,7 @@ export interface TransactionSql extends Sql {
    * Runs the transaction's last statement and commits: on PostgreSQL both leave together and
    * share one round trip. Nothing may run in the transaction after it.
    */
-  runAndCommit<Row = Record<string, unknown>>(
-    statement: PreparedStatement,
-    params: Record<string, unknown>,
-  ): Promise<Row[]>;
+  runAndCommit<Row>(statement: PreparedStatement<Row>, params: Record<string, unknown>): Promise<Row[]>;
 }
 
 const COMMIT = { sql: 'COMMIT', args: [], argTypes: [] };
@@ -215,11 +223,11 @@ export async function sqlTransaction<T>(
     executeRaw: (query) => (state === 'open' ? transaction.executeRaw(query) : refused()),
   };
   const sql = sqlOn(queryable);
-  const runAndCommit = async <Row>(statement: PreparedStatement, params: Record<string, unknown>) => {
+  const runAndCommit = async <Row>(statement: PreparedStatement<Row>, params: Record<string, unknown>) => {
     if (state !== 'open') return refused();
     // Both are written before either answer is read. (Adapters that end their transactions
     // themselves commit at the release.)
-    const last = sql.run<Row>(statement, params);
+    const last = sql.run(statement, params);
     const commit = ownStatements ? transaction.executeRaw(COMMIT) : last;
     state = 'committing';
     const [rows, committed] = await Promise.allSettled([last, commit]);

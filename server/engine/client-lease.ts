@@ -4,7 +4,7 @@ import {
   clientWhere,
   LOCKED_CLIENT_COLUMNS,
   type LockedClient,
-  lockedClient,
+  lockedClientRow,
 } from '@/server/contacts/client-service';
 import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
@@ -30,6 +30,7 @@ const createLeased = new PreparedStatement(
      $token, ${LEASE_NOW} + make_interval(secs => $seconds))
    ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
    RETURNING ${LOCKED_CLIENT_COLUMNS}`,
+  lockedClientRow,
 );
 
 const exists = new PreparedStatement(
@@ -65,7 +66,7 @@ export async function claimMissing(
     token,
     seconds: LEASE_SECONDS,
   });
-  return created ? lockedClient(created) : undefined;
+  return created;
 }
 
 /** Frees a client whose event failed before its final write (which frees it otherwise). */

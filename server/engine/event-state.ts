@@ -1,18 +1,21 @@
+import { z } from 'zod';
 import {
   CLIENT_WHERE,
   type ClientTarget,
   clientWhere,
   LOCKED_CLIENT_COLUMNS,
   type LockedClient,
-  lockedClient,
+  lockedClientRow,
 } from '@/server/contacts/client-service';
-import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
-import { notFound } from '@/server/errors';
 import {
-  parseScopedVariables,
   type ScopedVariables,
   scopedVariablesColumns,
+  scopedVariablesRow,
 } from '@/server/contacts/variable-store';
+import { column } from '@/server/db/columns';
+import { Plan } from '@/server/db/generated/enums';
+import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
+import { notFound } from '@/server/errors';
 import { claimMissing, LEASE_NOW, LEASE_SECONDS } from './client-lease';
 import type { RunProject } from './run-state';
 
@@ -28,19 +31,32 @@ const stateColumns = (ids: { project: string; client: string; deal: string; vari
   `p.plan::text AS plan, p."timeZone", p."schemaRevision", p."webhookUrl" IS NOT NULL AS "hasWebhook",
    ${ids.deal} AS "dealId", ${scopedVariablesColumns(ids.variablesDeal, ids.client, ids.project)}`;
 
-function eventState(projectId: number, row: Record<string, unknown>): EventState {
+/** The columns of `stateColumns`, typed. */
+const stateRow = scopedVariablesRow.extend({
+  plan: z.enum(Plan),
+  timeZone: column.text,
+  schemaRevision: column.int,
+  hasWebhook: column.bool,
+  /** Null when the client has no open deal yet. */
+  dealId: column.int.nullable(),
+});
+type StateRow = z.infer<typeof stateRow>;
+
+function eventState(projectId: number, row: StateRow & { dealId: number }): EventState {
   return {
     project: {
       id: projectId,
-      plan: row.plan as RunProject['plan'],
-      timeZone: row.timeZone as string,
-      schemaRevision: row.schemaRevision as number,
-      hasWebhook: row.hasWebhook as boolean,
+      plan: row.plan,
+      timeZone: row.timeZone,
+      schemaRevision: row.schemaRevision,
+      hasWebhook: row.hasWebhook,
     },
-    dealId: row.dealId as number,
-    variables: parseScopedVariables(row),
+    dealId: row.dealId,
+    variables: { deal: row.dealVariables, client: row.clientVariables, project: row.projectVariables },
   };
 }
+
+const hasDeal = (row: StateRow): row is StateRow & { dealId: number } => row.dealId !== null;
 
 // The claim commits without waiting for its WAL to reach the disk (synchronous_commit off for
 // its own transaction): a claim lost in a database crash only makes the event's final write,
@@ -65,6 +81,8 @@ const claimAndLoadWhere = (where: string) =>
        SELECT id FROM "Deal" WHERE "projectId" = c."projectId" AND "clientId" = c.id AND "closedAt" IS NULL
        ORDER BY id DESC LIMIT 1
      ) d ON true`,
+    // \`fresh\`: false when the snapshot still showed another event's lease.
+    lockedClientRow.extend(stateRow.shape).extend({ fresh: column.bool.nullable() }),
   );
 const claimAndLoadStatements = {
   id: claimAndLoadWhere(CLIENT_WHERE.id),
@@ -88,9 +106,9 @@ export async function claimAndLoad(
 ): Promise<{ client: LockedClient; state: EventState } | undefined> {
   const { by, params } = clientWhere(projectId, target);
   const [row] = await sql.run(claimAndLoadStatements[by], { ...params, token, seconds: LEASE_SECONDS });
-  if (row?.fresh && row.dealId !== null)
-    return { client: lockedClient(row), state: eventState(projectId, row) };
-  const client = row ? lockedClient(row) : await claimMissing(sql, projectId, target, token);
+  if (row?.fresh && hasDeal(row))
+    return { client: lockedClientRow.parse(row), state: eventState(projectId, row) };
+  const client = row ? lockedClientRow.parse(row) : await claimMissing(sql, projectId, target, token);
   if (!client) return undefined;
   return { client, state: await loadEventState(sql, projectId, client.id) };
 }
@@ -112,11 +130,13 @@ const loadState = new PreparedStatement(
      variablesDeal: '(SELECT id FROM open_deal)',
    })}
    FROM "Project" p WHERE p.id = $projectId`,
+  stateRow,
 );
 
 /** The state of a client this event holds, creating its open deal when it has none. */
 async function loadEventState(sql: Sql, projectId: number, clientId: number): Promise<EventState> {
   const [row] = await sql.run(loadState, { projectId, clientId, at: new Date() });
   if (!row) throw notFound(`Project ${projectId} does not exist.`);
+  if (!hasDeal(row)) throw new Error(`Client ${clientId} has no open deal after it was created.`);
   return eventState(projectId, row);
 }

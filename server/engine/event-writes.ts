@@ -1,9 +1,11 @@
+import { z } from 'zod';
 import type { Attachment, Buttons } from '@/lib/schema';
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/contacts/variable-store';
+import { column } from '@/server/db/columns';
 import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
 import { LEASE_NOW, LEASE_SECONDS } from './client-lease';
-import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRows, type RawOutboxRow } from './outbox-rows';
+import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
 
 export interface StoredOutgoing {
@@ -95,6 +97,11 @@ const storeEvent = new PreparedStatement(
          'payload', payload) ORDER BY id) FROM outbox) AS outbox
    ) lease
    LEFT JOIN messages m ON true`,
+  z.object({
+    id: column.text.nullable(),
+    dedupeKey: column.text.nullable(),
+    outbox: column.json(z.array(outboxRow).nullable()),
+  }),
 );
 
 export class LeaseLostError extends Error {}
@@ -135,36 +142,33 @@ export async function storeEventResults(
     })),
   ];
   const stored = await sql
-    .runAndCommit<{ id: string | null; dedupeKey: string | null; outbox: RawOutboxRow[] | string | null }>(
-      storeEvent,
-      {
-        projectId: run.project.id,
-        clientId: run.client.id,
-        at: new Date(),
-        directions: messages.map((m) => m.direction),
-        texts: messages.map((m) => m.text),
-        attachments: messages.map((m) => JSON.stringify(m.attachments)),
-        buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
-        blockIds: messages.map((m) => m.blockId),
-        froms: messages.map((m) => m.messageFromOutside),
-        delivered: messages.map((m) => m.delivered),
-        dedupeKeys: messages.map((m) => m.dedupeKey),
-        ...variableWriteParams(run.variableWrites),
-        currentBlockId: run.currentBlockId,
-        lastMessageAt: options.lastMessageAt,
-        // What a variable could hold: the webhook carries it with every message of the client.
-        customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
-        logKinds: run.log.map((entry) => entry.kind),
-        logData: run.log.map((entry) => JSON.stringify(entry.data)),
-        leaseToken: options.leaseToken,
-        keepLease: options.keepLease,
-        sends: !options.deliveredWhenStored,
-        webhooks: options.hasWebhook,
-        submissionIds: run.submissionIds,
-        followUps: run.deferred.map((f) => JSON.stringify(f)),
-        doneOutboxId: options.outboxId === null ? null : String(options.outboxId),
-      },
-    )
+    .runAndCommit(storeEvent, {
+      projectId: run.project.id,
+      clientId: run.client.id,
+      at: new Date(),
+      directions: messages.map((m) => m.direction),
+      texts: messages.map((m) => m.text),
+      attachments: messages.map((m) => JSON.stringify(m.attachments)),
+      buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
+      blockIds: messages.map((m) => m.blockId),
+      froms: messages.map((m) => m.messageFromOutside),
+      delivered: messages.map((m) => m.delivered),
+      dedupeKeys: messages.map((m) => m.dedupeKey),
+      ...variableWriteParams(run.variableWrites),
+      currentBlockId: run.currentBlockId,
+      lastMessageAt: options.lastMessageAt,
+      // What a variable could hold: the webhook carries it with every message of the client.
+      customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
+      logKinds: run.log.map((entry) => entry.kind),
+      logData: run.log.map((entry) => JSON.stringify(entry.data)),
+      leaseToken: options.leaseToken,
+      keepLease: options.keepLease,
+      sends: !options.deliveredWhenStored,
+      webhooks: options.hasWebhook,
+      submissionIds: run.submissionIds,
+      followUps: run.deferred.map((f) => JSON.stringify(f)),
+      doneOutboxId: options.outboxId === null ? null : String(options.outboxId),
+    })
     .catch((error: Error) => {
       if (!error.message.includes(LEASE_LOST)) throw error;
       throw new LeaseLostError(
@@ -176,7 +180,7 @@ export async function storeEventResults(
       messages,
       stored.flatMap((row) => (row.id === null ? [] : [{ id: row.id, dedupeKey: row.dedupeKey }])),
     ),
-    outbox: outboxRows(stored[0]?.outbox ?? null),
+    outbox: stored[0]?.outbox ?? [],
   };
 }
 

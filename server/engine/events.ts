@@ -1,4 +1,5 @@
-import type { Attachment, Buttons } from '@/lib/schema';
+import { z } from 'zod';
+import { type Attachment, attachmentSchema, type Buttons, buttonsSchema } from '@/lib/schema';
 
 /** What can happen to a client; every channel, the API, timers and formulas produce these. */
 export type EngineEvent =
@@ -25,6 +26,32 @@ export type EngineEvent =
     }
   /** A timer arrow, delayed or scheduled message coming due. */
   | { type: 'scheduled'; scheduledSendId: number };
+
+/** The events stored in outbox rows (follow-ups), checked when they are read back. */
+export const engineEventSchema: z.ZodType<EngineEvent> = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('message'),
+    text: z.string(),
+    attachments: z.array(attachmentSchema).optional(),
+    messageFromOutside: z.number().int().optional(),
+    callbackQueryId: z.string().optional(),
+    variables: z.record(z.string(), z.string()).optional(),
+  }),
+  z.object({
+    type: z.literal('enter_block'),
+    blockId: z.number().int(),
+    messageFromOutside: z.number().int(),
+  }),
+  z.object({
+    type: z.literal('send'),
+    text: z.string(),
+    attachments: z.array(attachmentSchema).optional(),
+    buttons: buttonsSchema.nullable().optional(),
+    messageFromOutside: z.number().int(),
+    dedupeKey: z.string().optional(),
+  }),
+  z.object({ type: z.literal('scheduled'), scheduledSendId: z.number().int() }),
+]);
 
 export type LogKind =
   | 'event'

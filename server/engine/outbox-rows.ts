@@ -1,4 +1,6 @@
-import type { EngineEvent } from './events';
+import { z } from 'zod';
+import { column } from '@/server/db/columns';
+import { engineEventSchema } from './events';
 
 /**
  * How long the process that wrote an outbox row (or the sweeper that took it over) holds it
@@ -9,35 +11,31 @@ export const OUTBOX_CLAIM_SECONDS = 15;
 /** What a webhook row delivers: a stored message, or a red or yellow block's submission. */
 export type WebhookTarget = { messageId: bigint } | { submissionId: number };
 
-export type OutboxRow =
-  | { id: bigint; kind: 'send'; messageId: bigint }
-  | { id: bigint; kind: 'webhook'; target: WebhookTarget }
-  | { id: bigint; kind: 'follow_up'; clientId: number; event: EngineEvent };
+const followUpPayload = z.object({ clientId: z.number().int(), event: engineEventSchema });
+const submissionPayload = z.object({ submissionId: z.number().int() });
 
-export interface RawOutboxRow {
-  id: string;
-  kind: string;
-  messageId: string | null;
-  payload: unknown;
-}
-
-/** Rows as the database gives them (json text on some drivers), typed. */
-export function outboxRows(raw: RawOutboxRow[] | string | null): OutboxRow[] {
-  const rows: RawOutboxRow[] = typeof raw === 'string' ? JSON.parse(raw) : (raw ?? []);
-  return rows.map((row) => {
-    const id = BigInt(row.id);
-    const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+/**
+ * An Outbox row as the statements that write or claim it return it (`id`, `kind`,
+ * `messageId`, `payload`), checked and typed: a webhook row has a message id or a
+ * `{ submissionId }` payload, a follow-up row its event.
+ */
+export const outboxRow = z
+  .object({
+    id: column.bigint,
+    kind: z.enum(['send', 'webhook', 'follow_up']),
+    messageId: column.bigint.nullable(),
+    payload: column.json(z.unknown()).nullable(),
+  })
+  .transform((row) => {
+    const { id } = row;
     if (row.kind === 'follow_up') {
-      const { clientId, event } = payload as { clientId: number; event: EngineEvent };
-      return { id, kind: 'follow_up', clientId, event };
+      const { clientId, event } = followUpPayload.parse(row.payload);
+      return { id, kind: 'follow_up' as const, clientId, event };
     }
-    const messageId = BigInt(row.messageId ?? 0);
-    if (row.kind === 'send') return { id, kind: 'send', messageId };
-    // A webhook row has a message id or a `{ submissionId }` payload.
-    const target =
-      row.messageId === null
-        ? { submissionId: (payload as { submissionId: number }).submissionId }
-        : { messageId };
-    return { id, kind: 'webhook', target };
+    if (row.kind === 'send') return { id, kind: 'send' as const, messageId: row.messageId ?? 0n };
+    const target: WebhookTarget =
+      row.messageId === null ? submissionPayload.parse(row.payload) : { messageId: row.messageId };
+    return { id, kind: 'webhook' as const, target };
   });
-}
+
+export type OutboxRow = z.infer<typeof outboxRow>;

@@ -1,11 +1,13 @@
+import { z } from 'zod';
 import type { ChannelClient } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
+import { column } from '@/server/db/columns';
 import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
 import { LEASE_NOW } from './client-lease';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import type { StoredOutgoing } from './event-writes';
-import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRows, type RawOutboxRow } from './outbox-rows';
+import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRow } from './outbox-rows';
 
 /**
  * The outbox (docs/architecture.md, "The flow of a message"): an event's side effects are rows
@@ -141,6 +143,9 @@ const claimExpired = new PreparedStatement(
      ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
    )
    RETURNING id::text AS id, "projectId", kind, "messageId"::text AS "messageId", payload`,
+  z
+    .looseObject({ projectId: column.int })
+    .transform((raw) => ({ projectId: raw.projectId, row: outboxRow.parse(raw) })),
 );
 
 /**
@@ -150,13 +155,13 @@ const claimExpired = new PreparedStatement(
 export async function sweepOutbox(deps: EngineDeps): Promise<number> {
   let total = 0;
   for (;;) {
-    const claimed = await plainSql(deps.db).run<RawOutboxRow & { projectId: number }>(claimExpired, {});
+    const claimed = await plainSql(deps.db).run(claimExpired, {});
     if (!claimed.length) return total;
     total += claimed.length;
-    const projects = new Map<number, RawOutboxRow[]>();
-    for (const row of claimed) projects.set(row.projectId, [...(projects.get(row.projectId) ?? []), row]);
-    for (const [projectId, raw] of projects) {
-      const rows = outboxRows(raw);
+    const projects = new Map<number, OutboxRow[]>();
+    for (const { projectId, row } of claimed)
+      projects.set(projectId, [...(projects.get(projectId) ?? []), row]);
+    for (const [projectId, rows] of projects) {
       await resend(deps, rows);
       await queueWebhooks(deps, projectId, rows);
       // A new budget: the event that caused them is gone.

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { toDisplayString } from '@/lib/formula';
 import type { Attachment, Block, Buttons } from '@/lib/schema';
 import { findPlaceholders, renderTemplate, type TemplateContext } from '@/lib/template';
@@ -7,8 +8,9 @@ import { writeListMembership } from '@/server/contacts/list-service';
 import { splitScope } from '@/server/contacts/variable-limits';
 import { applyVariableChanges, type VariableWrites } from '@/server/contacts/variable-store';
 import type { PrismaClient } from '@/server/db/client-type';
+import { column } from '@/server/db/columns';
 import type { Plan, Prisma } from '@/server/db/generated/client';
-import { plainSql } from '@/server/db/raw-sql';
+import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
 import { createFormulaHost } from '@/server/engine/functions/formula-host';
 import { DomainError } from '@/server/errors';
 import type { HttpClient } from './block-request';
@@ -63,6 +65,17 @@ export type LaterWrite = (tx: Prisma.TransactionClient) => Promise<unknown>;
 
 /** Tables whose new rows the event numbers itself, as their id is needed before the final write. */
 type NumberedTable = 'Deal' | 'Submission' | 'ScheduledSend';
+
+const nextIdStatement = (table: NumberedTable) =>
+  new PreparedStatement(
+    `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::int AS id`,
+    z.object({ id: column.int }),
+  );
+const nextIds: Record<NumberedTable, PreparedStatement<{ id: number }>> = {
+  Deal: nextIdStatement('Deal'),
+  Submission: nextIdStatement('Submission'),
+  ScheduledSend: nextIdStatement('ScheduledSend'),
+};
 
 /**
  * The state of one event for one client, under the client's lease with no transaction open:
@@ -248,10 +261,8 @@ export class RunState {
 
   /** An id for a row this event creates in its final write (sequences never roll back). */
   async newId(table: NumberedTable): Promise<number> {
-    const [row] = await plainSql(this.db).query<{ id: number | string }>(
-      `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::int AS id`,
-    );
-    return Number(row.id);
+    const [row] = await plainSql(this.db).run(nextIds[table], {});
+    return row.id;
   }
 
   /** Whether the client is in the list, with this event's own changes. */

@@ -70,6 +70,7 @@ const insertHeld = new PreparedStatement(
    FROM unnest($updateIds::bigint[], $chats::text[], $payloads::text[]) AS u ("updateId", chat, payload)
    ON CONFLICT ("channelId", "updateId") DO NOTHING
    RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
+  heldRow,
 );
 
 /**
@@ -91,11 +92,7 @@ export async function storeUpdates(
     token,
     seconds: ACCEPT_HOLD_SECONDS,
   });
-  processInOrder(
-    deps,
-    inserted.map((row) => heldRow.parse(row)),
-    token,
-  );
+  processInOrder(deps, inserted, token);
   void ensureSweeper();
   // Every update of a busy bot would queue on this one row's lock: once every few seconds is
   // what the Channels tab needs.
@@ -220,6 +217,7 @@ const claimHeld = new PreparedStatement(
    FROM target, "Channel" c
    WHERE t.id = target.id AND c.id = t."channelId"
    RETURNING target.behind, t.payload, c.id AS "channelId", c."projectId", c."groupId", c.credentials`,
+  claimedRow,
 );
 
 const finish = new PreparedStatement(
@@ -246,7 +244,7 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
     seconds: PROCESS_HOLD_SECONDS,
   });
   if (!claimed) return;
-  const row = claimedRow.parse(claimed);
+  const row = claimed;
   if (row.behind) return;
   const channel = {
     id: row.channelId,
@@ -298,6 +296,7 @@ const takeExpired = new PreparedStatement(
      ORDER BY "channelId", "updateId" LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED
    )
    RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
+  heldRow,
 );
 
 const prune = new PreparedStatement(
@@ -317,9 +316,7 @@ export async function sweepTgUpdates(deps: EngineDeps): Promise<number> {
   const sql = plainSql(deps.db);
   await sql.run(prune, {});
   const token = randomUUID();
-  const taken = (await sql.run(takeExpired, { token, seconds: ACCEPT_HOLD_SECONDS })).map((row) =>
-    heldRow.parse(row),
-  );
+  const taken = await sql.run(takeExpired, { token, seconds: ACCEPT_HOLD_SECONDS });
   await Promise.all(processInOrder(deps, taken, token));
   return taken.length;
 }
