@@ -244,7 +244,11 @@ test('moves blocks, selects several, and copies them with their arrow into anoth
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(page.getByTestId('project-name')).toHaveText('Second bot');
   await expect(page.getByTestId('canvas').locator('.react-flow__node')).toHaveCount(0);
-  await page.getByTestId('canvas').locator('.react-flow__pane').click();
+  // Near the top, beside the empty canvas's offer in the middle.
+  await page
+    .getByTestId('canvas')
+    .locator('.react-flow__pane')
+    .click({ position: { x: 300, y: 60 } });
   await page.keyboard.press('Control+v');
   await expect(page.getByTestId('block-1')).toContainText('Prices');
   await expect(page.getByTestId('block-2')).toContainText('Ask for e-mail');
