@@ -87,6 +87,7 @@ test('a button’s handle makes its arrow; renaming the button renames the arrow
   await expect(editor.getByLabel('Arrow kind')).toHaveValue('condition');
   await expect(editor.getByLabel('Alternatives')).toHaveValue('Back');
   await expect(editor.getByLabel('Match mode')).toHaveValue('exact');
+  await expect(editor.getByText('Follows the button “Back” of block #2')).toBeVisible();
 
   // Renaming the button in the block editor renames its arrow's condition.
   await node(page, 'Welcome').click();
