@@ -8,6 +8,7 @@ import {
 } from '@/server/contacts/client-service';
 import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
+import { createLeased, exists, release } from './store';
 
 /**
  * How long an event may hold its client (docs/architecture.md, "The flow of a message"). An
@@ -17,29 +18,8 @@ import { notFound } from '@/server/errors';
  */
 export const LEASE_SECONDS = 120;
 
-/** The database's clock, as stored in timestamp columns: every process compares against it. */
-export const LEASE_NOW = `(now() AT TIME ZONE 'UTC')`;
-
 /** Polling a client another process holds: from a few ms, doubling, to this at most. */
 const MAX_WAIT_MS = 200;
-
-const createLeased = new PreparedStatement(
-  `INSERT INTO "Client" AS c ("projectId", "clientType", "groupId", "platformId", name, avatar, tag,
-     "createdAt", "updatedAt", "leaseToken", "leaseUntil")
-   VALUES ($projectId, $clientType, $groupId, $platformId, $name, $avatar, $tag, $at, $at,
-     $token, ${LEASE_NOW} + make_interval(secs => $seconds))
-   ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
-   RETURNING ${LOCKED_CLIENT_COLUMNS}`,
-  lockedClientRow,
-);
-
-const exists = new PreparedStatement(
-  `SELECT 1 FROM "Client" c WHERE c.id = $clientId::int AND c."projectId" = $projectId::int`,
-);
-
-const release = new PreparedStatement(
-  `UPDATE "Client" SET "leaseToken" = NULL, "leaseUntil" = NULL WHERE id = $clientId AND "leaseToken" = $token`,
-);
 
 /**
  * The claim found no free client row: a new identity is created already held by this event;

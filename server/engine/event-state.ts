@@ -16,8 +16,9 @@ import { column } from '@/server/db/columns';
 import { Plan } from '@/server/db/generated/enums';
 import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
-import { claimMissing, LEASE_NOW, LEASE_SECONDS } from './client-lease';
+import { claimMissing, LEASE_SECONDS } from './client-lease';
 import type { RunProject } from './run-state';
+import { claimAndLoadStatements, loadState, type StateRow } from './store';
 
 export interface EventState {
   project: RunProject & { schemaRevision: number; hasWebhook: boolean };
@@ -25,22 +26,6 @@ export interface EventState {
   dealId: number;
   variables: ScopedVariables;
 }
-
-/** Project p's settings (its schema revision keys the compiled bot), the deal and the variables. */
-const stateColumns = (ids: { project: string; client: string; deal: string; variablesDeal: string }) =>
-  `p.plan::text AS plan, p."timeZone", p."schemaRevision", p."webhookUrl" IS NOT NULL AS "hasWebhook",
-   ${ids.deal} AS "dealId", ${scopedVariablesColumns(ids.variablesDeal, ids.client, ids.project)}`;
-
-/** The columns of `stateColumns`, typed. */
-const stateRow = scopedVariablesRow.extend({
-  plan: z.enum(Plan),
-  timeZone: column.text,
-  schemaRevision: column.int,
-  hasWebhook: column.bool,
-  /** Null when the client has no open deal yet. */
-  dealId: column.int.nullable(),
-});
-type StateRow = z.infer<typeof stateRow>;
 
 function eventState(projectId: number, row: StateRow & { dealId: number }): EventState {
   return {
@@ -57,37 +42,6 @@ function eventState(projectId: number, row: StateRow & { dealId: number }): Even
 }
 
 const hasDeal = (row: StateRow): row is StateRow & { dealId: number } => row.dealId !== null;
-
-// The claim commits without waiting for its WAL to reach the disk (synchronous_commit off for
-// its own transaction): a claim lost in a database crash only makes the event's final write,
-// which checks the token and commits synchronously, fail cleanly. The token may be the one the
-// previous event of this process kept the lease under for this event.
-const claimAndLoadWhere = (where: string) =>
-  new PreparedStatement(
-    `WITH no_flush AS (
-       SELECT set_config('synchronous_commit', 'off', true)
-     ), claimed AS (
-       UPDATE "Client" c SET "leaseToken" = $token, "leaseUntil" = ${LEASE_NOW} + make_interval(secs => $seconds)
-       WHERE ${where} AND (c."leaseUntil" IS NULL OR c."leaseUntil" < ${LEASE_NOW} OR c."leaseToken" = $token)
-       RETURNING c.*
-     )
-     SELECT ${LOCKED_CLIENT_COLUMNS},
-       coalesce((SELECT "leaseToken" FROM "Client" WHERE id = c.id) = $token, true) AS fresh,
-       ${stateColumns({ project: 'c."projectId"', client: 'c.id', deal: 'd.id', variablesDeal: 'd.id' })}
-     FROM claimed c
-     CROSS JOIN no_flush
-     JOIN "Project" p ON p.id = c."projectId"
-     LEFT JOIN LATERAL (
-       SELECT id FROM "Deal" WHERE "projectId" = c."projectId" AND "clientId" = c.id AND "closedAt" IS NULL
-       ORDER BY id DESC LIMIT 1
-     ) d ON true`,
-    // \`fresh\`: false when the snapshot still showed another event's lease.
-    lockedClientRow.extend(stateRow.shape).extend({ fresh: column.bool.nullable() }),
-  );
-const claimAndLoadStatements = {
-  id: claimAndLoadWhere(CLIENT_WHERE.id),
-  ref: claimAndLoadWhere(CLIENT_WHERE.ref),
-};
 
 /**
  * Claims the event's client (`claimLease`) and reads what the event starts from, usually in
@@ -112,26 +66,6 @@ export async function claimAndLoad(
   if (!client) return undefined;
   return { client, state: await loadEventState(sql, projectId, client.id) };
 }
-
-const loadState = new PreparedStatement(
-  `WITH open_deal AS (
-     SELECT id FROM "Deal" WHERE "projectId" = $projectId AND "clientId" = $clientId AND "closedAt" IS NULL
-     ORDER BY id DESC LIMIT 1
-   ), new_deal AS (
-     INSERT INTO "Deal" ("projectId", "clientId", "createdAt", "updatedAt")
-     SELECT $projectId::int, $clientId::int, $at::timestamp(3), $at::timestamp(3)
-     WHERE NOT EXISTS (SELECT 1 FROM open_deal)
-     RETURNING id
-   )
-   SELECT ${stateColumns({
-     project: '$projectId::int',
-     client: '$clientId::int',
-     deal: '(SELECT id FROM open_deal UNION ALL SELECT id FROM new_deal)',
-     variablesDeal: '(SELECT id FROM open_deal)',
-   })}
-   FROM "Project" p WHERE p.id = $projectId`,
-  stateRow,
-);
 
 /** The state of a client this event holds, creating its open deal when it has none. */
 async function loadEventState(sql: Sql, projectId: number, clientId: number): Promise<EventState> {

@@ -4,9 +4,10 @@ import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/contacts/variable-store';
 import { column } from '@/server/db/columns';
 import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
-import { LEASE_NOW, LEASE_SECONDS } from './client-lease';
+import { LEASE_SECONDS } from './client-lease';
 import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
+import { LEASE_LOST, storeEvent } from './store';
 
 export interface StoredOutgoing {
   id: bigint;
@@ -35,74 +36,6 @@ interface MessageRow {
   dedupeKey: string | null;
   delivered: boolean;
 }
-
-/** The error text of an event whose lease was lost before its final write. */
-const LEASE_LOST = 'lease_lost';
-
-const storeEvent = new PreparedStatement(
-  `WITH messages AS (
-     INSERT INTO "Message" ("projectId", "clientId", direction, text, attachments, buttons, "blockId",
-       "messageFromOutside", delivered, "dedupeKey", "createdAt")
-     SELECT $projectId::int, $clientId::int, m.direction::"Direction", m.text, m.attachments, m.buttons, m."blockId",
-       m."messageFromOutside", m.delivered, m."dedupeKey", $at::timestamp(3)
-     FROM unnest($directions::text[], $texts::text[], $attachments::jsonb[], $buttons::jsonb[], $blockIds::int[],
-       $froms::int[], $delivered::boolean[], $dedupeKeys::text[])
-       WITH ORDINALITY AS m (direction, text, attachments, buttons, "blockId", "messageFromOutside", delivered, "dedupeKey", n)
-     ORDER BY m.n
-     ON CONFLICT ("dedupeKey") DO NOTHING
-     RETURNING id, "dedupeKey", direction
-   ),${VARIABLE_WRITES_SQL},
-   client AS (
-     UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
-       "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt"),
-       "customAnswer" = coalesce($customAnswer::text, "customAnswer"),
-       -- Kept for the next event of this client in this process, which claims it with this token.
-       "leaseToken" = CASE WHEN $keepLease::boolean THEN "leaseToken" END,
-       "leaseUntil" = CASE WHEN $keepLease::boolean THEN "leaseUntil" END
-     WHERE id = $clientId::int AND "leaseToken" = $leaseToken::text
-     RETURNING id
-   ), log AS (
-     INSERT INTO "EngineLogEntry" ("projectId", "clientId", kind, data, "createdAt")
-     SELECT $projectId::int, $clientId::int, l.kind, l.data, $at::timestamp(3)
-     FROM unnest($logKinds::text[], $logData::jsonb[]) WITH ORDINALITY AS l (kind, data, n)
-     ORDER BY l.n
-   ), outbox AS (
-     -- The event's side effects, held by this process for a while: it carries them out at once.
-     INSERT INTO "Outbox" ("projectId", kind, "messageId", payload, "claimedUntil", "createdAt")
-     SELECT $projectId::int, o.kind, o."messageId", o.payload,
-       ${LEASE_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}), $at::timestamp(3)
-     FROM (
-       SELECT 1 AS pos, 'send' AS kind, id AS "messageId", NULL::jsonb AS payload, 0::bigint AS n FROM messages
-       WHERE $sends::boolean AND direction = 'out'
-       UNION ALL
-       SELECT 2, 'webhook', id, NULL, 0 FROM messages WHERE $webhooks::boolean
-       UNION ALL
-       -- The submissions' webhooks follow the messages' (the event's order).
-       SELECT 3, 'webhook', NULL, jsonb_build_object('submissionId', s.id), s.n
-       FROM unnest($submissionIds::int[]) WITH ORDINALITY AS s (id, n) WHERE $webhooks::boolean
-       UNION ALL
-       SELECT 4, 'follow_up', NULL, f.payload, f.n FROM unnest($followUps::jsonb[]) WITH ORDINALITY AS f (payload, n)
-     ) o
-     ORDER BY o.pos, o."messageId", o.n
-     RETURNING id, kind, "messageId", payload
-   ), outbox_done AS (
-     UPDATE "Outbox" SET state = 'done', "doneAt" = $at::timestamp(3) WHERE id = $doneOutboxId::bigint
-   )
-   -- An event whose lease expired and went to another event stores nothing: the cast fails
-   -- (read in the output, or the planner drops it).
-   SELECT m.id::text AS id, m."dedupeKey", lease.held, lease.outbox
-   FROM (
-     SELECT (CASE WHEN EXISTS (SELECT 1 FROM client) THEN '1' ELSE '${LEASE_LOST}' END)::int AS held,
-       (SELECT json_agg(json_build_object('id', id::text, 'kind', kind, 'messageId', "messageId"::text,
-         'payload', payload) ORDER BY id) FROM outbox) AS outbox
-   ) lease
-   LEFT JOIN messages m ON true`,
-  z.object({
-    id: column.text.nullable(),
-    dedupeKey: column.text.nullable(),
-    outbox: column.json(z.array(outboxRow).nullable()),
-  }),
-);
 
 export class LeaseLostError extends Error {}
 

@@ -3,29 +3,17 @@ import type { ChannelClient } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
 import { column } from '@/server/db/columns';
 import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
-import { LEASE_NOW } from './client-lease';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import type { StoredOutgoing } from './event-writes';
 import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRow } from './outbox-rows';
+import { claimExpired, finishFailed, markQueued, recordOutcome, recordSends } from './store';
 
 /**
  * The outbox (docs/architecture.md, "The flow of a message"): an event's side effects are rows
  * written with its final write, carried out after the commit by the process that wrote them,
  * and by the sweeper when that process died first.
  */
-
-const recordSends = new PreparedStatement(
-  `WITH outcome AS (
-     SELECT * FROM unnest($outboxIds::bigint[], $messageIds::bigint[], $delivered::boolean[], $errors::text[])
-       AS o ("outboxId", "messageId", delivered, error)
-   ), message AS (
-     UPDATE "Message" SET delivered = outcome.delivered, error = outcome.error
-     FROM outcome WHERE "Message".id = outcome."messageId"
-   )
-   UPDATE "Outbox" SET state = 'done', "doneAt" = ${LEASE_NOW}, error = outcome.error
-   FROM outcome WHERE "Outbox".id = outcome."outboxId"`,
-);
 
 /**
  * Hands messages to their client's channel, with the message id as the idempotency key, and
@@ -53,10 +41,6 @@ export async function sendMessages(
   });
 }
 
-const markQueued = new PreparedStatement(
-  `UPDATE "Outbox" SET state = 'queued' WHERE id = ANY ($ids::bigint[]) AND state = 'pending'`,
-);
-
 /** Queues the webhook deliveries; from then on their jobs carry them (and retry a cut-off one). */
 async function queueWebhooks(deps: EngineDeps, projectId: number, rows: OutboxRow[]): Promise<void> {
   const deliveries = rows.flatMap((r) =>
@@ -66,10 +50,6 @@ async function queueWebhooks(deps: EngineDeps, projectId: number, rows: OutboxRo
   await deps.queueWebhooks(projectId, deliveries);
   await plainSql(deps.db).run(markQueued, { ids: deliveries.map((d) => String(d.outboxId)) });
 }
-
-const finishFailed = new PreparedStatement(
-  `UPDATE "Outbox" SET state = 'done', "doneAt" = ${LEASE_NOW}, error = $error WHERE id = $id::bigint`,
-);
 
 /** Events for other clients; each marks its row done with its own final write. */
 async function runFollowUps(deps: EngineDeps, projectId: number, rows: OutboxRow[], chain: EventChain) {
@@ -85,10 +65,6 @@ async function runFollowUps(deps: EngineDeps, projectId: number, rows: OutboxRow
     );
   }
 }
-
-const recordOutcome = new PreparedStatement(
-  `UPDATE "Message" SET delivered = false, error = $error WHERE id = $id::bigint`,
-);
 
 /**
  * Hands the messages of a channel that stores them delivered (the simulator) to it, with no
@@ -133,20 +109,6 @@ export async function carryOut(
   await queueWebhooks(deps, projectId, rows);
   await runFollowUps(deps, projectId, rows, chain);
 }
-
-const claimExpired = new PreparedStatement(
-  `UPDATE "Outbox" SET "claimedUntil" = ${LEASE_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}),
-     attempts = attempts + 1
-   WHERE id IN (
-     SELECT id FROM "Outbox"
-     WHERE state = 'pending' AND ("claimedUntil" IS NULL OR "claimedUntil" < ${LEASE_NOW})
-     ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
-   )
-   RETURNING id::text AS id, "projectId", kind, "messageId"::text AS "messageId", payload`,
-  z
-    .looseObject({ projectId: column.int })
-    .transform((raw) => ({ projectId: raw.projectId, row: outboxRow.parse(raw) })),
-);
 
 /**
  * Carries out rows whose holder died before it finished (its claim expired): after a crash,

@@ -20,6 +20,7 @@ import { EngineScope } from './engine-scope';
 import { type ChainLimit, EventChain } from './event-chain';
 import type { EngineEvent, LogEntry, LogKind } from './events';
 import { getExpression } from './formula-cache';
+import { type NumberedTable, nextIds } from './store';
 import { type SystemState, systemVariable } from './system-variables';
 
 /** Blocks entered in one event at most: a loop of continue arrows or 0-second timers stops here. */
@@ -62,20 +63,6 @@ export class LoopGuard extends Error {}
 
 /** A write of the event, carried out in its final transaction, in the order it was made. */
 export type LaterWrite = (tx: Prisma.TransactionClient) => Promise<unknown>;
-
-/** Tables whose new rows the event numbers itself, as their id is needed before the final write. */
-type NumberedTable = 'Deal' | 'Submission' | 'ScheduledSend';
-
-const nextIdStatement = (table: NumberedTable) =>
-  new PreparedStatement(
-    `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::int AS id`,
-    z.object({ id: column.int }),
-  );
-const nextIds: Record<NumberedTable, PreparedStatement<{ id: number }>> = {
-  Deal: nextIdStatement('Deal'),
-  Submission: nextIdStatement('Submission'),
-  ScheduledSend: nextIdStatement('ScheduledSend'),
-};
 
 /**
  * The state of one event for one client, under the client's lease with no transaction open:

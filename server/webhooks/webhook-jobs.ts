@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { getDb } from '@/server/db';
 import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
+import { finishOutbox, takeOutbox } from '@/server/engine/store';
 import { safeFetch } from '@/server/http';
 import { defineJob, enqueueMany } from '@/server/jobs/jobs';
 import { deliverWebhook } from './webhook-delivery';
@@ -26,16 +27,6 @@ export const WEBHOOK_PROJECT_CONCURRENCY = 2;
 
 /** Retries of a delivery that was cut off (its worker died) or failed before an answer came. */
 export const WEBHOOK_RETRIES = 5;
-
-const takeOutbox = new PreparedStatement(
-  // 'pending' too: the job may start before its row is marked queued.
-  `UPDATE "Outbox" SET attempts = attempts + 1, state = 'queued'
-   WHERE id = $id::bigint AND state IN ('pending', 'queued') RETURNING id`,
-);
-const finishOutbox = new PreparedStatement(
-  `UPDATE "Outbox" SET state = 'done', "doneAt" = now() AT TIME ZONE 'UTC', error = $error
-   WHERE id = $id::bigint AND state <> 'done'`,
-);
 
 /** What the job's data says to deliver. */
 function targetOf(data: WebhookJobData): WebhookTarget {

@@ -10,10 +10,11 @@ import {
   type TgMessageEvent,
 } from '@/lib/tg/inbound';
 import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
-import { LEASE_NOW, LEASE_SECONDS } from '@/server/engine/client-lease';
+import { LEASE_SECONDS } from '@/server/engine/client-lease';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
+import { LEASE_NOW } from '@/server/engine/store';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
 import { channelBot } from './channel-service';
 

@@ -1,0 +1,242 @@
+import { z } from 'zod';
+import { CLIENT_WHERE, LOCKED_CLIENT_COLUMNS, lockedClientRow } from '@/server/contacts/client-service';
+import {
+  scopedVariablesColumns,
+  scopedVariablesRow,
+  VARIABLE_WRITES_SQL,
+} from '@/server/contacts/variable-store';
+import { column } from '@/server/db/columns';
+import { Plan } from '@/server/db/generated/enums';
+import { PreparedStatement } from '@/server/db/raw-sql';
+import { OUTBOX_CLAIM_SECONDS, outboxRow } from './outbox-rows';
+
+/**
+ * The engine's SQL, in one place: the statements of an event's two round trips (claim and
+ * load; the final write), the lease's other statements and the outbox's. Each declares the
+ * schema of its rows, so the modules that run them (client-lease, event-state, event-writes,
+ * outbox, server/webhooks/webhook-jobs) get typed rows and hold no SQL text.
+ */
+
+// The lease (client-lease.ts).
+/** The database's clock, as stored in timestamp columns: every process compares against it. */
+export const LEASE_NOW = `(now() AT TIME ZONE 'UTC')`;
+
+export const createLeased = new PreparedStatement(
+  `INSERT INTO "Client" AS c ("projectId", "clientType", "groupId", "platformId", name, avatar, tag,
+     "createdAt", "updatedAt", "leaseToken", "leaseUntil")
+   VALUES ($projectId, $clientType, $groupId, $platformId, $name, $avatar, $tag, $at, $at,
+     $token, ${LEASE_NOW} + make_interval(secs => $seconds))
+   ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
+   RETURNING ${LOCKED_CLIENT_COLUMNS}`,
+  lockedClientRow,
+);
+
+export const exists = new PreparedStatement(
+  `SELECT 1 FROM "Client" c WHERE c.id = $clientId::int AND c."projectId" = $projectId::int`,
+);
+
+export const release = new PreparedStatement(
+  `UPDATE "Client" SET "leaseToken" = NULL, "leaseUntil" = NULL WHERE id = $clientId AND "leaseToken" = $token`,
+);
+
+// What an event starts from (event-state.ts).
+/** Project p's settings (its schema revision keys the compiled bot), the deal and the variables. */
+export const stateColumns = (ids: { project: string; client: string; deal: string; variablesDeal: string }) =>
+  `p.plan::text AS plan, p."timeZone", p."schemaRevision", p."webhookUrl" IS NOT NULL AS "hasWebhook",
+   ${ids.deal} AS "dealId", ${scopedVariablesColumns(ids.variablesDeal, ids.client, ids.project)}`;
+
+/** The columns of `stateColumns`, typed. */
+export const stateRow = scopedVariablesRow.extend({
+  plan: z.enum(Plan),
+  timeZone: column.text,
+  schemaRevision: column.int,
+  hasWebhook: column.bool,
+  /** Null when the client has no open deal yet. */
+  dealId: column.int.nullable(),
+});
+export type StateRow = z.infer<typeof stateRow>;
+
+// The claim commits without waiting for its WAL to reach the disk (synchronous_commit off for
+// its own transaction): a claim lost in a database crash only makes the event's final write,
+// which checks the token and commits synchronously, fail cleanly. The token may be the one the
+// previous event of this process kept the lease under for this event.
+export const claimAndLoadWhere = (where: string) =>
+  new PreparedStatement(
+    `WITH no_flush AS (
+       SELECT set_config('synchronous_commit', 'off', true)
+     ), claimed AS (
+       UPDATE "Client" c SET "leaseToken" = $token, "leaseUntil" = ${LEASE_NOW} + make_interval(secs => $seconds)
+       WHERE ${where} AND (c."leaseUntil" IS NULL OR c."leaseUntil" < ${LEASE_NOW} OR c."leaseToken" = $token)
+       RETURNING c.*
+     )
+     SELECT ${LOCKED_CLIENT_COLUMNS},
+       coalesce((SELECT "leaseToken" FROM "Client" WHERE id = c.id) = $token, true) AS fresh,
+       ${stateColumns({ project: 'c."projectId"', client: 'c.id', deal: 'd.id', variablesDeal: 'd.id' })}
+     FROM claimed c
+     CROSS JOIN no_flush
+     JOIN "Project" p ON p.id = c."projectId"
+     LEFT JOIN LATERAL (
+       SELECT id FROM "Deal" WHERE "projectId" = c."projectId" AND "clientId" = c.id AND "closedAt" IS NULL
+       ORDER BY id DESC LIMIT 1
+     ) d ON true`,
+    // \`fresh\`: false when the snapshot still showed another event's lease.
+    lockedClientRow.extend(stateRow.shape).extend({ fresh: column.bool.nullable() }),
+  );
+export const claimAndLoadStatements = {
+  id: claimAndLoadWhere(CLIENT_WHERE.id),
+  ref: claimAndLoadWhere(CLIENT_WHERE.ref),
+};
+
+export const loadState = new PreparedStatement(
+  `WITH open_deal AS (
+     SELECT id FROM "Deal" WHERE "projectId" = $projectId AND "clientId" = $clientId AND "closedAt" IS NULL
+     ORDER BY id DESC LIMIT 1
+   ), new_deal AS (
+     INSERT INTO "Deal" ("projectId", "clientId", "createdAt", "updatedAt")
+     SELECT $projectId::int, $clientId::int, $at::timestamp(3), $at::timestamp(3)
+     WHERE NOT EXISTS (SELECT 1 FROM open_deal)
+     RETURNING id
+   )
+   SELECT ${stateColumns({
+     project: '$projectId::int',
+     client: '$clientId::int',
+     deal: '(SELECT id FROM open_deal UNION ALL SELECT id FROM new_deal)',
+     variablesDeal: '(SELECT id FROM open_deal)',
+   })}
+   FROM "Project" p WHERE p.id = $projectId`,
+  stateRow,
+);
+
+// The final write (event-writes.ts).
+/** The error text of an event whose lease was lost before its final write. */
+export const LEASE_LOST = 'lease_lost';
+
+export const storeEvent = new PreparedStatement(
+  `WITH messages AS (
+     INSERT INTO "Message" ("projectId", "clientId", direction, text, attachments, buttons, "blockId",
+       "messageFromOutside", delivered, "dedupeKey", "createdAt")
+     SELECT $projectId::int, $clientId::int, m.direction::"Direction", m.text, m.attachments, m.buttons, m."blockId",
+       m."messageFromOutside", m.delivered, m."dedupeKey", $at::timestamp(3)
+     FROM unnest($directions::text[], $texts::text[], $attachments::jsonb[], $buttons::jsonb[], $blockIds::int[],
+       $froms::int[], $delivered::boolean[], $dedupeKeys::text[])
+       WITH ORDINALITY AS m (direction, text, attachments, buttons, "blockId", "messageFromOutside", delivered, "dedupeKey", n)
+     ORDER BY m.n
+     ON CONFLICT ("dedupeKey") DO NOTHING
+     RETURNING id, "dedupeKey", direction
+   ),${VARIABLE_WRITES_SQL},
+   client AS (
+     UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
+       "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt"),
+       "customAnswer" = coalesce($customAnswer::text, "customAnswer"),
+       -- Kept for the next event of this client in this process, which claims it with this token.
+       "leaseToken" = CASE WHEN $keepLease::boolean THEN "leaseToken" END,
+       "leaseUntil" = CASE WHEN $keepLease::boolean THEN "leaseUntil" END
+     WHERE id = $clientId::int AND "leaseToken" = $leaseToken::text
+     RETURNING id
+   ), log AS (
+     INSERT INTO "EngineLogEntry" ("projectId", "clientId", kind, data, "createdAt")
+     SELECT $projectId::int, $clientId::int, l.kind, l.data, $at::timestamp(3)
+     FROM unnest($logKinds::text[], $logData::jsonb[]) WITH ORDINALITY AS l (kind, data, n)
+     ORDER BY l.n
+   ), outbox AS (
+     -- The event's side effects, held by this process for a while: it carries them out at once.
+     INSERT INTO "Outbox" ("projectId", kind, "messageId", payload, "claimedUntil", "createdAt")
+     SELECT $projectId::int, o.kind, o."messageId", o.payload,
+       ${LEASE_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}), $at::timestamp(3)
+     FROM (
+       SELECT 1 AS pos, 'send' AS kind, id AS "messageId", NULL::jsonb AS payload, 0::bigint AS n FROM messages
+       WHERE $sends::boolean AND direction = 'out'
+       UNION ALL
+       SELECT 2, 'webhook', id, NULL, 0 FROM messages WHERE $webhooks::boolean
+       UNION ALL
+       -- The submissions' webhooks follow the messages' (the event's order).
+       SELECT 3, 'webhook', NULL, jsonb_build_object('submissionId', s.id), s.n
+       FROM unnest($submissionIds::int[]) WITH ORDINALITY AS s (id, n) WHERE $webhooks::boolean
+       UNION ALL
+       SELECT 4, 'follow_up', NULL, f.payload, f.n FROM unnest($followUps::jsonb[]) WITH ORDINALITY AS f (payload, n)
+     ) o
+     ORDER BY o.pos, o."messageId", o.n
+     RETURNING id, kind, "messageId", payload
+   ), outbox_done AS (
+     UPDATE "Outbox" SET state = 'done', "doneAt" = $at::timestamp(3) WHERE id = $doneOutboxId::bigint
+   )
+   -- An event whose lease expired and went to another event stores nothing: the cast fails
+   -- (read in the output, or the planner drops it).
+   SELECT m.id::text AS id, m."dedupeKey", lease.held, lease.outbox
+   FROM (
+     SELECT (CASE WHEN EXISTS (SELECT 1 FROM client) THEN '1' ELSE '${LEASE_LOST}' END)::int AS held,
+       (SELECT json_agg(json_build_object('id', id::text, 'kind', kind, 'messageId', "messageId"::text,
+         'payload', payload) ORDER BY id) FROM outbox) AS outbox
+   ) lease
+   LEFT JOIN messages m ON true`,
+  z.object({
+    id: column.text.nullable(),
+    dedupeKey: column.text.nullable(),
+    outbox: column.json(z.array(outboxRow).nullable()),
+  }),
+);
+
+// The outbox (outbox.ts, server/webhooks/webhook-jobs.ts).
+export const recordSends = new PreparedStatement(
+  `WITH outcome AS (
+     SELECT * FROM unnest($outboxIds::bigint[], $messageIds::bigint[], $delivered::boolean[], $errors::text[])
+       AS o ("outboxId", "messageId", delivered, error)
+   ), message AS (
+     UPDATE "Message" SET delivered = outcome.delivered, error = outcome.error
+     FROM outcome WHERE "Message".id = outcome."messageId"
+   )
+   UPDATE "Outbox" SET state = 'done', "doneAt" = ${LEASE_NOW}, error = outcome.error
+   FROM outcome WHERE "Outbox".id = outcome."outboxId"`,
+);
+
+export const markQueued = new PreparedStatement(
+  `UPDATE "Outbox" SET state = 'queued' WHERE id = ANY ($ids::bigint[]) AND state = 'pending'`,
+);
+
+export const finishFailed = new PreparedStatement(
+  `UPDATE "Outbox" SET state = 'done', "doneAt" = ${LEASE_NOW}, error = $error WHERE id = $id::bigint`,
+);
+
+export const recordOutcome = new PreparedStatement(
+  `UPDATE "Message" SET delivered = false, error = $error WHERE id = $id::bigint`,
+);
+
+export const claimExpired = new PreparedStatement(
+  `UPDATE "Outbox" SET "claimedUntil" = ${LEASE_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}),
+     attempts = attempts + 1
+   WHERE id IN (
+     SELECT id FROM "Outbox"
+     WHERE state = 'pending' AND ("claimedUntil" IS NULL OR "claimedUntil" < ${LEASE_NOW})
+     ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
+   )
+   RETURNING id::text AS id, "projectId", kind, "messageId"::text AS "messageId", payload`,
+  z
+    .looseObject({ projectId: column.int })
+    .transform((raw) => ({ projectId: raw.projectId, row: outboxRow.parse(raw) })),
+);
+
+export const takeOutbox = new PreparedStatement(
+  // 'pending' too: the job may start before its row is marked queued.
+  `UPDATE "Outbox" SET attempts = attempts + 1, state = 'queued'
+   WHERE id = $id::bigint AND state IN ('pending', 'queued') RETURNING id`,
+);
+
+export const finishOutbox = new PreparedStatement(
+  `UPDATE "Outbox" SET state = 'done', "doneAt" = now() AT TIME ZONE 'UTC', error = $error
+   WHERE id = $id::bigint AND state <> 'done'`,
+);
+
+// Ids an event draws before its final write (run-state.ts).
+/** Tables whose new rows the event numbers itself, as their id is needed before the final write. */
+export type NumberedTable = 'Deal' | 'Submission' | 'ScheduledSend';
+
+const nextIdStatement = (table: NumberedTable) =>
+  new PreparedStatement(
+    `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::int AS id`,
+    z.object({ id: column.int }),
+  );
+export const nextIds: Record<NumberedTable, PreparedStatement<{ id: number }>> = {
+  Deal: nextIdStatement('Deal'),
+  Submission: nextIdStatement('Submission'),
+  ScheduledSend: nextIdStatement('ScheduledSend'),
+};
