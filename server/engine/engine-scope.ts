@@ -1,7 +1,7 @@
 import type { TemplateContext } from '@/lib/template';
-import { DomainError } from '@/server/errors';
 import { splitScope, VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import type { ScopedVariables, VariableChange } from '@/server/contacts/variable-store';
+import { DomainError } from '@/server/errors';
 
 /**
  * The variables one event sees (bot-semantics §3), held in memory while blocks run and

@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { createApiKey } from '@/server/projects/api-keys';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { getDb } from '@/server/db';
 import { useFreshAppDatabase } from '@/server/db/test-support';
+import { createApiKey } from '@/server/projects/api-keys';
+import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { startApiServer } from '@/server/public-api/testing/api-server';
 

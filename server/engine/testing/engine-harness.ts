@@ -1,11 +1,11 @@
 import { seededRandom } from '@/lib/formula/seeded-random';
 import { BOT_SCHEMA_FORMAT, type BotSchemaInput } from '@/lib/schema';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
+import { simulatorClientRef } from '@/server/channels/simulator/simulator-service';
 import type { Plan } from '@/server/db/generated/client';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { getSafeHttpConfig, safeFetch } from '@/server/http';
+import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
-import { simulatorClientRef } from '@/server/channels/simulator/simulator-service';
 import type { EngineDeps } from '../engine-deps';
 import type { EngineEvent } from '../events';
 import { handleEvent } from '../handle-event';
