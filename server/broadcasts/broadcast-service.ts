@@ -1,11 +1,11 @@
 import type { Attachment, Buttons } from '@/lib/schema';
+import { MESSAGE_FROM } from '@/server/contacts/history-service';
+import { requireList } from '@/server/contacts/list-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { DomainError } from '@/server/errors';
-import { MESSAGE_FROM } from '@/server/contacts/history-service';
-import { requireList } from '@/server/contacts/list-service';
 
 export const DEFAULT_SHIFT_SECONDS = 0.2;
 

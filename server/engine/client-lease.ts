@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type ClientTarget,
-  clientWhere,
-  LOCKED_CLIENT_COLUMNS,
-  type LockedClient,
-  lockedClientRow,
-} from '@/server/contacts/client-service';
-import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
+import { type ClientTarget, clientWhere, type LockedClient } from '@/server/contacts/client-service';
+import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 import { createLeased, exists, release } from './store';
 

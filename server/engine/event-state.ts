@@ -1,20 +1,11 @@
-import { z } from 'zod';
 import {
-  CLIENT_WHERE,
   type ClientTarget,
   clientWhere,
-  LOCKED_CLIENT_COLUMNS,
   type LockedClient,
   lockedClientRow,
 } from '@/server/contacts/client-service';
-import {
-  type ScopedVariables,
-  scopedVariablesColumns,
-  scopedVariablesRow,
-} from '@/server/contacts/variable-store';
-import { column } from '@/server/db/columns';
-import { Plan } from '@/server/db/generated/enums';
-import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
+import type { ScopedVariables } from '@/server/contacts/variable-store';
+import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 import { claimMissing, LEASE_SECONDS } from './client-lease';
 import type { RunProject } from './run-state';

@@ -1,11 +1,9 @@
-import { z } from 'zod';
 import type { Attachment, Buttons } from '@/lib/schema';
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
-import { VARIABLE_WRITES_SQL, variableWriteParams } from '@/server/contacts/variable-store';
-import { column } from '@/server/db/columns';
-import { PreparedStatement, type TransactionSql } from '@/server/db/raw-sql';
+import { variableWriteParams } from '@/server/contacts/variable-store';
+import type { TransactionSql } from '@/server/db/raw-sql';
 import { LEASE_SECONDS } from './client-lease';
-import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRow } from './outbox-rows';
+import type { OutboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
 import { LEASE_LOST, storeEvent } from './store';
 

@@ -1,12 +1,10 @@
-import { z } from 'zod';
 import type { ChannelClient } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
-import { column } from '@/server/db/columns';
-import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
+import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import type { StoredOutgoing } from './event-writes';
-import { OUTBOX_CLAIM_SECONDS, type OutboxRow, outboxRow } from './outbox-rows';
+import { OUTBOX_CLAIM_SECONDS, type OutboxRow } from './outbox-rows';
 import { claimExpired, finishFailed, markQueued, recordOutcome, recordSends } from './store';
 
 /**

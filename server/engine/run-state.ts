@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { toDisplayString } from '@/lib/formula';
 import type { Attachment, Block, Buttons } from '@/lib/schema';
 import { findPlaceholders, renderTemplate, type TemplateContext } from '@/lib/template';
@@ -8,9 +7,8 @@ import { writeListMembership } from '@/server/contacts/list-service';
 import { splitScope } from '@/server/contacts/variable-limits';
 import { applyVariableChanges, type VariableWrites } from '@/server/contacts/variable-store';
 import type { PrismaClient } from '@/server/db/client-type';
-import { column } from '@/server/db/columns';
 import type { Plan, Prisma } from '@/server/db/generated/client';
-import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
+import { plainSql } from '@/server/db/raw-sql';
 import { createFormulaHost } from '@/server/engine/functions/formula-host';
 import { DomainError } from '@/server/errors';
 import type { HttpClient } from './block-request';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
+import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import {
   createProject,
   deleteProject,

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_ALLOWED_ORIGINS, parseAllowedOrigin } from '@/lib/cors';
-import { forgetProjectKeys } from '@/server/projects/live-key-cache';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import { DomainError, notFound, parseInput } from '@/server/errors';
+import { saveBotSchema } from '@/server/projects/bot-schema-store';
+import { forgetProjectKeys } from '@/server/projects/live-key-cache';
 import { demoBotSchema } from './demo-bot';
 
 export const PLANS = ['free', 'business', 'ai'] as const satisfies readonly Plan[];

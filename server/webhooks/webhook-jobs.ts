@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getDb } from '@/server/db';
-import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
+import { plainSql } from '@/server/db/raw-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
 import { finishOutbox, takeOutbox } from '@/server/engine/store';
 import { safeFetch } from '@/server/http';
