@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { createLocked, findLocked, type lockedClientRow } from '@/server/db/client-sql';
 import type { Db } from '@/server/db/client-type';
-import { column } from '@/server/db/columns';
 import type { Prisma } from '@/server/db/generated/client';
-import { PreparedStatement, type Sql } from '@/server/db/raw-sql';
+import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 
 /** Who a message is from: the client's identity in its channel (bot-semantics §8 client types). */
@@ -46,53 +46,13 @@ export async function resolveClient(db: Db, projectId: number, ref: ClientRef) {
 /** Who an event is for: a known client, or an identity resolved (and created) on the way. */
 export type ClientTarget = { clientId: number } | { ref: ClientRef };
 
-/** A client row as an event holds it: the columns `LOCKED_CLIENT_COLUMNS` reads. */
-export const lockedClientRow = z.object({
-  id: column.int,
-  projectId: column.int,
-  platformId: column.text,
-  groupId: column.text,
-  clientType: column.int,
-  name: column.text,
-  createdAt: column.timestamp,
-  currentBlockId: column.int.nullable(),
-});
 export type LockedClient = z.infer<typeof lockedClientRow>;
-
-/** The columns of a `LockedClient`, from the client row aliased `c`. */
-export const LOCKED_CLIENT_COLUMNS = `c.id, c."projectId", c."platformId", c."groupId", c."clientType", c.name, c."createdAt", c."currentBlockId"`;
-
-/** The conditions picking a target's client row (aliased `c`), by id or by identity. */
-export const CLIENT_WHERE = {
-  id: `c.id = $clientId::int AND c."projectId" = $projectId::int`,
-  ref: `c."projectId" = $projectId::int AND c."clientType" = $clientType::int
-    AND c."groupId" = $groupId::text AND c."platformId" = $platformId::text`,
-} as const;
 
 /** Which of `CLIENT_WHERE` picks the target, and its parameters. */
 export function clientWhere(projectId: number, target: ClientTarget) {
   if ('clientId' in target) return { by: 'id' as const, params: { projectId, clientId: target.clientId } };
   return { by: 'ref' as const, params: clientKey(projectId, target.ref) };
 }
-
-const findLocked = {
-  id: new PreparedStatement(
-    `SELECT ${LOCKED_CLIENT_COLUMNS} FROM "Client" c WHERE ${CLIENT_WHERE.id} FOR UPDATE`,
-    lockedClientRow,
-  ),
-  ref: new PreparedStatement(
-    `SELECT ${LOCKED_CLIENT_COLUMNS} FROM "Client" c WHERE ${CLIENT_WHERE.ref} FOR UPDATE`,
-    lockedClientRow,
-  ),
-};
-
-const createLocked = new PreparedStatement(
-  `INSERT INTO "Client" AS c ("projectId", "clientType", "groupId", "platformId", name, avatar, tag, "createdAt", "updatedAt")
-   VALUES ($projectId, $clientType, $groupId, $platformId, $name, $avatar, $tag, $at, $at)
-   ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
-   RETURNING ${LOCKED_CLIENT_COLUMNS}`,
-  lockedClientRow,
-);
 
 /**
  * Locks the client's row until the transaction ends, so events of one client run one at a

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { lockClients, openDeal } from '@/server/contacts/client-service';
+import { CLIENT_VARIABLES } from '@/server/db/client-sql';
 import type { PrismaClient } from '@/server/db/client-type';
-import { column } from '@/server/db/columns';
-import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
+import { plainSql } from '@/server/db/raw-sql';
 import { DomainError, notFound } from '@/server/errors';
 import { applyVariableChanges, type VariableChange, validateChanges } from './variable-store';
 
@@ -11,18 +10,6 @@ export function toStoredString(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
-
-const CLIENT_VARIABLES = new PreparedStatement(
-  `
-  SELECT 'client' AS scope, NULL AS name, NULL AS value FROM "Client" WHERE id = $client AND "projectId" = $project
-  UNION ALL
-  SELECT 'deal', v.name, v.value FROM "DealVariable" v
-    JOIN "Deal" d ON d.id = v."dealId"
-    WHERE d."clientId" = $client AND d."projectId" = $project AND d."closedAt" IS NULL
-  UNION ALL
-  SELECT 'client', 'client.' || name, value FROM "ClientVariable" WHERE "clientId" = $client AND "projectId" = $project`,
-  z.object({ name: column.text.nullable(), value: column.text.nullable() }),
-);
 
 /**
  * A client's variables as the API shows them: deal variables by name, profile variables with

@@ -1,6 +1,5 @@
-import { z } from 'zod';
+import { scopedVariablesColumns, scopedVariablesRow } from '@/server/db/client-sql';
 import type { Db } from '@/server/db/client-type';
-import { column } from '@/server/db/columns';
 import { DomainError } from '@/server/errors';
 import { splitScope, VARIABLE_LIMITS, valueKey } from './variable-limits';
 
@@ -127,35 +126,6 @@ async function writeScope(
   for (const [name, value] of sets) await table.upsert(name, value);
 }
 
-/**
- * Select-list columns with every variable a client sees, one JSON array of [name, value] pairs
- * per scope; the arguments are SQL expressions for the owners' ids. Lets the engine read
- * them in the same statement as the rest of an event's state.
- */
-export function scopedVariablesColumns(dealId: string, clientId: string, projectId: string): string {
-  const pairs = (table: string, owner: string, id: string) =>
-    `(SELECT coalesce(json_agg(json_build_array(name, value)), '[]') FROM "${table}" WHERE "${owner}" = ${id})`;
-  return [
-    `${pairs('DealVariable', 'dealId', dealId)} AS "dealVariables"`,
-    `${pairs('ClientVariable', 'clientId', clientId)} AS "clientVariables"`,
-    `${pairs('ProjectConstant', 'projectId', projectId)} AS "projectVariables"`,
-  ].join(',\n');
-}
-
-/** One scope's `[name, value]` pairs as a null-prototype record: a variable may be called __proto__. */
-const scopeColumn = column.json(z.array(z.tuple([z.string(), z.string()]))).transform((pairs) => {
-  const record: Record<string, string> = Object.create(null);
-  for (const [name, value] of pairs) record[name] = value;
-  return record;
-});
-
-/** The columns of `scopedVariablesColumns`, typed: JSON text (plain SQL) or parsed (Prisma). */
-export const scopedVariablesRow = z.object({
-  dealVariables: scopeColumn,
-  clientVariables: scopeColumn,
-  projectVariables: scopeColumn,
-});
-
 /** Every variable a client sees, by scope (lookup order deal → client → project is the reader's). */
 export async function readVariables(
   db: Db,
@@ -175,53 +145,4 @@ export async function readVariables(
 export interface VariableWrites {
   deals: Map<number, Map<string, string | null>>;
   client: Map<string, string | null>;
-}
-
-/**
- * Data-modifying CTEs writing a client's variable changes (already checked against the
- * limits), for a statement with $projectId, $clientId and $at; the changes come as arrays
- * (`variableWriteParams`), so the text is the same whatever changed.
- */
-export const VARIABLE_WRITES_SQL = `
-  deal_cleared AS (
-    DELETE FROM "DealVariable" v USING unnest($clearedDealIds::int[], $clearedDealNames::text[]) AS x ("dealId", name)
-    WHERE v."dealId" = x."dealId" AND v.name = x.name
-  ), deal_set AS (
-    INSERT INTO "DealVariable" ("projectId", "dealId", name, value, "valueKey", "updatedAt")
-    SELECT $projectId::int, x."dealId", x.name, x.value, x."valueKey", $at::timestamp(3)
-    FROM unnest($setDealIds::int[], $setDealNames::text[], $setDealValues::text[], $setDealKeys::text[])
-      AS x ("dealId", name, value, "valueKey")
-    ON CONFLICT ("dealId", name) DO UPDATE
-    SET value = EXCLUDED.value, "valueKey" = EXCLUDED."valueKey", "updatedAt" = EXCLUDED."updatedAt"
-  ), client_cleared AS (
-    DELETE FROM "ClientVariable" WHERE "clientId" = $clientId::int AND name = ANY ($clearedClientNames::text[])
-  ), client_set AS (
-    INSERT INTO "ClientVariable" ("projectId", "clientId", name, value, "valueKey", "updatedAt")
-    SELECT $projectId::int, $clientId::int, x.name, x.value, x."valueKey", $at::timestamp(3)
-    FROM unnest($setClientNames::text[], $setClientValues::text[], $setClientKeys::text[]) AS x (name, value, "valueKey")
-    ON CONFLICT ("clientId", name) DO UPDATE
-    SET value = EXCLUDED.value, "valueKey" = EXCLUDED."valueKey", "updatedAt" = EXCLUDED."updatedAt"
-  )`;
-
-/** The parameters of `VARIABLE_WRITES_SQL` for these changes. */
-export function variableWriteParams(writes: VariableWrites) {
-  const deals = [...writes.deals].flatMap(([dealId, changes]) =>
-    [...changes].map(([name, value]) => ({ dealId, name, value })),
-  );
-  const dealSets = deals.filter((c): c is typeof c & { value: string } => c.value !== null);
-  const dealClears = deals.filter((c) => c.value === null);
-  const client = [...writes.client];
-  const clientSets = client.filter((c): c is [string, string] => c[1] !== null);
-  return {
-    clearedDealIds: dealClears.map((c) => c.dealId),
-    clearedDealNames: dealClears.map((c) => c.name),
-    setDealIds: dealSets.map((c) => c.dealId),
-    setDealNames: dealSets.map((c) => c.name),
-    setDealValues: dealSets.map((c) => c.value),
-    setDealKeys: dealSets.map((c) => valueKey(c.value)),
-    clearedClientNames: client.filter(([, value]) => value === null).map(([name]) => name),
-    setClientNames: clientSets.map(([name]) => name),
-    setClientValues: clientSets.map(([, value]) => value),
-    setClientKeys: clientSets.map(([, value]) => valueKey(value)),
-  };
 }

@@ -1,10 +1,6 @@
-import {
-  type ClientTarget,
-  clientWhere,
-  type LockedClient,
-  lockedClientRow,
-} from '@/server/contacts/client-service';
+import { type ClientTarget, clientWhere, type LockedClient } from '@/server/contacts/client-service';
 import type { ScopedVariables } from '@/server/contacts/variable-store';
+import { lockedClientRow } from '@/server/db/client-sql';
 import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 import { claimMissing, LEASE_SECONDS } from './client-lease';

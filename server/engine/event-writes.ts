@@ -1,11 +1,10 @@
 import type { Attachment, Buttons } from '@/lib/schema';
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
-import { variableWriteParams } from '@/server/contacts/variable-store';
 import type { TransactionSql } from '@/server/db/raw-sql';
 import { LEASE_SECONDS } from './client-lease';
 import type { OutboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
-import { LEASE_LOST, storeEvent } from './store';
+import { LEASE_LOST, storeEvent, variableWriteParams } from './store';
 
 export interface StoredOutgoing {
   id: bigint;

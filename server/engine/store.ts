@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { CLIENT_WHERE, LOCKED_CLIENT_COLUMNS, lockedClientRow } from '@/server/contacts/client-service';
+import { valueKey } from '@/server/contacts/variable-limits';
+import type { VariableWrites } from '@/server/contacts/variable-store';
 import {
+  CLIENT_WHERE,
+  LOCKED_CLIENT_COLUMNS,
+  lockedClientRow,
   scopedVariablesColumns,
   scopedVariablesRow,
-  VARIABLE_WRITES_SQL,
-} from '@/server/contacts/variable-store';
+} from '@/server/db/client-sql';
 import { column } from '@/server/db/columns';
 import { Plan } from '@/server/db/generated/enums';
 import { PreparedStatement } from '@/server/db/raw-sql';
@@ -106,6 +109,56 @@ export const loadState = new PreparedStatement(
    FROM "Project" p WHERE p.id = $projectId`,
   stateRow,
 );
+
+// The variable changes of the final write (event-writes.ts).
+/**
+ * Data-modifying CTEs writing a client's variable changes (already checked against the
+ * limits), for a statement with $projectId, $clientId and $at; the changes come as arrays
+ * (`variableWriteParams`), so the text is the same whatever changed.
+ */
+export const VARIABLE_WRITES_SQL = `
+  deal_cleared AS (
+    DELETE FROM "DealVariable" v USING unnest($clearedDealIds::int[], $clearedDealNames::text[]) AS x ("dealId", name)
+    WHERE v."dealId" = x."dealId" AND v.name = x.name
+  ), deal_set AS (
+    INSERT INTO "DealVariable" ("projectId", "dealId", name, value, "valueKey", "updatedAt")
+    SELECT $projectId::int, x."dealId", x.name, x.value, x."valueKey", $at::timestamp(3)
+    FROM unnest($setDealIds::int[], $setDealNames::text[], $setDealValues::text[], $setDealKeys::text[])
+      AS x ("dealId", name, value, "valueKey")
+    ON CONFLICT ("dealId", name) DO UPDATE
+    SET value = EXCLUDED.value, "valueKey" = EXCLUDED."valueKey", "updatedAt" = EXCLUDED."updatedAt"
+  ), client_cleared AS (
+    DELETE FROM "ClientVariable" WHERE "clientId" = $clientId::int AND name = ANY ($clearedClientNames::text[])
+  ), client_set AS (
+    INSERT INTO "ClientVariable" ("projectId", "clientId", name, value, "valueKey", "updatedAt")
+    SELECT $projectId::int, $clientId::int, x.name, x.value, x."valueKey", $at::timestamp(3)
+    FROM unnest($setClientNames::text[], $setClientValues::text[], $setClientKeys::text[]) AS x (name, value, "valueKey")
+    ON CONFLICT ("clientId", name) DO UPDATE
+    SET value = EXCLUDED.value, "valueKey" = EXCLUDED."valueKey", "updatedAt" = EXCLUDED."updatedAt"
+  )`;
+
+/** The parameters of `VARIABLE_WRITES_SQL` for these changes. */
+export function variableWriteParams(writes: VariableWrites) {
+  const deals = [...writes.deals].flatMap(([dealId, changes]) =>
+    [...changes].map(([name, value]) => ({ dealId, name, value })),
+  );
+  const dealSets = deals.filter((c): c is typeof c & { value: string } => c.value !== null);
+  const dealClears = deals.filter((c) => c.value === null);
+  const client = [...writes.client];
+  const clientSets = client.filter((c): c is [string, string] => c[1] !== null);
+  return {
+    clearedDealIds: dealClears.map((c) => c.dealId),
+    clearedDealNames: dealClears.map((c) => c.name),
+    setDealIds: dealSets.map((c) => c.dealId),
+    setDealNames: dealSets.map((c) => c.name),
+    setDealValues: dealSets.map((c) => c.value),
+    setDealKeys: dealSets.map((c) => valueKey(c.value)),
+    clearedClientNames: client.filter(([, value]) => value === null).map(([name]) => name),
+    setClientNames: clientSets.map(([name]) => name),
+    setClientValues: clientSets.map(([, value]) => value),
+    setClientKeys: clientSets.map(([, value]) => valueKey(value)),
+  };
+}
 
 // The final write (event-writes.ts).
 /** The error text of an event whose lease was lost before its final write. */
