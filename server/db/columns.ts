@@ -18,3 +18,6 @@ export const column = {
   /** A json/jsonb column (or a json_agg), parsed when the driver gives text. */
   json: <T extends z.ZodType>(schema: T) => z.preprocess(jsonText, schema),
 };
+
+/** The database's clock, as stored in timestamp columns (UTC): every process compares against it. */
+export const DB_NOW = `(now() AT TIME ZONE 'UTC')`;

@@ -8,7 +8,7 @@ import {
   scopedVariablesColumns,
   scopedVariablesRow,
 } from '@/server/db/client-sql';
-import { column } from '@/server/db/columns';
+import { column, DB_NOW } from '@/server/db/columns';
 import { Plan } from '@/server/db/generated/enums';
 import { PreparedStatement } from '@/server/db/raw-sql';
 import { OUTBOX_CLAIM_SECONDS, outboxRow } from './outbox-rows';
@@ -21,14 +21,11 @@ import { OUTBOX_CLAIM_SECONDS, outboxRow } from './outbox-rows';
  */
 
 // The lease (client-lease.ts).
-/** The database's clock, as stored in timestamp columns: every process compares against it. */
-export const LEASE_NOW = `(now() AT TIME ZONE 'UTC')`;
-
 export const createLeased = new PreparedStatement(
   `INSERT INTO "Client" AS c ("projectId", "clientType", "groupId", "platformId", name, avatar, tag,
      "createdAt", "updatedAt", "leaseToken", "leaseUntil")
    VALUES ($projectId, $clientType, $groupId, $platformId, $name, $avatar, $tag, $at, $at,
-     $token, ${LEASE_NOW} + make_interval(secs => $seconds))
+     $token, ${DB_NOW} + make_interval(secs => $seconds))
    ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
    RETURNING ${LOCKED_CLIENT_COLUMNS}`,
   lockedClientRow,
@@ -68,8 +65,8 @@ export const claimAndLoadWhere = (where: string) =>
     `WITH no_flush AS (
        SELECT set_config('synchronous_commit', 'off', true)
      ), claimed AS (
-       UPDATE "Client" c SET "leaseToken" = $token, "leaseUntil" = ${LEASE_NOW} + make_interval(secs => $seconds)
-       WHERE ${where} AND (c."leaseUntil" IS NULL OR c."leaseUntil" < ${LEASE_NOW} OR c."leaseToken" = $token)
+       UPDATE "Client" c SET "leaseToken" = $token, "leaseUntil" = ${DB_NOW} + make_interval(secs => $seconds)
+       WHERE ${where} AND (c."leaseUntil" IS NULL OR c."leaseUntil" < ${DB_NOW} OR c."leaseToken" = $token)
        RETURNING c.*
      )
      SELECT ${LOCKED_CLIENT_COLUMNS},
@@ -195,7 +192,7 @@ export const storeEvent = new PreparedStatement(
      -- The event's side effects, held by this process for a while: it carries them out at once.
      INSERT INTO "Outbox" ("projectId", kind, "messageId", payload, "claimedUntil", "createdAt")
      SELECT $projectId::int, o.kind, o."messageId", o.payload,
-       ${LEASE_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}), $at::timestamp(3)
+       ${DB_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}), $at::timestamp(3)
      FROM (
        SELECT 1 AS pos, 'send' AS kind, id AS "messageId", NULL::jsonb AS payload, 0::bigint AS n FROM messages
        WHERE $sends::boolean AND direction = 'out'
@@ -238,7 +235,7 @@ export const recordSends = new PreparedStatement(
      UPDATE "Message" SET delivered = outcome.delivered, error = outcome.error
      FROM outcome WHERE "Message".id = outcome."messageId"
    )
-   UPDATE "Outbox" SET state = 'done', "doneAt" = ${LEASE_NOW}, error = outcome.error
+   UPDATE "Outbox" SET state = 'done', "doneAt" = ${DB_NOW}, error = outcome.error
    FROM outcome WHERE "Outbox".id = outcome."outboxId"`,
 );
 
@@ -247,7 +244,7 @@ export const markQueued = new PreparedStatement(
 );
 
 export const finishFailed = new PreparedStatement(
-  `UPDATE "Outbox" SET state = 'done', "doneAt" = ${LEASE_NOW}, error = $error WHERE id = $id::bigint`,
+  `UPDATE "Outbox" SET state = 'done', "doneAt" = ${DB_NOW}, error = $error WHERE id = $id::bigint`,
 );
 
 export const recordOutcome = new PreparedStatement(
@@ -255,11 +252,11 @@ export const recordOutcome = new PreparedStatement(
 );
 
 export const claimExpired = new PreparedStatement(
-  `UPDATE "Outbox" SET "claimedUntil" = ${LEASE_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}),
+  `UPDATE "Outbox" SET "claimedUntil" = ${DB_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}),
      attempts = attempts + 1
    WHERE id IN (
      SELECT id FROM "Outbox"
-     WHERE state = 'pending' AND ("claimedUntil" IS NULL OR "claimedUntil" < ${LEASE_NOW})
+     WHERE state = 'pending' AND ("claimedUntil" IS NULL OR "claimedUntil" < ${DB_NOW})
      ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
    )
    RETURNING id::text AS id, "projectId", kind, "messageId"::text AS "messageId", payload`,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { Attachment } from '@/lib/schema';
 import {
   BUSINESS_CONNECTION_VARIABLE,
@@ -9,12 +8,20 @@ import {
   type TgInboundAttachment,
   type TgMessageEvent,
 } from '@/lib/tg/inbound';
-import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
+import { plainSql } from '@/server/db/raw-sql';
+import {
+  claimHeld,
+  finish,
+  type HeldRow,
+  insertHeld,
+  prune,
+  recordFailure,
+  takeExpired,
+} from '@/server/db/tg-update-sql';
 import { LEASE_SECONDS } from '@/server/engine/client-lease';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
-import { LEASE_NOW } from '@/server/engine/store';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
 import { channelBot } from './channel-service';
 
@@ -57,22 +64,6 @@ function chatOf(inbound: TgInbound): string {
   if (inbound.kind === 'business_connection') return String(inbound.userChatId);
   return '';
 }
-
-// Rows as the driver adapters give them on both databases: bigints and json may be text.
-const bigint = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
-const json = z.preprocess((value) => (typeof value === 'string' ? JSON.parse(value) : value), z.unknown());
-const heldRow = z.object({ id: bigint, channelId: z.number(), chat: z.string(), updateId: bigint });
-type HeldRow = z.infer<typeof heldRow>;
-
-const insertHeld = new PreparedStatement(
-  `INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "claimToken", "claimedUntil")
-   SELECT $channelId::int, u."updateId", u.chat, u.payload::jsonb, $token,
-     ${LEASE_NOW} + make_interval(secs => $seconds)
-   FROM unnest($updateIds::bigint[], $chats::text[], $payloads::text[]) AS u ("updateId", chat, payload)
-   ON CONFLICT ("channelId", "updateId") DO NOTHING
-   RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
-  heldRow,
-);
 
 /**
  * Stores the updates not seen before, held by this process, and starts processing them
@@ -188,51 +179,6 @@ async function recordConnection(deps: EngineDeps, channelId: number, c: TgBusine
   });
 }
 
-const claimedRow = z.object({
-  behind: z.boolean(),
-  payload: json,
-  channelId: z.number(),
-  projectId: z.number(),
-  groupId: z.string(),
-  credentials: json,
-});
-
-/**
- * Takes a held update for processing: still unprocessed and held under `token`. One behind an
- * earlier unprocessed update of its chat (held by another process, or failed) is not taken:
- * its hold is dropped so the sweeper takes it once the earlier one is done.
- */
-const claimHeld = new PreparedStatement(
-  `WITH target AS (
-     SELECT t.id, (t.chat <> '' AND EXISTS (
-       SELECT 1 FROM "TgUpdate" e WHERE e."channelId" = t."channelId" AND e.chat = t.chat
-         AND e."updateId" < t."updateId" AND e."processedAt" IS NULL)) AS behind
-     FROM "TgUpdate" t
-     WHERE t.id = $id::bigint AND t."processedAt" IS NULL AND t."claimToken" = $token
-     FOR UPDATE OF t
-   )
-   UPDATE "TgUpdate" t SET
-     "claimedUntil" = CASE WHEN target.behind THEN NULL
-       ELSE ${LEASE_NOW} + make_interval(secs => $seconds) END,
-     attempts = t.attempts + CASE WHEN target.behind THEN 0 ELSE 1 END
-   FROM target, "Channel" c
-   WHERE t.id = target.id AND c.id = t."channelId"
-   RETURNING target.behind, t.payload, c.id AS "channelId", c."projectId", c."groupId", c.credentials`,
-  claimedRow,
-);
-
-const finish = new PreparedStatement(
-  `UPDATE "TgUpdate" SET "processedAt" = ${LEASE_NOW}, error = NULL, "claimedUntil" = NULL
-   WHERE id = $id::bigint AND "claimToken" = $token`,
-);
-
-/** A failed attempt: the sweeper tries it again, up to MAX_ATTEMPTS, then it is given up. */
-const recordFailure = new PreparedStatement(
-  `UPDATE "TgUpdate" SET error = $error, "claimedUntil" = NULL,
-     "processedAt" = CASE WHEN attempts >= ${MAX_ATTEMPTS} THEN ${LEASE_NOW} END
-   WHERE id = $id::bigint AND "claimToken" = $token`,
-);
-
 /**
  * Runs one update held under `token` through the engine; a pressed button is always answered.
  * Does nothing when the update was processed or taken by another process meanwhile.
@@ -277,7 +223,12 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
       );
     else if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
   } catch (error) {
-    await sql.run(recordFailure, { id: String(updateRowId), token, error: (error as Error).message });
+    await sql.run(recordFailure, {
+      id: String(updateRowId),
+      token,
+      error: (error as Error).message,
+      maxAttempts: MAX_ATTEMPTS,
+    });
     throw error;
   }
   const queryId =
@@ -287,27 +238,6 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
   await sql.run(finish, { id: String(updateRowId), token });
 }
 
-/** Takes over unprocessed updates whose hold expired (their process died, or they waited). */
-const takeExpired = new PreparedStatement(
-  `UPDATE "TgUpdate" SET "claimToken" = $token,
-     "claimedUntil" = ${LEASE_NOW} + make_interval(secs => $seconds)
-   WHERE id IN (
-     SELECT id FROM "TgUpdate"
-     WHERE "processedAt" IS NULL AND ("claimedUntil" IS NULL OR "claimedUntil" < ${LEASE_NOW})
-     ORDER BY "channelId", "updateId" LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED
-   )
-   RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
-  heldRow,
-);
-
-const prune = new PreparedStatement(
-  `DELETE FROM "TgUpdate" WHERE id IN (
-     SELECT id FROM "TgUpdate"
-     WHERE "processedAt" < ${LEASE_NOW} - make_interval(days => ${KEEP_PROCESSED_DAYS})
-     LIMIT 10000
-   )`,
-);
-
 /**
  * One pass of the sweeper: processes the updates whose holder died before finishing (or that
  * waited behind an earlier one of their chat), in order, and prunes processed updates older
@@ -315,9 +245,9 @@ const prune = new PreparedStatement(
  */
 export async function sweepTgUpdates(deps: EngineDeps): Promise<number> {
   const sql = plainSql(deps.db);
-  await sql.run(prune, {});
+  await sql.run(prune, { keepDays: KEEP_PROCESSED_DAYS });
   const token = randomUUID();
-  const taken = await sql.run(takeExpired, { token, seconds: ACCEPT_HOLD_SECONDS });
+  const taken = await sql.run(takeExpired, { token, seconds: ACCEPT_HOLD_SECONDS, batch: SWEEP_BATCH });
   await Promise.all(processInOrder(deps, taken, token));
   return taken.length;
 }

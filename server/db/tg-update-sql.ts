@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { column, DB_NOW } from './columns';
+import { PreparedStatement } from './raw-sql';
+
+/**
+ * The tg messenger's inbound updates (server/channels/tg/updates.ts): stored held by the
+ * process that received them, claimed for processing in each chat's order, finished or
+ * failed, taken over when their holder died, pruned when old.
+ */
+
+export const heldRow = z.object({
+  id: column.bigint,
+  channelId: column.int,
+  chat: column.text,
+  updateId: column.bigint,
+});
+export type HeldRow = z.infer<typeof heldRow>;
+
+export const insertHeld = new PreparedStatement(
+  `INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "claimToken", "claimedUntil")
+   SELECT $channelId::int, u."updateId", u.chat, u.payload::jsonb, $token,
+     ${DB_NOW} + make_interval(secs => $seconds)
+   FROM unnest($updateIds::bigint[], $chats::text[], $payloads::text[]) AS u ("updateId", chat, payload)
+   ON CONFLICT ("channelId", "updateId") DO NOTHING
+   RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
+  heldRow,
+);
+
+export const claimedRow = z.object({
+  behind: z.boolean(),
+  payload: column.json(z.unknown()),
+  channelId: z.number(),
+  projectId: z.number(),
+  groupId: z.string(),
+  credentials: column.json(z.unknown()),
+});
+
+/**
+ * Takes a held update for processing: still unprocessed and held under `token`. One behind an
+ * earlier unprocessed update of its chat (held by another process, or failed) is not taken:
+ * its hold is dropped so the sweeper takes it once the earlier one is done.
+ */
+export const claimHeld = new PreparedStatement(
+  `WITH target AS (
+     SELECT t.id, (t.chat <> '' AND EXISTS (
+       SELECT 1 FROM "TgUpdate" e WHERE e."channelId" = t."channelId" AND e.chat = t.chat
+         AND e."updateId" < t."updateId" AND e."processedAt" IS NULL)) AS behind
+     FROM "TgUpdate" t
+     WHERE t.id = $id::bigint AND t."processedAt" IS NULL AND t."claimToken" = $token
+     FOR UPDATE OF t
+   )
+   UPDATE "TgUpdate" t SET
+     "claimedUntil" = CASE WHEN target.behind THEN NULL
+       ELSE ${DB_NOW} + make_interval(secs => $seconds) END,
+     attempts = t.attempts + CASE WHEN target.behind THEN 0 ELSE 1 END
+   FROM target, "Channel" c
+   WHERE t.id = target.id AND c.id = t."channelId"
+   RETURNING target.behind, t.payload, c.id AS "channelId", c."projectId", c."groupId", c.credentials`,
+  claimedRow,
+);
+
+export const finish = new PreparedStatement(
+  `UPDATE "TgUpdate" SET "processedAt" = ${DB_NOW}, error = NULL, "claimedUntil" = NULL
+   WHERE id = $id::bigint AND "claimToken" = $token`,
+);
+
+/** A failed attempt: the sweeper tries it again, up to MAX_ATTEMPTS, then it is given up. */
+export const recordFailure = new PreparedStatement(
+  `UPDATE "TgUpdate" SET error = $error, "claimedUntil" = NULL,
+     "processedAt" = CASE WHEN attempts >= $maxAttempts::int THEN ${DB_NOW} END
+   WHERE id = $id::bigint AND "claimToken" = $token`,
+);
+
+/** Takes over unprocessed updates whose hold expired (their process died, or they waited). */
+export const takeExpired = new PreparedStatement(
+  `UPDATE "TgUpdate" SET "claimToken" = $token,
+     "claimedUntil" = ${DB_NOW} + make_interval(secs => $seconds)
+   WHERE id IN (
+     SELECT id FROM "TgUpdate"
+     WHERE "processedAt" IS NULL AND ("claimedUntil" IS NULL OR "claimedUntil" < ${DB_NOW})
+     ORDER BY "channelId", "updateId" LIMIT $batch::int FOR UPDATE SKIP LOCKED
+   )
+   RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
+  heldRow,
+);
+
+export const prune = new PreparedStatement(
+  `DELETE FROM "TgUpdate" WHERE id IN (
+     SELECT id FROM "TgUpdate"
+     WHERE "processedAt" < ${DB_NOW} - make_interval(days => $keepDays::int)
+     LIMIT 10000
+   )`,
+);
