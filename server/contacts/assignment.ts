@@ -1,5 +1,6 @@
 import { getClient } from '@/server/contacts/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
+import { takeAssignmentLock } from '@/server/db/row-queries';
 import { DomainError } from '@/server/errors';
 
 /** Namespace of the advisory lock that serialises one project's round-robin picks. */
@@ -19,7 +20,7 @@ export async function assignClient(db: PrismaClient, projectId: number, clientId
   await getClient(db, projectId, clientId);
   return db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ASSIGNMENT_LOCK}::int, ${projectId}::int)`;
+      await takeAssignmentLock(tx, ASSIGNMENT_LOCK, projectId);
       const member = await tx.projectMember.findFirst({
         where: { projectId, active: true, ...(email ? { email: email.trim().toLowerCase() } : {}) },
         orderBy: [{ lastAssignedAt: { sort: 'asc', nulls: 'first' } }, { id: 'asc' }],

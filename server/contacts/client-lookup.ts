@@ -1,5 +1,6 @@
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import type { Db } from '@/server/db/client-type';
+import { findClientIdByPhoneDigits } from '@/server/db/row-queries';
 
 /** Phone numbers compare by their digits: `+7 (900) 123-45-67`, `79001234567@c.us` and `79001234567` agree. */
 export function phoneDigits(phone: string): string {
@@ -29,14 +30,7 @@ export async function findClientIdByPhone(db: Db, projectId: number, phone: stri
     orderBy: { id: 'asc' },
   });
   if (chatapp) return chatapp.id;
-  const rows = await db.$queryRaw<{ clientId: number }[]>`
-    SELECT "clientId" FROM "ClientVariable"
-    WHERE "projectId" = ${projectId} AND name = 'phone' AND regexp_replace(value, '\\D', '', 'g') = ${digits}
-    UNION ALL
-    SELECT d."clientId" FROM "DealVariable" v JOIN "Deal" d ON d.id = v."dealId"
-    WHERE v."projectId" = ${projectId} AND v.name = 'phone' AND regexp_replace(v.value, '\\D', '', 'g') = ${digits}
-    LIMIT 1`;
-  return rows[0]?.clientId ?? null;
+  return findClientIdByPhoneDigits(db, projectId, digits);
 }
 
 /** E-mail variables of the profile or a deal, compared without case. */

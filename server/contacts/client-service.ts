@@ -3,6 +3,7 @@ import { createLocked, findLocked, type lockedClientRow } from '@/server/db/clie
 import type { Db } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import type { Sql } from '@/server/db/raw-sql';
+import { lockClientRows } from '@/server/db/row-queries';
 import { notFound } from '@/server/errors';
 
 /** Who a message is from: the client's identity in its channel (bot-semantics §8 client types). */
@@ -96,9 +97,7 @@ export async function lockClients(
   clientIds: readonly number[],
 ) {
   const ids = [...new Set(clientIds)].sort((a, b) => a - b);
-  const rows = await tx.$queryRaw<{ id: number }[]>`
-    SELECT id FROM "Client" WHERE "projectId" = ${projectId} AND id = ANY (${ids}::int[]) ORDER BY id FOR UPDATE`;
-  const locked = new Set(rows.map((r) => r.id));
+  const locked = new Set(await lockClientRows(tx, projectId, ids));
   const missing = clientIds.find((id) => !locked.has(id));
   if (missing !== undefined) throw notFound(`Client ${missing} does not exist in this project.`);
 }

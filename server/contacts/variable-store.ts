@@ -1,5 +1,5 @@
-import { scopedVariablesColumns, scopedVariablesRow } from '@/server/db/client-sql';
 import type { Db } from '@/server/db/client-type';
+import { readScopedVariables } from '@/server/db/row-queries';
 import { DomainError } from '@/server/errors';
 import { splitScope, VARIABLE_LIMITS, valueKey } from './variable-limits';
 
@@ -131,13 +131,7 @@ export async function readVariables(
   db: Db,
   owner: Omit<VariableOwner, 'dealId'> & { dealId: number | null },
 ): Promise<ScopedVariables> {
-  const [row] = await db.$queryRawUnsafe<unknown[]>(
-    `SELECT ${scopedVariablesColumns('$1::int', '$2::int', '$3::int')}`,
-    owner.dealId ?? -1,
-    owner.clientId,
-    owner.projectId,
-  );
-  const scopes = scopedVariablesRow.parse(row);
+  const scopes = await readScopedVariables(db, owner.dealId ?? -1, owner.clientId, owner.projectId);
   return { deal: scopes.dealVariables, client: scopes.clientVariables, project: scopes.projectVariables };
 }
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
+import { findLiveKeyRow } from '@/server/db/row-queries';
 import { notFound, parseInput } from '@/server/errors';
 import { forgetLiveKey, getLiveKey, type LiveKey, rememberLiveKey } from './live-key-cache';
 
@@ -104,20 +105,7 @@ export async function lookUpLiveKey(db: Db, presented: string, now = Date.now())
 
 /** The key with its project's plan, in one query. */
 async function findLiveKey(db: Db, hash: string): Promise<LiveKey | null> {
-  const [row] = await db.$queryRaw<
-    {
-      id: number;
-      projectId: number;
-      canDeleteClients: boolean;
-      hash: string;
-      lastUsedAt: Date | null;
-      plan: Plan;
-      allowedOrigins: string[];
-    }[]
-  >`SELECT k.id, k."projectId", k."canDeleteClients", k.hash, k."lastUsedAt", p.plan::text AS plan,
-      p."apiAllowedOrigins" AS "allowedOrigins"
-    FROM "ApiKey" k JOIN "Project" p ON p.id = k."projectId"
-    WHERE k.hash = ${hash} AND k."revokedAt" IS NULL`;
+  const row = await findLiveKeyRow(db, hash);
   if (!row) return null;
   if (!timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   return {

@@ -10,6 +10,7 @@ import {
 } from '@/lib/schema';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
+import { lockProjectRow } from '@/server/db/row-queries';
 import { DomainError, invalid } from '@/server/errors';
 
 /** Reads a project's bot schema from its block and arrow rows, in the JSON format of lib/schema. */
@@ -107,10 +108,7 @@ export async function saveBotSchema(
   const schema = parsed.value;
   return db.$transaction(async (tx) => {
     // Lock the project row so two saves are applied one after the other.
-    const [project] = await tx.$queryRaw<
-      { schemaRevision: number; nextBlockId: number; nextArrowId: number }[]
-    >`
-      SELECT "schemaRevision", "nextBlockId", "nextArrowId" FROM "Project" WHERE id = ${projectId} FOR UPDATE`;
+    const project = await lockProjectRow(tx, projectId);
     if (!project) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
     if (options.expectedRevision !== undefined && options.expectedRevision !== project.schemaRevision) {
       throw new DomainError(

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MAX_ALLOWED_ORIGINS, parseAllowedOrigin } from '@/lib/cors';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
+import { lockProjectRow } from '@/server/db/row-queries';
 import { DomainError, notFound, parseInput } from '@/server/errors';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { forgetProjectKeys } from '@/server/projects/live-key-cache';
@@ -181,7 +182,7 @@ export async function updateProjectSettings(
     if (data.constants) {
       // Saves of the list take turns on the project's row; else two at once would both
       // delete the old list and insert theirs side by side.
-      await tx.$queryRaw`SELECT 1 FROM "Project" WHERE id = ${projectId} FOR UPDATE`;
+      await lockProjectRow(tx, projectId);
       await tx.projectConstant.deleteMany({ where: { projectId } });
       await tx.projectConstant.createMany({ data: data.constants.map((c) => ({ projectId, ...c })) });
     }

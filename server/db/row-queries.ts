@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { scopedVariablesColumns, scopedVariablesRow } from './client-sql';
+import type { Db } from './client-type';
+import { column } from './columns';
+import { Plan, type Prisma } from './generated/client';
+
+/**
+ * The few statements the services run through Prisma's raw SQL (inside its transactions),
+ * each with its row schema: row locks Prisma's query API cannot take, a key lookup joined to
+ * its project, a phone search by digits, the variables of every scope in one read.
+ */
+
+/** Locks the project's row until the transaction ends; its bot schema's revision and next ids. */
+export async function lockProjectRow(tx: Prisma.TransactionClient, projectId: number) {
+  const rows = await tx.$queryRaw`
+    SELECT "schemaRevision", "nextBlockId", "nextArrowId" FROM "Project" WHERE id = ${projectId} FOR UPDATE`;
+  return z
+    .array(z.object({ schemaRevision: column.int, nextBlockId: column.int, nextArrowId: column.int }))
+    .parse(rows)
+    .at(0);
+}
+
+/** Locks these clients' rows of the project, in id order; the ids found. */
+export async function lockClientRows(tx: Prisma.TransactionClient, projectId: number, ids: number[]) {
+  const rows = await tx.$queryRaw`
+    SELECT id FROM "Client" WHERE "projectId" = ${projectId} AND id = ANY (${ids}::int[]) ORDER BY id FOR UPDATE`;
+  return z
+    .array(z.object({ id: column.int }))
+    .parse(rows)
+    .map((r) => r.id);
+}
+
+/** Serialises one project's assignments until the transaction ends (contacts/assignment.ts). */
+export async function takeAssignmentLock(tx: Prisma.TransactionClient, lockSpace: number, projectId: number) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${lockSpace}::int, ${projectId}::int)`;
+}
+
+/** A live API key with its project's plan and allowed origins, by its hash. */
+export async function findLiveKeyRow(db: Db, hash: string) {
+  const rows = await db.$queryRaw`
+    SELECT k.id, k."projectId", k."canDeleteClients", k.hash, k."lastUsedAt", p.plan::text AS plan,
+      p."apiAllowedOrigins" AS "allowedOrigins"
+    FROM "ApiKey" k JOIN "Project" p ON p.id = k."projectId"
+    WHERE k.hash = ${hash} AND k."revokedAt" IS NULL`;
+  return z
+    .array(
+      z.object({
+        id: column.int,
+        projectId: column.int,
+        canDeleteClients: column.bool,
+        hash: column.text,
+        lastUsedAt: column.timestamp.nullable(),
+        plan: z.enum(Plan),
+        allowedOrigins: z.array(z.string()),
+      }),
+    )
+    .parse(rows)
+    .at(0);
+}
+
+/** The first client whose `phone` variable (profile or a deal) has these digits. */
+export async function findClientIdByPhoneDigits(db: Db, projectId: number, digits: string) {
+  const rows = await db.$queryRaw`
+    SELECT "clientId" FROM "ClientVariable"
+    WHERE "projectId" = ${projectId} AND name = 'phone' AND regexp_replace(value, '\\D', '', 'g') = ${digits}
+    UNION ALL
+    SELECT d."clientId" FROM "DealVariable" v JOIN "Deal" d ON d.id = v."dealId"
+    WHERE v."projectId" = ${projectId} AND v.name = 'phone' AND regexp_replace(v.value, '\\D', '', 'g') = ${digits}
+    LIMIT 1`;
+  return (
+    z
+      .array(z.object({ clientId: column.int }))
+      .parse(rows)
+      .at(0)?.clientId ?? null
+  );
+}
+
+/** Every variable of a deal (none for -1), a client and a project, by scope. */
+export async function readScopedVariables(db: Db, dealId: number, clientId: number, projectId: number) {
+  const [row] = await db.$queryRawUnsafe<unknown[]>(
+    `SELECT ${scopedVariablesColumns('$1::int', '$2::int', '$3::int')}`,
+    dealId,
+    clientId,
+    projectId,
+  );
+  return scopedVariablesRow.parse(row);
+}
