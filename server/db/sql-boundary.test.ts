@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// docs/architecture.md: SQL text lives in server/db and in the engine's store module only.
+const ALLOWED = [path.join('server', 'db'), path.join('server', 'engine', 'store.ts')];
+const SQL_API =
+  /new PreparedStatement\(|\$queryRaw|\$executeRaw|\.query\(\s*[`'"](SELECT|INSERT|UPDATE|DELETE|WITH)\b/;
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'generated' || e.name === 'testing' ? [] : sourceFiles(full);
+    return /\.ts$/.test(e.name) && !e.name.includes('.test.') ? [full] : [];
+  });
+}
+
+describe('SQL text stays in server/db and server/engine/store.ts', () => {
+  it('the checker sees prepared statements and raw queries', () => {
+    expect(SQL_API.test('const s = new PreparedStatement(`SELECT 1`);')).toBe(true);
+    expect(SQL_API.test('await tx.$queryRaw`SELECT 1`')).toBe(true);
+    expect(SQL_API.test('await db.client.findMany({})')).toBe(false);
+  });
+
+  it('no other server module writes SQL', () => {
+    const offenders = sourceFiles('server')
+      .filter((file) => !ALLOWED.some((allowed) => file.startsWith(allowed)))
+      .flatMap((file) =>
+        fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (SQL_API.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(offenders).toEqual([]);
+  });
+});
