@@ -10,6 +10,7 @@ const benches: Record<string, string> = {
   'formula-editor': './formula-editor.bench.ts',
   isolation: './isolation.bench.ts',
   tg: './tg.bench.ts',
+  'client-search': './client-search.bench.ts',
 };
 
 async function main() {
