@@ -43,6 +43,7 @@ describe('the web app API checks the session and project membership', () => {
       () => bob.apiKey.revoke({ projectId: first.id, keyId: key.id }),
       () => bob.botSchema.get({ projectId: first.id }),
       () => bob.botSchema.export({ projectId: first.id }),
+      () => bob.clients.search({ projectId: first.id }),
     ];
     for (const call of calls) await expect(call()).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await alice.project.get({ projectId: first.id })).name).toBe('My first bot');
@@ -69,6 +70,15 @@ describe('the web app API checks the session and project membership', () => {
     const operatorView = await otto.project.get({ projectId });
     expect(operatorView).toMatchObject({ name: 'Roles', role: 'operator', webhookSecret: null });
     expect(await otto.botSchema.get({ projectId })).toMatchObject({ revision: expect.any(Number) });
+    // Operators work with the clients: the Clients tab's search is theirs too.
+    await tdb.prisma.client.create({
+      data: { projectId, platformId: '42', clientType: 1, name: '100% Ann' },
+    });
+    const found = await otto.clients.search({ projectId, query: '100%' });
+    expect(found.clients.map((c) => c.name)).toEqual(['100% Ann']);
+    await expect(otto.clients.search({ projectId, query: 'x'.repeat(10_000) })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
 
     const managing = [
       () => otto.project.rename({ projectId, name: 'mine' }),

@@ -2,6 +2,7 @@ import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
 import { channelsRouter } from './routers/channels';
+import { clientsRouter } from './routers/clients';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
@@ -13,6 +14,7 @@ export const appRouter = createTRPCRouter({
   simulator: simulatorRouter,
   requestTest: requestTestRouter,
   channels: channelsRouter,
+  clients: clientsRouter,
 });
 
 export type AppRouter = typeof appRouter;
