@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientFilterOptions } from '@/server/contacts/client-filter-options';
 import { type ClientSearchInput, searchClients } from '@/server/contacts/client-search';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 
@@ -79,6 +80,8 @@ beforeAll(async () => {
   );
   ids.pct = await client(projectId, 'percent%name');
   ids.under = await client(projectId, 'under_score');
+  await tdb.prisma.block.create({ data: { projectId, id: 7, kind: 'start', name: 'Welcome' } });
+  await tdb.prisma.client.update({ where: { id: ids.anna }, data: { currentBlockId: 7 } });
   await tdb.prisma.clientListMember.create({ data: { projectId, listId, clientId: ids.carla } });
   await tdb.prisma.deal.create({ data: { projectId, clientId: ids.boris, stateId } });
   // A closed deal in the state does not count: the client has left it.
@@ -165,8 +168,24 @@ describe('searchClients filters', () => {
       tag: 'gold',
       assignedMember: null,
     });
+    expect(anna).toMatchObject({ messenger: 'Telegram', currentBlockName: 'Welcome' });
     const [boris] = (await searchClients(tdb.prisma, projectId, { query: 'boris' })).clients;
     expect(boris.assignedMember).toMatchObject({ id: memberId, email: 'op@example.com' });
+    expect(boris).toMatchObject({ currentBlockId: null, currentBlockName: null });
+  });
+
+  it('offers as filters only what the project has', async () => {
+    expect(await clientFilterOptions(tdb.prisma, projectId)).toEqual({
+      messengers: [
+        { clientType: 1, label: 'Telegram' },
+        { clientType: 2, label: 'Type 2' },
+      ],
+      tags: ['gold'],
+      lists: [{ id: listId, name: 'vip' }],
+      crmStates: [{ id: stateId, name: 'sales: won' }],
+      members: [{ id: memberId, name: 'Op' }],
+    });
+    expect(await clientFilterOptions(tdb.prisma, otherProjectId)).toMatchObject({ lists: [], members: [] });
   });
 });
 

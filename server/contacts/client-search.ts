@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decodeCursor, encodeCursor } from '@/lib/keyset-cursor';
+import { messengerLabel } from '@/server/contacts/client-filter-options';
 import type { Db } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { invalid, parseInput } from '@/server/errors';
@@ -130,9 +131,17 @@ export async function searchClients(db: Db, projectId: number, rawInput: ClientS
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   const lastKey = last?.[field];
+  const blockIds = [...new Set(page.flatMap((c) => (c.currentBlockId === null ? [] : [c.currentBlockId])))];
+  const blocks = await db.block.findMany({
+    where: { projectId, id: { in: blockIds } },
+    select: { id: true, name: true },
+  });
+  const blockName = new Map(blocks.map((b) => [b.id, b.name]));
   return {
     clients: page.map(({ variables, ...c }) => ({
       ...c,
+      messenger: messengerLabel(c.clientType),
+      currentBlockName: c.currentBlockId === null ? null : (blockName.get(c.currentBlockId) ?? ''),
       phone: variables.find((v) => v.name === 'phone')?.value ?? '',
       email: variables.find((v) => v.name === 'email')?.value ?? '',
     })),
