@@ -9,6 +9,7 @@ export function ProjectNav({ projectId, name }: { projectId: number; name: strin
   const base = `/projects/${projectId}`;
   const tabs = [
     { href: base, label: 'Bot' },
+    { href: `${base}/clients`, label: 'Clients' },
     { href: `${base}/channels`, label: 'Channels' },
     { href: `${base}/settings`, label: 'Settings' },
     { href: `${base}/api-keys`, label: 'API keys' },
