@@ -26,6 +26,8 @@ const envSchema = z.object({
   BLOCKBOT_AUTH_RATE_LIMIT: optionalString.pipe(z.enum(['on', 'off']).optional()),
   /** Public API requests per minute per key. */
   BLOCKBOT_API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+  /** How long a webhook receiver gets to answer a delivery (connect and answer), in ms. */
+  BLOCKBOT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** Reverse proxies in front of the app: X-Forwarded-For's last this many entries are theirs. */
   BLOCKBOT_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** The tg messenger's Bot API server; tests and self-hosted Bot API servers change it. */

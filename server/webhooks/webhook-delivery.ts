@@ -1,11 +1,9 @@
 import { Webhook } from 'standardwebhooks';
+import { getEnv } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { HttpClient } from '@/server/engine/block-request';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
 import { buildSubmissionPayload, buildWebhookPayload } from './webhook-payload';
-
-/** A receiver gets this long; it never holds up the bot, as deliveries are jobs of their own. */
-export const WEBHOOK_TIMEOUT_MS = 5000;
 
 /**
  * Delivers one stored message or submission to the project's webhook: once, signed with
@@ -45,8 +43,9 @@ export async function deliverWebhook(
         'user-agent': 'Blockbot-Webhook/1',
       },
       body,
-      timeoutMs: WEBHOOK_TIMEOUT_MS,
-      connectTimeoutMs: WEBHOOK_TIMEOUT_MS,
+      // A receiver gets this long; it never holds up the bot, as deliveries are jobs of their own.
+      timeoutMs: getEnv().BLOCKBOT_WEBHOOK_TIMEOUT_MS,
+      connectTimeoutMs: getEnv().BLOCKBOT_WEBHOOK_TIMEOUT_MS,
       maxBytes: 64 * 1024,
       followRedirects: 0,
     });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { resetEnvCache } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
@@ -24,6 +25,9 @@ const receivers: http.Server[] = [];
 
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+  // The hanging receiver stays open for the whole test, however slowly a loaded machine runs it.
+  process.env.BLOCKBOT_WEBHOOK_TIMEOUT_MS = '60000';
+  resetEnvCache();
   app = await useFreshAppDatabase(tmp);
   db = await getDb();
   await startWorkers([webhookDeliveryJob, webhookGaveUpJob]);
