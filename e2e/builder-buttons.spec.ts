@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { centre, saved, signUp } from './helpers';
+import { centre, saved, settled, signUp } from './helpers';
 
 // Room for the canvas, the block editor and the simulator side by side.
 test.use({ viewport: { width: 1700, height: 1000 } });
@@ -10,18 +10,6 @@ const arrowEditor = (page: Page) => page.getByRole('complementary', { name: 'Arr
 const node = (page: Page, text: string) => page.locator('.react-flow__node', { hasText: text });
 /** An arrow on the canvas, by its accessible name. */
 const arrow = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
-
-/** Waits for a locator's box to stop moving (the canvas animates its zoom). */
-async function settled(locator: Locator) {
-  let box = await locator.boundingBox();
-  await expect
-    .poll(async () => {
-      const last = JSON.stringify(box);
-      box = await locator.boundingBox();
-      return box !== null && JSON.stringify(box) === last;
-    })
-    .toBe(true);
-}
 
 async function drag(page: Page, from: Locator, to: { x: number; y: number }) {
   const start = await centre(from);

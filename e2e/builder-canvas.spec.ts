@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { centre, connect, saved, signUp } from './helpers';
+import { centre, connect, saved, settled, signUp } from './helpers';
 
 // Room for the canvas, the block editor and the simulator side by side.
 test.use({ viewport: { width: 1600, height: 1000 } });
@@ -155,6 +155,8 @@ test('an arrow dragged into empty space creates a block there; notes resize; bot
 
   // The note resizes from its bottom-left corner.
   await page.getByTestId('block-7').click();
+  // Opening it in the editor may pan the canvas to keep it in sight: measure once that is over.
+  await settled(page.getByTestId('block-7'));
   const before = (await page.getByTestId('block-7').boundingBox())!;
   const corner = await centre(page.locator('.react-flow__resize-control.handle.bottom.left'));
   await page.mouse.move(corner.x, corner.y);

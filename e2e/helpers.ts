@@ -15,6 +15,18 @@ export async function signUp(page: Page, email: string) {
 /** The canvas's autosave indicator reads "Saved". */
 export const saved = (page: Page) => expect(page.getByTestId('save-state')).toHaveText('Saved');
 
+/** Waits for a locator's box to stop moving (the canvas animates its zoom and pans). */
+export async function settled(locator: Locator) {
+  let box = await locator.boundingBox();
+  await expect
+    .poll(async () => {
+      const last = JSON.stringify(box);
+      box = await locator.boundingBox();
+      return box !== null && JSON.stringify(box) === last;
+    })
+    .toBe(true);
+}
+
 export async function centre(locator: Locator) {
   const box = await locator.boundingBox();
   if (!box) throw new Error('not visible');
