@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
-import { dragArrowOut, monacoFocusEnd, monacoText, saved, signUp } from './helpers';
+import { dragArrowOut, monacoFocusEnd, monacoText, saved, settled, signUp } from './helpers';
 
 // Room for the canvas, the block editor and the simulator side by side.
 test.use({ viewport: { width: 1700, height: 1000 } });
@@ -47,15 +47,7 @@ async function addBlockBelow(page: Page, from: number) {
   await page.getByRole('button', { name: 'Zoom Out' }).click();
   // The zoom animates: measure the block once it has stopped moving.
   const block = page.getByTestId(`block-${from}`);
-  let box = await block.boundingBox();
-  await expect
-    .poll(async () => {
-      const last = JSON.stringify(box);
-      box = await block.boundingBox();
-      return JSON.stringify(box) === last;
-    })
-    .toBe(true);
-  if (!box) throw new Error(`block ${from} is not visible`);
+  const box = await settled(block);
   // Well below, so the new arrow's label sits in the open between the two blocks, but inside the canvas.
   const canvas = await page.getByTestId('canvas').boundingBox();
   if (!canvas) throw new Error('the canvas is not visible');

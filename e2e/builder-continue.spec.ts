@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { dragArrowOut, saved, signUp } from './helpers';
+import { dragArrowOut, saved, settled, signUp } from './helpers';
 
 // Room for the canvas, the block editor and the simulator side by side.
 test.use({ viewport: { width: 1700, height: 1000 } });
@@ -13,15 +13,7 @@ async function dragOutBelow(page: Page, from: number) {
   await page.getByRole('button', { name: 'Zoom Out' }).click();
   await page.getByRole('button', { name: 'Zoom Out' }).click();
   const block = page.getByTestId(`block-${from}`);
-  let box = await block.boundingBox();
-  await expect
-    .poll(async () => {
-      const last = JSON.stringify(box);
-      box = await block.boundingBox();
-      return JSON.stringify(box) === last;
-    })
-    .toBe(true);
-  if (!box) throw new Error(`block ${from} is not visible`);
+  const box = await settled(block);
   await dragArrowOut(page, from, { x: box.x + 10, y: box.y + box.height + 140 });
 }
 

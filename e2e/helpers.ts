@@ -15,7 +15,7 @@ export async function signUp(page: Page, email: string) {
 /** The canvas's autosave indicator reads "Saved". */
 export const saved = (page: Page) => expect(page.getByTestId('save-state')).toHaveText('Saved');
 
-/** Waits for a locator's box to stop moving (the canvas animates its zoom and pans). */
+/** Waits for a locator's box to stop moving (the canvas animates its zoom and pans); returns it. */
 export async function settled(locator: Locator) {
   let box = await locator.boundingBox();
   await expect
@@ -25,6 +25,8 @@ export async function settled(locator: Locator) {
       return box !== null && JSON.stringify(box) === last;
     })
     .toBe(true);
+  if (!box) throw new Error('not visible');
+  return box;
 }
 
 export async function centre(locator: Locator) {
