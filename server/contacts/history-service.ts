@@ -1,9 +1,12 @@
-import type { Attachment, Buttons } from '@/lib/schema';
+import { z } from 'zod';
+import { type HistoryMessage, MESSAGE_FROM } from '@/lib/history-message';
+import { type Attachment, attachmentSchema, type Buttons, buttonsSchema } from '@/lib/schema';
+import { buttonList } from '@/lib/schema/buttons';
 import type { Db } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
+import { notFound } from '@/server/errors';
 
-/** bot-semantics §3: where a message came from. */
-export const MESSAGE_FROM = { client: 0, api: 1, crm: 2, callback: 3, telephony: 5 } as const;
+export { MESSAGE_FROM };
 
 export interface StoredMessageInput {
   projectId: number;
@@ -53,4 +56,54 @@ export async function getHistory(
 export async function clearHistory(db: Db, projectId: number, clientId: number) {
   const { count } = await db.message.deleteMany({ where: { projectId, clientId } });
   return count;
+}
+
+export const HISTORY_PAGE = 50;
+
+/** The UI's history paging: newest first by id, `before` the oldest id already shown. */
+export const historyPageInput = z.object({
+  clientId: z.number().int().positive(),
+  before: z
+    .string()
+    .regex(/^\d{1,19}$/, { error: 'before is a message id' })
+    .optional(),
+  limit: z.number().int().min(1).max(200).default(HISTORY_PAGE),
+});
+
+const storedAttachments = z.array(attachmentSchema).catch([]);
+const storedButtons = buttonsSchema.nullable().catch(null);
+
+/**
+ * A page of a client's history for the UI, oldest first, going backwards from `before` (keyset
+ * by message id, so a long history pages in constant time); `olderCursor` is null on the first message.
+ */
+export async function historyPage(
+  db: Db,
+  projectId: number,
+  input: z.input<typeof historyPageInput>,
+): Promise<{ messages: HistoryMessage[]; olderCursor: string | null }> {
+  const { clientId, before, limit } = historyPageInput.parse(input);
+  const client = await db.client.findFirst({ where: { id: clientId, projectId }, select: { id: true } });
+  if (!client) throw notFound(`Client ${clientId} does not exist in this project.`);
+  const rows = await db.message.findMany({
+    where: { projectId, clientId, ...(before ? { id: { lt: BigInt(before) } } : {}) },
+    orderBy: { id: 'desc' },
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit).reverse();
+  return {
+    messages: page.map((m) => ({
+      id: m.id.toString(),
+      direction: m.direction,
+      text: m.text,
+      attachments: storedAttachments.parse(m.attachments),
+      buttons: buttonList(storedButtons.parse(m.buttons) ?? undefined),
+      blockId: m.blockId,
+      messageFromOutside: m.messageFromOutside,
+      delivered: m.delivered,
+      error: m.error,
+      createdAt: m.createdAt,
+    })),
+    olderCursor: rows.length > limit ? page[0]!.id.toString() : null,
+  };
 }

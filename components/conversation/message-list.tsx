@@ -1,0 +1,153 @@
+import { cn } from '@/components/ui/cn';
+import {
+  type HistoryMessage,
+  isSystemMessage,
+  type MessageSource,
+  messageSource,
+} from '@/lib/history-message';
+import type { Attachment, Button } from '@/lib/schema';
+
+const SOURCE_MARKS: Record<MessageSource, string | null> = {
+  client: null,
+  bot: null,
+  api: 'API',
+  crm: 'CRM',
+  callback: 'Callback',
+  telephony: 'Telephony',
+  other: 'Outside',
+};
+
+const MARK_HINTS: Record<MessageSource, string> = {
+  client: 'Written by the client',
+  bot: 'Sent by the bot',
+  api: 'Caused by the public API',
+  crm: 'Sent from the CRM or by an operator',
+  callback: "Caused by a formula's callback() or message()",
+  telephony: 'From telephony',
+  other: 'From outside the bot',
+};
+
+/**
+ * A client's conversation, oldest first: the client's messages on the left, the bot's on the
+ * right, system messages (callbacks, never shown to the client) across the middle. Every text
+ * is React text, never markup; only http(s) addresses become links or images.
+ */
+export function MessageList({ messages }: { messages: HistoryMessage[] }) {
+  if (!messages.length) return <p className="py-6 text-center text-sm text-slate-500">No messages yet.</p>;
+  return (
+    <ol className="flex flex-col gap-2" aria-label="Messages">
+      {messages.map((m) => (
+        <MessageItem key={m.id} message={m} />
+      ))}
+    </ol>
+  );
+}
+
+function MessageItem({ message: m }: { message: HistoryMessage }) {
+  const source = messageSource(m);
+  const system = isSystemMessage(m);
+  const mark = SOURCE_MARKS[source];
+  const failed = m.direction === 'out' && !m.delivered && m.error;
+  return (
+    <li
+      className={cn(
+        'flex min-w-0 flex-col gap-1',
+        system ? 'items-center' : m.direction === 'in' ? 'items-start' : 'items-end',
+      )}
+      data-direction={m.direction}
+      data-source={source}
+    >
+      <div
+        className={cn(
+          'max-w-[85%] min-w-0 rounded-lg px-3 py-1.5 text-sm shadow-sm sm:max-w-[70%]',
+          system
+            ? 'border border-dashed border-slate-300 bg-slate-50 text-slate-700 shadow-none'
+            : m.direction === 'in'
+              ? 'rounded-bl-none bg-white text-slate-900'
+              : 'rounded-br-none bg-sky-100 text-slate-900',
+          failed && 'ring-1 ring-red-300',
+        )}
+      >
+        {system || mark ? (
+          <p className="mb-0.5 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">
+            <span title={MARK_HINTS[source]}>{system ? `System message · ${mark}` : mark}</span>
+          </p>
+        ) : null}
+        {m.attachments.length ? <Attachments attachments={m.attachments} /> : null}
+        {m.text ? <p className="break-words whitespace-pre-wrap">{m.text}</p> : null}
+        {m.buttons.length ? <Buttons buttons={m.buttons} /> : null}
+      </div>
+      <p className="flex flex-wrap items-center gap-1.5 px-1 text-[11px] text-slate-500">
+        <time dateTime={new Date(m.createdAt).toISOString()}>{new Date(m.createdAt).toLocaleString()}</time>
+        {m.direction === 'out' ? <DeliveryState message={m} /> : null}
+      </p>
+    </li>
+  );
+}
+
+function DeliveryState({ message: m }: { message: HistoryMessage }) {
+  if (m.delivered) return <span className="text-emerald-700">· delivered</span>;
+  if (!m.error) return <span>· sending…</span>;
+  return (
+    <span className="text-red-700" role="status">
+      · not delivered: {m.error}
+    </span>
+  );
+}
+
+/** Only web addresses are followed: a stored `javascript:` or data URL stays text. */
+function webUrl(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function Attachments({ attachments }: { attachments: Attachment[] }) {
+  return (
+    <ul className="mb-1 flex flex-col gap-1">
+      {attachments.map((a, i) => {
+        const href = webUrl(a.url);
+        return (
+          // Attachments of one message never reorder: the index is their identity.
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          <li key={i} className="min-w-0">
+            {href && a.type === 'image' ? (
+              <a href={href} target="_blank" rel="noreferrer noopener" className="block">
+                {/* biome-ignore lint/performance/noImgElement: an outside address, not an optimisable asset */}
+                <img src={href} alt="Attachment" className="max-h-48 max-w-full rounded" loading="lazy" />
+              </a>
+            ) : (
+              <span className="block truncate rounded bg-white/70 px-2 py-1 text-xs text-slate-700">
+                {a.type}:{' '}
+                {href ? (
+                  <a href={href} target="_blank" rel="noreferrer noopener" className="text-sky-800 underline">
+                    {a.url}
+                  </a>
+                ) : (
+                  a.url
+                )}
+              </span>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function Buttons({ buttons }: { buttons: Button[] }) {
+  return (
+    <ul className="mt-1 flex flex-wrap gap-1" aria-label="Buttons">
+      {buttons.map((b, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: buttons of one message never reorder
+        <li key={i} className="rounded border border-sky-300 bg-white px-2 py-0.5 text-xs text-sky-800">
+          {b.text}
+          {b.url ? ' ↗' : ''}
+        </li>
+      ))}
+    </ul>
+  );
+}
