@@ -49,6 +49,8 @@ export interface ChannelAdapter {
    * stored so, and the outcome of the send is recorded only when it differs.
    */
   deliveredWhenStored?: boolean;
+  /** Live `typing` events while the bot works on an event of this channel's client (the widget shows them). */
+  typingIndicator?: boolean;
   /**
    * Sends a stored message. A send cut off by a crash is attempted again with the same
    * `idempotencyKey` (one per message), for messengers that can drop the copy.

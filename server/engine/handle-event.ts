@@ -1,6 +1,7 @@
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, sqlTransaction } from '@/server/db/raw-sql';
+import { type LiveEvent, publishLive } from '@/server/live/live-events';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { inClientOrder, releaseLease, untilClaimed } from './client-lease';
 import { getCompiledBot } from './compiled-bot';
@@ -60,6 +61,8 @@ export async function handleEvent(
     const { token } = turn;
     const sql = plainSql(deps.db);
     const { client, state } = await untilClaimed(() => claimAndLoad(sql, projectId, target, token));
+    const typing = channelFor(client.clientType).typingIndicator === true;
+    if (typing) publishLive([{ kind: 'typing', projectId, clientId: client.id, on: true }]);
     try {
       const bot = await getCompiledBot(projectId, state.project.schemaRevision, () =>
         loadBotSchema(deps.db, projectId),
@@ -92,18 +95,31 @@ export async function handleEvent(
     } catch (error) {
       // The final write releases (or hands on) the lease; an event that failed before it frees the client here.
       await releaseLease(sql, client.id, token).catch(() => {});
+      if (typing) publishLive([{ kind: 'typing', projectId, clientId: client.id, on: false }]);
       throw error;
     }
   });
 
+  publishLive(
+    storedMessageEvents(projectId, run.client.id, [
+      ...stored.incomingIds,
+      ...stored.outgoing.map((m) => m.id),
+    ]),
+  );
   await queueTimers(deps, projectId, run);
   await carryOut(deps, projectId, run.client, stored.outbox, stored.outgoing, run.chain);
+  if (channelFor(run.client.clientType).typingIndicator)
+    publishLive([{ kind: 'typing', projectId, clientId: run.client.id, on: false }]);
   return {
     clientId: run.client.id,
     currentBlockId: run.currentBlockId,
     messages: stored.outgoing,
     log: [...run.log],
   };
+}
+
+function storedMessageEvents(projectId: number, clientId: number, ids: readonly bigint[]): LiveEvent[] {
+  return ids.map((id) => ({ kind: 'message', projectId, clientId, messageId: String(id) }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ChannelClient } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
 import { plainSql } from '@/server/db/raw-sql';
+import { publishLive } from '@/server/live/live-events';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import type { StoredOutgoing } from './event-writes';
@@ -37,6 +38,14 @@ export async function sendMessages(
     delivered: sends.map((s) => s.message.delivered),
     errors: sends.map((s) => s.message.error),
   });
+  publishLive(
+    sends.map(({ message }) => ({
+      kind: 'message',
+      projectId: client.projectId,
+      clientId: client.id,
+      messageId: String(message.id),
+    })),
+  );
 }
 
 /** Queues the webhook deliveries; from then on their jobs carry them (and retry a cut-off one). */
@@ -78,6 +87,9 @@ async function handOver(deps: EngineDeps, client: ChannelClient, outgoing: Store
     message.delivered = false;
     message.error = result.error ?? 'not delivered';
     await plainSql(deps.db).run(recordOutcome, { id: String(message.id), error: message.error });
+    publishLive([
+      { kind: 'message', projectId: client.projectId, clientId: client.id, messageId: String(message.id) },
+    ]);
   }
 }
 

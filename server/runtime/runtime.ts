@@ -6,6 +6,8 @@ import { startOutboxSweeper } from '@/server/engine/outbox';
 import { stopBoss } from '@/server/jobs/boss';
 import { startWorkers } from '@/server/jobs/jobs';
 import { jobDefinitions } from '@/server/jobs/registry';
+import { liveHub } from '@/server/live/live-events';
+import { connectLiveHub } from '@/server/live/live-transport';
 
 let stopping = false;
 
@@ -17,7 +19,8 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
   try {
     getEnv();
     getSecrets();
-    await getDatabase();
+    // Live events from this process's engine reach the inbox and widget streams of every instance.
+    await connectLiveHub(liveHub(), await getDatabase());
     if (options.worker) {
       await startWorkers(jobDefinitions);
       await resumePendingSends();
@@ -50,6 +53,7 @@ export async function shutdown(signal: string): Promise<void> {
     const stopHttp = (globalThis as Record<symbol, unknown>)[STOP_HTTP] as (() => Promise<void>) | undefined;
     await stopHttp?.();
     await stopBoss();
+    await liveHub().close();
     await closeDb();
   } finally {
     process.exit(0);
