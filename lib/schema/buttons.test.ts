@@ -68,7 +68,9 @@ describe('buttons and their arrows', () => {
     expect(sourceHandleOf(exact(7, 'No;nope'), own)).toBe('b1');
     // Repeated texts share the first button's handle.
     expect(sourceHandleOf(exact(7, 'Yes'), own)).toBe('b0');
-    expect(sourceHandleOf(exact(7, 'yes'), own)).toBeNull();
+    // A press sends the button's text and the engine ignores case and spacing: 'yes' follows 'Yes'.
+    expect(sourceHandleOf(exact(7, 'yes'), own)).toBe('b0');
+    expect(sourceHandleOf(exact(7, ' NO  '), own)).toBe('b1');
     expect(
       sourceHandleOf(exact(7, 'No', { condition: { alternatives: 'No', match: 'keywords' } }), own),
     ).toBeNull();

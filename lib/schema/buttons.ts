@@ -1,3 +1,4 @@
+import { normaliseText } from '@/lib/matching';
 import type { Arrow, Block, Button, Buttons, Condition } from './bot-schema';
 
 /**
@@ -6,7 +7,8 @@ import type { Arrow, Block, Button, Buttons, Condition } from './bot-schema';
  * order the engine sends them in). Each has a handle on the canvas, and an arrow leaves from it:
  * - an arrow shown as a button leaves from the button it adds;
  * - a condition arrow that matches exactly and whose first alternative is the text of one of
- *   the block's own buttons leaves from that button (the first one, when texts repeat);
+ *   the block's own buttons (case and spacing ignored, as the engine matches) leaves from that
+ *   button (the first one, when texts repeat);
  * - any other arrow leaves from the block itself.
  * Pressing a button sends its text, so such an arrow is what a press follows; renaming the
  * button renames the arrow's first alternative, and removing the button removes its arrows.
@@ -38,8 +40,9 @@ export const arrowButtonHandle = (arrowId: number) => `a${arrowId}`;
 /** The index of the block's own button an arrow leaves from, or -1 (see the model above). */
 export function ownButtonIndexOf(arrow: Arrow, ownTexts: readonly string[]): number {
   if (arrow.kind !== 'condition' || arrow.showAsButton || arrow.condition?.match !== 'exact') return -1;
-  const text = firstAlternative(arrow.condition);
-  return text ? ownTexts.findIndex((t) => t.trim() === text) : -1;
+  // Matched as the engine matches a press (case and spacing ignored), so the canvas links what runs.
+  const text = normaliseText(firstAlternative(arrow.condition));
+  return text ? ownTexts.findIndex((t) => normaliseText(t) === text) : -1;
 }
 
 /** The handle an arrow leaves its block from: a button's, or null for the block's own. */
@@ -91,7 +94,7 @@ export function syncButtonArrows(arrows: readonly Arrow[], before: Block, after:
     });
   } else if (now.length === old.length - 1) {
     const gone = old.findIndex((text, i) => text !== now[i]);
-    if (!now.some((t) => t.trim() === old[gone].trim())) removed.add(gone);
+    if (!now.some((t) => normaliseText(t) === normaliseText(old[gone]))) removed.add(gone);
   }
   if (!renames.size && !removed.size) return arrows;
   let changed = false;

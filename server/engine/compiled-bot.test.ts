@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { BOT_SCHEMA_FORMAT, type BotSchema } from '@/lib/schema';
-import { getCompiledBot } from './compiled-bot';
+import { BOT_SCHEMA_FORMAT, type BotSchema, botSchemaSchema } from '@/lib/schema';
+import { compileBot, getCompiledBot } from './compiled-bot';
 
 const schema = (text: string) =>
   ({
@@ -36,4 +36,23 @@ it('when the shared load fails, each waiting event loads for itself and the fail
   expect((await waiting).entry?.text).toBe('retried');
   const later = await getCompiledBot(9002, 1, async () => ({ schema: schema('fresh'), revision: 1 }));
   expect(later.entry?.text).toBe('fresh');
+});
+
+it('adds a reply button for each condition arrow shown as a button, as the canvas draws them, and none for other arrows', () => {
+  const bot = compileBot(
+    botSchemaSchema.parse({
+      format: BOT_SCHEMA_FORMAT,
+      blocks: [
+        { id: 1, kind: 'start', text: 'Hi' },
+        { id: 2, kind: 'state', text: 'Two' },
+      ],
+      arrows: [
+        { id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: ' Sure ;yes' }, showAsButton: true },
+        // Left over from an arrow that was a condition: the canvas shows no button for it.
+        { id: 2, from: 1, to: 2, kind: 'unconditional', condition: { alternatives: 'Later' }, showAsButton: true },
+      ],
+    }),
+    1,
+  );
+  expect(bot.arrowButtons.get(1)).toEqual([{ type: 'reply', text: 'Sure' }]);
 });

@@ -1,5 +1,6 @@
 import type { Arrow, Block, BotSchema, Button } from '@/lib/schema';
 import { BLOCK_KIND_RULES } from '@/lib/schema';
+import { arrowButtonText } from '@/lib/schema/buttons';
 
 /**
  * A bot schema indexed for the engine: blocks by id, arrows by source, start triggers in a
@@ -28,7 +29,8 @@ export function compileBot(schema: BotSchema, revision: number): CompiledBot {
   for (const arrow of [...schema.arrows].sort(byId)) {
     if (!blocks.has(arrow.from) || !blocks.has(arrow.to)) continue;
     arrowsFrom.set(arrow.from, [...(arrowsFrom.get(arrow.from) ?? []), arrow]);
-    const label = arrow.showAsButton ? arrow.condition?.alternatives.split(';')[0]?.trim() : '';
+    // The builder draws the same buttons (lib/schema/buttons.ts): only condition arrows add one.
+    const label = arrowButtonText(arrow);
     if (label)
       arrowButtons.set(arrow.from, [...(arrowButtons.get(arrow.from) ?? []), { type: 'reply', text: label }]);
   }
