@@ -47,9 +47,23 @@ it('adds a reply button for each condition arrow shown as a button, as the canva
         { id: 2, kind: 'state', text: 'Two' },
       ],
       arrows: [
-        { id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: ' Sure ;yes' }, showAsButton: true },
+        {
+          id: 1,
+          from: 1,
+          to: 2,
+          kind: 'condition',
+          condition: { alternatives: ' Sure ;yes' },
+          showAsButton: true,
+        },
         // Left over from an arrow that was a condition: the canvas shows no button for it.
-        { id: 2, from: 1, to: 2, kind: 'unconditional', condition: { alternatives: 'Later' }, showAsButton: true },
+        {
+          id: 2,
+          from: 1,
+          to: 2,
+          kind: 'unconditional',
+          condition: { alternatives: 'Later' },
+          showAsButton: true,
+        },
       ],
     }),
     1,

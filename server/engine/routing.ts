@@ -1,6 +1,6 @@
+import { matchCondition } from '@/lib/matching';
 import type { Arrow, Block, Condition } from '@/lib/schema';
 import type { CompiledBot } from './compiled-bot';
-import { matchCondition } from '@/lib/matching';
 
 /** Where an incoming message goes (bot-semantics §1, "Choosing where an incoming message goes"). */
 export type RouteTarget =
