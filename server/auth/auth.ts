@@ -27,19 +27,8 @@ async function createAuth() {
         : env.NODE_ENV === 'production',
     },
     telemetry: { enabled: false },
-    databaseHooks: {
-      user: {
-        create: {
-          // Employees invited by e-mail before they had an account become members on sign-up.
-          after: async (user) => {
-            await db.projectMember.updateMany({
-              where: { email: user.email.toLowerCase(), userId: null },
-              data: { userId: user.id },
-            });
-          },
-        },
-      },
-    },
+    // Signing up with an invited address does not join its project: addresses are not verified,
+    // so joining takes the invite's link (server/projects/invites.ts).
   });
 }
 

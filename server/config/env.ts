@@ -10,31 +10,55 @@ const optionalString = z
   .optional()
   .transform((v) => (v?.trim() ? v.trim() : undefined));
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  /** Where users reach the app; sign-in cookies and trusted origins are tied to it. */
-  BLOCKBOT_BASE_URL: optionalString.pipe(z.url().optional()),
-  /** PostgreSQL server mode; unset = embedded PGlite in the data directory. */
-  DATABASE_URL: optionalString,
-  BLOCKBOT_DATA_DIR: optionalString,
-  /** Session signing secret; generated into the data directory in embedded mode. */
-  BLOCKBOT_AUTH_SECRET: optionalString.pipe(z.string().min(32).optional()),
-  /** Run the job worker inside the web server (default in embedded mode; see `npm run worker`). */
-  BLOCKBOT_INLINE_WORKER: optionalString.pipe(z.enum(['true', 'false']).optional()),
-  /** Sign-in/sign-up rate limiting; tests switch it off. */
-  BLOCKBOT_AUTH_RATE_LIMIT: optionalString.pipe(z.enum(['on', 'off']).optional()),
-  /** Public API requests per minute per key. */
-  BLOCKBOT_API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
-  /** How long a webhook receiver gets to answer a delivery (connect and answer), in ms. */
-  BLOCKBOT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-  /** Reverse proxies in front of the app: X-Forwarded-For's last this many entries are theirs. */
-  BLOCKBOT_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
-  /** The tg messenger's Bot API server; tests and self-hosted Bot API servers change it. */
-  BLOCKBOT_TG_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
-  /** Key of messenger tokens at rest (32 bytes, hex or base64); generated in embedded mode. */
-  BLOCKBOT_ENCRYPTION_KEY: optionalString,
-});
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    /** Where users reach the app; sign-in cookies and trusted origins are tied to it. */
+    BLOCKBOT_BASE_URL: optionalString.pipe(z.url().optional()),
+    /** PostgreSQL server mode; unset = embedded PGlite in the data directory. */
+    DATABASE_URL: optionalString,
+    BLOCKBOT_DATA_DIR: optionalString,
+    /** Session signing secret; generated into the data directory in embedded mode. */
+    BLOCKBOT_AUTH_SECRET: optionalString.pipe(z.string().min(32).optional()),
+    /** Run the job worker inside the web server (default in embedded mode; see `npm run worker`). */
+    BLOCKBOT_INLINE_WORKER: optionalString.pipe(z.enum(['true', 'false']).optional()),
+    /** Sign-in/sign-up rate limiting; tests switch it off. */
+    BLOCKBOT_AUTH_RATE_LIMIT: optionalString.pipe(z.enum(['on', 'off']).optional()),
+    /** Public API requests per minute per key. */
+    BLOCKBOT_API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+    /** How long a webhook receiver gets to answer a delivery (connect and answer), in ms. */
+    BLOCKBOT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+    /** Reverse proxies in front of the app: X-Forwarded-For's last this many entries are theirs. */
+    BLOCKBOT_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+    /** The tg messenger's Bot API server; tests and self-hosted Bot API servers change it. */
+    BLOCKBOT_TG_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /** Key of messenger tokens at rest (32 bytes, hex or base64); generated in embedded mode. */
+    BLOCKBOT_ENCRYPTION_KEY: optionalString,
+    /** The mail server for invites, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; unset = links shown. */
+    BLOCKBOT_SMTP_URL: optionalString.pipe(
+      z
+        .url({
+          protocol: /^smtps?$/,
+          error: 'must be an smtp:// or smtps:// URL, like smtp://user:pass@host:587',
+        })
+        .optional(),
+    ),
+    /** The sender of Blockbot's mail: an address, or "Name <address>". Required with BLOCKBOT_SMTP_URL. */
+    BLOCKBOT_MAIL_FROM: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
+          'must be an address, or "Name <address>"',
+        )
+        .optional(),
+    ),
+  })
+  .refine((env) => !env.BLOCKBOT_SMTP_URL || env.BLOCKBOT_MAIL_FROM, {
+    path: ['BLOCKBOT_MAIL_FROM'],
+    message: 'is required when BLOCKBOT_SMTP_URL is set (the sender of invite e-mails)',
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

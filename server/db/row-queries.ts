@@ -30,7 +30,10 @@ export async function lockClientRows(tx: Prisma.TransactionClient, projectId: nu
     .map((r) => r.id);
 }
 
-/** Serialises one project's assignments until the transaction ends (contacts/assignment.ts). */
+/**
+ * Serialises one project's work of one kind (`lockSpace`) until the transaction ends: its
+ * assignments (contacts/assignment.ts), its team changes (projects/team.ts).
+ */
 export async function takeAssignmentLock(tx: Prisma.TransactionClient, lockSpace: number, projectId: number) {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${lockSpace}::int, ${projectId}::int)`;
 }

@@ -1,5 +1,4 @@
 import type { Db } from '@/server/db/client-type';
-import type { MemberRole } from '@/server/db/generated/client';
 import { DomainError } from '@/server/errors';
 
 /**
@@ -13,5 +12,4 @@ export async function requireMembership(db: Db, userId: string, projectId: numbe
   return member;
 }
 
-/** Owners and admins manage the project; operators answer chats. */
-export const canManageProject = (role: MemberRole): boolean => role === 'owner' || role === 'admin';
+export { canManageProject } from '@/lib/team/member-rules';

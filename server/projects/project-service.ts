@@ -82,7 +82,8 @@ export async function createProject(db: PrismaClient, input: z.input<typeof crea
 
 export async function listProjectsForUser(db: Db, userId: string) {
   return db.project.findMany({
-    where: { members: { some: { userId } } },
+    // A paused member's projects are not theirs to open (requireMembership refuses them).
+    where: { members: { some: { userId, active: true } } },
     orderBy: { createdAt: 'asc' },
     select: { id: true, name: true, plan: true, createdAt: true },
   });

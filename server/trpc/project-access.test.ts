@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT, parseBotSchema, serializeBotSchema } from '@/lib/schema';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
-import type { TRPCContext } from './init';
 import { createCaller } from './root';
+import { signedInCaller } from './testing/signed-in';
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -10,14 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => tdb?.close());
 
-async function signedInCaller(email: string) {
-  const user = await tdb.prisma.user.create({ data: { id: `u-${email}`, email, name: email.split('@')[0] } });
-  const session = {
-    user,
-    session: { id: `s-${email}`, userId: user.id },
-  } as unknown as TRPCContext['session'];
-  return createCaller({ db: tdb.prisma, session });
-}
+const signedIn = (email: string) => signedInCaller(tdb.prisma, email);
 
 describe('the web app API checks the session and project membership', () => {
   it('refuses callers without a session', async () => {
@@ -26,8 +19,8 @@ describe('the web app API checks the session and project membership', () => {
   });
 
   it('gives a member their project and a non-member nothing of it', async () => {
-    const alice = await signedInCaller('alice@example.com');
-    const bob = await signedInCaller('bob@example.com');
+    const alice = await signedIn('alice@example.com');
+    const bob = await signedIn('bob@example.com');
     const first = await alice.project.ensureFirst({ timeZone: 'Europe/Paris' });
     expect(first).toMatchObject({ name: 'My first bot', timeZone: 'Europe/Paris' });
     expect((await alice.project.ensureFirst({ timeZone: 'UTC' })).id).toBe(first.id);
@@ -51,10 +44,10 @@ describe('the web app API checks the session and project membership', () => {
   });
 
   it('lets owners and admins manage a project and operators only work in it', async () => {
-    const olga = await signedInCaller('olga@example.com');
+    const olga = await signedIn('olga@example.com');
     const project = await olga.project.create({ name: 'Roles', timeZone: 'UTC', withDemoBot: false });
     const join = async (email: string, role: 'admin' | 'operator') => {
-      const caller = await signedInCaller(email);
+      const caller = await signedIn(email);
       await tdb.prisma.projectMember.create({
         data: { projectId: project.id, userId: `u-${email}`, email, role },
       });
@@ -104,7 +97,7 @@ describe('the web app API checks the session and project membership', () => {
   });
 
   it('saves the schema with a revision check and imports files with errors that name the field', async () => {
-    const carol = await signedInCaller('carol@example.com');
+    const carol = await signedIn('carol@example.com');
     const project = await carol.project.create({ name: 'Schema', timeZone: 'UTC', withDemoBot: false });
     const { revision } = await carol.botSchema.get({ projectId: project.id });
     const schema = { format: BOT_SCHEMA_FORMAT, blocks: [{ id: 1, kind: 'start', text: 'hi' }], arrows: [] };

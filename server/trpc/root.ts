@@ -6,6 +6,7 @@ import { clientsRouter } from './routers/clients';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
+import { teamRouter } from './routers/team';
 
 export const appRouter = createTRPCRouter({
   project: projectRouter,
@@ -15,6 +16,7 @@ export const appRouter = createTRPCRouter({
   requestTest: requestTestRouter,
   channels: channelsRouter,
   clients: clientsRouter,
+  team: teamRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,7 +3,7 @@ import { type BotSchema, describeFieldErrors, parseBotSchemaJson, serializeBotSc
 import { DomainError } from '@/server/errors';
 import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { botSchemaContentErrors, refuseBrokenContent } from '@/server/projects/validate-bot-schema';
-import { createTRPCRouter, projectProcedure } from '../init';
+import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
 
 const importInput = z.object({ json: z.string().max(20_000_000) });
 
@@ -15,10 +15,11 @@ function checkedImport(json: string): BotSchema {
   return parsed.value;
 }
 
+/** Operators see the bot; changing it is for owners and admins. */
 export const botSchemaRouter = createTRPCRouter({
   get: projectProcedure.query(({ ctx }) => loadBotSchema(ctx.db, ctx.projectId)),
 
-  save: projectProcedure
+  save: projectManagerProcedure
     .input(z.object({ schema: z.unknown(), expectedRevision: z.number().int().min(0) }))
     .mutation(({ ctx, input }) => {
       // The builder refuses broken formulas and fields; a caller that skips it is refused here.
@@ -27,7 +28,7 @@ export const botSchemaRouter = createTRPCRouter({
     }),
 
   /** Import a schema file's text; errors name the field. */
-  import: projectProcedure
+  import: projectManagerProcedure
     .input(importInput)
     .mutation(({ ctx, input }) => saveBotSchema(ctx.db, ctx.projectId, checkedImport(input.json))),
 
@@ -35,7 +36,7 @@ export const botSchemaRouter = createTRPCRouter({
    * Checks a schema file's text as `import` does, without saving: the builder then replaces the
    * bot with it or adds it beside, as an edit that Undo takes back.
    */
-  checkImport: projectProcedure
+  checkImport: projectManagerProcedure
     .input(importInput)
     .mutation(({ input }) => ({ schema: checkedImport(input.json) })),
 
