@@ -1,6 +1,6 @@
 import type { Attachment, Button } from '@/lib/schema';
 
-/** bot-semantics §3: where a message came from (`message_from_outside`). */
+/** bot-semantics §3: where a message came from (`message_from_outside`); `crm` is also an operator's reply from the inbox. */
 export const MESSAGE_FROM = { client: 0, api: 1, crm: 2, callback: 3, telephony: 5 } as const;
 
 /**

@@ -32,6 +32,8 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
   const [plan, setPlan] = useState<'free' | 'business' | 'ai'>('free');
   const [timeZone, setTimeZone] = useState('UTC');
   const [webhookUrl, setWebhookUrl] = useState('');
+  /** The handoff's pause timeout, in hours as managers think of it; stored in minutes. */
+  const [pauseHours, setPauseHours] = useState('24');
   /** One origin per line, as the managers edit them. */
   const [allowedOrigins, setAllowedOrigins] = useState('');
   const [constants, setConstants] = useState<Constant[]>([]);
@@ -44,6 +46,7 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
     setPlan(project.data.plan);
     setTimeZone(project.data.timeZone);
     setWebhookUrl(project.data.webhookUrl ?? '');
+    setPauseHours(String(project.data.botPauseMinutes / 60));
     setAllowedOrigins(project.data.apiAllowedOrigins.join('\n'));
     setConstants(project.data.constants.map(({ name, value }) => ({ name, value })));
   }, [project.data]);
@@ -93,6 +96,7 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
       plan,
       timeZone,
       webhookUrl,
+      botPauseMinutes: Math.round(Number(pauseHours) * 60),
       apiAllowedOrigins: allowedOrigins.split(/[\s,]+/).filter(Boolean),
       constants: constants.filter((c) => c.name || c.value),
     });
@@ -162,6 +166,21 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
               value={webhookUrl}
               onChange={(e) => setWebhookUrl(e.target.value)}
               placeholder="https://example.com/blockbot"
+            />
+          </Field>
+          <Field
+            id="pause-hours"
+            label="Operator pause (hours)"
+            hint="How long the bot stays paused for a client when an operator pauses it or the bot calls ask_operator(). 0: until an operator resumes it."
+          >
+            <Input
+              id="pause-hours"
+              type="number"
+              min={0}
+              max={720}
+              step={0.25}
+              value={pauseHours}
+              onChange={(e) => setPauseHours(e.target.value)}
             />
           </Field>
           <Field

@@ -909,6 +909,13 @@ const crmAndLists = [
     'Assigns the client to an employee (round-robin without an e-mail); returns the e-mail.',
     "assign_to_user('agent@example.com')",
   ),
+  inFlow(
+    'ask_operator',
+    '',
+    'boolean',
+    "Hands the conversation to the operators: it waits for one in the inbox, and the bot is paused for the client (for the project's pause timeout) from this line on.",
+    'ask_operator()',
+  ),
 ] as const;
 
 group = 'tg messenger';

@@ -50,3 +50,12 @@ export async function assignClient(db: PrismaClient, projectId: number, clientId
     { maxWait: 10_000 },
   );
 }
+
+/** The members a client can be assigned to (by `assignClient`): the project's active ones. */
+export function assignableMembers(db: PrismaClient, projectId: number) {
+  return db.projectMember.findMany({
+    where: { projectId, active: true },
+    select: { id: true, name: true, email: true },
+    orderBy: { email: 'asc' },
+  });
+}

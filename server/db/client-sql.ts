@@ -18,10 +18,14 @@ export const lockedClientRow = z.object({
   name: column.text,
   createdAt: column.timestamp,
   currentBlockId: column.int.nullable(),
+  /** The handoff's pause (lib/inbox/pause.ts): the engine routes nothing while it lasts. */
+  botPausedAt: column.timestamp.nullable(),
+  botPausedUntil: column.timestamp.nullable(),
 });
 
 /** The columns of a `LockedClient`, from the client row aliased `c`. */
-export const LOCKED_CLIENT_COLUMNS = `c.id, c."projectId", c."platformId", c."groupId", c."clientType", c.name, c."createdAt", c."currentBlockId"`;
+export const LOCKED_CLIENT_COLUMNS = `c.id, c."projectId", c."platformId", c."groupId", c."clientType", c.name, c."createdAt", c."currentBlockId",
+  c."botPausedAt", c."botPausedUntil"`;
 
 /** The conditions picking a target's client row (aliased `c`), by id or by identity. */
 export const CLIENT_WHERE = {

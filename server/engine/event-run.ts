@@ -47,6 +47,17 @@ async function dispatch(run: RunState, event: EngineEvent): Promise<void> {
       return;
     case 'scheduled':
       return onScheduled(run, event.scheduledSendId);
+    case 'reply':
+      run.setMessageFromOutside(MESSAGE_FROM.crm);
+      run.send({
+        text: event.text,
+        attachments: [],
+        buttons: null,
+        blockId: null,
+        messageFromOutside: MESSAGE_FROM.crm,
+      });
+      run.note('operator_reply', { memberId: event.memberId });
+      return;
   }
 }
 
@@ -67,6 +78,11 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
   );
   for (const [name, value] of Object.entries(event.variables ?? {})) run.setVariable(name, value);
   run.note('event', { text: event.text, from });
+  if (run.paused) {
+    // Stored (and delivered to the webhook) with the event; an operator answers it.
+    run.note('paused', { text: event.text });
+    return;
+  }
 
   const target = await routeMessage(run.bot, run.currentBlockId, event.text, (condition, arrow) =>
     conditionHolds(run, condition, arrow),
@@ -110,6 +126,12 @@ async function onScheduled(run: RunState, scheduledSendId: number) {
     attachments?: Attachment[];
   };
   if (send.kind === 'timer') {
+    if (run.paused) {
+      // Skipped, not kept for later: a reminder meant for a bot conversation is stale after a handoff.
+      run.finishScheduled(send.id, 'cancelled');
+      run.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the bot is paused for this client' });
+      return;
+    }
     if (payload.cancelIfLeft && run.currentBlockId !== send.blockId) {
       run.finishScheduled(send.id, 'cancelled');
       run.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the client left the block' });
@@ -142,6 +164,10 @@ async function onScheduled(run: RunState, scheduledSendId: number) {
 
 /** bot-semantics §1, "What entering a block does, in order". */
 async function enterBlock(run: RunState, block: Block, via: string): Promise<void> {
+  if (run.paused) {
+    run.note('paused', { blockId: block.id, via });
+    return;
+  }
   run.enteringBlock(block.id);
   if (!BLOCK_KIND_RULES[block.kind].runs) return;
   run.note('block', { blockId: block.id, name: block.name, kind: block.kind, via });

@@ -25,7 +25,9 @@ export type EngineEvent =
       dedupeKey?: string;
     }
   /** A timer arrow, delayed or scheduled message coming due. */
-  | { type: 'scheduled'; scheduledSendId: number };
+  | { type: 'scheduled'; scheduledSendId: number }
+  /** An operator's reply from the inbox: sent as typed (no `#{...}`), `message_from_outside` 2. */
+  | { type: 'reply'; text: string; memberId: number };
 
 /** The events stored in outbox rows (follow-ups), checked when they are read back. */
 export const engineEventSchema: z.ZodType<EngineEvent> = z.discriminatedUnion('type', [
@@ -51,6 +53,7 @@ export const engineEventSchema: z.ZodType<EngineEvent> = z.discriminatedUnion('t
     dedupeKey: z.string().optional(),
   }),
   z.object({ type: z.literal('scheduled'), scheduledSendId: z.number().int() }),
+  z.object({ type: z.literal('reply'), text: z.string(), memberId: z.number().int() }),
 ]);
 
 export type LogKind =
@@ -69,6 +72,9 @@ export type LogKind =
   | 'unknown_variable'
   | 'loop_guard'
   | 'no_match'
+  /** The bot is paused for the client (docs/inbox.md): what the event did not do. */
+  | 'paused'
+  | 'operator_reply'
   | 'error';
 
 export interface LogEntry {

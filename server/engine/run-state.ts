@@ -1,4 +1,5 @@
 import { toDisplayString } from '@/lib/formula';
+import { isBotPaused } from '@/lib/inbox/pause';
 import type { Attachment, Block, Buttons } from '@/lib/schema';
 import { findPlaceholders, renderTemplate, type TemplateContext } from '@/lib/template';
 import type { LockedClient } from '@/server/contacts/client-service';
@@ -11,6 +12,7 @@ import type { Plan, Prisma } from '@/server/db/generated/client';
 import { plainSql } from '@/server/db/raw-sql';
 import { createFormulaHost } from '@/server/engine/functions/formula-host';
 import { DomainError } from '@/server/errors';
+import { askForOperator } from '@/server/inbox/handoff';
 import type { HttpClient } from './block-request';
 import type { CompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -95,6 +97,8 @@ export class RunState {
   /** The event's submissions: each one's webhook goes in the outbox with the event. */
   readonly #submissionIds: number[] = [];
   #dealId: number;
+  /** The handoff's pause (docs/inbox.md): while it lasts the event enters no block. */
+  #paused: boolean;
 
   constructor(
     readonly deps: EngineDeps,
@@ -111,6 +115,7 @@ export class RunState {
   ) {
     this.#dealId = dealId;
     this.#currentBlockId = client.currentBlockId;
+    this.#paused = isBotPaused(client, deps.now());
     this.http = chain.guard(deps.http, (message) => this.limitReached('requests', { message }));
     this.#system = {
       clientId: client.id,
@@ -178,6 +183,22 @@ export class RunState {
   }
   get submissionIds(): readonly number[] {
     return this.#submissionIds;
+  }
+  /** Whether an operator has the bot paused for this client (from the start or by ask_operator()). */
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /**
+   * ask_operator(): the conversation waits for an operator, and the bot is paused from here on
+   * (until `until`, null: until resumed by hand). A pause already on is kept as it is.
+   */
+  askOperator(until: Date | null): void {
+    const at = this.deps.now();
+    const pause = this.#paused ? null : { at, until };
+    this.#paused = true;
+    const clientId = this.client.id;
+    this.later((tx) => askForOperator(tx, clientId, at, pause));
   }
 
   /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_ALLOWED_ORIGINS, parseAllowedOrigin } from '@/lib/cors';
+import { MAX_PAUSE_MINUTES } from '@/lib/inbox/pause';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
@@ -155,6 +156,13 @@ export const projectSettingsInput = z.object({
     .max(MAX_ALLOWED_ORIGINS, `at most ${MAX_ALLOWED_ORIGINS} allowed origins; use * to allow every site`)
     .transform((origins) => [...new Set(origins)])
     .optional(),
+  /** The handoff's pause timeout (docs/inbox.md), in minutes; 0: until an operator resumes. */
+  botPauseMinutes: z
+    .number()
+    .int('the pause timeout is a whole number of minutes')
+    .min(0, 'the pause timeout cannot be negative')
+    .max(MAX_PAUSE_MINUTES, `the pause timeout can be at most ${MAX_PAUSE_MINUTES} minutes (30 days)`)
+    .optional(),
 });
 
 /** Updates settings; the constants list replaces the old one as a whole, in one transaction. */
@@ -178,6 +186,7 @@ export async function updateProjectSettings(
         timeZone: data.timeZone,
         webhookUrl: data.webhookUrl === undefined ? undefined : data.webhookUrl || null,
         apiAllowedOrigins: data.apiAllowedOrigins,
+        botPauseMinutes: data.botPauseMinutes,
       },
     });
     if (data.constants) {

@@ -3,6 +3,7 @@ import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
 import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
+import { inboxRouter } from './routers/inbox';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
@@ -17,6 +18,7 @@ export const appRouter = createTRPCRouter({
   channels: channelsRouter,
   clients: clientsRouter,
   team: teamRouter,
+  inbox: inboxRouter,
 });
 
 export type AppRouter = typeof appRouter;

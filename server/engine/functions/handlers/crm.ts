@@ -1,3 +1,4 @@
+import { pauseEnd } from '@/lib/inbox/pause';
 import { assignClient } from '@/server/contacts/assignment';
 import { findStateIdByName, requireState } from '@/server/contacts/deal-service';
 import type { AreaHandlers } from '../registry';
@@ -22,5 +23,15 @@ export const crmHandlers = {
     const email = given(args[0]) ? String(args[0]) : undefined;
     const assigned = await assignClient(run.db, run.project.id, run.client.id, email);
     return assigned.email;
+  },
+
+  /** The handoff (docs/inbox.md): waiting for an operator, the bot paused from here on. */
+  async ask_operator({ run }) {
+    const { botPauseMinutes } = await run.db.project.findUniqueOrThrow({
+      where: { id: run.project.id },
+      select: { botPauseMinutes: true },
+    });
+    run.askOperator(pauseEnd(run.deps.now(), botPauseMinutes));
+    return true;
   },
 } satisfies AreaHandlers;
