@@ -1,5 +1,5 @@
 import type { Attachment, Buttons } from '@/lib/schema';
-import type { Db } from '@/server/db/client-type';
+import type { PrismaClient } from '@/server/db/client-type';
 
 /** bot-semantics §8: client types. */
 export const CLIENT_TYPES = {
@@ -18,9 +18,12 @@ export interface OutgoingMessage {
   blockId: number | null;
 }
 
-/** What the caller gives an adapter: its database handle (the engine's, a test's). */
+/**
+ * What the caller gives an adapter: its database handle (the engine's, a test's). Sends run after
+ * the commit, outside any transaction: pacing (tg) takes row locks that must not wait for one.
+ */
 export interface ChannelContext {
-  db: Db;
+  db: PrismaClient;
 }
 
 export interface DeliveryResult {

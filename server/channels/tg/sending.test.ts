@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyPacing, nextSendAt, type PacingState, recordRetryAfter, recordSend } from '@/lib/tg/pacing';
 import { type OutgoingTgMessage, renderMessage, type TgSend } from '@/lib/tg/render';
+import { type Database, openDatabase } from '@/server/db/database';
+import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
+import { createProject } from '@/server/projects/project-service';
 import { type BotApiClient, botApiClient } from './bot-api';
+import { createTgPacer } from './pacing';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
 
-/** Rendered messages and paced sends against the fake Bot API, on a clock the test moves. */
+/**
+ * Rendered messages against the fake Bot API (on a clock the test moves), and sends paced by
+ * two instances sharing one database against the fake enforcing the messenger's limits.
+ */
 
 let clock = 0;
 let fake: FakeBotApi;
@@ -82,37 +88,91 @@ describe('rendered messages on the Bot API', () => {
   });
 });
 
-describe('paced sends', () => {
-  it('send 300 messages to 100 chats with no answer over the limits', async () => {
-    clock = 10_000_000;
-    let pacing: PacingState = emptyPacing();
-    const start = clock;
-    const before = fake.calls.length;
-    for (let i = 0; i < 300; i++) {
-      const chat = 9_000 + (i % 100);
-      clock = nextSendAt(pacing, chat, clock);
-      const result = await send({ method: 'sendMessage', params: { chat_id: chat, text: `#${i}` } });
-      expect(result.ok).toBe(true);
-      pacing = recordSend(pacing, chat, clock);
-    }
-    expect(fake.calls.slice(before).filter((c) => c.status === 429)).toEqual([]);
-    expect(clock - start).toBe(9_000);
+describe('paced sends, shared by two instances', () => {
+  let limited: FakeBotApi;
+  let one: TestDatabase;
+  let other: Database | undefined;
+  let projectId: number;
+  /** The second instance's database handle: its own connections on PostgreSQL, PGlite's one otherwise. */
+  const otherDb = () => (other ?? one).prisma;
+
+  beforeAll(async () => {
+    // The messenger's limits on the real clock, as the database's slots are.
+    limited = await startFakeBotApi();
+    one = await createTestDatabase();
+    if (one.url) other = await openDatabase({ mode: 'server', url: one.url });
+    projectId = (await createProject(one.prisma, { name: 'pacing', plan: 'business' })).id;
+  });
+  afterAll(async () => {
+    await other?.close();
+    await one?.close();
+    await limited?.close();
   });
 
-  it('honour a 429: the bot waits retry_after, then the send goes through', async () => {
-    clock = 20_000_000;
-    let pacing: PacingState = emptyPacing();
-    // Another process of the same bot used up this second.
-    for (let i = 0; i < 30; i++)
-      await send({ method: 'sendMessage', params: { chat_id: 7_000 + i, text: 'other' } });
-    const refused = await send({ method: 'sendMessage', params: { chat_id: 8_000, text: 'mine' } });
-    expect(refused).toMatchObject({ ok: false, reason: 'retry_after', retryAfter: 1 });
+  /** A bot of its own (a fresh row of slots) and a way to send as it. */
+  async function newBot() {
+    const bot = limited.addBot();
+    const client = botApiClient(bot.token, { apiRoot: limited.url });
+    const channel = await one.prisma.channel.create({
+      data: { projectId, kind: 'tg', clientType: 1, groupId: bot.username },
+    });
+    const sendTo = (chat: number, text: string) =>
+      client.call((api) => api.raw.sendMessage({ chat_id: chat, text }));
+    return { channelId: channel.id, sendTo, token: bot.token };
+  }
+  const refusedSince = (from: number, token: string) =>
+    limited.calls.slice(from).filter((c) => c.status === 429 && c.token === token);
+
+  it('keep two instances sending at once to one bot and shared chats within the limits', async () => {
+    // Each instance alone keeps to the limits it is given; with these (20 a second, 1.5 s per
+    // chat) the two together exceed the messenger's 30 a second, and both write to chats 6-10,
+    // unless they share their slots. The margin over the messenger's limits absorbs this busy
+    // test machine's timer delays, which a send's slot cannot foresee.
+    const limits = { botPerSecond: 20, privateChatIntervalMs: 1500, groupPerMinute: 20 };
+    const instances = [
+      { pacer: createTgPacer(limits), db: one.prisma, chats: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] },
+      { pacer: createTgPacer(limits), db: otherDb(), chats: [6, 7, 8, 9, 10, 11, 12, 13, 14, 15] },
+    ];
+    const { channelId, sendTo, token } = await newBot();
+    const before = limited.calls.length;
+    // Each instance sends three rounds to its ten chats, four at a time (as a worker runs its
+    // jobs): 60 sends, half of them to chats the other instance writes to as well.
+    const results = await Promise.all(
+      instances.map(async ({ pacer, db, chats }, i) => {
+        const queue = [0, 1, 2].flatMap((round) => chats.map((chat) => ({ chat: 5_000 + chat, round })));
+        const sent: Awaited<ReturnType<typeof sendTo>>[] = [];
+        await Promise.all(
+          Array.from({ length: 4 }, async () => {
+            for (let next = queue.shift(); next; next = queue.shift()) {
+              const { chat, round } = next;
+              sent.push(
+                await pacer.paced(db, channelId, String(chat), () => sendTo(chat, `i${i} r${round}`)),
+              );
+            }
+          }),
+        );
+        return sent;
+      }),
+    ).then((all) => all.flat());
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(limited.callsOf('sendMessage', token).length).toBe(60);
+    expect(refusedSince(before, token)).toEqual([]);
+  });
+
+  it('make every instance wait out a 429 that one of them got', async () => {
+    const [first, second] = [createTgPacer(), createTgPacer()];
+    const { channelId, sendTo, token } = await newBot();
+    // Someone else (an unpaced tool with the same token) used up the bot's second.
+    for (let i = 0; (await sendTo(6_000 + i, 'other')).ok; i++);
+    const before = limited.calls.length;
+    const refused = await first.paced(one.prisma, channelId, '6100', () => sendTo(6_100, 'first'));
+    expect(refused).toMatchObject({ ok: false, reason: 'retry_after' });
     if (refused.ok || refused.reason !== 'retry_after') return;
-    pacing = recordRetryAfter(pacing, { retryAfterSeconds: refused.retryAfter, chatId: 8_000 }, clock);
-    clock = nextSendAt(pacing, 8_001, clock);
-    expect(clock).toBe(20_001_000);
-    expect(await send({ method: 'sendMessage', params: { chat_id: 8_000, text: 'mine' } })).toMatchObject({
+    await first.pause(one.prisma, channelId, refused.retryAfter);
+    // The other instance's next send waits for the pause rather than being refused too.
+    expect(await second.paced(otherDb(), channelId, '6101', () => sendTo(6_101, 'second'))).toMatchObject({
       ok: true,
     });
+    expect(refusedSince(before, token)).toHaveLength(1);
   });
 });

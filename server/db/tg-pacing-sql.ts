@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { PreparedStatement } from './raw-sql';
+
+/**
+ * The tg messenger's limits shared by every process sending for a bot (server/channels/tg/pacing.ts):
+ * one row per bot holding its next free slot and the next free slot of each chat it sent to
+ * lately. A send takes its slot with one statement, which locks the row, so two processes never
+ * take the same slot. Times are milliseconds on the database's clock, so the instances' clocks
+ * need not agree; the caller only learns how long to wait.
+ */
+
+/**
+ * The time as the statement runs, not as its transaction began: a statement that waited for the
+ * row's lock takes a slot from then, and its wait is counted from when it answers.
+ */
+const NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::float8`;
+/** The earliest time both the bot and the chat allow. */
+const SLOT = `greatest(${NOW_MS}, p."nextAt", (p.chats ->> $chat::text)::float8)`;
+
+/**
+ * Takes the next slot of the bot (`botMs` after the previous one) that is also free for the chat
+ * (`chatMs` after its previous one), and answers how many ms from now it is. Chats whose slot
+ * has passed are dropped from the row, so it holds only the few still ahead.
+ */
+export const takeSlot = new PreparedStatement(
+  `INSERT INTO "TgPacing" AS p ("channelId", "nextAt", chats)
+   VALUES ($channelId::int, ${NOW_MS} + $botMs::float8,
+     jsonb_build_object($chat::text, ${NOW_MS} + $chatMs::float8))
+   ON CONFLICT ("channelId") DO UPDATE SET
+     "nextAt" = ${SLOT} + $botMs::float8,
+     chats = coalesce(
+       (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(p.chats) e
+        WHERE e.key <> $chat::text AND (e.value #>> '{}')::float8 > ${NOW_MS}),
+       '{}'::jsonb) || jsonb_build_object($chat::text, ${SLOT} + $chatMs::float8)
+   RETURNING p."nextAt" - $botMs::float8 - ${NOW_MS} AS "waitMs"`,
+  z.object({ waitMs: z.coerce.number() }),
+);
+
+/** A 429's retry_after: no send of the bot, from any process, before `pauseMs` from now. */
+export const pauseBot = new PreparedStatement(
+  `INSERT INTO "TgPacing" AS p ("channelId", "nextAt") VALUES ($channelId::int, ${NOW_MS} + $pauseMs::float8)
+   ON CONFLICT ("channelId") DO UPDATE SET "nextAt" = greatest(p."nextAt", EXCLUDED."nextAt")`,
+);
