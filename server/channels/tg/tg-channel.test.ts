@@ -269,15 +269,30 @@ describe('a bot connected by webhook', () => {
   });
 
   it('brings every inbound kind to the engine', async () => {
+    // Files are stored as our signed route's address, never the Bot API's (it has the token).
+    const signedFile = (id: string) =>
+      expect.stringMatching(new RegExp(`/api/channels/tg/\\d+/file/${id}\\?sig=[\\w-]{32}$`));
     const kinds: [Record<string, unknown>, { text: string; attachments: unknown[] }][] = [
       [
         { photo: [{ file_id: 'small' }, { file_id: 'big' }], caption: 'look' },
-        { text: 'look', attachments: [{ type: 'image', url: 'tg-file:big' }] },
+        { text: 'look', attachments: [{ type: 'image', url: signedFile('big') }] },
       ],
-      [{ document: { file_id: 'doc1' } }, { text: '', attachments: [{ type: 'file', url: 'tg-file:doc1' }] }],
-      [{ audio: { file_id: 'aud1' } }, { text: '', attachments: [{ type: 'audio', url: 'tg-file:aud1' }] }],
-      [{ video: { file_id: 'vid1' } }, { text: '', attachments: [{ type: 'video', url: 'tg-file:vid1' }] }],
-      [{ voice: { file_id: 'voc1' } }, { text: '', attachments: [{ type: 'audio', url: 'tg-file:voc1' }] }],
+      [
+        { document: { file_id: 'doc1' } },
+        { text: '', attachments: [{ type: 'file', url: signedFile('doc1') }] },
+      ],
+      [
+        { audio: { file_id: 'aud1' } },
+        { text: '', attachments: [{ type: 'audio', url: signedFile('aud1') }] },
+      ],
+      [
+        { video: { file_id: 'vid1' } },
+        { text: '', attachments: [{ type: 'video', url: signedFile('vid1') }] },
+      ],
+      [
+        { voice: { file_id: 'voc1' } },
+        { text: '', attachments: [{ type: 'audio', url: signedFile('voc1') }] },
+      ],
       [{ location: { latitude: 48.85, longitude: 2.35 } }, { text: '48.85,2.35', attachments: [] }],
     ];
     for (const [fields, expected] of kinds) {

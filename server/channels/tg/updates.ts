@@ -24,6 +24,7 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
 import { channelBot } from './channel-service';
+import { tgFileUrl } from './files';
 
 /**
  * Accepted updates (webhook or getUpdates) are stored first, deduplicated by update_id and
@@ -120,8 +121,11 @@ function processInOrder(deps: EngineDeps, rows: HeldRow[], token: string): Promi
   });
 }
 
-/** A file of the messenger is named by its id: a download URL would carry the bot's token. */
-const toAttachment = (a: TgInboundAttachment): Attachment => ({ type: a.type, url: `tg-file:${a.fileId}` });
+/** A file of the messenger, through our signed route: its download URL would carry the bot's token. */
+const toAttachment = (channelId: number, a: TgInboundAttachment): Attachment => ({
+  type: a.type,
+  url: tgFileUrl(channelId, 'file', a.fileId),
+});
 
 /**
  * A client writing through a business account gets the connection id, so every reply (and any
@@ -211,12 +215,16 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
             groupId: channel.groupId,
             platformId: inbound.client.platformId,
             name: inbound.client.name,
+            // Stored only when the client is created; fetched from the messenger when opened.
+            ...(inbound.chatType === 'private'
+              ? { avatar: tgFileUrl(channel.id, 'avatar', inbound.client.platformId) }
+              : {}),
           },
         },
         {
           type: 'message',
           text: inbound.text,
-          attachments: inbound.attachments.map(toAttachment),
+          attachments: inbound.attachments.map((a) => toAttachment(channel.id, a)),
           ...(inbound.callbackQueryId ? { callbackQueryId: inbound.callbackQueryId } : {}),
           variables: { ...eventVariables(inbound), ...(await businessVariable(deps, channel, inbound)) },
         },

@@ -58,6 +58,10 @@ export interface FakeBot {
   openCallbackQueries: Set<string>;
   /** Business connections by id, as the last `business_connection` update pushed left them. */
   businessConnections: Map<string, { enabled: boolean; canReply: boolean }>;
+  /** Files by file_id, downloadable at `/file/bot<token>/<path>` (addFile). */
+  files: Map<string, { path: string; bytes: Uint8Array }>;
+  /** Each user's profile photos, newest first: the file ids of their sizes (setProfilePhoto). */
+  profilePhotos: Map<number, { file_id: string; width: number }[][]>;
 }
 
 interface BotState extends FakeBot {
@@ -76,6 +80,8 @@ const SEND_METHODS: Record<string, string | null> = {
   sendaudio: 'audio',
 };
 const MAX_BODY = 10 * 1024 * 1024;
+/** getFile refuses larger files, as the real Bot API does. */
+const MAX_DOWNLOAD = 20 * 1024 * 1024;
 
 export interface FakeBotApi {
   /** The API root to give the client, e.g. http://127.0.0.1:40123. */
@@ -85,6 +91,10 @@ export interface FakeBotApi {
   addBot(bot?: { token?: string; username?: string; firstName?: string }): FakeBot;
   bot(token: string): FakeBot;
   blockChat(token: string, chat: number | string): void;
+  /** A file the bot can getFile and download, e.g. one a client sent; answers its file_id. */
+  addFile(token: string, bytes: Uint8Array, options?: { path?: string; fileId?: string }): string;
+  /** A user's new profile photo (a 160 px and a 640 px size, both `bytes`); answers the small one's file_id. */
+  setProfilePhoto(token: string, userId: number, bytes: Uint8Array): string;
   /** The token is revoked (BotFather): every call with it answers 401, a waiting poll included. */
   revoke(token: string): void;
   /**
@@ -279,6 +289,29 @@ export async function startFakeBotApi(
         };
       case 'getupdates':
         return getUpdates(bot, params);
+      case 'getfile': {
+        const id = optionalString(params, 'file_id') ?? '';
+        const file = bot.files.get(id);
+        if (!file) throw badRequest('invalid file_id');
+        if (file.bytes.byteLength > MAX_DOWNLOAD) throw badRequest('file is too big');
+        return {
+          file_id: id,
+          file_unique_id: `u-${id}`,
+          file_size: file.bytes.byteLength,
+          file_path: file.path,
+        };
+      }
+      case 'getuserprofilephotos': {
+        const userId = Number(params.user_id);
+        if (!Number.isSafeInteger(userId) || userId <= 0) throw badRequest('user not found');
+        const all = bot.profilePhotos.get(userId) ?? [];
+        const offset = Number(params.offset ?? 0);
+        const limit = Math.min(Math.max(Number(params.limit ?? 100), 1), 100);
+        const photos = all
+          .slice(offset, offset + limit)
+          .map((sizes) => sizes.map((s) => ({ ...s, file_unique_id: `u-${s.file_id}`, height: s.width })));
+        return { total_count: all.length, photos };
+      }
       case 'answercallbackquery': {
         const id = optionalString(params, 'callback_query_id');
         if (!id || !bot.openCallbackQueries.delete(id))
@@ -344,7 +377,41 @@ export async function startFakeBotApi(
     }
   }
 
+  /** GET /file/bot<token>/<path>: a file's bytes, as the Bot API's file server gives them. */
+  function download(req: http.IncomingMessage, res: http.ServerResponse, match: RegExpExecArray): void {
+    const token = decodeURIComponent(match[1]);
+    const path = decodeURIComponent(match[2]);
+    const file = [...(bots.get(token)?.files.values() ?? [])].find((f) => f.path === path);
+    const status = file && req.method === 'GET' ? 200 : 404;
+    const call = {
+      token,
+      method: 'file',
+      params: { path },
+      status,
+      answer: { ok: status === 200, result: null } as BotApiAnswer,
+      at: now(),
+    };
+    calls.push(call);
+    recorded.emit('call', call);
+    if (!file || status !== 200) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: false, error_code: 404, description: 'Not Found' }));
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': file.bytes.byteLength,
+    });
+    res.end(file.bytes);
+  }
+
   const server = http.createServer((req, res) => {
+    const file = /^\/file\/bot([^/]+)\/(.+)$/.exec(new URL(req.url ?? '/', 'http://fake').pathname);
+    if (file) {
+      req.resume();
+      req.on('end', () => download(req, res, file));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -373,6 +440,18 @@ export async function startFakeBotApi(
     return bot;
   }
 
+  function addFile(
+    token: string,
+    bytes: Uint8Array,
+    options: { path?: string; fileId?: string } = {},
+  ): string {
+    const bot = state(token);
+    const fileId =
+      options.fileId ?? `AgAC${bot.id}-${bot.files.size + 1}-${Math.random().toString(36).slice(2, 10)}`;
+    bot.files.set(fileId, { path: options.path ?? `documents/file_${bot.files.size + 1}.bin`, bytes });
+    return fileId;
+  }
+
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
@@ -393,6 +472,8 @@ export async function startFakeBotApi(
         blocked: new Set(),
         openCallbackQueries: new Set(),
         businessConnections: new Map(),
+        files: new Map(),
+        profilePhotos: new Map(),
         nextUpdateId: 100_000,
         nextMessageId: 1,
         sends: [],
@@ -404,6 +485,21 @@ export async function startFakeBotApi(
     bot: state,
     blockChat(token, chat) {
       state(token).blocked.add(String(chat));
+    },
+    addFile,
+    setProfilePhoto(token, userId, bytes) {
+      const bot = state(token);
+      const n = (bot.profilePhotos.get(userId)?.length ?? 0) + 1;
+      const small = addFile(token, bytes, { path: `profile_photos/${userId}_${n}_s.jpg` });
+      const big = addFile(token, bytes, { path: `profile_photos/${userId}_${n}_b.jpg` });
+      bot.profilePhotos.set(userId, [
+        [
+          { file_id: small, width: 160 },
+          { file_id: big, width: 640 },
+        ],
+        ...(bot.profilePhotos.get(userId) ?? []),
+      ]);
+      return small;
     },
     revoke(token) {
       const bot = state(token);
