@@ -43,6 +43,32 @@ describe('the fake Bot API speaks the protocol', () => {
     expect(await got.json()).toEqual({ ok: true, result: [{ command: 'start', description: 'Go' }] });
   });
 
+  it('gives files by getFile and the download path, and profile photos', async () => {
+    const bytes = new Uint8Array([1, 2, 3]);
+    const fileId = fake.addFile(bot.token, bytes, { path: 'documents/a.pdf' });
+    expect(await post('getFile', { file_id: fileId })).toMatchObject({
+      status: 200,
+      body: { ok: true, result: { file_id: fileId, file_size: 3, file_path: 'documents/a.pdf' } },
+    });
+    expect(await post('getFile', { file_id: 'nope' })).toMatchObject({
+      status: 400,
+      body: { description: 'Bad Request: invalid file_id' },
+    });
+    const file = await fetch(`${fake.url}/file/bot${bot.token}/documents/a.pdf`);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes);
+    expect((await fetch(`${fake.url}/file/bot1:nope/documents/a.pdf`)).status).toBe(404);
+    const small = fake.setProfilePhoto(bot.token, 77, bytes);
+    expect(await post('getUserProfilePhotos', { user_id: 77, limit: 1 })).toMatchObject({
+      body: {
+        ok: true,
+        result: { total_count: 1, photos: [[{ file_id: small, width: 160 }, { width: 640 }]] },
+      },
+    });
+    expect(await post('getUserProfilePhotos', { user_id: 78 })).toMatchObject({
+      body: { ok: true, result: { total_count: 0, photos: [] } },
+    });
+  });
+
   it('answers 401 for an unknown token, 404 for an unknown method or path', async () => {
     expect(await post('getMe', {}, '1:nope')).toEqual({
       status: 401,
