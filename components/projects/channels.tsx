@@ -9,10 +9,14 @@ import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { WidgetChannel } from './widget-channel';
 
 const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : 'never');
 
-/** The project's messenger bots: connect a tg bot by token, see what it receives, disconnect it. */
+/**
+ * The project's channels: connect a tg bot by token, see what it receives, disconnect it; create
+ * chat widgets for websites, set their look and allowed sites, copy their snippet.
+ */
 export function Channels({ projectId }: { projectId: number }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -32,6 +36,9 @@ export function Channels({ projectId }: { projectId: number }) {
     }),
   );
   const disconnect = useMutation(trpc.channels.disconnect.mutationOptions({ onSuccess: invalidate }));
+  const createWidget = useMutation(trpc.channels.createWidget.mutationOptions({ onSuccess: invalidate }));
+  const bots = channels.data?.filter((c) => !c.widget);
+  const widgets = channels.data?.flatMap((c) => (c.widget ? [{ ...c, widget: c.widget }] : []));
   const canManage = project.data ? project.data.role !== 'operator' : false;
 
   function onConnect(event: FormEvent) {
@@ -98,7 +105,7 @@ export function Channels({ projectId }: { projectId: number }) {
       ) : null}
       <Card>
         <CardTitle>Connected bots</CardTitle>
-        {channels.data?.length === 0 ? (
+        {bots?.length === 0 ? (
           <div className="space-y-1 text-sm text-slate-600" data-testid="channels-empty">
             <p>No bot is connected yet; the bot only talks in the simulator.</p>
             <p>
@@ -110,7 +117,7 @@ export function Channels({ projectId }: { projectId: number }) {
         {disconnect.error ? <Alert tone="error">{disconnect.error.message}</Alert> : null}
         {disconnect.data?.warning ? <Alert tone="info">{disconnect.data.warning}</Alert> : null}
         <ul className="divide-y divide-slate-100">
-          {channels.data?.map((channel) => (
+          {bots?.map((channel) => (
             <li key={channel.id} className="space-y-1 py-3 text-sm" data-testid="channel-row">
               <div className="flex items-center gap-2">
                 <span className="font-medium">@{channel.groupId}</span>
@@ -147,6 +154,65 @@ export function Channels({ projectId }: { projectId: number }) {
             </li>
           ))}
         </ul>
+      </Card>
+      <Card>
+        <CardTitle description="A chat bubble on your website: visitors talk to the bot, operators see them like any client.">
+          Chat widget
+        </CardTitle>
+        {widgets?.length === 0 ? (
+          <p className="text-sm text-slate-600" data-testid="widgets-empty">
+            No chat widget yet.
+          </p>
+        ) : null}
+        {createWidget.error ? <Alert tone="error">{createWidget.error.message}</Alert> : null}
+        <ul className="divide-y divide-slate-100">
+          {widgets?.map((channel) => (
+            <li key={channel.id} className="space-y-3 py-3 text-sm" data-testid="widget-row">
+              <div className="flex items-center gap-2">
+                <span className="font-medium">{channel.name}</span>
+                <Badge>chat widget</Badge>
+                {canManage ? (
+                  <Button
+                    className="ml-auto"
+                    variant="secondary"
+                    size="sm"
+                    disabled={disconnect.isPending}
+                    onClick={() => {
+                      if (
+                        confirm(
+                          `Delete the chat widget “${channel.name}”? It disappears from the sites that use it; its dialogs stay in the history.`,
+                        )
+                      )
+                        disconnect.mutate({ projectId, channelId: channel.id });
+                    }}
+                  >
+                    Delete
+                  </Button>
+                ) : null}
+              </div>
+              <WidgetChannel
+                projectId={projectId}
+                channelId={channel.id}
+                widget={channel.widget}
+                canManage={canManage}
+                onSaved={invalidate}
+              />
+            </li>
+          ))}
+        </ul>
+        {canManage ? (
+          <Button
+            variant={widgets?.length ? 'secondary' : 'primary'}
+            disabled={createWidget.isPending}
+            onClick={() => createWidget.mutate({ projectId })}
+          >
+            {createWidget.isPending
+              ? 'Creating…'
+              : widgets?.length
+                ? 'Add another chat widget'
+                : 'Create a chat widget'}
+          </Button>
+        ) : null}
       </Card>
     </main>
   );

@@ -1,11 +1,13 @@
 import type { ChannelAdapter, DeliveryResult } from './channel-adapter';
 import { simulatorChannel } from './simulator/simulator-channel';
 import { tgChannel } from './tg/adapter';
+import { widgetChannel } from './widget/adapter';
 
 /** Adapters by client type. Messengers not connected here get an adapter that explains so. */
 const adapters = new Map<number, ChannelAdapter>([
   [simulatorChannel.clientType, simulatorChannel],
   [tgChannel.clientType, tgChannel],
+  [widgetChannel.clientType, widgetChannel],
 ]);
 
 export function registerChannel(adapter: ChannelAdapter): void {

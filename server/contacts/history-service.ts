@@ -44,13 +44,15 @@ export async function getHistory(
   db: Db,
   projectId: number,
   clientId: number,
-  options: { limit?: number; afterId?: bigint } = {},
+  /** `newest`: the last `limit` messages (still oldest first) rather than the first. */
+  options: { limit?: number; afterId?: bigint; newest?: boolean } = {},
 ) {
-  return db.message.findMany({
+  const rows = await db.message.findMany({
     where: { projectId, clientId, ...(options.afterId ? { id: { gt: options.afterId } } : {}) },
-    orderBy: { id: 'asc' },
+    orderBy: { id: options.newest ? 'desc' : 'asc' },
     take: options.limit ?? 1000,
   });
+  return options.newest ? rows.reverse() : rows;
 }
 
 export async function clearHistory(db: Db, projectId: number, clientId: number) {

@@ -10,7 +10,8 @@ export interface RateDecision {
   retryAfter: number;
 }
 
-class FixedWindows<K> {
+/** Counters per key over fixed one-minute windows (also the chat widget's, server/channels/widget/limits.ts). */
+export class FixedWindows<K> {
   private readonly windows = new Map<K, { start: number; count: number }>();
 
   take(key: K, limitPerMinute: number, now: number): RateDecision {

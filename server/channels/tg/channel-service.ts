@@ -5,6 +5,7 @@ import { baseUrl } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, notFound, parseInput } from '@/server/errors';
+import { widgetView } from '../widget/channel-service';
 import { type BotApiClient, type BotCallResult, botApiClient } from './bot-api';
 
 /**
@@ -137,7 +138,7 @@ export async function disconnectChannel(db: Db, projectId: number, channelId: nu
 
 type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
 
-/** What the Channels tab shows: never the token nor the webhook secret. */
+/** What the Channels tab shows: never the token nor the webhook secret; a widget's settings and snippet. */
 function toView(c: ChannelRow) {
   return {
     id: c.id,
@@ -149,6 +150,7 @@ function toView(c: ChannelRow) {
     lastUpdateAt: c.lastUpdateAt,
     lastError: c.lastError,
     createdAt: c.createdAt,
+    widget: c.kind === 'widget' ? widgetView(c) : null,
   };
 }
 export type ChannelView = ReturnType<typeof toView>;

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { parseUpdate } from '@/lib/tg/inbound';
+import { cappedText } from '@/server/channels/capped-body';
 import { getEngineDeps } from '@/server/engine/engine';
 import { storeUpdates } from './updates';
 
@@ -22,26 +23,6 @@ function sameSecret(given: string | null, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** The body as text, or null when it is over the cap (reading stops there). */
-async function cappedText(req: Request, cap: number): Promise<string | null> {
-  if (Number(req.headers.get('content-length') ?? 0) > cap) return null;
-  if (!req.body) return '';
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > cap) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export async function handleTgWebhook(req: Request, channelParam: string): Promise<Response> {

@@ -6,6 +6,12 @@ import {
   listChannels,
 } from '@/server/channels/tg/channel-service';
 import { startPolling } from '@/server/channels/tg/polling';
+import {
+  createWidgetChannel,
+  createWidgetInput,
+  updateWidgetInput,
+  updateWidgetSettings,
+} from '@/server/channels/widget/channel-service';
 import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
 
 /** The Channels tab: every member sees the connected bots; owners and admins connect and disconnect. */
@@ -14,6 +20,12 @@ export const channelsRouter = createTRPCRouter({
   connectTg: projectManagerProcedure
     .input(connectTgInput)
     .mutation(({ ctx, input }) => connectTgChannel(ctx.db, ctx.projectId, input, (id) => startPolling(id))),
+  createWidget: projectManagerProcedure
+    .input(createWidgetInput)
+    .mutation(({ ctx, input }) => createWidgetChannel(ctx.db, ctx.projectId, input)),
+  updateWidget: projectManagerProcedure
+    .input(updateWidgetInput)
+    .mutation(({ ctx, input }) => updateWidgetSettings(ctx.db, ctx.projectId, input)),
   disconnect: projectManagerProcedure
     .input(z.object({ channelId: z.number().int().positive() }))
     .mutation(({ ctx, input }) => disconnectChannel(ctx.db, ctx.projectId, input.channelId)),

@@ -1,0 +1,22 @@
+/**
+ * A channel request's body as text, or null when it is over `cap` bytes (reading stops there,
+ * so an oversized body is refused without being held in memory).
+ */
+export async function cappedText(req: Request, cap: number): Promise<string | null> {
+  if (Number(req.headers.get('content-length') ?? 0) > cap) return null;
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

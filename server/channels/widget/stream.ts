@@ -1,0 +1,48 @@
+import type { EngineDeps } from '@/server/engine/engine-deps';
+import { subscribeLive } from '@/server/live/live-events';
+import { lastEventId, sseResponse } from '@/server/live/sse';
+import { dialogMessages, RESUME_PAGE, type Visitor } from './visitors';
+
+/**
+ * The visitor's live stream: every stored message after the one the browser last had (the SSE
+ * id, sent back as Last-Event-ID when it reconnects), in id order, each once; then the new ones
+ * as they are announced, and `typing` while the bot works. Subscribed before the first read,
+ * so a message stored in between is announced to a listener that is already there.
+ */
+export function dialogStream(req: Request, deps: EngineDeps, visitor: Visitor): Response {
+  const given = lastEventId(req);
+  let last = given && /^\d{1,19}$/.test(given) ? BigInt(given) : 0n;
+  return sseResponse(req, (send) => {
+    let reading = Promise.resolve();
+    let stopped = false;
+    // Reads one after another, so a message is never sent twice nor out of order.
+    const catchUp = () => {
+      reading = reading
+        .then(async () => {
+          for (;;) {
+            if (stopped) return;
+            const messages = await dialogMessages(deps.db, visitor, last);
+            for (const message of messages) {
+              send('message', message, message.id);
+              last = BigInt(message.id);
+            }
+            if (messages.length < RESUME_PAGE) return;
+          }
+        })
+        .catch((error: Error) => console.error('[widget] the live stream could not read:', error.message));
+    };
+    const unsubscribe = subscribeLive(
+      { projectId: visitor.projectId, clientId: visitor.clientId },
+      (event) => {
+        // A resync: events may have been missed while another instance was out of reach.
+        if (event.kind === 'message' || event.kind === 'resync') catchUp();
+        else if (event.kind === 'typing') send('typing', { on: event.on });
+      },
+    );
+    catchUp();
+    return () => {
+      stopped = true;
+      unsubscribe();
+    };
+  });
+}

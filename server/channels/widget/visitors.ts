@@ -1,0 +1,121 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { toWidgetMessage, type WidgetMessage } from '@/lib/widget/messages';
+import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { saveClientVariables } from '@/server/contacts/client-variables-service';
+import { getHistory } from '@/server/contacts/history-service';
+import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
+import type { PrismaClient } from '@/server/db/client-type';
+import type { EngineDeps } from '@/server/engine/engine-deps';
+import { handleEvent } from '@/server/engine/handle-event';
+import type { WidgetChannel } from './channel-service';
+
+/**
+ * A widget visitor's dialog: opened with a fresh recipient (the client's platform_id, what the
+ * page may pass to its backend) and a token (what the browser keeps to read and write it).
+ * Only the token's hash is stored; the recipient alone opens nothing.
+ */
+
+export interface Visitor {
+  clientId: number;
+  projectId: number;
+  recipient: string;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export const visitorTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+export async function openDialog(db: PrismaClient, channel: WidgetChannel) {
+  const recipient = `w-${randomBytes(12).toString('base64url')}`;
+  const token = randomBytes(32).toString('base64url');
+  await db.client.create({
+    data: {
+      projectId: channel.projectId,
+      clientType: CLIENT_TYPES.widget,
+      groupId: channel.key,
+      platformId: recipient,
+      widgetVisitor: { create: { channelId: channel.id, tokenHash: hashToken(token) } },
+    },
+  });
+  return { recipient, token };
+}
+
+/** The visitor this token opens on this channel; null for any other token. */
+export async function visitorByToken(
+  db: PrismaClient,
+  channel: WidgetChannel,
+  token: string,
+): Promise<Visitor | null> {
+  if (!visitorTokenSchema.safeParse(token).success) return null;
+  const row = await db.widgetVisitor.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { channelId: true, client: { select: { id: true, projectId: true, platformId: true } } },
+  });
+  if (!row || row.channelId !== channel.id) return null;
+  return { clientId: row.client.id, projectId: row.client.projectId, recipient: row.client.platformId };
+}
+
+/** The newest messages shown when the widget opens. */
+export const HISTORY_PAGE = 100;
+/** What a resume sends at most at once; the widget asks again from the last one. */
+export const RESUME_PAGE = 500;
+
+/** The visitor's messages after `afterId`, or the newest page when none is given. */
+export async function dialogMessages(
+  db: PrismaClient,
+  visitor: Visitor,
+  afterId?: bigint,
+): Promise<WidgetMessage[]> {
+  const rows = await getHistory(
+    db,
+    visitor.projectId,
+    visitor.clientId,
+    afterId === undefined ? { limit: HISTORY_PAGE, newest: true } : { afterId, limit: RESUME_PAGE },
+  );
+  return rows.map(toWidgetMessage);
+}
+
+export const MAX_MESSAGE_LENGTH = 4000;
+
+export const visitorMessageSchema = z.object({
+  text: z
+    .string()
+    .trim()
+    .min(1, { error: 'the message is empty' })
+    .max(MAX_MESSAGE_LENGTH, { error: `a message is at most ${MAX_MESSAGE_LENGTH} characters` }),
+});
+
+/** The visitor's message (typed, or a pressed button's text) through the engine like any channel's. */
+export async function sendFromVisitor(deps: EngineDeps, visitor: Visitor, text: string) {
+  await handleEvent(deps, visitor.projectId, { clientId: visitor.clientId }, { type: 'message', text });
+}
+
+/** Variables a page may set at once. */
+export const MAX_IDENTIFY_VARIABLES = 50;
+
+export const identifySchema = z.object({
+  name: z.string().trim().max(200, { error: 'name is over 200 characters' }).optional(),
+  tag: z.string().trim().max(200, { error: 'tag is over 200 characters' }).optional(),
+  variables: z
+    .record(
+      z.string().min(1).max(VARIABLE_LIMITS.nameLength),
+      z.union([z.string(), z.number(), z.boolean()]).transform(String),
+    )
+    .refine((v) => Object.keys(v).length <= MAX_IDENTIFY_VARIABLES, {
+      error: `at most ${MAX_IDENTIFY_VARIABLES} variables at once`,
+    })
+    .optional(),
+});
+
+/** The page's `Blockbot.identify`: the client's name and tag, and variables within the API's limits. */
+export async function identifyVisitor(
+  db: PrismaClient,
+  visitor: Visitor,
+  input: z.output<typeof identifySchema>,
+) {
+  if (input.variables && Object.keys(input.variables).length)
+    await saveClientVariables(db, visitor.projectId, [visitor.clientId], input.variables);
+  if (input.name !== undefined || input.tag !== undefined)
+    await db.client.update({ where: { id: visitor.clientId }, data: { name: input.name, tag: input.tag } });
+}
