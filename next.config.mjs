@@ -1,3 +1,6 @@
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants.js';
+import { buildWidget } from './scripts/build-widget.mjs';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Server-only packages with WASM or native pieces load from node_modules instead of the bundle.
@@ -14,4 +17,8 @@ const nextConfig = {
   skipTrailingSlashRedirect: true,
 };
 
-export default nextConfig;
+/** The chat widget's script is built into public/ first, so every build and dev server serves a fresh one. */
+export default function config(phase) {
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) buildWidget();
+  return nextConfig;
+}
