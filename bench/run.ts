@@ -11,6 +11,7 @@ const benches: Record<string, string> = {
   isolation: './isolation.bench.ts',
   tg: './tg.bench.ts',
   'client-search': './client-search.bench.ts',
+  widget: './widget.bench.ts',
 };
 
 async function main() {

@@ -24,7 +24,7 @@ function attachmentView(type: string, url: string): HTMLElement {
   return h(
     'a',
     { class: 'att', href: url, target: '_blank', rel: 'noopener noreferrer' },
-    type === 'file' ? `📎 ${name}` : url,
+    type === 'file' ? `File: ${name}` : url,
   );
 }
 

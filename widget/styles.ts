@@ -45,6 +45,6 @@ textarea{flex:1;resize:none;height:40px;max-height:120px;padding:9px 10px;border
 .send{cursor:pointer;background:var(--accent);color:var(--on-accent);border-radius:8px;padding:0 14px;font-weight:600}
 .send:disabled{opacity:.5;cursor:default}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-@media (max-width:480px){.panel{inset:0;width:auto;height:auto;border-radius:0;bottom:0;right:0;left:0}
+@media (max-width:480px){.root .panel{inset:0;width:auto;height:auto;border-radius:0;border:0}
 .root.open .bubble{display:none}}
 `;

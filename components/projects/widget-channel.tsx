@@ -110,22 +110,26 @@ export function WidgetChannel({
             </Field>
           </div>
           <Field id={id('accent')} label="Accent colour">
-            <Input
-              id={id('accent')}
-              type="color"
-              className="h-9 w-20 p-1"
-              value={form.accentColor}
-              onChange={(e) => set('accentColor', e.target.value)}
-            />
+            <div className="w-20">
+              <Input
+                id={id('accent')}
+                type="color"
+                className="h-9 p-1"
+                value={form.accentColor}
+                onChange={(e) => set('accentColor', e.target.value)}
+              />
+            </div>
           </Field>
           <Field id={id('text')} label="Text on the accent">
-            <Input
-              id={id('text')}
-              type="color"
-              className="h-9 w-20 p-1"
-              value={form.textColor}
-              onChange={(e) => set('textColor', e.target.value)}
-            />
+            <div className="w-20">
+              <Input
+                id={id('text')}
+                type="color"
+                className="h-9 p-1"
+                value={form.textColor}
+                onChange={(e) => set('textColor', e.target.value)}
+              />
+            </div>
           </Field>
           <Field id={id('theme')} label="Theme">
             <Select

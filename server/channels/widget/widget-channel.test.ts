@@ -15,6 +15,7 @@ import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
 import { DEFAULT_WIDGET_LIMITS, setWidgetLimits } from './limits';
 import { serveWidgetRoute } from './testing/route-server';
+import { openTestStream } from './testing/sse-client';
 
 /**
  * The chat widget's endpoints over real HTTP, as widget.js calls them from a site: origins,
@@ -122,62 +123,12 @@ async function openDialog(channel = key) {
 const messagesOf = async (token: string, after?: string) =>
   (await call(after ? `messages?after=${after}` : 'messages', { token })).body.messages as WidgetMessage[];
 
-/** The live stream as widget.js reads it: frames collected as they come. */
-function stream(token: string, lastEventId?: string) {
-  const abort = new AbortController();
-  const frames: { event: string; id: string | null; data: unknown }[] = [];
-  let wake = () => {};
-  const done = (async () => {
-    const response = await fetch(`${server.url}/api/channels/widget/${key}/events`, {
-      headers: {
-        origin: SITE,
-        authorization: `Bearer ${token}`,
-        ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-      },
-      signal: abort.signal,
-    });
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    expect(response.headers.get('access-control-allow-origin')).toBe(SITE);
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const lines = buffer.slice(0, end).split('\n');
-        buffer = buffer.slice(end + 2);
-        const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
-        const data = field('data');
-        if (data !== undefined)
-          frames.push({
-            event: field('event') ?? 'message',
-            id: field('id') ?? null,
-            data: JSON.parse(data),
-          });
-      }
-      wake();
-    }
-  })().catch((error: Error) => {
-    if (error.name !== 'AbortError') throw error;
+const stream = (token: string, lastEventId?: string) =>
+  openTestStream(`${server.url}/api/channels/widget/${key}/events`, {
+    origin: SITE,
+    authorization: `Bearer ${token}`,
+    ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
   });
-  return {
-    frames,
-    messages: () => frames.filter((f) => f.event === 'message').map((f) => f.data as WidgetMessage),
-    async until(check: () => boolean, what: string) {
-      const deadline = Date.now() + 15_000;
-      while (!check()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, 50);
-        });
-      }
-    },
-    async close() {
-      abort.abort();
-      await done;
-    },
-  };
-}
 
 describe('origins', () => {
   it('answers an allowed site with its config and CORS headers, and no origins list', async () => {
@@ -367,6 +318,9 @@ describe('the live stream', () => {
     const [hello, welcome] = await messagesOf(token);
 
     const live = stream(token, hello.id);
+    const response = await live.response;
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('access-control-allow-origin')).toBe(SITE);
     await live.until(() => live.messages().length === 1, 'the message after the last one');
     expect(live.messages()[0]).toMatchObject({ id: welcome.id, text: 'Welcome' });
     expect(live.frames[0].id).toBe(welcome.id);

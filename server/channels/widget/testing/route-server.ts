@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import * as route from '@/app/api/channels/widget/[channel]/[action]/route';
+import { GET, OPTIONS, POST } from '@/app/api/channels/widget/[channel]/[action]/route';
+
+const handlers: Record<string, typeof GET> = { GET, POST, OPTIONS };
 
 /**
  * The widget's route served over real HTTP as Next.js hands it a Request: the body streamed
@@ -28,7 +30,7 @@ export async function serveWidgetRoute(): Promise<{ url: string; close(): void }
       signal: aborted.signal,
       ...(hasBody ? { duplex: 'half' } : {}),
     } as RequestInit);
-    const handler = route[req.method as 'GET' | 'POST' | 'OPTIONS'];
+    const handler = handlers[req.method ?? ''];
     if (!handler) {
       res.writeHead(405).end();
       return;

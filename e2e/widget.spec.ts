@@ -1,0 +1,226 @@
+import http from 'node:http';
+import { expect, type Page, test } from '@playwright/test';
+import { BOT_SCHEMA_FORMAT } from '../lib/schema/bot-schema';
+import { signUp } from './helpers';
+
+/**
+ * The chat widget on a website: a page served from another origin (another port) carries the
+ * snippet from the Channels tab; a third port is a site the widget does not allow.
+ */
+
+const appPort = Number(process.env.E2E_PORT ?? 3100);
+const sitePort = appPort + 2;
+const refusedPort = appPort + 3;
+const SITE = `http://127.0.0.1:${sitePort}`;
+const shots = process.env.SCREENSHOTS;
+const shot = (page: Page, name: string) => (shots ? page.screenshot({ path: `${shots}/${name}.png` }) : null);
+
+/** What widget.js gives the page. */
+interface Site {
+  Blockbot: {
+    recipient: string | null;
+    onReady(fn: (recipient: string) => void): void;
+    identify(who: { name?: string; tag?: string; variables?: Record<string, string> }): Promise<void>;
+  };
+}
+
+let snippet = '';
+const pages: Record<string, string> = {
+  '/': '<h1>Shop</h1><p>Welcome to the shop.</p>',
+  '/other': '<h1>Another page</h1>',
+  // The page's own CSS at its worst: every element reset, huge fonts.
+  '/hostile':
+    '<style>*{all:unset!important} html,body{font-size:64px!important;font-family:serif!important;color:red!important}</style><h1>Hostile</h1>',
+};
+const serveSite = (port: number) => {
+  const server = http.createServer((req, res) => {
+    const body = pages[req.url ?? ''];
+    if (body === undefined) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><title>Site</title></head><body>${body}${snippet}</body></html>`);
+  });
+  return new Promise<http.Server>((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+};
+let servers: http.Server[] = [];
+test.beforeAll(async () => {
+  servers = [await serveSite(sitePort), await serveSite(refusedPort)];
+});
+test.afterAll(() => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+const BOT = {
+  format: BOT_SCHEMA_FORMAT,
+  blocks: [
+    {
+      id: 1,
+      kind: 'start',
+      text: 'Welcome to the shop',
+      trigger: { alternatives: '' },
+      attachments: [{ type: 'file', url: 'https://files.example/price-list.pdf' }],
+      buttons: [
+        { type: 'reply', text: 'Yes', line: 0 },
+        { type: 'reply', text: 'No', line: 0 },
+        { type: 'inline', text: 'Our site', url: 'https://shop.example/', line: 1 },
+      ],
+    },
+    { id: 2, kind: 'start', text: 'You said yes', trigger: { alternatives: 'Yes' } },
+    {
+      id: 3,
+      kind: 'start',
+      text: 'Bold <b>text</b> <img src=x onerror="window.__xss=1">',
+      trigger: { alternatives: 'html' },
+    },
+  ],
+  arrows: [],
+};
+
+async function trpc(page: Page, path: string, input: unknown) {
+  const response = await page.request.post(`/api/trpc/${path}`, { data: { json: input } });
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()).result.data.json;
+}
+
+test('a visitor talks to the bot through the widget on another site, and comes back to the history', async ({
+  page,
+  browser,
+}) => {
+  // Three pages, two sites, a reload and a network drop.
+  test.setTimeout(180_000);
+  await signUp(page, `widget-${Date.now()}@example.com`);
+  const projectId = Number(/\/projects\/(\d+)/.exec(page.url())![1]);
+  await trpc(page, 'botSchema.import', { projectId, json: JSON.stringify(BOT) });
+
+  // The Channels tab: a widget made, its look and the site set, the snippet copied.
+  await page.getByRole('link', { name: 'Channels' }).click();
+  await expect(page.getByTestId('widgets-empty')).toBeVisible();
+  await page.getByRole('button', { name: 'Create a chat widget' }).click();
+  const row = page.getByTestId('widget-row');
+  await expect(row).toContainText('The widget works on no site yet');
+  await row.getByLabel('Title').fill('Shop chat');
+  await row.getByLabel('Greeting').fill('Hi! Ask us anything.');
+  await row.getByLabel('Allowed origins').fill('shop.example');
+  await row.getByRole('button', { name: 'Save widget' }).click();
+  await expect(row.getByRole('alert')).toContainText('"shop.example" is not an origin');
+  await row.getByLabel('Allowed origins').fill(SITE);
+  await row.getByRole('button', { name: 'Save widget' }).click();
+  await expect(row.getByRole('status')).toHaveText('Saved');
+  await expect(row).not.toContainText('The widget works on no site yet');
+  snippet = (await row.getByTestId('widget-snippet').textContent()) ?? '';
+  expect(snippet).toMatch(
+    new RegExp(
+      `^<script src="http://127.0.0.1:${appPort}/widget.js" data-channel="w[\\w-]{16}" async></script>$`,
+    ),
+  );
+  await shot(page, 'widget-channels-tab');
+
+  // The site: a bubble, then the panel with the title and greeting, focus in the input.
+  const visitor = await browser.newPage();
+  await visitor.goto(`${SITE}/`);
+  const bubble = visitor.getByRole('button', { name: 'Open chat: Shop chat' });
+  await expect(bubble).toBeVisible();
+  await shot(visitor, 'widget-closed');
+  const ready = visitor.evaluate(
+    () =>
+      new Promise<string>((resolve) =>
+        (window as unknown as Site).Blockbot.onReady((recipient) => resolve(recipient)),
+      ),
+  );
+  await bubble.click();
+  const panel = visitor.getByRole('dialog', { name: 'Shop chat' });
+  await expect(panel).toContainText('Hi! Ask us anything.');
+  await expect(panel.getByLabel('Your message')).toBeFocused();
+  await panel.getByLabel('Your message').fill('hello');
+  await visitor.keyboard.press('Enter');
+  const log = panel.getByRole('log');
+  await expect(log).toContainText('Welcome to the shop');
+  await expect(log.getByRole('link', { name: /price-list\.pdf/ })).toHaveAttribute(
+    'href',
+    'https://files.example/price-list.pdf',
+  );
+  await expect(log.getByRole('link', { name: 'Our site' })).toHaveAttribute('target', '_blank');
+  await shot(visitor, 'widget-open');
+  await panel.getByRole('button', { name: 'Yes' }).click();
+  await expect(log).toContainText('You said yes');
+  await expect(panel.getByRole('button', { name: 'Yes' })).toHaveCount(0);
+
+  // The page learns the recipient, and its backend finds the client through the public API.
+  const recipient = await ready;
+  expect(await visitor.evaluate(() => (window as unknown as Site).Blockbot.recipient)).toBe(recipient);
+  const apiKey = (await trpc(page, 'apiKey.create', { projectId, name: 'site backend' })).key as string;
+  const found = await page.request.get(
+    `/api/${apiKey}/online_chat_client_id?recipient=${encodeURIComponent(recipient)}&name=Ann`,
+  );
+  expect(await found.json()).toMatchObject({ status: 'success', client_id: expect.any(Number) });
+  await visitor.evaluate(() =>
+    (window as unknown as Site).Blockbot.identify({ tag: 'returning', variables: { plan: 'gold' } }),
+  );
+
+  // HTML in a text, the visitor's or the bot's, is shown as text and runs nothing.
+  await panel.getByLabel('Your message').fill('<img src=x onerror="window.__xss=1">');
+  await visitor.keyboard.press('Enter');
+  await expect(log.getByText('<img src=x onerror="window.__xss=1">')).toBeVisible();
+  await panel.getByLabel('Your message').fill('html');
+  await visitor.keyboard.press('Enter');
+  await expect(log.getByText('Bold <b>text</b> <img src=x onerror="window.__xss=1">')).toBeVisible();
+  await expect(log.locator('img')).toHaveCount(0);
+  expect(await visitor.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+
+  // Escape closes the panel and gives the focus back to the bubble.
+  await visitor.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(bubble).toBeFocused();
+
+  // A reload, and another page of the site: the same dialog, its history.
+  await visitor.reload();
+  await visitor.getByRole('button', { name: 'Open chat: Shop chat' }).click();
+  await expect(log).toContainText('You said yes');
+  await expect(log.getByText('hello', { exact: true })).toHaveCount(1);
+  await visitor.goto(`${SITE}/other`);
+  expect(await visitor.evaluate(() => (window as unknown as Site).Blockbot.recipient)).toBe(recipient);
+  await visitor.getByRole('button', { name: 'Open chat: Shop chat' }).click();
+  await expect(log).toContainText('Welcome to the shop');
+
+  // A network drop: what the bot sends meanwhile arrives once when the connection is back.
+  const clientId = (await found.json()).client_id as number;
+  await visitor.context().setOffline(true);
+  const sent = await page.request.post(`/api/${apiKey}/message`, {
+    data: { client_id: clientId, message: 'Sent while you were away' },
+  });
+  expect(sent.ok()).toBe(true);
+  await visitor.context().setOffline(false);
+  await expect(log.getByText('Sent while you were away')).toHaveCount(1);
+
+  // Phone width: the panel takes the whole screen.
+  await visitor.setViewportSize({ width: 390, height: 760 });
+  await expect(panel).toHaveJSProperty('offsetWidth', 390);
+  await shot(visitor, 'widget-390');
+  await visitor.emulateMedia({ colorScheme: 'dark' });
+  await visitor.setViewportSize({ width: 1024, height: 760 });
+  await shot(visitor, 'widget-dark');
+
+  // The page's own CSS leaves the widget as it was.
+  await visitor.goto(`${SITE}/hostile`);
+  const hostileBubble = visitor.getByRole('button', { name: 'Open chat: Shop chat' });
+  await expect(hostileBubble).toBeVisible();
+  expect(await hostileBubble.boundingBox()).toMatchObject({ width: 56, height: 56 });
+  await hostileBubble.click();
+  await expect(log).toContainText('You said yes');
+  const size = await visitor.getByRole('dialog', { name: 'Shop chat' }).boundingBox();
+  expect(size?.width).toBe(370);
+  expect(await log.evaluate((el) => getComputedStyle(el.querySelector('.msg')!).fontSize)).toBe('14px');
+  await shot(visitor, 'widget-hostile');
+
+  // A site the widget does not allow gets nothing: no bubble, no dialog.
+  const refused = await browser.newPage();
+  const config = refused.waitForResponse((r) => r.url().endsWith('/config'));
+  await refused.goto(`http://127.0.0.1:${refusedPort}/`);
+  expect((await config).status()).toBe(403);
+  await expect(refused.locator('blockbot-widget')).toHaveCount(0);
+  expect(
+    await refused.evaluate(() => (window as unknown as Partial<Site>).Blockbot?.recipient ?? null),
+  ).toBeNull();
+});
