@@ -12,8 +12,6 @@ export const CLIENT_TYPES = {
 } as const;
 
 export interface OutgoingMessage {
-  /** The stored message's id (every message is stored before it is sent). */
-  id?: bigint;
   text: string;
   attachments: Attachment[];
   buttons: Buttons | null;

@@ -1,21 +1,16 @@
 import { type ChannelAdapter, CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { publishLive } from '@/server/live/live-events';
 
 /**
  * The chat widget as a channel. The visitor's browser reads the dialog from the history (the
- * widget's routes, server/channels/widget/), so a message is delivered once it is stored: a
- * send tells the visitor's open connections, on whichever instance they are, that it is there.
- * The engine announces its own messages too; a repeat is harmless (the stream sends each
- * message once, by id), and an operator's answer stored outside the engine is told here.
+ * widget's routes, server/channels/widget/), so a message is delivered once it is stored: the
+ * engine announces every message it stores (server/live), bot's and operators' alike, and the
+ * visitor's open streams send it on. The widget shows `typing` while the bot works.
  */
 export const widgetChannel: ChannelAdapter = {
   clientType: CLIENT_TYPES.widget,
   deliveredWhenStored: true,
-  async send(client, message) {
-    if (message.id !== undefined)
-      publishLive([
-        { kind: 'message', projectId: client.projectId, clientId: client.id, messageId: String(message.id) },
-      ]);
+  typingIndicator: true,
+  async send() {
     return { delivered: true };
   },
   async call(_projectId, fn) {

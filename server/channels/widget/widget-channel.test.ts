@@ -5,10 +5,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { WidgetMessage } from '@/lib/widget/messages';
 import { channelFor } from '@/server/channels/registry';
-import { storeMessage } from '@/server/contacts/history-service';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
+import { getEngineDeps } from '@/server/engine/engine';
+import { replyToClient } from '@/server/inbox/operator-reply';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import type { TRPCContext } from '@/server/trpc/init';
@@ -329,6 +330,14 @@ describe('the live stream', () => {
     await live.until(() => live.messages().length === 3, 'the new message and its reply');
     const texts = live.messages().map((m) => m.text);
     expect(texts).toEqual(['Welcome', 'Yes', 'You said yes']);
+    // The bot was typing while it worked on the message, and stopped.
+    await live.until(
+      () => live.frames.some((f) => f.event === 'typing' && !(f.data as { on: boolean }).on),
+      'typing off',
+    );
+    const typing = live.frames.filter((f) => f.event === 'typing').map((f) => (f.data as { on: boolean }).on);
+    expect(typing[0]).toBe(true);
+    expect(typing.at(-1)).toBe(false);
     await live.close();
 
     // A reconnect from the last id it had: nothing again, and what came while it was away.
@@ -340,24 +349,23 @@ describe('the live stream', () => {
     await again.close();
   });
 
-  it('delivers an operator’s answer sent through the channel adapter', async () => {
+  it('delivers an operator’s answer from the inbox', async () => {
     const { recipient, token } = await openDialog();
     const client = await db.client.findFirstOrThrow({ where: { platformId: recipient } });
+    const member = await db.projectMember.findFirstOrThrow({ where: { projectId } });
     const live = stream(token, '0');
-    const stored = await storeMessage(db, {
+    await live.response;
+    const reply = await replyToClient(
+      await getEngineDeps(),
       projectId,
-      clientId: client.id,
-      direction: 'out',
-      text: 'An operator here',
-      messageFromOutside: 2,
-    });
-    const adapter = channelFor(5);
-    expect(await adapter.send(client, { ...stored, buttons: null, attachments: [] }, { db })).toEqual({
-      delivered: true,
-    });
+      member.id,
+      client.id,
+      'An operator here',
+    );
+    expect(reply).toMatchObject({ delivered: true, error: null });
     await live.until(() => live.messages().length === 1, 'the operator’s answer');
     expect(live.messages()[0]).toMatchObject({ from: 'bot', text: 'An operator here' });
-    await expect(adapter.call(projectId, 'tg_set_my_commands', {}, { db })).rejects.toThrow(
+    await expect(channelFor(5).call(projectId, 'tg_set_my_commands', {}, { db })).rejects.toThrow(
       /not a function of the chat widget/,
     );
     await live.close();
