@@ -15,7 +15,13 @@ import { isWideScreen } from './wide-screen';
  * server in step). Reloading (after a conflict or an import) fetches it again and remounts the
  * editor. The simulator sits in its slot on the right.
  */
-export function BotCanvas({ projectId }: { projectId: number }) {
+export function BotCanvas({
+  projectId,
+  openOnBlock = null,
+}: {
+  projectId: number;
+  openOnBlock?: number | null;
+}) {
   const trpc = useTRPC();
   const schema = useQuery({
     ...trpc.botSchema.get.queryOptions({ projectId }),
@@ -51,6 +57,7 @@ export function BotCanvas({ projectId }: { projectId: number }) {
           initial={schema.data}
           onReload={reloadNow}
           currentBlock={simulatorOpen ? currentBlock : null}
+          openOnBlock={openOnBlock}
         />
       </ReactFlowProvider>
       <SimulatorSlot open={simulatorOpen} onOpenChange={setSimulatorOpen}>

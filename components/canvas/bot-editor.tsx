@@ -57,6 +57,7 @@ import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor'
 import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
 import { useDeferredMount } from './use-deferred-mount';
 import { useFollowBlock } from './use-follow-block';
+import { useOpenOnBlock } from './use-open-on-block';
 import { isWideScreen } from './wide-screen';
 
 // Stable objects: React Flow re-creates every node when these change.
@@ -81,10 +82,18 @@ export interface BotEditorProps {
   onReload(): void;
   /** The simulator's current block, outlined on the canvas. */
   currentBlock: number | null;
+  /** A block to open the canvas on (the page's `?block=<id>`). */
+  openOnBlock?: number | null;
 }
 
 /** The canvas workspace: toolbar, palette, React Flow, and the block or arrow editor for the selection. */
-export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEditorProps) {
+export function BotEditor({
+  projectId,
+  initial,
+  onReload,
+  currentBlock,
+  openOnBlock = null,
+}: BotEditorProps) {
   const editor = useBotSchemaEditor({ projectId, initial });
   const { actions, schema } = editor;
   useCanvasShortcuts(actions);
@@ -234,6 +243,7 @@ export function BotEditor({ projectId, initial, onReload, currentBlock }: BotEdi
     },
     [actions, centreOf, panTo],
   );
+  useOpenOnBlock(openOnBlock, jumpTo);
   // A problem's arrow: selected, and the canvas centred between its two blocks.
   const jumpToProblem = useCallback(
     (target: LintTarget) => {

@@ -1,6 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { type FormEvent, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
@@ -237,7 +238,11 @@ export function ClientsTable({ projectId }: { projectId: number }) {
             <tbody className="divide-y divide-slate-100">
               {rows.map((c) => (
                 <tr key={c.id}>
-                  <td className="max-w-48 truncate px-3 py-2 font-medium text-slate-900">{c.name || '—'}</td>
+                  <td className="max-w-48 truncate px-3 py-2 font-medium text-slate-900">
+                    <Link href={`/projects/${projectId}/clients/${c.id}`} className="hover:underline">
+                      {c.name || `Client ${c.id}`}
+                    </Link>
+                  </td>
                   <td className="px-3 py-2">{c.messenger}</td>
                   <td className="max-w-40 truncate px-3 py-2 font-mono text-xs">{c.platformId}</td>
                   <td className="whitespace-nowrap px-3 py-2">{c.phone}</td>

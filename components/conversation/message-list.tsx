@@ -115,9 +115,11 @@ function Attachments({ attachments }: { attachments: Attachment[] }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <li key={i} className="min-w-0">
             {href && a.type === 'image' ? (
-              <a href={href} target="_blank" rel="noreferrer noopener" className="block">
+              <a href={href} target="_blank" rel="noreferrer noopener" className="block" title={a.url}>
                 {/* biome-ignore lint/performance/noImgElement: an outside address, not an optimisable asset */}
-                <img src={href} alt="Attachment" className="max-h-48 max-w-full rounded" loading="lazy" />
+                <img src={href} alt="" className="max-h-48 max-w-full rounded" loading="lazy" />
+                {/* The address too: an image that does not load still shows where it was. */}
+                <span className="block truncate text-xs text-sky-800 underline">{a.url}</span>
               </a>
             ) : (
               <span className="block truncate rounded bg-white/70 px-2 py-1 text-xs text-slate-700">

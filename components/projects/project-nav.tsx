@@ -22,21 +22,23 @@ export function ProjectNav({ projectId, name }: { projectId: number; name: strin
       <span className="mr-4 max-w-48 truncate font-medium text-slate-900" data-testid="project-name">
         {name}
       </span>
-      {tabs.map((tab) => (
-        <Link
-          key={tab.href}
-          href={tab.href}
-          aria-current={pathname === tab.href ? 'page' : undefined}
-          className={cn(
-            'rounded-md px-3 py-1.5 text-sm',
-            pathname === tab.href
-              ? 'bg-brand-50 font-medium text-brand-700'
-              : 'text-slate-600 hover:bg-slate-100',
-          )}
-        >
-          {tab.label}
-        </Link>
-      ))}
+      {tabs.map((tab) => {
+        // A tab's own pages (a client's profile under Clients) keep it current.
+        const current = pathname === tab.href || (tab.href !== base && pathname.startsWith(`${tab.href}/`));
+        return (
+          <Link
+            key={tab.href}
+            href={tab.href}
+            aria-current={current ? 'page' : undefined}
+            className={cn(
+              'rounded-md px-3 py-1.5 text-sm',
+              current ? 'bg-brand-50 font-medium text-brand-700' : 'text-slate-600 hover:bg-slate-100',
+            )}
+          >
+            {tab.label}
+          </Link>
+        );
+      })}
     </nav>
   );
 }
