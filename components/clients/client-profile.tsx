@@ -92,6 +92,14 @@ export function ClientProfile({ projectId, clientId }: { projectId: number; clie
                   'None: the next message starts the bot'
                 )}
               </Row>
+              {c.botPaused ? (
+                <Row label="Bot">
+                  Paused for this client{c.botPausedUntil ? ` until ${dateTime(c.botPausedUntil)}` : ''}
+                </Row>
+              ) : null}
+              {c.waitingSince ? (
+                <Row label="Waiting">For an operator since {dateTime(c.waitingSince)}</Row>
+              ) : null}
               <Row label="Assigned to">
                 {c.assignedMember ? c.assignedMember.name || c.assignedMember.email : 'Nobody'}
               </Row>

@@ -1,8 +1,9 @@
 import { MESSAGE_FROM } from '@/lib/history-message';
+import { isBotPaused } from '@/lib/inbox/pause';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
-import { notFound } from '@/server/errors';
+import { DomainError, notFound } from '@/server/errors';
 import { deleteClients } from './client-listing';
 import { getClient, lockClients } from './client-service';
 
@@ -17,7 +18,13 @@ export async function sendClientToBlock(
   clientId: number,
   blockId: number,
 ) {
-  await getClient(deps.db, projectId, clientId);
+  const client = await getClient(deps.db, projectId, clientId);
+  // A paused bot enters no block (the engine only notes it): say so rather than send nothing.
+  if (isBotPaused(client, deps.now()))
+    throw new DomainError(
+      'conflict',
+      'The bot is paused for this client while an operator answers: resume the bot first, then send the client to a block.',
+    );
   const result = await handleEvent(
     deps,
     projectId,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isBotPaused } from '@/lib/inbox/pause';
 import { messengerLabel } from '@/server/contacts/client-filter-options';
 import type { Db } from '@/server/db/client-type';
 import { notFound } from '@/server/errors';
@@ -30,6 +31,9 @@ export async function clientProfile(db: Db, projectId: number, clientId: number)
       createdAt: true,
       lastMessageAt: true,
       currentBlockId: true,
+      botPausedAt: true,
+      botPausedUntil: true,
+      waitingSince: true,
       assignedMember: { select: { id: true, name: true, email: true, role: true } },
       lists: {
         select: { addedAt: true, list: { select: { id: true, name: true } } },
@@ -68,6 +72,7 @@ export async function clientProfile(db: Db, projectId: number, clientId: number)
   return {
     ...rest,
     messenger: messengerLabel(client.clientType),
+    botPaused: isBotPaused(client, new Date()),
     currentBlock: client.currentBlockId === null ? null : blockOf(client.currentBlockId),
     lists: lists.map((l) => ({ ...l.list, addedAt: l.addedAt })),
     variables,

@@ -199,6 +199,13 @@ describe('the client profile', () => {
       code: 'NOT_FOUND',
       message: 'Block 99 does not exist in this bot.',
     });
+    // A paused bot enters no block: the profile says so, and sending is refused with the reason.
+    await db.client.update({ where: { id: clientId }, data: { botPausedAt: new Date() } });
+    expect((await owner.clients.profile({ projectId, clientId })).botPaused).toBe(true);
+    await expect(owner.clients.sendToBlock({ projectId, clientId, blockId: 1 })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('The bot is paused for this client'),
+    });
   });
 
   it('resets the dialogue: no block, the deal closed and empty, timers cancelled, history and profile kept', async () => {
