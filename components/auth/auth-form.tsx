@@ -15,8 +15,19 @@ import { authErrorMessage } from './auth-errors';
 
 const noChanges = () => () => {};
 
-/** Sign-in and sign-up share one form; sign-up also asks for a name and opens the first project. */
-export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
+/** An invite link being accepted: the form is for its address, and joins its project after. */
+export interface InviteContext {
+  token: string;
+  email: string;
+  projectName: string;
+  role: string;
+}
+
+/**
+ * Sign-in and sign-up share one form; sign-up also asks for a name and opens the first project.
+ * From an invite link, it signs in or up with the invited address and joins that project instead.
+ */
+export function AuthForm({ mode, invite }: { mode: 'sign-in' | 'sign-up'; invite?: InviteContext }) {
   // Until React has taken over the page, a submit would be the browser's own: a GET that puts
   // the password in the address. So the button waits for hydration.
   const hydrated = useSyncExternalStore(
@@ -27,6 +38,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const router = useRouter();
   const trpc = useTRPC();
   const ensureFirst = useMutation(trpc.project.ensureFirst.mutationOptions());
+  const acceptInvite = useMutation(trpc.team.acceptInvite.mutationOptions());
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -46,7 +58,16 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       setError(authErrorMessage(result.error));
       return;
     }
-    if (mode === 'sign-up') {
+    if (invite) {
+      try {
+        const { projectId } = await acceptInvite.mutateAsync({ token: invite.token });
+        router.push(`/projects/${projectId}`);
+      } catch (e) {
+        setPending(false);
+        setError(e instanceof Error ? e.message : 'The invite could not be accepted.');
+        return;
+      }
+    } else if (mode === 'sign-up') {
       const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
       const project = await ensureFirst.mutateAsync({ timeZone });
       router.push(`/projects/${project.id}`);
@@ -56,11 +77,22 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     router.refresh();
   }
 
-  const title = mode === 'sign-up' ? 'Create your Blockbot account' : 'Sign in to Blockbot';
+  const title = invite
+    ? `Join ${invite.projectName}`
+    : mode === 'sign-up'
+      ? 'Create your Blockbot account'
+      : 'Sign in to Blockbot';
+  const switchHref = (to: 'sign-in' | 'sign-up') => (invite ? `/invite/${invite.token}?as=${to}` : `/${to}`);
   return (
     <main className="flex min-h-full items-center justify-center p-6">
       <Card className="w-full max-w-sm">
         <h1 className="mb-5 text-xl font-semibold">{title}</h1>
+        {invite ? (
+          <p className="-mt-3 mb-4 text-sm text-slate-600">
+            You are invited as an {invite.role}. {mode === 'sign-up' ? 'Create your account' : 'Sign in'} with{' '}
+            {invite.email} to join.
+          </p>
+        ) : null}
         <form className="space-y-4" onSubmit={onSubmit} noValidate>
           {mode === 'sign-up' ? (
             <Field id="name" label="Name">
@@ -68,7 +100,15 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
             </Field>
           ) : null}
           <Field id="email" label="E-mail">
-            <Input id="email" name="email" type="email" autoComplete="email" required />
+            <Input
+              id="email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              defaultValue={invite?.email}
+              readOnly={invite !== undefined}
+            />
           </Field>
           <Field
             id="password"
@@ -92,14 +132,14 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           {mode === 'sign-up' ? (
             <>
               Have an account?{' '}
-              <Link className="text-brand-600 hover:underline" href="/sign-in">
+              <Link className="text-brand-600 hover:underline" href={switchHref('sign-in')}>
                 Sign in
               </Link>
             </>
           ) : (
             <>
               New here?{' '}
-              <Link className="text-brand-600 hover:underline" href="/sign-up">
+              <Link className="text-brand-600 hover:underline" href={switchHref('sign-up')}>
                 Create an account
               </Link>
             </>

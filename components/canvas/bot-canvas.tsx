@@ -6,6 +6,7 @@ import { useCallback, useState } from 'react';
 import { SimulatorPanel } from '@/components/simulator/simulator-panel';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
+import { canManageProject } from '@/lib/team/member-rules';
 import { BotEditor } from './bot-editor';
 import { SimulatorSlot } from './simulator-slot';
 import { isWideScreen } from './wide-screen';
@@ -31,6 +32,8 @@ export function BotCanvas({
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   });
+  // Operators see the bot read-only; the server refuses their saves as well.
+  const project = useQuery(trpc.project.get.queryOptions({ projectId }));
   const [generation, setGeneration] = useState(0);
   const [currentBlock, setCurrentBlock] = useState<number | null>(null);
   // Open beside the canvas, except on a phone, where it would leave the canvas no room.
@@ -48,7 +51,7 @@ export function BotCanvas({
         <Alert tone="error">{schema.error.message}</Alert>
       </div>
     );
-  if (!schema.data) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
+  if (!schema.data || !project.data) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
   return (
     <div className="flex h-full w-full">
       <ReactFlowProvider key={generation}>
@@ -58,6 +61,7 @@ export function BotCanvas({
           onReload={reloadNow}
           currentBlock={simulatorOpen ? currentBlock : null}
           openOnBlock={openOnBlock}
+          readOnly={!canManageProject(project.data.role)}
         />
       </ReactFlowProvider>
       <SimulatorSlot open={simulatorOpen} onOpenChange={setSimulatorOpen}>

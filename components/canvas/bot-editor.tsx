@@ -41,7 +41,7 @@ import { blockKindStyle } from './block-colors';
 import { BlockNode } from './block-node';
 import { BlockPalette, PALETTE_MIME } from './block-palette';
 import { CommentNode } from './comment-node';
-import { EmptyCanvas } from './empty-canvas';
+import { EmptyCanvas, EmptyReadOnlyCanvas } from './empty-canvas';
 import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
 import { initialViewport, NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
@@ -84,6 +84,8 @@ export interface BotEditorProps {
   currentBlock: number | null;
   /** A block to open the canvas on (the page's `?block=<id>`). */
   openOnBlock?: number | null;
+  /** An operator's view: the bot is shown, never changed (the server refuses saves too). */
+  readOnly?: boolean;
 }
 
 /** The canvas workspace: toolbar, palette, React Flow, and the block or arrow editor for the selection. */
@@ -93,10 +95,11 @@ export function BotEditor({
   onReload,
   currentBlock,
   openOnBlock = null,
+  readOnly = false,
 }: BotEditorProps) {
   const editor = useBotSchemaEditor({ projectId, initial });
   const { actions, schema } = editor;
-  useCanvasShortcuts(actions);
+  useCanvasShortcuts(actions, !readOnly);
   const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
   const pane = useRef<HTMLDivElement>(null);
   const [selection, setSelection] = useState<{ blocks: number[]; arrows: number[] }>({
@@ -380,21 +383,34 @@ export function BotEditor({
         onDuplicate={actions.duplicate}
         onDelete={actions.deleteSelection}
         onFitView={fitView}
+        readOnly={readOnly}
       >
         <SearchBox blocks={schema.blocks} onJump={jumpTo} />
         <ProblemsPanel problems={problems} onJump={jumpToProblem} />
-        <ImportExport
-          projectId={projectId}
-          blockCount={schema.blocks.length}
-          onReplace={replaceWith}
-          onAddBeside={addBeside}
-        />
-        <SaveStateIndicator
-          state={saveState}
-          onRetry={editor.retrySave}
-          heldBack={heldBack}
-          onShowHeldBack={showHeldBack}
-        />
+        {readOnly ? (
+          <span
+            className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-800"
+            data-testid="read-only-notice"
+            title="Owners and admins edit the bot; operators see it and answer clients."
+          >
+            Read-only: only owners and admins edit the bot
+          </span>
+        ) : (
+          <>
+            <ImportExport
+              projectId={projectId}
+              blockCount={schema.blocks.length}
+              onReplace={replaceWith}
+              onAddBeside={addBeside}
+            />
+            <SaveStateIndicator
+              state={saveState}
+              onRetry={editor.retrySave}
+              heldBack={heldBack}
+              onShowHeldBack={showHeldBack}
+            />
+          </>
+        )}
       </CanvasToolbar>
       <div className="relative flex min-h-0 flex-1 max-md:flex-col">
         {saveState.status === 'conflict' || saveState.status === 'invalid' || editor.notice ? (
@@ -419,9 +435,13 @@ export function BotEditor({
             </Alert>
           </div>
         ) : null}
-        <BlockPalette onAdd={addBlock} />
+        {readOnly ? null : <BlockPalette onAdd={addBlock} />}
         <div ref={pane} className="relative min-h-0 min-w-0 flex-1">
-          {schema.blocks.length ? null : <EmptyCanvas onAddStart={addStart} onOpenTemplate={openTemplate} />}
+          {schema.blocks.length ? null : readOnly ? (
+            <EmptyReadOnlyCanvas />
+          ) : (
+            <EmptyCanvas onAddStart={addStart} onOpenTemplate={openTemplate} />
+          )}
           {viewport ? (
             <FarZoomContext value={far}>
               <LintStoreContext value={lintStore}>
@@ -435,6 +455,9 @@ export function BotEditor({
                   onConnectEnd={onConnectEnd}
                   onDragOver={onDragOver}
                   onDrop={onDrop}
+                  nodesDraggable={!readOnly}
+                  nodesConnectable={!readOnly}
+                  elementsSelectable={!readOnly}
                   nodeTypes={nodeTypes}
                   edgeTypes={edgeTypes}
                   deleteKeyCode={null}
@@ -479,7 +502,8 @@ export function BotEditor({
             ref={editorPanel}
             className="flex min-h-0 shrink-0 max-md:*:h-[40dvh] max-md:*:w-full max-md:*:border-t max-md:*:border-l-0"
           >
-            {selectedBlock ? (
+            {/* Read-only: a jump to a block (search, ?block=) shows it on the canvas, no editor. */}
+            {readOnly ? null : selectedBlock ? (
               <ButtonArrowsContext value={buttonArrows}>
                 <BlockEditor block={selectedBlock} onChange={actions.updateBlock} onDelete={deleteBlock} />
               </ButtonArrowsContext>

@@ -58,6 +58,8 @@ export interface CanvasToolbarProps {
   onDuplicate(): void;
   onDelete(): void;
   onFitView(): void;
+  /** An operator's view: no editing tools. */
+  readOnly?: boolean;
   /** Search, import/export and the save state, on the right. */
   children?: ReactNode;
 }
@@ -75,44 +77,48 @@ export const CanvasToolbar = memo(function CanvasToolbar(props: CanvasToolbarPro
       aria-label="Canvas"
       className="relative z-20 flex flex-wrap items-center gap-0.5 border-b border-slate-200 bg-white px-2 py-1"
     >
-      <ToolButton
-        label="Undo"
-        shortcut="Ctrl+Z"
-        icon={Undo2}
-        onClick={props.onUndo}
-        disabled={!props.canUndo}
-      />
-      <ToolButton
-        label="Redo"
-        shortcut="Ctrl+Shift+Z"
-        icon={Redo2}
-        onClick={props.onRedo}
-        disabled={!props.canRedo}
-      />
-      <Divider />
-      <ToolButton
-        label="Copy blocks"
-        shortcut="Ctrl+C"
-        icon={Copy}
-        onClick={props.onCopy}
-        disabled={!props.hasSelection}
-      />
-      <ToolButton label="Paste blocks" shortcut="Ctrl+V" icon={ClipboardPaste} onClick={props.onPaste} />
-      <ToolButton
-        label="Duplicate"
-        shortcut="Ctrl+D"
-        icon={CopyPlus}
-        onClick={props.onDuplicate}
-        disabled={!props.hasSelection}
-      />
-      <ToolButton
-        label="Delete selection"
-        shortcut="Delete"
-        icon={Trash2}
-        onClick={props.onDelete}
-        disabled={!props.hasSelection}
-      />
-      <Divider />
+      {props.readOnly ? null : (
+        <>
+          <ToolButton
+            label="Undo"
+            shortcut="Ctrl+Z"
+            icon={Undo2}
+            onClick={props.onUndo}
+            disabled={!props.canUndo}
+          />
+          <ToolButton
+            label="Redo"
+            shortcut="Ctrl+Shift+Z"
+            icon={Redo2}
+            onClick={props.onRedo}
+            disabled={!props.canRedo}
+          />
+          <Divider />
+          <ToolButton
+            label="Copy blocks"
+            shortcut="Ctrl+C"
+            icon={Copy}
+            onClick={props.onCopy}
+            disabled={!props.hasSelection}
+          />
+          <ToolButton label="Paste blocks" shortcut="Ctrl+V" icon={ClipboardPaste} onClick={props.onPaste} />
+          <ToolButton
+            label="Duplicate"
+            shortcut="Ctrl+D"
+            icon={CopyPlus}
+            onClick={props.onDuplicate}
+            disabled={!props.hasSelection}
+          />
+          <ToolButton
+            label="Delete selection"
+            shortcut="Delete"
+            icon={Trash2}
+            onClick={props.onDelete}
+            disabled={!props.hasSelection}
+          />
+          <Divider />
+        </>
+      )}
       <ToolButton label="Zoom to fit" icon={Maximize} onClick={props.onFitView} />
       <Divider />
       <ToolButton

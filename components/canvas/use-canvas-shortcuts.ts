@@ -24,11 +24,13 @@ let memoryClipboard: string | null = null;
  * Ctrl+V through the system clipboard (the copy and paste events, with the async Clipboard API
  * as a fallback), Ctrl+D, Ctrl+A. Ignored while typing in a field.
  */
-export function useCanvasShortcuts(actions: EditorActions) {
+export function useCanvasShortcuts(actions: EditorActions, enabled = true) {
   const latest = useRef(actions);
   latest.current = actions;
 
   useEffect(() => {
+    // A read-only canvas (an operator's) takes no editing keys.
+    if (!enabled) return;
     let lastPasteEvent = 0;
 
     function writeClipboard(text: string) {
@@ -97,7 +99,7 @@ export function useCanvasShortcuts(actions: EditorActions) {
       document.removeEventListener('copy', onCopy);
       document.removeEventListener('paste', onPaste);
     };
-  }, []);
+  }, [enabled]);
 }
 
 /** Toolbar buttons: the same copy and paste, through the async Clipboard API. */

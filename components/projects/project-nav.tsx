@@ -3,17 +3,22 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
+import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 
-export function ProjectNav({ projectId, name }: { projectId: number; name: string }) {
+const MANAGERS_ONLY = "Only the project's owners and admins can open this.";
+
+export function ProjectNav({ projectId, name, role }: { projectId: number; name: string; role: MemberRole }) {
   const pathname = usePathname();
   const base = `/projects/${projectId}`;
   const tabs = [
     { href: base, label: 'Bot' },
     { href: `${base}/clients`, label: 'Clients' },
     { href: `${base}/channels`, label: 'Channels' },
-    { href: `${base}/settings`, label: 'Settings' },
-    { href: `${base}/api-keys`, label: 'API keys' },
+    { href: `${base}/settings`, label: 'Settings', managers: true },
+    { href: `${base}/api-keys`, label: 'API keys', managers: true },
+    { href: `${base}/team`, label: 'Team', managers: true },
   ];
+  const manager = canManageProject(role);
   return (
     <nav
       className="flex h-11 shrink-0 items-center gap-1 overflow-x-auto whitespace-nowrap border-b border-slate-200 bg-white px-4"
@@ -23,6 +28,18 @@ export function ProjectNav({ projectId, name }: { projectId: number; name: strin
         {name}
       </span>
       {tabs.map((tab) => {
+        if (tab.managers && !manager)
+          return (
+            // Operators see what exists, and why it is not theirs to open.
+            <span
+              key={tab.href}
+              aria-disabled="true"
+              title={MANAGERS_ONLY}
+              className="cursor-not-allowed rounded-md px-3 py-1.5 text-sm text-slate-400"
+            >
+              {tab.label}
+            </span>
+          );
         // A tab's own pages (a client's profile under Clients) keep it current.
         const current = pathname === tab.href || (tab.href !== base && pathname.startsWith(`${tab.href}/`));
         return (

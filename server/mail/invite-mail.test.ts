@@ -135,7 +135,7 @@ describe('invites by e-mail', () => {
     );
     expect(result.invite.mailError).not.toContain('s3cret');
     expect(result.invite.link).toMatch(/\/invite\/[A-Za-z0-9_-]+$/);
-    expect((await owner.team.list({ projectId })).map((m) => m.email)).toContain('rex@example.com');
+    expect((await owner.team.list({ projectId })).members.map((m) => m.email)).toContain('rex@example.com');
 
     // A wrong password is a refusal too, and its message carries no credentials.
     configure({ BLOCKBOT_SMTP_URL: `smtp://mailer:wrong-pass@127.0.0.1:${port}` });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { MemberRole } from '@/lib/team/member-rules';
 import { baseUrl } from '@/server/config/env';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
@@ -101,11 +102,16 @@ function stateOf(invite: Awaited<ReturnType<typeof findInvite>>): InviteState {
   return 'valid';
 }
 
+export type InviteView =
+  | { state: Exclude<InviteState, 'valid'> }
+  | { state: 'valid'; projectName: string; email: string; role: MemberRole; hasAccount: boolean };
+
 /** The invite page's view: the project and address it is for, only while the link works. */
-export async function describeInvite(db: Db, token: string) {
+export async function describeInvite(db: Db, token: string): Promise<InviteView> {
   const invite = await findInvite(db, token);
   const state = stateOf(invite);
-  if (state !== 'valid' || !invite?.member) return { state } as const;
+  if (state !== 'valid') return { state };
+  if (!invite?.member) return { state: 'revoked' };
   const account = await db.user.findFirst({
     where: { email: invite.member.email },
     select: { id: true },
@@ -116,7 +122,7 @@ export async function describeInvite(db: Db, token: string) {
     email: invite.member.email,
     role: invite.member.role,
     hasAccount: account !== null,
-  } as const;
+  };
 }
 
 const refusals: Record<Exclude<InviteState, 'valid'>, string> = {

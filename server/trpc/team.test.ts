@@ -56,7 +56,7 @@ describe('inviting members', () => {
     expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.tokenHash).not.toContain(token);
 
-    const members = await owner.team.list({ projectId });
+    const { members } = await owner.team.list({ projectId });
     expect(members.find((m) => m.email === 'nora@example.com')).toMatchObject({
       name: 'Nora',
       joined: false,
@@ -85,7 +85,9 @@ describe('inviting members', () => {
     });
     expect(await nora.team.acceptInvite({ token })).toEqual({ projectId });
     expect((await nora.project.get({ projectId })).role).toBe('operator');
-    expect((await owner.team.list({ projectId })).find((m) => m.email === 'nora@example.com')).toMatchObject({
+    expect(
+      (await owner.team.list({ projectId })).members.find((m) => m.email === 'nora@example.com'),
+    ).toMatchObject({
       joined: true,
       inviteExpiresAt: null,
     });
@@ -354,7 +356,7 @@ describe("operators' limits and project isolation", () => {
       await expect(call()).rejects.toMatchObject({ code: 'NOT_FOUND' });
     }
     const bList = await b.owner.team.list({ projectId: b.projectId });
-    expect(bList.map((m) => m.email)).toEqual(['iso-b-owner@example.com']);
+    expect(bList.members.map((m) => m.email)).toEqual(['iso-b-owner@example.com']);
     expect(
       await tdb.prisma.projectMember.findUniqueOrThrow({ where: { id: aOperator.memberId } }),
     ).toMatchObject({

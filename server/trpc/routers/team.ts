@@ -17,7 +17,11 @@ const tokenInput = z.object({ token: z.string().max(200) });
 
 /** The Team tab (owners and admins; who may change whom is lib/team/member-rules.ts) and the invite page. */
 export const teamRouter = createTRPCRouter({
-  list: projectManagerProcedure.query(({ ctx }) => listMembers(ctx.db, ctx.projectId)),
+  /** The members, and which of them is the caller (the screen marks "you" and what they may change). */
+  list: projectManagerProcedure.query(async ({ ctx }) => ({
+    members: await listMembers(ctx.db, ctx.projectId),
+    you: actorOf(ctx),
+  })),
 
   invite: projectManagerProcedure
     .input(inviteMemberInput)
