@@ -11,6 +11,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import {
+  canManageProject,
   MEMBER_ROLES,
   type MemberChange,
   type MemberRole,
@@ -32,7 +33,10 @@ interface Issued {
 export function Team({ projectId }: { projectId: number }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const team = useQuery(trpc.team.list.queryOptions({ projectId }));
+  // Operators are told at once that the team is not theirs, without a refused call first.
+  const project = useQuery(trpc.project.get.queryOptions({ projectId }));
+  const manager = project.data ? canManageProject(project.data.role) : undefined;
+  const team = useQuery({ ...trpc.team.list.queryOptions({ projectId }), enabled: manager === true });
   const invalidate = () =>
     queryClient.invalidateQueries({ queryKey: trpc.team.list.queryKey({ projectId }) });
   const [email, setEmail] = useState('');
@@ -65,10 +69,19 @@ export function Team({ projectId }: { projectId: number }) {
   const setActive = useMutation(trpc.team.setActive.mutationOptions(action));
   const remove = useMutation(trpc.team.remove.mutationOptions(action));
 
-  if (team.error)
+  if (manager === false)
     return (
       <div className="p-6">
-        <Alert tone="info">{team.error.message}</Alert>
+        <Alert tone="info">
+          You are an operator of this project: only its owners and admins invite, change and remove members.
+        </Alert>
+      </div>
+    );
+  const error = project.error ?? team.error;
+  if (error)
+    return (
+      <div className="p-6">
+        <Alert tone="error">{error.message}</Alert>
       </div>
     );
   if (!team.data) return <p className="p-6 text-sm text-slate-500">Loading the team…</p>;
@@ -194,11 +207,11 @@ export function Team({ projectId }: { projectId: number }) {
                       {member.name || <span className="text-slate-400">—</span>}
                       {isYou ? <Badge className="ml-1.5">you</Badge> : null}
                     </td>
-                    <td className="pr-2 break-all">{member.email}</td>
+                    <td className="pr-2 whitespace-nowrap">{member.email}</td>
                     <td className="pr-2">
                       <Select
                         aria-label={`Role of ${member.email}`}
-                        className="h-8 w-32"
+                        className="h-8 w-32 disabled:bg-slate-50 disabled:text-slate-500"
                         value={member.role}
                         title={roleRefusal ?? undefined}
                         disabled={changeRole.isPending || roleRefusal !== null}
@@ -242,8 +255,8 @@ export function Team({ projectId }: { projectId: number }) {
                       </label>
                     </td>
                     <td className="pr-2 whitespace-nowrap">
-                      {member.joined ? (
-                        date(member.createdAt)
+                      {member.joinedAt ? (
+                        date(member.joinedAt)
                       ) : (
                         <Badge className={expired ? 'bg-amber-100 text-amber-800' : undefined}>
                           {expired ? 'invite expired' : 'invited'}

@@ -30,7 +30,7 @@ export interface Actor {
   role: MemberRole;
 }
 
-/** The project's members, owners first, with whether each has joined and their pending invite's expiry. */
+/** The project's members, owners first, with when each joined or their pending invite's expiry. */
 export async function listMembers(db: Db, projectId: number) {
   const members = await db.projectMember.findMany({
     where: { projectId },
@@ -45,10 +45,10 @@ export async function listMembers(db: Db, projectId: number) {
       createdAt: true,
       lastAssignedAt: true,
       invites: {
-        where: { usedAt: null, revokedAt: null },
+        where: { revokedAt: null },
         orderBy: { createdAt: 'desc' },
         take: 1,
-        select: { expiresAt: true },
+        select: { expiresAt: true, usedAt: true },
       },
     },
   });
@@ -57,6 +57,8 @@ export async function listMembers(db: Db, projectId: number) {
     .map(({ userId, invites, ...m }) => ({
       ...m,
       joined: userId !== null,
+      // An invited member joined when they used the link; the project's creator, when it was made.
+      joinedAt: userId === null ? null : (invites[0]?.usedAt ?? m.createdAt),
       inviteExpiresAt: userId === null ? (invites[0]?.expiresAt ?? null) : null,
     }))
     .sort((a, b) => order[a.role] - order[b.role]);

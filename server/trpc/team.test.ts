@@ -89,6 +89,7 @@ describe('inviting members', () => {
       (await owner.team.list({ projectId })).members.find((m) => m.email === 'nora@example.com'),
     ).toMatchObject({
       joined: true,
+      joinedAt: expect.any(Date),
       inviteExpiresAt: null,
     });
 
