@@ -284,6 +284,9 @@ describe("operators' limits and project isolation", () => {
       email: 'pending-ops@example.com',
       role: 'operator',
     });
+    const client = await tdb.prisma.client.create({
+      data: { projectId, platformId: 'ops-1', clientType: 1 },
+    });
     const { caller: otto, memberId: ottoId } = await join('operator');
     const schema = { format: BOT_SCHEMA_FORMAT, blocks: [{ id: 1, kind: 'start', text: 'hi' }], arrows: [] };
 
@@ -294,6 +297,7 @@ describe("operators' limits and project isolation", () => {
       invites: await tdb.prisma.projectInvite.findMany({ where: { projectId }, orderBy: { id: 'asc' } }),
       blocks: await tdb.prisma.block.count({ where: { projectId } }),
       channels: await tdb.prisma.channel.findMany({ where: { projectId }, orderBy: { id: 'asc' } }),
+      clients: await tdb.prisma.client.count({ where: { projectId } }),
     });
     const before = await snapshot();
     const { revision } = await otto.botSchema.get({ projectId });
@@ -320,6 +324,13 @@ describe("operators' limits and project isolation", () => {
         'channels.connectTg',
         () => otto.channels.connectTg({ projectId, token: '123456:ABCDEFGHIJKLMNOP', mode: 'polling' }),
       ],
+      ['channels.createWidget', () => otto.channels.createWidget({ projectId })],
+      // The role is checked before the settings are read: any settings are refused alike.
+      [
+        'channels.updateWidget',
+        () => otto.channels.updateWidget({ projectId, channelId: channel.id, settings: {} as never }),
+      ],
+      ['clients.delete', () => otto.clients.delete({ projectId, clientId: client.id })],
       ['channels.disconnect', () => otto.channels.disconnect({ projectId, channelId: channel.id })],
       ['team.list', () => otto.team.list({ projectId })],
       ['team.invite', () => otto.team.invite({ projectId, email: 'friend@example.com', role: 'operator' })],
