@@ -86,8 +86,8 @@ async function start(script: HTMLScriptElement) {
     return opening;
   }
 
-  const show = (message: WidgetMessage) => {
-    panel.show(message);
+  const show = (message: WidgetMessage, live = false) => {
+    panel.show(message, live);
     if (BigInt(message.id) > BigInt(lastId)) lastId = message.id;
   };
 
@@ -106,7 +106,7 @@ async function start(script: HTMLScriptElement) {
     }
     stopLive = openLive(api.streamUrl, current.token, () => lastId, {
       event(name, data) {
-        if (name === 'message') show(JSON.parse(data));
+        if (name === 'message') show(JSON.parse(data), true);
         else if (name === 'typing') panel.typing(JSON.parse(data).on);
       },
       gone: forget,

@@ -112,14 +112,17 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
 
   return {
     mount: () => document.body.append(host),
-    /** A stored message, once: a repeat (a resumed stream, a history reload) is skipped. */
-    show(message: WidgetMessage) {
+    /**
+     * A stored message, once: a repeat (a resumed stream, a history reload) is skipped. A live
+     * one from the bot marks the closed bubble unread.
+     */
+    show(message: WidgetMessage, live: boolean) {
       if (shown.has(message.id)) return;
       shown.add(message.id);
       if (message.from === 'visitor' && pending[0]?.textContent === message.text) pending.shift()?.remove();
       append(messageView(message, press));
       replies.replaceChildren(...(message.replies.length ? [buttonRows(message.replies, press)] : []));
-      if (message.from === 'bot' && !isOpen()) dot.hidden = false;
+      if (live && message.from === 'bot' && !isOpen()) dot.hidden = false;
     },
     /** The visitor's message until the server has stored it. */
     pending(text: string) {

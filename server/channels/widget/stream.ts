@@ -15,10 +15,15 @@ export function dialogStream(req: Request, deps: EngineDeps, visitor: Visitor): 
   return sseResponse(req, (send) => {
     let reading = Promise.resolve();
     let stopped = false;
-    // Reads one after another, so a message is never sent twice nor out of order.
+    let queued = false;
+    // Reads one after another, so a message is never sent twice nor out of order; announcements
+    // arriving before the next read starts (a message in and its reply) share that read.
     const catchUp = () => {
+      if (queued) return;
+      queued = true;
       reading = reading
         .then(async () => {
+          queued = false;
           for (;;) {
             if (stopped) return;
             const messages = await dialogMessages(deps.db, visitor, last);
