@@ -56,9 +56,13 @@ export async function safeFetch(
   for (let hop = 0; ; hop++) {
     const target = await resolveTarget(url, config);
     const connectTimeoutMs = init.connectTimeoutMs ?? config.connectTimeoutMs;
-    const dispatcher = proxyUrl
-      ? pinnedProxyAgent(proxyUrl, target, connectTimeoutMs)
-      : pinnedAgent(target, connectTimeoutMs);
+    const dispatcher = reusedDispatcher(
+      `${proxyUrl ?? ''} ${url.protocol}//${url.host} ${target.address} ${connectTimeoutMs}`,
+      () =>
+        proxyUrl
+          ? pinnedProxyAgent(proxyUrl, target, connectTimeoutMs)
+          : pinnedAgent(target, connectTimeoutMs),
+    );
     try {
       const response = proxyUrl
         ? await send(
@@ -100,8 +104,6 @@ export async function safeFetch(
       };
     } catch (error) {
       throw toSafeError(error, url, timeoutMs);
-    } finally {
-      void dispatcher.close().catch(() => {});
     }
   }
 }
@@ -168,6 +170,29 @@ async function resolveTarget(url: URL, config: SafeHttpConfig): Promise<Target> 
   }
   const first = addresses[0];
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/** Agents kept for their open connections; the least recently used beyond this many is closed. */
+const MAX_AGENTS = 64;
+const agents = new Map<string, Dispatcher>();
+
+/**
+ * The agent of one checked address (and proxy), reused so its idle connections serve the next
+ * requests there (keep-alive) instead of each request opening its own. A name that resolves
+ * to another address gets another agent: a connection only ever reaches a checked address.
+ */
+function reusedDispatcher(key: string, create: () => Dispatcher): Dispatcher {
+  let agent = agents.get(key);
+  if (agent) agents.delete(key);
+  else agent = create();
+  agents.set(key, agent);
+  if (agents.size > MAX_AGENTS) {
+    const [oldest, evicted] = agents.entries().next().value as [string, Dispatcher];
+    agents.delete(oldest);
+    // Its requests in flight finish first.
+    void evicted.close().catch(() => {});
+  }
+  return agent;
 }
 
 /** An agent whose every connection goes to the checked address, so DNS cannot change it in between. */
