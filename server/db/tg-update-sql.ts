@@ -16,14 +16,31 @@ export const heldRow = z.object({
 });
 export type HeldRow = z.infer<typeof heldRow>;
 
+/**
+ * Stores updates held under $token, and sets the channel's "last update received" when it is
+ * more than $touchSeconds old: every update of a busy bot writing that one row would queue
+ * on its lock, and the Channels tab needs no more.
+ */
 export const insertHeld = new PreparedStatement(
-  `INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "claimToken", "claimedUntil")
+  `WITH touched AS (
+     UPDATE "Channel" SET "lastUpdateAt" = ${DB_NOW}
+     WHERE id = $channelId::int AND ("lastUpdateAt" IS NULL
+       OR "lastUpdateAt" < ${DB_NOW} - make_interval(secs => $touchSeconds))
+   )
+   INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "claimToken", "claimedUntil")
    SELECT $channelId::int, u."updateId", u.chat, u.payload::jsonb, $token,
      ${DB_NOW} + make_interval(secs => $seconds)
    FROM unnest($updateIds::bigint[], $chats::text[], $payloads::text[]) AS u ("updateId", chat, payload)
    ON CONFLICT ("channelId", "updateId") DO NOTHING
    RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
   heldRow,
+);
+
+/** The webhook's channel: its secret and the bot's username. */
+export const webhookChannel = new PreparedStatement(
+  `SELECT id, "groupId", "inboundSecret" FROM "Channel"
+   WHERE id = $id::int AND kind = 'tg' AND "receiveMode" = 'webhook'`,
+  z.object({ id: column.int, groupId: column.text, inboundSecret: column.text }),
 );
 
 export const claimedRow = z.object({

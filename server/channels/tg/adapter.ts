@@ -1,4 +1,4 @@
-import { BUSINESS_CONNECTION_VARIABLE, TG_CLIENT_TYPE } from '@/lib/tg/inbound';
+import { TG_CLIENT_TYPE } from '@/lib/tg/inbound';
 import type { PacingLimits } from '@/lib/tg/pacing';
 import { renderMessage, type TgSend } from '@/lib/tg/render';
 import type {
@@ -10,6 +10,7 @@ import type {
 } from '@/server/channels/channel-adapter';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { BotApiClient } from './bot-api';
+import { tgRoute } from './business';
 import { channelBot, tgChannelFor } from './channel-service';
 import { callTgBotApiFunction, TG_BOT_API_FUNCTIONS, type TgBotApiFunction } from './commands';
 import { createTgPacer } from './pacing';
@@ -62,41 +63,15 @@ async function sendOne(
   }
 }
 
-/**
- * A client of a business account is answered through its connection (the id its last message
- * carried); one the owner disabled, or left without the right to reply, is refused here.
- */
-async function businessTarget(
-  db: Db,
-  channelId: number,
-  clientId: number,
-): Promise<{ business_connection_id?: string; refused?: string }> {
-  const kept = await db.clientVariable.findUnique({
-    where: { clientId_name: { clientId, name: BUSINESS_CONNECTION_VARIABLE } },
-  });
-  if (!kept?.value) return {};
-  const connection = await db.tgBusinessConnection.findUnique({
-    where: { channelId_connectionId: { channelId, connectionId: kept.value } },
-  });
-  // Unseen (connected before the bot was): the messenger itself accepts or refuses it.
-  if (!connection || (connection.enabled && connection.canReply))
-    return { business_connection_id: kept.value };
-  return {
-    refused: `the business connection ${kept.value} ${
-      connection.enabled ? 'does not allow the bot to reply' : 'is disabled'
-    }: the business account's owner must turn the bot back on (with the right to reply) in the messenger's Business settings`,
-  };
-}
-
 async function send(
   client: ChannelClient,
   message: OutgoingMessage,
   { db }: ChannelContext,
 ): Promise<DeliveryResult> {
-  const channel = await tgChannelFor(db, client.projectId, client.groupId);
+  const route = await tgRoute(db, client);
+  if (route.refused) return { delivered: false, error: route.refused };
+  const { channel, business } = route;
   const api = channelBot(channel);
-  const { refused, ...business } = await businessTarget(db, channel.id, client.id);
-  if (refused) return { delivered: false, error: refused };
   const { sends } = renderMessage(message, { chat_id: client.platformId, ...business });
   for (const s of sends) {
     const outcome = await sendOne(db, api, channel.id, client.platformId, s);

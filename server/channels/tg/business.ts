@@ -1,6 +1,10 @@
 import type { Value } from '@/lib/formula';
 import { BUSINESS_CONNECTION_VARIABLE } from '@/lib/tg/inbound';
+import type { ChannelClient } from '@/server/channels/channel-adapter';
+import type { PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
+import { plainSql } from '@/server/db/raw-sql';
+import { sendRoute } from '@/server/db/tg-send-sql';
 
 /**
  * tg_callback's business flag (platform-interface: "pass 1 for business clients"). A client
@@ -15,4 +19,30 @@ export const isBusinessFlag = (value: Value | undefined): boolean =>
 export function reachedThroughBusiness(business: boolean): Prisma.ClientWhereInput {
   const kept = { some: { name: BUSINESS_CONNECTION_VARIABLE, value: { not: '' } } };
   return business ? { variables: kept } : { variables: { none: kept.some } };
+}
+
+/**
+ * How a message reaches a tg client: through the bot it wrote to (its group_id) and, when it
+ * last wrote through a business account, that connection; one the owner disabled, or left
+ * without the right to reply, is refused. One statement: it runs for every message sent.
+ */
+export async function tgRoute(db: PrismaClient, client: ChannelClient) {
+  const [row] = await plainSql(db).run(sendRoute, {
+    projectId: client.projectId,
+    clientType: client.clientType,
+    groupId: client.groupId,
+    clientId: client.id,
+    variable: BUSINESS_CONNECTION_VARIABLE,
+  });
+  if (!row) throw new Error(`the tg bot ${client.groupId} is not connected to this project`);
+  const { connectionId, enabled, canReply, ...channel } = row;
+  // Unseen (connected before the bot was): the messenger itself accepts or refuses it.
+  if (!connectionId || enabled === null || (enabled && canReply))
+    return { channel, business: connectionId ? { business_connection_id: connectionId } : {} };
+  return {
+    channel,
+    refused: `the business connection ${connectionId} ${
+      enabled ? 'does not allow the bot to reply' : 'is disabled'
+    }: the business account's owner must turn the bot back on (with the right to reply) in the messenger's Business settings`,
+  };
 }

@@ -6,7 +6,7 @@ import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, notFound, parseInput } from '@/server/errors';
 import { widgetView } from '../widget/channel-service';
-import { type BotApiClient, type BotCallResult, botApiClient } from './bot-api';
+import { type BotApiClient, type BotCallResult, botApiClient, tgApiRoot } from './bot-api';
 
 /**
  * Connecting tg bots to a project: the token is checked with getMe, the bot's username becomes
@@ -46,13 +46,34 @@ interface TokenOwner {
 /** The sealed token is bound to its project and bot, so a copied value opens nowhere else. */
 const tokenContext = (projectId: number, groupId: string) => `tg-channel:${projectId}:${groupId}`;
 
-export function channelToken(channel: TokenOwner): string {
+function sealedToken(channel: TokenOwner): string {
   const sealed = (channel.credentials as { token?: unknown } | null)?.token;
   if (typeof sealed !== 'string') throw new Error(`the tg bot ${channel.groupId} has no stored token`);
-  return decryptSecret(sealed, tokenContext(channel.projectId, channel.groupId));
+  return sealed;
 }
 
-export const channelBot = (channel: TokenOwner): BotApiClient => botApiClient(channelToken(channel));
+export function channelToken(channel: TokenOwner): string {
+  return decryptSecret(sealedToken(channel), tokenContext(channel.projectId, channel.groupId));
+}
+
+/** Clients kept per bot (the least recently used beyond this many is dropped). */
+const MAX_BOTS = 256;
+const bots = new Map<string, BotApiClient>();
+
+/**
+ * The bot's Bot API client, made once (the token opened, grammY's Api built) and reused by
+ * every send and call: keyed by the sealed token and the API root, so a reconnected bot or
+ * another root gets a new one.
+ */
+export function channelBot(channel: TokenOwner): BotApiClient {
+  const key = `${tgApiRoot()} ${tokenContext(channel.projectId, channel.groupId)} ${sealedToken(channel)}`;
+  let bot = bots.get(key);
+  if (bot) bots.delete(key);
+  else bot = botApiClient(channelToken(channel));
+  bots.set(key, bot);
+  if (bots.size > MAX_BOTS) bots.delete(bots.keys().next().value as string);
+  return bot;
+}
 
 export const webhookUrl = (channelId: number) =>
   `${baseUrl().replace(/\/+$/, '')}/api/channels/tg/${channelId}`;

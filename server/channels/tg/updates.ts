@@ -51,7 +51,7 @@ const SWEEP_SECONDS = 5;
 const SWEEP_BATCH = 200;
 
 /** How stale the channel's "last update received" may be. */
-const LAST_UPDATE_EVERY_MS = 5000;
+const LAST_UPDATE_EVERY_SECONDS = 5;
 
 export interface AcceptedUpdate {
   updateId: number;
@@ -84,19 +84,10 @@ export async function storeUpdates(
     payloads: updates.map((u) => JSON.stringify(u.payload)),
     token,
     seconds: ACCEPT_HOLD_SECONDS,
+    touchSeconds: LAST_UPDATE_EVERY_SECONDS,
   });
   processInOrder(deps, inserted, token);
   void ensureSweeper();
-  // Every update of a busy bot would queue on this one row's lock: once every few seconds is
-  // what the Channels tab needs.
-  const now = new Date();
-  await deps.db.channel.updateMany({
-    where: {
-      id: channelId,
-      OR: [{ lastUpdateAt: null }, { lastUpdateAt: { lt: new Date(now.getTime() - LAST_UPDATE_EVERY_MS) } }],
-    },
-    data: { lastUpdateAt: now },
-  });
 }
 
 /** This process's updates per chat: each starts when the one before it has finished. */
@@ -129,30 +120,16 @@ const toAttachment = (channelId: number, a: TgInboundAttachment): Attachment => 
 
 /**
  * A client writing through a business account gets the connection id, so every reply (and any
- * later send) goes through it; the same person writing to the bot directly clears it. Read
- * first so that ordinary chats pay no variable write.
+ * later send) goes through it; the same person writing to the bot directly clears it (the
+ * engine clears it only when it is set, so ordinary chats pay no variable write).
  */
-async function businessVariable(
-  deps: EngineDeps,
-  channel: { projectId: number; groupId: string },
-  inbound: TgMessageEvent,
-): Promise<Record<string, string>> {
+function businessVariable(inbound: TgMessageEvent): {
+  variables?: Record<string, string>;
+  clearVariables?: string[];
+} {
+  const name = `client.${BUSINESS_CONNECTION_VARIABLE}`;
   const id = inbound.businessConnectionId;
-  if (id) return { [`client.${BUSINESS_CONNECTION_VARIABLE}`]: id };
-  const kept = await deps.db.clientVariable.findFirst({
-    where: {
-      name: BUSINESS_CONNECTION_VARIABLE,
-      value: { not: '' },
-      client: {
-        projectId: channel.projectId,
-        clientType: inbound.client.clientType,
-        groupId: channel.groupId,
-        platformId: inbound.client.platformId,
-      },
-    },
-    select: { value: true },
-  });
-  return kept ? { [`client.${BUSINESS_CONNECTION_VARIABLE}`]: '' } : {};
+  return id ? { variables: { [name]: id } } : { clearVariables: [name] };
 }
 
 /**
@@ -205,7 +182,8 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
   };
   const inbound = parseUpdate(row.payload, { botUsername: channel.groupId });
   try {
-    if (inbound.kind === 'message')
+    if (inbound.kind === 'message') {
+      const business = businessVariable(inbound);
       await handleEvent(
         deps,
         channel.projectId,
@@ -226,10 +204,11 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
           text: inbound.text,
           attachments: inbound.attachments.map((a) => toAttachment(channel.id, a)),
           ...(inbound.callbackQueryId ? { callbackQueryId: inbound.callbackQueryId } : {}),
-          variables: { ...eventVariables(inbound), ...(await businessVariable(deps, channel, inbound)) },
+          ...business,
+          variables: { ...eventVariables(inbound), ...business.variables },
         },
       );
-    else if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
+    } else if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
   } catch (error) {
     await sql.run(recordFailure, {
       id: String(updateRowId),

@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { parseUpdate } from '@/lib/tg/inbound';
 import { cappedText } from '@/server/channels/capped-body';
+import { plainSql } from '@/server/db/raw-sql';
+import { webhookChannel } from '@/server/db/tg-update-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import { storeUpdates } from './updates';
 
@@ -28,9 +30,7 @@ function sameSecret(given: string | null, expected: string): boolean {
 export async function handleTgWebhook(req: Request, channelParam: string): Promise<Response> {
   const channelId = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
   const deps = await getEngineDeps();
-  const channel = channelId
-    ? await deps.db.channel.findFirst({ where: { id: channelId, kind: 'tg', receiveMode: 'webhook' } })
-    : null;
+  const channel = channelId ? (await plainSql(deps.db).run(webhookChannel, { id: channelId }))[0] : undefined;
   if (!channel) return answer(404, 'no tg bot is connected at this address');
   if (!sameSecret(req.headers.get(SECRET_HEADER), channel.inboundSecret))
     return answer(403, `the ${SECRET_HEADER} header is missing or wrong`);
