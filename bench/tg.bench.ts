@@ -7,7 +7,8 @@
  *    the fake Bot API before posting the next. Our channel (webhook route → stored update →
  *    engine in the same process → adapter) beside a bare grammY webhook bot in the same
  *    process that stores the same rows with `pg` (the update, the client, the message in and
- *    out) and answers with `ctx.reply`. The fake has no limits here and our adapter's pacing is lifted, so both are
+ *    out) and answers with `ctx.reply`. The bare bot has a database of its own on the same
+ *    server, so our update sweeper never takes (and processes) its half-done updates. The fake has no limits here and our adapter's pacing is lifted, so both are
  *    measured rather than the messenger's 30 a second. Rounds alternate, after a warm-up of each.
  * 2. Broadcast: BENCH_TG_BROADCAST recipients (default 10,000) sent through our adapter, with
  *    its pacing, to the fake enforcing the messenger's limits (30/s per bot, 1/s per chat).
@@ -22,6 +23,7 @@ import pg from 'pg';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
 import { TG_LIMITS } from '../lib/tg/pacing';
 import { type FakeBotApi, startFakeBotApi } from '../server/channels/tg/testing/fake-bot-api';
+import { openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
@@ -165,7 +167,7 @@ async function bareBot(fake: FakeBotApi, pool: pg.Pool, channelId: number, proje
   };
 }
 
-async function measure(fake: FakeBotApi, url: string) {
+async function measure(fake: FakeBotApi, bareUrl: string) {
   const { getDb } = await import('../server/db');
   const { startWorkers } = await import('../server/jobs/jobs');
   const { tgSweepJob } = await import('../server/channels/tg/updates');
@@ -177,7 +179,7 @@ async function measure(fake: FakeBotApi, url: string) {
   resetEnvCache();
   const db = await getDb();
   await startWorkers([tgSweepJob] as never);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: bareUrl, max: 10 });
 
   const project = await createProject(db, { name: 'tg bench', plan: 'business' });
   await saveBotSchema(db, project.id, {
@@ -192,10 +194,12 @@ async function measure(fake: FakeBotApi, url: string) {
     { token: ours.token, mode: 'webhook' },
     async () => {},
   );
-  const bareProject = await createProject(db, { name: 'bare', plan: 'business' });
-  const bareChannel = await db.channel.create({
+  const bareDb = await openDatabase({ mode: 'server', url: bareUrl });
+  const bareProject = await createProject(bareDb.prisma, { name: 'bare', plan: 'business' });
+  const bareChannel = await bareDb.prisma.channel.create({
     data: { projectId: bareProject.id, kind: 'tg', clientType: 1, groupId: 'bare_bot' },
   });
+  await bareDb.close();
   const bare = await bareBot(fake, pool, bareChannel.id, bareProject.id);
 
   try {
@@ -274,8 +278,10 @@ async function measure(fake: FakeBotApi, url: string) {
 
 export async function run(): Promise<void> {
   let url: string;
+  let bareUrl: string;
   try {
     url = await createServerDatabase(serverUrl);
+    bareUrl = await createServerDatabase(serverUrl);
   } catch (error) {
     console.log(
       `PostgreSQL at ${serverUrl} is not reachable (${(error as Error).message}); tg bench skipped.`,
@@ -294,12 +300,13 @@ export async function run(): Promise<void> {
   const { closeDb } = await import('../server/db');
   const { stopBoss } = await import('../server/jobs/boss');
   try {
-    await measure(fake, url);
+    await measure(fake, bareUrl);
   } finally {
     await stopBoss();
     await closeDb();
     await fake.close();
     await dropServerDatabase(serverUrl, url).catch(() => {});
+    await dropServerDatabase(serverUrl, bareUrl).catch(() => {});
   }
 }
 
