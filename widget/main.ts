@@ -65,12 +65,12 @@ async function start(script: HTMLScriptElement) {
     window.dispatchEvent(new CustomEvent('blockbot:ready', { detail: { recipient } }));
   };
 
-  // A site the channel does not allow gets nothing drawn (the server answers it nothing).
-  const config = await api.config().catch(() => null);
-  if (!config) return;
   let lastId = '0';
   let stopLive: (() => void) | null = null;
   let opening: Promise<Dialog> | null = null;
+  // A site the channel does not allow gets nothing drawn (the server answers it nothing).
+  const config = await api.config().catch(() => null);
+  if (!config) return;
 
   function ensureDialog(): Promise<Dialog> {
     if (dialog) return Promise.resolve(dialog);
