@@ -20,10 +20,14 @@ function cli(dataDir: string, ...args: string[]): string {
   return result.stdout.trim();
 }
 
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; output: () => string }> {
+async function startServer(
+  dataDir: string,
+  env: Record<string, string> = { BLOCKBOT_BASE_URL: base },
+): Promise<{ child: ChildProcess; output: () => string }> {
   let output = '';
+  const { BLOCKBOT_BASE_URL: _, PORT: __, ...inherited } = process.env;
   const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1', '-p', String(port)], {
-    env: { ...process.env, BLOCKBOT_DATA_DIR: dataDir, BLOCKBOT_BASE_URL: base },
+    env: { ...inherited, BLOCKBOT_DATA_DIR: dataDir, ...env },
   });
   child.stdout?.on('data', (d) => {
     output += d;
@@ -96,6 +100,28 @@ test('npm start serves the public API and, stopped, answers the requests in flig
     expect(output()).toContain('SIGTERM: shutting down');
     // The embedded database was closed cleanly: its lock is released.
     expect(fs.existsSync(path.join(dataDir, 'blockbot.pid'))).toBe(false);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('npm start -p <port> with no base URL set accepts sign-ups from the page it serves at that port', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-start-'));
+  try {
+    const { child } = await startServer(dataDir, {});
+    try {
+      // The browser sends the page's origin; sign-in trusts localhost and 127.0.0.1 at the port served.
+      const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base, cookie: 'x=1' },
+        body: JSON.stringify({ name: 'Ada', email: 'ada@example.com', password: 'correct horse battery' }),
+      });
+      expect(signUp.status, await signUp.clone().text()).toBe(200);
+    } finally {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

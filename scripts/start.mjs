@@ -47,6 +47,8 @@ const { values: args } = parseArgs({
   options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } },
 });
 const port = Number(args.port ?? process.env.PORT ?? 3000);
+// The base URL and sign-in's trusted origins default to this port (server/config/env.ts).
+process.env.PORT = String(port);
 const hostname = args.hostname;
 process.env.NODE_ENV = 'production';
 

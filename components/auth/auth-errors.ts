@@ -8,6 +8,9 @@ const messages: Record<string, string> = {
   INVALID_EMAIL_OR_PASSWORD: 'Wrong e-mail or password.',
   INVALID_EMAIL: 'That does not look like an e-mail address.',
   INVALID_PASSWORD: 'Wrong e-mail or password.',
+  // Refused by the cross-site check: the page was opened at an address the server does not know.
+  INVALID_ORIGIN:
+    "This server does not accept sign-ins from this page's address. Open Blockbot at its configured address (BLOCKBOT_BASE_URL), or set BLOCKBOT_BASE_URL to the address you use and restart it.",
 };
 
 export function authErrorMessage(
