@@ -19,7 +19,9 @@ afterAll(async () => {
 
 const cli = (...args: string[]) => runTsx('cli/main.ts', args, processEnv.env);
 
-describe('admin CLI', () => {
+// Each step starts a CLI process (tsx, then the database): on a loaded machine one takes several
+// seconds, so a test of eight of them needs more than the default 30 s. It checks behaviour, not speed.
+describe('admin CLI', { timeout: 180_000 }, () => {
   it('prints help', async () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
