@@ -12,7 +12,9 @@ const executablePath = fs.existsSync(debianChromium) ? debianChromium : undefine
 
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 60_000,
+  // Tests wait for conditions, never for time; this only bounds a hang. CI's machine may be
+  // loaded by other work, where one page load takes seconds.
+  timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,

@@ -9,6 +9,8 @@ test('the API reference renders every action with a curl example, and no request
   page,
   context,
 }) => {
+  // It opens every action's section in turn (about thirty), each rendered as it comes into view.
+  test.setTimeout(240_000);
   // Anything bound elsewhere (fonts, telemetry, scripts from a CDN) is recorded and refused.
   const outside: string[] = [];
   await context.route(

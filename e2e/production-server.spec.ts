@@ -9,6 +9,8 @@ import { expect, test } from '@playwright/test';
 // `npm start` (scripts/start.mjs) on a data directory of its own: the server the README starts,
 // with its public API fast path and its shutdown. Needs the build the browser tests use.
 const port = Number(process.env.E2E_PORT ?? 3100) + 7;
+// Each test starts a production server of its own (up to a minute on a loaded machine) and stops it.
+test.describe.configure({ timeout: 240_000 });
 const base = `http://127.0.0.1:${port}`;
 
 function cli(dataDir: string, ...args: string[]): string {
