@@ -2,6 +2,7 @@ import { getClient } from '@/server/contacts/client-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import { takeAssignmentLock } from '@/server/db/row-queries';
 import { DomainError } from '@/server/errors';
+import { publishLive } from '@/server/live/live-events';
 
 /** Namespace of the advisory lock that serialises one project's round-robin picks. */
 const ASSIGNMENT_LOCK = 0x61737367;
@@ -18,7 +19,7 @@ const ASSIGNMENT_LOCK = 0x61737367;
  */
 export async function assignClient(db: PrismaClient, projectId: number, clientId: number, email?: string) {
   await getClient(db, projectId, clientId);
-  return db.$transaction(
+  const assigned = await db.$transaction(
     async (tx) => {
       await takeAssignmentLock(tx, ASSIGNMENT_LOCK, projectId);
       const member = await tx.projectMember.findFirst({
@@ -49,6 +50,8 @@ export async function assignClient(db: PrismaClient, projectId: number, clientId
     // Many assignments at once queue on the lock: the others wait for a connection meanwhile.
     { maxWait: 10_000 },
   );
+  publishLive([{ kind: 'client', projectId, clientId }]);
+  return assigned;
 }
 
 /** The members a client can be assigned to (by `assignClient`): the project's active ones. */

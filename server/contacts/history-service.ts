@@ -3,7 +3,7 @@ import { type HistoryMessage, MESSAGE_FROM } from '@/lib/history-message';
 import { type Attachment, attachmentSchema, type Buttons, buttonsSchema } from '@/lib/schema';
 import { buttonList } from '@/lib/schema/buttons';
 import type { Db } from '@/server/db/client-type';
-import type { Prisma } from '@/server/db/generated/client';
+import type { Message, Prisma } from '@/server/db/generated/client';
 import { notFound } from '@/server/errors';
 
 export { MESSAGE_FROM };
@@ -75,6 +75,22 @@ export const historyPageInput = z.object({
 const storedAttachments = z.array(attachmentSchema).catch([]);
 const storedButtons = buttonsSchema.nullable().catch(null);
 
+/** A stored message as the UI shows it (the profile's history, the inbox and its live stream). */
+export function toHistoryMessage(m: Message): HistoryMessage {
+  return {
+    id: m.id.toString(),
+    direction: m.direction,
+    text: m.text,
+    attachments: storedAttachments.parse(m.attachments),
+    buttons: buttonList(storedButtons.parse(m.buttons) ?? undefined),
+    blockId: m.blockId,
+    messageFromOutside: m.messageFromOutside,
+    delivered: m.delivered,
+    error: m.error,
+    createdAt: m.createdAt,
+  };
+}
+
 /**
  * A page of a client's history for the UI, oldest first, going backwards from `before` (keyset
  * by message id, so a long history pages in constant time); `olderCursor` is null on the first message.
@@ -94,18 +110,7 @@ export async function historyPage(
   });
   const page = rows.slice(0, limit).reverse();
   return {
-    messages: page.map((m) => ({
-      id: m.id.toString(),
-      direction: m.direction,
-      text: m.text,
-      attachments: storedAttachments.parse(m.attachments),
-      buttons: buttonList(storedButtons.parse(m.buttons) ?? undefined),
-      blockId: m.blockId,
-      messageFromOutside: m.messageFromOutside,
-      delivered: m.delivered,
-      error: m.error,
-      createdAt: m.createdAt,
-    })),
+    messages: page.map(toHistoryMessage),
     olderCursor: rows.length > limit ? page[0]!.id.toString() : null,
   };
 }

@@ -2,6 +2,7 @@ import { pauseEnd } from '@/lib/inbox/pause';
 import type { Db } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { notFound } from '@/server/errors';
+import { publishLive } from '@/server/live/live-events';
 
 /**
  * The handoff between the bot and the operators (docs/inbox.md): pausing the bot for a client,
@@ -25,6 +26,7 @@ async function updateClient(
 ) {
   const { count } = await db.client.updateMany({ where: { id: clientId, projectId }, data });
   if (!count) throw notFound(`Client ${clientId} does not exist in this project.`);
+  publishLive([{ kind: 'client', projectId, clientId }]);
   return db.client.findUniqueOrThrow({ where: { id: clientId }, select: handoffFields });
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isBotPaused } from '@/lib/inbox/pause';
 import { decodeCursor, encodeCursor } from '@/lib/keyset-cursor';
 import { messengerLabel } from '@/server/contacts/client-filter-options';
+import { historyPage } from '@/server/contacts/history-service';
 import type { PrismaClient } from '@/server/db/client-type';
 import { conversationPage, markConversationRead, UNREAD_CAP } from '@/server/db/inbox-sql';
 import { plainSql } from '@/server/db/raw-sql';
@@ -74,15 +75,12 @@ export async function listConversations(
 /** Messages of one conversation shown at once; older ones are on the client's profile. */
 export const CONVERSATION_MESSAGES = 200;
 
-/**
- * One conversation: the client, its handoff state and assignee, and its latest messages
- * (oldest first), or only those after `afterId` (the live view catching up).
- */
+/** One conversation: the client, its handoff state and assignee, and its latest messages, oldest first. */
 export async function getConversation(
   db: PrismaClient,
   projectId: number,
   clientId: number,
-  options: { afterId?: bigint; now?: Date } = {},
+  options: { now?: Date } = {},
 ) {
   const client = await db.client.findFirst({
     where: { id: clientId, projectId },
@@ -98,10 +96,9 @@ export async function getConversation(
     },
   });
   if (!client) throw notFound(`Client ${clientId} does not exist in this project.`);
-  const messages = await db.message.findMany({
-    where: { projectId, clientId, ...(options.afterId ? { id: { gt: options.afterId } } : {}) },
-    orderBy: { id: 'desc' },
-    take: CONVERSATION_MESSAGES,
+  const { messages, olderCursor } = await historyPage(db, projectId, {
+    clientId,
+    limit: CONVERSATION_MESSAGES,
   });
   const paused = isBotPaused(client, options.now ?? new Date());
   return {
@@ -115,7 +112,8 @@ export async function getConversation(
       pausedUntil: paused ? client.botPausedUntil : null,
       waitingSince: client.waitingSince,
     },
-    messages: messages.reverse(),
+    messages,
+    hasOlder: olderCursor !== null,
   };
 }
 

@@ -1,0 +1,223 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { getAuth } from '@/server/auth/auth';
+import { simulatorClientRef } from '@/server/channels/simulator/simulator-service';
+import { getDb } from '@/server/db';
+import type { PrismaClient } from '@/server/db/client-type';
+import { useFreshAppDatabase } from '@/server/db/test-support';
+import { getEngineDeps } from '@/server/engine/engine';
+import { handleEvent } from '@/server/engine/handle-event';
+import { saveBotSchema } from '@/server/projects/bot-schema-store';
+import { createProject } from '@/server/projects/project-service';
+import { pauseBot } from './handoff';
+
+/**
+ * The inbox's live events route over real HTTP: the session and membership checks, the open
+ * conversation's messages as they are stored, the list's changes, and a reconnect resuming
+ * from Last-Event-ID with nothing lost or repeated.
+ */
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-inbox-stream-'));
+let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let db: PrismaClient;
+let server: http.Server;
+let base: string;
+let projectId: number;
+/** The project owner's session cookie. */
+let cookie: string;
+
+/** The route handler served over HTTP, as Next.js hands it a Request and streams its Response. */
+async function serveRoute(): Promise<string> {
+  const { GET } = await import('@/app/api/projects/[projectId]/inbox/events/route');
+  server = http.createServer(async (req, res) => {
+    const match = /^\/api\/projects\/([^/]+)\/inbox\/events/.exec(req.url ?? '');
+    if (!match) return void res.writeHead(404).end();
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+    const aborted = new AbortController();
+    res.on('close', () => aborted.abort());
+    const response = await GET(
+      new Request(`http://127.0.0.1${req.url}`, { headers, signal: aborted.signal }),
+      {
+        params: Promise.resolve({ projectId: match[1] }),
+      },
+    );
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return void res.end();
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function signUp(email: string): Promise<{ cookie: string; userId: string }> {
+  const auth = await getAuth();
+  const response = await auth.api.signUpEmail({
+    body: { email, password: 'correct horse battery', name: email.split('@')[0] },
+    asResponse: true,
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const user = await db.user.findUniqueOrThrow({ where: { email } });
+  return { cookie, userId: user.id };
+}
+
+beforeAll(async () => {
+  app = await useFreshAppDatabase(tmp);
+  db = await getDb();
+  base = await serveRoute();
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  server?.close();
+  await app?.dispose();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Frame {
+  event: string;
+  id?: string;
+  data: { clientId?: number; message?: { id: string; text: string } };
+}
+
+/** An open event stream: its frames as they come. */
+async function open(url: string, headers: Record<string, string>) {
+  const aborted = new AbortController();
+  const response = await fetch(url, { headers, signal: aborted.signal });
+  const frames: Frame[] = [];
+  let buffer = '';
+  const reading = (async () => {
+    if (!response.body) return;
+    const decoder = new TextDecoder();
+    try {
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let end = buffer.indexOf('\n\n');
+        while (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          end = buffer.indexOf('\n\n');
+          const field = (name: string) =>
+            block
+              .split('\n')
+              .find((l) => l.startsWith(`${name}: `))
+              ?.slice(name.length + 2);
+          const event = field('event');
+          if (event) frames.push({ event, id: field('id'), data: JSON.parse(field('data') ?? '{}') });
+        }
+      }
+    } catch {
+      // Closed by the test.
+    }
+  })();
+  return {
+    status: response.status,
+    frames,
+    async until(check: (frames: Frame[]) => boolean, what: string) {
+      const deadline = Date.now() + 20_000;
+      while (!check(frames)) {
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${what}: ${JSON.stringify(frames)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async close() {
+      aborted.abort();
+      await reading;
+    },
+  };
+}
+
+const say = async (platformId: string, text: string) =>
+  handleEvent(
+    await getEngineDeps(),
+    projectId,
+    { ref: simulatorClientRef(platformId, platformId) },
+    { type: 'message', text },
+  );
+
+const texts = (frames: Frame[]) =>
+  frames.flatMap((f) => (f.event === 'message' ? [f.data.message?.text] : []));
+
+it('checks the session and the membership', async () => {
+  const owner = await signUp('owner@example.com');
+  cookie = owner.cookie;
+  const stranger = await signUp('stranger@example.com');
+  projectId = (
+    await createProject(db, {
+      name: 'stream',
+      plan: 'business',
+      owner: { email: 'owner@example.com', userId: owner.userId },
+    })
+  ).id;
+  const other = await createProject(db, { name: 'other', plan: 'business' });
+  const foreign = await db.client.create({ data: { projectId: other.id, platformId: 'x', clientType: 99 } });
+  const url = `${base}/api/projects/${projectId}/inbox/events`;
+
+  expect((await fetch(url)).status).toBe(401);
+  expect((await fetch(url, { headers: { cookie: stranger.cookie } })).status).toBe(404);
+  expect((await fetch(`${url}?clientId=${foreign.id}`, { headers: { cookie: owner.cookie } })).status).toBe(
+    404,
+  );
+  expect((await fetch(`${url}?clientId=abc`, { headers: { cookie: owner.cookie } })).status).toBe(400);
+  expect(
+    (await fetch(`${base}/api/projects/0/inbox/events`, { headers: { cookie: owner.cookie } })).status,
+  ).toBe(400);
+});
+
+it('streams the open conversation and the list, and resumes from Last-Event-ID', async () => {
+  await saveBotSchema(db, projectId, {
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [{ id: 1, kind: 'start', text: 'Echo', trigger: { alternatives: '' } }],
+    arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
+  });
+  await say('ann', 'first');
+  const ann = await db.client.findFirstOrThrow({ where: { projectId, platformId: 'user:ann' } });
+  const url = `${base}/api/projects/${projectId}/inbox/events?clientId=${ann.id}`;
+
+  const live = await open(url, { cookie });
+  expect(live.status).toBe(200);
+  await live.until((f) => f.some((e) => e.event === 'ready'), 'ready');
+  await say('ann', 'second');
+  await live.until((f) => texts(f).length === 2, "ann's message and the reply");
+  expect(texts(live.frames)).toEqual(['second', 'Echo']);
+  await say('bob', 'other conversation');
+  const bob = await db.client.findFirstOrThrow({ where: { projectId, platformId: 'user:bob' } });
+  await live.until((f) => f.some((e) => e.event === 'changed' && e.data.clientId === bob.id), "bob's change");
+  expect(texts(live.frames)).toEqual(['second', 'Echo']);
+  const annChanges = (f: Frame[]) => f.filter((e) => e.event === 'changed' && e.data.clientId === ann.id);
+  const before = annChanges(live.frames).length;
+  await pauseBot(db, projectId, ann.id);
+  await live.until((f) => annChanges(f).length > before, 'the pause');
+  const lastId = live.frames.filter((f) => f.id).at(-1)?.id;
+  expect(lastId).toBe(live.frames.filter((f) => f.event === 'message').at(-1)?.data.message?.id);
+  await live.close();
+
+  // Away: two messages are stored (the bot is paused: nothing answers them).
+  await say('ann', 'while away 1');
+  await say('ann', 'while away 2');
+  const resumed = await open(url, { cookie, 'last-event-id': lastId ?? '' });
+  await resumed.until((f) => f.some((e) => e.event === 'ready'), 'ready after resuming');
+  expect(resumed.frames.map((f) => f.event)).toEqual(['message', 'message', 'ready']);
+  expect(texts(resumed.frames)).toEqual(['while away 1', 'while away 2']);
+  await say('ann', 'back');
+  await resumed.until((f) => texts(f).includes('back'), 'the live message after resuming');
+  expect(texts(resumed.frames)).toEqual(['while away 1', 'while away 2', 'back']);
+  await resumed.close();
+});
