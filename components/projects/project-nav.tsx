@@ -12,6 +12,7 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
   const base = `/projects/${projectId}`;
   const tabs = [
     { href: base, label: 'Bot' },
+    { href: `${base}/inbox`, label: 'Conversations' },
     { href: `${base}/clients`, label: 'Clients' },
     { href: `${base}/channels`, label: 'Channels' },
     { href: `${base}/settings`, label: 'Settings', managers: true },
