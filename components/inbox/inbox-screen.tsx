@@ -48,10 +48,7 @@ export function InboxScreen({ projectId }: { projectId: number }) {
   const refetchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const refreshList = useCallback(() => {
     clearTimeout(refetchTimer.current);
-    refetchTimer.current = setTimeout(
-      () => queryClient.invalidateQueries({ queryKey: trpc.inbox.list.queryKey() }),
-      250,
-    );
+    refetchTimer.current = setTimeout(() => queryClient.invalidateQueries(trpc.inbox.list.pathFilter()), 250);
   }, [queryClient, trpc]);
 
   const conversationKey = openId ? trpc.inbox.conversation.queryKey({ projectId, clientId: openId }) : null;
