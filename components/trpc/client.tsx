@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { type ReactNode, useState } from 'react';
-import superjson from 'superjson';
+import { transformer } from '@/lib/trpc-transformer';
 import type { AppRouter } from '@/server/trpc/root';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -16,7 +16,7 @@ function makeQueryClient() {
 export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc', transformer: superjson })] }),
+    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc', transformer })] }),
   );
   return (
     <QueryClientProvider client={queryClient}>

@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import superjson from 'superjson';
 import { ZodError, z } from 'zod';
+import { transformer } from '@/lib/trpc-transformer';
 import { getSessionFromHeaders } from '@/server/auth/auth';
 import { getDb } from '@/server/db';
 import { DomainError, type DomainErrorCode } from '@/server/errors';
@@ -13,7 +13,7 @@ export async function createTRPCContext(opts: { headers: Headers }) {
 export type TRPCContext = Awaited<ReturnType<typeof createTRPCContext>>;
 
 const t = initTRPC.context<TRPCContext>().create({
-  transformer: superjson,
+  transformer,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     return {
