@@ -4,11 +4,16 @@ import { Handle, type NodeProps, Position } from '@xyflow/react';
 import { Globe, ListChecks, Paperclip, Sigma, Timer, Zap } from 'lucide-react';
 import { memo, type ReactNode, use } from 'react';
 import { cn } from '@/components/ui/cn';
-import { arrowButtonHandle, buttonList, ownButtonHandle } from '@/lib/schema/buttons';
 import { blockKindStyle } from './block-colors';
 import { FarZoomContext } from './far-zoom';
 import { LintBadge } from './lint-badge';
-import { type BlockFlowNode, type BlockNodeData, truncate } from './schema-to-flow';
+import {
+  type BlockFlowNode,
+  type BlockNodeData,
+  type NodeButton,
+  nodeButtons,
+  truncate,
+} from './schema-to-flow';
 
 function NodeBadge({ icon, children, title }: { icon: ReactNode; children: ReactNode; title: string }) {
   return (
@@ -50,7 +55,7 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
   const { block } = data;
   const style = blockKindStyle[block.kind];
   const name = far ? truncate(block.name, FAR_NAME_LENGTH) : block.name;
-  const buttons = buttonsOf(data);
+  const buttons = nodeButtons(data);
   // Beside buttons the block's own handle moves up to its name, clear of the buttons' handles.
   const ownHandle = (
     <Handle
@@ -108,19 +113,6 @@ export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<B
     </div>
   );
 });
-
-interface NodeButton {
-  text: string;
-  handle: string;
-}
-
-/** The block's own buttons, then those of arrows shown as a button, each with its handle id. */
-function buttonsOf({ block, arrowButtons }: BlockNodeData): NodeButton[] {
-  return [
-    ...buttonList(block.buttons).map((b, i) => ({ text: b.text, handle: ownButtonHandle(i) })),
-    ...arrowButtons.map((b) => ({ text: b.text, handle: arrowButtonHandle(b.arrowId) })),
-  ];
-}
 
 function BlockDetails({ data, buttons }: { data: BlockNodeData; buttons: readonly NodeButton[] }) {
   const { block, timerArrows } = data;

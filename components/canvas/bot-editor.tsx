@@ -66,8 +66,12 @@ const edgeTypes = { arrow: ArrowEdge };
 const multiSelectionKeys = ['Control', 'Meta'];
 const minimapColor = (node: BotFlowNode) => blockKindStyle[node.data.block.kind].minimap;
 const ZOOM = { min: 0.05, max: 2 };
-/** Fitting the view never zooms in past 100 %: a one-block bot opens at its real size. */
-const FIT = { maxZoom: 1 };
+/**
+ * Fitting the view never zooms in past 100 %: a one-block bot opens at its real size. It counts
+ * every block, with its usual size if it has not been rendered yet (a big bot's blocks off
+ * screen are not): React Flow calls those "hidden" (the bot hides no node).
+ */
+const FIT = { maxZoom: 1, includeHiddenNodes: true };
 /** Smaller than React Flow's 200 × 150, so it covers fewer blocks (and it can be hidden). */
 const MINIMAP_SIZE = { width: 160, height: 110 };
 const OUTLINE_ICON = { fill: 'none' };

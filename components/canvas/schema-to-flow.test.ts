@@ -20,6 +20,7 @@ import {
   schemaToFlow,
   timerLabel,
   truncate,
+  withoutEstimates,
 } from './schema-to-flow';
 import { searchBlocks } from './search';
 
@@ -57,6 +58,37 @@ describe('schema → flow', () => {
       ['a1', '1', 'a1', '2', 'arrow'],
       ['a2', '1', null, '2', 'arrow'],
     ]);
+  });
+
+  it('gives the first nodes a size and handles until React Flow measures them, every arrow a handle', () => {
+    const schema = bot();
+    schema.blocks[1] = { ...schema.blocks[1], buttons: [{ text: 'Yes' }] };
+    const { nodes, edges } = schemaToFlow(schema);
+    const handles = (i: number) => nodes[i].handles?.map((h) => [h.type, h.id ?? null]);
+    expect(nodes[0]).toMatchObject({ initialWidth: expect.any(Number), initialHeight: expect.any(Number) });
+    expect(handles(0)).toEqual([
+      ['target', null],
+      ['source', null],
+      ['source', 'a1'],
+    ]);
+    expect(handles(1)).toEqual([
+      ['target', null],
+      ['source', null],
+      ['source', 'b0'],
+    ]);
+    // A note has no handles, and its own size.
+    expect(nodes[2].handles).toEqual([]);
+    for (const edge of edges) {
+      const source = nodes.find((n) => n.id === edge.source);
+      expect(source?.handles?.some((h) => h.type === 'source' && (h.id ?? null) === edge.sourceHandle)).toBe(
+        true,
+      );
+    }
+    // Measured nodes lose the estimates (React Flow would take them over its measurements); others keep them.
+    const measured = withoutEstimates(nodes, new Set(['1']));
+    expect(measured[0].handles).toBeUndefined();
+    expect(measured[1]).toBe(nodes[1]);
+    expect(withoutEstimates(nodes, new Set())).toBe(nodes);
   });
 
   it('labels arrows by their condition alternatives, timer or kind', () => {

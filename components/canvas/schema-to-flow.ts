@@ -1,6 +1,13 @@
-import { type Edge, MarkerType, type Node } from '@xyflow/react';
+import { type Edge, MarkerType, type Node, type NodeHandle, Position } from '@xyflow/react';
 import type { Arrow, Block, BotSchema, Timer } from '@/lib/schema';
-import { arrowButtonText, buttonList, sourceHandleOf } from '@/lib/schema/buttons';
+import {
+  arrowButtonHandle,
+  arrowButtonText,
+  buttonList,
+  ownButtonHandle,
+  sourceHandleOf,
+} from '@/lib/schema/buttons';
+import { NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
 import { DEFAULT_COMMENT_SIZE } from './schema-ops';
 
 /**
@@ -108,11 +115,68 @@ export function arrowToEdge(
   };
 }
 
+export interface NodeButton {
+  text: string;
+  handle: string;
+}
+
+/** A block's own buttons, then those of arrows shown as a button, each with its handle id. */
+export function nodeButtons({ block, arrowButtons }: BlockNodeData): NodeButton[] {
+  return [
+    ...buttonList(block.buttons).map((b, i) => ({ text: b.text, handle: ownButtonHandle(i) })),
+    ...arrowButtons.map((b) => ({ text: b.text, handle: arrowButtonHandle(b.arrowId) })),
+  ];
+}
+
+/** A handle's size on the canvas (block-node.tsx), centred on the block's edge. */
+const HANDLE_SIZE = 12;
+
+/**
+ * The node with its usual size and handles (target on the left, sources on the right, half-way
+ * down) until React Flow measures it. React Flow renders every node it has not measured, even
+ * off screen; with these it can leave a big bot's off-screen blocks out and draw their arrows.
+ * The estimates go when the block is measured (see `withoutEstimates`).
+ */
+function withEstimates(node: BotFlowNode): BotFlowNode {
+  if (node.type === 'comment') return { ...node, handles: [] };
+  const width = NODE_WIDTH;
+  const height = NODE_HEIGHT;
+  const at = (type: 'source' | 'target', id: string | null = null): NodeHandle => ({
+    id,
+    type,
+    position: type === 'source' ? Position.Right : Position.Left,
+    x: type === 'source' ? width - HANDLE_SIZE / 2 : -HANDLE_SIZE / 2,
+    y: (height - HANDLE_SIZE) / 2,
+    width: HANDLE_SIZE,
+    height: HANDLE_SIZE,
+  });
+  return {
+    ...node,
+    initialWidth: width,
+    initialHeight: height,
+    handles: [at('target'), at('source'), ...nodeButtons(node.data).map((b) => at('source', b.handle))],
+  };
+}
+
+/**
+ * Nodes whose `measured` ids React Flow has just measured, without their estimated handles:
+ * React Flow takes a node's `handles` over the ones it measured whenever the node object changes.
+ */
+export function withoutEstimates(nodes: BotFlowNode[], measured: ReadonlySet<string>): BotFlowNode[] {
+  if (!measured.size) return nodes;
+  return nodes.map((n) => {
+    if (!n.handles || !measured.has(n.id)) return n;
+    const { handles: _estimated, ...rest } = n;
+    return rest as BotFlowNode;
+  });
+}
+
+/** The canvas's first nodes and edges, the nodes with estimated sizes and handles (see `withEstimates`). */
 export function schemaToFlow(schema: BotSchema): { nodes: BotFlowNode[]; edges: ArrowFlowEdge[] } {
   const extras = outgoingExtras(schema.arrows);
   const texts = ownButtonTexts(schema.blocks);
   return {
-    nodes: schema.blocks.map((b) => blockToNode(b, extras.get(b.id))),
+    nodes: schema.blocks.map((b) => withEstimates(blockToNode(b, extras.get(b.id)))),
     edges: schema.arrows.map((a) => arrowToEdge(a, false, sourceHandleOf(a, texts.get(a.from) ?? NO_TEXTS))),
   };
 }

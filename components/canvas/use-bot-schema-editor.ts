@@ -1,6 +1,6 @@
 'use client';
 
-import { type NodeChange, useEdgesState, useNodesState } from '@xyflow/react';
+import { applyNodeChanges, type NodeChange, useEdgesState, useNodesState } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   type Arrow,
@@ -43,6 +43,7 @@ import {
   reconcileEdges,
   reconcileNodes,
   schemaToFlow,
+  withoutEstimates,
 } from './schema-to-flow';
 import { useAutosave } from './use-autosave';
 
@@ -78,7 +79,7 @@ const PASTE_OFFSET = 40;
  */
 export function useBotSchemaEditor({ projectId, initial }: { projectId: number; initial: EditorInitial }) {
   const [initialFlow] = useState(() => schemaToFlow(initial.schema));
-  const [nodes, setNodes, applyNodesChange] = useNodesState<BotFlowNode>(initialFlow.nodes);
+  const [nodes, setNodes] = useNodesState<BotFlowNode>(initialFlow.nodes);
   const [edges, setEdges, onEdgesChange] = useEdgesState<ArrowFlowEdge>(initialFlow.edges);
   const nodesRef = useRef(nodes);
   const edgesRef = useRef(edges);
@@ -141,7 +142,8 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
   const [layoutRequest, setLayoutRequest] = useState(0);
   const onNodesChange = useCallback(
     (changes: NodeChange<BotFlowNode>[]) => {
-      applyNodesChange(changes);
+      const measured = new Set(changes.flatMap((c) => (c.type === 'dimensions' ? [c.id] : [])));
+      setNodes((prev) => withoutEstimates(applyNodeChanges(changes, prev), measured));
       if (
         changes.some(
           (c) =>
@@ -151,7 +153,7 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
       )
         setLayoutRequest((n) => n + 1);
     },
-    [applyNodesChange],
+    [setNodes],
   );
   useEffect(() => {
     if (layoutRequest)

@@ -29,8 +29,9 @@ export function useFollowBlock(
     const node = flow.getInternalNode(nodeId(blockId));
     if (!node) return;
     const { x, y } = node.internals.positionAbsolute;
-    const width = node.measured.width ?? 0;
-    const height = node.measured.height ?? 0;
+    // A big bot's block that has not been on screen yet is not measured: its usual size then.
+    const width = node.measured.width ?? node.initialWidth ?? 0;
+    const height = node.measured.height ?? node.initialHeight ?? 0;
     const rect = pane.current.getBoundingClientRect();
     const topLeft = flow.flowToScreenPosition({ x, y });
     const bottomRight = flow.flowToScreenPosition({ x: x + width, y: y + height });
