@@ -62,7 +62,7 @@ describe('schema → flow', () => {
 
   it('gives the first nodes a size and handles until React Flow measures them, every arrow a handle', () => {
     const schema = bot();
-    schema.blocks[1] = { ...schema.blocks[1], buttons: [{ text: 'Yes' }] };
+    schema.blocks[1] = { ...schema.blocks[1], buttons: [{ type: 'reply', text: 'Yes' }] };
     const { nodes, edges } = schemaToFlow(schema);
     const handles = (i: number) => nodes[i].handles?.map((h) => [h.type, h.id ?? null]);
     expect(nodes[0]).toMatchObject({ initialWidth: expect.any(Number), initialHeight: expect.any(Number) });
