@@ -70,8 +70,9 @@ export function frameFigures(deltas: readonly number[]): FrameFigures {
   return {
     frames: deltas.length,
     meanMs,
-    p95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))],
-    maxMs: sorted[sorted.length - 1],
+    // No frames (every drag missed): NaN, printed as such.
+    p95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? Number.NaN,
+    maxMs: sorted.at(-1) ?? Number.NaN,
     fps: 1000 / meanMs,
   };
 }
