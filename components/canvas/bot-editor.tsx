@@ -50,7 +50,14 @@ import { freeSpot } from './placement';
 import { ProblemsPanel } from './problems-panel';
 import { SaveStateIndicator } from './save-state';
 import { DEFAULT_COMMENT_SIZE } from './schema-ops';
-import { type ArrowFlowEdge, arrowIdOf, type BotFlowNode, blockIdOf, nodeId } from './schema-to-flow';
+import {
+  type ArrowFlowEdge,
+  arrowIdOf,
+  type BotFlowNode,
+  blockIdOf,
+  nodeId,
+  VISIBLE_ONLY_FROM,
+} from './schema-to-flow';
 import { SearchBox } from './search-box';
 import { CanvasToolbar } from './toolbar';
 import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor';
@@ -76,8 +83,6 @@ const FIT = { maxZoom: 1, includeHiddenNodes: true };
 const MINIMAP_SIZE = { width: 160, height: 110 };
 const OUTLINE_ICON = { fill: 'none' };
 const NOTHING_TO_LINT = { blocks: [], arrows: [] };
-/** Above this many blocks only the visible ones are rendered. */
-const VISIBLE_ONLY_FROM = 300;
 
 export interface BotEditorProps {
   projectId: number;

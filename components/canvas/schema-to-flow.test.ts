@@ -20,6 +20,7 @@ import {
   schemaToFlow,
   timerLabel,
   truncate,
+  VISIBLE_ONLY_FROM,
   withoutEstimates,
 } from './schema-to-flow';
 import { searchBlocks } from './search';
@@ -60,10 +61,15 @@ describe('schema → flow', () => {
     ]);
   });
 
-  it('gives the first nodes a size and handles until React Flow measures them, every arrow a handle', () => {
+  it("gives a big bot's first nodes a size and handles until React Flow measures them, every arrow a handle", () => {
     const schema = bot();
     schema.blocks[1] = { ...schema.blocks[1], buttons: [{ type: 'reply', text: 'Yes' }] };
-    const { nodes, edges } = schemaToFlow(schema);
+    // A small bot renders every block at once: no estimates.
+    expect(schemaToFlow(schema).nodes.some((n) => n.handles || n.initialWidth)).toBe(false);
+    const fillers = Array.from({ length: VISIBLE_ONLY_FROM }, (_, i) =>
+      newBlock('state', 100 + i, { x: i * 300, y: 900 }),
+    );
+    const { nodes, edges } = schemaToFlow({ ...schema, blocks: [...schema.blocks, ...fillers] });
     const handles = (i: number) => nodes[i].handles?.map((h) => [h.type, h.id ?? null]);
     expect(nodes[0]).toMatchObject({ initialWidth: expect.any(Number), initialHeight: expect.any(Number) });
     expect(handles(0)).toEqual([
@@ -88,6 +94,7 @@ describe('schema → flow', () => {
     const measured = withoutEstimates(nodes, new Set(['1']));
     expect(measured[0].handles).toBeUndefined();
     expect(measured[1]).toBe(nodes[1]);
+    expect(measured[1].handles).toBeDefined();
     expect(withoutEstimates(nodes, new Set())).toBe(nodes);
   });
 

@@ -171,12 +171,23 @@ export function withoutEstimates(nodes: BotFlowNode[], measured: ReadonlySet<str
   });
 }
 
-/** The canvas's first nodes and edges, the nodes with estimated sizes and handles (see `withEstimates`). */
+/** Above this many blocks the canvas renders only the visible ones. */
+export const VISIBLE_ONLY_FROM = 300;
+
+/**
+ * The canvas's first nodes and edges. A bot big enough to render only its visible blocks gets
+ * estimated sizes and handles (see `withEstimates`); a smaller one renders every block at once
+ * anyway, and React Flow shows it when measured.
+ */
 export function schemaToFlow(schema: BotSchema): { nodes: BotFlowNode[]; edges: ArrowFlowEdge[] } {
   const extras = outgoingExtras(schema.arrows);
   const texts = ownButtonTexts(schema.blocks);
+  const estimate = schema.blocks.length > VISIBLE_ONLY_FROM;
   return {
-    nodes: schema.blocks.map((b) => withEstimates(blockToNode(b, extras.get(b.id)))),
+    nodes: schema.blocks.map((b) => {
+      const node = blockToNode(b, extras.get(b.id));
+      return estimate ? withEstimates(node) : node;
+    }),
     edges: schema.arrows.map((a) => arrowToEdge(a, false, sourceHandleOf(a, texts.get(a.from) ?? NO_TEXTS))),
   };
 }
