@@ -20,7 +20,12 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'unit',
-          include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'server/http/**/*.test.ts'],
+          include: [
+            'lib/**/*.test.ts',
+            'components/**/*.test.ts',
+            'widget/**/*.test.ts',
+            'server/http/**/*.test.ts',
+          ],
         },
       },
       {

@@ -1,5 +1,5 @@
 import type { WidgetMessage } from '../lib/widget/messages';
-import { type Dialog, WidgetApiError, widgetApi } from './api';
+import { type Dialog, sendWithRetry, WidgetApiError, widgetApi } from './api';
 import { openLive } from './live';
 import { createPanel } from './panel';
 
@@ -132,7 +132,7 @@ async function start(script: HTMLScriptElement) {
       try {
         const current = await ensureDialog();
         void connect(current);
-        await api.send(current.token, text);
+        await sendWithRetry((id) => api.send(current.token, text, id));
       } catch (error) {
         undo();
         panel.status((error as Error).message);

@@ -69,6 +69,7 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
       attachments: event.attachments ?? [],
       blockId: run.currentBlockId,
       messageFromOutside: from,
+      dedupeKey: event.dedupeKey,
     },
     {
       question: event.text,

@@ -62,7 +62,15 @@ export async function storeEventResults(
 ): Promise<StoredEvent> {
   const messages: MessageRow[] = [
     ...(run.incoming
-      ? [{ ...run.incoming, direction: 'in' as const, buttons: null, dedupeKey: null, delivered: true }]
+      ? [
+          {
+            ...run.incoming,
+            direction: 'in' as const,
+            buttons: null,
+            dedupeKey: run.incoming.dedupeKey ?? null,
+            delivered: true,
+          },
+        ]
       : []),
     ...run.outgoing.map((m) => ({
       ...m,

@@ -10,6 +10,11 @@ export type EngineEvent =
       attachments?: Attachment[];
       messageFromOutside?: number;
       callbackQueryId?: string;
+      /**
+       * The channel's own id of this message, stored with it: when a message with this key is
+       * already stored (the channel sent it again after a lost answer), the event does nothing.
+       */
+      dedupeKey?: string;
       /** Extra callback parameters, saved into deal variables before routing. */
       variables?: Record<string, string>;
       /**

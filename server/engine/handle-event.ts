@@ -1,6 +1,6 @@
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
-import { plainSql, sqlTransaction } from '@/server/db/raw-sql';
+import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
 import { type LiveEvent, publishLive } from '@/server/live/live-events';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { inClientOrder, releaseLease, untilClaimed } from './client-lease';
@@ -14,6 +14,7 @@ import type { EngineEvent, LogEntry } from './events';
 import { carryOut } from './outbox';
 import { RunState } from './run-state';
 import { queueScheduledSend } from './scheduler';
+import { messageKeyStored } from './store';
 
 export type { StoredOutgoing } from './event-writes';
 
@@ -56,11 +57,16 @@ export async function handleEvent(
   /** The outbox row of a follow-up event: marked done with this event's final write. */
   outboxId: bigint | null = null,
 ): Promise<EventResult> {
-  const { run, stored } = await inClientOrder(projectId, target, async (turn) => {
+  const outcome = await inClientOrder(projectId, target, async (turn) => {
     // Events of one client are processed one at a time, in arrival order.
     const { token } = turn;
     const sql = plainSql(deps.db);
     const { client, state } = await untilClaimed(() => claimAndLoad(sql, projectId, target, token));
+    // Checked under the lease: the first copy's final write, which stores the key, came before.
+    if (event.type === 'message' && event.dedupeKey && (await isStored(sql, event.dedupeKey))) {
+      await releaseLease(sql, client.id, token);
+      return { duplicateOf: { id: client.id, currentBlockId: client.currentBlockId } };
+    }
     const typing = channelFor(client.clientType).typingIndicator === true;
     if (typing) publishLive([{ kind: 'typing', projectId, clientId: client.id, on: true }]);
     try {
@@ -99,6 +105,11 @@ export async function handleEvent(
       throw error;
     }
   });
+  if (outcome.duplicateOf) {
+    const { id, currentBlockId } = outcome.duplicateOf;
+    return { clientId: id, currentBlockId, messages: [], log: [] };
+  }
+  const { run, stored } = outcome;
 
   publishLive(
     storedMessageEvents(projectId, run.client.id, [
@@ -116,6 +127,11 @@ export async function handleEvent(
     messages: stored.outgoing,
     log: [...run.log],
   };
+}
+
+/** A message its channel sent again: the first copy is stored with this key. */
+async function isStored(sql: Sql, key: string): Promise<boolean> {
+  return (await sql.run(messageKeyStored, { key })).length > 0;
 }
 
 function storedMessageEvents(projectId: number, clientId: number, ids: readonly bigint[]): LiveEvent[] {

@@ -50,6 +50,7 @@ export interface PendingIncoming {
   /** The block the client was in when it arrived. */
   blockId: number | null;
   messageFromOutside: number;
+  dedupeKey?: string;
 }
 
 export interface NewScheduledSend {

@@ -35,6 +35,11 @@ export const exists = new PreparedStatement(
   `SELECT 1 FROM "Client" c WHERE c.id = $clientId::int AND c."projectId" = $projectId::int`,
 );
 
+/** A message a channel sent again (its key is stored already): its event is not run twice. */
+export const messageKeyStored = new PreparedStatement(
+  `SELECT 1 FROM "Message" WHERE "dedupeKey" = $key::text LIMIT 1`,
+);
+
 export const release = new PreparedStatement(
   `UPDATE "Client" SET "leaseToken" = NULL, "leaseUntil" = NULL WHERE id = $clientId AND "leaseToken" = $token`,
 );

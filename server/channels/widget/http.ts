@@ -30,7 +30,7 @@ import {
  * - GET  config: the title, greeting, colours, position and theme
  * - POST dialog: a new dialog, `{recipient, token}`
  * - GET  messages[?after=<id>]: the visitor's newest messages, or those after a message
- * - POST messages `{text}`: the visitor's message (typed, or a pressed button's), through the engine
+ * - POST messages `{text, id?}`: the visitor's message (typed, or a pressed button's), through the engine
  * - POST identify `{name?, tag?, variables?}`
  * - GET  events: the live stream (server-sent events), resumed after `Last-Event-ID`
  */
@@ -155,7 +155,7 @@ async function answer(call: Call, action: string): Promise<Reply | Response> {
         if (!decision.allowed) return tooMany(decision.retryAfter, 'messages');
         const input = await body(req, MAX_MESSAGE_BODY, visitorMessageSchema);
         if (isReply(input)) return input;
-        await sendFromVisitor(deps, visitor, input.text);
+        await sendFromVisitor(deps, visitor, input.text, input.id);
         return { status: 200, body: { ok: true } };
       });
     case 'POST identify':

@@ -84,11 +84,21 @@ export const visitorMessageSchema = z.object({
     .trim()
     .min(1, { error: 'the message is empty' })
     .max(MAX_MESSAGE_LENGTH, { error: `a message is at most ${MAX_MESSAGE_LENGTH} characters` }),
+  /** The widget's id of this message: a send repeated after a lost answer is stored and run once. */
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'id is 8 to 64 letters, digits, _ or -' })
+    .optional(),
 });
 
 /** The visitor's message (typed, or a pressed button's text) through the engine like any channel's. */
-export async function sendFromVisitor(deps: EngineDeps, visitor: Visitor, text: string) {
-  await handleEvent(deps, visitor.projectId, { clientId: visitor.clientId }, { type: 'message', text });
+export async function sendFromVisitor(deps: EngineDeps, visitor: Visitor, text: string, id?: string) {
+  await handleEvent(
+    deps,
+    visitor.projectId,
+    { clientId: visitor.clientId },
+    { type: 'message', text, dedupeKey: id && `widget:${visitor.clientId}:${id}` },
+  );
 }
 
 /** Variables a page may set at once. */

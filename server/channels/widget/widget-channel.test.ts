@@ -206,6 +206,18 @@ describe('a dialog', () => {
     expect(after.map((m) => m.text)).toEqual(['menu', 'The menu']);
   });
 
+  it('stores and runs a message sent again with the same id once (its answer was lost), another id again', async () => {
+    const { token } = await openDialog();
+    const send = (id: string) => call('messages', { token, body: { text: 'menu', id } });
+    expect((await send('first-try-1')).status).toBe(200);
+    // The widget sends again, with the same id, when the answer did not reach it.
+    expect((await send('first-try-1')).status).toBe(200);
+    expect((await messagesOf(token)).map((m) => m.text)).toEqual(['menu', 'The menu']);
+    expect((await send('second-try-2')).status).toBe(200);
+    expect((await messagesOf(token)).map((m) => m.text)).toEqual(['menu', 'The menu', 'menu', 'The menu']);
+    expect((await call('messages', { token, body: { text: 'menu', id: 'a b' } })).body.message).toContain('id is 8 to 64');
+  });
+
   it('is read only with its own token: not another visitor’s, not the recipient, not on another widget', async () => {
     const a = await openDialog();
     const b = await openDialog();
