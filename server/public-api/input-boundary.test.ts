@@ -288,7 +288,12 @@ describe('URLs that carry a key are never redirected (item 18)', () => {
 
   it('Next.js, configured as next.config.mjs says, routes the trailing-slash path to the route handler', async () => {
     const configFile = path.join(process.cwd(), 'next.config.mjs');
-    const { default: nextConfig } = (await import(configFile)) as { default: object };
+    const { default: exported } = (await import(configFile)) as {
+      default: object | ((phase: string) => object | Promise<object>);
+    };
+    // Next.js calls a config function with its phase; the running server's is this one.
+    const { PHASE_PRODUCTION_SERVER } = await import('next/constants');
+    const nextConfig = typeof exported === 'function' ? await exported(PHASE_PRODUCTION_SERVER) : exported;
     const { defaultConfig } = await import('next/dist/server/config-shared');
     const { default: loadCustomRoutes } = await import('next/dist/lib/load-custom-routes');
     const { getPathMatch } = await import('next/dist/shared/lib/router/utils/path-match');
