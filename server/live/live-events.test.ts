@@ -68,7 +68,10 @@ describe('the engine', () => {
     await bot.say('hi');
     stop();
     const client = await bot.clientRow();
-    const stored = await h.deps.db.message.findMany({ where: { clientId: client.id }, orderBy: { id: 'asc' } });
+    const stored = await h.deps.db.message.findMany({
+      where: { clientId: client.id },
+      orderBy: { id: 'asc' },
+    });
     expect(stored.map((m) => m.direction)).toEqual(['in', 'out']);
     const published = events.flatMap((e) => (e.kind === 'message' ? [e.messageId] : []));
     expect(new Set(published)).toEqual(new Set(stored.map((m) => String(m.id))));

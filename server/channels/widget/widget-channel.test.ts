@@ -215,7 +215,9 @@ describe('a dialog', () => {
     expect((await messagesOf(token)).map((m) => m.text)).toEqual(['menu', 'The menu']);
     expect((await send('second-try-2')).status).toBe(200);
     expect((await messagesOf(token)).map((m) => m.text)).toEqual(['menu', 'The menu', 'menu', 'The menu']);
-    expect((await call('messages', { token, body: { text: 'menu', id: 'a b' } })).body.message).toContain('id is 8 to 64');
+    expect((await call('messages', { token, body: { text: 'menu', id: 'a b' } })).body.message).toContain(
+      'id is 8 to 64',
+    );
   });
 
   it('is read only with its own token: not another visitor’s, not the recipient, not on another widget', async () => {
