@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -14,6 +12,7 @@ import { getEngineDeps } from '@/server/engine/engine';
 import { handleEvent } from '@/server/engine/handle-event';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { pauseBot } from './handoff';
 
 /**
@@ -25,40 +24,18 @@ import { pauseBot } from './handoff';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-inbox-stream-'));
 let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
 let db: PrismaClient;
-let server: http.Server;
+let server: RouteServer;
 let base: string;
 let projectId: number;
 /** The project owner's session cookie. */
 let cookie: string;
 
-/** The route handler served over HTTP, as Next.js hands it a Request and streams its Response. */
-async function serveRoute(): Promise<string> {
+/** The stream's route over real HTTP (imported once the environment is set). */
+async function serveRoute(): Promise<RouteServer> {
   const { GET } = await import('@/app/api/projects/[projectId]/inbox/events/route');
-  server = http.createServer(async (req, res) => {
-    const match = /^\/api\/projects\/([^/]+)\/inbox\/events/.exec(req.url ?? '');
-    if (!match) return void res.writeHead(404).end();
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    const aborted = new AbortController();
-    res.on('close', () => aborted.abort());
-    const response = await GET(
-      new Request(`http://127.0.0.1${req.url}`, { headers, signal: aborted.signal }),
-      {
-        params: Promise.resolve({ projectId: match[1] }),
-      },
-    );
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (!response.body) return void res.end();
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done || res.destroyed) break;
-      res.write(value);
-    }
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return serveRoutes([
+    { method: 'GET', pattern: /^\/api\/projects\/(?<projectId>[^/]+)\/inbox\/events$/, handler: GET },
+  ]);
 }
 
 async function signUp(email: string): Promise<{ cookie: string; userId: string }> {
@@ -78,10 +55,10 @@ async function signUp(email: string): Promise<{ cookie: string; userId: string }
 beforeAll(async () => {
   app = await useFreshAppDatabase(tmp);
   db = await getDb();
-  base = await serveRoute();
+  server = await serveRoute();
+  base = server.url;
 });
 afterAll(async () => {
-  server?.closeAllConnections();
   server?.close();
   await app?.dispose();
   fs.rmSync(tmp, { recursive: true, force: true });

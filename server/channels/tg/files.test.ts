@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +9,8 @@ import { useFreshAppDatabase } from '@/server/db/test-support';
 import { startWorkers } from '@/server/jobs/jobs';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import { waitFor } from '@/server/testing/wait-for';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
 import { tgSweepJob } from './updates';
@@ -25,48 +25,21 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-tg-files-'));
 let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
 let db: PrismaClient;
 let fake: FakeBotApi;
-let server: http.Server;
+let server: RouteServer;
 let routeUrl: string;
 
-/** The webhook (POST) and file (GET) routes over real HTTP, as Next.js hands them a Request. */
-async function serveRoutes(): Promise<string> {
+/** The webhook (POST) and file (GET) routes over real HTTP (imported once the environment is set). */
+async function serveTgRoutes(): Promise<RouteServer> {
   const webhook = await import('@/app/api/channels/tg/[channel]/route');
   const files = await import('@/app/api/channels/tg/[channel]/[kind]/[id]/route');
-  server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const parts = url.pathname.split('/').slice(4).map(decodeURIComponent);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: req.method,
-      headers,
-      ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
-    });
-    const response =
-      req.method === 'POST' && parts.length === 1
-        ? await webhook.POST(request, { params: Promise.resolve({ channel: parts[0] }) })
-        : req.method === 'GET' && parts.length === 3
-          ? await files.GET(request, {
-              params: Promise.resolve({ channel: parts[0], kind: parts[1], id: parts[2] }),
-            })
-          : new Response(null, { status: 404 });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function waitFor<T>(check: () => Promise<T | undefined | null | false>, what: string, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await check();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return serveRoutes([
+    { method: 'POST', pattern: /^\/api\/channels\/tg\/(?<channel>[^/]+)$/, handler: webhook.POST },
+    {
+      method: 'GET',
+      pattern: /^\/api\/channels\/tg\/(?<channel>[^/]+)\/(?<kind>[^/]+)\/(?<id>[^/]+)$/,
+      handler: files.GET,
+    },
+  ]);
 }
 
 async function newBot(username: string) {
@@ -95,7 +68,8 @@ let other: Awaited<ReturnType<typeof newBot>>;
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
   fake = await startFakeBotApi({ limits: null });
-  routeUrl = await serveRoutes();
+  server = await serveTgRoutes();
+  routeUrl = server.url;
   process.env.BLOCKBOT_TG_API_ROOT = fake.url;
   process.env.BLOCKBOT_BASE_URL = routeUrl;
   app = await useFreshAppDatabase(tmp);
@@ -107,7 +81,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.dispose();
   await fake?.close();
-  server?.closeAllConnections();
   server?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });

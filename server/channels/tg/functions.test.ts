@@ -11,6 +11,7 @@ import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { waitFor } from '@/server/testing/wait-for';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
 import { storeUpdates } from './updates';
@@ -30,16 +31,6 @@ const bots: Record<string, { bot: FakeBot; channelId: number }> = {};
 /** The person who is a client of both bots. */
 const BOTH = '8001';
 const BUSINESS = '8003';
-
-async function waitFor<T>(check: () => Promise<T | undefined | null | false>, what: string, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await check();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const clientId = async (groupId: string, platformId: string) =>
   (await db.client.findFirstOrThrow({ where: { projectId, groupId, platformId } })).id;

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +10,8 @@ import { useFreshAppDatabase } from '@/server/db/test-support';
 import { startWorkers } from '@/server/jobs/jobs';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import { waitFor } from '@/server/testing/wait-for';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
 import { tgChannel } from './adapter';
@@ -31,58 +31,24 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-tg-'));
 let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
 let db: PrismaClient;
 let fake: FakeBotApi;
-let routeServer: http.Server;
+let routeServer: RouteServer;
 let routeUrl: string;
 let owner: ReturnType<typeof createCaller>;
 let projectId: number;
 
-/** The webhook route served over real HTTP, as Next.js hands it a Request. */
-async function serveRoute(): Promise<string> {
+/** The webhook route over real HTTP (imported once the test's environment is set). */
+async function serveRoute(): Promise<RouteServer> {
   const { POST } = await import('@/app/api/channels/tg/[channel]/route');
-  routeServer = http.createServer(async (req, res) => {
-    const match = /^\/api\/channels\/tg\/([^/]+)$/.exec(req.url ?? '');
-    if (!match || req.method !== 'POST') {
-      res.writeHead(404).end();
-      return;
-    }
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        req.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
-        req.on('end', () => controller.close());
-        req.on('error', (error) => controller.error(error));
-      },
-    });
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: 'POST',
-      headers,
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    const response = await POST(request, { params: Promise.resolve({ channel: match[1] }) });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => routeServer.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(routeServer.address() as AddressInfo).port}`;
-}
-
-async function waitFor<T>(check: () => Promise<T | undefined | null | false>, what: string, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await check();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return serveRoutes([
+    { method: 'POST', pattern: /^\/api\/channels\/tg\/(?<channel>[^/]+)$/, handler: POST },
+  ]);
 }
 
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
   fake = await startFakeBotApi({ limits: null });
-  routeUrl = await serveRoute();
+  routeServer = await serveRoute();
+  routeUrl = routeServer.url;
   process.env.BLOCKBOT_TG_API_ROOT = fake.url;
   process.env.BLOCKBOT_BASE_URL = routeUrl;
   app = await useFreshAppDatabase(tmp);
@@ -120,7 +86,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.dispose();
   await fake?.close();
-  routeServer?.closeAllConnections();
   routeServer?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });

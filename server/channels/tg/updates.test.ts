@@ -11,6 +11,7 @@ import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { waitFor } from '@/server/testing/wait-for';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
 import { KEEP_PROCESSED_DAYS, processUpdate, storeUpdates, sweepTgUpdates } from './updates';
@@ -28,16 +29,6 @@ let fake: FakeBotApi;
 let bot: FakeBot;
 let channelId: number;
 let projectId: number;
-
-async function waitFor<T>(check: () => Promise<T | undefined | null | false>, what: string, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await check();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
