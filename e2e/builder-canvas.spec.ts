@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { centre, connect, saved, settled, signUp } from './helpers';
+import { centre, chooseBotFile, connect, saved, settled, signUp } from './helpers';
 
 // Room for the canvas, the block editor and the simulator side by side.
 test.use({ viewport: { width: 1600, height: 1000 } });
@@ -105,11 +105,7 @@ test('designs on the canvas: add, edit, connect, undo/redo, copy/paste, search, 
     blocks: [{ id: 1, kind: 'start' }],
     arrows: [{ id: 1, from: 1, to: 9, kind: 'unconditional' }],
   };
-  await page.getByLabel('Bot schema file').setInputFiles({
-    name: 'bad.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(bad)),
-  });
+  await chooseBotFile(page, 'bad.json', bad);
   await expect(page.getByTestId('canvas').getByRole('alert')).toContainText('arrows[0].to');
   await expect(page.getByTestId('block-8')).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { connect, saved, signUp } from './helpers';
+import { chooseBotFile, connect, saved, signUp } from './helpers';
 
 // Room for the canvas and the block editor side by side.
 test.use({ viewport: { width: 1600, height: 1000 } });
@@ -65,11 +65,7 @@ const imported = {
 };
 
 async function importFile(page: Page) {
-  await page.getByLabel('Bot schema file').setInputFiles({
-    name: 'shop.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(imported)),
-  });
+  await chooseBotFile(page, 'shop.json', imported);
   return page.getByRole('dialog', { name: 'Import shop.json?' });
 }
 

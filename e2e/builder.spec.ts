@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { saved, signUp } from './helpers';
+import { chooseBotFile, importBot, saved, signUp } from './helpers';
 
 test('the simulator talks to the demo bot: replies, buttons, the current block and variables', async ({
   page,
@@ -25,11 +25,7 @@ test('imports a bot schema file, refusing an invalid one with errors that name t
 }) => {
   await signUp(page, `import-${Date.now()}@example.com`);
   const bad = { format: 'blockbot/schema@1', blocks: [{ id: 1, kind: 'menu' }], arrows: [] };
-  await page.getByLabel('Bot schema file').setInputFiles({
-    name: 'bad.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(bad)),
-  });
+  await chooseBotFile(page, 'bad.json', bad);
   await expect(page.getByTestId('canvas').getByRole('alert')).toContainText('blocks[0].kind');
   await expect(page.getByTestId('block-2')).toBeVisible();
 
@@ -38,16 +34,8 @@ test('imports a bot schema file, refusing an invalid one with errors that name t
     blocks: [{ id: 41, kind: 'start', name: 'Imported', text: 'Hello' }],
     arrows: [],
   };
-  await page.getByLabel('Bot schema file').setInputFiles({
-    name: 'good.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(good)),
-  });
   // The bot has blocks (the demo), so the builder asks first.
-  await page
-    .getByRole('dialog', { name: 'Import good.json?' })
-    .getByRole('button', { name: 'Replace' })
-    .click();
+  await importBot(page, 'good.json', good);
   await expect(page.getByTestId('block-41')).toContainText('Imported');
   await expect(page.getByTestId('block-2')).toHaveCount(0);
   await saved(page);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { saved, signUp } from './helpers';
+import { importBot, saved, signUp } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
 
@@ -27,15 +27,7 @@ test('the Clients tab is empty at first, then finds the simulator client by a va
     ],
     arrows: [],
   };
-  await page.getByLabel('Bot schema file').setInputFiles({
-    name: 'paris.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(bot)),
-  });
-  await page
-    .getByRole('dialog', { name: 'Import paris.json?' })
-    .getByRole('button', { name: 'Replace' })
-    .click();
+  await importBot(page, 'paris.json', bot);
   await expect(page.getByTestId('block-1')).toContainText('Welcome');
   await saved(page);
   await page.getByLabel('Message to the bot').fill('hi');

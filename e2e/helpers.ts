@@ -68,3 +68,20 @@ export async function monacoFocusEnd(page: Page, editor: Locator) {
   await editor.locator('.view-lines').click();
   await page.keyboard.press('Control+End');
 }
+
+/** Picks a bot schema file in the toolbar's import, as the file dialog would. */
+export const chooseBotFile = (page: Page, name: string, bot: unknown) =>
+  page.getByLabel('Bot schema file').setInputFiles({
+    name,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(bot)),
+  });
+
+/** Imports a bot over the project's bot: a new project has the example bot, so the builder asks first. */
+export async function importBot(page: Page, name: string, bot: unknown) {
+  await chooseBotFile(page, name, bot);
+  await page
+    .getByRole('dialog', { name: `Import ${name}?` })
+    .getByRole('button', { name: 'Replace' })
+    .click();
+}

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { saved, signUp } from './helpers';
+import { importBot, saved, signUp } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
 
@@ -34,15 +34,7 @@ test('answer the simulator client from the inbox, pause the bot, and watch the l
 }) => {
   await signUp(builder, `inbox-${Date.now()}@example.com`);
   const projectUrl = builder.url();
-  await builder.getByLabel('Bot schema file').setInputFiles({
-    name: 'inbox.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(bot)),
-  });
-  await builder
-    .getByRole('dialog', { name: 'Import inbox.json?' })
-    .getByRole('button', { name: 'Replace' })
-    .click();
+  await importBot(builder, 'inbox.json', bot);
   await expect(builder.getByTestId('block-1')).toContainText('Welcome');
   await saved(builder);
 

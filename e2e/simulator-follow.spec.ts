@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUp } from './helpers';
+import { importBot, signUp } from './helpers';
 
 test('the canvas follows the simulator into a block that is off-screen', async ({ page }) => {
   await signUp(page, `follow-${Date.now()}@example.com`);
@@ -18,16 +18,8 @@ test('the canvas follows the simulator into a block that is off-screen', async (
     ],
     arrows: [{ id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'go' } }],
   };
-  await page.getByLabel('Bot schema file').setInputFiles({
-    name: 'far.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(bot)),
-  });
   // The new project's demo bot has blocks, so the builder asks first.
-  await page
-    .getByRole('dialog', { name: 'Import far.json?' })
-    .getByRole('button', { name: 'Replace' })
-    .click();
+  await importBot(page, 'far.json', bot);
   await expect(page.getByTestId('block-1')).toContainText('Here');
   // Zoom in on the first block: the second one is now far off-screen.
   await page.getByLabel('Search blocks').fill('1');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { saved, signUp } from './helpers';
+import { importBot, saved, signUp } from './helpers';
 
 test('the simulator previews each bot message as the tg messenger shows it', async ({ page }) => {
   await signUp(page, `tg-preview-${Date.now()}@example.com`);
@@ -45,16 +45,8 @@ test('the simulator previews each bot message as the tg messenger shows it', asy
       { id: 3, from: 2, to: 3, kind: 'condition', condition: { alternatives: 'Order' } },
     ],
   };
-  await page.getByLabel('Bot schema file').setInputFiles({
-    name: 'shop.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(bot)),
-  });
   // A new project starts with an example bot: the file replaces it.
-  await page
-    .getByRole('dialog', { name: 'Import shop.json?' })
-    .getByRole('button', { name: 'Replace' })
-    .click();
+  await importBot(page, 'shop.json', bot);
   await expect(page.getByTestId('block-1')).toContainText('Welcome');
   await saved(page);
 

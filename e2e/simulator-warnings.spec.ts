@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { saved, signUp } from './helpers';
+import { importBot, saved, signUp } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
 
@@ -36,15 +36,7 @@ test('the simulator says in the chat why a stored value came out empty', async (
     ],
     arrows: [],
   };
-  await page.getByLabel('Bot schema file').setInputFiles({
-    name: 'orders.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(bot)),
-  });
-  await page
-    .getByRole('dialog', { name: 'Import orders.json?' })
-    .getByRole('button', { name: 'Replace' })
-    .click();
+  await importBot(page, 'orders.json', bot);
   await expect(page.getByTestId('block-1')).toContainText('Order status');
   await saved(page);
 
