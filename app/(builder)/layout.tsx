@@ -7,13 +7,14 @@ export default async function BuilderLayout({ children }: { children: ReactNode 
   const session = await requireSession();
   return (
     <div className="flex h-full flex-col">
-      <header className="flex h-12 shrink-0 items-center justify-between border-b border-slate-200 bg-white px-4">
+      <header className="flex h-12 shrink-0 items-center justify-between gap-3 border-b border-slate-200 bg-white px-4">
         <Link href="/projects" className="flex shrink-0 items-center gap-2 font-semibold">
           {/* biome-ignore lint/performance/noImgElement: a tiny static icon */}
           <img src="/icon.svg" alt="" className="size-6" /> Blockbot
         </Link>
         <div className="flex min-w-0 items-center gap-3 text-sm text-slate-600">
-          <span data-testid="user-email" className="truncate">
+          {/* On a phone the address would crowd out the name and the button: the button is enough. */}
+          <span data-testid="user-email" className="hidden truncate sm:inline">
             {session.user.email}
           </span>
           <SignOutButton />

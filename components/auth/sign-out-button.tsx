@@ -10,6 +10,7 @@ export function SignOutButton() {
     <Button
       variant="ghost"
       size="sm"
+      className="shrink-0 whitespace-nowrap"
       onClick={async () => {
         await authClient.signOut();
         router.push('/sign-in');
