@@ -13,9 +13,15 @@ export function encodeUrlValue(value: string): string {
   return encodeURIComponent(toWellFormed(value));
 }
 
-/** A value that begins the URL (`#{base_url}/orders`) is a URL itself: only unsafe characters are escaped. */
+/**
+ * A value that begins the URL (`#{base_url}/orders`, `#{attachment_url}`) is a URL itself: only
+ * unsafe characters are escaped, and the escapes it has (`%20`) are kept, not escaped again.
+ */
 export function encodeUrlPrefix(value: string): string {
-  return encodeURI(toWellFormed(value));
+  return toWellFormed(value)
+    .split(/(%[0-9A-Fa-f]{2})/)
+    .map((part, i) => (i % 2 ? part : encodeURI(part)))
+    .join('');
 }
 
 /** The template's own URL text is kept; spaces are encoded for the author (platform-interface, block requests). */

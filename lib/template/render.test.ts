@@ -216,6 +216,14 @@ describe('renderTemplate: url mode', () => {
     );
   });
 
+  it('keeps the escapes of a base URL that is already encoded, and escapes the rest', () => {
+    const ctx = vars({ file: 'https://x/files/my%20photo%C3%A9.png?sig=a', raw: 'https://x/a b%zz' });
+    expect(renderTemplate('#{file}', ctx, { mode: 'url' }).text).toBe(
+      'https://x/files/my%20photo%C3%A9.png?sig=a',
+    );
+    expect(renderTemplate('#{raw}', ctx, { mode: 'url' }).text).toBe('https://x/a%20b%25zz');
+  });
+
   it('nested names are resolved raw; only the final value is encoded', () => {
     const ctx = vars({ i: '1', v1: 'x y' });
     expect(renderTemplate('https://x/?a=#{v#{i}}', ctx, { mode: 'url' }).text).toBe('https://x/?a=x%20y');
