@@ -1,10 +1,10 @@
 /**
- * A channel request's body as text, or null when it is over `cap` bytes (reading stops there,
+ * A channel request's body as bytes, or null when it is over `cap` bytes (reading stops there,
  * so an oversized body is refused without being held in memory).
  */
-export async function cappedText(req: Request, cap: number): Promise<string | null> {
+export async function cappedBytes(req: Request, cap: number): Promise<Uint8Array | null> {
   if (Number(req.headers.get('content-length') ?? 0) > cap) return null;
-  if (!req.body) return '';
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -18,5 +18,11 @@ export async function cappedText(req: Request, cap: number): Promise<string | nu
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** The body as text, or null when it is over `cap` bytes. */
+export async function cappedText(req: Request, cap: number): Promise<string | null> {
+  const bytes = await cappedBytes(req, cap);
+  return bytes && new TextDecoder().decode(bytes);
 }

@@ -1,9 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { TG_CLIENT_TYPE } from '@/lib/tg/inbound';
 import { baseUrl } from '@/server/config/env';
-import { getSecrets } from '@/server/config/secrets';
+import { isSignedUrl, urlSignature } from '@/server/config/url-signature';
 import type { PrismaClient } from '@/server/db/client-type';
+import { fileResponse } from '@/server/files/file-response';
 import { safeFetch } from '@/server/http';
 import { tgApiRoot } from './bot-api';
 import { channelBot, channelToken } from './channel-service';
@@ -26,14 +26,11 @@ const DOWNLOAD_TIMEOUT_MS = 60_000;
 /** The messenger's file ids are URL-safe base64; a chat id is an integer. */
 const ID = { file: /^[A-Za-z0-9_-]{1,200}$/, avatar: /^-?\d{1,20}$/ } as const;
 
-function signature(channelId: number, kind: TgFileKind, id: string): string {
-  const key = createHmac('sha256', getSecrets().authSecret).update('tg-file-url').digest();
-  return createHmac('sha256', key).update(`${channelId}\n${kind}\n${id}`).digest('base64url').slice(0, 32);
-}
+const SIGNED_AS = 'tg-file-url';
 
 export function tgFileUrl(channelId: number, kind: TgFileKind, id: string): string {
   const base = baseUrl().replace(/\/+$/, '');
-  return `${base}/api/channels/tg/${channelId}/${kind}/${encodeURIComponent(id)}?sig=${signature(channelId, kind, id)}`;
+  return `${base}/api/channels/tg/${channelId}/${kind}/${encodeURIComponent(id)}?sig=${urlSignature(SIGNED_AS, [channelId, kind, id])}`;
 }
 
 const request = z.object({
@@ -85,9 +82,7 @@ export async function fetchTgFile(db: PrismaClient, input: Record<string, unknow
   if (!parsed.success) return fail(400, 'not a file address of this app');
   const { channel: channelId, kind, id, sig } = parsed.data;
   if (!ID[kind].test(id)) return fail(400, `not a ${kind === 'file' ? 'file id' : 'chat id'}`);
-  const expected = Buffer.from(signature(channelId, kind, id));
-  const given = Buffer.from(sig);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+  if (!isSignedUrl(SIGNED_AS, [channelId, kind, id], sig))
     return fail(403, 'the address is not signed by this app for this file');
   const channel = await db.channel.findFirst({ where: { id: channelId, clientType: TG_CLIENT_TYPE } });
   if (!channel || typeof (channel.credentials as { token?: unknown })?.token !== 'string')
@@ -146,14 +141,5 @@ export async function tgFileResponse(
       { error: answer.error },
       { status: answer.status, headers: { 'cache-control': 'no-store' } },
     );
-  return new Response(answer.bytes as Uint8Array<ArrayBuffer>, {
-    headers: {
-      'content-type': answer.contentType,
-      'content-length': String(answer.bytes.byteLength),
-      'content-disposition': answer.inline ? 'inline' : 'attachment',
-      'cache-control': 'private, max-age=86400',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'; sandbox",
-    },
-  });
+  return fileResponse(answer.bytes, answer);
 }

@@ -10,6 +10,7 @@ import { DomainError } from '@/server/errors';
 import { type WidgetChannel, widgetChannelByKey } from './channel-service';
 import { takeDialog, takeMessage } from './limits';
 import { dialogStream } from './stream';
+import { receiveUpload, UPLOAD_HEADERS } from './uploads';
 import {
   dialogMessages,
   identifySchema,
@@ -31,6 +32,8 @@ import {
  * - POST dialog: a new dialog, `{recipient, token}`
  * - GET  messages[?after=<id>]: the visitor's newest messages, or those after a message
  * - POST messages `{text, id?}`: the visitor's message (typed, or a pressed button's), through the engine
+ * - POST files: the visitor's file as the body, its name (and caption, id) in headers (uploads.ts);
+ *   counted as a message, then its size (413), headers (400) and type (415) checked
  * - POST identify `{name?, tag?, variables?}`
  * - GET  events: the live stream (server-sent events), resumed after `Last-Event-ID`
  */
@@ -39,7 +42,7 @@ import {
 const MAX_MESSAGE_BODY = 16 * 1024;
 const MAX_IDENTIFY_BODY = 64 * 1024;
 
-const REQUEST_HEADERS = 'content-type, authorization, last-event-id';
+const REQUEST_HEADERS = ['content-type', 'authorization', 'last-event-id', ...UPLOAD_HEADERS].join(', ');
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 
@@ -157,6 +160,14 @@ async function answer(call: Call, action: string): Promise<Reply | Response> {
         if (isReply(input)) return input;
         await sendFromVisitor(deps, visitor, input.text, input.id);
         return { status: 200, body: { ok: true } };
+      });
+    case 'POST files':
+      return withVisitor(call, async (visitor) => {
+        const decision = takeMessage(visitor.clientId, address);
+        if (!decision.allowed) return tooMany(decision.retryAfter, 'messages');
+        const outcome = await receiveUpload(deps, visitor, req);
+        if (!outcome.ok) return failure(outcome.status, outcome.error, outcome.message);
+        return { status: 200, body: { ok: true, file: outcome.file } };
       });
     case 'POST identify':
       return withVisitor(call, async (visitor) => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { Attachment } from '@/lib/schema';
 import { toWidgetMessage, type WidgetMessage } from '@/lib/widget/messages';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { saveClientVariables } from '@/server/contacts/client-variables-service';
@@ -78,26 +79,40 @@ export async function dialogMessages(
 
 export const MAX_MESSAGE_LENGTH = 4000;
 
-export const visitorMessageSchema = z.object({
-  text: z
-    .string()
-    .trim()
-    .min(1, { error: 'the message is empty' })
-    .max(MAX_MESSAGE_LENGTH, { error: `a message is at most ${MAX_MESSAGE_LENGTH} characters` }),
-  /** The widget's id of this message: a send repeated after a lost answer is stored and run once. */
-  id: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'id is 8 to 64 letters, digits, _ or -' })
-    .optional(),
-});
+export const messageTextSchema = z
+  .string()
+  .trim()
+  .min(1, { error: 'the message is empty' })
+  .max(MAX_MESSAGE_LENGTH, { error: `a message is at most ${MAX_MESSAGE_LENGTH} characters` });
 
-/** The visitor's message (typed, or a pressed button's text) through the engine like any channel's. */
-export async function sendFromVisitor(deps: EngineDeps, visitor: Visitor, text: string, id?: string) {
+/** The widget's id of a message: a send repeated after a lost answer is stored and run once. */
+export const messageIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'id is 8 to 64 letters, digits, _ or -' });
+
+export const visitorMessageSchema = z.object({ text: messageTextSchema, id: messageIdSchema.optional() });
+
+/**
+ * The visitor's message (typed, a pressed button's text, or a file with its caption) through the
+ * engine like any channel's.
+ */
+export async function sendFromVisitor(
+  deps: EngineDeps,
+  visitor: Visitor,
+  text: string,
+  id?: string,
+  attachments?: Attachment[],
+) {
   await handleEvent(
     deps,
     visitor.projectId,
     { clientId: visitor.clientId },
-    { type: 'message', text, dedupeKey: id && `widget:${visitor.clientId}:${id}` },
+    {
+      type: 'message',
+      text,
+      dedupeKey: id && `widget:${visitor.clientId}:${id}`,
+      ...(attachments ? { attachments } : {}),
+    },
   );
 }
 
