@@ -27,15 +27,14 @@ export function messageId(): string {
  * Sends, and sends again with the same id while the answer is lost (no connection, or the
  * server failed): the server stores and runs a message once per id, so nothing is lost or doubled.
  */
-export async function sendWithRetry(
-  send: (id: string) => Promise<unknown>,
+export async function sendWithRetry<T>(
+  send: (id: string) => Promise<T>,
   delays: readonly number[] = [1000, 2000, 4000, 8000],
-): Promise<void> {
+): Promise<T> {
   const id = messageId();
   for (let attempt = 0; ; attempt++) {
     try {
-      await send(id);
-      return;
+      return await send(id);
     } catch (error) {
       const retriable = error instanceof WidgetApiError && (error.status === 0 || error.status >= 500);
       if (!retriable || attempt >= delays.length) throw error;
@@ -44,18 +43,35 @@ export async function sendWithRetry(
   }
 }
 
+/** What the server answers an upload: the stored file, at the address its message shows. */
+export interface SentFile {
+  url: string;
+  name: string;
+  size: number;
+  type: string;
+}
+
 export function widgetApi(base: string, key: string) {
   const root = `${base}/api/channels/widget/${encodeURIComponent(key)}`;
-  async function call<T>(method: string, action: string, token?: string, body?: unknown): Promise<T> {
+  /** A JSON body is sent as JSON; a file (a Blob) as its bytes, its type and name in `headers`. */
+  async function call<T>(
+    method: string,
+    action: string,
+    token?: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
+    const json = body !== undefined && !(body instanceof Blob);
     let response: Response;
     try {
       response = await fetch(`${root}/${action}`, {
         method,
         headers: {
           ...(token ? { Authorization: `Bearer ${token}` } : {}),
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(json ? { 'Content-Type': 'application/json' } : {}),
+          ...headers,
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: json ? JSON.stringify(body) : (body as Blob | undefined),
         credentials: 'omit',
       });
     } catch {
@@ -72,6 +88,14 @@ export function widgetApi(base: string, key: string) {
     open: () => call<Dialog>('POST', 'dialog'),
     messages: (token: string) => call<{ messages: WidgetMessage[] }>('GET', 'messages', token),
     send: (token: string, text: string, id: string) => call<unknown>('POST', 'messages', token, { text, id }),
+    /** The file as the body; its name and the caption percent-encoded (a header is Latin-1). */
+    upload: (token: string, file: File, id: string, caption: string) =>
+      call<{ file: SentFile }>('POST', 'files', token, file, {
+        'Content-Type': file.type || 'application/octet-stream',
+        'X-File-Name': encodeURIComponent(file.name || 'file'),
+        'X-Message-Id': id,
+        ...(caption ? { 'X-Caption': encodeURIComponent(caption) } : {}),
+      }),
     identify: (token: string, who: unknown) => call<unknown>('POST', 'identify', token, who),
   };
 }

@@ -26,3 +26,5 @@ export function icon(d: string): SVGSVGElement {
 
 export const CHAT_ICON = 'M4 5h16v11H9l-5 4z';
 export const CLOSE_ICON = 'M6 6l12 12M18 6L6 18';
+export const ATTACH_ICON =
+  'M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.1-8.1a3.3 3.3 0 0 1 4.7 4.7l-8.1 8.1a1.7 1.7 0 0 1-2.4-2.4l7.4-7.4';

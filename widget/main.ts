@@ -1,3 +1,4 @@
+import { MAX_FILE_BYTES } from '../lib/files/file-types';
 import type { WidgetMessage } from '../lib/widget/messages';
 import { type Dialog, sendWithRetry, WidgetApiError, widgetApi } from './api';
 import { openLive } from './live';
@@ -135,6 +136,24 @@ async function start(script: HTMLScriptElement) {
         await sendWithRetry((id) => api.send(current.token, text, id));
       } catch (error) {
         undo();
+        panel.status((error as Error).message);
+      }
+    },
+    async attach(file, caption) {
+      panel.status('');
+      // The server refuses it too; this spares the visitor uploading it first.
+      if (file.size > MAX_FILE_BYTES)
+        return panel.status(
+          `The file is over ${MAX_FILE_BYTES / 1024 / 1024} MB, the most that can be sent.`,
+        );
+      const sending = panel.pendingFile(file, caption);
+      try {
+        const current = await ensureDialog();
+        void connect(current);
+        const sent = await sendWithRetry((id) => api.upload(current.token, file, id, caption));
+        sending.sent(sent.file.url);
+      } catch (error) {
+        sending.failed();
         panel.status((error as Error).message);
       }
     },

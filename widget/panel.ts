@@ -1,12 +1,15 @@
+import { ALLOWED_FILE_TYPES, formatFileSize } from '../lib/files/file-types';
 import type { WidgetMessage } from '../lib/widget/messages';
 import type { WidgetPublicConfig } from '../lib/widget/settings';
-import { CHAT_ICON, CLOSE_ICON, h, icon } from './dom';
+import { ATTACH_ICON, CHAT_ICON, CLOSE_ICON, h, icon } from './dom';
 import { buttonRows, messageView } from './messages-view';
 import { STYLES } from './styles';
 
 export interface PanelEvents {
   opened(): void;
   send(text: string): void;
+  /** A file picked, pasted or dropped, with what was typed as its caption. */
+  attach(file: File, caption: string): void;
 }
 
 /**
@@ -58,6 +61,17 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
     rows: '1',
   });
   const send = h('button', { class: 'send', type: 'button' }, 'Send');
+  const attach = h(
+    'button',
+    { class: 'attach', type: 'button', 'aria-label': 'Attach a file', title: 'Attach a file' },
+    icon(ATTACH_ICON),
+  );
+  const picker = h('input', {
+    type: 'file',
+    accept: ALLOWED_FILE_TYPES.join(','),
+    hidden: '',
+    tabindex: '-1',
+  });
   const panel = h(
     'div',
     { class: 'panel', role: 'dialog', 'aria-labelledby': 'bb-title', hidden: '' },
@@ -65,7 +79,7 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
     log,
     replies,
     status,
-    h('div', { class: 'foot' }, input, send),
+    h('div', { class: 'foot' }, attach, picker, input, send),
   );
   root.append(bubble, panel);
   shadow.append(style, root);
@@ -101,9 +115,45 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
     }
   });
 
+  /** A file goes with what was typed as its caption. */
+  const pick = (file: File | undefined) => {
+    if (!file) return;
+    const caption = input.value.trim();
+    input.value = '';
+    on.attach(file, caption);
+  };
+  attach.addEventListener('click', () => picker.click());
+  picker.addEventListener('change', () => {
+    pick(picker.files?.[0]);
+    picker.value = '';
+  });
+  input.addEventListener('paste', (e) => {
+    const file = e.clipboardData?.files[0];
+    if (!file) return;
+    e.preventDefault();
+    pick(file);
+  });
+  panel.addEventListener('dragover', (e) => {
+    if (!e.dataTransfer?.types.includes('Files')) return;
+    e.preventDefault();
+    panel.classList.add('drop');
+  });
+  panel.addEventListener('dragleave', (e) => {
+    if (!panel.contains(e.relatedTarget as Node | null)) panel.classList.remove('drop');
+  });
+  panel.addEventListener('drop', (e) => {
+    panel.classList.remove('drop');
+    if (!e.dataTransfer?.files.length) return;
+    e.preventDefault();
+    pick(e.dataTransfer.files[0]);
+  });
+
   const press = (text: string) => on.send(text);
   const shown = new Set<string>();
   const pending: HTMLElement[] = [];
+  /** Files sent whose message has not come yet, by address; addresses of files already shown. */
+  const sentFiles = new Map<string, () => void>();
+  const shownFiles = new Set<string>();
   const append = (el: HTMLElement) => {
     log.insertBefore(el, typing.isConnected ? typing : null);
     log.scrollTop = log.scrollHeight;
@@ -119,7 +169,15 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
     show(message: WidgetMessage, live: boolean) {
       if (shown.has(message.id)) return;
       shown.add(message.id);
-      if (message.from === 'visitor' && pending[0]?.textContent === message.text) pending.shift()?.remove();
+      if (message.from === 'visitor') {
+        if (!message.attachments.length && pending[0]?.textContent === message.text)
+          pending.shift()?.remove();
+        for (const { url } of message.attachments) {
+          shownFiles.add(url);
+          sentFiles.get(url)?.();
+          sentFiles.delete(url);
+        }
+      }
       append(messageView(message, press));
       replies.replaceChildren(...(message.replies.length ? [buttonRows(message.replies, press)] : []));
       if (live && message.from === 'bot' && !isOpen()) dot.hidden = false;
@@ -135,6 +193,38 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
         input.value ||= text;
       };
     },
+    /**
+     * The visitor's file until its message comes: the image itself or the file's name and size,
+     * "Sending…" while it uploads. `sent` with its address, or `failed` (the caption goes back).
+     */
+    pendingFile(file: File, caption: string) {
+      const el = h('div', { class: 'msg visitor pending', 'data-file': file.name });
+      const preview = file.type.startsWith('image/') ? URL.createObjectURL(file) : null;
+      if (caption) el.append(caption);
+      el.append(
+        preview
+          ? h('span', { class: 'att' }, h('img', { src: preview, alt: file.name }))
+          : h('span', { class: 'att chip' }, `${file.name} · ${formatFileSize(file.size)}`),
+      );
+      const state = h('span', { class: 'sending', role: 'status' }, 'Sending…');
+      el.append(state);
+      append(el);
+      const done = () => {
+        if (preview) URL.revokeObjectURL(preview);
+        el.remove();
+      };
+      return {
+        sent(url: string) {
+          state.remove();
+          if (shownFiles.has(url)) done();
+          else sentFiles.set(url, done);
+        },
+        failed() {
+          done();
+          input.value ||= caption;
+        },
+      };
+    },
     typing(on: boolean) {
       typing.hidden = !on;
       if (on) log.scrollTop = log.scrollHeight;
@@ -146,6 +236,8 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
       for (const el of log.querySelectorAll('.msg')) el.remove();
       shown.clear();
       pending.length = 0;
+      sentFiles.clear();
+      shownFiles.clear();
       replies.replaceChildren();
     },
     open: () => setOpen(true),

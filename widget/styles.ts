@@ -42,6 +42,12 @@ a{color:inherit;text-decoration:underline;cursor:pointer}
 .status:empty{display:none}
 .foot{display:flex;gap:8px;padding:10px 12px;border-top:1px solid var(--line)}
 textarea{flex:1;resize:none;height:40px;max-height:120px;padding:9px 10px;border:1px solid var(--line)!important;border-radius:8px;background:var(--field)!important;color:var(--fg)}
+.attach{cursor:pointer;width:36px;border-radius:8px;display:flex;align-items:center;justify-content:center;color:var(--muted)}
+.attach svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2}
+.attach:hover{color:var(--fg)}
+.chip{padding:6px 9px;border-radius:8px;background:rgba(0,0,0,.12);overflow-wrap:anywhere}
+.sending{display:block;font-size:12px;margin-top:4px}
+.panel.drop{outline:3px dashed var(--accent);outline-offset:-6px}
 .send{cursor:pointer;background:var(--accent);color:var(--on-accent);border-radius:8px;padding:0 14px;font-weight:600}
 .send:disabled{opacity:.5;cursor:default}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
