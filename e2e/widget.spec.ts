@@ -228,3 +228,94 @@ test('a visitor talks to the bot through the widget on another site, and comes b
     await refused.evaluate(() => (window as unknown as Partial<Site>).Blockbot?.recipient ?? null),
   ).toBeNull();
 });
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d4b5a70000000049454e44ae426082',
+  'hex',
+);
+
+test('a visitor sends an image through the attach button; the bot and the operator see it', async ({
+  page,
+  browser,
+}) => {
+  await signUp(page, `widget-files-${Date.now()}@example.com`);
+  const projectId = Number(/\/projects\/(\d+)/.exec(page.url())![1]);
+  await trpc(page, 'botSchema.import', {
+    projectId,
+    json: JSON.stringify({
+      format: BOT_SCHEMA_FORMAT,
+      blocks: [
+        {
+          id: 1,
+          kind: 'start',
+          text: 'Thanks for the file',
+          trigger: { alternatives: '' },
+          attachments: [{ type: 'image', url: '#{attachment_url}' }],
+        },
+      ],
+      arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
+    }),
+  });
+  const { key } = await trpc(page, 'channels.createWidget', {
+    projectId,
+    settings: { title: 'Files chat', allowedOrigins: [SITE] },
+  });
+  snippet = `<script src="http://127.0.0.1:${appPort}/widget.js" data-channel="${key}" async></script>`;
+
+  const visitor = await browser.newPage();
+  await visitor.goto(`${SITE}/`);
+  await visitor.getByRole('button', { name: 'Open chat: Files chat' }).click();
+  const panel = visitor.getByRole('dialog', { name: 'Files chat' });
+  const log = panel.getByRole('log');
+
+  // The attach button is reachable from the message field with the keyboard.
+  await expect(panel.getByLabel('Your message')).toBeFocused();
+  await visitor.keyboard.press('Shift+Tab');
+  const attach = panel.getByRole('button', { name: 'Attach a file' });
+  await expect(attach).toBeFocused();
+  await panel.getByLabel('Your message').fill('Here is my <b>cat</b>');
+  const chooser = visitor.waitForEvent('filechooser');
+  await attach.click();
+  await (await chooser).setFiles({
+    name: '<img src=x onerror="window.__xss=1">.png',
+    mimeType: 'image/png',
+    buffer: PNG,
+  });
+
+  // The visitor's message with its image, then the bot's, which shows the file's address back.
+  const mine = log.locator('.msg.visitor:not(.pending)');
+  await expect(mine).toHaveCount(1);
+  await expect(mine).toContainText('Here is my <b>cat</b>');
+  const src = await mine.locator('img').getAttribute('src');
+  expect(src).toMatch(new RegExp(`^http://127.0.0.1:${appPort}/api/files/[\\w-]{22}/.+\\?sig=`));
+  const reply = log.locator('.msg.bot', { hasText: 'Thanks for the file' });
+  await expect(reply.locator('img')).toHaveAttribute('src', src!);
+  // Loaded from the app on the site's page, with no cookie.
+  await expect
+    .poll(() => mine.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBe(1);
+  await expect(log.locator('.pending')).toHaveCount(0);
+  await shot(visitor, 'widget-file-sent');
+
+  // A refused file: the server's reason in the panel, nothing left in the dialog.
+  const again = visitor.waitForEvent('filechooser');
+  await attach.click();
+  await (await again).setFiles({
+    name: 'page.html',
+    mimeType: 'text/html',
+    buffer: Buffer.from('<h1>x</h1>'),
+  });
+  await expect(panel.getByRole('alert')).toContainText('Files of type text/html cannot be sent');
+  await expect(log.locator('.pending')).toHaveCount(0);
+  await expect(log.locator('.msg.visitor')).toHaveCount(1);
+
+  // The operator's view of the client: the image, from the same address.
+  const recipient = await visitor.evaluate(() => (window as unknown as Site).Blockbot.recipient);
+  const apiKey = (await trpc(page, 'apiKey.create', { projectId, name: 'files' })).key as string;
+  const found = await page.request.get(`/api/${apiKey}/online_chat_client_id?recipient=${recipient}`);
+  const clientId = (await found.json()).client_id as number;
+  await page.goto(`/projects/${projectId}/clients/${clientId}`);
+  await expect(page.locator(`img[src="${src}"]`).first()).toBeVisible();
+  expect(await visitor.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+});
