@@ -22,6 +22,7 @@ export const conversationPage = new PreparedStatement(
      c."botPausedAt", c."botPausedUntil", c."waitingSince",
      am.name AS "assignedName", am.email AS "assignedEmail",
      last.id::text AS "lastId", last.text AS "lastText", last.direction::text AS "lastDirection",
+     last.attachments->0->>'type' AS "lastAttachment",
      (SELECT count(*)::int FROM (
         SELECT m.id FROM "Message" m
         WHERE m."projectId" = c."projectId" AND m."clientId" = c.id AND m.direction = 'in'
@@ -32,7 +33,7 @@ export const conversationPage = new PreparedStatement(
    LEFT JOIN "ProjectMember" am ON am.id = c."assignedMemberId"
    LEFT JOIN "ConversationRead" r ON r."clientId" = c.id AND r."memberId" = $memberId::int
    LEFT JOIN LATERAL (
-     SELECT m.id, m.text, m.direction FROM "Message" m
+     SELECT m.id, m.text, m.direction, m.attachments FROM "Message" m
      WHERE m."projectId" = c."projectId" AND m."clientId" = c.id
      ORDER BY m."createdAt" DESC, m.id DESC LIMIT 1
    ) last ON true
@@ -59,6 +60,8 @@ export const conversationPage = new PreparedStatement(
     lastId: column.text.nullable(),
     lastText: column.text.nullable(),
     lastDirection: column.text.nullable(),
+    /** The type of the last message's first attachment, if any. */
+    lastAttachment: column.text.nullable(),
     unread: column.int,
   }),
 );

@@ -65,6 +65,23 @@ async function member(projectId: number, email: string) {
 }
 
 describe('the conversations list', () => {
+  it('lists a last message with a file and no text by the file’s kind', async () => {
+    const bot = await echoBot();
+    const ann = await member(bot.projectId, 'files@example.com');
+    await bot.say('hi');
+    const client = await bot.clientRow();
+    // Paused, the bot does not answer: the client's file stays the last message.
+    await pauseBot(db, bot.projectId, client.id);
+    await handleEvent(
+      await getEngineDeps(),
+      bot.projectId,
+      { clientId: client.id },
+      { type: 'message', text: '', attachments: [{ type: 'image', url: 'https://files.example/cat.png' }] },
+    );
+    const [listed] = (await listConversations(db, bot.projectId, ann.id, { filter: 'all' })).conversations;
+    expect(listed.lastMessage).toEqual({ text: '[Image]', direction: 'in' });
+  });
+
   it('lists newest first with the last message, filters, per-member unread counts and pages', async () => {
     const bot = await echoBot();
     const ann = await member(bot.projectId, 'ann@example.com');

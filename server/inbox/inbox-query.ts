@@ -19,6 +19,12 @@ export const conversationListInput = z.object({
 
 const CURSOR_SORT = 'inbox';
 
+/** A last message with a file and no text (a photo sent without a caption) is listed by its kind. */
+function previewText(text: string | null, attachment: string | null): string {
+  if (text || !attachment) return text ?? '';
+  return `[${attachment.charAt(0).toUpperCase()}${attachment.slice(1)}]`;
+}
+
 /**
  * One page of the project's conversations as one member sees them: newest first (by the
  * client's last message), with the last message, the member's unread count (capped at
@@ -56,7 +62,9 @@ export async function listConversations(
       platformId: row.platformId,
       lastMessageAt: row.lastMessageAt,
       lastMessage:
-        row.lastId === null ? null : { text: row.lastText ?? '', direction: row.lastDirection ?? 'in' },
+        row.lastId === null
+          ? null
+          : { text: previewText(row.lastText, row.lastAttachment), direction: row.lastDirection ?? 'in' },
       unread: row.unread,
       unreadCapped: row.unread >= UNREAD_CAP,
       assigned: row.assignedMemberId
