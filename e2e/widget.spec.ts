@@ -310,6 +310,23 @@ test('a visitor sends an image through the attach button; the bot and the operat
   await expect(log.locator('.pending')).toHaveCount(0);
   await expect(log.locator('.msg.visitor')).toHaveCount(1);
 
+  // An image pasted into the message field is sent too.
+  await panel.getByLabel('Your message').evaluate(
+    (field, bytes) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], 'pasted.png', { type: 'image/png' }));
+      field.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    },
+    [...PNG],
+  );
+  await expect(mine).toHaveCount(2);
+  await expect(mine.nth(1).locator('img')).toHaveAttribute(
+    'src',
+    /\/api\/files\/[\w-]{22}\/pasted\.png\?sig=/,
+  );
+
   // The operator's view of the client: the image, from the same address.
   const recipient = await visitor.evaluate(() => (window as unknown as Site).Blockbot.recipient);
   const apiKey = (await trpc(page, 'apiKey.create', { projectId, name: 'files' })).key as string;
