@@ -131,5 +131,6 @@ export async function storedFileResponse(db: Db, req: Request, params: { id: str
     inline: attachmentKind(file.mimeType) !== 'file',
     name: file.name,
     etag,
+    range: req.headers.get('range') ?? '',
   });
 }

@@ -248,9 +248,21 @@ describe('an upload', () => {
     const text = await fetch(local(note.body.file.url));
     expect(text.headers.get('content-type')).toBe('text/plain');
     expect(text.headers.get('content-disposition')).toMatch(/^attachment;/);
-    const song = await upload({ token, name: 'a.mp3', type: 'audio/mpeg', body: 'ID3...' });
+    const song = await upload({ token, name: 'a.mp3', type: 'audio/mpeg', body: 'ID3 and the rest' });
     expect(song.body.file.type).toBe('audio');
-    expect((await fetch(local(song.body.file.url))).headers.get('content-disposition')).toMatch(/^inline;/);
+    const played = await fetch(local(song.body.file.url));
+    expect(played.headers.get('content-disposition')).toMatch(/^inline;/);
+    expect(played.headers.get('accept-ranges')).toBe('bytes');
+    // A player asks for ranges of it.
+    const range = async (header: string) => {
+      const answer = await fetch(local(song.body.file.url), { headers: { range: header } });
+      return { status: answer.status, range: answer.headers.get('content-range'), body: await answer.text() };
+    };
+    expect(await range('bytes=4-6')).toEqual({ status: 206, range: 'bytes 4-6/16', body: 'and' });
+    expect(await range('bytes=12-')).toEqual({ status: 206, range: 'bytes 12-15/16', body: 'rest' });
+    expect(await range('bytes=-4')).toEqual({ status: 206, range: 'bytes 12-15/16', body: 'rest' });
+    expect(await range('bytes=16-')).toMatchObject({ status: 416, range: 'bytes */16' });
+    expect(await range('bytes=0-1,4-5')).toMatchObject({ status: 200, body: 'ID3 and the rest' });
   });
 
   it('sent again with the same id (its answer was lost) is stored and run once', async () => {
