@@ -310,6 +310,20 @@ test('a visitor sends an image through the attach button; the bot and the operat
   await expect(log.locator('.pending')).toHaveCount(0);
   await expect(log.locator('.msg.visitor')).toHaveCount(1);
 
+  // One over 10 MB is refused in the panel before it is sent; what was typed stays.
+  await panel.getByLabel('Your message').fill('a big one');
+  const big = visitor.waitForEvent('filechooser');
+  await attach.click();
+  await (await big).setFiles({
+    name: 'big.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.alloc(10 * 1024 * 1024 + 1),
+  });
+  await expect(panel.getByRole('alert')).toContainText('The file is over 10 MB');
+  await expect(panel.getByLabel('Your message')).toHaveValue('a big one');
+  await panel.getByLabel('Your message').fill('');
+  await expect(log.locator('.msg.visitor')).toHaveCount(1);
+
   // An image pasted into the message field is sent too.
   await panel.getByLabel('Your message').evaluate(
     (field, bytes) => {

@@ -1,4 +1,3 @@
-import { MAX_FILE_BYTES } from '../lib/files/file-types';
 import type { WidgetMessage } from '../lib/widget/messages';
 import { type Dialog, sendWithRetry, WidgetApiError, widgetApi } from './api';
 import { openLive } from './live';
@@ -141,11 +140,6 @@ async function start(script: HTMLScriptElement) {
     },
     async attach(file, caption) {
       panel.status('');
-      // The server refuses it too; this spares the visitor uploading it first.
-      if (file.size > MAX_FILE_BYTES)
-        return panel.status(
-          `The file is over ${MAX_FILE_BYTES / 1024 / 1024} MB, the most that can be sent.`,
-        );
       const sending = panel.pendingFile(file, caption);
       try {
         const current = await ensureDialog();

@@ -1,4 +1,4 @@
-import { ALLOWED_FILE_TYPES, formatFileSize } from '../lib/files/file-types';
+import { ALLOWED_FILE_TYPES, formatFileSize, MAX_FILE_BYTES } from '../lib/files/file-types';
 import type { WidgetMessage } from '../lib/widget/messages';
 import type { WidgetPublicConfig } from '../lib/widget/settings';
 import { ATTACH_ICON, CHAT_ICON, CLOSE_ICON, h, icon } from './dom';
@@ -115,9 +115,14 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
     }
   });
 
-  /** A file goes with what was typed as its caption. */
+  /** A file goes with what was typed as its caption; one too large is refused before it is sent. */
   const pick = (file: File | undefined) => {
     if (!file) return;
+    // The server refuses it too; this spares the visitor uploading it first.
+    if (file.size > MAX_FILE_BYTES) {
+      status.textContent = `The file is over ${MAX_FILE_BYTES / 1024 / 1024} MB, the most that can be sent.`;
+      return;
+    }
     const caption = input.value.trim();
     input.value = '';
     on.attach(file, caption);
