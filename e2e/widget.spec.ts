@@ -341,6 +341,18 @@ test('a visitor sends an image through the attach button; the bot and the operat
     /\/api\/files\/[\w-]{22}\/pasted\.png\?sig=/,
   );
 
+  // A file dropped on the panel: a PDF, shown as a link to download it by its name.
+  await panel.evaluate((el) => {
+    const data = new DataTransfer();
+    data.items.add(new File(['%PDF-1.4\n%%EOF'], 'price list.pdf', { type: 'application/pdf' }));
+    el.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await expect(mine).toHaveCount(3);
+  await expect(mine.nth(2).getByRole('link', { name: 'File: price list.pdf' })).toHaveAttribute(
+    'href',
+    /\/api\/files\/[\w-]{22}\/price%20list\.pdf\?sig=/,
+  );
+
   // The operator's view of the client: the image, from the same address.
   const recipient = await visitor.evaluate(() => (window as unknown as Site).Blockbot.recipient);
   const apiKey = (await trpc(page, 'apiKey.create', { projectId, name: 'files' })).key as string;
