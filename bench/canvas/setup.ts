@@ -1,17 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from '@playwright/test';
+import { hashPassword } from 'better-auth/crypto';
 import { type BotSchema, botSchemaSchema } from '../../lib/schema';
 import playwrightConfig from '../../playwright.config';
-import { openDatabase } from '../../server/db/database';
+import { type Database, openDatabase } from '../../server/db/database';
 import { saveBotSchema } from '../../server/projects/bot-schema-store';
 import { createProject } from '../../server/projects/project-service';
 import { bareGraph, serveBarePage } from './bare-server';
 import { generateBot } from './generate-bot';
 
-const PORT = 3400;
+const PORT = Number(process.env.BENCH_CANVAS_PORT ?? 3400);
 const EMAIL = 'canvas-bench@example.com';
 const PASSWORD = 'canvas bench password';
 export const VIEWPORT = { width: 1600, height: 1000 };
@@ -49,15 +51,34 @@ async function startNext(dataDir: string): Promise<ChildProcess> {
   throw new Error(`next start did not answer on port ${PORT}:\n${stderr}`);
 }
 
-/** Signs the bench user up through the form; the invitation by e-mail makes them the project's owner. */
-async function signUp(context: BrowserContext, projectId: number) {
+/**
+ * The bench user with a password, as Better Auth stores one: signing up no longer joins a
+ * project the address was invited to (it takes the invite's link), so the user is made here and
+ * the project is created with them as its owner.
+ */
+async function createUser(prisma: Database['prisma']): Promise<string> {
+  const id = randomUUID();
+  await prisma.user.create({ data: { id, name: 'Bench', email: EMAIL, emailVerified: true } });
+  await prisma.account.create({
+    data: {
+      id: randomUUID(),
+      accountId: id,
+      providerId: 'credential',
+      userId: id,
+      password: await hashPassword(PASSWORD),
+    },
+  });
+  return id;
+}
+
+/** Signs the bench user in through the form (it lands on the list of their projects). */
+async function signIn(context: BrowserContext) {
   const page = await context.newPage();
-  await page.goto(`http://127.0.0.1:${PORT}/sign-up`);
-  await page.getByLabel('Name').fill('Bench');
+  await page.goto(`http://127.0.0.1:${PORT}/sign-in`);
   await page.getByLabel('E-mail').fill(EMAIL);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL(`**/projects/${projectId}`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/projects');
   await page.close({ runBeforeUnload: false });
 }
 
@@ -89,7 +110,7 @@ export async function startCanvasBench(blocks: number): Promise<CanvasBench> {
     const project = await createProject(db.prisma, {
       name: 'Canvas bench',
       plan: 'business',
-      owner: { email: EMAIL, name: 'Bench' },
+      owner: { userId: await createUser(db.prisma), email: EMAIL, name: 'Bench' },
     });
     await saveBotSchema(db.prisma, project.id, schema);
     await db.close();
@@ -107,7 +128,7 @@ export async function startCanvasBench(blocks: number): Promise<CanvasBench> {
       context: await browser.newContext({ viewport: VIEWPORT }),
       url: `http://127.0.0.1:${PORT}/projects/${project.id}`,
     };
-    await signUp(app.context, project.id);
+    await signIn(app.context);
     return {
       schema,
       app,
