@@ -4,6 +4,7 @@ import { Handle, type NodeProps, Position } from '@xyflow/react';
 import { Globe, ListChecks, Paperclip, Sigma, Timer, Zap } from 'lucide-react';
 import { memo, type ReactNode, use } from 'react';
 import { cn } from '@/components/ui/cn';
+import type { Block } from '@/lib/schema';
 import { blockKindStyle } from './block-colors';
 import { FarZoomContext } from './far-zoom';
 import { LintBadge } from './lint-badge';
@@ -39,80 +40,105 @@ const handleClass = '!size-3 !transform-none -mt-1.5';
  */
 const buttonHandleClass = `${handleClass} -mr-1.5 !-right-3.5 !bg-brand-600 !border-white`;
 /**
- * Zoomed out, a block is a few plain elements (every element of thousands of blocks costs
- * style, layout and paint time), and its name is cut in code to about one line, not by CSS: a
- * clipped element in each of thousands of blocks slows compositing too.
+ * Zoomed out, a block is its name in large type on its kind's colour (see FarBlockNode). Its name
+ * is cut in code to about two lines, not by CSS: a clipped element in each of thousands of
+ * blocks slows compositing.
  */
-const FAR_NAME_LENGTH = 28;
+const FAR_NAME_LENGTH = 32;
 
 /**
- * A block on the canvas: kind colour, id and name; unless the canvas is zoomed far out, also its
- * trigger, text preview, buttons (its own and those of arrows shown as a button) and badges.
+ * A block on the canvas: kind colour, id and name, its trigger, text preview, buttons (its own
+ * and those of arrows shown as a button) and badges; zoomed far out, only its name.
  * Memoised: it re-renders only when its node object changes or the zoom crosses FAR_ZOOM.
  */
 export const BlockNode = memo(function BlockNode({ data, selected }: NodeProps<BlockFlowNode>) {
   const far = use(FarZoomContext);
+  const buttons = nodeButtons(data);
+  return far ? (
+    <FarBlockNode block={data.block} buttons={buttons} selected={selected} />
+  ) : (
+    <NearBlockNode data={data} buttons={buttons} selected={selected} />
+  );
+});
+
+interface DrawingProps {
+  buttons: readonly NodeButton[];
+  selected: boolean;
+}
+
+/**
+ * The far drawing: a box of the kind's colour with the name large enough to read at that zoom,
+ * and the kind, id and name on hover. A few plain elements: each element of thousands of blocks
+ * costs style, layout and paint time on opening and on every drag frame.
+ */
+function FarBlockNode({ block, buttons, selected }: DrawingProps & { block: Block }) {
+  const style = blockKindStyle[block.kind];
+  return (
+    <div
+      data-testid={`block-${block.id}`}
+      data-block-id={block.id}
+      data-kind={block.kind}
+      title={`${style.label} #${block.id}: ${block.name || 'Untitled'}`}
+      className={cn(
+        'w-56 rounded-lg border-4 px-3 py-2 text-xl/6 font-semibold break-words',
+        style.className,
+        selected && 'ring-4 ring-brand-500 ring-offset-2',
+      )}
+    >
+      <Handle type="target" position={Position.Left} className={`${handleClass} -ml-1.5`} />
+      <Handle type="source" position={Position.Right} className={`${handleClass} -mr-1.5`} />
+      {/* The buttons are not drawn, but their arrows still need their handles. */}
+      {buttons.map((b) => (
+        <Handle
+          key={b.handle}
+          id={b.handle}
+          type="source"
+          position={Position.Right}
+          isConnectable={false}
+          className={`${handleClass} -mr-1.5 pointer-events-none opacity-0`}
+        />
+      ))}
+      {block.name ? truncate(block.name, FAR_NAME_LENGTH) : <span className="text-current/50">Untitled</span>}
+    </div>
+  );
+}
+
+function NearBlockNode({ data, buttons, selected }: DrawingProps & { data: BlockNodeData }) {
   const { block } = data;
   const style = blockKindStyle[block.kind];
-  const name = far ? truncate(block.name, FAR_NAME_LENGTH) : block.name;
-  const buttons = nodeButtons(data);
-  // Beside buttons the block's own handle moves up to its name, clear of the buttons' handles.
-  const ownHandle = (
-    <Handle
-      type="source"
-      position={Position.Right}
-      className={cn(handleClass, '-mr-1.5', buttons.length && !far && '!top-[35px]')}
-    />
-  );
   return (
     <div
       data-testid={`block-${block.id}`}
       data-block-id={block.id}
       data-kind={block.kind}
       className={cn(
-        'w-56 rounded-lg border-2 px-3 py-2 text-xs',
-        !far && 'shadow-sm',
+        'w-56 rounded-lg border-2 px-3 py-2 text-xs shadow-sm',
         style.className,
         selected && 'ring-2 ring-brand-500 ring-offset-1',
       )}
     >
       <Handle type="target" position={Position.Left} className={`${handleClass} -ml-1.5`} />
-      {/* First of the source handles: an arrow with no handle id leaves from the first. */}
-      {ownHandle}
-      {far ? (
-        <div className="mb-0.5 text-[10px] uppercase tracking-wide text-current/70">
-          {style.label} #{block.id}
-        </div>
-      ) : (
-        <div className="mb-0.5 flex items-center justify-between gap-2 text-[10px] uppercase tracking-wide text-current/70">
-          <span>{style.label}</span>
-          <span className="flex items-center gap-1">
-            <LintBadge target={{ type: 'block', id: block.id }} />
-            <span className="rounded bg-black/10 px-1 font-mono normal-case">#{block.id}</span>
-          </span>
-        </div>
-      )}
-      <p className={far ? 'break-words font-semibold' : 'truncate font-semibold'}>
-        {name || <span className="text-current/50">Untitled</span>}
+      {/* First of the source handles: an arrow with no handle id leaves from the first. Beside
+          buttons it moves up to the name, clear of the buttons' handles. */}
+      <Handle
+        type="source"
+        position={Position.Right}
+        className={cn(handleClass, '-mr-1.5', buttons.length && '!top-[35px]')}
+      />
+      <div className="mb-0.5 flex items-center justify-between gap-2 text-[10px] uppercase tracking-wide text-current/70">
+        <span>{style.label}</span>
+        <span className="flex items-center gap-1">
+          <LintBadge target={{ type: 'block', id: block.id }} />
+          <span className="rounded bg-black/10 px-1 font-mono normal-case">#{block.id}</span>
+        </span>
+      </div>
+      <p className="truncate font-semibold">
+        {block.name || <span className="text-current/50">Untitled</span>}
       </p>
-      {far ? (
-        // Zoomed out the buttons are not drawn, but their arrows still need their handles.
-        buttons.map((b) => (
-          <Handle
-            key={b.handle}
-            id={b.handle}
-            type="source"
-            position={Position.Right}
-            isConnectable={false}
-            className={`${handleClass} -mr-1.5 pointer-events-none opacity-0`}
-          />
-        ))
-      ) : (
-        <BlockDetails data={data} buttons={buttons} />
-      )}
+      <BlockDetails data={data} buttons={buttons} />
     </div>
   );
-});
+}
 
 function BlockDetails({ data, buttons }: { data: BlockNodeData; buttons: readonly NodeButton[] }) {
   const { block, timerArrows } = data;

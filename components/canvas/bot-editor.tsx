@@ -9,6 +9,7 @@ import {
   MiniMap,
   type OnSelectionChangeParams,
   ReactFlow,
+  type ReactFlowProps,
   useReactFlow,
   type Viewport,
 } from '@xyflow/react';
@@ -19,7 +20,6 @@ import {
   type DragEvent,
   startTransition,
   useCallback,
-  useDeferredValue,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -35,7 +35,7 @@ import { Button } from '@/components/ui/button';
 import { type BlockKind, type BotSchema, botSchemaSchema } from '@/lib/schema';
 import { buttonArrowsOf } from '@/lib/schema/buttons';
 import { demoBotSchema } from '@/lib/schema/demo-bot';
-import { type LintTarget, lintBot, messengersOf } from '@/lib/schema/lint';
+import { type LintTarget, messengersOf } from '@/lib/schema/lint';
 import { ArrowEdge } from './arrow-edge';
 import { blockKindStyle } from './block-colors';
 import { BlockNode } from './block-node';
@@ -46,6 +46,7 @@ import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
 import { initialViewport, NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
 import { createLintStore, LintStoreContext } from './lint-badge';
+import { type NodesStore, useNodes } from './nodes-store';
 import { freeSpot } from './placement';
 import { ProblemsPanel } from './problems-panel';
 import { SaveStateIndicator } from './save-state';
@@ -64,6 +65,7 @@ import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor'
 import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
 import { useDeferredMount } from './use-deferred-mount';
 import { useFollowBlock } from './use-follow-block';
+import { useLintProblems } from './use-lint';
 import { useOpenOnBlock } from './use-open-on-block';
 import { isWideScreen } from './wide-screen';
 
@@ -82,7 +84,14 @@ const FIT = { maxZoom: 1, includeHiddenNodes: true };
 /** Smaller than React Flow's 200 × 150, so it covers fewer blocks (and it can be hidden). */
 const MINIMAP_SIZE = { width: 160, height: 110 };
 const OUTLINE_ICON = { fill: 'none' };
-const NOTHING_TO_LINT = { blocks: [], arrows: [] };
+
+/** React Flow over the editor's nodes, read here: a drag frame re-renders this, not the editor. */
+function EditorFlow({
+  nodesStore,
+  ...props
+}: Omit<ReactFlowProps<BotFlowNode, ArrowFlowEdge>, 'nodes'> & { nodesStore: NodesStore }) {
+  return <ReactFlow<BotFlowNode, ArrowFlowEdge> {...props} nodes={useNodes(nodesStore)} />;
+}
 
 export interface BotEditorProps {
   projectId: number;
@@ -135,17 +144,13 @@ export function BotEditor({
   }, [initialBlocks]);
   // The conversation's block keeps some room from the edge, so the next one is likely in view.
   useFollowBlock(currentBlock, pane, 40);
-  // Lint follows committed edits (a drag commits once, at its end) in a background render, and
-  // starts after the canvas is shown: opening a big bot does not wait for it.
-  const lintedSchema = useDeferredValue<Pick<BotSchema, 'blocks' | 'arrows'>>(schema, NOTHING_TO_LINT);
   // The messenger rule knows what the project's connected channels can show.
   const trpc = useTRPC();
   const channels = useQuery(trpc.channels.list.queryOptions({ projectId }));
   const channelKinds = channels.data?.map((c) => c.kind).join(',') ?? '';
-  const problems = useMemo(
-    () => lintBot(lintedSchema, { messengers: messengersOf(channelKinds.split(',')) }),
-    [lintedSchema, channelKinds],
-  );
+  const messengers = useMemo(() => messengersOf(channelKinds.split(',')), [channelKinds]);
+  // Lint follows committed edits (a drag commits once, at its end) in a worker.
+  const problems = useLintProblems(schema, messengers);
   const [lintStore] = useState(createLintStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 
@@ -454,8 +459,8 @@ export function BotEditor({
           {viewport ? (
             <FarZoomContext value={far}>
               <LintStoreContext value={lintStore}>
-                <ReactFlow<BotFlowNode, ArrowFlowEdge>
-                  nodes={editor.nodes}
+                <EditorFlow
+                  nodesStore={editor.nodesStore}
                   edges={editor.edges}
                   onNodesChange={editor.onNodesChange}
                   onEdgesChange={editor.onEdgesChange}
@@ -472,7 +477,7 @@ export function BotEditor({
                   deleteKeyCode={null}
                   selectionKeyCode="Shift"
                   multiSelectionKeyCode={multiSelectionKeys}
-                  onlyRenderVisibleElements={editor.nodes.length > VISIBLE_ONLY_FROM}
+                  onlyRenderVisibleElements={schema.blocks.length > VISIBLE_ONLY_FROM}
                   defaultViewport={viewport}
                   fitView
                   fitViewOptions={FIT}
@@ -500,7 +505,7 @@ export function BotEditor({
                       <MapIcon aria-hidden style={OUTLINE_ICON} />
                     </ControlButton>
                   </Controls>
-                </ReactFlow>
+                </EditorFlow>
               </LintStoreContext>
             </FarZoomContext>
           ) : null}

@@ -1,6 +1,6 @@
 'use client';
 
-import { applyNodeChanges, type NodeChange, useEdgesState, useNodesState } from '@xyflow/react';
+import { applyNodeChanges, type NodeChange, useEdgesState } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   type Arrow,
@@ -24,6 +24,7 @@ import {
 } from './history';
 import { allocateIds, initialWatermark, observeIds } from './ids';
 import { importBeside } from './import-beside';
+import { createNodesStore } from './nodes-store';
 import {
   addItems,
   applyLayout,
@@ -72,18 +73,17 @@ interface CommitOptions {
 const PASTE_OFFSET = 40;
 
 /**
- * The canvas's state: React Flow's nodes and edges (positions live there, so dragging never
- * re-renders anything but the dragged nodes), the committed schema with its undo history, id
+ * The canvas's state: React Flow's nodes (in a store of their own: positions live there, so a
+ * drag re-renders only the dragged nodes and React Flow) and edges, the committed schema with its undo history, id
  * allocation and autosave. Every change goes through `commit`, which pushes a snapshot, maps it
  * back onto the nodes (reusing unchanged node objects) and schedules a save.
  */
 export function useBotSchemaEditor({ projectId, initial }: { projectId: number; initial: EditorInitial }) {
   const [initialFlow] = useState(() => schemaToFlow(initial.schema));
-  const [nodes, setNodes] = useNodesState<BotFlowNode>(initialFlow.nodes);
+  const [nodesStore] = useState(() => createNodesStore(initialFlow.nodes));
+  const setNodes = nodesStore.set;
   const [edges, setEdges, onEdgesChange] = useEdgesState<ArrowFlowEdge>(initialFlow.edges);
-  const nodesRef = useRef(nodes);
   const edgesRef = useRef(edges);
-  nodesRef.current = nodes;
   edgesRef.current = edges;
 
   const history = useRef<History<BotSchema>>(createHistory(initial.schema));
@@ -157,13 +157,17 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
   );
   useEffect(() => {
     if (layoutRequest)
-      commit(applyLayout(history.current.present, layoutOf(nodesRef.current)), { key: 'layout' });
-  }, [layoutRequest, commit]);
+      commit(applyLayout(history.current.present, layoutOf(nodesStore.get())), { key: 'layout' });
+  }, [layoutRequest, commit, nodesStore]);
 
   const actions = useMemo(() => {
     // These read refs only, so the actions object is created once.
     const present = () => history.current.present;
-    const selectedBlockIds = () => nodesRef.current.filter((n) => n.selected).map((n) => blockIdOf(n.id));
+    const selectedBlockIds = () =>
+      nodesStore
+        .get()
+        .filter((n) => n.selected)
+        .map((n) => blockIdOf(n.id));
     const selectedArrowIds = () => edgesRef.current.filter((e) => e.selected).map((e) => arrowIdOf(e.id));
     const nextBlockIds = (count: number) => allocateIds(watermark.current.block, present().blocks, count);
     const nextArrowId = () => allocateIds(watermark.current.arrow, present().arrows, 1)[0];
@@ -310,10 +314,10 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
         setNotice(null);
       },
     };
-  }, [commit, show, publish, schedule]);
+  }, [commit, show, publish, schedule, nodesStore]);
 
   return {
-    nodes,
+    nodesStore,
     edges,
     onNodesChange,
     onEdgesChange,

@@ -1,0 +1,47 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import type { BotSchema } from '@/lib/schema';
+import type { LintProblem, MessengerCapabilities } from '@/lib/schema/lint';
+
+export interface LintRequest {
+  id: number;
+  schema: Pick<BotSchema, 'blocks' | 'arrows'>;
+  messengers: readonly MessengerCapabilities[];
+}
+export interface LintResponse {
+  id: number;
+  problems: LintProblem[];
+}
+
+const NONE: readonly LintProblem[] = [];
+
+/**
+ * The lint problems of `schema` (lib/schema/lint.ts), computed in a worker (lint.worker.ts): a
+ * big bot's rules take a few hundred milliseconds, and the canvas never waits for them. The
+ * previous problems stay until the answer for the latest schema comes; older answers are dropped.
+ */
+export function useLintProblems(
+  schema: Pick<BotSchema, 'blocks' | 'arrows'>,
+  messengers: readonly MessengerCapabilities[],
+): readonly LintProblem[] {
+  const [problems, setProblems] = useState(NONE);
+  const worker = useRef<Worker | null>(null);
+  const latest = useRef(0);
+  useEffect(() => {
+    const lint = new Worker(new URL('./lint.worker.ts', import.meta.url), { type: 'module' });
+    lint.onmessage = ({ data }: MessageEvent<LintResponse>) => {
+      if (data.id === latest.current) setProblems(data.problems);
+    };
+    worker.current = lint;
+    return () => {
+      lint.terminate();
+      worker.current = null;
+    };
+  }, []);
+  useEffect(() => {
+    const request: LintRequest = { id: ++latest.current, schema, messengers };
+    worker.current?.postMessage(request);
+  }, [schema, messengers]);
+  return problems;
+}
