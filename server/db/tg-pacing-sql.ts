@@ -21,11 +21,16 @@ const SLOT = `greatest(${NOW_MS}, p."nextAt", (p.chats ->> $chat::text)::float8)
  * Takes the next slot of the bot (`botMs` after the previous one) that is also free for the chat
  * (`chatMs` after its previous one), and answers how many ms from now it is. Chats whose slot
  * has passed are dropped from the row, so it holds only the few still ahead.
+ * Every send of the bot queues on this row's lock: it commits without waiting for its WAL to
+ * reach the disk (synchronous_commit off for its own transaction), so the lock is held for the
+ * statement, not a disk flush. A slot lost in a database crash is a slot already in the past.
  */
 export const takeSlot = new PreparedStatement(
-  `INSERT INTO "TgPacing" AS p ("channelId", "nextAt", chats)
-   VALUES ($channelId::int, ${NOW_MS} + $botMs::float8,
-     jsonb_build_object($chat::text, ${NOW_MS} + $chatMs::float8))
+  `WITH no_flush AS (SELECT set_config('synchronous_commit', 'off', true))
+   INSERT INTO "TgPacing" AS p ("channelId", "nextAt", chats)
+   SELECT $channelId::int, ${NOW_MS} + $botMs::float8,
+     jsonb_build_object($chat::text, ${NOW_MS} + $chatMs::float8)
+   FROM no_flush
    ON CONFLICT ("channelId") DO UPDATE SET
      "nextAt" = ${SLOT} + $botMs::float8,
      chats = coalesce(

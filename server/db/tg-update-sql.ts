@@ -16,24 +16,58 @@ export const heldRow = z.object({
 });
 export type HeldRow = z.infer<typeof heldRow>;
 
+/** The channel an update is processed for. */
+export const updateChannel = z.object({
+  channelId: column.int,
+  projectId: column.int,
+  groupId: column.text,
+  credentials: column.json(z.unknown()),
+});
+
 /**
  * Stores updates held under $token, and sets the channel's "last update received" when it is
  * more than $touchSeconds old: every update of a busy bot writing that one row would queue
  * on its lock, and the Channels tab needs no more.
+ * An update with no earlier unprocessed update of its chat is taken for processing as it is
+ * stored (held for $processSeconds, its first attempt), so its processing needs no claim of its
+ * own; one behind such an update is held for $acceptSeconds and claimed in its turn (claimHeld).
+ * With $secret (the webhook), it stores only while the channel is still the webhook bot with
+ * this secret and username, as the webhook checked them against its cached copy: no row at all
+ * answers that the copy is stale. Otherwise one row per stored update (`id` null when every
+ * update was a repeat), each with the channel it is processed for.
  */
 export const insertHeld = new PreparedStatement(
-  `WITH touched AS (
+  `WITH channel AS (
+     SELECT id, "projectId", "groupId", credentials FROM "Channel"
+     WHERE id = $channelId::int AND kind = 'tg' AND ($secret::text IS NULL
+       OR ("receiveMode" = 'webhook' AND "inboundSecret" = $secret AND "groupId" = $groupId::text))
+   ), touched AS (
      UPDATE "Channel" SET "lastUpdateAt" = ${DB_NOW}
-     WHERE id = $channelId::int AND ("lastUpdateAt" IS NULL
+     WHERE id = (SELECT id FROM channel) AND ("lastUpdateAt" IS NULL
        OR "lastUpdateAt" < ${DB_NOW} - make_interval(secs => $touchSeconds))
+   ), inserted AS (
+     INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "claimToken", "claimedUntil", attempts)
+     SELECT c.id, u."updateId", u.chat, u.payload::jsonb, $token,
+       ${DB_NOW} + make_interval(secs => CASE WHEN u.behind THEN $acceptSeconds::float8 ELSE $processSeconds::float8 END),
+       CASE WHEN u.behind THEN 0 ELSE 1 END
+     FROM channel c, LATERAL (
+       SELECT x.*, (x.chat <> '' AND EXISTS (
+         SELECT 1 FROM "TgUpdate" e WHERE e."channelId" = c.id AND e.chat = x.chat
+           AND e."updateId" < x."updateId" AND e."processedAt" IS NULL)) AS behind
+       FROM unnest($updateIds::bigint[], $chats::text[], $payloads::text[]) AS x ("updateId", chat, payload)
+     ) u
+     ON CONFLICT ("channelId", "updateId") DO NOTHING
+     RETURNING id, chat, "updateId", attempts
    )
-   INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "claimToken", "claimedUntil")
-   SELECT $channelId::int, u."updateId", u.chat, u.payload::jsonb, $token,
-     ${DB_NOW} + make_interval(secs => $seconds)
-   FROM unnest($updateIds::bigint[], $chats::text[], $payloads::text[]) AS u ("updateId", chat, payload)
-   ON CONFLICT ("channelId", "updateId") DO NOTHING
-   RETURNING id::text AS id, "channelId", chat, "updateId"::text AS "updateId"`,
-  heldRow,
+   SELECT i.id::text AS id, c.id AS "channelId", i.chat, i."updateId"::text AS "updateId",
+     i.attempts = 0 AS behind, c."projectId", c."groupId", c.credentials
+   FROM channel c LEFT JOIN inserted i ON true`,
+  updateChannel.extend({
+    id: column.bigint.nullable(),
+    chat: column.text.nullable(),
+    updateId: column.bigint.nullable(),
+    behind: column.bool.nullable(),
+  }),
 );
 
 /** The webhook's channel: its secret and the bot's username. */
@@ -43,13 +77,9 @@ export const webhookChannel = new PreparedStatement(
   z.object({ id: column.int, groupId: column.text, inboundSecret: column.text }),
 );
 
-export const claimedRow = z.object({
+export const claimedRow = updateChannel.extend({
   behind: z.boolean(),
   payload: column.json(z.unknown()),
-  channelId: z.number(),
-  projectId: z.number(),
-  groupId: z.string(),
-  credentials: column.json(z.unknown()),
 });
 
 /**

@@ -1,6 +1,6 @@
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
-import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
+import { type PreparedStatement, plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
 import { type LiveEvent, publishLive } from '@/server/live/live-events';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { inClientOrder, releaseLease, untilClaimed } from './client-lease';
@@ -36,6 +36,18 @@ export interface EventResult {
 
 export type EventTarget = ClientTarget;
 
+export interface EventOptions {
+  /** The budget of the incoming event this one follows from (a new one for an incoming event). */
+  chain?: EventChain;
+  /** The outbox row of a follow-up event: marked done with this event's final write. */
+  outboxId?: bigint | null;
+  /**
+   * A statement of the event's source committed with its final write, in the same round trip
+   * (a tg update marked processed): it is done exactly when the event is stored.
+   */
+  alsoWrite?: { statement: PreparedStatement<unknown>; params: Record<string, unknown> };
+}
+
 /**
  * The one flow every message takes (docs/architecture.md, "The flow of a message"): claim the
  * client's lease and load its state (the client is created on first contact), route the
@@ -46,17 +58,15 @@ export type EventTarget = ClientTarget;
  * process, which claims it with the same token); after the commit, carry out the outbox (channel sends, webhooks,
  * follow-up events) and queue timers. The common path is four statements in two round trips:
  * the claim with the load, then begin, store and commit.
- * `chain`: the budget of the incoming event this one follows from (a new one for an incoming event).
  */
 export async function handleEvent(
   deps: EngineDeps,
   projectId: number,
   target: EventTarget,
   event: EngineEvent,
-  chain: EventChain = new EventChain(),
-  /** The outbox row of a follow-up event: marked done with this event's final write. */
-  outboxId: bigint | null = null,
+  options: EventOptions = {},
 ): Promise<EventResult> {
+  const { chain = new EventChain(), outboxId = null, alsoWrite } = options;
   const outcome = await inClientOrder(projectId, target, async (turn) => {
     // Events of one client are processed one at a time, in arrival order.
     const { token } = turn;
@@ -88,14 +98,20 @@ export async function handleEvent(
       run.flushVariables();
       const stored = await sqlTransaction(deps.db, async (tx, sql) => {
         for (const write of run.writes) await write(tx);
-        return storeEventResults(sql, run, {
-          lastMessageAt: event.type === 'message' ? deps.now() : null,
-          deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
-          leaseToken: token,
-          keepLease: turn.keepForNext(),
-          hasWebhook: state.project.hasWebhook,
-          outboxId,
-        });
+        // Sent before the final write without waiting for its answer: both leave together.
+        const also = alsoWrite ? sql.run(alsoWrite.statement, alsoWrite.params) : undefined;
+        const [, results] = await Promise.all([
+          also,
+          storeEventResults(sql, run, {
+            lastMessageAt: event.type === 'message' ? deps.now() : null,
+            deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
+            leaseToken: token,
+            keepLease: turn.keepForNext(),
+            hasWebhook: state.project.hasWebhook,
+            outboxId,
+          }),
+        ]);
+        return results;
       });
       return { run, stored };
     } catch (error) {

@@ -64,12 +64,13 @@ async function runFollowUps(deps: EngineDeps, projectId: number, rows: OutboxRow
   const { handleEvent } = await import('./handle-event');
   for (const row of rows) {
     if (row.kind !== 'follow_up') continue;
-    await handleEvent(deps, projectId, { clientId: row.clientId }, row.event, chain, row.id).catch(
-      async (error: Error) => {
-        console.error(`[engine] event for client ${row.clientId} failed:`, error.message);
-        await plainSql(deps.db).run(finishFailed, { id: String(row.id), error: error.message });
-      },
-    );
+    await handleEvent(deps, projectId, { clientId: row.clientId }, row.event, {
+      chain,
+      outboxId: row.id,
+    }).catch(async (error: Error) => {
+      console.error(`[engine] event for client ${row.clientId} failed:`, error.message);
+      await plainSql(deps.db).run(finishFailed, { id: String(row.id), error: error.message });
+    });
   }
 }
 

@@ -121,6 +121,8 @@ describe('processing accepted updates', () => {
       'three',
       'Got three',
     ]);
+    // Processed means stored with its event, whose outbox then sends the answer.
+    await waitFor(async () => repliesTo(chat).length === 3, 'the third answer sent');
     expect(repliesTo(chat).map((c) => c.params.text)).toEqual(['Got one', 'Got two', 'Got three']);
     // Nothing is left for the sweeper.
     expect(await sweepTgUpdates(deps)).toBe(0);

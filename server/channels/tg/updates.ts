@@ -66,28 +66,58 @@ function chatOf(inbound: TgInbound): string {
   return '';
 }
 
+/** The bot an update came to, as processing it needs it. */
+export interface UpdateChannel {
+  id: number;
+  projectId: number;
+  groupId: string;
+  credentials: unknown;
+}
+
 /**
  * Stores the updates not seen before, held by this process, and starts processing them
  * without waiting (a repeat of a stored update is dropped: its holder, or the sweeper, has it).
+ * `webhook`: the channel's secret and username as the webhook checked the request against
+ * them (its cached copy); nothing is stored, and false is answered, when the channel no longer
+ * has them. False too when the channel is gone.
  */
 export async function storeUpdates(
   deps: EngineDeps,
   channelId: number,
   updates: AcceptedUpdate[],
-): Promise<void> {
-  if (!updates.length) return;
+  webhook?: { secret: string; groupId: string },
+): Promise<boolean> {
+  if (!updates.length) return true;
   const token = randomUUID();
-  const inserted = await plainSql(deps.db).run(insertHeld, {
+  const rows = await plainSql(deps.db).run(insertHeld, {
     channelId,
     updateIds: updates.map((u) => String(u.updateId)),
     chats: updates.map((u) => chatOf(u.inbound)),
     payloads: updates.map((u) => JSON.stringify(u.payload)),
     token,
-    seconds: ACCEPT_HOLD_SECONDS,
+    acceptSeconds: ACCEPT_HOLD_SECONDS,
+    processSeconds: PROCESS_HOLD_SECONDS,
     touchSeconds: LAST_UPDATE_EVERY_SECONDS,
+    secret: webhook?.secret ?? null,
+    groupId: webhook?.groupId ?? null,
   });
-  processInOrder(deps, inserted, token);
+  if (!rows.length) return false;
+  const [{ channelId: id, projectId, groupId, credentials }] = rows;
+  const channel: UpdateChannel = { id, projectId, groupId, credentials };
+  const inbound = new Map(updates.map((u) => [BigInt(u.updateId), u.inbound]));
+  processInOrder(
+    deps,
+    rows.flatMap(({ id, chat, updateId, behind }) => {
+      if (id === null || chat === null || updateId === null) return [];
+      const row = { id, channelId, chat, updateId };
+      // Taken as it was stored: no claim, and the update as parsed already.
+      const taken = behind ? undefined : inbound.get(updateId);
+      return [{ row, run: taken ? { channel, inbound: taken } : undefined }];
+    }),
+    token,
+  );
   void ensureSweeper();
+  return true;
 }
 
 /** This process's updates per chat: each starts when the one before it has finished. */
@@ -96,13 +126,24 @@ const chats = new Map<string, Promise<void>>();
 /**
  * Processes held rows, each chat's in update_id order behind the ones this process already
  * runs. Queued before any await, so arrival order is kept; failures are recorded on the row.
+ * A row with `run` was taken for processing as it was stored; the others are claimed first.
  */
-function processInOrder(deps: EngineDeps, rows: HeldRow[], token: string): Promise<void>[] {
-  const sorted = [...rows].sort((a, b) => a.channelId - b.channelId || Number(a.updateId - b.updateId));
-  return sorted.map((row) => {
+function processInOrder(
+  deps: EngineDeps,
+  held: { row: HeldRow; run?: { channel: UpdateChannel; inbound: TgInbound } }[],
+  token: string,
+): Promise<void>[] {
+  const sorted = [...held].sort(
+    (a, b) => a.row.channelId - b.row.channelId || Number(a.row.updateId - b.row.updateId),
+  );
+  return sorted.map(({ row, run: taken }) => {
     const key = `${row.channelId}:${row.chat || `update-${row.id}`}`;
     const run = (chats.get(key) ?? Promise.resolve())
-      .then(() => processUpdate(deps, row.id, token))
+      .then(() =>
+        taken
+          ? runUpdate(deps, row.id, token, taken.channel, taken.inbound)
+          : processUpdate(deps, row.id, token),
+      )
       .catch((error: Error) => console.error(`[tg] update ${row.id} failed:`, error.message));
     chats.set(key, run);
     void run.then(() => {
@@ -165,22 +206,40 @@ async function recordConnection(deps: EngineDeps, channelId: number, c: TgBusine
  * Does nothing when the update was processed or taken by another process meanwhile.
  */
 export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token: string): Promise<void> {
-  const sql = plainSql(deps.db);
-  const [claimed] = await sql.run(claimHeld, {
+  const [claimed] = await plainSql(deps.db).run(claimHeld, {
     id: String(updateRowId),
     token,
     seconds: PROCESS_HOLD_SECONDS,
   });
-  if (!claimed) return;
-  const row = claimed;
-  if (row.behind) return;
+  if (!claimed || claimed.behind) return;
   const channel = {
-    id: row.channelId,
-    projectId: row.projectId,
-    groupId: row.groupId,
-    credentials: row.credentials,
+    id: claimed.channelId,
+    projectId: claimed.projectId,
+    groupId: claimed.groupId,
+    credentials: claimed.credentials,
   };
-  const inbound = parseUpdate(row.payload, { botUsername: channel.groupId });
+  await runUpdate(
+    deps,
+    updateRowId,
+    token,
+    channel,
+    parseUpdate(claimed.payload, { botUsername: channel.groupId }),
+  );
+}
+
+/**
+ * Runs an update this process holds for processing. A message's event marks the update
+ * processed in its own final write, so an update is processed exactly when its event is stored.
+ */
+async function runUpdate(
+  deps: EngineDeps,
+  updateRowId: bigint,
+  token: string,
+  channel: UpdateChannel,
+  inbound: TgInbound,
+): Promise<void> {
+  const sql = plainSql(deps.db);
+  const done = { statement: finish, params: { id: String(updateRowId), token } };
   try {
     if (inbound.kind === 'message') {
       const business = businessVariable(inbound);
@@ -207,8 +266,12 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
           ...business,
           variables: { ...eventVariables(inbound), ...business.variables },
         },
+        { alsoWrite: done },
       );
-    } else if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
+    } else {
+      if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
+      await sql.run(done.statement, done.params);
+    }
   } catch (error) {
     await sql.run(recordFailure, {
       id: String(updateRowId),
@@ -220,9 +283,9 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
   }
   const queryId =
     inbound.kind === 'message' || inbound.kind === 'ignore' ? inbound.callbackQueryId : undefined;
-  // The flow may have answered it already (tg_callback_url_open); then this one is refused, harmlessly.
+  // The flow may have answered it already (tg_callback_url_open); then this one is refused,
+  // harmlessly. A process that dies just before leaves the button's spinner to time out.
   if (queryId) await channelBot(channel).call((api) => api.answerCallbackQuery(queryId));
-  await sql.run(finish, { id: String(updateRowId), token });
 }
 
 /**
@@ -235,7 +298,13 @@ export async function sweepTgUpdates(deps: EngineDeps): Promise<number> {
   await sql.run(prune, { keepDays: KEEP_PROCESSED_DAYS });
   const token = randomUUID();
   const taken = await sql.run(takeExpired, { token, seconds: ACCEPT_HOLD_SECONDS, batch: SWEEP_BATCH });
-  await Promise.all(processInOrder(deps, taken, token));
+  await Promise.all(
+    processInOrder(
+      deps,
+      taken.map((row) => ({ row })),
+      token,
+    ),
+  );
   return taken.length;
 }
 

@@ -4,6 +4,7 @@ import { cappedText } from '@/server/channels/capped-body';
 import { plainSql } from '@/server/db/raw-sql';
 import { webhookChannel } from '@/server/db/tg-update-sql';
 import { getEngineDeps } from '@/server/engine/engine';
+import type { EngineDeps } from '@/server/engine/engine-deps';
 import { storeUpdates } from './updates';
 
 /**
@@ -27,13 +28,49 @@ function sameSecret(given: string | null, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** What the webhook checks a request against, per channel id. */
+interface WebhookChannel {
+  id: number;
+  groupId: string;
+  inboundSecret: string;
+}
+
+/** Channels kept per process (the longest kept beyond this many is dropped). */
+const MAX_CACHED = 1024;
+/**
+ * The channels' secrets and usernames, read once: every update's insert checks the channel
+ * still has them (storeUpdates), so a channel disconnected, reconnected or changed on another
+ * instance is read again at its next update and none is stored on a stale copy.
+ */
+const cached = new Map<number, WebhookChannel>();
+
+async function readChannel(deps: EngineDeps, id: number): Promise<WebhookChannel | undefined> {
+  cached.delete(id);
+  const [channel] = await plainSql(deps.db).run(webhookChannel, { id });
+  if (!channel) return undefined;
+  cached.set(id, channel);
+  if (cached.size > MAX_CACHED) cached.delete(cached.keys().next().value as number);
+  return channel;
+}
+
+/** The channel when the request may go on, else the refusal: no such channel (404), a wrong secret (403). */
+function admitted(channel: WebhookChannel | undefined, given: string | null): WebhookChannel | Response {
+  if (!channel) return answer(404, 'no tg bot is connected at this address');
+  if (!sameSecret(given, channel.inboundSecret))
+    return answer(403, `the ${SECRET_HEADER} header is missing or wrong`);
+  return channel;
+}
+
 export async function handleTgWebhook(req: Request, channelParam: string): Promise<Response> {
   const channelId = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
   const deps = await getEngineDeps();
-  const channel = channelId ? (await plainSql(deps.db).run(webhookChannel, { id: channelId }))[0] : undefined;
-  if (!channel) return answer(404, 'no tg bot is connected at this address');
-  if (!sameSecret(req.headers.get(SECRET_HEADER), channel.inboundSecret))
-    return answer(403, `the ${SECRET_HEADER} header is missing or wrong`);
+  const given = req.headers.get(SECRET_HEADER);
+  let channel = cached.get(channelId);
+  // A wrong secret may be a stale copy's: the channel is read again before refusing.
+  let fresh = !channel || !sameSecret(given, channel.inboundSecret);
+  if (fresh) channel = channelId ? await readChannel(deps, channelId) : undefined;
+  let admit = admitted(channel, given);
+  if (admit instanceof Response) return admit;
   const text = await cappedText(req, MAX_UPDATE_BYTES);
   if (text === null) return answer(413, `an update must be at most ${MAX_UPDATE_BYTES} bytes`);
   let raw: unknown;
@@ -42,8 +79,23 @@ export async function handleTgWebhook(req: Request, channelParam: string): Promi
   } catch {
     return answer(400, 'the body is not JSON');
   }
-  const inbound = parseUpdate(raw, { botUsername: channel.groupId });
-  if (inbound.kind === 'invalid') return answer(400, inbound.reason);
-  await storeUpdates(deps, channel.id, [{ updateId: inbound.updateId, payload: raw as object, inbound }]);
-  return answer(200);
+  for (;;) {
+    const inbound = parseUpdate(raw, { botUsername: admit.groupId });
+    if (inbound.kind === 'invalid') return answer(400, inbound.reason);
+    const stored = await storeUpdates(
+      deps,
+      admit.id,
+      [{ updateId: inbound.updateId, payload: raw as object, inbound }],
+      {
+        secret: admit.inboundSecret,
+        groupId: admit.groupId,
+      },
+    );
+    if (stored) return answer(200);
+    // The copy was stale (or the channel changed since it was read): checked again as it is now.
+    if (fresh) return answer(404, 'no tg bot is connected at this address');
+    fresh = true;
+    admit = admitted(await readChannel(deps, channelId), given);
+    if (admit instanceof Response) return admit;
+  }
 }
