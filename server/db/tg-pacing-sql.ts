@@ -14,8 +14,15 @@ import { PreparedStatement } from './raw-sql';
  * row's lock takes a slot from then, and its wait is counted from when it answers.
  */
 const NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::float8`;
-/** The earliest time both the bot and the chat allow. */
-const SLOT = `greatest(${NOW_MS}, p."nextAt", (p.chats ->> $chat::text)::float8)`;
+/**
+ * The earliest time both the bot and the chat allow. A send taking a new slot because it came
+ * too late to its own passes the chat's entry that slot set (`$releasing`): when no other send
+ * of the chat took a slot since, that entry only spaced the chat from a send that never went,
+ * so it does not count (the chat's last real send is already far enough behind).
+ */
+const CHAT_ENTRY = `(p.chats ->> $chat::text)`;
+const SLOT = `greatest(${NOW_MS}, p."nextAt",
+  CASE WHEN ${CHAT_ENTRY} = $releasing::text THEN NULL ELSE ${CHAT_ENTRY}::float8 END)`;
 
 /**
  * Takes the next slot of the bot (`botMs` after the previous one) that is also free for the chat
@@ -37,8 +44,8 @@ export const takeSlot = new PreparedStatement(
        (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(p.chats) e
         WHERE e.key <> $chat::text AND (e.value #>> '{}')::float8 > ${NOW_MS}),
        '{}'::jsonb) || jsonb_build_object($chat::text, ${SLOT} + $chatMs::float8)
-   RETURNING p."nextAt" - $botMs::float8 - ${NOW_MS} AS "waitMs"`,
-  z.object({ waitMs: z.coerce.number() }),
+   RETURNING p."nextAt" - $botMs::float8 - ${NOW_MS} AS "waitMs", ${CHAT_ENTRY} AS "chatEntry"`,
+  z.object({ waitMs: z.coerce.number(), chatEntry: z.string() }),
 );
 
 /** A 429's retry_after: no send of the bot, from any process, before `pauseMs` from now. */

@@ -63,15 +63,19 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
   /**
    * Waits for a slot of the bot and the chat. A send much later than its slot (the event loop
    * was busy, the statement slow) would crowd the sends whose slots follow it, so it takes a new
-   * one, as many times as it takes, up to a bound.
+   * one, as many times as it takes, up to a bound; its abandoned slot does not space the chat
+   * from the new one (that would add the chat's whole interval, a second, to a late send).
    */
   async function inSlot(db: PrismaClient, channelId: number, chatId: string): Promise<void> {
+    let releasing: string | null = null;
     for (let taken = 1; ; taken++) {
-      const [slot] = await plainSql(db).run(takeSlot, {
+      const [slot]: { waitMs: number; chatEntry: string }[] = await plainSql(db).run(takeSlot, {
         channelId,
         chat: chatId,
+        releasing,
         ...slotSpacing(chatId, limits),
       });
+      releasing = slot.chatEntry;
       const due = Date.now() + Math.max(slot.waitMs, 0);
       if (slot.waitMs > 0) await sleep(slot.waitMs);
       const late = Date.now() - due + Math.max(-slot.waitMs, 0);
