@@ -7,18 +7,10 @@
  */
 export function fileResponse(
   bytes: Uint8Array,
-  file: { contentType: string; inline: boolean; name?: string; etag?: string; range?: string | null },
+  file: ServedFile & { etag?: string; range?: string | null },
 ): Response {
-  const disposition = file.inline ? 'inline' : 'attachment';
   const headers: Record<string, string> = {
-    'content-type': file.contentType,
-    'content-disposition': file.name
-      ? `${disposition}; filename*=UTF-8''${encodeURIComponent(file.name)}`
-      : disposition,
-    'cache-control': 'private, max-age=86400',
-    'x-content-type-options': 'nosniff',
-    'content-security-policy': "default-src 'none'; sandbox",
-    'cross-origin-resource-policy': 'cross-origin',
+    ...fileHeaders(file),
     ...(file.etag ? { etag: file.etag } : {}),
   };
   if (file.range === undefined) return whole(bytes, headers);
@@ -40,6 +32,27 @@ export function fileResponse(
       'content-range': `bytes ${start}-${end}/${bytes.byteLength}`,
     },
   });
+}
+
+interface ServedFile {
+  contentType: string;
+  inline: boolean;
+  name?: string;
+}
+
+/** The headers that keep a served file from running as a page of ours (see fileResponse). */
+export function fileHeaders(file: ServedFile): Record<string, string> {
+  const disposition = file.inline ? 'inline' : 'attachment';
+  return {
+    'content-type': file.contentType,
+    'content-disposition': file.name
+      ? `${disposition}; filename*=UTF-8''${encodeURIComponent(file.name)}`
+      : disposition,
+    'cache-control': 'private, max-age=86400',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+    'cross-origin-resource-policy': 'cross-origin',
+  };
 }
 
 const whole = (bytes: Uint8Array, headers: Record<string, string>) =>

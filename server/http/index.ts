@@ -1,4 +1,10 @@
 export { blockedReason } from './address-policy';
 export { getSafeHttpConfig, type SafeHttpConfig } from './config';
 export { SafeHttpError, type SafeHttpErrorCode } from './errors';
-export { type SafeFetchInit, type SafeResponse, safeFetch } from './safe-fetch';
+export {
+  type SafeFetchInit,
+  type SafeResponse,
+  type SafeStreamResponse,
+  safeFetch,
+  safeFetchStream,
+} from './safe-fetch';

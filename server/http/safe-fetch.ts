@@ -34,6 +34,14 @@ interface Target {
   family: 4 | 6;
 }
 
+/** A response whose body is streamed, never held whole: it errors once it passes the cap. */
+export interface SafeStreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: ReadableStream<Uint8Array>;
+  url: string;
+}
+
 /**
  * The one way Blockbot calls other servers: http(s) only, every resolved address checked and
  * the connection pinned to it, redirects re-checked, timeouts and a size cap, no proxy
@@ -45,6 +53,67 @@ export async function safeFetch(
   config: SafeHttpConfig = getSafeHttpConfig(),
 ): Promise<SafeResponse> {
   const started = Date.now();
+  const { response, url, timeoutMs } = await open(rawUrl, init, config);
+  try {
+    const bytes = await readCapped(response.body, init.maxBytes ?? config.maxBytes, url);
+    return {
+      status: response.statusCode,
+      headers: flattenHeaders(response.headers),
+      body: new TextDecoder().decode(bytes),
+      bytes,
+      url: url.toString(),
+      durationMs: Date.now() - started,
+    };
+  } catch (error) {
+    throw toSafeError(error, url, timeoutMs);
+  }
+}
+
+/**
+ * `safeFetch` for a body passed on as it arrives (a file served through us): the same checks
+ * and timeouts; a body declared larger than the cap is refused before it is read, and one
+ * that turns out larger is cut there, the stream ending with the error.
+ */
+export async function safeFetchStream(
+  rawUrl: string,
+  init: Omit<SafeFetchInit, 'body'> = {},
+  config: SafeHttpConfig = getSafeHttpConfig(),
+): Promise<SafeStreamResponse> {
+  const { response, url, timeoutMs } = await open(rawUrl, init, config);
+  const maxBytes = init.maxBytes ?? config.maxBytes;
+  if (Number(response.headers['content-length'] ?? 0) > maxBytes) {
+    response.body.destroy();
+    throw tooLarge(url, maxBytes);
+  }
+  const chunks = response.body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  let size = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await chunks.next();
+        if (next.done) return controller.close();
+        size += next.value.byteLength;
+        if (size > maxBytes) throw tooLarge(url, maxBytes);
+        controller.enqueue(next.value);
+      } catch (error) {
+        response.body.destroy();
+        controller.error(toSafeError(error, url, timeoutMs));
+      }
+    },
+    cancel() {
+      response.body.destroy();
+    },
+  });
+  return {
+    status: response.statusCode,
+    headers: flattenHeaders(response.headers),
+    body,
+    url: url.toString(),
+  };
+}
+
+/** Sends the request, following the redirects allowed; the answer's body is not read yet. */
+async function open(rawUrl: string, init: SafeFetchInit, config: SafeHttpConfig) {
   const timeoutMs = init.timeoutMs ?? config.timeoutMs;
   const deadline = AbortSignal.timeout(timeoutMs);
   const proxyUrl = resolveProxy(init.proxy, config);
@@ -93,15 +162,7 @@ export async function safeFetch(
         }
         continue;
       }
-      const bytes = await readCapped(response.body, init.maxBytes ?? config.maxBytes, url);
-      return {
-        status: response.statusCode,
-        headers: flattenHeaders(response.headers),
-        body: new TextDecoder().decode(bytes),
-        bytes,
-        url: url.toString(),
-        durationMs: Date.now() - started,
-      };
+      return { response, url, timeoutMs };
     } catch (error) {
       throw toSafeError(error, url, timeoutMs);
     }
@@ -251,6 +312,12 @@ function send(
   });
 }
 
+const tooLarge = (url: URL, maxBytes: number) =>
+  new SafeHttpError(
+    'too_large',
+    `The reply from ${url.host} is larger than ${Math.round(maxBytes / 1024)} KiB, the limit; it was not read.`,
+  );
+
 async function readCapped(
   body: AsyncIterable<Uint8Array> & { destroy?: () => void },
   maxBytes: number,
@@ -262,10 +329,7 @@ async function readCapped(
     size += chunk.length;
     if (size > maxBytes) {
       body.destroy?.();
-      throw new SafeHttpError(
-        'too_large',
-        `The reply from ${url.host} is larger than ${Math.round(maxBytes / 1024)} KiB, the limit; it was not read.`,
-      );
+      throw tooLarge(url, maxBytes);
     }
     chunks.push(chunk);
   }

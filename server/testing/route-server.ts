@@ -60,8 +60,11 @@ export async function serveRoutes(routes: readonly Route[]): Promise<RouteServer
         if (done) break;
         res.write(value);
       }
-    } catch {
-      // The client went away.
+    } catch (error) {
+      // The client went away; or the answer failed midway, and the connection is cut, as
+      // Next.js does, so the client sees it was not whole.
+      if (!aborted.signal.aborted) res.destroy(error as Error);
+      return;
     }
     res.end();
   });

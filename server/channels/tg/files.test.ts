@@ -230,4 +230,39 @@ describe('avatars and files of tg clients', () => {
     });
     expect((await fetch(tgFileUrl(shop.channelId, 'file', huge))).status).toBe(413);
   });
+
+  it('streams a file through whole, with its length', async () => {
+    const { tgFileUrl } = await import('./files');
+    const bytes = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7919) % 251);
+    const fileId = fake.addFile(shop.bot.token, bytes, { path: 'videos/clip.mp4' });
+    const response = await fetch(tgFileUrl(shop.channelId, 'file', fileId));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('video/mp4');
+    expect(response.headers.get('content-length')).toBe(String(bytes.byteLength));
+    expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it('cuts a file the messenger gives larger than the 20 MB it said it allows, with an error', async () => {
+    const { tgFileUrl, MAX_TG_FILE_BYTES } = await import('./files');
+    // getFile says 1 KB; the download goes on past the cap, with no length to refuse it by.
+    const fileId = fake.addFile(shop.bot.token, new Uint8Array(MAX_TG_FILE_BYTES + 64 * 1024), {
+      path: 'documents/grown.bin',
+      reportedSize: 1024,
+    });
+    // The answer is cut at the cap: fetching it fails (its headers may not even have left)
+    // instead of ending as if it were whole.
+    let received = 0;
+    const whole = async () => {
+      const response = await fetch(tgFileUrl(shop.channelId, 'file', fileId));
+      expect(response.headers.get('content-length')).toBeNull();
+      const reader = response.body!.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        received += value.byteLength;
+      }
+    };
+    await expect(whole()).rejects.toThrow();
+    expect(received).toBeLessThanOrEqual(MAX_TG_FILE_BYTES);
+  });
 });

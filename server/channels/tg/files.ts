@@ -3,8 +3,8 @@ import { TG_CLIENT_TYPE } from '@/lib/tg/inbound';
 import { baseUrl } from '@/server/config/env';
 import { isSignedUrl, urlSignature } from '@/server/config/url-signature';
 import type { PrismaClient } from '@/server/db/client-type';
-import { fileResponse } from '@/server/files/file-response';
-import { safeFetch } from '@/server/http';
+import { fileHeaders } from '@/server/files/file-response';
+import { safeFetchStream } from '@/server/http';
 import { tgApiRoot } from './bot-api';
 import { channelBot, channelToken } from './channel-service';
 
@@ -40,9 +40,9 @@ const request = z.object({
   sig: z.string().max(100),
 });
 
-/** What the route answers: the file, or a status with a short reason. */
+/** What the route answers: the file as it arrives (its size when known), or a status with a short reason. */
 export type TgFileAnswer =
-  | { ok: true; bytes: Uint8Array; contentType: string; inline: boolean }
+  | { ok: true; body: ReadableStream<Uint8Array>; size: number | null; contentType: string; inline: boolean }
   | { ok: false; status: number; error: string };
 
 const fail = (status: number, error: string): TgFileAnswer => ({ ok: false, status, error });
@@ -76,7 +76,10 @@ async function avatarFileId(bot: ReturnType<typeof channelBot>, chatId: string) 
   return size?.file_id;
 }
 
-/** Checks the signed request and fetches the file from the Bot API. */
+/**
+ * Checks the signed request and opens the file at the Bot API. Its bytes are passed on as they
+ * arrive, never held whole: one the messenger gives larger than the 20 MB is cut there.
+ */
 export async function fetchTgFile(db: PrismaClient, input: Record<string, unknown>): Promise<TgFileAnswer> {
   const parsed = request.safeParse(input);
   if (!parsed.success) return fail(400, 'not a file address of this app');
@@ -97,15 +100,20 @@ export async function fetchTgFile(db: PrismaClient, input: Record<string, unknow
     return fail(413, 'the file is larger than the 20 MB a bot may download');
   const token = channelToken(channel);
   try {
-    const download = await safeFetch(`${tgApiRoot()}/file/bot${token}/${file.result.file_path}`, {
+    const download = await safeFetchStream(`${tgApiRoot()}/file/bot${token}/${file.result.file_path}`, {
       maxBytes: MAX_TG_FILE_BYTES,
       timeoutMs: DOWNLOAD_TIMEOUT_MS,
     });
-    if (download.status !== 200) return fail(502, `the messenger answered ${download.status} for the file`);
+    if (download.status !== 200) {
+      await download.body.cancel();
+      return fail(502, `the messenger answered ${download.status} for the file`);
+    }
     const type = INLINE_TYPES[file.result.file_path.split('.').pop()?.toLowerCase() ?? ''];
+    const length = Number(download.headers['content-length']);
     return {
       ok: true,
-      bytes: download.bytes,
+      body: download.body,
+      size: Number.isSafeInteger(length) && length >= 0 ? length : null,
       contentType: type ?? 'application/octet-stream',
       inline: !!type,
     };
@@ -141,5 +149,11 @@ export async function tgFileResponse(
       { error: answer.error },
       { status: answer.status, headers: { 'cache-control': 'no-store' } },
     );
-  return fileResponse(answer.bytes, answer);
+  // Passed on as it arrives: a file is never held whole in memory.
+  return new Response(answer.body, {
+    headers: {
+      ...fileHeaders(answer),
+      ...(answer.size === null ? {} : { 'content-length': String(answer.size) }),
+    },
+  });
 }

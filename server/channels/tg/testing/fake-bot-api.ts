@@ -22,6 +22,19 @@ import {
  * to a webhook with the secret header or queued for getUpdates. Every call is recorded.
  */
 
+export interface FakeFile {
+  path: string;
+  bytes: Uint8Array;
+  /** The size getFile answers, when it is not the bytes' (a file that grew, a lying server). */
+  reportedSize?: number;
+}
+
+export interface FakeFileOptions {
+  path?: string;
+  fileId?: string;
+  reportedSize?: number;
+}
+
 export interface FakeLimits {
   /** Sends per bot in any second. */
   botPerSecond: number;
@@ -59,7 +72,7 @@ export interface FakeBot {
   /** Business connections by id, as the last `business_connection` update pushed left them. */
   businessConnections: Map<string, { enabled: boolean; canReply: boolean }>;
   /** Files by file_id, downloadable at `/file/bot<token>/<path>` (addFile). */
-  files: Map<string, { path: string; bytes: Uint8Array }>;
+  files: Map<string, FakeFile>;
   /** Each user's profile photos, newest first: the file ids of their sizes (setProfilePhoto). */
   profilePhotos: Map<number, { file_id: string; width: number }[][]>;
 }
@@ -92,7 +105,7 @@ export interface FakeBotApi {
   bot(token: string): FakeBot;
   blockChat(token: string, chat: number | string): void;
   /** A file the bot can getFile and download, e.g. one a client sent; answers its file_id. */
-  addFile(token: string, bytes: Uint8Array, options?: { path?: string; fileId?: string }): string;
+  addFile(token: string, bytes: Uint8Array, options?: FakeFileOptions): string;
   /** A user's new profile photo (a 160 px and a 640 px size, both `bytes`); answers the small one's file_id. */
   setProfilePhoto(token: string, userId: number, bytes: Uint8Array): string;
   /** The token is revoked (BotFather): every call with it answers 401, a waiting poll included. */
@@ -293,11 +306,12 @@ export async function startFakeBotApi(
         const id = optionalString(params, 'file_id') ?? '';
         const file = bot.files.get(id);
         if (!file) throw badRequest('invalid file_id');
-        if (file.bytes.byteLength > MAX_DOWNLOAD) throw badRequest('file is too big');
+        const size = file.reportedSize ?? file.bytes.byteLength;
+        if (size > MAX_DOWNLOAD) throw badRequest('file is too big');
         return {
           file_id: id,
           file_unique_id: `u-${id}`,
-          file_size: file.bytes.byteLength,
+          file_size: size,
           file_path: file.path,
         };
       }
@@ -398,9 +412,10 @@ export async function startFakeBotApi(
       res.end(JSON.stringify({ ok: false, error_code: 404, description: 'Not Found' }));
       return;
     }
+    // A file whose size was misreported comes without a length, in chunks, as it is read.
     res.writeHead(200, {
       'content-type': 'application/octet-stream',
-      'content-length': file.bytes.byteLength,
+      ...(file.reportedSize === undefined ? { 'content-length': file.bytes.byteLength } : {}),
     });
     res.end(file.bytes);
   }
@@ -440,15 +455,15 @@ export async function startFakeBotApi(
     return bot;
   }
 
-  function addFile(
-    token: string,
-    bytes: Uint8Array,
-    options: { path?: string; fileId?: string } = {},
-  ): string {
+  function addFile(token: string, bytes: Uint8Array, options: FakeFileOptions = {}): string {
     const bot = state(token);
     const fileId =
       options.fileId ?? `AgAC${bot.id}-${bot.files.size + 1}-${Math.random().toString(36).slice(2, 10)}`;
-    bot.files.set(fileId, { path: options.path ?? `documents/file_${bot.files.size + 1}.bin`, bytes });
+    bot.files.set(fileId, {
+      path: options.path ?? `documents/file_${bot.files.size + 1}.bin`,
+      bytes,
+      reportedSize: options.reportedSize,
+    });
     return fileId;
   }
 
