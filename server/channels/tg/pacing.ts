@@ -63,8 +63,11 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
   /**
    * Waits for a slot of the bot and the chat. A send much later than its slot (the event loop
    * was busy, the statement slow) would crowd the sends whose slots follow it, so it takes a new
-   * one, as many times as it takes, up to a bound; its abandoned slot does not space the chat
-   * from the new one (that would add the chat's whole interval, a second, to a late send).
+   * one, as many times as it takes, up to a bound. The first new slot is not spaced from the
+   * chat entry of the abandoned one (that added the chat's whole interval, a second, to a send
+   * late once); a send late again finds the process overloaded, and its later slots keep that
+   * spacing, which spreads the sends out until the load passes (a send that finally goes late
+   * would otherwise crowd the chat's next one, whose slot followed its last).
    */
   async function inSlot(db: PrismaClient, channelId: number, chatId: string): Promise<void> {
     let releasing: string | null = null;
@@ -75,7 +78,7 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
         releasing,
         ...slotSpacing(chatId, limits),
       });
-      releasing = slot.chatEntry;
+      releasing = taken === 1 ? slot.chatEntry : null;
       const due = Date.now() + Math.max(slot.waitMs, 0);
       if (slot.waitMs > 0) await sleep(slot.waitMs);
       const late = Date.now() - due + Math.max(-slot.waitMs, 0);
