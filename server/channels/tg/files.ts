@@ -4,7 +4,7 @@ import { baseUrl } from '@/server/config/env';
 import { isSignedUrl, urlSignature } from '@/server/config/url-signature';
 import type { PrismaClient } from '@/server/db/client-type';
 import { fileHeaders } from '@/server/files/file-response';
-import { safeFetchStream } from '@/server/http';
+import { SafeHttpError, safeFetchStream } from '@/server/http';
 import { tgApiRoot } from './bot-api';
 import { channelBot, channelToken } from './channel-service';
 
@@ -118,6 +118,8 @@ export async function fetchTgFile(db: PrismaClient, input: Record<string, unknow
       inline: !!type,
     };
   } catch (error) {
+    if (error instanceof SafeHttpError && error.code === 'too_large')
+      return fail(413, 'the file is larger than the 20 MB a bot may download');
     return fail(
       502,
       `the file could not be fetched: ${(error as Error).message.split(token).join('<token>')}`,
