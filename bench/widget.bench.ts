@@ -3,7 +3,8 @@
  * local server). BENCH_WIDGET_VISITORS (default 500) visitors each open a dialog and hold its
  * live stream (server-sent events over HTTP, as widget.js does), then all send
  * BENCH_WIDGET_MESSAGES (default 5) messages one after another, each timed from the send to
- * the bot's reply arriving on the visitor's stream. Prints messages per second, p50/p99,
+ * the bot's reply arriving on the visitor's stream. Live events travel as on a server (PostgreSQL
+ * NOTIFY, server/live/live-transport.ts). Prints messages per second, p50/p99,
  * the memory each open stream costs (server and clients share this process: an upper bound)
  * and widget.js's size gzipped. Never fails on time.
  */
@@ -36,7 +37,9 @@ async function widgetSize() {
 }
 
 async function measure() {
-  const { getDb } = await import('../server/db');
+  const { getDatabase, getDb } = await import('../server/db');
+  const { liveHub } = await import('../server/live/live-events');
+  const { connectLiveHub } = await import('../server/live/live-transport');
   const { createWidgetChannel, updateWidgetSettings } = await import(
     '../server/channels/widget/channel-service'
   );
@@ -45,6 +48,8 @@ async function measure() {
   const { openTestStream } = await import('../server/channels/widget/testing/sse-client');
   setWidgetLimits({ dialogsPerAddress: 1e9, messagesPerVisitor: 1e9, messagesPerAddress: 1e9 });
   const db = await getDb();
+  // As the server starts (server/runtime): every event also leaves by PostgreSQL NOTIFY.
+  await connectLiveHub(liveHub(), await getDatabase());
   const project = await createProject(db, { name: 'widget bench', plan: 'business' });
   await saveBotSchema(db, project.id, {
     format: BOT_SCHEMA_FORMAT,
@@ -124,6 +129,7 @@ async function measure() {
     await Promise.all(streams.map((s) => s.close()));
   } finally {
     server.close();
+    await liveHub().close();
   }
 }
 
