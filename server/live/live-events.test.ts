@@ -33,6 +33,10 @@ describe('one process', () => {
     expect(project.map((e) => e.kind)).toEqual(['message', 'client']);
     expect(client).toEqual([{ kind: 'message', projectId: 1, clientId: 7, messageId: '10' }]);
     expect(other).toEqual([]);
+    // A re-read reaches every listener, a client's too.
+    hub.resync();
+    expect(client.at(-1)).toEqual({ kind: 'resync', projectId: 1 });
+    expect(other).toEqual([{ kind: 'resync', projectId: 2 }]);
   });
 
   it('stops delivering after unsubscribe; a failing listener does not stop the others', () => {

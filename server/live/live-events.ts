@@ -35,41 +35,54 @@ const MAX_PAYLOAD = 7000;
 
 /**
  * Fans events out to this process's listeners at once and, through the transport, to every
- * other process's. Events published in one tick leave in one notification.
+ * other process's. Events published in one tick leave in one notification; those published
+ * while a notification is on its way leave together right after it (one at a time on the
+ * connection, and fewer under load).
  */
 export class LiveHub {
   readonly origin = randomUUID();
-  private readonly listeners = new Map<number, Set<{ filter: LiveFilter; listener: LiveListener }>>();
+  /** How this hub's own notifications begin (`flush` writes the origin first): its echo is skipped unparsed. */
+  private readonly echo = `{"o":${JSON.stringify(this.origin)},`;
+  /**
+   * Per project, per client: an event reaches its client's listeners without passing every
+   * open widget stream of the project. Key `null` holds the listeners of the whole project.
+   */
+  private readonly listeners = new Map<number, Map<number | null, Set<LiveListener>>>();
   private transport: LiveTransport | null = null;
   private queued: LiveEvent[] = [];
-  private flushing = false;
+  /** The notifications on their way, while there are any. */
+  private flushing: Promise<void> | null = null;
 
   publish(events: readonly LiveEvent[]): void {
     if (!events.length) return;
     for (const event of events) this.deliver(event);
     if (!this.transport) return;
     this.queued.push(...events);
-    if (!this.flushing) {
-      this.flushing = true;
-      setImmediate(() => void this.flush());
-    }
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
   }
 
   subscribe(filter: LiveFilter, listener: LiveListener): () => void {
-    const entry = { filter, listener };
-    const set = this.listeners.get(filter.projectId) ?? new Set();
-    this.listeners.set(filter.projectId, set);
+    const { projectId } = filter;
+    const clientId = filter.clientId ?? null;
+    const project = this.listeners.get(projectId) ?? new Map<number | null, Set<LiveListener>>();
+    this.listeners.set(projectId, project);
+    const set = project.get(clientId) ?? new Set();
+    project.set(clientId, set);
+    // A wrapper, so one function subscribed twice is two listeners.
+    const entry: LiveListener = (event) => listener(event);
     set.add(entry);
     return () => {
       set.delete(entry);
-      if (!set.size && this.listeners.get(filter.projectId) === set) this.listeners.delete(filter.projectId);
+      if (set.size || project.get(clientId) !== set) return;
+      project.delete(clientId);
+      if (!project.size && this.listeners.get(projectId) === project) this.listeners.delete(projectId);
     };
   }
 
   /** How many listeners are open (the widget benchmark reports memory per connection). */
   get listenerCount(): number {
     let n = 0;
-    for (const set of this.listeners.values()) n += set.size;
+    for (const project of this.listeners.values()) for (const set of project.values()) n += set.size;
     return n;
   }
 
@@ -79,6 +92,7 @@ export class LiveHub {
 
   /** A notification from another process (or this one's own echo, which was delivered already). */
   receive(payload: string): void {
+    if (payload.startsWith(this.echo)) return;
     let parsed: { o?: unknown; e?: unknown };
     try {
       parsed = JSON.parse(payload);
@@ -91,11 +105,14 @@ export class LiveHub {
 
   /** Every listener re-reads: notifications may have been lost while the transport was down. */
   resync(): void {
-    for (const [projectId, set] of this.listeners)
-      for (const { listener } of [...set]) safely(listener, { kind: 'resync', projectId });
+    for (const [projectId, project] of this.listeners)
+      for (const set of [...project.values()])
+        for (const listener of [...set]) safely(listener, { kind: 'resync', projectId });
   }
 
   async close(): Promise<void> {
+    // What was published before the close still leaves.
+    await this.flushing;
     const transport = this.transport;
     this.transport = null;
     this.queued = [];
@@ -103,26 +120,27 @@ export class LiveHub {
   }
 
   private deliver(event: LiveEvent): void {
-    const set = this.listeners.get(event.projectId);
-    if (!set) return;
-    for (const { filter, listener } of [...set]) {
-      if (filter.clientId !== undefined && 'clientId' in event && event.clientId !== filter.clientId)
-        continue;
-      safely(listener, event);
-    }
+    const project = this.listeners.get(event.projectId);
+    if (!project) return;
+    // An event of one client reaches the project's listeners and that client's; any other, all.
+    const sets =
+      'clientId' in event ? [project.get(null), project.get(event.clientId)] : [...project.values()];
+    for (const set of sets) if (set) for (const listener of [...set]) safely(listener, event);
   }
 
   private async flush(): Promise<void> {
-    const events = this.queued;
-    this.queued = [];
-    this.flushing = false;
-    const transport = this.transport;
-    if (!transport) return;
-    for (const batch of batches(events)) {
-      await transport
-        .send(JSON.stringify({ o: this.origin, e: batch }))
-        .catch((error: Error) => console.error('[live] notify failed:', error.message));
+    for (;;) {
+      const events = this.queued;
+      this.queued = [];
+      const transport = this.transport;
+      if (!events.length || !transport) break;
+      for (const batch of batches(events)) {
+        await transport
+          .send(JSON.stringify({ o: this.origin, e: batch }))
+          .catch((error: Error) => console.error('[live] notify failed:', error.message));
+      }
     }
+    this.flushing = null;
   }
 }
 

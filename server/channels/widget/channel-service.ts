@@ -78,18 +78,3 @@ export interface WidgetChannel {
   key: string;
   settings: WidgetSettings;
 }
-
-/** The widget channel a page names by its key; null for an unknown or malformed key. */
-export async function widgetChannelByKey(db: Db, key: string): Promise<WidgetChannel | null> {
-  if (!widgetKeySchema.safeParse(key).success) return null;
-  const channel = await db.channel.findFirst({
-    where: { clientType: CLIENT_TYPES.widget, groupId: key, kind: 'widget' },
-  });
-  if (!channel) return null;
-  return {
-    id: channel.id,
-    projectId: channel.projectId,
-    key: channel.groupId,
-    settings: readWidgetSettings(channel.settings),
-  };
-}

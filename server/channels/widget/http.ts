@@ -7,18 +7,18 @@ import { getEnv } from '@/server/config/env';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { DomainError } from '@/server/errors';
-import { type WidgetChannel, widgetChannelByKey } from './channel-service';
+import type { WidgetChannel } from './channel-service';
 import { takeDialog, takeMessage } from './limits';
 import { dialogStream } from './stream';
 import { receiveUpload, UPLOAD_HEADERS } from './uploads';
 import {
+  channelAndVisitor,
   dialogMessages,
   identifySchema,
   identifyVisitor,
   openDialog,
   sendFromVisitor,
   type Visitor,
-  visitorByToken,
   visitorMessageSchema,
 } from './visitors';
 
@@ -120,11 +120,13 @@ interface Call {
   req: Request;
   deps: EngineDeps;
   channel: WidgetChannel;
+  /** The visitor the request's token opens on this channel. */
+  visitor: Visitor | null;
   address: string;
 }
 
 async function withVisitor(call: Call, run: (visitor: Visitor) => Promise<Reply | Response>) {
-  const visitor = await visitorByToken(call.deps.db, call.channel, bearer(call.req));
+  const { visitor } = call;
   if (!visitor) return failure(401, 'unknown_visitor', 'This dialog is unknown: open a new one.');
   return run(visitor);
 }
@@ -148,7 +150,7 @@ async function answer(call: Call, action: string): Promise<Reply | Response> {
         return {
           status: 200,
           body: {
-            messages: await dialogMessages(deps.db, visitor, after === null ? undefined : BigInt(after)),
+            messages: await dialogMessages(deps.db, visitor, after === null ? {} : { after: BigInt(after) }),
           },
         };
       });
@@ -185,9 +187,10 @@ async function answer(call: Call, action: string): Promise<Reply | Response> {
 
 export async function handleWidgetRequest(req: Request, key: string, action: string): Promise<Response> {
   const deps = await getEngineDeps();
-  const channel = await widgetChannelByKey(deps.db, key);
-  if (!channel) return toResponse(failure(404, 'not_found', 'No chat widget has this key.'));
+  const found = await channelAndVisitor(deps.db, key, bearer(req));
+  if (!found) return toResponse(failure(404, 'not_found', 'No chat widget has this key.'));
   const origin = req.headers.get('origin');
+  const { channel, visitor } = found;
   const cors = origin ? corsFor(origin, channel.settings) : null;
   if (!cors)
     return toResponse(
@@ -214,7 +217,7 @@ export async function handleWidgetRequest(req: Request, key: string, action: str
     getEnv().BLOCKBOT_TRUSTED_PROXIES,
   );
   try {
-    const reply = await answer({ req, deps, channel, address }, action);
+    const reply = await answer({ req, deps, channel, visitor, address }, action);
     if (reply instanceof Response) {
       for (const [name, value] of Object.entries(cors)) reply.headers.set(name, value);
       return reply;

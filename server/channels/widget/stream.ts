@@ -26,7 +26,7 @@ export function dialogStream(req: Request, deps: EngineDeps, visitor: Visitor): 
           queued = false;
           for (;;) {
             if (stopped) return;
-            const messages = await dialogMessages(deps.db, visitor, last);
+            const messages = await dialogMessages(deps.db, visitor, { after: last });
             for (const message of messages) {
               send('message', message, message.id);
               last = BigInt(message.id);

@@ -2,14 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Attachment } from '@/lib/schema';
 import { toWidgetMessage, type WidgetMessage } from '@/lib/widget/messages';
+import { readWidgetSettings } from '@/lib/widget/settings';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { saveClientVariables } from '@/server/contacts/client-variables-service';
-import { getHistory } from '@/server/contacts/history-service';
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import type { PrismaClient } from '@/server/db/client-type';
+import { plainSql } from '@/server/db/raw-sql';
+import { channelWithVisitor, dialogAfter, dialogBefore } from '@/server/db/widget-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
-import type { WidgetChannel } from './channel-service';
+import { type WidgetChannel, widgetKeySchema } from './channel-service';
 
 /**
  * A widget visitor's dialog: opened with a fresh recipient (the client's platform_id, what the
@@ -42,38 +44,66 @@ export async function openDialog(db: PrismaClient, channel: WidgetChannel) {
   return { recipient, token };
 }
 
-/** The visitor this token opens on this channel; null for any other token. */
-export async function visitorByToken(
+/**
+ * The widget channel a page names by its key (null for an unknown or malformed key) and the
+ * visitor its token opens there (null for any other token, or none): one statement, since
+ * every request asks both.
+ */
+export async function channelAndVisitor(
   db: PrismaClient,
-  channel: WidgetChannel,
+  key: string,
   token: string,
-): Promise<Visitor | null> {
-  if (!visitorTokenSchema.safeParse(token).success) return null;
-  const row = await db.widgetVisitor.findUnique({
-    where: { tokenHash: hashToken(token) },
-    select: { channelId: true, client: { select: { id: true, projectId: true, platformId: true } } },
+): Promise<{ channel: WidgetChannel; visitor: Visitor | null } | null> {
+  if (!widgetKeySchema.safeParse(key).success) return null;
+  const tokenHash = visitorTokenSchema.safeParse(token).success ? hashToken(token) : null;
+  const [row] = await plainSql(db).run(channelWithVisitor, {
+    key,
+    clientType: CLIENT_TYPES.widget,
+    tokenHash,
   });
-  if (!row || row.channelId !== channel.id) return null;
-  return { clientId: row.client.id, projectId: row.client.projectId, recipient: row.client.platformId };
+  if (!row) return null;
+  return {
+    channel: {
+      id: row.id,
+      projectId: row.projectId,
+      key: row.groupId,
+      settings: readWidgetSettings(row.settings),
+    },
+    visitor:
+      row.clientId === null || row.recipient === null
+        ? null
+        : { clientId: row.clientId, projectId: row.projectId, recipient: row.recipient },
+  };
 }
 
-/** The newest messages shown when the widget opens. */
+/** The newest messages shown when the widget opens, and each earlier page. */
 export const HISTORY_PAGE = 100;
 /** What a resume sends at most at once; the widget asks again from the last one. */
 export const RESUME_PAGE = 500;
 
-/** The visitor's messages after `afterId`, or the newest page when none is given. */
+/** Past every message id (int8): the newest page is the page before it. */
+const AFTER_NEWEST = 9223372036854775807n;
+
+/**
+ * The visitor's messages after a message (a resume, oldest first), or the page before one
+ * (the history, paged back by id), or the newest page; a page is shown oldest first.
+ */
 export async function dialogMessages(
   db: PrismaClient,
   visitor: Visitor,
-  afterId?: bigint,
+  from: { after: bigint } | { before?: bigint } = {},
 ): Promise<WidgetMessage[]> {
-  const rows = await getHistory(
-    db,
-    visitor.projectId,
-    visitor.clientId,
-    afterId === undefined ? { limit: HISTORY_PAGE, newest: true } : { afterId, limit: RESUME_PAGE },
-  );
+  const where = { projectId: visitor.projectId, clientId: visitor.clientId };
+  const rows =
+    'after' in from
+      ? await plainSql(db).run(dialogAfter, { ...where, after: from.after, limit: RESUME_PAGE })
+      : (
+          await plainSql(db).run(dialogBefore, {
+            ...where,
+            before: from.before ?? AFTER_NEWEST,
+            limit: HISTORY_PAGE,
+          })
+        ).reverse();
   return rows.map(toWidgetMessage);
 }
 
