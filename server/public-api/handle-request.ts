@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { clientAddress } from '@/lib/client-address';
 import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
+import type { PrismaClient } from '@/server/db/client-type';
 import { type AuthenticatedKey, authenticateApiKey } from '@/server/projects/api-keys';
 import type { ApiAction } from './action';
 import { actions } from './actions';
@@ -83,8 +84,8 @@ async function dispatch(
   // A valid key is always served; only failures count against the address, so nobody can lock a key out.
   const key = await authenticateApiKey(db, apiKey);
   call.key = key;
-  if (!key) throw invalidKey(clientAddress(req.addressChain, getEnv().BLOCKBOT_TRUSTED_PROXIES));
-  const rate = takeToken(key.keyId, getEnv().BLOCKBOT_API_RATE_LIMIT);
+  if (!key) throw await invalidKey(db, clientAddress(req.addressChain, getEnv().BLOCKBOT_TRUSTED_PROXIES));
+  const rate = await takeToken(db, key.keyId, getEnv().BLOCKBOT_API_RATE_LIMIT);
   if (!rate.allowed) {
     throw new ApiError(
       429,
@@ -121,8 +122,8 @@ function refuseNulBytes(params: unknown) {
   }
 }
 
-function invalidKey(address: string): ApiError {
-  const failures = countFailedKeyLookup(address);
+async function invalidKey(db: PrismaClient, address: string): Promise<ApiError> {
+  const failures = await countFailedKeyLookup(db, address);
   if (!failures.allowed) {
     return new ApiError(
       429,

@@ -138,7 +138,7 @@ async function answer(call: Call, action: string): Promise<Reply | Response> {
     case 'GET config':
       return { status: 200, body: publicConfig(channel) };
     case 'POST dialog': {
-      const decision = takeDialog(address);
+      const decision = await takeDialog(deps.db, address);
       if (!decision.allowed) return tooMany(decision.retryAfter, 'new dialogs from this address');
       return { status: 201, body: await openDialog(deps.db, channel) };
     }
@@ -156,7 +156,7 @@ async function answer(call: Call, action: string): Promise<Reply | Response> {
       });
     case 'POST messages':
       return withVisitor(call, async (visitor) => {
-        const decision = takeMessage(visitor.clientId, address);
+        const decision = await takeMessage(deps.db, visitor.clientId, address);
         if (!decision.allowed) return tooMany(decision.retryAfter, 'messages');
         const input = await body(req, MAX_MESSAGE_BODY, visitorMessageSchema);
         if (isReply(input)) return input;
@@ -165,7 +165,7 @@ async function answer(call: Call, action: string): Promise<Reply | Response> {
       });
     case 'POST files':
       return withVisitor(call, async (visitor) => {
-        const decision = takeMessage(visitor.clientId, address);
+        const decision = await takeMessage(deps.db, visitor.clientId, address);
         if (!decision.allowed) return tooMany(decision.retryAfter, 'messages');
         const outcome = await receiveUpload(deps, visitor, req);
         if (!outcome.ok) return failure(outcome.status, outcome.error, outcome.message);

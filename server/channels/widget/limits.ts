@@ -1,9 +1,10 @@
-import { FixedWindows, type RateDecision } from '@/server/public-api/rate-limit';
+import type { PrismaClient } from '@/server/db/client-type';
+import { type RateDecision, takeRate } from '@/server/rate-limit';
 
 /**
- * The widget's rate limits, per minute, in this process's memory like the public API's: new
- * dialogs per address, messages per visitor and per address. A refused request stores nothing
- * and its answer says when to try again (widget.js shows it).
+ * The widget's rate limits, per minute and shared by every instance (server/rate-limit.ts):
+ * new dialogs per address, messages per visitor and per address. A refused request stores
+ * nothing and its answer says when to try again (widget.js shows it).
  */
 export interface WidgetLimits {
   dialogsPerAddress: number;
@@ -18,22 +19,29 @@ export const DEFAULT_WIDGET_LIMITS: WidgetLimits = {
 };
 
 let limits = DEFAULT_WIDGET_LIMITS;
-const dialogs = new FixedWindows<string>();
-const messages = new FixedWindows<string>();
 
 /** For tests and the benchmark (500 visitors from one address); the app never calls it. */
 export function setWidgetLimits(next: WidgetLimits): void {
   limits = next;
 }
 
-export function takeDialog(address: string, now = Date.now()): RateDecision {
-  return dialogs.take(`a:${address}`, limits.dialogsPerAddress, now);
+export function takeDialog(db: PrismaClient, address: string, now = Date.now()): Promise<RateDecision> {
+  return takeRate(db, [{ key: `widget:dialogs:${address}`, perMinute: limits.dialogsPerAddress }], now);
 }
 
 /** Both counters move, so one visitor's flood also counts against its address. */
-export function takeMessage(clientId: number, address: string, now = Date.now()): RateDecision {
-  const visitor = messages.take(`v:${clientId}`, limits.messagesPerVisitor, now);
-  const byAddress = messages.take(`a:${address}`, limits.messagesPerAddress, now);
-  if (!visitor.allowed) return visitor;
-  return byAddress;
+export function takeMessage(
+  db: PrismaClient,
+  clientId: number,
+  address: string,
+  now = Date.now(),
+): Promise<RateDecision> {
+  return takeRate(
+    db,
+    [
+      { key: `widget:messages:visitor:${clientId}`, perMinute: limits.messagesPerVisitor },
+      { key: `widget:messages:address:${address}`, perMinute: limits.messagesPerAddress },
+    ],
+    now,
+  );
 }
