@@ -86,7 +86,13 @@ export function widgetApi(base: string, key: string) {
     streamUrl: `${root}/events`,
     config: () => call<WidgetPublicConfig>('GET', 'config'),
     open: () => call<Dialog>('POST', 'dialog'),
-    messages: (token: string) => call<{ messages: WidgetMessage[] }>('GET', 'messages', token),
+    /** The newest page of the history, or the page before a message; `more` when earlier ones remain. */
+    messages: (token: string, before?: string) =>
+      call<{ messages: WidgetMessage[]; more: boolean }>(
+        'GET',
+        before ? `messages?before=${encodeURIComponent(before)}` : 'messages',
+        token,
+      ),
     send: (token: string, text: string, id: string) => call<unknown>('POST', 'messages', token, { text, id }),
     /** The file as the body; its name and the caption percent-encoded (a header is Latin-1). */
     upload: (token: string, file: File, id: string, caption: string) =>

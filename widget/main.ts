@@ -91,13 +91,31 @@ async function start(script: HTMLScriptElement) {
     if (BigInt(message.id) > BigInt(lastId)) lastId = message.id;
   };
 
+  /** The first message shown, while earlier ones remain (the history is paged by id). */
+  let earliest: string | null = null;
+  let loadingEarlier = false;
+  async function showEarlier() {
+    if (!dialog || !earliest || loadingEarlier) return;
+    loadingEarlier = true;
+    try {
+      const page = await api.messages(dialog.token, earliest);
+      panel.earlier(page.messages);
+      earliest = page.more ? (page.messages[0]?.id ?? null) : null;
+    } catch (error) {
+      panel.status((error as Error).message);
+    } finally {
+      loadingEarlier = false;
+    }
+  }
+
   /** The history, then the live stream from its last message. */
   async function connect(current: Dialog) {
     if (stopLive) return;
     stopLive = () => {};
     try {
-      const { messages } = await api.messages(current.token);
+      const { messages, more } = await api.messages(current.token);
       for (const m of messages) show(m);
+      earliest = more ? (messages[0]?.id ?? null) : null;
     } catch (error) {
       stopLive = null;
       if (error instanceof WidgetApiError && error.status === 401) return forget();
@@ -118,6 +136,7 @@ async function start(script: HTMLScriptElement) {
     stopLive?.();
     stopLive = null;
     dialog = null;
+    earliest = null;
     localStorage.removeItem(storageKey);
     panel.clear();
   }
@@ -126,6 +145,7 @@ async function start(script: HTMLScriptElement) {
     opened() {
       if (dialog) void connect(dialog);
     },
+    scrolledToTop: () => void showEarlier(),
     async send(text) {
       panel.status('');
       const undo = panel.pending(text);

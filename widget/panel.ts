@@ -10,6 +10,8 @@ export interface PanelEvents {
   send(text: string): void;
   /** A file picked, pasted or dropped, with what was typed as its caption. */
   attach(file: File, caption: string): void;
+  /** The visitor scrolled to the top of the messages: show the earlier ones, if any. */
+  scrolledToTop(): void;
 }
 
 /**
@@ -153,6 +155,10 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
     pick(e.dataTransfer.files[0]);
   });
 
+  log.addEventListener('scroll', () => {
+    if (log.scrollTop < 40) on.scrolledToTop();
+  });
+
   const press = (text: string) => on.send(text);
   const shown = new Set<string>();
   const pending: HTMLElement[] = [];
@@ -186,6 +192,20 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
       append(messageView(message, press));
       replies.replaceChildren(...(message.replies.length ? [buttonRows(message.replies, press)] : []));
       if (live && message.from === 'bot' && !isOpen()) dot.hidden = false;
+    },
+    /**
+     * Earlier messages (oldest first) above those shown, keeping what the visitor looks at in
+     * place; their reply buttons are long past.
+     */
+    earlier(messages: WidgetMessage[]) {
+      const fromBottom = log.scrollHeight - log.scrollTop;
+      const first = log.querySelector('.msg');
+      for (const message of messages) {
+        if (shown.has(message.id)) continue;
+        shown.add(message.id);
+        log.insertBefore(messageView(message, press), first ?? typing);
+      }
+      log.scrollTop = log.scrollHeight - fromBottom;
     },
     /** The visitor's message until the server has stored it. */
     pending(text: string) {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { clientAddress } from '@/lib/client-address';
 import { ANY_ORIGIN } from '@/lib/cors';
 import type { WidgetPublicConfig } from '@/lib/widget/settings';
@@ -13,9 +13,10 @@ import { dialogStream } from './stream';
 import { receiveUpload, UPLOAD_HEADERS } from './uploads';
 import {
   channelAndVisitor,
-  dialogMessages,
+  historyPage,
   identifySchema,
   identifyVisitor,
+  messagesAfter,
   openDialog,
   sendFromVisitor,
   type Visitor,
@@ -30,7 +31,8 @@ import {
  *
  * - GET  config: the title, greeting, colours, position and theme
  * - POST dialog: a new dialog, `{recipient, token}`
- * - GET  messages[?after=<id>]: the visitor's newest messages, or those after a message
+ * - GET  messages[?after=<id> | ?before=<id>]: the visitor's newest messages `{messages, more}`,
+ *   or those after a message (a resume), or the page before one (scrolling up) `{messages, more}`
  * - POST messages `{text, id?}`: the visitor's message (typed, or a pressed button's), through the engine
  * - POST files: the visitor's file as the body, its name (and caption, id) in headers (uploads.ts);
  *   counted as a message, then its size (413), headers (400) and type (415) checked
@@ -88,6 +90,18 @@ function bearer(req: Request): string {
   return header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
 }
 
+/** `raw` checked against `schema`; a 400 Reply naming the first problem's field. */
+function checked<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> | Reply {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  return failure(
+    400,
+    'invalid',
+    issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+  );
+}
+
 /** The JSON body checked against `schema`; a Reply when it is too large or of the wrong shape. */
 async function body<S extends z.ZodType>(req: Request, cap: number, schema: S): Promise<z.output<S> | Reply> {
   const text = await cappedText(req, cap);
@@ -98,15 +112,22 @@ async function body<S extends z.ZodType>(req: Request, cap: number, schema: S): 
   } catch {
     return failure(400, 'invalid', 'The request body is not JSON.');
   }
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  return failure(
-    400,
-    'invalid',
-    issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
-  );
+  return checked(schema, raw);
 }
+
+/** A message id (int8) in a query. */
+const messageIdParam = z
+  .string()
+  .regex(/^\d{1,19}$/, { error: 'must be a message id' })
+  .transform(BigInt)
+  .refine((id) => id <= 9223372036854775807n, { error: 'must be a message id' });
+
+/** `after` (a resume) or `before` (an earlier page), or neither (the newest page). */
+const messagesQuery = z
+  .object({ after: messageIdParam.optional(), before: messageIdParam.optional() })
+  .refine((q) => q.after === undefined || q.before === undefined, {
+    error: 'give after or before, not both',
+  });
 
 const isReply = (value: unknown): value is Reply =>
   typeof value === 'object' && value !== null && 'status' in value && typeof value.status === 'number';
@@ -144,15 +165,11 @@ async function answer(call: Call, action: string): Promise<Reply | Response> {
     }
     case 'GET messages':
       return withVisitor(call, async (visitor) => {
-        const after = new URL(req.url).searchParams.get('after');
-        if (after !== null && !/^\d{1,19}$/.test(after))
-          return failure(400, 'invalid', 'after: must be a message id');
-        return {
-          status: 200,
-          body: {
-            messages: await dialogMessages(deps.db, visitor, after === null ? {} : { after: BigInt(after) }),
-          },
-        };
+        const query = checked(messagesQuery, Object.fromEntries(new URL(req.url).searchParams));
+        if (isReply(query)) return query;
+        if (query.after !== undefined)
+          return { status: 200, body: { messages: await messagesAfter(deps.db, visitor, query.after) } };
+        return { status: 200, body: await historyPage(deps.db, visitor, query.before) };
       });
     case 'POST messages':
       return withVisitor(call, async (visitor) => {

@@ -1,7 +1,7 @@
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { subscribeLive } from '@/server/live/live-events';
 import { lastEventId, sseResponse } from '@/server/live/sse';
-import { dialogMessages, RESUME_PAGE, type Visitor } from './visitors';
+import { messagesAfter, RESUME_PAGE, type Visitor } from './visitors';
 
 /**
  * The visitor's live stream: every stored message after the one the browser last had (the SSE
@@ -26,7 +26,7 @@ export function dialogStream(req: Request, deps: EngineDeps, visitor: Visitor): 
           queued = false;
           for (;;) {
             if (stopped) return;
-            const messages = await dialogMessages(deps.db, visitor, { after: last });
+            const messages = await messagesAfter(deps.db, visitor, last);
             for (const message of messages) {
               send('message', message, message.id);
               last = BigInt(message.id);

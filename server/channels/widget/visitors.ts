@@ -84,27 +84,41 @@ export const RESUME_PAGE = 500;
 /** Past every message id (int8): the newest page is the page before it. */
 const AFTER_NEWEST = 9223372036854775807n;
 
-/**
- * The visitor's messages after a message (a resume, oldest first), or the page before one
- * (the history, paged back by id), or the newest page; a page is shown oldest first.
- */
-export async function dialogMessages(
+/** The visitor's messages after a message, oldest first (a resume, the live stream). */
+export async function messagesAfter(
   db: PrismaClient,
   visitor: Visitor,
-  from: { after: bigint } | { before?: bigint } = {},
+  after: bigint,
 ): Promise<WidgetMessage[]> {
-  const where = { projectId: visitor.projectId, clientId: visitor.clientId };
-  const rows =
-    'after' in from
-      ? await plainSql(db).run(dialogAfter, { ...where, after: from.after, limit: RESUME_PAGE })
-      : (
-          await plainSql(db).run(dialogBefore, {
-            ...where,
-            before: from.before ?? AFTER_NEWEST,
-            limit: HISTORY_PAGE,
-          })
-        ).reverse();
+  const rows = await plainSql(db).run(dialogAfter, {
+    projectId: visitor.projectId,
+    clientId: visitor.clientId,
+    after,
+    limit: RESUME_PAGE,
+  });
   return rows.map(toWidgetMessage);
+}
+
+/**
+ * A page of the visitor's history, oldest first: the newest messages, or those before a
+ * message (keyset paging by id, as the widget scrolls up); `more` when earlier ones remain.
+ */
+export async function historyPage(
+  db: PrismaClient,
+  visitor: Visitor,
+  before: bigint = AFTER_NEWEST,
+): Promise<{ messages: WidgetMessage[]; more: boolean }> {
+  const rows = await plainSql(db).run(dialogBefore, {
+    projectId: visitor.projectId,
+    clientId: visitor.clientId,
+    before,
+    // One more than a page tells whether another page remains.
+    limit: HISTORY_PAGE + 1,
+  });
+  return {
+    messages: rows.slice(0, HISTORY_PAGE).reverse().map(toWidgetMessage),
+    more: rows.length > HISTORY_PAGE,
+  };
 }
 
 export const MAX_MESSAGE_LENGTH = 4000;

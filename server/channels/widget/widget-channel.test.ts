@@ -258,6 +258,36 @@ describe('a dialog', () => {
   });
 });
 
+describe('history paging', () => {
+  it('gives the newest page, then each earlier one before its first message, to the first', async () => {
+    const { recipient, token } = await openDialog();
+    const client = await db.client.findFirstOrThrow({ where: { projectId, platformId: recipient } });
+    const texts = Array.from({ length: 230 }, (_, i) => `m${i}`);
+    await db.message.createMany({
+      data: texts.map((text, i) => ({
+        projectId,
+        clientId: client.id,
+        direction: i % 2 ? ('out' as const) : ('in' as const),
+        text,
+      })),
+    });
+    const pages: string[][] = [];
+    let page = (await call('messages', { token })).body;
+    for (;;) {
+      pages.unshift(page.messages.map((m: WidgetMessage) => m.text));
+      if (!page.more) break;
+      page = (await call(`messages?before=${page.messages[0].id}`, { token })).body;
+    }
+    expect(pages.map((p) => p.length)).toEqual([30, 100, 100]);
+    expect(pages.flat()).toEqual(texts);
+    // Another visitor's token pages nothing of this dialog, even from its ids.
+    const other = await openDialog();
+    const foreign = await call(`messages?before=${page.messages.at(-1).id}`, { token: other.token });
+    expect(foreign.body).toEqual({ messages: [], more: false });
+    expect((await call(`messages?before=${page.messages[0].id}`, { token: recipient })).status).toBe(401);
+  });
+});
+
 describe('bad input', () => {
   it('gets a 4xx naming the problem, and stores nothing', async () => {
     const { token } = await openDialog();
@@ -280,7 +310,16 @@ describe('bad input', () => {
     expect((await call('identify', { token, raw: JSON.stringify({ n: 'x'.repeat(70_000) }) })).status).toBe(
       413,
     );
-    expect((await call('messages?after=abc', { token })).status).toBe(400);
+    for (const query of [
+      'after=abc',
+      'before=-1',
+      'before=99999999999999999999',
+      'before=9999999999999999999',
+    ])
+      expect((await call(`messages?${query}`, { token })).body.message, query).toMatch(
+        /must be a message id/,
+      );
+    expect((await call('messages?after=1&before=5', { token })).body.message).toMatch(/not both/);
     expect((await call('nothing', { token })).status).toBe(404);
     expect(
       await db.message.count({
