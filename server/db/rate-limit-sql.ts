@@ -8,7 +8,7 @@ import { PreparedStatement } from './raw-sql';
  */
 
 /**
- * Counts one request for each of $keys (sorted, so two takes never wait on each other's rows
+ * Counts $by requests for each of $keys (sorted, so two takes never wait on each other's rows
  * in opposite orders) in its window, opening a new window at $now for a key whose window
  * started at or before $expired. A lost count is harmless: the commit is not waited for.
  */
@@ -17,9 +17,9 @@ export const takeWindows = new PreparedStatement(
      SELECT set_config('synchronous_commit', 'off', true)
    )
    INSERT INTO "RateWindow" AS w (key, "windowStart", count)
-   SELECT k.key, $now::timestamp(3), 1 FROM unnest($keys::text[]) AS k (key) CROSS JOIN no_flush
+   SELECT k.key, $now::timestamp(3), $by::int FROM unnest($keys::text[]) AS k (key) CROSS JOIN no_flush
    ON CONFLICT (key) DO UPDATE SET
-     count = CASE WHEN w."windowStart" <= $expired::timestamp(3) THEN 1 ELSE w.count + 1 END,
+     count = CASE WHEN w."windowStart" <= $expired::timestamp(3) THEN $by::int ELSE w.count + $by::int END,
      "windowStart" = CASE WHEN w."windowStart" <= $expired::timestamp(3) THEN EXCLUDED."windowStart"
        ELSE w."windowStart" END
    RETURNING w.key, w."windowStart", w.count`,
