@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema/bot-schema';
+import { cuttableProxy } from './cuttable-proxy';
 import { signUp } from './helpers';
 
 /**
@@ -42,14 +43,18 @@ const serveSite = (port: number) => {
   return new Promise<http.Server>((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 };
 let servers: http.Server[] = [];
+/** The site's pages reach the app through it (widget.js and its calls), so a test can cut their network. */
+let proxy: Awaited<ReturnType<typeof cuttableProxy>>;
 test.beforeAll(async () => {
   servers = [await serveSite(sitePort), await serveSite(refusedPort)];
+  proxy = await cuttableProxy(appPort);
 });
-test.afterAll(() => {
+test.afterAll(async () => {
   for (const s of servers) {
     s.closeAllConnections();
     s.close();
   }
+  await proxy?.close();
 });
 
 const BOT = {
@@ -116,6 +121,8 @@ test('a visitor talks to the bot through the widget on another site, and comes b
     ),
   );
   await shot(page, 'widget-channels-tab');
+  // The site loads widget.js, and so calls the app, through the proxy.
+  snippet = snippet.replace(`http://127.0.0.1:${appPort}/`, `${proxy.origin}/`);
 
   // The site: a bubble, then the panel with the title and greeting, focus in the input.
   const visitor = await browser.newPage();
@@ -184,15 +191,34 @@ test('a visitor talks to the bot through the widget on another site, and comes b
   await visitor.getByRole('button', { name: 'Open chat: Shop chat' }).click();
   await expect(log).toContainText('Welcome to the shop');
 
-  // A network drop: what the bot sends meanwhile arrives once when the connection is back.
+  // A network drop, the connections cut under the open stream: what the bot sends meanwhile
+  // arrives once after the widget reconnects, and what the visitor sends meanwhile is stored
+  // once (sent again with the same id until it goes through).
   const clientId = (await found.json()).client_id as number;
-  await visitor.context().setOffline(true);
+  const historyTexts = async () => {
+    const history = await page.request.get(`/api/${apiKey}/get_history?client_id=${clientId}`);
+    return ((await history.json()).result as { message: string }[]).map((m) => m.message);
+  };
+  await expect.poll(() => proxy.counts.streams).toBeGreaterThan(0);
+  const streamsBefore = proxy.counts.streams;
+  proxy.cut();
   const sent = await page.request.post(`/api/${apiKey}/message`, {
     data: { client_id: clientId, message: 'Sent while you were away' },
   });
   expect(sent.ok()).toBe(true);
-  await visitor.context().setOffline(false);
-  await expect(log.getByText('Sent while you were away')).toHaveCount(1);
+  await panel.getByLabel('Your message').fill('Typed while offline');
+  await visitor.keyboard.press('Enter');
+  await expect(log.locator('.pending')).toHaveText('Typed while offline');
+  // The send, or the stream's reconnect, was refused: the page is really offline.
+  await expect.poll(() => proxy.counts.refused).toBeGreaterThan(0);
+  expect(await historyTexts()).not.toContain('Typed while offline');
+  proxy.restore();
+  // Bounded by the widget's longest pause between attempts (15 s), not a wait.
+  await expect.poll(() => proxy.counts.streams, { timeout: 30_000 }).toBeGreaterThan(streamsBefore);
+  await expect(log.getByText('Sent while you were away')).toHaveCount(1, { timeout: 30_000 });
+  await expect(log.getByText('Typed while offline')).toHaveCount(1, { timeout: 30_000 });
+  await expect(log.locator('.pending')).toHaveCount(0);
+  expect((await historyTexts()).filter((t) => t === 'Typed while offline')).toHaveLength(1);
 
   // Phone width: the panel takes the whole screen.
   await visitor.setViewportSize({ width: 390, height: 760 });
@@ -227,6 +253,38 @@ test('a visitor talks to the bot through the widget on another site, and comes b
   expect(
     await refused.evaluate(() => (window as unknown as Partial<Site>).Blockbot?.recipient ?? null),
   ).toBeNull();
+
+  // A long dialog: the newest 100 messages, and the earlier ones when the visitor scrolls to
+  // the top, with what was at the top left in place.
+  for (let i = 0; i < 100; i += 10)
+    await Promise.all(
+      Array.from({ length: 10 }, (_, j) =>
+        page.request.post(`/api/${apiKey}/message`, {
+          data: { client_id: clientId, message: `News ${i + j}` },
+        }),
+      ),
+    );
+  await visitor.goto(`${SITE}/`);
+  await visitor.getByRole('button', { name: 'Open chat: Shop chat' }).click();
+  await expect(log.locator('.msg')).toHaveCount(100);
+  await expect(log.getByText('hello', { exact: true })).toHaveCount(0);
+  const top = log.locator('.msg').first();
+  const topId = await top.getAttribute('data-id');
+  // Where the top message sits in the log's view; scrolling first happens in the same task.
+  const offset = (scrollToTop: boolean) =>
+    log.evaluate(
+      (el, [id, scroll]) => {
+        if (scroll) el.scrollTop = 0;
+        const shown = el.querySelector(`[data-id="${id}"]`) as HTMLElement;
+        return shown.getBoundingClientRect().top - el.getBoundingClientRect().top;
+      },
+      [topId, scrollToTop] as const,
+    );
+  // Measured as it scrolls, before the earlier page can arrive.
+  const atTop = await offset(true);
+  await expect(log.getByText('hello', { exact: true })).toHaveCount(1);
+  expect(Math.abs((await offset(false)) - atTop)).toBeLessThan(2);
+  expect(await log.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
 });
 
 /** A 1×1 PNG. */
