@@ -132,6 +132,25 @@ test('a save over a change made in another tab is refused, with a reload that sh
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
 });
 
+test('the canvas comes back with the latest bot after another tab of the project and Back', async ({
+  page,
+}) => {
+  await signUp(page, `back-${Date.now()}@example.com`);
+  await saved(page);
+  await page.getByRole('button', { name: 'Add state block' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Added before leaving');
+  await saved(page);
+
+  // The page the browser keeps for Back was streamed with the bot as it was before the edit.
+  await page.getByRole('link', { name: 'Clients' }).click();
+  await expect(page).toHaveURL(/\/clients$/);
+  await page.goBack();
+  await expect(page.getByTestId('block-8')).toContainText('Added before leaving');
+  await page.getByRole('button', { name: 'Add state block' }).click();
+  await expect(page.getByTestId('block-9')).toBeVisible();
+  await saved(page);
+});
+
 test('an arrow dragged into empty space creates a block there; notes resize; both are saved', async ({
   page,
 }) => {

@@ -2,38 +2,65 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { ReactFlowProvider } from '@xyflow/react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { SimulatorPanel } from '@/components/simulator/simulator-panel';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
-import { canManageProject } from '@/lib/team/member-rules';
+import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 import { BotEditor } from './bot-editor';
 import { SimulatorSlot } from './simulator-slot';
+import type { EditorInitial } from './use-bot-schema-editor';
 import { isWideScreen } from './wide-screen';
 
+/** What the canvas page streams: the bot (botSchema.get) and the user's role in the project. */
+export interface StreamedBot {
+  bot: EditorInitial;
+  role: MemberRole;
+}
+
+const shownStreams = new WeakSet<Promise<StreamedBot | null>>();
+
 /**
- * The bot's canvas page: loads the schema once, then the editor owns it (autosave keeps the
- * server in step). Reloading (after a conflict or an import) fetches it again and remounts the
- * editor. The simulator sits in its slot on the right.
+ * The bot's canvas page: the bot comes streamed with the page, then the editor owns it (autosave
+ * keeps the server in step). Reloading (after a conflict or an import) fetches it again and
+ * remounts the editor. The simulator sits in its slot on the right.
  */
 export function BotCanvas({
   projectId,
+  streamed,
   openOnBlock = null,
 }: {
   projectId: number;
+  /** Null when the page could not load it: then it is fetched here, and its error shown. */
+  streamed: Promise<StreamedBot | null>;
   openOnBlock?: number | null;
 }) {
   const trpc = useTRPC();
+  // Undefined until the page's stream has brought it. A stream already shown once (the page
+  // restored from the router's cache by Back) may be out of date: the bot is fetched instead.
+  const [fresh] = useState(() => !shownStreams.has(streamed));
+  const [first, setFirst] = useState<StreamedBot | null>();
+  useEffect(() => {
+    let current = true;
+    shownStreams.add(streamed);
+    if (fresh) void streamed.then((bot) => current && setFirst(bot));
+    else setFirst(null);
+    return () => {
+      current = false;
+    };
+  }, [streamed, fresh]);
   const schema = useQuery({
     ...trpc.botSchema.get.queryOptions({ projectId }),
-    // The editor owns the schema once loaded: never refetch under it, always fetch on mount.
+    // Fetched when the page could not stream it, and on reload (refetch).
+    enabled: first === null,
+    // The editor owns the schema once loaded: never refetch under it.
     gcTime: 0,
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   });
   // Operators see the bot read-only; the server refuses their saves as well.
-  const project = useQuery(trpc.project.get.queryOptions({ projectId }));
+  const project = useQuery({ ...trpc.project.get.queryOptions({ projectId }), enabled: first === null });
   const [generation, setGeneration] = useState(0);
   const [currentBlock, setCurrentBlock] = useState<number | null>(null);
   // Open beside the canvas, except on a phone, where it would leave the canvas no room.
@@ -51,17 +78,19 @@ export function BotCanvas({
         <Alert tone="error">{schema.error.message}</Alert>
       </div>
     );
-  if (!schema.data || !project.data) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
+  const bot = generation === 0 && first ? first.bot : schema.data;
+  const role = first?.role ?? project.data?.role;
+  if (!bot || !role) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
   return (
     <div className="flex h-full w-full">
       <ReactFlowProvider key={generation}>
         <BotEditor
           projectId={projectId}
-          initial={schema.data}
+          initial={bot}
           onReload={reloadNow}
           currentBlock={simulatorOpen ? currentBlock : null}
           openOnBlock={openOnBlock}
-          readOnly={!canManageProject(project.data.role)}
+          readOnly={!canManageProject(role)}
         />
       </ReactFlowProvider>
       <SimulatorSlot open={simulatorOpen} onOpenChange={setSimulatorOpen}>
