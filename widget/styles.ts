@@ -2,6 +2,8 @@
  * The widget's CSS, inside its shadow root: the page's rules cannot reach it, and `all: initial`
  * on the root stops the page's inherited fonts and colours (a page's `* { all: unset }` or huge
  * font sizes change nothing here). Colours come from the channel's settings as custom properties.
+ * A rule for an element names a class too (`.foot textarea`): a bare `textarea` loses to `.root *`,
+ * which zeroes every padding.
  */
 export const STYLES = `
 .root{all:initial;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);
@@ -41,7 +43,7 @@ a{color:inherit;text-decoration:underline;cursor:pointer}
 .status{color:#dc2626;font-size:13px;padding:4px 12px}
 .status:empty{display:none}
 .foot{display:flex;gap:8px;padding:10px 12px;border-top:1px solid var(--line)}
-textarea{flex:1;resize:none;height:40px;max-height:120px;padding:9px 10px;border:1px solid var(--line)!important;border-radius:8px;background:var(--field)!important;color:var(--fg)}
+.foot textarea{flex:1;resize:none;height:40px;max-height:120px;padding:9px 10px;border:1px solid var(--line);border-radius:8px;background:var(--field);color:var(--fg)}
 .attach{cursor:pointer;width:36px;border-radius:8px;display:flex;align-items:center;justify-content:center;color:var(--muted)}
 .attach svg{width:20px;height:20px;fill:none;stroke:currentColor;stroke-width:2}
 .attach:hover{color:var(--fg)}
