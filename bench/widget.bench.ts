@@ -46,7 +46,13 @@ async function measure() {
   const { setWidgetLimits } = await import('../server/channels/widget/limits');
   const { serveWidgetRoute } = await import('../server/channels/widget/testing/route-server');
   const { openTestStream } = await import('../server/channels/widget/testing/sse-client');
-  setWidgetLimits({ dialogsPerAddress: 1e9, messagesPerVisitor: 1e9, messagesPerAddress: 1e9 });
+  setWidgetLimits({
+    dialogsPerAddress: 1e9,
+    messagesPerVisitor: 1e9,
+    messagesPerAddress: 1e9,
+    filesPerVisitor: 1e9,
+    filesPerAddress: 1e9,
+  });
   const db = await getDb();
   // As the server starts (server/runtime): every event also leaves by PostgreSQL NOTIFY.
   await connectLiveHub(liveHub(), await getDatabase());

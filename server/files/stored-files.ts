@@ -5,7 +5,7 @@ import type { Attachment } from '@/lib/schema';
 import { baseUrl } from '@/server/config/env';
 import { isSignedUrl, urlSignature } from '@/server/config/url-signature';
 import type { Db } from '@/server/db/client-type';
-import { parseInput } from '@/server/errors';
+import { DomainError, parseInput } from '@/server/errors';
 import { fileResponse } from './file-response';
 
 /**
@@ -42,7 +42,48 @@ const newFileInput = z.object({
     }),
   /** The sender's id of this upload: the same id again (a retry) gives back the first file. */
   uploadKey: z.string().min(1).max(200).optional(),
+  /** The most bytes the client may have stored in the day before this file, this one included. */
+  bytesPerDay: z.number().int().positive().optional(),
 });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A file over its client's daily bytes: `retryAfter` seconds until its oldest file of the day leaves the day. */
+export class DailyBytesExceeded extends DomainError {
+  constructor(
+    readonly bytesPerDay: number,
+    readonly retryAfter: number,
+  ) {
+    super(
+      'limit',
+      `Files of at most ${Math.round(bytesPerDay / 1024 / 1024)} MB in all can be sent in a day; try again in ${formatWait(retryAfter)}.`,
+    );
+  }
+}
+
+const formatWait = (seconds: number) =>
+  seconds >= 3600
+    ? `${Math.ceil(seconds / 3600)} h`
+    : seconds >= 60
+      ? `${Math.ceil(seconds / 60)} min`
+      : `${seconds} s`;
+
+/**
+ * Refuses a file that would take its client past `bytesPerDay` in the last 24 hours. Two uploads
+ * at once may both pass: the per-minute file limits bound what that lets through.
+ */
+async function checkDailyBytes(db: Db, clientId: number, size: number, bytesPerDay: number, now: Date) {
+  const since = new Date(now.getTime() - DAY_MS);
+  const day = await db.storedFile.aggregate({
+    where: { clientId, createdAt: { gt: since } },
+    _sum: { size: true },
+    _min: { createdAt: true },
+  });
+  if ((day._sum.size ?? 0) + size <= bytesPerDay) return;
+  const oldest = day._min.createdAt ?? now;
+  const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + DAY_MS - now.getTime()) / 1000));
+  throw new DailyBytesExceeded(bytesPerDay, retryAfter);
+}
 
 export interface StoredFileRef {
   id: string;
@@ -82,6 +123,8 @@ export async function storeFile(db: Db, input: z.input<typeof newFileInput>): Pr
       : null;
   const before = await byKey();
   if (before) return withUrl(before);
+  if (file.bytesPerDay)
+    await checkDailyBytes(db, clientId, file.bytes.byteLength, file.bytesPerDay, new Date());
   const row = {
     id: randomBytes(16).toString('base64url'),
     projectId: file.projectId,

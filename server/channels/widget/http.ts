@@ -8,7 +8,7 @@ import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { DomainError } from '@/server/errors';
 import type { WidgetChannel } from './channel-service';
-import { takeDialog, takeMessage } from './limits';
+import { takeDialog, takeMessage, takeUpload } from './limits';
 import { dialogStream } from './stream';
 import { receiveUpload, UPLOAD_HEADERS } from './uploads';
 import {
@@ -182,10 +182,16 @@ async function answer(call: Call, action: string): Promise<Reply | Response> {
       });
     case 'POST files':
       return withVisitor(call, async (visitor) => {
-        const decision = await takeMessage(deps.db, visitor.clientId, address);
-        if (!decision.allowed) return tooMany(decision.retryAfter, 'messages');
+        const decision = await takeUpload(deps.db, visitor.clientId, address);
+        if (!decision.allowed) return tooMany(decision.retryAfter, 'messages or files');
         const outcome = await receiveUpload(deps, visitor, req);
-        if (!outcome.ok) return failure(outcome.status, outcome.error, outcome.message);
+        if (!outcome.ok)
+          return failure(
+            outcome.status,
+            outcome.error,
+            outcome.message,
+            outcome.retryAfter ? { 'Retry-After': String(outcome.retryAfter) } : undefined,
+          );
         return { status: 200, body: { ok: true, file: outcome.file } };
       });
     case 'POST identify':

@@ -9,7 +9,14 @@ import {
 import { safeUrl } from '@/lib/widget/messages';
 import { cappedBytes } from '@/server/channels/capped-body';
 import type { EngineDeps } from '@/server/engine/engine-deps';
-import { fileAttachment, fileNameSchema, storeFile } from '@/server/files/stored-files';
+import {
+  DailyBytesExceeded,
+  fileAttachment,
+  fileNameSchema,
+  type StoredFileRef,
+  storeFile,
+} from '@/server/files/stored-files';
+import { widgetLimits } from './limits';
 import { messageIdSchema, messageTextSchema, sendFromVisitor, type Visitor } from './visitors';
 
 /**
@@ -29,7 +36,7 @@ const uploadSchema = z.object({
 
 export type UploadOutcome =
   | { ok: true; file: { url: string; name: string; size: number; type: string } }
-  | { ok: false; status: number; error: string; message: string };
+  | { ok: false; status: number; error: string; message: string; retryAfter?: number };
 
 const refused = (status: number, error: string, message: string): UploadOutcome => ({
   ok: false,
@@ -88,14 +95,27 @@ export async function receiveUpload(
   if (!bytes.byteLength) return refused(400, 'invalid', 'The file is empty.');
   if (!matchesFileType(mime, bytes)) return wrongType(`The file is labelled ${mime} but its content is not`);
   const id = input['x-message-id'];
-  const file = await storeFile(deps.db, {
-    projectId: visitor.projectId,
-    clientId: visitor.clientId,
-    name: input['x-file-name'],
-    mimeType: mime,
-    bytes,
-    uploadKey: id && `widget:${id}`,
-  });
+  let file: StoredFileRef;
+  try {
+    file = await storeFile(deps.db, {
+      projectId: visitor.projectId,
+      clientId: visitor.clientId,
+      name: input['x-file-name'],
+      mimeType: mime,
+      bytes,
+      uploadKey: id && `widget:${id}`,
+      bytesPerDay: widgetLimits().fileBytesPerVisitorPerDay,
+    });
+  } catch (error) {
+    if (!(error instanceof DailyBytesExceeded)) throw error;
+    return {
+      ok: false,
+      status: 429,
+      error: 'rate_limited',
+      message: error.message,
+      retryAfter: error.retryAfter,
+    };
+  }
   const attachment = fileAttachment(file);
   await sendFromVisitor(deps, visitor, input['x-caption'] ?? '', id, [attachment]);
   return {

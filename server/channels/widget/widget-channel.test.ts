@@ -87,7 +87,13 @@ afterAll(async () => {
 });
 
 beforeEach(() =>
-  setWidgetLimits({ dialogsPerAddress: 1000, messagesPerVisitor: 1000, messagesPerAddress: 1000 }),
+  setWidgetLimits({
+    dialogsPerAddress: 1000,
+    messagesPerVisitor: 1000,
+    messagesPerAddress: 1000,
+    filesPerVisitor: 1000,
+    filesPerAddress: 1000,
+  }),
 );
 
 interface Call {

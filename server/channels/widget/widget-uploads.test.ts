@@ -102,7 +102,13 @@ afterAll(async () => {
 });
 
 beforeEach(() =>
-  setWidgetLimits({ dialogsPerAddress: 1000, messagesPerVisitor: 1000, messagesPerAddress: 1000 }),
+  setWidgetLimits({
+    dialogsPerAddress: 1000,
+    messagesPerVisitor: 1000,
+    messagesPerAddress: 1000,
+    filesPerVisitor: 1000,
+    filesPerAddress: 1000,
+  }),
 );
 
 interface Upload {
@@ -413,7 +419,44 @@ describe('a refused upload', () => {
     const before = await counts();
     const refused = await upload({ token, address: '203.0.113.5' });
     expect(refused.status).toBe(429);
-    expect(refused.body.message).toMatch(/Too many messages; try again in \d+ s/);
+    expect(refused.body.message).toMatch(/Too many messages or files; try again in \d+ s/);
     expect(await counts()).toEqual(before);
+  });
+
+  it('has limits of its own: files a minute per visitor, whatever its messages allow', async () => {
+    setWidgetLimits({ filesPerVisitor: 2 });
+    const { token } = await openDialog();
+    for (let i = 0; i < 2; i++) expect((await upload({ token, address: '203.0.113.6' })).status).toBe(200);
+    const before = await counts();
+    const refused = await upload({ token, address: '203.0.113.6' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await counts()).toEqual(before);
+    // Another visitor from another address is not refused.
+    expect((await upload({ token: (await openDialog()).token, address: '203.0.113.7' })).status).toBe(200);
+  });
+
+  it("is refused past the visitor's bytes of a day, saying when to try again; a retry of a stored one is not", async () => {
+    // Its own address: the earlier tests' uploads count against 10.0.0.1's files this minute.
+    setWidgetLimits({ fileBytesPerVisitorPerDay: PNG.length * 2 });
+    const address = '203.0.113.8';
+    const { token } = await openDialog();
+    expect((await upload({ token, address, id: 'day-file-1' })).status).toBe(200);
+    expect((await upload({ token, address, id: 'day-file-2' })).status).toBe(200);
+    const before = await counts();
+    const refused = await upload({ token, address, id: 'day-file-3' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ error: 'rate_limited' });
+    expect(refused.body.message).toMatch(/in a day; try again in 24 h/);
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(23 * 3600);
+    expect(wait).toBeLessThanOrEqual(24 * 3600);
+    expect(await counts()).toEqual(before);
+    // The second one's answer was lost: sent again, it is the stored file, not a new one.
+    const again = await upload({ token, address, id: 'day-file-2' });
+    expect(again.status).toBe(200);
+    expect(await counts()).toEqual(before);
+    // The budget is the visitor's own.
+    expect((await upload({ token: (await openDialog()).token, address })).status).toBe(200);
   });
 });
