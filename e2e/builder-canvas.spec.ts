@@ -178,8 +178,11 @@ test('an arrow dragged into empty space creates a block there; notes resize; bot
   await page.mouse.down();
   await page.mouse.move(corner.x - 80, corner.y + 60, { steps: 10 });
   await page.mouse.up();
-  const after = (await page.getByTestId('block-7').boundingBox())!;
-  expect(after.width).toBeGreaterThan(before.width + 40);
+  // The last resize frame may still be on its way to the screen: wait for the width, then read it.
+  await expect
+    .poll(async () => (await page.getByTestId('block-7').boundingBox())!.width)
+    .toBeGreaterThan(before.width + 40);
+  const after = await settled(page.getByTestId('block-7'));
   await saved(page);
 
   await page.reload();
