@@ -1,31 +1,17 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { getSafeHttpConfig, safeFetch } from '@/server/http';
 import { createProject } from '@/server/projects/project-service';
+import { startRecordingReceiver } from '@/server/testing/recording-receiver';
 import { deliverWebhook } from './webhook-delivery';
 
 let tdb: TestDatabase;
-let receiver: http.Server;
-let receiverUrl: string;
-const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+let receiver: Awaited<ReturnType<typeof startRecordingReceiver>>;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startRecordingReceiver();
 });
 afterAll(async () => {
   receiver?.close();
@@ -35,7 +21,7 @@ afterAll(async () => {
 it('signs with the same timestamp it sends, even when the clock crosses a second in between', async () => {
   const db = tdb.prisma;
   const project = await createProject(db, { name: 'hooks', plan: 'business' });
-  await db.project.update({ where: { id: project.id }, data: { webhookUrl: receiverUrl } });
+  await db.project.update({ where: { id: project.id }, data: { webhookUrl: receiver.url } });
   const client = await db.client.create({
     data: { projectId: project.id, platformId: 'p1', clientType: 99 },
   });
@@ -54,8 +40,8 @@ it('signs with the same timestamp it sends, even when the clock crosses a second
     clock,
   );
 
-  expect(received).toHaveLength(1);
-  const [hook] = received;
+  expect(receiver.received).toHaveLength(1);
+  const [hook] = receiver.received;
   const verified = new Webhook(project.webhookSecret).verify(
     hook.body,
     hook.headers as Record<string, string>,

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -14,6 +12,7 @@ import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { buildOpenApiDocument } from '@/server/public-api/openapi';
 import { startApiServer } from '@/server/public-api/testing/api-server';
+import { startRecordingReceiver } from '@/server/testing/recording-receiver';
 import { buildSubmissionPayload, buildWebhookPayload } from './webhook-payload';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON the receiver got
@@ -23,25 +22,14 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-hook-payload-'));
 let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
 let server: Awaited<ReturnType<typeof startApiServer>>;
 let fakeApi: FakeApi;
-let receiver: http.Server;
-const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+let receiver: Awaited<ReturnType<typeof startRecordingReceiver>>;
 
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
   app = await useFreshAppDatabase(tmp);
   server = await startApiServer();
   fakeApi = await startFakeApi();
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await startRecordingReceiver();
   const { startWorkers } = await import('@/server/jobs/jobs');
   const { jobDefinitions } = await import('@/server/jobs/registry');
   await startWorkers(jobDefinitions);
@@ -55,10 +43,11 @@ afterAll(async () => {
 });
 
 async function receivedPayloads(count: number, secret: string): Promise<Payload[]> {
-  for (let i = 0; i < 200 && received.length < count; i++) await new Promise((r) => setTimeout(r, 50));
-  expect(received).toHaveLength(count);
+  for (let i = 0; i < 200 && receiver.received.length < count; i++)
+    await new Promise((r) => setTimeout(r, 50));
+  expect(receiver.received).toHaveLength(count);
   const hook = new Webhook(secret);
-  return received.map((r) => hook.verify(r.body, r.headers as Record<string, string>) as Payload);
+  return receiver.received.map((r) => hook.verify(r.body, r.headers as Record<string, string>) as Payload);
 }
 
 it("carries bot-semantics §7's fields, and client.custom_answer once a block request ran for the client", async () => {
@@ -80,7 +69,7 @@ it("carries bot-semantics §7's fields, and client.custom_answer once a block re
   });
   const { webhookSecret } = await db.project.update({
     where: { id: project.id },
-    data: { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+    data: { webhookUrl: receiver.url },
   });
   const key = (await createApiKey(db, project.id, { name: 'main' })).key;
   const call = async (action: string, params: Record<string, unknown>) => {
@@ -149,7 +138,7 @@ it("delivers each red and yellow block's submission, signed under its own webhoo
   });
   const { webhookSecret } = await db.project.update({
     where: { id: project.id },
-    data: { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+    data: { webhookUrl: receiver.url },
   });
   const key = (await createApiKey(db, project.id, { name: 'main' })).key;
   const call = (action: string, params: Record<string, unknown>) =>
@@ -163,12 +152,13 @@ it("delivers each red and yellow block's submission, signed under its own webhoo
     });
   const { clients } = await call('load_clients', { platform_id: 'bob', group_id: 'sim', client_type: 99 });
   const clientId = clients[0].client_id as number;
-  const start = received.length;
+  const start = receiver.received.length;
   for (const text of ['hi', 'yellow', 'red']) await call('callback', { client_id: clientId, message: text });
 
   // Three events of two messages each, and two submissions.
-  for (let i = 0; i < 200 && received.length < start + 8; i++) await new Promise((r) => setTimeout(r, 50));
-  const hooks = received.slice(start);
+  for (let i = 0; i < 200 && receiver.received.length < start + 8; i++)
+    await new Promise((r) => setTimeout(r, 50));
+  const hooks = receiver.received.slice(start);
   expect(hooks).toHaveLength(8);
   const verify = new Webhook(webhookSecret);
   const submissions = hooks

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -14,9 +12,9 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { startRecordingReceiver } from '@/server/testing/recording-receiver';
 import { waitFor } from '@/server/testing/wait-for';
-import type { TRPCContext } from '@/server/trpc/init';
-import { createCaller } from '@/server/trpc/root';
+import { signedInCaller } from '@/server/trpc/testing/signed-in';
 import { DEFAULT_WIDGET_LIMITS, setWidgetLimits } from './limits';
 import { serveWidgetRoute } from './testing/route-server';
 
@@ -32,8 +30,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-widget-files-'));
 let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
 let db: PrismaClient;
 let server: Awaited<ReturnType<typeof serveWidgetRoute>>;
-let receiver: http.Server;
-const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+let receiver: Awaited<ReturnType<typeof startRecordingReceiver>>;
 let webhookSecret: string;
 let projectId: number;
 let key: string;
@@ -50,28 +47,18 @@ beforeAll(async () => {
   app = await useFreshAppDatabase(tmp);
   db = await getDb();
   server = await serveWidgetRoute();
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await startRecordingReceiver();
   const { startWorkers } = await import('@/server/jobs/jobs');
   const { jobDefinitions } = await import('@/server/jobs/registry');
   await startWorkers(jobDefinitions);
 
-  const user = await db.user.create({ data: { id: 'u-f', email: 'f@example.com', name: 'f' } });
-  const owner = createCaller({
-    db,
-    session: { user, session: { id: 's-f', userId: user.id } } as unknown as TRPCContext['session'],
-  });
+  const owner = await signedInCaller(db, 'f@example.com');
   projectId = (
-    await createProject(db, { name: 'f', plan: 'business', owner: { email: user.email, userId: user.id } })
+    await createProject(db, {
+      name: 'f',
+      plan: 'business',
+      owner: { email: 'f@example.com', userId: 'u-f@example.com' },
+    })
   ).id;
   await saveBotSchema(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
@@ -88,7 +75,7 @@ beforeAll(async () => {
   });
   ({ webhookSecret } = await db.project.update({
     where: { id: projectId },
-    data: { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+    data: { webhookUrl: receiver.url },
   }));
   key = (await owner.channels.createWidget({ projectId, settings: { allowedOrigins: [SITE] } })).key;
   otherKey = (await owner.channels.createWidget({ projectId, settings: { allowedOrigins: [SITE] } })).key;
@@ -220,7 +207,7 @@ describe('an upload', () => {
     const hook = new Webhook(webhookSecret);
     const payload = await waitFor(
       async () =>
-        received
+        receiver.received
           .map((r) => hook.verify(r.body, r.headers as Record<string, string>) as Record<string, unknown>)
           .find((p) => p.is_input === 1),
       'the webhook of the visitor’s message',
