@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { centre, saved, settled, signUp } from './helpers';
+import { centre, pressOn, saved, settled, signUp } from './helpers';
 
 // Room for the canvas, the block editor and the simulator side by side.
 test.use({ viewport: { width: 1700, height: 1000 } });
@@ -12,9 +12,7 @@ const node = (page: Page, text: string) => page.locator('.react-flow__node', { h
 const arrow = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
 
 async function drag(page: Page, from: Locator, to: { x: number; y: number }) {
-  const start = await centre(from);
-  await page.mouse.move(start.x, start.y);
-  await page.mouse.down();
+  const start = await pressOn(page, from);
   await page.mouse.move((start.x + to.x) / 2, (start.y + to.y) / 2, { steps: 5 });
   await page.mouse.move(to.x, to.y, { steps: 5 });
   await page.mouse.up();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { centre, chooseBotFile, connect, saved, settled, signUp } from './helpers';
+import { chooseBotFile, connect, pressOn, saved, settled, signUp } from './helpers';
 
 // Room for the canvas, the block editor and the simulator side by side.
 test.use({ viewport: { width: 1600, height: 1000 } });
@@ -156,9 +156,7 @@ test('an arrow dragged into empty space creates a block there; notes resize; bot
 }) => {
   await signUp(page, `drag-${Date.now()}@example.com`);
   await saved(page);
-  const handle = await centre(page.getByTestId('block-6').locator('.react-flow__handle.source'));
-  await page.mouse.move(handle.x, handle.y);
-  await page.mouse.down();
+  const handle = await pressOn(page, page.getByTestId('block-6').locator('.react-flow__handle.source'));
   await page.mouse.move(handle.x + 150, handle.y + 200, { steps: 8 });
   await page.mouse.up();
   await expect(page.getByTestId('block-8')).toBeVisible();
@@ -173,9 +171,7 @@ test('an arrow dragged into empty space creates a block there; notes resize; bot
   // Opening it in the editor may pan the canvas to keep it in sight: measure once that is over.
   await settled(page.getByTestId('block-7'));
   const before = (await page.getByTestId('block-7').boundingBox())!;
-  const corner = await centre(page.locator('.react-flow__resize-control.handle.bottom.left'));
-  await page.mouse.move(corner.x, corner.y);
-  await page.mouse.down();
+  const corner = await pressOn(page, page.locator('.react-flow__resize-control.handle.bottom.left'));
   await page.mouse.move(corner.x - 80, corner.y + 60, { steps: 10 });
   await page.mouse.up();
   // The last resize frame may still be on its way to the screen: wait for the width, then read it.

@@ -35,16 +35,27 @@ export async function centre(locator: Locator) {
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
+/**
+ * Presses the mouse on an element's centre, once it can take the press: hover() waits until it is
+ * visible, still across animation frames (not mid-pan) and not covered by anything at that point.
+ * Returns where the press is, for the drag that follows.
+ */
+export async function pressOn(page: Page, locator: Locator) {
+  await locator.hover();
+  const at = await centre(locator);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  return at;
+}
+
 /** A block's own outgoing handle: the first of its source handles (each button has one too). */
 const ownHandle = (page: Page, block: number) =>
   page.getByTestId(`block-${block}`).locator('.react-flow__handle.source').first();
 
 /** Drags a new arrow from one block's outgoing handle to another block's incoming handle. */
 export async function connect(page: Page, from: number, to: number) {
-  const start = await centre(ownHandle(page, from));
   const end = await centre(page.getByTestId(`block-${to}`).locator('.react-flow__handle.target'));
-  await page.mouse.move(start.x, start.y);
-  await page.mouse.down();
+  const start = await pressOn(page, ownHandle(page, from));
   await page.mouse.move((start.x + end.x) / 2, (start.y + end.y) / 2, { steps: 5 });
   await page.mouse.move(end.x, end.y, { steps: 5 });
   await page.mouse.up();
@@ -52,9 +63,7 @@ export async function connect(page: Page, from: number, to: number) {
 
 /** Drags an arrow out of a block's handle into empty space at a screen point: a new block there. */
 export async function dragArrowOut(page: Page, from: number, to: { x: number; y: number }) {
-  const start = await centre(ownHandle(page, from));
-  await page.mouse.move(start.x, start.y);
-  await page.mouse.down();
+  await pressOn(page, ownHandle(page, from));
   await page.mouse.move(to.x, to.y, { steps: 8 });
   await page.mouse.up();
 }
