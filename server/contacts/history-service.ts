@@ -55,8 +55,15 @@ export async function getHistory(
   return options.newest ? rows.reverse() : rows;
 }
 
+/**
+ * Deletes a client's messages and the files they sent (widget uploads live only in their
+ * messages, so a cleared history leaves none behind); answers how many messages went.
+ */
 export async function clearHistory(db: Db, projectId: number, clientId: number) {
-  const { count } = await db.message.deleteMany({ where: { projectId, clientId } });
+  const [{ count }] = await db.$transaction([
+    db.message.deleteMany({ where: { projectId, clientId } }),
+    db.storedFile.deleteMany({ where: { projectId, clientId } }),
+  ]);
   return count;
 }
 

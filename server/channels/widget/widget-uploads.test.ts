@@ -7,6 +7,7 @@ import { MAX_FILE_BYTES } from '@/lib/files/file-types';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { WidgetMessage } from '@/lib/widget/messages';
 import { urlSignature } from '@/server/config/url-signature';
+import { clearHistory } from '@/server/contacts/history-service';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
@@ -319,6 +320,15 @@ describe('the signed address', () => {
     expect((await fetch(`${server.url}/api/files/${unknown}/x.png?sig=${tgSig}`)).status).toBe(403);
 
     await db.client.deleteMany({ where: { platformId: recipient } });
+    expect((await fetch(local(url))).status).toBe(404);
+  });
+
+  it("no longer opens a file once its client's history is cleared", async () => {
+    const { token, recipient } = await openDialog();
+    const { url } = (await upload({ token })).body.file;
+    expect((await fetch(local(url))).status).toBe(200);
+    const client = await db.client.findFirstOrThrow({ where: { platformId: recipient } });
+    expect(await clearHistory(db, client.projectId, client.id)).toBeGreaterThan(0);
     expect((await fetch(local(url))).status).toBe(404);
   });
 });

@@ -47,7 +47,7 @@ export const getHistoryAction = defineAction({
 export const clearHistoryAction = defineAction({
   name: 'clear_history',
   methods: ['GET'],
-  summary: "Clear a client's message history",
+  summary: "Clear a client's message history and the files it sent",
   input: z.object({ client_id: clientIdParam }),
   example: { client_id: 1001 },
   responseExample: { deleted: 12 },
