@@ -187,3 +187,28 @@ test('an arrow dragged into empty space creates a block there; notes resize; bot
   const reloaded = (await page.getByTestId('block-7').boundingBox())!;
   expect(reloaded.width / reloaded.height).toBeCloseTo(after.width / after.height, 1);
 });
+
+test('the minimap draws the blocks in their kinds’ colours, pans the canvas when dragged, and hides', async ({
+  page,
+}) => {
+  await signUp(page, `minimap-${Date.now()}@example.com`);
+  await saved(page);
+  const minimap = page.getByRole('img', { name: 'Minimap' });
+  // The demo bot's start blocks, in the start colour (#34d399).
+  const fills = () =>
+    minimap
+      .locator('.react-flow__minimap-node')
+      .evaluateAll((paths) => paths.map((p) => getComputedStyle(p).fill));
+  await expect.poll(fills).toContain('rgb(52, 211, 153)');
+
+  const transform = () =>
+    page.locator('.react-flow__viewport').evaluate((el) => getComputedStyle(el).transform);
+  const before = await transform();
+  const from = await pressOn(page, minimap);
+  await page.mouse.move(from.x + 30, from.y + 20, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(transform).not.toBe(before);
+
+  await page.getByRole('button', { name: 'Hide the minimap' }).click();
+  await expect(minimap).toHaveCount(0);
+});

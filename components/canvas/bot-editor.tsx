@@ -6,7 +6,6 @@ import {
   ControlButton,
   Controls,
   type FinalConnectionState,
-  MiniMap,
   type OnSelectionChangeParams,
   ReactFlow,
   type ReactFlowProps,
@@ -40,6 +39,7 @@ import { ArrowEdge } from './arrow-edge';
 import { blockKindStyle } from './block-colors';
 import { BlockNode } from './block-node';
 import { BlockPalette, PALETTE_MIME } from './block-palette';
+import { BotMiniMap } from './bot-minimap';
 import { CommentNode } from './comment-node';
 import { EmptyCanvas, EmptyReadOnlyCanvas } from './empty-canvas';
 import { FarZoomContext, useFarZoom } from './far-zoom';
@@ -73,7 +73,6 @@ import { isWideScreen } from './wide-screen';
 const nodeTypes = { block: BlockNode, comment: CommentNode };
 const edgeTypes = { arrow: ArrowEdge };
 const multiSelectionKeys = ['Control', 'Meta'];
-const minimapColor = (node: BotFlowNode) => blockKindStyle[node.data.block.kind].minimap;
 const ZOOM = { min: 0.05, max: 2 };
 /**
  * Fitting the view never zooms in past 100 %: a one-block bot opens at its real size. It counts
@@ -485,15 +484,7 @@ export function BotEditor({
                   maxZoom={ZOOM.max}
                 >
                   <Background />
-                  {minimap && minimapShown ? (
-                    <MiniMap<BotFlowNode>
-                      pannable
-                      zoomable
-                      nodeColor={minimapColor}
-                      ariaLabel="Minimap"
-                      style={MINIMAP_SIZE}
-                    />
-                  ) : null}
+                  {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
                   {/* In a row on a phone, where the canvas is short. */}
                   <Controls fitViewOptions={FIT} orientation={wide ? 'vertical' : 'horizontal'}>
                     <ControlButton
