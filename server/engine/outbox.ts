@@ -60,10 +60,12 @@ async function queueWebhooks(deps: EngineDeps, projectId: number, rows: OutboxRo
 
 /** Events for other clients; each marks its row done with its own final write. */
 async function runFollowUps(deps: EngineDeps, projectId: number, rows: OutboxRow[], chain: EventChain) {
-  // Imported here: handle-event imports this module.
+  const followUps = rows.filter((row) => row.kind === 'follow_up');
+  if (!followUps.length) return;
+  // Imported here (handle-event imports this module), and only when needed: a dynamic import
+  // costs a module resolution each time, on every event otherwise.
   const { handleEvent } = await import('./handle-event');
-  for (const row of rows) {
-    if (row.kind !== 'follow_up') continue;
+  for (const row of followUps) {
     await handleEvent(deps, projectId, { clientId: row.clientId }, row.event, {
       chain,
       outboxId: row.id,
