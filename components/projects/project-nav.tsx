@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { type ReactNode, useState } from 'react';
 import { cn } from '@/components/ui/cn';
 import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 
@@ -44,19 +45,35 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
         // A tab's own pages (a client's profile under Clients) keep it current.
         const current = pathname === tab.href || (tab.href !== base && pathname.startsWith(`${tab.href}/`));
         return (
-          <Link
-            key={tab.href}
-            href={tab.href}
-            aria-current={current ? 'page' : undefined}
-            className={cn(
-              'rounded-md px-3 py-1.5 text-sm',
-              current ? 'bg-brand-50 font-medium text-brand-700' : 'text-slate-600 hover:bg-slate-100',
-            )}
-          >
+          <TabLink key={tab.href} href={tab.href} current={current}>
             {tab.label}
-          </Link>
+          </TabLink>
         );
       })}
     </nav>
+  );
+}
+
+/**
+ * A tab prefetched only once the pointer or focus reaches it (Next's hover-triggered prefetch):
+ * prefetching every tab as the nav appears rendered up to seven pages on the server, on the
+ * embedded database's single connection, while the page just opened was loading.
+ */
+function TabLink({ href, current, children }: { href: string; current: boolean; children: ReactNode }) {
+  const [wanted, setWanted] = useState(false);
+  return (
+    <Link
+      href={href}
+      prefetch={wanted ? null : false}
+      onMouseEnter={() => setWanted(true)}
+      onFocus={() => setWanted(true)}
+      aria-current={current ? 'page' : undefined}
+      className={cn(
+        'rounded-md px-3 py-1.5 text-sm',
+        current ? 'bg-brand-50 font-medium text-brand-700' : 'text-slate-600 hover:bg-slate-100',
+      )}
+    >
+      {children}
+    </Link>
   );
 }
