@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { importBot, saved, signUp } from './helpers';
+import { chainBot, importBot, saved, signUp, zoomOf } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
 
@@ -7,29 +7,13 @@ const shot = (page: Page, name: string) =>
   process.env.SCREENSHOTS ? page.screenshot({ path: `${process.env.SCREENSHOTS}/${name}.png` }) : null;
 
 /** 60 blocks in a chain on a wide grid: zoomed to fit, the canvas is far out. */
-const COLUMNS = 12;
-const wideBot = {
-  format: 'blockbot/schema@1',
-  blocks: Array.from({ length: 60 }, (_, i) => ({
-    id: i + 1,
-    kind: i === 0 ? 'start' : 'state',
-    name: i === 0 ? 'Welcome' : `Step ${i + 1}: delivery options`,
-    position: { x: (i % COLUMNS) * 420, y: Math.floor(i / COLUMNS) * 400 },
-    text: `The text of step ${i + 1}`,
-  })),
-  arrows: Array.from({ length: 59 }, (_, i) => ({
-    id: i + 1,
-    from: i + 1,
-    to: i + 2,
-    kind: 'unconditional',
-  })),
-};
-
-/** The canvas's zoom, from React Flow's viewport transform. */
-const zoomOf = (page: Page) =>
-  page
-    .locator('.react-flow__viewport')
-    .evaluate((el) => new DOMMatrixReadOnly(getComputedStyle(el).transform).a);
+const wideBot = chainBot({
+  count: 60,
+  columns: 12,
+  spacing: { x: 420, y: 400 },
+  start: { id: 1, name: 'Welcome', text: 'The text of step 1' },
+  name: (id) => `Step ${id}: delivery options`,
+});
 
 test('zoomed far out, blocks are drawn as their names, and a click still opens the block editor', async ({
   page,

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { saved, signUp } from './helpers';
+import { saved, signUp, zoomOf } from './helpers';
 
 // A laptop: the palette, the canvas, the block editor and the simulator share 1280 px.
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -17,12 +17,6 @@ async function boxOf(locator: Locator): Promise<Box> {
   if (!box) throw new Error('not visible');
   return box;
 }
-
-/** The canvas's zoom, from React Flow's viewport transform. */
-const zoomOf = (page: Page) =>
-  page
-    .locator('.react-flow__viewport')
-    .evaluate((el) => new DOMMatrixReadOnly(getComputedStyle(el).transform).a);
 
 /** Waits for the canvas to stop moving (fit and pan animate). */
 async function settled(page: Page) {

@@ -94,3 +94,43 @@ export async function importBot(page: Page, name: string, bot: unknown) {
     .getByRole('button', { name: 'Replace' })
     .click();
 }
+
+/** The canvas's zoom, from React Flow's viewport transform. */
+export const zoomOf = (page: Page) =>
+  page
+    .locator('.react-flow__viewport')
+    .evaluate((el) => new DOMMatrixReadOnly(getComputedStyle(el).transform).a);
+
+/**
+ * A bot of `count` blocks chained by unconditional arrows, laid out in rows of `columns` with
+ * `spacing` between their corners; block `start` is the start block, named and worded by
+ * `start`'s own name and text.
+ */
+export function chainBot(options: {
+  count: number;
+  columns: number;
+  spacing: { x: number; y: number };
+  start: { id: number; name: string; text: string };
+  name: (id: number) => string;
+}) {
+  const { count, columns, spacing, start, name } = options;
+  return {
+    format: 'blockbot/schema@1',
+    blocks: Array.from({ length: count }, (_, i) => {
+      const id = i + 1;
+      return {
+        id,
+        kind: id === start.id ? 'start' : 'state',
+        name: id === start.id ? start.name : name(id),
+        position: { x: (i % columns) * spacing.x, y: Math.floor(i / columns) * spacing.y },
+        text: id === start.id ? start.text : `The text of step ${id}`,
+      };
+    }),
+    arrows: Array.from({ length: count - 1 }, (_, i) => ({
+      id: i + 1,
+      from: i + 1,
+      to: i + 2,
+      kind: 'unconditional',
+    })),
+  };
+}

@@ -10,11 +10,10 @@ import {
   ReactFlow,
   type ReactFlowProps,
   useReactFlow,
-  type Viewport,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
-import { Map as MapIcon } from 'lucide-react';
+import { Map as MapIcon, Maximize } from 'lucide-react';
 import {
   type DragEvent,
   startTransition,
@@ -44,7 +43,15 @@ import { CommentNode } from './comment-node';
 import { EmptyCanvas, EmptyReadOnlyCanvas } from './empty-canvas';
 import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
-import { initialViewport, NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
+import {
+  FIT_PADDING,
+  fittingViewport,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  nodesBounds,
+  type OpeningView,
+  openingView,
+} from './initial-viewport';
 import { createLintStore, LintStoreContext } from './lint-badge';
 import { type NodesStore, useNodes } from './nodes-store';
 import { freeSpot } from './placement';
@@ -75,11 +82,12 @@ const edgeTypes = { arrow: ArrowEdge };
 const multiSelectionKeys = ['Control', 'Meta'];
 const ZOOM = { min: 0.05, max: 2 };
 /**
- * Fitting the view never zooms in past 100 %: a one-block bot opens at its real size. It counts
- * every block, with its usual size if it has not been rendered yet (a big bot's blocks off
- * screen are not): React Flow calls those "hidden" (the bot hides no node).
+ * Fitting the view never zooms in past 100 %: a one-block bot opens at its real size. React
+ * Flow's fit on opening counts every block, with its usual size if it has not been rendered
+ * yet: React Flow calls those "hidden" (the bot hides no node). Zoom to fit is fitView below.
  */
-const FIT = { maxZoom: 1, includeHiddenNodes: true };
+const FIT = { maxZoom: 1, includeHiddenNodes: true, padding: FIT_PADDING };
+const FIT_ZOOM = { min: ZOOM.min, max: FIT.maxZoom };
 /** Smaller than React Flow's 200 × 150, so it covers fewer blocks (and it can be hidden). */
 const MINIMAP_SIZE = { width: 160, height: 110 };
 const OUTLINE_ICON = { fill: 'none' };
@@ -123,24 +131,21 @@ export function BotEditor({
     blocks: [],
     arrows: [],
   });
-  // React Flow mounts once the pane's size is known, already fitted (see initialViewport).
-  const [viewport, setViewport] = useState<Viewport | null>(null);
-  const far = useFarZoom(viewport?.zoom);
+  // React Flow mounts once the pane's size is known, already at its opening view (see openingView).
+  const [opening, setOpening] = useState<OpeningView | null>(null);
+  const far = useFarZoom(opening?.viewport.zoom);
   // A big bot's minimap is another element per block: it comes after the canvas.
   const minimap = useDeferredMount();
   const [wide] = useState(isWideScreen);
   const [minimapShown, setMinimapShown] = useState(wide);
   const toggleMinimap = useCallback(() => setMinimapShown((shown) => !shown), []);
   const initialBlocks = initial.schema.blocks;
+  // Read once: the canvas opens once, on the linked block if there is one.
+  const [openingFocus] = useState(openOnBlock);
   useLayoutEffect(() => {
     const rect = pane.current?.getBoundingClientRect();
-    setViewport(
-      initialViewport(initialBlocks, rect?.width ?? 0, rect?.height ?? 0, {
-        min: ZOOM.min,
-        max: FIT.maxZoom,
-      }),
-    );
-  }, [initialBlocks]);
+    setOpening(openingView(initialBlocks, rect?.width ?? 0, rect?.height ?? 0, FIT_ZOOM, openingFocus));
+  }, [initialBlocks, openingFocus]);
   // The conversation's block keeps some room from the edge, so the next one is likely in view.
   useFollowBlock(currentBlock, pane, 40);
   // The messenger rule knows what the project's connected channels can show.
@@ -259,7 +264,7 @@ export function BotEditor({
     },
     [actions, centreOf, panTo],
   );
-  useOpenOnBlock(openOnBlock, jumpTo);
+  useOpenOnBlock(openOnBlock, jumpTo, opening?.fitted ?? true);
   // A problem's arrow: selected, and the canvas centred between its two blocks.
   const jumpToProblem = useCallback(
     (target: LintTarget) => {
@@ -274,7 +279,14 @@ export function BotEditor({
     [actions, centreOf, jumpTo, panTo, schema],
   );
 
-  const fitView = useCallback(() => void flow.fitView({ ...FIT, duration: 300 }), [flow]);
+  // Not React Flow's fitView: it waits until every node is measured, and a big bot's blocks off
+  // screen never are. Unmeasured blocks count at their usual size.
+  const fitView = useCallback(() => {
+    const rect = pane.current?.getBoundingClientRect();
+    const bounds = nodesBounds(flow.getNodes());
+    if (!rect || !bounds) return;
+    void flow.setViewport(fittingViewport(bounds, rect.width, rect.height, FIT_ZOOM), { duration: 300 });
+  }, [flow]);
   // After an import the canvas shows the whole bot, once React Flow has the new nodes.
   const [fitRequest, setFitRequest] = useState(0);
   useLayoutEffect(() => {
@@ -455,7 +467,7 @@ export function BotEditor({
           ) : (
             <EmptyCanvas onAddStart={addStart} onOpenTemplate={openTemplate} />
           )}
-          {viewport ? (
+          {opening ? (
             <FarZoomContext value={far}>
               <LintStoreContext value={lintStore}>
                 <EditorFlow
@@ -477,8 +489,8 @@ export function BotEditor({
                   selectionKeyCode="Shift"
                   multiSelectionKeyCode={multiSelectionKeys}
                   onlyRenderVisibleElements={schema.blocks.length > VISIBLE_ONLY_FROM}
-                  defaultViewport={viewport}
-                  fitView
+                  defaultViewport={opening.viewport}
+                  fitView={opening.fitted}
                   fitViewOptions={FIT}
                   minZoom={ZOOM.min}
                   maxZoom={ZOOM.max}
@@ -486,7 +498,10 @@ export function BotEditor({
                   <Background />
                   {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
                   {/* In a row on a phone, where the canvas is short. */}
-                  <Controls fitViewOptions={FIT} orientation={wide ? 'vertical' : 'horizontal'}>
+                  <Controls showFitView={false} orientation={wide ? 'vertical' : 'horizontal'}>
+                    <ControlButton onClick={fitView} aria-label="Fit view" title="Fit view">
+                      <Maximize aria-hidden style={OUTLINE_ICON} />
+                    </ControlButton>
                     <ControlButton
                       onClick={toggleMinimap}
                       aria-label={minimapShown ? 'Hide the minimap' : 'Show the minimap'}

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '@/lib/schema';
 import { FAR_ZOOM } from './far-zoom';
-import { blocksBounds, initialViewport, NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
+import {
+  blocksBounds,
+  initialViewport,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  nodesBounds,
+  OPENING_FLOOR_ZOOM,
+  openingView,
+} from './initial-viewport';
+import { openingBlock } from './opening-block';
 import { newBlock } from './schema-ops';
 
 const zoom = { min: 0.05, max: 2 };
@@ -44,6 +53,21 @@ describe('blocksBounds', () => {
   });
 });
 
+describe('nodesBounds', () => {
+  it('is null without nodes', () => {
+    expect(nodesBounds([])).toBeNull();
+  });
+
+  it('takes measured sizes, then set ones, then the usual size', () => {
+    const bounds = nodesBounds([
+      { position: { x: 0, y: 0 }, measured: { width: 300, height: 400 } },
+      { position: { x: 1000, y: 0 }, width: 260, height: 140 },
+      { position: { x: 0, y: 1000 } },
+    ]);
+    expect(bounds).toEqual({ x: 0, y: 0, width: 1260, height: 1000 + NODE_HEIGHT });
+  });
+});
+
 describe('initialViewport', () => {
   it('fits a big bot into the pane, zoomed far out', () => {
     const blocks = grid(1000, 40);
@@ -75,5 +99,75 @@ describe('initialViewport', () => {
   it('opens at zoom 1 without blocks or before the pane has a size', () => {
     expect(initialViewport([], 1000, 800, zoom)).toEqual({ x: 0, y: 0, zoom: 1 });
     expect(initialViewport(grid(3, 3), 0, 0, zoom)).toEqual({ x: 0, y: 0, zoom: 1 });
+  });
+});
+
+/** Where a block's centre lands on screen under `viewport`. */
+function onScreen(block: Block, viewport: { x: number; y: number; zoom: number }) {
+  return {
+    x: (block.position.x + NODE_WIDTH / 2) * viewport.zoom + viewport.x,
+    y: (block.position.y + NODE_HEIGHT / 2) * viewport.zoom + viewport.y,
+  };
+}
+
+describe('openingBlock', () => {
+  const blocks = [
+    newBlock('state', 1, { x: 0, y: 0 }),
+    newBlock('start', 7, { x: 0, y: 0 }),
+    newBlock('start', 3, { x: 0, y: 0 }),
+  ];
+
+  it('is the block asked for, if the bot has it', () => {
+    expect(openingBlock(blocks, 3)?.id).toBe(3);
+    expect(openingBlock(blocks, 99)?.id).toBe(7);
+  });
+
+  it('is the first start block, else the first block', () => {
+    expect(openingBlock(blocks)?.id).toBe(7);
+    expect(openingBlock(blocks.slice(0, 1))?.id).toBe(1);
+    expect(openingBlock([])).toBeUndefined();
+  });
+});
+
+describe('openingView', () => {
+  it('fits a bot that is readable when fitted', () => {
+    const blocks = grid(3, 3);
+    expect(openingView(blocks, 1000, 800, zoom)).toEqual({
+      viewport: initialViewport(blocks, 1000, 800, zoom),
+      fitted: true,
+    });
+  });
+
+  it('opens a big bot at the floor zoom on its start block, not fitted', () => {
+    const blocks = grid(5000, 40);
+    blocks[1234] = { ...blocks[1234], kind: 'start' };
+    const { viewport, fitted } = openingView(blocks, 1000, 800, zoom);
+    expect(fitted).toBe(false);
+    expect(viewport.zoom).toBe(OPENING_FLOOR_ZOOM);
+    // Far inside the grid: the start block is in the middle of the pane.
+    const centre = onScreen(blocks[1234], viewport);
+    expect(centre.x).toBeCloseTo(500);
+    expect(centre.y).toBeCloseTo(400);
+  });
+
+  it('keeps the view inside the bot when the start block is at its corner', () => {
+    const blocks = grid(5000, 40);
+    blocks[0] = { ...blocks[0], kind: 'start' };
+    const { viewport } = openingView(blocks, 1000, 800, zoom);
+    // The first block's top left corner 40 px in from the pane's, not centred with empty space around.
+    expect(viewport.x).toBeCloseTo(40);
+    expect(viewport.y).toBeCloseTo(40);
+    const centre = onScreen(blocks[0], viewport);
+    expect(centre.x).toBeGreaterThan(0);
+    expect(centre.y).toBeGreaterThan(0);
+  });
+
+  it('centres on a `?block=` block, and centres a long thin bot across its short side', () => {
+    const row = grid(100, 100);
+    const { viewport } = openingView(row, 1000, 800, zoom, 50);
+    expect(viewport.zoom).toBe(OPENING_FLOOR_ZOOM);
+    expect(onScreen(row[49], viewport).x).toBeCloseTo(500);
+    // One row, shorter than the pane: centred vertically on it.
+    expect(onScreen(row[49], viewport).y).toBeCloseTo(400);
   });
 });
