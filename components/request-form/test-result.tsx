@@ -10,6 +10,7 @@ const failures: Record<NonNullable<TestRequestResult['error']>['code'], string> 
   blocked_address: 'Refused address',
   dns: 'Host not found',
   timeout: 'No answer in time',
+  cancelled: 'Request stopped',
   too_large: 'Reply too large',
   proxy_not_configured: 'Proxy not configured',
   bad_proxy: 'Bad proxy',

@@ -4,6 +4,7 @@ export type SafeHttpErrorCode =
   | 'blocked_address'
   | 'dns'
   | 'timeout'
+  | 'cancelled'
   | 'too_large'
   | 'proxy_not_configured'
   | 'bad_proxy'

@@ -222,6 +222,36 @@ describe('safeFetch', () => {
     });
   });
 
+  it("ends a request when the caller's signal stops it, as cancelled, closing the connection", async () => {
+    let reached!: () => void;
+    let closed!: () => void;
+    const requestReached = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const connectionClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    // Never answers: only the caller's signal closes the connection.
+    const hanging = http.createServer((req) => {
+      req.socket.on('close', closed);
+      reached();
+    });
+    const url = await listen(hanging);
+    try {
+      const stop = new AbortController();
+      const pending = safeFetch(`${url}/hook`, { timeoutMs: 60_000, signal: stop.signal }, allowLocal);
+      await requestReached;
+      stop.abort(new Error('the job is no longer ours'));
+      await expect(pending).rejects.toMatchObject({
+        code: 'cancelled',
+        message: `The request to ${new URL(url).host} was stopped: the job is no longer ours.`,
+      });
+      await connectionClosed;
+    } finally {
+      hanging.close();
+    }
+  });
+
   it("refuses proxy values other than 'de', and 'de' when no egress proxy is configured", async () => {
     await expect(safeFetch(`${apiUrl}/echo`, { proxy: 'us' }, allowLocal)).rejects.toMatchObject({
       code: 'bad_proxy',

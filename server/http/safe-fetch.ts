@@ -16,6 +16,8 @@ export interface SafeFetchInit {
   followRedirects?: number;
   /** Only 'de': through the configured egress proxy. */
   proxy?: string;
+  /** The caller's own reason to stop (a job whose claim was taken away): ends the request at once. */
+  signal?: AbortSignal;
 }
 
 export interface SafeResponse {
@@ -65,7 +67,7 @@ export async function safeFetch(
       durationMs: Date.now() - started,
     };
   } catch (error) {
-    throw toSafeError(error, url, timeoutMs);
+    throw toSafeError(error, url, timeoutMs, init.signal);
   }
 }
 
@@ -97,7 +99,7 @@ export async function safeFetchStream(
         controller.enqueue(next.value);
       } catch (error) {
         response.body.destroy();
-        controller.error(toSafeError(error, url, timeoutMs));
+        controller.error(toSafeError(error, url, timeoutMs, init.signal));
       }
     },
     cancel() {
@@ -115,7 +117,8 @@ export async function safeFetchStream(
 /** Sends the request, following the redirects allowed; the answer's body is not read yet. */
 async function open(rawUrl: string, init: SafeFetchInit, config: SafeHttpConfig) {
   const timeoutMs = init.timeoutMs ?? config.timeoutMs;
-  const deadline = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const deadline = init.signal ? AbortSignal.any([timeout, init.signal]) : timeout;
   const proxyUrl = resolveProxy(init.proxy, config);
   let url = parseUrl(rawUrl);
   let method = (init.method ?? 'GET').toUpperCase();
@@ -164,7 +167,7 @@ async function open(rawUrl: string, init: SafeFetchInit, config: SafeHttpConfig)
       }
       return { response, url, timeoutMs };
     } catch (error) {
-      throw toSafeError(error, url, timeoutMs);
+      throw toSafeError(error, url, timeoutMs, init.signal);
     }
   }
 }
@@ -349,8 +352,12 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function toSafeError(error: unknown, url: URL, timeoutMs: number): SafeHttpError {
+function toSafeError(error: unknown, url: URL, timeoutMs: number, cancel?: AbortSignal): SafeHttpError {
   if (error instanceof SafeHttpError) return error;
+  if (cancel?.aborted) {
+    const reason = cancel.reason instanceof Error ? cancel.reason.message : String(cancel.reason);
+    return new SafeHttpError('cancelled', `The request to ${url.host} was stopped: ${reason}.`);
+  }
   const e = error as { name?: string; code?: string; message?: string };
   if (
     e.name === 'TimeoutError' ||

@@ -112,7 +112,12 @@ export async function startWorkers(definitions: readonly JobDefinition<object>[]
             await definition.handle(job.data, job);
           } catch (error) {
             console.error(`[jobs] ${definition.name} ${job.id} failed:`, (error as Error).message);
-            await boss.fail(definition.name, job.id, { message: (error as Error).message });
+            // Fenced to this attempt: a job whose claim was taken away is settled by its retry.
+            await boss.fail(
+              definition.name,
+              { id: job.id, retryCount: job.retryCount },
+              { message: (error as Error).message },
+            );
           }
         };
         // Grouped jobs are independent of each other; the others keep their order.

@@ -3,11 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFailed } from 'vitest';
 import { resetEnvCache } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
+import { getBoss } from '@/server/jobs/boss';
 import { startWorkers } from '@/server/jobs/jobs';
 import { createProject } from '@/server/projects/project-service';
 import {
@@ -93,6 +94,9 @@ it("a receiver that hangs holds up only its own project's deliveries, a bounded 
     });
   });
 
+  // A timeout says nothing of which wait stalled: this does.
+  onTestFailed(() => console.error('hanging receiver test:', { events, open, mostOpen }));
+
   await projectWithMessages(hanging, 6);
   await until(() => open === WEBHOOK_PROJECT_CONCURRENCY || events.includes('A closed'));
   await projectWithMessages(prompt, 5);
@@ -102,6 +106,46 @@ it("a receiver that hangs holds up only its own project's deliveries, a bounded 
   expect(events.filter((e) => e === 'B')).toHaveLength(5);
   expect(events).not.toContain('A closed');
   expect(mostOpen).toBe(WEBHOOK_PROJECT_CONCURRENCY);
+}, 60_000);
+
+it("a delivery whose job is taken away stops at once, freeing its worker, and the job's retry delivers it again", async () => {
+  const attempts: { webhookId: string; closed: boolean }[] = [];
+  const url = await receiver((req) => {
+    const attempt = { webhookId: String(req.headers['webhook-id']), closed: false };
+    attempts.push(attempt);
+    // Never answered: only the sender closes it.
+    req.socket.on('close', () => {
+      attempt.closed = true;
+    });
+  });
+  const project = await createProject(db, { name: 'taken', plan: 'business' });
+  await db.project.update({ where: { id: project.id }, data: { webhookUrl: url } });
+  const client = await db.client.create({ data: { projectId: project.id, platformId: 'p', clientType: 99 } });
+  const message = await db.message.create({
+    data: { projectId: project.id, clientId: client.id, direction: 'out', text: 'hi' },
+  });
+  const target = { messageId: message.id };
+  const row = await db.outbox.create({
+    data: { projectId: project.id, kind: 'webhook', messageId: message.id, state: 'queued' },
+  });
+  await queueWebhookDeliveries(project.id, [{ target, outboxId: row.id }]);
+  await until(() => attempts.length === 1);
+
+  // The claim goes away as when its heartbeat went unseen: another attempt of the job may run now.
+  const [job] = await db.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id::text FROM pgboss.job WHERE name = $1 AND state = 'active' AND data->>'projectId' = $2`,
+    webhookDeliveryJob.name,
+    String(project.id),
+  );
+  await (await getBoss()).fail(webhookDeliveryJob.name, job.id, { message: 'taken away by the test' });
+  await until(() => attempts[0].closed && attempts.length === 2);
+
+  expect(attempts[1].webhookId).toBe(attempts[0].webhookId);
+  // The stopped attempt left the row to the retry, which is still waiting for its answer.
+  expect(await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+    state: 'queued',
+    attempts: 2,
+  });
 }, 60_000);
 
 it('a delivery that failed on every attempt ends its outbox row with the error: the outbox keeps no row nothing will carry out', async () => {

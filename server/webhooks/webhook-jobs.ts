@@ -64,18 +64,20 @@ export const webhookDeliveryJob = defineJob<WebhookJobData>({
   batchSize: 10,
   groups: { of: (data) => `project-${data.projectId}`, perGroup: WEBHOOK_PROJECT_CONCURRENCY, workers: 4 },
   deadLetter: webhookGaveUpJob,
-  async handle(raw) {
+  async handle(raw, job) {
     const data = webhookJobData.parse(raw);
     const db = await getDb();
     const outbox = data.outboxId ? { id: data.outboxId } : null;
     if (outbox && !(await plainSql(db).run(takeOutbox, outbox)).length) return;
+    // The job's signal stops a delivery whose claim was taken away (its heartbeat went unseen,
+    // the process is stopping): the worker is freed, and the job's retry delivers it.
     const error = await deliverWebhook(
       db,
-      (url, init) => safeFetch(url, init),
+      (url, init) => safeFetch(url, { ...init, signal: job.signal }),
       data.projectId,
       targetOf(data),
     );
-    if (outbox) await plainSql(db).run(finishOutbox, { ...outbox, error });
+    if (outbox && !job.signal.aborted) await plainSql(db).run(finishOutbox, { ...outbox, error });
   },
 });
 
