@@ -188,7 +188,7 @@ test('an arrow dragged into empty space creates a block there; notes resize; bot
   expect(reloaded.width / reloaded.height).toBeCloseTo(after.width / after.height, 1);
 });
 
-test('the minimap draws the blocks in their kinds’ colours, pans the canvas when dragged, and hides', async ({
+test('the minimap draws the blocks in their kinds’ colours, pans the canvas when dragged, follows a dragged block, and hides', async ({
   page,
 }) => {
   await signUp(page, `minimap-${Date.now()}@example.com`);
@@ -200,6 +200,23 @@ test('the minimap draws the blocks in their kinds’ colours, pans the canvas wh
       .locator('.react-flow__minimap-node')
       .evaluateAll((paths) => paths.map((p) => getComputedStyle(p).fill));
   await expect.poll(fills).toContain('rgb(52, 211, 153)');
+
+  // A dragged block stays on the minimap while it moves (drawn apart from the still ones).
+  const drawnBlocks = () =>
+    page
+      .locator('.react-flow__minimap .react-flow__minimap-node')
+      .evaluateAll((paths) =>
+        paths.reduce((n, p) => n + (p.getAttribute('d')?.split('M').length ?? 1) - 1, 0),
+      );
+  const blocks = await page.locator('.react-flow__node').count();
+  await expect.poll(drawnBlocks).toBe(blocks);
+  const grip = await pressOn(page, page.getByTestId('block-1'));
+  await page.mouse.move(grip.x + 40, grip.y + 30, { steps: 5 });
+  await expect(page.locator('.react-flow__node.dragging')).toHaveCount(1);
+  await expect.poll(drawnBlocks).toBe(blocks);
+  await page.mouse.up();
+  await expect(page.locator('.react-flow__node.dragging')).toHaveCount(0);
+  await expect.poll(drawnBlocks).toBe(blocks);
 
   const transform = () =>
     page.locator('.react-flow__viewport').evaluate((el) => getComputedStyle(el).transform);

@@ -95,7 +95,7 @@ function FarBlockNode({ block, buttons, selected }: DrawingProps & { block: Bloc
           type="source"
           position={Position.Right}
           isConnectable={false}
-          className={`${handleClass} -mr-1.5 pointer-events-none opacity-0`}
+          className={`${handleClass} -mr-1.5 invisible`}
         />
       ))}
       {block.name ? truncate(block.name, FAR_NAME_LENGTH) : <span className="text-current/50">Untitled</span>}

@@ -12,6 +12,7 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import './canvas.css';
 import { useQuery } from '@tanstack/react-query';
 import { Map as MapIcon, Maximize } from 'lucide-react';
 import {
@@ -40,6 +41,7 @@ import { BlockNode } from './block-node';
 import { BlockPalette, PALETTE_MIME } from './block-palette';
 import { BotMiniMap } from './bot-minimap';
 import { CommentNode } from './comment-node';
+import { DraggedArrowLayers } from './dragged-arrow-layers';
 import { EmptyCanvas, EmptyReadOnlyCanvas } from './empty-canvas';
 import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
@@ -496,6 +498,7 @@ export function BotEditor({
                   maxZoom={ZOOM.max}
                 >
                   <Background />
+                  <DraggedArrowLayers />
                   {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
                   {/* In a row on a phone, where the canvas is short. */}
                   <Controls showFitView={false} orientation={wide ? 'vertical' : 'horizontal'}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minimapDrawing } from './minimap-drawing';
+import { minimapDrawing, splitMoving } from './minimap-drawing';
 
 const colorOf = (node: { color: string }) => node.color;
 
@@ -40,5 +40,26 @@ describe('minimapDrawing', () => {
 
   it('has no paths and no bounds without nodes', () => {
     expect(minimapDrawing([], colorOf)).toEqual({ paths: [], bounds: null });
+  });
+
+  it('splits the dragged nodes from the still ones, keeping the still list while those nodes are the same', () => {
+    const a = { color: 'red', position: { x: 0, y: 0 } };
+    const b = { color: 'red', position: { x: 300, y: 0 } };
+    const c = { color: 'red', position: { x: 600, y: 0 } };
+    const first = splitMoving([a, b, c], []);
+    expect(first).toEqual({ still: [a, b, c], moving: [] });
+
+    // A drag frame: b moves (a new object, dragging), a and c are untouched.
+    const dragged = { ...b, position: { x: 320, y: 10 }, dragging: true };
+    const frame = splitMoving([a, dragged, c], first.still);
+    expect(frame.moving).toEqual([dragged]);
+    expect(frame.still).toEqual([a, c]);
+    const next = splitMoving([a, { ...dragged, position: { x: 340, y: 20 } }, c], frame.still);
+    expect(next.still).toBe(frame.still);
+
+    // Another node changed meanwhile (say, renamed): a new still list.
+    const renamed = { ...c, color: 'blue' };
+    expect(splitMoving([a, dragged, renamed], frame.still).still).toEqual([a, renamed]);
+    expect(splitMoving([a, dragged, renamed], frame.still).still).not.toBe(frame.still);
   });
 });

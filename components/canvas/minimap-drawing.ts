@@ -8,6 +8,8 @@ export interface MinimapNode {
   height?: number;
   initialWidth?: number;
   initialHeight?: number;
+  /** Being dragged: drawn apart from the still blocks (see splitMoving). */
+  dragging?: boolean;
 }
 
 export interface MinimapDrawing {
@@ -48,4 +50,20 @@ export function minimapDrawing<N extends MinimapNode>(
     paths: [...byColor].map(([color, parts]) => ({ color, d: parts.join('') })),
     bounds: byColor.size ? { x: left, y: top, width: right - left, height: bottom - top } : null,
   };
+}
+
+/**
+ * The nodes being dragged, and the others: `previousStill` itself when the others are the very
+ * nodes it holds (a drag frame replaces only the dragged nodes), so their drawing is kept, and
+ * so is the minimap's layer that shows it: only the few moving blocks are drawn again.
+ */
+export function splitMoving<N extends MinimapNode>(
+  nodes: readonly N[],
+  previousStill: readonly N[],
+): { still: readonly N[]; moving: N[] } {
+  const still: N[] = [];
+  const moving: N[] = [];
+  for (const node of nodes) (node.dragging ? moving : still).push(node);
+  const same = still.length === previousStill.length && still.every((node, i) => node === previousStill[i]);
+  return { still: same ? previousStill : still, moving };
 }
