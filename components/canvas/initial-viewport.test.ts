@@ -3,7 +3,7 @@ import type { Block } from '@/lib/schema';
 import { FAR_ZOOM } from './far-zoom';
 import {
   blocksBounds,
-  initialViewport,
+  fittingViewport,
   NODE_HEIGHT,
   NODE_WIDTH,
   nodesBounds,
@@ -14,6 +14,10 @@ import { openingBlock } from './opening-block';
 import { newBlock } from './schema-ops';
 
 const zoom = { min: 0.05, max: 2 };
+
+/** The view fitting the whole bot, as the canvas computes it when it opens. */
+const initialViewport = (blocks: readonly Block[], width: number, height: number, z: typeof zoom) =>
+  fittingViewport(blocksBounds(blocks), width, height, z);
 
 function grid(count: number, columns: number): Block[] {
   return Array.from({ length: count }, (_, i) =>
@@ -68,7 +72,7 @@ describe('nodesBounds', () => {
   });
 });
 
-describe('initialViewport', () => {
+describe('fittingViewport of the blocks', () => {
   it('fits a big bot into the pane, zoomed far out', () => {
     const blocks = grid(1000, 40);
     const viewport = initialViewport(blocks, 1000, 800, zoom);

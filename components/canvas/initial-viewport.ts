@@ -15,16 +15,7 @@ const sizeOf = (block: Block) =>
 
 /** The rectangle the blocks cover, from their positions and usual sizes; null for none. */
 export function blocksBounds(blocks: readonly Block[]): Rect | null {
-  if (!blocks.length) return null;
-  let [left, top, right, bottom] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, -Infinity, -Infinity];
-  for (const block of blocks) {
-    const size = sizeOf(block);
-    left = Math.min(left, block.position.x);
-    top = Math.min(top, block.position.y);
-    right = Math.max(right, block.position.x + size.width);
-    bottom = Math.max(bottom, block.position.y + size.height);
-  }
-  return { x: left, y: top, width: right - left, height: bottom - top };
+  return nodesBounds(blocks.map((block) => ({ position: block.position, ...sizeOf(block) })));
 }
 
 /** What nodesBounds reads of a React Flow node. */
@@ -51,24 +42,14 @@ export function nodesBounds(nodes: readonly SizedNode[]): Rect | null {
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
-/**
- * The viewport fitting the blocks into a pane of `width` × `height`, as React Flow's fitView
- * will once it has measured them. Opening on it, rather than on React Flow's default zoom of 1,
- * lets a big bot's first render already be the light, zoomed-out one.
- */
-export function initialViewport(
-  blocks: readonly Block[],
-  width: number,
-  height: number,
-  zoom: { min: number; max: number },
-): Viewport {
-  return fittingViewport(blocksBounds(blocks), width, height, zoom);
-}
-
 /** Room around the bot when it is fitted, as a share of the pane (React Flow's fitView padding). */
 export const FIT_PADDING = 0.1;
 
-/** The viewport fitting `bounds` into a pane of `width` × `height`; zoom 1 at the origin for none. */
+/**
+ * The viewport fitting `bounds` into a pane of `width` × `height`, as React Flow's fitView does;
+ * zoom 1 at the origin for none. The canvas opens on it (see openingView) rather than on React
+ * Flow's default zoom of 1, so a big bot's first render is already the light, zoomed-out one.
+ */
 export function fittingViewport(
   bounds: Rect | null,
   width: number,
@@ -94,7 +75,7 @@ export interface OpeningView {
 }
 
 /**
- * Where the canvas opens: fitted to the whole bot (initialViewport) when that is readable;
+ * Where the canvas opens: fitted to the whole bot when that is readable;
  * otherwise at OPENING_FLOOR_ZOOM, centred on the opening block (see openingBlock), moved
  * towards the inside of the bot so the view is not half empty when that block is at its edge.
  * Then only the blocks in view are rendered; Zoom to fit and the minimap still show the whole.
@@ -106,8 +87,8 @@ export function openingView(
   zoom: { min: number; max: number },
   focusId: number | null = null,
 ): OpeningView {
-  const fit = initialViewport(blocks, width, height, zoom);
   const bounds = blocksBounds(blocks);
+  const fit = fittingViewport(bounds, width, height, zoom);
   const focus = openingBlock(blocks, focusId);
   if (!bounds || !focus || fit.zoom >= OPENING_FLOOR_ZOOM) return { viewport: fit, fitted: true };
   const z = OPENING_FLOOR_ZOOM;
