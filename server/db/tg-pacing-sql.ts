@@ -31,21 +31,33 @@ const SLOT = `greatest(${NOW_MS}, p."nextAt",
  * Every send of the bot queues on this row's lock: it commits without waiting for its WAL to
  * reach the disk (synchronous_commit off for its own transaction), so the lock is held for the
  * statement, not a disk flush. A slot lost in a database crash is a slot already in the past.
+ * `channelId` and `from` say where the bot's id comes from: a parameter, or a query the slot
+ * is taken with (a send's route, server/db/tg-send-sql.ts) when `where` holds for its row.
  */
-export const takeSlot = new PreparedStatement(
-  `WITH no_flush AS (SELECT set_config('synchronous_commit', 'off', true))
+export function takeSlotSql(channelId: string, from: string, where = 'true'): string {
+  return `no_flush AS (SELECT set_config('synchronous_commit', 'off', true)),
+   slot AS (
    INSERT INTO "TgPacing" AS p ("channelId", "nextAt", chats)
-   SELECT $channelId::int, ${NOW_MS} + $botMs::float8,
+   SELECT ${channelId}, ${NOW_MS} + $botMs::float8,
      jsonb_build_object($chat::text, ${NOW_MS} + $chatMs::float8)
-   FROM no_flush
+   FROM ${from}, no_flush WHERE ${where}
    ON CONFLICT ("channelId") DO UPDATE SET
      "nextAt" = ${SLOT} + $botMs::float8,
      chats = coalesce(
        (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(p.chats) e
         WHERE e.key <> $chat::text AND (e.value #>> '{}')::float8 > ${NOW_MS}),
        '{}'::jsonb) || jsonb_build_object($chat::text, ${SLOT} + $chatMs::float8)
-   RETURNING p."nextAt" - $botMs::float8 - ${NOW_MS} AS "waitMs", ${CHAT_ENTRY} AS "chatEntry"`,
-  z.object({ waitMs: z.coerce.number(), chatEntry: z.string() }),
+   RETURNING p."nextAt" - $botMs::float8 - ${NOW_MS} AS "waitMs", ${CHAT_ENTRY} AS "chatEntry")`;
+}
+
+/** A slot as taken: how many ms from now it is, and the chat's entry it set (for `releasing`). */
+export const slotColumns = { waitMs: z.coerce.number(), chatEntry: z.string() };
+const slotRow = z.object(slotColumns);
+export type TakenSlot = z.infer<typeof slotRow>;
+
+export const takeSlot = new PreparedStatement(
+  `WITH ${takeSlotSql('$channelId::int', '(SELECT 1) AS one')} SELECT * FROM slot`,
+  slotRow,
 );
 
 /** A 429's retry_after: no send of the bot, from any process, before `pauseMs` from now. */

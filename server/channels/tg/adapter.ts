@@ -9,6 +9,7 @@ import type {
   OutgoingMessage,
 } from '@/server/channels/channel-adapter';
 import type { Db, PrismaClient } from '@/server/db/client-type';
+import type { TakenSlot } from '@/server/db/tg-pacing-sql';
 import type { BotApiClient } from './bot-api';
 import { tgRoute } from './business';
 import { channelBot, tgChannelFor } from './channel-service';
@@ -44,10 +45,15 @@ async function sendOne(
   channelId: number,
   chatId: string,
   send: TgSend,
+  slot: TakenSlot | undefined,
 ): Promise<SendOutcome> {
   for (let attempt = 0; ; attempt++) {
-    const result = await pacer.paced(db, channelId, chatId, () =>
-      api.call((a) => a.raw[send.method](send.params as never) as Promise<unknown>),
+    const result = await pacer.paced(
+      db,
+      channelId,
+      chatId,
+      () => api.call((a) => a.raw[send.method](send.params as never) as Promise<unknown>),
+      attempt === 0 ? slot : undefined,
     );
     if (result.ok) return { ok: true };
     // The messenger does not say which limit was hit: the whole bot waits, in every process,
@@ -68,13 +74,22 @@ async function send(
   message: OutgoingMessage,
   { db }: ChannelContext,
 ): Promise<DeliveryResult> {
-  const route = await tgRoute(db, client);
+  const route = await tgRoute(db, client, pacer.slotParams(client.platformId));
   if (route.refused) return { delivered: false, error: route.refused };
   const { channel, business } = route;
   const api = channelBot(channel);
   const { sends } = renderMessage(message, { chat_id: client.platformId, ...business });
-  for (const s of sends) {
-    const outcome = await sendOne(db, api, channel.id, client.platformId, s);
+  // The route's statement took the first send's slot (a message rendering to no send, which
+  // has neither text, attachment nor button, leaves it unused: one slot of the bot lost).
+  for (const [i, s] of sends.entries()) {
+    const outcome = await sendOne(
+      db,
+      api,
+      channel.id,
+      client.platformId,
+      s,
+      i === 0 ? route.slot : undefined,
+    );
     if (outcome.ok) continue;
     if (outcome.blocked) await db.client.update({ where: { id: client.id }, data: { subscribed: false } });
     return { delivered: false, error: outcome.error };

@@ -4,7 +4,9 @@ import type { ChannelClient } from '@/server/channels/channel-adapter';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { plainSql } from '@/server/db/raw-sql';
-import { sendRoute } from '@/server/db/tg-send-sql';
+import type { TakenSlot } from '@/server/db/tg-pacing-sql';
+import { sendRouteWithSlot } from '@/server/db/tg-send-sql';
+import type { SlotParams } from './pacing';
 
 /**
  * tg_callback's business flag (platform-interface: "pass 1 for business clients"). A client
@@ -24,21 +26,27 @@ export function reachedThroughBusiness(business: boolean): Prisma.ClientWhereInp
 /**
  * How a message reaches a tg client: through the bot it wrote to (its group_id) and, when it
  * last wrote through a business account, that connection; one the owner disabled, or left
- * without the right to reply, is refused. One statement: it runs for every message sent.
+ * without the right to reply, is refused. One statement, as it runs for every message sent,
+ * which also takes the first send's pacing slot (`slot`: the pacer's slotParams for the chat)
+ * when the route is not refused.
  */
-export async function tgRoute(db: PrismaClient, client: ChannelClient) {
-  const [row] = await plainSql(db).run(sendRoute, {
+export async function tgRoute(db: PrismaClient, client: ChannelClient, slot: SlotParams) {
+  const [row] = await plainSql(db).run(sendRouteWithSlot, {
     projectId: client.projectId,
     clientType: client.clientType,
     groupId: client.groupId,
     clientId: client.id,
     variable: BUSINESS_CONNECTION_VARIABLE,
+    ...slot,
   });
   if (!row) throw new Error(`the tg bot ${client.groupId} is not connected to this project`);
-  const { connectionId, enabled, canReply, ...channel } = row;
+  const { connectionId, enabled, canReply, waitMs, chatEntry, ...channel } = row;
   // Unseen (connected before the bot was): the messenger itself accepts or refuses it.
-  if (!connectionId || enabled === null || (enabled && canReply))
-    return { channel, business: connectionId ? { business_connection_id: connectionId } : {} };
+  if (!connectionId || enabled === null || (enabled && canReply)) {
+    const taken: TakenSlot | undefined =
+      waitMs !== null && chatEntry !== null ? { waitMs, chatEntry } : undefined;
+    return { channel, business: connectionId ? { business_connection_id: connectionId } : {}, slot: taken };
+  }
   return {
     channel,
     refused: `the business connection ${connectionId} ${

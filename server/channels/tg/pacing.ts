@@ -2,7 +2,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type PacingLimits, slotSpacing, TG_LIMITS } from '@/lib/tg/pacing';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
-import { pauseBot, takeSlot } from '@/server/db/tg-pacing-sql';
+import { pauseBot, type TakenSlot, takeSlot } from '@/server/db/tg-pacing-sql';
+
+/** A first slot's parameters, for a statement that takes it with other work (tg-pacing-sql's takeSlotSql). */
+export interface SlotParams {
+  chat: string;
+  releasing: null;
+  botMs: number;
+  chatMs: number;
+}
 
 /**
  * The tg messenger's limits obeyed by every process sending for a bot together (web instances,
@@ -11,8 +19,19 @@ import { pauseBot, takeSlot } from '@/server/db/tg-pacing-sql';
  * slot, so every process waits it out.
  */
 export interface TgPacer {
-  /** Runs one send of the bot (its channel) to the chat once the limits allow it. */
-  paced<T>(db: PrismaClient, channelId: number, chatId: string, run: () => Promise<T>): Promise<T>;
+  /**
+   * Runs one send of the bot (its channel) to the chat once the limits allow it; `taken` is a
+   * slot the caller already took for it with `slotParams` (in its own statement), else one is taken.
+   */
+  paced<T>(
+    db: PrismaClient,
+    channelId: number,
+    chatId: string,
+    run: () => Promise<T>,
+    taken?: TakenSlot,
+  ): Promise<T>;
+  /** The parameters of a first slot for the chat, taken by another statement. */
+  slotParams(chatId: string): SlotParams;
   /** No send of the bot, from any process, for `seconds`. */
   pause(db: PrismaClient, channelId: number, seconds: number): Promise<void>;
   /** For the benchmark's throughput part (unlimited) and back. */
@@ -69,15 +88,25 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
    * spacing, which spreads the sends out until the load passes (a send that finally goes late
    * would otherwise crowd the chat's next one, whose slot followed its last).
    */
-  async function inSlot(db: PrismaClient, channelId: number, chatId: string): Promise<void> {
+  async function inSlot(
+    db: PrismaClient,
+    channelId: number,
+    chatId: string,
+    first: TakenSlot | undefined,
+  ): Promise<void> {
     let releasing: string | null = null;
     for (let taken = 1; ; taken++) {
-      const [slot]: { waitMs: number; chatEntry: string }[] = await plainSql(db).run(takeSlot, {
-        channelId,
-        chat: chatId,
-        releasing,
-        ...slotSpacing(chatId, limits),
-      });
+      const slot: TakenSlot =
+        taken === 1 && first
+          ? first
+          : (
+              await plainSql(db).run(takeSlot, {
+                channelId,
+                chat: chatId,
+                releasing,
+                ...slotSpacing(chatId, limits),
+              })
+            )[0];
       releasing = taken === 1 ? slot.chatEntry : null;
       const due = Date.now() + Math.max(slot.waitMs, 0);
       if (slot.waitMs > 0) await sleep(slot.waitMs);
@@ -87,10 +116,11 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
   }
 
   return {
-    async paced(db, channelId, chatId, run) {
-      await inSlot(db, channelId, chatId);
+    async paced(db, channelId, chatId, run, taken) {
+      await inSlot(db, channelId, chatId, taken);
       return unlimited() ? run() : inBotWindow(channelId, run);
     },
+    slotParams: (chatId) => ({ chat: chatId, releasing: null, ...slotSpacing(chatId, limits) }),
     async pause(db, channelId, seconds) {
       await plainSql(db).run(pauseBot, { channelId, pauseMs: Math.max(seconds, 1) * 1000 });
     },

@@ -345,6 +345,8 @@ describe('a bot connected by webhook', () => {
     );
     const client = await waitFor(() => clientOf(chat, 'shop_bot'), 'the client');
     const sends = fake.callsOf('sendMessage', bot.token).length;
+    const pacing = () => db.tgPacing.findMany({ where: { channel: { groupId: 'shop_bot' } } });
+    const pacingBefore = await pacing();
     const refused = await tgChannel.send(
       client,
       {
@@ -360,6 +362,8 @@ describe('a bot connected by webhook', () => {
       error: expect.stringContaining('business connection biz-1 is disabled'),
     });
     expect(fake.callsOf('sendMessage', bot.token)).toHaveLength(sends);
+    // The route's statement takes a send's slot only for a route it does not refuse.
+    expect(await pacing()).toEqual(pacingBefore);
     expect(await db.message.count({ where: { clientId: client.id, text: 'owner here' } })).toBe(0);
 
     // The same person writing to the bot directly is answered directly.
