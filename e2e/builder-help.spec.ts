@@ -94,8 +94,12 @@ test('search finds formulas; the editor opens each block at its top; export and 
 
   // The welcome's reminder timer cancels when the client leaves the block: it says so.
   const simulator = page.getByRole('complementary', { name: 'Simulator' });
+  // Before the first message, the chat says who writes first and where the bot starts.
+  const hint = simulator.getByRole('note').filter({ hasText: 'Write to the bot as a client would' });
+  await expect(hint).toContainText('goes to the start block whose trigger it matches');
   await simulator.getByLabel('Message to the bot').fill('hello');
   await simulator.getByRole('button', { name: 'Send' }).click();
+  await expect(hint).toHaveCount(0);
   const variables = simulator.getByTestId('variables');
   await expect(variables.getByRole('button', { name: 'Fire now' })).toBeVisible();
   await simulator.getByRole('button', { name: 'Prices', exact: true }).click();
@@ -133,4 +137,24 @@ test('an empty bot offers a start block or the shop bot template, both undoable'
   await saved(page);
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await expect(empty).toBeVisible();
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the simulator opens over the canvas, whole, and talks to the bot', async ({ page }) => {
+    await signUp(page, `help-phone-${Date.now()}@example.com`);
+    await saved(page);
+    await page.getByRole('button', { name: 'Show simulator' }).click();
+    const simulator = page.getByRole('complementary', { name: 'Simulator' });
+    // Nothing of the canvas's toolbar lies over the chat, and the chat fits the screen.
+    await expect(simulator.getByRole('button', { name: 'Reset' })).toBeInViewport({ ratio: 1 });
+    await expect(simulator.getByRole('button', { name: 'Send' })).toBeInViewport({ ratio: 1 });
+    await simulator.getByLabel('Message to the bot').fill('hello');
+    await simulator.getByRole('button', { name: 'Send' }).click();
+    await expect(simulator.getByTestId('sim-out').first()).toContainText('Blockbot demo');
+    await page.getByRole('button', { name: 'Hide simulator' }).click();
+    await expect(simulator).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Export JSON' })).toBeVisible();
+  });
 });

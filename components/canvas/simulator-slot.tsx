@@ -2,6 +2,7 @@
 
 import { MessageSquare, PanelRightClose } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { cn } from '@/components/ui/cn';
 
 /**
  * SLOT: the simulator panel (components/simulator) on the right of the canvas, behind a
@@ -18,7 +19,14 @@ export function SimulatorSlot({
   children: ReactNode;
 }) {
   return (
-    <div className="flex h-full shrink-0">
+    // On a phone the open simulator lies over the canvas: beside it, it squeezed the canvas to
+    // nothing and the toolbar and palette spilled over the chat.
+    <div
+      className={cn(
+        'flex h-full shrink-0',
+        open && 'max-md:absolute max-md:inset-y-0 max-md:right-0 max-md:z-30 max-md:shadow-lg',
+      )}
+    >
       <div className="flex w-9 shrink-0 flex-col items-center border-l border-slate-200 bg-white py-2">
         <button
           type="button"

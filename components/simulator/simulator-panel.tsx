@@ -69,7 +69,7 @@ export function SimulatorPanel({
   const replyKeyboard = [...previews.values()].reverse().find((p) => p.replyKeyboard)?.replyKeyboard;
   return (
     <aside
-      className="flex h-full w-96 shrink-0 flex-col border-l border-slate-200 bg-white"
+      className="flex h-full w-96 max-w-[calc(100vw-2.25rem)] shrink-0 flex-col border-l border-slate-200 bg-white"
       aria-label="Simulator"
     >
       <div className="flex items-center justify-between border-b border-slate-200 px-3 py-2">
@@ -88,45 +88,54 @@ export function SimulatorPanel({
           Reset
         </Button>
       </div>
-      <ol
-        className={cn('min-h-0 flex-1 space-y-2 overflow-y-auto p-3', asTg && 'bg-sky-100/60')}
-        data-testid="transcript"
-      >
-        {data?.transcript.map((m) => (
-          <li
-            key={`${m.direction}-${m.id}`}
-            className={cn('flex', m.direction === 'in' ? 'justify-end' : 'justify-start')}
-          >
-            {m.direction === 'warning' ? (
-              <SimulatorWarning text={m.text} fix={m.fix} />
-            ) : previews.has(m.id) ? (
-              <TgPreviewMessage bubbles={previews.get(m.id)?.bubbles ?? []} onPress={press} />
-            ) : (
-              <div
-                data-testid={m.direction === 'in' ? 'sim-in' : 'sim-out'}
-                className={cn(
-                  'max-w-[85%] rounded-lg px-3 py-1.5 text-sm whitespace-pre-line',
-                  m.direction === 'in' ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-900',
-                  m.messageFromOutside ? 'italic opacity-80' : '',
-                )}
-              >
-                {m.text}
-                {(m.attachments as { type: string; url: string }[]).map((a) => (
-                  <a
-                    key={a.url}
-                    href={a.url}
-                    target="_blank"
-                    rel="noreferrer"
-                    className="block text-xs underline"
-                  >
-                    {a.type}: {a.url}
-                  </a>
-                ))}
-              </div>
-            )}
-          </li>
-        ))}
-      </ol>
+      <div className={cn('min-h-0 flex-1 overflow-y-auto p-3', asTg && 'bg-sky-100/60')}>
+        {data && !data.transcript.length ? (
+          // A newcomer's first look: nothing says the bot waits for the client to write first.
+          <div className="mt-6 space-y-2 px-3 text-center text-sm text-slate-500" role="note">
+            <p className="font-medium text-slate-700">Write to the bot as a client would</p>
+            <p>
+              A new client's first message goes to the start block whose trigger it matches, or else to the
+              start block with an empty trigger. Reset starts again as a new client.
+            </p>
+          </div>
+        ) : null}
+        <ol className="space-y-2" data-testid="transcript">
+          {data?.transcript.map((m) => (
+            <li
+              key={`${m.direction}-${m.id}`}
+              className={cn('flex', m.direction === 'in' ? 'justify-end' : 'justify-start')}
+            >
+              {m.direction === 'warning' ? (
+                <SimulatorWarning text={m.text} fix={m.fix} />
+              ) : previews.has(m.id) ? (
+                <TgPreviewMessage bubbles={previews.get(m.id)?.bubbles ?? []} onPress={press} />
+              ) : (
+                <div
+                  data-testid={m.direction === 'in' ? 'sim-in' : 'sim-out'}
+                  className={cn(
+                    'max-w-[85%] rounded-lg px-3 py-1.5 text-sm whitespace-pre-line',
+                    m.direction === 'in' ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-900',
+                    m.messageFromOutside ? 'italic opacity-80' : '',
+                  )}
+                >
+                  {m.text}
+                  {(m.attachments as { type: string; url: string }[]).map((a) => (
+                    <a
+                      key={a.url}
+                      href={a.url}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="block text-xs underline"
+                    >
+                      {a.type}: {a.url}
+                    </a>
+                  ))}
+                </div>
+              )}
+            </li>
+          ))}
+        </ol>
+      </div>
       {!asTg && lastOut && buttonList(lastOut.buttons).length ? (
         <div className="flex flex-wrap gap-1 border-t border-slate-100 px-3 py-2">
           {buttonList(lastOut.buttons).map((b) => (
