@@ -218,6 +218,25 @@ test('the minimap draws the blocks in their kinds’ colours, pans the canvas wh
   await expect(page.locator('.react-flow__node.dragging')).toHaveCount(0);
   await expect.poll(drawnBlocks).toBe(blocks);
 
+  // The selected block's arrows are ready on layers of their own for the next drag; others are not.
+  const layered = (label: string) =>
+    page
+      .getByTestId('canvas')
+      .locator('[data-testid^="arrow-"]', { hasText: label })
+      .evaluate((el) => {
+        const id = `a${el.getAttribute('data-testid')?.slice('arrow-'.length)}`;
+        const svg = document.querySelector(`.react-flow__edges > svg:has(> [data-id="${id}"])`);
+        return svg ? getComputedStyle(svg).willChange : 'no arrow';
+      });
+  const blockOne = page.locator('.react-flow__node', { has: page.getByTestId('block-1') });
+  await expect(blockOne).toHaveClass(/selected/);
+  await expect.poll(() => layered('Prices | price | cost')).toBe('transform');
+  await expect.poll(() => layered('Yes | yes please')).toBe('auto');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('canvas').click({ position: { x: 20, y: 20 } });
+  await expect(blockOne).not.toHaveClass(/selected/);
+  await expect.poll(() => layered('Prices | price | cost')).toBe('auto');
+
   const transform = () =>
     page.locator('.react-flow__viewport').evaluate((el) => getComputedStyle(el).transform);
   const before = await transform();

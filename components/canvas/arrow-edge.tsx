@@ -72,8 +72,10 @@ export const ArrowEdge = memo(function ArrowEdge({
             title={`Arrow ${arrow.id} (${arrow.kind})`}
             onClick={() => store.getState().addSelectedEdges([id])}
             style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+            // No shadow: a dragged arrow's moving label with one had every drag frame rasterise
+            // about 10 ms more on a big bot (bench/canvas.bench.ts).
             className={cn(
-              'nodrag nopan pointer-events-auto absolute flex cursor-pointer max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px] shadow-xs',
+              'nodrag nopan pointer-events-auto absolute flex cursor-pointer max-w-48 items-center gap-1 rounded border px-1.5 py-px text-[10px]',
               selected ? 'border-brand-500 bg-brand-50 text-brand-700' : TONES[arrow.kind].label,
             )}
           >

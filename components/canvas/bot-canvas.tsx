@@ -82,7 +82,7 @@ export function BotCanvas({
   const role = first?.role ?? project.data?.role;
   if (!bot || !role) return <p className="p-6 text-sm text-slate-500">Loading the bot…</p>;
   return (
-    <div className="flex h-full w-full">
+    <div className="relative flex h-full w-full">
       <ReactFlowProvider key={generation}>
         <BotEditor
           projectId={projectId}

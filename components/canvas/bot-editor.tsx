@@ -41,11 +41,11 @@ import { BlockNode } from './block-node';
 import { BlockPalette, PALETTE_MIME } from './block-palette';
 import { BotMiniMap } from './bot-minimap';
 import { CommentNode } from './comment-node';
-import { DraggedArrowLayers } from './dragged-arrow-layers';
 import { EmptyCanvas, EmptyReadOnlyCanvas } from './empty-canvas';
 import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
 import {
+  centredViewport,
   FIT_PADDING,
   fittingViewport,
   NODE_HEIGHT,
@@ -69,6 +69,7 @@ import {
   VISIBLE_ONLY_FROM,
 } from './schema-to-flow';
 import { SearchBox } from './search-box';
+import { SelectedArrowLayers } from './selected-arrow-layers';
 import { CanvasToolbar } from './toolbar';
 import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor';
 import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
@@ -76,6 +77,7 @@ import { useDeferredMount } from './use-deferred-mount';
 import { useFollowBlock } from './use-follow-block';
 import { useLintProblems } from './use-lint';
 import { useOpenOnBlock } from './use-open-on-block';
+import { useViewHeading } from './use-view-heading';
 import { isWideScreen } from './wide-screen';
 
 // Stable objects: React Flow re-creates every node when these change.
@@ -128,6 +130,7 @@ export function BotEditor({
   const { actions, schema } = editor;
   useCanvasShortcuts(actions, !readOnly);
   const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
+  const view = useViewHeading(flow);
   const pane = useRef<HTMLDivElement>(null);
   const [selection, setSelection] = useState<{ blocks: number[]; arrows: number[] }>({
     blocks: [],
@@ -149,7 +152,7 @@ export function BotEditor({
     setOpening(openingView(initialBlocks, rect?.width ?? 0, rect?.height ?? 0, FIT_ZOOM, openingFocus));
   }, [initialBlocks, openingFocus]);
   // The conversation's block keeps some room from the edge, so the next one is likely in view.
-  useFollowBlock(currentBlock, pane, 40);
+  useFollowBlock(currentBlock, pane, 40, view);
   // The messenger rule knows what the project's connected channels can show.
   const trpc = useTRPC();
   const channels = useQuery(trpc.channels.list.queryOptions({ projectId }));
@@ -253,9 +256,12 @@ export function BotEditor({
     [flow],
   );
   const panTo = useCallback(
-    (at: { x: number; y: number }) =>
-      void flow.setCenter(at.x, at.y, { zoom: Math.max(flow.getZoom(), 1), duration: 300 }),
-    [flow],
+    (at: { x: number; y: number }) => {
+      const rect = pane.current?.getBoundingClientRect();
+      if (!rect) return;
+      view.setViewport(centredViewport(at, rect.width, rect.height, Math.max(view.zoom(), 1)), 300);
+    },
+    [view],
   );
   const jumpTo = useCallback(
     (blockId: number) => {
@@ -287,8 +293,8 @@ export function BotEditor({
     const rect = pane.current?.getBoundingClientRect();
     const bounds = nodesBounds(flow.getNodes());
     if (!rect || !bounds) return;
-    void flow.setViewport(fittingViewport(bounds, rect.width, rect.height, FIT_ZOOM), { duration: 300 });
-  }, [flow]);
+    view.setViewport(fittingViewport(bounds, rect.width, rect.height, FIT_ZOOM), 300);
+  }, [flow, view]);
   // After an import the canvas shows the whole bot, once React Flow has the new nodes.
   const [fitRequest, setFitRequest] = useState(0);
   useLayoutEffect(() => {
@@ -350,7 +356,7 @@ export function BotEditor({
     };
   }, [actions, schema, selectedBlock]);
   // The block being edited stays in sight when the editor opening beside it narrows the canvas.
-  useFollowBlock(selectedBlock?.id ?? null, pane, 0);
+  useFollowBlock(selectedBlock?.id ?? null, pane, 0, view);
   const arrowEnds = useMemo(
     () =>
       selectedArrow
@@ -498,7 +504,7 @@ export function BotEditor({
                   maxZoom={ZOOM.max}
                 >
                   <Background />
-                  <DraggedArrowLayers />
+                  <SelectedArrowLayers />
                   {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
                   {/* In a row on a phone, where the canvas is short. */}
                   <Controls showFitView={false} orientation={wide ? 'vertical' : 'horizontal'}>

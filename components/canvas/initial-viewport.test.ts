@@ -3,6 +3,7 @@ import type { Block } from '@/lib/schema';
 import { FAR_ZOOM } from './far-zoom';
 import {
   blocksBounds,
+  centredViewport,
   fittingViewport,
   NODE_HEIGHT,
   NODE_WIDTH,
@@ -113,6 +114,16 @@ function onScreen(block: Block, viewport: { x: number; y: number; zoom: number }
     y: (block.position.y + NODE_HEIGHT / 2) * viewport.zoom + viewport.y,
   };
 }
+
+describe('centredViewport', () => {
+  it('puts the flow point in the middle of the pane at the zoom', () => {
+    const view = centredViewport({ x: 500, y: 300 }, 1000, 600, 2);
+    expect(view.zoom).toBe(2);
+    // The point's screen position: flow × zoom + the view's offset.
+    expect(500 * view.zoom + view.x).toBe(500);
+    expect(300 * view.zoom + view.y).toBe(300);
+  });
+});
 
 describe('openingBlock', () => {
   const blocks = [

@@ -60,6 +60,16 @@ export function fittingViewport(
   return getViewportForBounds(bounds, width, height, zoom.min, zoom.max, FIT_PADDING);
 }
 
+/** The view of a `width` × `height` pane at `zoom` with the flow point `at` in its middle. */
+export function centredViewport(
+  at: { x: number; y: number },
+  width: number,
+  height: number,
+  zoom: number,
+): Viewport {
+  return { x: width / 2 - at.x * zoom, y: height / 2 - at.y * zoom, zoom };
+}
+
 /**
  * The least zoom the canvas opens at: blocks are drawn in full from here (FAR_ZOOM); fitted
  * further out, a big bot is unreadable dots, and every one of its blocks would be rendered.

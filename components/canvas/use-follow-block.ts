@@ -2,9 +2,11 @@
 
 import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
+import { centredViewport } from './initial-viewport';
 import { type Box, isHidden } from './placement';
 import type { ArrowFlowEdge, BotFlowNode } from './schema-to-flow';
 import { nodeId } from './schema-to-flow';
+import type { ViewHeading } from './use-view-heading';
 
 /** React Flow's panels floating over the canvas (minimap, zoom controls). */
 const COVERS = '.react-flow__panel';
@@ -22,6 +24,7 @@ export function useFollowBlock(
   blockId: number | null,
   pane: React.RefObject<HTMLDivElement | null>,
   margin: number,
+  view: ViewHeading,
 ) {
   const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
   useEffect(() => {
@@ -39,10 +42,7 @@ export function useFollowBlock(
     const covers = [...pane.current.querySelectorAll(COVERS)].map((el) => boxOf(el.getBoundingClientRect()));
     if (!isHidden(block, boxOf(rect), covers, margin)) return;
     // From the pane's own size: React Flow learns of a resize (the editor opening) a frame later.
-    const zoom = flow.getZoom();
-    void flow.setViewport(
-      { x: rect.width / 2 - (x + width / 2) * zoom, y: rect.height / 2 - (y + height / 2) * zoom, zoom },
-      { duration: 300 },
-    );
-  }, [blockId, flow, pane, margin]);
+    const centre = { x: x + width / 2, y: y + height / 2 };
+    view.setViewport(centredViewport(centre, rect.width, rect.height, view.zoom()), 300);
+  }, [blockId, flow, pane, margin, view]);
 }
