@@ -9,9 +9,11 @@ export interface JobDefinition<T extends object> {
   batchSize?: number;
   pollingIntervalSeconds?: number;
   /**
-   * Jobs run side by side, at most `perGroup` of one group at a time (tracked in the database,
-   * so across processes), with `workers` batches in flight in this process: a group whose jobs
-   * hang holds up only its own.
+   * Jobs run side by side, at most `perGroup` of one group at a time in this process, with
+   * `workers` batches in flight: a group whose jobs hang holds up only its own. Counted in this
+   * process, where the count is exact (a fetched job past it is put back before it runs); the
+   * database's count races when workers fetch at once, and let one group take every worker.
+   * Across processes a group runs at most `perGroup` per process.
    */
   groups?: { of(data: T): string; perGroup: number; workers: number };
   /** The queue's policy; `stately` keeps at most one queued and one active job per singletonKey. */
@@ -102,7 +104,7 @@ export async function startWorkers(definitions: readonly JobDefinition<object>[]
         pollingIntervalSeconds: definition.pollingIntervalSeconds ?? 0.5,
         ...(definition.groups && {
           localConcurrency: definition.groups.workers,
-          groupConcurrency: definition.groups.perGroup,
+          localGroupConcurrency: definition.groups.perGroup,
         }),
       },
       async (jobs) => {

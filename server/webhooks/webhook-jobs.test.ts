@@ -98,7 +98,8 @@ it("a receiver that hangs holds up only its own project's deliveries, a bounded 
   onTestFailed(() => console.error('hanging receiver test:', { events, open, mostOpen }));
 
   await projectWithMessages(hanging, 6);
-  await until(() => open === WEBHOOK_PROJECT_CONCURRENCY || events.includes('A closed'));
+  // At least: a third delivery opened beside the first two fails the assertion below, not a wait.
+  await until(() => open >= WEBHOOK_PROJECT_CONCURRENCY || events.includes('A closed'));
   await projectWithMessages(prompt, 5);
   await until(() => events.filter((e) => e === 'B').length === 5 || events.includes('A closed'));
 

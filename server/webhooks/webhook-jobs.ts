@@ -22,7 +22,7 @@ const webhookJobData = z
   });
 type WebhookJobData = z.infer<typeof webhookJobData>;
 
-/** Deliveries of one project at a time at most; a receiver that hangs holds up only these. */
+/** Deliveries of one project at a time at most, per worker process; a receiver that hangs holds up only these. */
 export const WEBHOOK_PROJECT_CONCURRENCY = 2;
 
 /** Retries of a delivery that was cut off (its worker died) or failed before an answer came. */
@@ -57,7 +57,7 @@ export const webhookGaveUpJob = defineJob<WebhookJobData>({
  * `webhook-id`, as its outbox row is still not done. Once the retries are spent the row is
  * ended by `webhookGaveUpJob`. Deliveries run side by side, a bounded number per project, so
  * a slow or hanging receiver delays only its own project's webhooks: it can hold at most
- * WEBHOOK_PROJECT_CONCURRENCY of the workers' batches.
+ * WEBHOOK_PROJECT_CONCURRENCY of each worker process's batches.
  */
 export const webhookDeliveryJob = defineJob<WebhookJobData>({
   name: 'webhook.deliver',
