@@ -25,6 +25,15 @@ const TONES: Record<Arrow['kind'], { stroke: string; label: string }> = {
   timer: { stroke: '#d97706', label: 'border-amber-300 bg-amber-50 text-amber-900' },
 };
 
+/** How an arrow's line is drawn: here in svg, and by the far-zoom drag on a canvas. */
+export function arrowStroke(kind: Arrow['kind'], selected: boolean) {
+  return {
+    color: selected ? '#2f6fed' : TONES[kind].stroke,
+    width: selected || kind === 'continue' ? 2.5 : 1.5,
+    dash: kind === 'timer' ? [6, 4] : [],
+  };
+}
+
 export const ArrowEdge = memo(function ArrowEdge({
   id,
   sourceX,
@@ -52,6 +61,7 @@ export const ArrowEdge = memo(function ArrowEdge({
   const timer = arrow.kind === 'timer';
   const continues = arrow.kind === 'continue';
   const label = arrowLabel(arrow);
+  const line = arrowStroke(arrow.kind, !!selected);
   return (
     <>
       <BaseEdge
@@ -59,9 +69,9 @@ export const ArrowEdge = memo(function ArrowEdge({
         path={path}
         markerEnd={markerEnd}
         style={{
-          stroke: selected ? '#2f6fed' : TONES[arrow.kind].stroke,
-          strokeWidth: selected || continues ? 2.5 : 1.5,
-          strokeDasharray: timer ? '6 4' : undefined,
+          stroke: line.color,
+          strokeWidth: line.width,
+          strokeDasharray: line.dash.length ? line.dash.join(' ') : undefined,
         }}
       />
       {far ? null : (

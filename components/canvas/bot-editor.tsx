@@ -42,6 +42,7 @@ import { BlockPalette, PALETTE_MIME } from './block-palette';
 import { BotMiniMap } from './bot-minimap';
 import { CommentNode } from './comment-node';
 import { EmptyCanvas, EmptyReadOnlyCanvas } from './empty-canvas';
+import { FAR_NO_DRAG_CLASS, FarDrag } from './far-drag';
 import { FarZoomContext, useFarZoom } from './far-zoom';
 import { ImportExport } from './import-export';
 import {
@@ -489,6 +490,7 @@ export function BotEditor({
                   onDragOver={onDragOver}
                   onDrop={onDrop}
                   nodesDraggable={!readOnly}
+                  noDragClassName={far ? FAR_NO_DRAG_CLASS : 'nodrag'}
                   nodesConnectable={!readOnly}
                   elementsSelectable={!readOnly}
                   nodeTypes={nodeTypes}
@@ -505,6 +507,7 @@ export function BotEditor({
                 >
                   <Background />
                   <SelectedArrowLayers />
+                  {readOnly ? null : <FarDrag onNodesChange={editor.onNodesChange} />}
                   {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
                   {/* In a row on a phone, where the canvas is short. */}
                   <Controls showFitView={false} orientation={wide ? 'vertical' : 'horizontal'}>
