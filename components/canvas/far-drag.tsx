@@ -32,13 +32,14 @@ type Store = ReturnType<typeof useStoreApi<BotFlowNode, ArrowFlowEdge>>;
 type OnNodesChange = (changes: NodeChange<BotFlowNode>[]) => void;
 
 /**
- * Zoomed far out, a block is dragged here instead of by React Flow (see FAR_NO_DRAG_CLASS). With thousands of blocks on screen, React Flow's drag updates its store
- * each frame, and every arrow's component and handle checks it (12 ms a frame at 5,000 blocks);
- * then Chromium lays out the thousands of svg arrows' layers again (Layerize, another 6 ms).
- * Here a frame moves the dragged blocks' elements only, and draws the arrows on two canvases in
- * their place, the svg arrows hidden meanwhile: the still ones once as the drag starts, the
- * moving ones each frame. The drop is one position change, as React Flow's drag ends with: the
- * editor saves it and can undo it.
+ * Zoomed far out, a block is dragged here instead of by React Flow (see FAR_NO_DRAG_CLASS). With
+ * thousands of blocks on screen, React Flow's drag updates its store each frame, and every
+ * arrow's component and handle checks it (12 ms a frame at 5,000 blocks); then Chromium lays out
+ * the thousands of svg arrows' layers again (Layerize, another 6 ms). Here a frame moves the
+ * dragged blocks' elements only, and draws the arrows on two canvases in their place, the svg
+ * arrows hidden meanwhile: the still ones once as the drag starts, the moving ones each frame.
+ * The drop is one position change, as React Flow's drag ends with: the editor saves it and can
+ * undo it.
  */
 export function FarDrag({ onNodesChange }: { onNodesChange: OnNodesChange }) {
   const far = use(FarZoomContext);
@@ -136,7 +137,8 @@ function startDrag(store: Store, root: HTMLElement, id: string) {
     if ((pressed?.selected ? node.selected : node.id === id) && node.draggable !== false)
       moving.set(node.id, {
         node,
-        // Absent when React Flow renders only the blocks in view: it moves when dropped.
+        // Absent when React Flow renders only the blocks in view and this one is not (nor is it
+        // drawn while auto-pan has its old place out of view): it shows where it is dropped.
         element: root.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(node.id)}"]`),
       });
   const { edges } = state;
