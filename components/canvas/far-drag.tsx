@@ -6,6 +6,7 @@ import {
   type NodeChange,
   Position,
   type ReactFlowState,
+  useStore,
   useStoreApi,
   type XYPosition,
 } from '@xyflow/react';
@@ -28,6 +29,8 @@ const ARROWHEAD_COLOR = '#b1b1b7';
  */
 export const FAR_NO_DRAG_CLASS = 'react-flow__node';
 
+const domNodeSelector = (s: ReactFlowState) => s.domNode;
+
 type Store = ReturnType<typeof useStoreApi<BotFlowNode, ArrowFlowEdge>>;
 type OnNodesChange = (changes: NodeChange<BotFlowNode>[]) => void;
 
@@ -44,8 +47,9 @@ type OnNodesChange = (changes: NodeChange<BotFlowNode>[]) => void;
 export function FarDrag({ onNodesChange }: { onNodesChange: OnNodesChange }) {
   const far = use(FarZoomContext);
   const store = useStoreApi<BotFlowNode, ArrowFlowEdge>();
+  // Set once React Flow's pane is mounted: until then there is nothing to listen on.
+  const root = useStore(domNodeSelector);
   useEffect(() => {
-    const root = store.getState().domNode;
     if (!far || !root) return;
     const onPointerDown = (event: PointerEvent) => {
       if (event.button !== 0 || event.shiftKey || event.metaKey || event.ctrlKey || event.altKey) return;
@@ -57,7 +61,7 @@ export function FarDrag({ onNodesChange }: { onNodesChange: OnNodesChange }) {
     };
     root.addEventListener('pointerdown', onPointerDown);
     return () => root.removeEventListener('pointerdown', onPointerDown);
-  }, [far, store, onNodesChange]);
+  }, [far, root, store, onNodesChange]);
   return null;
 }
 
