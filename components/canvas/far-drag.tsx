@@ -10,7 +10,7 @@ import {
   useStoreApi,
   type XYPosition,
 } from '@xyflow/react';
-import { calcAutoPan, getEdgePosition } from '@xyflow/system';
+import { calcAutoPan, getEdgePosition, pointToRendererPoint } from '@xyflow/system';
 import { use, useEffect } from 'react';
 import { arrowStroke } from './arrow-edge';
 import { FarZoomContext } from './far-zoom';
@@ -75,17 +75,20 @@ function press(
 ) {
   let drag: ReturnType<typeof startDrag> | null = null;
   let latest = { x: down.clientX, y: down.clientY };
-  // How far (flow units) the view has panned by itself under the held block, as in React Flow's
-  // drag: near the pane's edge it pans each frame, and the block goes along.
-  let panned = { x: 0, y: 0 };
   let frame = 0;
-  const offset = () => {
-    const zoom = store.getState().transform[2];
-    return {
-      x: (latest.x - down.clientX) / zoom + panned.x,
-      y: (latest.y - down.clientY) / zoom + panned.y,
-    };
+  /** The flow point under a screen point at the current view, as React Flow's drag reads it. */
+  const flowPoint = (at: XYPosition) => {
+    const bounds = root.getBoundingClientRect();
+    return pointToRendererPoint({ x: at.x - bounds.left, y: at.y - bounds.top }, store.getState().transform);
   };
+  // From where it was pressed in the flow, so a block stays under the mouse while the view moves
+  // (auto-pan, a wheel zoom, the editor opening beside it).
+  const start = flowPoint(latest);
+  const offset = () => {
+    const at = flowPoint(latest);
+    return { x: at.x - start.x, y: at.y - start.y };
+  };
+  // Near the pane's edge the view pans each frame, as in React Flow's drag.
   const tick = () => {
     frame = requestAnimationFrame(tick);
     const state = store.getState();
@@ -93,11 +96,7 @@ function press(
     const [x, y] = state.autoPanOnNodeDrag
       ? calcAutoPan({ x: latest.x - bounds.left, y: latest.y - bounds.top }, bounds, state.autoPanSpeed)
       : [0, 0];
-    if (x || y) {
-      const zoom = state.transform[2];
-      panned = { x: panned.x - x / zoom, y: panned.y - y / zoom };
-      void state.panBy({ x, y });
-    }
+    if (x || y) void state.panBy({ x, y });
     drag?.moveTo(offset());
   };
   const move = (event: PointerEvent) => {
