@@ -123,6 +123,8 @@ export interface FakeBotApi {
   waitForPoll(token: string, timeoutMs?: number): Promise<void>;
   /** Resolves with the first call (recorded or future) matching; rejects after timeoutMs. */
   waitForCall(match: (call: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
+  /** Calls `listener` with every call from now on (a benchmark's many waiters, without scanning); answers the unsubscribe. */
+  onCall(listener: (call: RecordedCall) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -587,6 +589,10 @@ export async function startFakeBotApi(
         }, timeoutMs);
         recorded.on('call', onCall);
       });
+    },
+    onCall(listener) {
+      recorded.on('call', listener);
+      return () => recorded.off('call', listener);
     },
     close: () =>
       new Promise((resolve) => {
