@@ -91,9 +91,9 @@ export async function storeUpdates(
   const token = randomUUID();
   const rows = await plainSql(deps.db).run(insertHeld, {
     channelId,
-    updateIds: updates.map((u) => String(u.updateId)),
-    chats: updates.map((u) => chatOf(u.inbound)),
-    payloads: updates.map((u) => JSON.stringify(u.payload)),
+    updates: JSON.stringify(
+      updates.map((u) => ({ updateId: String(u.updateId), chat: chatOf(u.inbound), payload: u.payload })),
+    ),
     token,
     acceptSeconds: ACCEPT_HOLD_SECONDS,
     processSeconds: PROCESS_HOLD_SECONDS,
