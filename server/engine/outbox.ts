@@ -6,7 +6,7 @@ import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import type { StoredOutgoing } from './event-writes';
 import { OUTBOX_CLAIM_SECONDS, type OutboxRow } from './outbox-rows';
-import { claimExpired, finishFailed, markQueued, recordOutcome, recordSends } from './store';
+import { claimExpired, finishFailed, markQueued, recordOutcome, recordSend } from './store';
 
 /**
  * The outbox (docs/architecture.md, "The flow of a message"): an event's side effects are rows
@@ -16,7 +16,10 @@ import { claimExpired, finishFailed, markQueued, recordOutcome, recordSends } fr
 
 /**
  * Hands messages to their client's channel, with the message id as the idempotency key, and
- * records each answer (delivered or the error) on the message and its outbox row together.
+ * records each answer (delivered or the error) on the message and its outbox row together, as
+ * soon as it comes: a process that dies between two sends has recorded the first, so the
+ * sweeper does not send it again. (The next send waits for the record: a chat's messages are
+ * paced a second apart anyway.)
  */
 export async function sendMessages(
   deps: EngineDeps,
@@ -25,19 +28,20 @@ export async function sendMessages(
 ): Promise<void> {
   if (!sends.length) return;
   const adapter = channelFor(client.clientType);
-  for (const { message } of sends) {
+  const sql = plainSql(deps.db);
+  for (const { outboxId, message } of sends) {
     const result = await adapter
       .send(client, message, { db: deps.db, idempotencyKey: `message-${message.id}` })
       .catch((error: Error) => ({ delivered: false, error: error.message }));
     message.delivered = result.delivered;
     message.error = result.error ?? null;
+    await sql.run(recordSend, {
+      outboxId: String(outboxId),
+      messageId: String(message.id),
+      delivered: message.delivered,
+      error: message.error,
+    });
   }
-  await plainSql(deps.db).run(recordSends, {
-    outboxIds: sends.map((s) => String(s.outboxId)),
-    messageIds: sends.map((s) => String(s.message.id)),
-    delivered: sends.map((s) => s.message.delivered),
-    errors: sends.map((s) => s.message.error),
-  });
   publishLive(
     sends.map(({ message }) => ({
       kind: 'message',

@@ -8,7 +8,7 @@ import { getDatabase, getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { PipelinedClient } from '@/server/db/pipelined-client';
 import { useFreshAppDatabase } from '@/server/db/test-support';
-import { recordSends } from '@/server/engine/store';
+import { recordSend } from '@/server/engine/store';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
@@ -97,14 +97,14 @@ async function statementsOfUpdate(fn: () => Promise<unknown>): Promise<number> {
     spies.push(all, plain, exec);
     const queue = () => [...plain.mock.calls, ...exec.mock.calls].filter(([t]) => t.includes('pgboss.'));
     count = () => all.mock.calls.length - queue().length;
-    outcomeRecorded = () => plain.mock.calls.some(([t]) => t === recordSends.text);
+    outcomeRecorded = () => plain.mock.calls.some(([t]) => t === recordSend.text);
   } else {
     // The app's pool is of PipelinedClients; the job queue has its own.
     const query = vi.spyOn(pg.Client.prototype, 'query');
     spies.push(query);
     const ours = () => query.mock.calls.filter((_, i) => query.mock.contexts[i] instanceof PipelinedClient);
     count = () => ours().length;
-    outcomeRecorded = () => ours().some(([arg]) => text(arg) === recordSends.text);
+    outcomeRecorded = () => ours().some(([arg]) => text(arg) === recordSend.text);
   }
   try {
     await fn();
