@@ -45,9 +45,12 @@ const { joining, factories, adapters, statementNames } = globalForSql.blockbotRa
 /**
  * A hot path's statement: fixed text with named parameters (`$name`, used as often as
  * needed), and the schema of its rows (server/db/columns.ts), which types and checks what the
- * driver gives, so no caller casts a row. On PostgreSQL each connection parses and plans it
- * once and keeps it prepared; PGlite parses it each time. Fixed text keeps the number of
- * prepared statements bounded.
+ * driver gives, so no caller casts a row. On PostgreSQL each connection parses it once and
+ * keeps it prepared; PGlite parses it each time. Fixed text keeps the number of prepared
+ * statements bounded. PostgreSQL keeps its plan too after five runs, unless plans made for the
+ * given values look much cheaper, as they do for an array parameter to unnest (sized only once
+ * its value is known): then it plans at every run. A hot statement takes scalar parameters, or
+ * one JSON array read by jsonb_to_recordset (server/db/statement-plans.test.ts).
  */
 export class PreparedStatement<Row = void> {
   readonly text: string;
