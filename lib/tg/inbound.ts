@@ -74,6 +74,7 @@ export type TgInbound =
 
 const text = (max: number) => z.string().max(max);
 const id = z.number().int().safe();
+const updateIdSchema = id.min(0);
 
 const userSchema = z.object({
   id,
@@ -309,7 +310,7 @@ export function parseUpdate(raw: unknown, options: ParseOptions = {}): TgInbound
   const hostile = hostileShape(raw);
   if (hostile) return { kind: 'invalid', reason: hostile };
   const update = raw as Record<string, unknown>;
-  const updateId = id.min(0).safeParse(update.update_id);
+  const updateId = updateIdSchema.safeParse(update.update_id);
   if (!updateId.success) return { kind: 'invalid', reason: 'update_id must be a whole number of at least 0' };
   const base = { updateId: updateId.data };
 

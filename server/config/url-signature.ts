@@ -7,8 +7,19 @@ import { getSecrets } from './secrets';
  * the address may open it; nobody can make one for another thing, or move one to another purpose.
  */
 export function urlSignature(purpose: string, parts: readonly (string | number)[]): string {
-  const key = createHmac('sha256', getSecrets().authSecret).update(purpose).digest();
-  return createHmac('sha256', key).update(parts.join('\n')).digest('base64url').slice(0, 32);
+  return createHmac('sha256', purposeKey(purpose)).update(parts.join('\n')).digest('base64url').slice(0, 32);
+}
+
+/** Each purpose's key, derived once per secret: a tg update signs its client's avatar address. */
+const purposeKeys = new Map<string, { secret: string; key: Buffer }>();
+
+function purposeKey(purpose: string): Buffer {
+  const secret = getSecrets().authSecret;
+  const known = purposeKeys.get(purpose);
+  if (known?.secret === secret) return known.key;
+  const key = createHmac('sha256', secret).update(purpose).digest();
+  purposeKeys.set(purpose, { secret, key });
+  return key;
 }
 
 /** Whether `given` is this app's signature of these parts, compared in constant time. */

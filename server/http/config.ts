@@ -25,8 +25,21 @@ const schema = z.object({
     .default(1024 * 1024),
 });
 
-/** Read from the environment on each call: cheap, and tests may change it. */
+const NAMES = Object.keys(schema.shape) as (keyof typeof schema.shape)[];
+let last: { raw: string; config: SafeHttpConfig } | undefined;
+
+/**
+ * Read from the environment on each call, as tests may change it; parsed again only when it
+ * changed (every send of a bot comes here).
+ */
 export function getSafeHttpConfig(): SafeHttpConfig {
+  const raw = JSON.stringify(NAMES.map((name) => process.env[name]));
+  // Shared between calls, so frozen.
+  if (last?.raw !== raw) last = { raw, config: Object.freeze(parseConfig()) };
+  return last.config;
+}
+
+function parseConfig(): SafeHttpConfig {
   const env = schema.parse(process.env);
   return {
     allowHosts: (env.BLOCKBOT_HTTP_ALLOW_HOSTS ?? '')
