@@ -10,7 +10,8 @@
  *    out) and answers with `ctx.reply`. The bare bot has a database of its own on the same
  *    server, so our update sweeper never takes (and processes) its half-done updates. The fake
  *    has no limits here and our adapter's pacing is lifted, so both are measured rather than
- *    the messenger's 30 a second. Rounds alternate, after a warm-up of each.
+ *    the messenger's 30 a second. Rounds alternate, after a warm-up of each (BENCH_MESSAGES
+ *    updates a chat a round, BENCH_ROUNDS rounds).
  * 2. Latency at a client's pace (open loop): BENCH_TG_PACES updates a second (default 10 and
  *    30, the most answers the messenger lets a bot send a second) spread over the 50 chats for
  *    BENCH_TG_PACED_SECONDS, each timed from when it was due, ours then bare, pacing still lifted.
@@ -34,8 +35,10 @@ import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
 
 const CHATS = 50;
-const MESSAGES_PER_CHAT = Number(process.env.BENCH_MESSAGES ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Rounds of 1,000 updates, 5 of each bot after a warm-up round of each: shorter ones measured
+// mostly how far each side's code had been compiled yet, and their share swung by ±5 points.
+const MESSAGES_PER_CHAT = Number(process.env.BENCH_MESSAGES ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Open-loop paces (updates a second across the 50 chats): 30 is the most a bot can answer. */
 const PACES = (process.env.BENCH_TG_PACES ?? '10,30').split(',').map(Number);
 const PACED_SECONDS = Number(process.env.BENCH_TG_PACED_SECONDS ?? 15);
