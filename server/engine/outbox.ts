@@ -18,8 +18,8 @@ import { claimExpired, finishFailed, markQueued, recordOutcome, recordSend } fro
  * Hands messages to their client's channel, with the message id as the idempotency key, and
  * records each answer (delivered or the error) on the message and its outbox row together, as
  * soon as it comes: a process that dies between two sends has recorded the first, so the
- * sweeper does not send it again. (The next send waits for the record: a chat's messages are
- * paced a second apart anyway.)
+ * sweeper does not send it again. The next send waits for that one short statement; the tg
+ * messenger spaces a chat's messages a second apart anyway.
  */
 export async function sendMessages(
   deps: EngineDeps,
