@@ -77,27 +77,26 @@ function press(
   let latest = { x: down.clientX, y: down.clientY };
   let frame = 0;
   /** The flow point under a screen point at the current view, as React Flow's drag reads it. */
-  const flowPoint = (at: XYPosition) => {
-    const bounds = root.getBoundingClientRect();
-    return pointToRendererPoint({ x: at.x - bounds.left, y: at.y - bounds.top }, store.getState().transform);
-  };
+  const flowPoint = (at: XYPosition, bounds: DOMRect) =>
+    pointToRendererPoint({ x: at.x - bounds.left, y: at.y - bounds.top }, store.getState().transform);
   // From where it was pressed in the flow, so a block stays under the mouse while the view moves
   // (auto-pan, a wheel zoom, the editor opening beside it).
-  const start = flowPoint(latest);
-  const offset = () => {
-    const at = flowPoint(latest);
+  const start = flowPoint(latest, root.getBoundingClientRect());
+  const offset = (bounds: DOMRect) => {
+    const at = flowPoint(latest, bounds);
     return { x: at.x - start.x, y: at.y - start.y };
   };
   // Near the pane's edge the view pans each frame, as in React Flow's drag.
   const tick = () => {
     frame = requestAnimationFrame(tick);
     const state = store.getState();
+    // Read once a frame: after the pan below it would be a forced layout.
     const bounds = root.getBoundingClientRect();
     const [x, y] = state.autoPanOnNodeDrag
       ? calcAutoPan({ x: latest.x - bounds.left, y: latest.y - bounds.top }, bounds, state.autoPanSpeed)
       : [0, 0];
     if (x || y) void state.panBy({ x, y });
-    drag?.moveTo(offset());
+    drag?.moveTo(offset(bounds));
   };
   const move = (event: PointerEvent) => {
     if (event.pointerId !== down.pointerId) return;
@@ -114,7 +113,7 @@ function press(
     cancelAnimationFrame(frame);
     if (!drag) return;
     if (event.type === 'pointerup') {
-      drag.moveTo(offset());
+      drag.moveTo(offset(root.getBoundingClientRect()));
       onNodesChange(drag.drop());
     } else drag.moveTo({ x: 0, y: 0 });
     // The svg arrows come back once React Flow has drawn them from the dropped positions.
