@@ -125,3 +125,36 @@ test('an arrow shown as a button is one of its block’s buttons in the block ed
   await panel.getByRole('button', { name: 'arrow #1' }).click();
   await expect(arrowEditor(page).getByLabel('Alternatives')).toHaveValue('Plans;price;cost');
 });
+
+test('Add button adds an empty row at the end, not an error, and nothing above it is renumbered', async ({
+  page,
+}) => {
+  await signUp(page, `add-button-${Date.now()}@example.com`);
+  // The demo's Welcome block has one button, added by its arrow to Prices.
+  await node(page, 'Welcome').click();
+  const panel = blockEditor(page);
+  await expect(panel.getByLabel('Arrow #1’s button text')).toHaveValue('Prices');
+  await panel.getByRole('button', { name: 'Add button' }).click();
+  const fresh = panel.getByLabel('Button 1 text');
+  await expect(fresh).toHaveValue('');
+  await expect(fresh).toBeFocused();
+  // Untouched: neither an error nor a change; the arrow's button keeps its name.
+  await expect(page.getByTestId('save-state')).not.toHaveAttribute('data-status', 'held-back');
+  await expect(panel.getByRole('alert')).toHaveCount(0);
+  await expect(panel.getByLabel('Arrow #1’s button text')).toHaveValue('Prices');
+  await saved(page);
+
+  await fresh.fill('Help');
+  await saved(page);
+  await expect(node(page, 'Welcome').getByText('Help')).toBeVisible();
+  // Emptied again after typing: now it is an error, held back until fixed.
+  await fresh.fill('');
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'held-back');
+  await fresh.fill('Help me');
+  await saved(page);
+
+  // A second new row goes under the first.
+  await panel.getByRole('button', { name: 'Add button' }).click();
+  await expect(panel.getByLabel('Button 2 text')).toBeFocused();
+  await expect(panel.getByLabel('Button 1 text')).toHaveValue('Help me');
+});

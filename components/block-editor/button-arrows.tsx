@@ -68,29 +68,33 @@ const validateText = (text: string): Validated<string> =>
         errors: { text: text.trim() ? 'an arrow’s button cannot contain “;”' : 'button text is empty' },
       };
 
-/** The buttons the block's arrows shown as a button add, numbered after its own `first - 1`. */
-export function ArrowButtonRows({ idPrefix, first }: { idPrefix: string; first: number }) {
+/**
+ * The buttons the block's arrows shown as a button add: a group of their own, named by their
+ * arrow, since the engine sends them after the block's own buttons (adding one of those never
+ * renumbers these).
+ */
+export function ArrowButtonRows({ idPrefix }: { idPrefix: string }) {
   const links = useButtonArrows();
   if (!links?.shown.length) return null;
-  return links.shown.map(({ arrow, text }, k) => (
-    <ArrowButtonRow
-      key={arrow.id}
-      id={`${idPrefix}-arrow-button-${arrow.id}`}
-      number={first + k}
-      arrow={arrow}
-      text={text}
-      links={links}
-    />
-  ));
+  return (
+    <div className="space-y-2">
+      <p className="text-xs text-slate-500">
+        Sent after the buttons above, added by arrows shown as a button:
+      </p>
+      {links.shown.map(({ arrow, text }) => (
+        <ArrowButtonRow
+          key={arrow.id}
+          id={`${idPrefix}-arrow-button-${arrow.id}`}
+          arrow={arrow}
+          text={text}
+          links={links}
+        />
+      ))}
+    </div>
+  );
 }
 
-function ArrowButtonRow(props: {
-  id: string;
-  number: number;
-  arrow: Arrow;
-  text: string;
-  links: ButtonArrows;
-}) {
+function ArrowButtonRow(props: { id: string; arrow: Arrow; text: string; links: ButtonArrows }) {
   // The field follows the arrow when it changes elsewhere (its editor, undo), not its own edits.
   const { version, markEmitted } = useExternalVersion(props.text);
   return <ArrowButtonField key={version} {...props} markEmitted={markEmitted} />;
@@ -98,20 +102,18 @@ function ArrowButtonRow(props: {
 
 function ArrowButtonField({
   id,
-  number,
   arrow,
   text,
   links,
   markEmitted,
 }: {
   id: string;
-  number: number;
   arrow: Arrow;
   text: string;
   links: ButtonArrows;
   markEmitted(text: string): void;
 }) {
-  const label = `Button ${number}`;
+  const label = `Arrow #${arrow.id}’s button`;
   const rename = useCallback(
     (next: string) => {
       markEmitted(next);

@@ -1,6 +1,7 @@
 'use client';
 
 import { ArrowDown, ArrowUp, Plus, X } from 'lucide-react';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
@@ -60,34 +61,33 @@ export function ButtonsFields({
     onChange(
       nextHint !== null ? { hint: nextHint, buttons: nextList } : nextList.length ? nextList : undefined,
     );
-  const setButton = (i: number, patch: Partial<BotButton>) =>
+  // A new button is the designer's to fill in: it joins the block (and is checked) once it has
+  // text, so an untouched one is neither saved nor counted as an error. It is the last row.
+  const [fresh, setFresh] = useState<BotButton | null>(null);
+  const shown = fresh ? [...list, fresh] : list;
+  const keyOf = (i: number) => (i < list.length ? rows.keys[i] : rows.next);
+  const setButton = (i: number, patch: Partial<BotButton>) => {
+    if (fresh && i === list.length) {
+      const next = { ...fresh, ...patch };
+      if (!next.text) return setFresh(next);
+      setFresh(null);
+      rows.add();
+      return emit([...list, next], hint);
+    }
     emit(
       list.map((b, j) => (j === i ? { ...b, ...patch } : b)),
       hint,
     );
+  };
   const error = (i: number, field: string) =>
     errors[`buttons[${i}].${field}`] ?? errors[`buttons.buttons[${i}].${field}`] ?? null;
-  const id = (i: number, name: string) => `${idPrefix}-button-${rows.keys[i]}-${name}`;
+  const id = (i: number, name: string) => `${idPrefix}-button-${keyOf(i)}-${name}`;
 
   return (
-    <Section
-      title="Buttons"
-      actions={
-        <Button
-          size="sm"
-          variant="ghost"
-          onClick={() => {
-            rows.add();
-            emit([...list, { type: 'reply', text: '' }], hint);
-          }}
-        >
-          <Plus className="size-3.5" aria-hidden /> Add button
-        </Button>
-      }
-    >
-      {list.map((button, i) => (
+    <Section title="Buttons">
+      {shown.map((button, i) => (
         <div
-          key={rows.keys[i]}
+          key={keyOf(i)}
           className="space-y-2 rounded-md border border-slate-200 p-2"
           data-testid="button-row"
         >
@@ -104,7 +104,7 @@ export function ButtonsFields({
             </div>
             <IconButton
               label={`Move button ${i + 1} up`}
-              disabled={i === 0}
+              disabled={i === 0 || i === list.length}
               onClick={() => {
                 rows.move(i, i - 1);
                 emit(moveItem(list, i, i - 1), hint);
@@ -114,7 +114,7 @@ export function ButtonsFields({
             </IconButton>
             <IconButton
               label={`Move button ${i + 1} down`}
-              disabled={i === list.length - 1}
+              disabled={i >= list.length - 1}
               onClick={() => {
                 rows.move(i, i + 1);
                 emit(moveItem(list, i, i + 1), hint);
@@ -127,6 +127,7 @@ export function ButtonsFields({
                 arrows?.own[i]?.length ? `Remove button ${i + 1} and its arrow` : `Remove button ${i + 1}`
               }
               onClick={() => {
+                if (i === list.length) return setFresh(null);
                 rows.remove(i);
                 emit(
                   list.filter((_, j) => j !== i),
@@ -180,7 +181,18 @@ export function ButtonsFields({
           ) : null}
         </div>
       ))}
-      <ArrowButtonRows idPrefix={idPrefix} first={list.length + 1} />
+      {/* Under the last button: a new one joins the end of the list, nothing above it moves. */}
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={() => {
+          if (!fresh) setFresh({ type: 'reply', text: '' });
+          requestAnimationFrame(() => document.getElementById(id(list.length, 'text'))?.focus());
+        }}
+      >
+        <Plus className="size-3.5" aria-hidden /> Add button
+      </Button>
+      <ArrowButtonRows idPrefix={idPrefix} />
       <CheckboxField
         id={`${idPrefix}-hint-variant`}
         label="Hint variant (numbered options as text, for messengers without buttons)"

@@ -164,6 +164,8 @@ export function useRowKeys(initialCount: number) {
   const [next, setNext] = useState(initialCount);
   return {
     keys,
+    /** The key the next added row gets. */
+    next,
     add() {
       setKeys((k) => [...k, next]);
       setNext((n) => n + 1);

@@ -62,7 +62,13 @@ export function BotCanvas({
   // Operators see the bot read-only; the server refuses their saves as well.
   const project = useQuery({ ...trpc.project.get.queryOptions({ projectId }), enabled: first === null });
   const [generation, setGeneration] = useState(0);
-  const [currentBlock, setCurrentBlock] = useState<number | null>(null);
+  // The block a conversation left earlier is outlined but not followed: the canvas opens where
+  // a `?block=` link or the opening view says. A block the conversation reaches later is followed.
+  const [current, setCurrent] = useState<{ id: number | null; follow: boolean } | null>(null);
+  const onCurrentBlock = useCallback(
+    (id: number | null) => setCurrent((before) => ({ id, follow: before !== null })),
+    [],
+  );
   // Open beside the canvas, except on a phone, where it would leave the canvas no room.
   const [simulatorOpen, setSimulatorOpen] = useState(isWideScreen);
   const { refetch } = schema;
@@ -88,13 +94,14 @@ export function BotCanvas({
           projectId={projectId}
           initial={bot}
           onReload={reloadNow}
-          currentBlock={simulatorOpen ? currentBlock : null}
+          currentBlock={simulatorOpen ? (current?.id ?? null) : null}
+          followCurrentBlock={current?.follow ?? false}
           openOnBlock={openOnBlock}
           readOnly={!canManageProject(role)}
         />
       </ReactFlowProvider>
       <SimulatorSlot open={simulatorOpen} onOpenChange={setSimulatorOpen}>
-        <SimulatorPanel projectId={projectId} onCurrentBlock={setCurrentBlock} />
+        <SimulatorPanel projectId={projectId} onCurrentBlock={onCurrentBlock} />
       </SimulatorSlot>
     </div>
   );

@@ -112,6 +112,8 @@ export interface BotEditorProps {
   onReload(): void;
   /** The simulator's current block, outlined on the canvas. */
   currentBlock: number | null;
+  /** Whether the view follows it there (not for the block a conversation was left in). */
+  followCurrentBlock: boolean;
   /** A block to open the canvas on (the page's `?block=<id>`). */
   openOnBlock?: number | null;
   /** An operator's view: the bot is shown, never changed (the server refuses saves too). */
@@ -124,6 +126,7 @@ export function BotEditor({
   initial,
   onReload,
   currentBlock,
+  followCurrentBlock,
   openOnBlock = null,
   readOnly = false,
 }: BotEditorProps) {
@@ -153,7 +156,7 @@ export function BotEditor({
     setOpening(openingView(initialBlocks, rect?.width ?? 0, rect?.height ?? 0, FIT_ZOOM, openingFocus));
   }, [initialBlocks, openingFocus]);
   // The conversation's block keeps some room from the edge, so the next one is likely in view.
-  useFollowBlock(currentBlock, pane, 40, view);
+  useFollowBlock(followCurrentBlock ? currentBlock : null, pane, 40, view);
   // The messenger rule knows what the project's connected channels can show.
   const trpc = useTRPC();
   const channels = useQuery(trpc.channels.list.queryOptions({ projectId }));

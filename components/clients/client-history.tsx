@@ -6,6 +6,7 @@ import { MessageList } from '@/components/conversation/message-list';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useScrollToNewest } from '@/components/ui/use-scroll-to-newest';
 import type { HistoryMessage } from '@/lib/history-message';
 
 /**
@@ -26,11 +27,8 @@ export function ClientHistory({ projectId, clientId }: { projectId: number; clie
   const newestId = latest.data?.messages.at(-1)?.id;
   // A new latest page: forget older pages and show the newest message.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the newest message changes
-  useEffect(() => {
-    setOlder(null);
-    const el = scroller.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [newestId]);
+  useEffect(() => setOlder(null), [newestId]);
+  useScrollToNewest(scroller, newestId);
   // Older messages added above keep the ones being read where they were.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when older pages arrive
   useLayoutEffect(() => {

@@ -1,12 +1,13 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
+import { useScrollToNewest } from '@/components/ui/use-scroll-to-newest';
 import type { Attachment, Buttons } from '@/lib/schema';
 import { SimulatorLogEntry } from './simulator-log-entry';
 import { SimulatorTimer } from './simulator-timer';
@@ -26,6 +27,7 @@ export function SimulatorPanel({
   onCurrentBlock,
 }: {
   projectId: number;
+  /** The conversation's current block: once as the state loads, then whenever it changes. */
   onCurrentBlock(id: number | null): void;
 }) {
   const trpc = useTRPC();
@@ -40,8 +42,16 @@ export function SimulatorPanel({
   const [tab, setTab] = useState<'variables' | 'log'>('variables');
   const [asTg, setAsTg] = useState(false);
   const data = state.data;
+  const scroller = useRef<HTMLDivElement>(null);
+  const newest = data?.transcript.at(-1);
+  useScrollToNewest(scroller, newest && `${newest.direction}-${newest.id}`);
 
-  useEffect(() => onCurrentBlock(data?.currentBlockId ?? null), [data?.currentBlockId, onCurrentBlock]);
+  // Told once the state has loaded, then at every change: the canvas tells the two apart.
+  const loaded = data !== undefined;
+  const currentBlockId = data?.currentBlockId ?? null;
+  useEffect(() => {
+    if (loaded) onCurrentBlock(currentBlockId);
+  }, [loaded, currentBlockId, onCurrentBlock]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -88,7 +98,11 @@ export function SimulatorPanel({
           Reset
         </Button>
       </div>
-      <div className={cn('min-h-0 flex-1 overflow-y-auto p-3', asTg && 'bg-sky-100/60')}>
+      <div
+        ref={scroller}
+        className={cn('min-h-0 flex-1 overflow-y-auto p-3', asTg && 'bg-sky-100/60')}
+        data-testid="simulator-scroller"
+      >
         {data && !data.transcript.length ? (
           // A newcomer's first look: nothing says the bot waits for the client to write first.
           <div className="mt-6 space-y-2 px-3 text-center text-sm text-slate-500" role="note">
