@@ -248,3 +248,60 @@ test('the minimap draws the blocks in their kinds’ colours, pans the canvas wh
   await page.getByRole('button', { name: 'Hide the minimap' }).click();
   await expect(minimap).toHaveCount(0);
 });
+
+test('without a mouse: the simulator’s block is named and found, handles say what they do, arrows are drawn from the editor', async ({
+  page,
+}) => {
+  await signUp(page, `keyboard-${Date.now()}@example.com`);
+  const bot = {
+    format: 'blockbot/schema@1',
+    blocks: [
+      {
+        id: 1,
+        kind: 'start',
+        name: 'Hello',
+        text: 'Pick one',
+        trigger: { alternatives: '' },
+        position: { x: 0, y: 0 },
+        buttons: [{ type: 'reply', text: 'Red' }],
+      },
+      { id: 2, kind: 'state', name: 'Red room', text: 'All red', position: { x: 400, y: 0 } },
+      { id: 3, kind: 'state', name: 'Help', text: 'How can I help?', position: { x: 400, y: 250 } },
+    ],
+    arrows: [],
+  };
+  await chooseBotFile(page, 'keys.json', bot);
+  await page
+    .getByRole('dialog', { name: 'Import keys.json?' })
+    .getByRole('button', { name: 'Replace' })
+    .click();
+  await expect(page.getByTestId('block-1')).toContainText('Hello');
+
+  // Handles have names.
+  await expect(page.getByLabel('Arrow from block #1 Hello')).toHaveCount(1);
+  await expect(page.getByLabel('Arrows into block #2 Red room')).toHaveCount(1);
+  await expect(page.getByRole('group', { name: 'Start block #1: Hello' })).toBeVisible();
+
+  // The simulator's block is marked for assistive technology, and can be shown from the simulator.
+  await page.getByLabel('Message to the bot').fill('hi');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('block-1')).toHaveAttribute('aria-current', 'step');
+  await expect(page.getByTestId('block-2')).not.toHaveAttribute('aria-current', 'step');
+  await page.getByRole('button', { name: 'block #1' }).click();
+  const editor = page.getByRole('complementary', { name: 'Block editor' });
+  await expect(editor.getByRole('heading')).toContainText('#1');
+
+  // The button's arrow, chosen from a list: pressing the button now follows it.
+  await editor.getByLabel('Button “Red” leads to').selectOption({ label: '#2 Red room' });
+  const arrowEditor = page.getByRole('complementary', { name: 'Arrow editor' });
+  await expect(arrowEditor.getByRole('heading')).toContainText('#1');
+  await saved(page);
+  // And an arrow from the block itself.
+  await page.getByTestId('block-1').click();
+  await editor.getByLabel('New arrow to').selectOption({ label: '#3 Help' });
+  await expect(arrowEditor.getByRole('heading')).toContainText('#2');
+  await saved(page);
+  await page.getByTestId('sim-out').last().waitFor();
+  await page.getByRole('button', { name: 'Red', exact: true }).last().click();
+  await expect(page.getByTestId('sim-out').last()).toHaveText('All red');
+});

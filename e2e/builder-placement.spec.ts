@@ -51,6 +51,31 @@ test('blocks added from the palette land on free space, not on each other or the
         expect(overlap(added, other), `block ${before + i + 1} on block ${j + 1}`).toBe(false);
 });
 
+test('a pasted or duplicated block lands beside the original, on free space', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signUp(page, `placement-paste-${Date.now()}@example.com`);
+  await saved(page);
+  const nodes = page.locator('.react-flow__node');
+  const before = await nodes.count();
+  await block(page, 2).click();
+  await expect(blockEditor(page).getByRole('heading')).toContainText('#2');
+  await page.keyboard.press('Control+c');
+  await page.keyboard.press('Control+v');
+  await expect(nodes).toHaveCount(before + 1);
+  await page.keyboard.press('Control+v');
+  await expect(nodes).toHaveCount(before + 2);
+  await page.keyboard.press('Control+d');
+  await expect(nodes).toHaveCount(before + 3);
+  await saved(page);
+  await page.getByRole('button', { name: 'Zoom to fit' }).click();
+  await settled(page);
+  const ids = await nodes.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-id'))));
+  const boxes = await Promise.all(ids.map((id) => boxOf(block(page, id))));
+  for (const [i, a] of boxes.entries())
+    for (const [j, b] of boxes.entries())
+      if (i < j) expect(overlap(a, b), `block ${ids[i]} on block ${ids[j]}`).toBe(false);
+});
+
 test('a bot with one block opens at 100 % at most, and zoom to fit keeps it there', async ({ page }) => {
   await signUp(page, `placement-zoom-${Date.now()}@example.com`);
   await saved(page);

@@ -15,6 +15,7 @@ import { errorsUnder, validateBlock } from '@/lib/schema/validate';
 import { ActionsFields } from './actions-fields';
 import { AttachmentsFields } from './attachments-fields';
 import { BlockRequestFields } from './block-request-fields';
+import { ArrowTargetPicker, useButtonArrows } from './button-arrows';
 import { ButtonsFields } from './buttons-fields';
 import { ConditionFields, emptyCondition } from './condition-fields';
 import { KindHint, Section } from './fields';
@@ -141,6 +142,7 @@ function BlockForm({ block, onChange, onDelete }: BlockEditorProps) {
             errors={errors}
             onChange={(buttons) => set({ buttons }, 'buttons')}
           />
+          <NewArrowSection />
           <Section title="Formula">
             <FormulaField
               label="Formula"
@@ -166,5 +168,18 @@ function BlockForm({ block, onChange, onDelete }: BlockEditorProps) {
         </>
       )}
     </form>
+  );
+}
+
+/** On the canvas: an arrow out of the block drawn by choosing its target (the keyboard's way). */
+function NewArrowSection() {
+  if (!useButtonArrows()) return null;
+  return (
+    <Section title="Arrows">
+      <p className="text-xs text-slate-500">
+        Drag from the block’s handle on the canvas to another block, or choose the block here.
+      </p>
+      <ArrowTargetPicker label="New arrow to" handle={null} />
+    </Section>
   );
 }

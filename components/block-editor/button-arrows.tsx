@@ -3,7 +3,7 @@
 import { Route, X } from 'lucide-react';
 import { createContext, use, useCallback, useId } from 'react';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { Input, Select } from '@/components/ui/input';
 import type { Arrow } from '@/lib/schema';
 import { isMatchableText, withFirstAlternative } from '@/lib/schema/buttons';
 import type { Validated } from '@/lib/schema/validate';
@@ -26,21 +26,68 @@ export interface ButtonArrows {
   onRemoveArrow(arrowId: number): void;
   /** Selects an arrow on the canvas (its editor opens). */
   onOpenArrow(arrowId: number): void;
+  /** Blocks an arrow can lead to, with their titles. */
+  targets: readonly { id: number; title: string }[];
+  /** Draws an arrow from the edited block (from a button's handle, or its own: null) to a block. */
+  onConnect(to: number, handle: string | null): void;
 }
 export const ButtonArrowsContext = createContext<ButtonArrows | null>(null);
 export const useButtonArrows = () => use(ButtonArrowsContext);
 
+/**
+ * Draws an arrow by choosing its target from a list: the keyboard's (and a screen reader's) way
+ * to do what dragging from a handle does. The new arrow is selected, so its editor opens.
+ */
+export function ArrowTargetPicker({ label, handle }: { label: string; handle: string | null }) {
+  const links = useButtonArrows();
+  const id = useId();
+  if (!links) return null;
+  return (
+    <div className="flex items-center gap-2 text-xs text-slate-600">
+      <label htmlFor={id} className="shrink-0">
+        {label}
+      </label>
+      <Select
+        id={id}
+        value=""
+        className="h-7 min-w-0 flex-1 text-xs"
+        onChange={(e) => e.target.value && links.onConnect(Number(e.target.value), handle)}
+      >
+        <option value="">Choose a block…</option>
+        {links.targets.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.title}
+          </option>
+        ))}
+      </Select>
+    </div>
+  );
+}
+
 /** Under an own button: the blocks its arrows lead to, or how to draw one. */
-export function ButtonLeadsTo({ text, arrows }: { text: string; arrows: readonly Arrow[] | undefined }) {
+export function ButtonLeadsTo({
+  text,
+  arrows,
+  handle,
+}: {
+  text: string;
+  arrows: readonly Arrow[] | undefined;
+  /** The button's handle, which a new arrow leaves from. */
+  handle: string;
+}) {
   const links = useButtonArrows();
   if (!links) return null;
   if (!isMatchableText(text))
     return <p className="text-xs text-slate-500">A button with “;” in its text cannot have an arrow.</p>;
   if (!arrows?.length)
     return (
-      <p className="text-xs text-slate-500">
-        No arrow yet: drag from the button’s handle on the canvas to the block it leads to.
-      </p>
+      <div className="space-y-1">
+        <p className="text-xs text-slate-500">
+          No arrow yet: drag from the button’s handle on the canvas to the block it leads to, or choose it
+          here.
+        </p>
+        <ArrowTargetPicker label={`Button “${text}” leads to`} handle={handle} />
+      </div>
     );
   return (
     <p className="flex flex-wrap items-center gap-x-2 text-xs text-slate-500">

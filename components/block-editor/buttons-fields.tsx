@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import type { Button as BotButton, Buttons } from '@/lib/schema';
-import { buttonList } from '@/lib/schema/buttons';
+import { buttonList, ownButtonHandle } from '@/lib/schema/buttons';
 import type { FieldErrors } from '@/lib/schema/validate';
 import { ArrowButtonRows, ButtonLeadsTo, useButtonArrows } from './button-arrows';
 import { CheckboxField, moveItem, NumberField, Section, useRowKeys } from './fields';
@@ -156,7 +156,9 @@ export function ButtonsFields({
               onChange={(line) => setButton(i, { line })}
             />
           </div>
-          <ButtonLeadsTo text={button.text} arrows={arrows?.own[i]} />
+          {i < list.length ? (
+            <ButtonLeadsTo text={button.text} arrows={arrows?.own[i]} handle={ownButtonHandle(i)} />
+          ) : null}
           {button.type === 'inline' ? (
             <div className="grid grid-cols-2 gap-2">
               <Field id={id(i, 'url')} label={`Button ${i + 1} URL`} error={error(i, 'url')}>

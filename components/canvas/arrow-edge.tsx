@@ -1,11 +1,20 @@
 'use client';
 
-import { BaseEdge, EdgeLabelRenderer, type EdgeProps, getBezierPath, useStoreApi } from '@xyflow/react';
+import {
+  BaseEdge,
+  EdgeLabelRenderer,
+  type EdgeProps,
+  type InternalNode,
+  useInternalNode,
+  useStoreApi,
+} from '@xyflow/react';
 import { ChevronsRight, Inbox, MousePointerClick, Timer } from 'lucide-react';
 import { memo, use } from 'react';
 import { cn } from '@/components/ui/cn';
 import type { Arrow } from '@/lib/schema';
+import { type ArrowRoute, arrowRoute, isBackward } from './arrow-route';
 import { FarZoomContext } from './far-zoom';
+import { nodesBounds } from './initial-viewport';
 import { LintBadge } from './lint-badge';
 import { type ArrowFlowEdge, arrowLabel } from './schema-to-flow';
 
@@ -34,28 +43,33 @@ export function arrowStroke(kind: Arrow['kind'], selected: boolean) {
   };
 }
 
-export const ArrowEdge = memo(function ArrowEdge({
+/** A block's box on the canvas, at its measured size (its usual size until measured). */
+export const blockBox = (node: InternalNode | undefined) =>
+  node ? (nodesBounds([{ ...node, position: node.internals.positionAbsolute }]) ?? undefined) : undefined;
+
+export const ArrowEdge = memo(function ArrowEdge(props: EdgeProps<ArrowFlowEdge>) {
+  const { sourceX, sourceY, targetX, targetY } = props;
+  // Only a backward arrow reads its blocks' boxes (a store subscription each): they are few.
+  if (isBackward({ source: { x: sourceX, y: sourceY }, target: { x: targetX, y: targetY } }))
+    return <BackwardArrowEdge {...props} />;
+  return <ArrowLine {...props} route={arrowRoute(props)} />;
+});
+
+function BackwardArrowEdge(props: EdgeProps<ArrowFlowEdge>) {
+  const from = blockBox(useInternalNode(props.source));
+  const to = blockBox(useInternalNode(props.target));
+  return <ArrowLine {...props} route={arrowRoute(props, from, to)} />;
+}
+
+function ArrowLine({
   id,
-  sourceX,
-  sourceY,
-  targetX,
-  targetY,
-  sourcePosition,
-  targetPosition,
   data,
   selected,
   markerEnd,
-}: EdgeProps<ArrowFlowEdge>) {
+  route: [path, labelX, labelY],
+}: EdgeProps<ArrowFlowEdge> & { route: ArrowRoute }) {
   const store = useStoreApi();
   const far = use(FarZoomContext);
-  const [path, labelX, labelY] = getBezierPath({
-    sourceX,
-    sourceY,
-    targetX,
-    targetY,
-    sourcePosition,
-    targetPosition,
-  });
   const arrow = data?.arrow;
   if (!arrow) return null;
   const timer = arrow.kind === 'timer';
@@ -105,4 +119,4 @@ export const ArrowEdge = memo(function ArrowEdge({
       )}
     </>
   );
-});
+}

@@ -6,6 +6,7 @@ import { memo, type ReactNode, use } from 'react';
 import { cn } from '@/components/ui/cn';
 import type { Block } from '@/lib/schema';
 import { blockKindStyle } from './block-colors';
+import { useIsCurrentBlock } from './current-block';
 import { FarZoomContext } from './far-zoom';
 import { LintBadge } from './lint-badge';
 import {
@@ -73,12 +74,14 @@ interface DrawingProps {
  */
 function FarBlockNode({ block, buttons, selected }: DrawingProps & { block: Block }) {
   const style = blockKindStyle[block.kind];
+  const current = useIsCurrentBlock(block.id);
   return (
     <div
       data-testid={`block-${block.id}`}
       data-block-id={block.id}
       data-kind={block.kind}
-      title={`${style.label} #${block.id}: ${block.name || 'Untitled'}`}
+      aria-current={current ? 'step' : undefined}
+      title={`${style.label} #${block.id}: ${block.name || 'Untitled'}${current ? ' (the simulator’s conversation is here)' : ''}`}
       className={cn(
         'w-56 rounded-lg border-4 px-3 py-2 text-xl/6 font-semibold break-words',
         style.className,
@@ -106,25 +109,37 @@ function FarBlockNode({ block, buttons, selected }: DrawingProps & { block: Bloc
 function NearBlockNode({ data, buttons, selected }: DrawingProps & { data: BlockNodeData }) {
   const { block } = data;
   const style = blockKindStyle[block.kind];
+  const current = useIsCurrentBlock(block.id);
+  const title = `#${block.id}${block.name ? ` ${block.name}` : ''}`;
   return (
     <div
       data-testid={`block-${block.id}`}
       data-block-id={block.id}
       data-kind={block.kind}
+      aria-current={current ? 'step' : undefined}
       className={cn(
         'w-56 rounded-lg border-2 px-3 py-2 text-xs shadow-sm',
         style.className,
         selected && 'ring-2 ring-brand-500 ring-offset-1',
       )}
     >
-      <Handle type="target" position={Position.Left} className={`${handleClass} -ml-1.5`} />
+      <Handle
+        type="target"
+        position={Position.Left}
+        className={`${handleClass} -ml-1.5`}
+        title={`Arrows into ${title} end here`}
+        aria-label={`Arrows into block ${title}`}
+      />
       {/* First of the source handles: an arrow with no handle id leaves from the first. Beside
           buttons it moves up to the name, clear of the buttons' handles. */}
       <Handle
         type="source"
         position={Position.Right}
         className={cn(handleClass, '-mr-1.5', buttons.length && '!top-[35px]')}
+        title="Drag to another block to draw an arrow (or choose it under Arrows in the block editor)"
+        aria-label={`Arrow from block ${title}`}
       />
+      {current ? <span className="sr-only">The simulator’s conversation is in this block.</span> : null}
       <div className="mb-0.5 flex items-center justify-between gap-2 text-[10px] uppercase tracking-wide text-current/70">
         <span>{style.label}</span>
         <span className="flex items-center gap-1">

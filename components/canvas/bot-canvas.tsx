@@ -62,6 +62,9 @@ export function BotCanvas({
   // Operators see the bot read-only; the server refuses their saves as well.
   const project = useQuery({ ...trpc.project.get.queryOptions({ projectId }), enabled: first === null });
   const [generation, setGeneration] = useState(0);
+  // A block the simulator asks the canvas to show; a new object each time, so asking again works.
+  const [shownBlock, setShownBlock] = useState<{ id: number } | null>(null);
+  const showBlock = useCallback((id: number) => setShownBlock({ id }), []);
   // The block a conversation left earlier is outlined but not followed: the canvas opens where
   // a `?block=` link or the opening view says. A block the conversation reaches later is followed.
   const [current, setCurrent] = useState<{ id: number | null; follow: boolean } | null>(null);
@@ -96,12 +99,13 @@ export function BotCanvas({
           onReload={reloadNow}
           currentBlock={simulatorOpen ? (current?.id ?? null) : null}
           followCurrentBlock={current?.follow ?? false}
+          showBlock={shownBlock}
           openOnBlock={openOnBlock}
           readOnly={!canManageProject(role)}
         />
       </ReactFlowProvider>
       <SimulatorSlot open={simulatorOpen} onOpenChange={setSimulatorOpen}>
-        <SimulatorPanel projectId={projectId} onCurrentBlock={onCurrentBlock} />
+        <SimulatorPanel projectId={projectId} onCurrentBlock={onCurrentBlock} onShowBlock={showBlock} />
       </SimulatorSlot>
     </div>
   );

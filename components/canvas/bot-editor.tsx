@@ -19,6 +19,7 @@ import {
   type DragEvent,
   startTransition,
   useCallback,
+  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -41,6 +42,7 @@ import { BlockNode } from './block-node';
 import { BlockPalette, PALETTE_MIME } from './block-palette';
 import { BotMiniMap } from './bot-minimap';
 import { CommentNode } from './comment-node';
+import { CurrentBlockContext, createCurrentBlockStore } from './current-block';
 import { EmptyCanvas, EmptyReadOnlyCanvas } from './empty-canvas';
 import { FAR_NO_DRAG_CLASS, FarDrag } from './far-drag';
 import { FarZoomContext, useFarZoom } from './far-zoom';
@@ -57,7 +59,7 @@ import {
 } from './initial-viewport';
 import { createLintStore, LintStoreContext } from './lint-badge';
 import { type NodesStore, useNodes } from './nodes-store';
-import { freeSpot } from './placement';
+import { type Box, freeSpot } from './placement';
 import { ProblemsPanel } from './problems-panel';
 import { SaveStateIndicator } from './save-state';
 import { DEFAULT_COMMENT_SIZE } from './schema-ops';
@@ -114,6 +116,8 @@ export interface BotEditorProps {
   currentBlock: number | null;
   /** Whether the view follows it there (not for the block a conversation was left in). */
   followCurrentBlock: boolean;
+  /** A block to centre and select now (a new object each time it is asked for). */
+  showBlock?: { id: number } | null;
   /** A block to open the canvas on (the page's `?block=<id>`). */
   openOnBlock?: number | null;
   /** An operator's view: the bot is shown, never changed (the server refuses saves too). */
@@ -127,13 +131,27 @@ export function BotEditor({
   onReload,
   currentBlock,
   followCurrentBlock,
+  showBlock = null,
   openOnBlock = null,
   readOnly = false,
 }: BotEditorProps) {
-  const editor = useBotSchemaEditor({ projectId, initial });
+  const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
+  // New blocks and pasted copies go to the free spot nearest where they were asked for, never
+  // onto another block.
+  const freeSpotOf = useCallback(
+    (wanted: Box) => {
+      const taken = flow.getNodes().map((n) => ({
+        ...n.position,
+        width: n.measured?.width ?? n.width ?? NODE_WIDTH,
+        height: n.measured?.height ?? n.height ?? NODE_HEIGHT,
+      }));
+      return freeSpot(wanted, wanted, taken);
+    },
+    [flow],
+  );
+  const editor = useBotSchemaEditor({ projectId, initial, freeSpot: freeSpotOf });
   const { actions, schema } = editor;
   useCanvasShortcuts(actions, !readOnly);
-  const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
   const view = useViewHeading(flow);
   const pane = useRef<HTMLDivElement>(null);
   const [selection, setSelection] = useState<{ blocks: number[]; arrows: number[] }>({
@@ -157,6 +175,8 @@ export function BotEditor({
   }, [initialBlocks, openingFocus]);
   // The conversation's block keeps some room from the edge, so the next one is likely in view.
   useFollowBlock(followCurrentBlock ? currentBlock : null, pane, 40, view);
+  const [currentBlockStore] = useState(createCurrentBlockStore);
+  useEffect(() => currentBlockStore.set(currentBlock), [currentBlockStore, currentBlock]);
   // The messenger rule knows what the project's connected channels can show.
   const trpc = useTRPC();
   const channels = useQuery(trpc.channels.list.queryOptions({ projectId }));
@@ -177,18 +197,13 @@ export function BotEditor({
     [],
   );
 
-  // A new block goes to the free spot nearest where it was asked for, never onto another block.
   const freeSpotFor = useCallback(
-    (kind: BlockKind, wanted: { x: number; y: number }) => {
-      const size = kind === 'comment' ? DEFAULT_COMMENT_SIZE : { width: NODE_WIDTH, height: NODE_HEIGHT };
-      const taken = flow.getNodes().map((n) => ({
-        ...n.position,
-        width: n.measured?.width ?? n.width ?? NODE_WIDTH,
-        height: n.measured?.height ?? n.height ?? NODE_HEIGHT,
-      }));
-      return freeSpot(wanted, size, taken);
-    },
-    [flow],
+    (kind: BlockKind, wanted: { x: number; y: number }) =>
+      freeSpotOf({
+        ...wanted,
+        ...(kind === 'comment' ? DEFAULT_COMMENT_SIZE : { width: NODE_WIDTH, height: NODE_HEIGHT }),
+      }),
+    [freeSpotOf],
   );
 
   const addBlock = useCallback(
@@ -277,6 +292,9 @@ export function BotEditor({
     [actions, centreOf, panTo],
   );
   useOpenOnBlock(openOnBlock, jumpTo, opening?.fitted ?? true);
+  useEffect(() => {
+    if (showBlock) jumpTo(showBlock.id);
+  }, [showBlock, jumpTo]);
   // A problem's arrow: selected, and the canvas centred between its two blocks.
   const jumpToProblem = useCallback(
     (target: LintTarget) => {
@@ -357,6 +375,10 @@ export function BotEditor({
       onArrowChange: actions.updateArrow,
       onRemoveArrow: actions.removeArrow,
       onOpenArrow: (id) => actions.select([], [id]),
+      targets: schema.blocks.flatMap((b) =>
+        b.kind === 'comment' ? [] : [{ id: b.id, title: blockTitle(b.id) }],
+      ),
+      onConnect: (to, handle) => actions.connect(selectedBlock.id, to, handle),
     };
   }, [actions, schema, selectedBlock]);
   // The block being edited stays in sight when the editor opening beside it narrows the canvas.
@@ -481,53 +503,55 @@ export function BotEditor({
           )}
           {opening ? (
             <FarZoomContext value={far}>
-              <LintStoreContext value={lintStore}>
-                <EditorFlow
-                  nodesStore={editor.nodesStore}
-                  edges={editor.edges}
-                  onNodesChange={editor.onNodesChange}
-                  onEdgesChange={editor.onEdgesChange}
-                  onSelectionChange={onSelectionChange}
-                  onConnect={onConnect}
-                  onConnectEnd={onConnectEnd}
-                  onDragOver={onDragOver}
-                  onDrop={onDrop}
-                  nodesDraggable={!readOnly}
-                  noDragClassName={far ? FAR_NO_DRAG_CLASS : 'nodrag'}
-                  nodesConnectable={!readOnly}
-                  elementsSelectable={!readOnly}
-                  nodeTypes={nodeTypes}
-                  edgeTypes={edgeTypes}
-                  deleteKeyCode={null}
-                  selectionKeyCode="Shift"
-                  multiSelectionKeyCode={multiSelectionKeys}
-                  onlyRenderVisibleElements={schema.blocks.length > VISIBLE_ONLY_FROM}
-                  defaultViewport={opening.viewport}
-                  fitView={opening.fitted}
-                  fitViewOptions={FIT}
-                  minZoom={ZOOM.min}
-                  maxZoom={ZOOM.max}
-                >
-                  <Background />
-                  <SelectedArrowLayers />
-                  {readOnly ? null : <FarDrag onNodesChange={editor.onNodesChange} />}
-                  {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
-                  {/* In a row on a phone, where the canvas is short. */}
-                  <Controls showFitView={false} orientation={wide ? 'vertical' : 'horizontal'}>
-                    <ControlButton onClick={fitView} aria-label="Fit view" title="Fit view">
-                      <Maximize aria-hidden style={OUTLINE_ICON} />
-                    </ControlButton>
-                    <ControlButton
-                      onClick={toggleMinimap}
-                      aria-label={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
-                      title={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
-                    >
-                      {/* React Flow fills its controls' icons; this one is drawn with strokes. */}
-                      <MapIcon aria-hidden style={OUTLINE_ICON} />
-                    </ControlButton>
-                  </Controls>
-                </EditorFlow>
-              </LintStoreContext>
+              <CurrentBlockContext value={currentBlockStore}>
+                <LintStoreContext value={lintStore}>
+                  <EditorFlow
+                    nodesStore={editor.nodesStore}
+                    edges={editor.edges}
+                    onNodesChange={editor.onNodesChange}
+                    onEdgesChange={editor.onEdgesChange}
+                    onSelectionChange={onSelectionChange}
+                    onConnect={onConnect}
+                    onConnectEnd={onConnectEnd}
+                    onDragOver={onDragOver}
+                    onDrop={onDrop}
+                    nodesDraggable={!readOnly}
+                    noDragClassName={far ? FAR_NO_DRAG_CLASS : 'nodrag'}
+                    nodesConnectable={!readOnly}
+                    elementsSelectable={!readOnly}
+                    nodeTypes={nodeTypes}
+                    edgeTypes={edgeTypes}
+                    deleteKeyCode={null}
+                    selectionKeyCode="Shift"
+                    multiSelectionKeyCode={multiSelectionKeys}
+                    onlyRenderVisibleElements={schema.blocks.length > VISIBLE_ONLY_FROM}
+                    defaultViewport={opening.viewport}
+                    fitView={opening.fitted}
+                    fitViewOptions={FIT}
+                    minZoom={ZOOM.min}
+                    maxZoom={ZOOM.max}
+                  >
+                    <Background />
+                    <SelectedArrowLayers />
+                    {readOnly ? null : <FarDrag onNodesChange={editor.onNodesChange} />}
+                    {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
+                    {/* In a row on a phone, where the canvas is short. */}
+                    <Controls showFitView={false} orientation={wide ? 'vertical' : 'horizontal'}>
+                      <ControlButton onClick={fitView} aria-label="Fit view" title="Fit view">
+                        <Maximize aria-hidden style={OUTLINE_ICON} />
+                      </ControlButton>
+                      <ControlButton
+                        onClick={toggleMinimap}
+                        aria-label={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
+                        title={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
+                      >
+                        {/* React Flow fills its controls' icons; this one is drawn with strokes. */}
+                        <MapIcon aria-hidden style={OUTLINE_ICON} />
+                      </ControlButton>
+                    </Controls>
+                  </EditorFlow>
+                </LintStoreContext>
+              </CurrentBlockContext>
             </FarZoomContext>
           ) : null}
         </div>

@@ -1,7 +1,6 @@
 'use client';
 
 import {
-  getBezierPath,
   type InternalNode,
   type NodeChange,
   Position,
@@ -12,7 +11,8 @@ import {
 } from '@xyflow/react';
 import { calcAutoPan, getEdgePosition, pointToRendererPoint } from '@xyflow/system';
 import { use, useEffect } from 'react';
-import { arrowStroke } from './arrow-edge';
+import { arrowStroke, blockBox } from './arrow-edge';
+import { arrowRoute } from './arrow-route';
 import { FarZoomContext } from './far-zoom';
 import type { ArrowFlowEdge, BotFlowNode } from './schema-to-flow';
 
@@ -217,7 +217,7 @@ function arrowCanvas(viewport: HTMLElement | null) {
 }
 
 /**
- * Draws `edges` as ArrowEdge draws them (the same bezier, stroke and arrowhead) on `layer`,
+ * Draws `edges` as ArrowEdge draws them (the same route, stroke and arrowhead) on `layer`,
  * sized to the pane at the current view; the canvas sits in flow coordinates in the viewport.
  */
 function drawArrows(
@@ -262,7 +262,7 @@ function drawArrows(
     context.strokeStyle = line.color;
     context.lineWidth = line.width;
     context.setLineDash(line.dash);
-    context.stroke(new Path2D(getBezierPath(ends)[0]));
+    context.stroke(new Path2D(arrowRoute(ends, blockBox(sourceNode), blockBox(targetNode))[0]));
     arrowhead(context, ends.targetX, ends.targetY, ends.targetPosition, line.width);
   }
 }

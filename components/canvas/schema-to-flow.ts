@@ -7,6 +7,7 @@ import {
   ownButtonHandle,
   sourceHandleOf,
 } from '@/lib/schema/buttons';
+import { blockKindStyle } from './block-colors';
 import { NODE_HEIGHT, NODE_WIDTH } from './initial-viewport';
 import { DEFAULT_COMMENT_SIZE } from './schema-ops';
 
@@ -93,7 +94,15 @@ export function blockToNode(block: Block, extras: OutgoingExtras = NO_EXTRAS, se
       height: size.height,
     };
   }
-  return { id: nodeId(block.id), type: 'block', position: block.position, data, selected };
+  return {
+    id: nodeId(block.id),
+    type: 'block',
+    position: block.position,
+    data,
+    selected,
+    // The name of the focusable block for assistive technology (its text follows inside).
+    ariaLabel: `${blockKindStyle[block.kind].label} block #${block.id}: ${block.name || 'Untitled'}`,
+  };
 }
 
 /** The edge of an arrow; `sourceHandle` is the button it leaves from (null: the block's own handle). */

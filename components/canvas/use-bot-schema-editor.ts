@@ -24,7 +24,9 @@ import {
 } from './history';
 import { allocateIds, initialWatermark, observeIds } from './ids';
 import { importBeside } from './import-beside';
+import { blocksBounds } from './initial-viewport';
 import { createNodesStore } from './nodes-store';
+import type { Box, Point } from './placement';
 import {
   addItems,
   applyLayout,
@@ -70,6 +72,7 @@ interface CommitOptions {
   validate?: boolean;
 }
 
+/** How far from the copied blocks their copy is first tried (then the nearest free spot). */
 const PASTE_OFFSET = 40;
 
 /**
@@ -78,7 +81,16 @@ const PASTE_OFFSET = 40;
  * allocation and autosave. Every change goes through `commit`, which pushes a snapshot, maps it
  * back onto the nodes (reusing unchanged node objects) and schedules a save.
  */
-export function useBotSchemaEditor({ projectId, initial }: { projectId: number; initial: EditorInitial }) {
+export function useBotSchemaEditor({
+  projectId,
+  initial,
+  freeSpot,
+}: {
+  projectId: number;
+  initial: EditorInitial;
+  /** Where a pasted group's box may go: the free spot nearest the one asked for, as the canvas sees it. */
+  freeSpot(wanted: Box): Point;
+}) {
   const [initialFlow] = useState(() => schemaToFlow(initial.schema));
   const [nodesStore] = useState(() => createNodesStore(initialFlow.nodes));
   const setNodes = nodesStore.set;
@@ -90,7 +102,8 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
   const watermark = useRef(initialWatermark(initial.schema, initial));
   const [view, setView] = useState({ schema: initial.schema, canUndo: false, canRedo: false });
   const [notice, setNotice] = useState<string | null>(null);
-  const pasteCount = useRef({ text: '', count: 0 });
+  const placeRef = useRef(freeSpot);
+  placeRef.current = freeSpot;
 
   const autosave = useAutosave({
     projectId,
@@ -179,16 +192,22 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
         ? newButtonArrow(nextArrowId(), from, to, text)
         : newArrow(nextArrowId(), from, to, present());
     };
-    function paste(text: string, offset?: { x: number; y: number }): boolean {
-      const fragment = parseClipboard(text);
-      if (!fragment) return false;
-      if (pasteCount.current.text !== text) pasteCount.current = { text, count: 0 };
-      const step = ++pasteCount.current.count * PASTE_OFFSET;
-      const pasted = pasteFragment(present(), fragment, watermark.current, offset ?? { x: step, y: step });
+    // Copies go beside their originals, in the nearest spot where they cover no block (a copy
+    // pasted again goes beside the last one), as a block from the palette does.
+    function pasteBeside(fragment: BotSchema): boolean {
+      const bounds = blocksBounds(fragment.blocks);
+      if (!bounds) return false;
+      const spot = placeRef.current({ ...bounds, x: bounds.x + PASTE_OFFSET, y: bounds.y + PASTE_OFFSET });
+      const offset = { x: spot.x - bounds.x, y: spot.y - bounds.y };
+      const pasted = pasteFragment(present(), fragment, watermark.current, offset);
       return commit(pasted.schema, {
         validate: true,
         select: { blocks: pasted.blockIds, arrows: pasted.arrowIds },
       });
+    }
+    function paste(text: string): boolean {
+      const fragment = parseClipboard(text);
+      return fragment ? pasteBeside(fragment) : false;
     }
     return {
       addBlock(kind: BlockKind, position: { x: number; y: number }): number | null {
@@ -260,23 +279,13 @@ export function useBotSchemaEditor({ projectId, initial }: { projectId: number; 
       copySelection(): string | null {
         const ids = selectedBlockIds();
         if (!ids.length) return null;
-        const text = serializeClipboard(copySelection(present(), new Set(ids)));
-        pasteCount.current = { text, count: 0 };
-        return text;
+        return serializeClipboard(copySelection(present(), new Set(ids)));
       },
       paste,
       duplicate() {
         const ids = selectedBlockIds();
         if (!ids.length) return;
-        const fragment = copySelection(present(), new Set(ids));
-        const pasted = pasteFragment(present(), fragment, watermark.current, {
-          x: PASTE_OFFSET,
-          y: PASTE_OFFSET,
-        });
-        commit(pasted.schema, {
-          validate: true,
-          select: { blocks: pasted.blockIds, arrows: pasted.arrowIds },
-        });
+        pasteBeside(copySelection(present(), new Set(ids)));
       },
       /** An imported schema replaces the bot, as one step that Undo takes back. */
       replaceWith(imported: BotSchema): boolean {

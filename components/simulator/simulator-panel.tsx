@@ -25,8 +25,11 @@ const buttonList = (buttons: unknown): { text: string }[] => {
 export function SimulatorPanel({
   projectId,
   onCurrentBlock,
+  onShowBlock,
 }: {
   projectId: number;
+  /** Shows a block on the canvas, selected (the keyboard's way to find the current block). */
+  onShowBlock(id: number): void;
   /** The conversation's current block: once as the state loads, then whenever it changes. */
   onCurrentBlock(id: number | null): void;
 }) {
@@ -98,6 +101,19 @@ export function SimulatorPanel({
           Reset
         </Button>
       </div>
+      {currentBlockId !== null ? (
+        <p className="flex items-center gap-1 border-b border-slate-100 px-3 py-1 text-xs text-slate-600">
+          The conversation is in
+          <button
+            type="button"
+            className="font-mono text-brand-700 hover:underline"
+            onClick={() => onShowBlock(currentBlockId)}
+            title="Show this block on the canvas"
+          >
+            block #{currentBlockId}
+          </button>
+        </p>
+      ) : null}
       <div
         ref={scroller}
         className={cn('min-h-0 flex-1 overflow-y-auto p-3', asTg && 'bg-sky-100/60')}
