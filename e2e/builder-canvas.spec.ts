@@ -305,3 +305,40 @@ test('without a mouse: the simulator’s block is named and found, handles say w
   await page.getByRole('button', { name: 'Red', exact: true }).last().click();
   await expect(page.getByTestId('sim-out').last()).toHaveText('All red');
 });
+
+test('an arrow back to an earlier block goes around the blocks, its label clear of them and of the forward one', async ({
+  page,
+}) => {
+  await signUp(page, `back-${Date.now()}@example.com`);
+  const bot = {
+    format: 'blockbot/schema@1',
+    blocks: [
+      {
+        id: 1,
+        kind: 'start',
+        name: 'Ask',
+        text: 'Yes or no?',
+        trigger: { alternatives: '' },
+        position: { x: 0, y: 0 },
+      },
+      { id: 2, kind: 'state', name: 'Answer', text: 'Noted', position: { x: 340, y: 30 } },
+    ],
+    arrows: [
+      { id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'yes' } },
+      { id: 2, from: 2, to: 1, kind: 'condition', condition: { alternatives: 'again' } },
+    ],
+  };
+  await chooseBotFile(page, 'back.json', bot);
+  await page
+    .getByRole('dialog', { name: 'Import back.json?' })
+    .getByRole('button', { name: 'Replace' })
+    .click();
+  await expect(page.getByTestId('arrow-2')).toContainText('again');
+  const forward = await settled(page.getByTestId('arrow-1'));
+  const back = await settled(page.getByTestId('arrow-2'));
+  const blocks = [await settled(page.getByTestId('block-1')), await settled(page.getByTestId('block-2'))];
+  const overlap = (a: typeof back, b: typeof back) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  expect(overlap(back, forward)).toBe(false);
+  for (const block of blocks) expect(overlap(back, block)).toBe(false);
+});
