@@ -158,3 +158,31 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('button', { name: 'Export JSON' })).toBeVisible();
   });
 });
+
+test('the docs have a home: the guide first, starting with getting started, the developers’ pages apart', async ({
+  page,
+}) => {
+  const response = await page.goto('/docs');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { name: 'Blockbot documentation', level: 1 })).toBeVisible();
+  const sections = page.getByRole('main').getByRole('heading', { level: 2 });
+  await expect(sections.first()).toHaveText('Start here');
+  await expect(sections.last()).toHaveText('For developers of Blockbot');
+  const developers = page.getByRole('region', { name: 'For developers of Blockbot' });
+  await expect(developers.getByRole('link', { name: 'Architecture' })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Build bots' }).getByRole('link', { name: 'Architecture' }),
+  ).toHaveCount(0);
+
+  await page.getByRole('main').getByRole('link', { name: 'Getting started' }).first().click();
+  await expect(page).toHaveURL(/\/docs\/getting-started$/);
+  await expect(page.getByRole('heading', { name: 'Getting started', level: 1 })).toBeVisible();
+  // Its links stay in the app, and the bar leads back home.
+  await page.getByRole('article').getByRole('link', { name: 'the builder' }).first().click();
+  await expect(page).toHaveURL(/\/docs\/builder$/);
+  await page
+    .getByRole('navigation', { name: 'Documentation' })
+    .getByRole('link', { name: 'Docs home' })
+    .click();
+  await expect(page).toHaveURL(/\/docs$/);
+});

@@ -94,14 +94,16 @@ export function ClientsTable({ projectId }: { projectId: number }) {
   const opts = options.data;
 
   return (
-    <main className="space-y-4 p-6">
+    <main className="space-y-4 p-4 sm:p-6">
       <h1 className="text-lg font-semibold text-slate-900">Clients</h1>
       <form
-        className="grid grid-cols-[minmax(0,3fr)_minmax(0,1fr)_minmax(0,1fr)_auto_auto] gap-2"
+        // On a phone: the search on a row of its own, the variable filter and the buttons in pairs.
+        className="grid grid-cols-2 gap-2 sm:grid-cols-[minmax(0,3fr)_minmax(0,1fr)_minmax(0,1fr)_auto_auto]"
         onSubmit={onSearch}
         aria-label="Search clients"
       >
         <Input
+          className="col-span-2 sm:col-span-1"
           aria-label="Search by name, phone, e-mail or platform id"
           placeholder="Name, phone, e-mail or platform id"
           maxLength={MAX_TEXT}
@@ -135,7 +137,7 @@ export function ClientsTable({ projectId }: { projectId: number }) {
           </Button>
         ) : null}
       </form>
-      <div className="grid grid-cols-6 gap-2">
+      <div className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
         <Select
           aria-label="Messenger"
           value={draft.clientType}

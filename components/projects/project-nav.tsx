@@ -1,8 +1,9 @@
 'use client';
 
+import { ChevronDown } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { cn } from '@/components/ui/cn';
 import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 
@@ -21,35 +22,71 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
     { href: `${base}/team`, label: 'Team', managers: true },
   ];
   const manager = canManageProject(role);
+  // A tab's own pages (a client's profile under Clients) keep it current.
+  const isCurrent = (href: string) => pathname === href || (href !== base && pathname.startsWith(`${href}/`));
+  const currentTab = tabs.find((tab) => isCurrent(tab.href));
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+  const links = tabs.map((tab) => {
+    if (tab.managers && !manager)
+      return (
+        // Operators see what exists, and why it is not theirs to open.
+        <span
+          key={tab.href}
+          aria-disabled="true"
+          title={MANAGERS_ONLY}
+          className="cursor-not-allowed rounded-md px-3 py-1.5 text-sm text-slate-400"
+        >
+          {tab.label}
+        </span>
+      );
+    return (
+      <TabLink
+        key={tab.href}
+        href={tab.href}
+        current={isCurrent(tab.href)}
+        onFollow={() => setMenuOpen(false)}
+      >
+        {tab.label}
+      </TabLink>
+    );
+  });
   return (
     <nav
-      className="flex h-11 shrink-0 items-center gap-1 overflow-x-auto whitespace-nowrap border-b border-slate-200 bg-white px-4"
+      className="relative flex h-11 shrink-0 items-center gap-1 border-b border-slate-200 bg-white px-4"
       aria-label="Project"
+      onKeyDown={(e) => e.key === 'Escape' && setMenuOpen(false)}
     >
-      <span className="mr-4 max-w-48 truncate font-medium text-slate-900" data-testid="project-name">
+      <span
+        className="mr-4 min-w-16 max-w-48 flex-1 truncate font-medium text-slate-900 sm:flex-none"
+        data-testid="project-name"
+        title={name}
+      >
         {name}
       </span>
-      {tabs.map((tab) => {
-        if (tab.managers && !manager)
-          return (
-            // Operators see what exists, and why it is not theirs to open.
-            <span
-              key={tab.href}
-              aria-disabled="true"
-              title={MANAGERS_ONLY}
-              className="cursor-not-allowed rounded-md px-3 py-1.5 text-sm text-slate-400"
-            >
-              {tab.label}
-            </span>
-          );
-        // A tab's own pages (a client's profile under Clients) keep it current.
-        const current = pathname === tab.href || (tab.href !== base && pathname.startsWith(`${tab.href}/`));
-        return (
-          <TabLink key={tab.href} href={tab.href} current={current}>
-            {tab.label}
-          </TabLink>
-        );
-      })}
+      {/* On a phone the seven tabs do not fit: the current one opens a menu of them all. */}
+      <button
+        type="button"
+        className="flex shrink-0 items-center gap-1 rounded-md bg-brand-50 px-3 py-1.5 text-sm font-medium text-brand-700 sm:hidden"
+        aria-expanded={menuOpen}
+        aria-controls={menuId}
+        aria-label={`${currentTab?.label ?? 'Project'}: open the project menu`}
+        onClick={() => setMenuOpen((open) => !open)}
+      >
+        {currentTab?.label ?? 'Menu'}
+        <ChevronDown className={cn('size-4 transition-transform', menuOpen && 'rotate-180')} aria-hidden />
+      </button>
+      <div
+        id={menuId}
+        className={cn(
+          'sm:static sm:flex sm:min-w-0 sm:flex-row sm:items-center sm:gap-1 sm:overflow-x-auto sm:whitespace-nowrap sm:border-0 sm:p-0 sm:shadow-none',
+          menuOpen
+            ? 'absolute top-full right-2 left-2 z-50 flex flex-col gap-0.5 rounded-md border border-slate-200 bg-white p-1 shadow-lg'
+            : 'hidden',
+        )}
+      >
+        {links}
+      </div>
     </nav>
   );
 }
@@ -59,7 +96,18 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
  * prefetching every tab as the nav appears rendered up to seven pages on the server, on the
  * embedded database's single connection, while the page just opened was loading.
  */
-function TabLink({ href, current, children }: { href: string; current: boolean; children: ReactNode }) {
+function TabLink({
+  href,
+  current,
+  onFollow,
+  children,
+}: {
+  href: string;
+  current: boolean;
+  /** Called when the link is followed (the phone's menu closes). */
+  onFollow(): void;
+  children: ReactNode;
+}) {
   const [wanted, setWanted] = useState(false);
   return (
     <Link
@@ -67,6 +115,7 @@ function TabLink({ href, current, children }: { href: string; current: boolean; 
       prefetch={wanted ? null : false}
       onMouseEnter={() => setWanted(true)}
       onFocus={() => setWanted(true)}
+      onClick={onFollow}
       aria-current={current ? 'page' : undefined}
       className={cn(
         'rounded-md px-3 py-1.5 text-sm',

@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { docTitle } from '@/lib/docs/doc-index';
 import { renderDoc } from '@/lib/docs/render-doc';
 import { listDocs, readDoc } from '@/server/docs/doc-files';
+import { DocsNav } from '../docs-nav';
 
 type Params = { params: Promise<{ doc: string[] }> };
 
@@ -12,7 +13,7 @@ export const generateStaticParams = () => listDocs().map((doc) => ({ doc: doc.sp
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const doc = (await params).doc.join('/');
-  const title = /^# (.+)$/m.exec(readDoc(doc) ?? '')?.[1];
+  const title = docTitle(readDoc(doc) ?? '');
   return { title: title ?? doc };
 }
 
@@ -37,27 +38,7 @@ export default async function DocPage({ params }: Params) {
   if (markdown === null) notFound();
   return (
     <div className="min-h-full bg-white">
-      <nav
-        aria-label="Documentation"
-        className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 px-6 py-3 text-sm"
-      >
-        <Link href="/projects" className="font-semibold">
-          Blockbot
-        </Link>
-        {listDocs().map((other) => (
-          <Link
-            key={other}
-            href={`/docs/${other}`}
-            aria-current={other === doc ? 'page' : undefined}
-            className="text-slate-600 hover:text-slate-900 aria-[current=page]:font-medium aria-[current=page]:text-slate-900"
-          >
-            {other}.md
-          </Link>
-        ))}
-        <Link href="/docs/api" className="text-slate-600 hover:text-slate-900">
-          API reference
-        </Link>
-      </nav>
+      <DocsNav current={doc} />
       <article
         className={`${prose} mx-auto px-6 py-8`}
         // biome-ignore lint/security/noDangerouslySetInnerHtml: the repository's own Markdown, rendered at build time, not user content

@@ -1,0 +1,109 @@
+/**
+ * The documentation's table of contents: the user guide first, by what a reader wants to do,
+ * and the developers' internals apart at the end. Every Markdown file of docs/ is in exactly one
+ * section (server/docs/doc-index.test.ts checks it), so a new page is never left out.
+ */
+export interface DocEntry {
+  /** The path under docs/ without `.md`, or an absolute app path (`/docs/api`). */
+  doc: string;
+  /** Its short name in the docs' navigation. */
+  label: string;
+  /** One line on what the reader finds there. */
+  about: string;
+}
+
+export interface DocSection {
+  title: string;
+  entries: readonly DocEntry[];
+  /** Internals: shown apart from the user guide. */
+  developers?: true;
+}
+
+export const DOC_SECTIONS: readonly DocSection[] = [
+  {
+    title: 'Start here',
+    entries: [
+      {
+        doc: 'getting-started',
+        label: 'Getting started',
+        about: 'From a new account to a bot that answers real clients.',
+      },
+    ],
+  },
+  {
+    title: 'Build bots',
+    entries: [
+      {
+        doc: 'builder',
+        label: 'Builder',
+        about: 'The canvas, blocks and arrows, buttons, the Problems panel and the simulator.',
+      },
+      { doc: 'formula', label: 'Formulas', about: 'The formula language and every built-in function.' },
+      {
+        doc: 'bot-schema',
+        label: 'Schema format',
+        about: 'The JSON format of a bot, for import and export.',
+      },
+    ],
+  },
+  {
+    title: 'Talk to clients',
+    entries: [
+      { doc: 'channels/widget', label: 'Chat widget', about: 'A chat on your website, with one script tag.' },
+      { doc: 'channels/tg', label: 'tg messenger', about: 'Connecting a bot of the tg messenger.' },
+      {
+        doc: 'inbox',
+        label: 'Conversations',
+        about: 'Operators answering clients, and taking a conversation over from the bot.',
+      },
+      {
+        doc: 'clients',
+        label: 'Clients',
+        about: 'Everyone who wrote to the bot: profiles, variables, history.',
+      },
+      { doc: 'team', label: 'Team', about: 'Owners, admins and operators; invites.' },
+    ],
+  },
+  {
+    title: 'Integrate',
+    entries: [
+      {
+        doc: '/docs/api',
+        label: 'API reference',
+        about: 'The public HTTP API: every action, its parameters and an example.',
+      },
+      {
+        doc: 'migrating',
+        label: 'Migrating',
+        about: 'Moving bots and integrations from the commercial platform.',
+      },
+      {
+        doc: 'spec/platform-interface',
+        label: 'Interface contract',
+        about: 'The interface contract: endpoints, in-flow functions, webhook.',
+      },
+    ],
+  },
+  {
+    title: 'For developers of Blockbot',
+    developers: true,
+    entries: [
+      {
+        doc: 'architecture',
+        label: 'Architecture',
+        about: 'Where the code lives, how a message flows, and recipes for extending it.',
+      },
+      {
+        doc: 'spec/bot-semantics',
+        label: 'Bot semantics',
+        about: 'How bots run: the rules the engine implements.',
+      },
+    ],
+  },
+];
+
+/** A doc's address in the app. */
+export const docHref = (doc: string) => (doc.startsWith('/') ? doc : `/docs/${doc}`);
+
+/** A Markdown document's title: its first `# ` heading. */
+export const docTitle = (markdown: string) => /^# (.+)$/m.exec(markdown)?.[1];
