@@ -78,7 +78,7 @@ test('search finds formulas; the editor opens each block at its top; export and 
 
   // A formula's text finds its block, which opens at the top of the editor.
   await search.fill('round(base');
-  await expect(page.getByRole('option', { name: /#2 Prices/ })).toContainText(
+  await expect(page.getByRole('listbox').getByRole('option', { name: /#2 Prices/ })).toContainText(
     'Σ price = round(base * 1.2, 2)',
   );
   await search.press('Enter');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { importBot, settled, signUp } from './helpers';
+import { importBot, saved, settled, signUp } from './helpers';
 
 test('the canvas follows the simulator into a block that is off-screen', async ({ page }) => {
   await signUp(page, `follow-${Date.now()}@example.com`);
@@ -58,6 +58,7 @@ test('a ?block= link opens on its block, not on the block the simulator was left
     arrows: [{ id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'go' } }],
   };
   await importBot(page, 'link.json', bot);
+  await saved(page);
   await page.getByLabel('Message to the bot').fill('hi');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByTestId('canvas')).toHaveAttribute('data-current-block', '1');
@@ -89,6 +90,7 @@ test('the simulator opens at the newest message of a long conversation', async (
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
   };
   await importBot(page, 'echo.json', bot);
+  await saved(page);
   for (let i = 1; i <= 12; i++) {
     await page.getByLabel('Message to the bot').fill(`message ${i}`);
     await page.getByRole('button', { name: 'Send' }).click();

@@ -25,13 +25,13 @@ export default function DocsHome() {
             .
           </p>
         </header>
-        {DOC_SECTIONS.map((section) => (
+        {DOC_SECTIONS.map((section, i) => (
           <section
             key={section.title}
-            aria-labelledby={`docs-${section.title}`}
+            aria-labelledby={`docs-section-${i}`}
             className={section.developers ? 'rounded-lg border border-slate-200 bg-slate-50 p-4' : undefined}
           >
-            <h2 id={`docs-${section.title}`} className="mb-3 text-lg font-semibold text-slate-900">
+            <h2 id={`docs-section-${i}`} className="mb-3 text-lg font-semibold text-slate-900">
               {section.title}
             </h2>
             {section.developers ? (

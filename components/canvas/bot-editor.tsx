@@ -145,7 +145,7 @@ export function BotEditor({
         width: n.measured?.width ?? n.width ?? NODE_WIDTH,
         height: n.measured?.height ?? n.height ?? NODE_HEIGHT,
       }));
-      return freeSpot(wanted, wanted, taken);
+      return freeSpot(wanted, { width: wanted.width, height: wanted.height }, taken);
     },
     [flow],
   );
