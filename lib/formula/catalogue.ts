@@ -2,6 +2,7 @@ import { checkList, listTooLong, textTooLong } from './evaluate';
 import { hmacHex, md5, sha256 } from './hash';
 import { LIMITS } from './limits';
 import { CHARS_PER_STEP, type Meter } from './meter';
+import type { Plan } from './plans';
 import { zonedParts } from './time-zone';
 import {
   asNumber,
@@ -39,8 +40,7 @@ export interface BuiltinContext extends Meter {
   timeZone: string;
 }
 
-/** A project's plan (Settings, Plan): it decides which built-ins a formula may call. */
-export type Plan = 'free' | 'business' | 'ai';
+export type { Plan };
 
 export interface BuiltinEntry {
   name: string;
