@@ -39,7 +39,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
     .command('create')
     .description('create a project (with the default CRM funnel)')
     .requiredOption('--name <name>', 'project name')
-    .option('--plan <plan>', `plan: ${PLANS.join(', ')}`, 'free')
+    .option('--plan <plan>', `plan: ${PLANS.join(', ')} (default: BLOCKBOT_DEFAULT_PLAN, free unless set)`)
     .option('--time-zone <tz>', 'IANA time zone', 'UTC')
     .option(
       '--owner <email>',
@@ -47,8 +47,8 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
     )
     .option('--demo', 'start with the demo bot')
     .action(
-      async (opts: { name: string; plan: string; timeZone: string; owner?: string; demo?: boolean }) => {
-        if (!(PLANS as readonly string[]).includes(opts.plan)) {
+      async (opts: { name: string; plan?: string; timeZone: string; owner?: string; demo?: boolean }) => {
+        if (opts.plan !== undefined && !(PLANS as readonly string[]).includes(opts.plan)) {
           throw new CliError(`--plan must be one of ${PLANS.join(', ')} (got "${opts.plan}")`);
         }
         const created = await withDb(async (db) => {
@@ -57,7 +57,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
             : null;
           return createProject(db, {
             name: opts.name,
-            plan: opts.plan as (typeof PLANS)[number],
+            plan: opts.plan as (typeof PLANS)[number] | undefined,
             timeZone: opts.timeZone,
             withDemoBot: Boolean(opts.demo),
             owner: opts.owner ? { email: opts.owner, userId: user?.id } : undefined,

@@ -15,14 +15,14 @@ test('designs on the canvas: add, edit, connect, undo/redo, copy/paste, search, 
 
   // Add a state block from the palette: it gets the next id and opens in the block editor.
   await page.getByRole('button', { name: 'Add state block' }).click();
-  const block8 = page.getByTestId('block-8');
-  await expect(block8).toBeVisible();
+  const block10 = page.getByTestId('block-10');
+  await expect(block10).toBeVisible();
   const editor = page.getByRole('complementary', { name: 'Block editor' });
-  await expect(editor.getByRole('heading')).toContainText('#8');
+  await expect(editor.getByRole('heading')).toContainText('#10');
   await editor.getByLabel('Name', { exact: true }).fill('Shipping');
   await editor.getByLabel('Text', { exact: true }).fill('Ships in #{days} days');
-  await expect(block8).toContainText('Shipping');
-  await expect(block8).toContainText('Ships in #{days} days');
+  await expect(block10).toContainText('Shipping');
+  await expect(block10).toContainText('Ships in #{days} days');
   await expect(editor.getByTestId('text-preview').locator('mark')).toHaveText('#{days}');
 
   // An invalid edit shows the field's error and is not applied.
@@ -35,29 +35,29 @@ test('designs on the canvas: add, edit, connect, undo/redo, copy/paste, search, 
   // Connect the new block to "Prices": a new unconditional arrow, selected in the arrow editor.
   await page.getByRole('button', { name: 'Zoom to fit' }).click();
   await page.waitForTimeout(400);
-  await connect(page, 8, 2);
+  await connect(page, 10, 2);
   const arrowEditor = page.getByRole('complementary', { name: 'Arrow editor' });
-  await expect(arrowEditor.getByRole('heading')).toContainText('#6');
-  await expect(page.getByTestId('arrow-6')).toContainText('any reply');
+  await expect(arrowEditor.getByRole('heading')).toContainText('#8');
+  await expect(page.getByTestId('arrow-8')).toContainText('any reply');
   await arrowEditor.getByLabel('Arrow kind').selectOption('condition');
   await arrowEditor.getByLabel('Alternatives').fill('ship;delivery');
-  await expect(page.getByTestId('arrow-6')).toContainText('ship | delivery');
+  await expect(page.getByTestId('arrow-8')).toContainText('ship | delivery');
   await arrowEditor.getByLabel('Match mode').selectOption('regex');
   await arrowEditor.getByLabel('Alternatives').fill('ship(');
   await expect(arrowEditor.getByRole('alert').first()).toBeVisible();
-  await expect(page.getByTestId('arrow-6')).toContainText('ship | delivery');
+  await expect(page.getByTestId('arrow-8')).toContainText('ship | delivery');
   await arrowEditor.getByLabel('Alternatives').fill('ship');
-  await expect(page.getByTestId('arrow-6')).toContainText('ship');
+  await expect(page.getByTestId('arrow-8')).toContainText('ship');
 
   // Undo and redo, from the toolbar and the keyboard.
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
-  await expect(page.getByTestId('arrow-6')).toContainText('ship | delivery');
+  await expect(page.getByTestId('arrow-8')).toContainText('ship | delivery');
   await page.keyboard.press('Control+Shift+Z');
-  await expect(page.getByTestId('arrow-6')).not.toContainText('delivery');
+  await expect(page.getByTestId('arrow-8')).not.toContainText('delivery');
   await page.keyboard.press('Control+z');
-  await expect(page.getByTestId('arrow-6')).toContainText('delivery');
+  await expect(page.getByTestId('arrow-8')).toContainText('delivery');
   await page.getByRole('button', { name: 'Redo', exact: true }).click();
-  await expect(page.getByTestId('arrow-6')).not.toContainText('delivery');
+  await expect(page.getByTestId('arrow-8')).not.toContainText('delivery');
 
   // Clicking an arrow's label selects it.
   await page.getByTestId('arrow-1').click();
@@ -65,19 +65,19 @@ test('designs on the canvas: add, edit, connect, undo/redo, copy/paste, search, 
   await expect(arrowEditor.getByLabel('Show as a button')).toBeChecked();
 
   // Copy and paste the block: new ids above the highest; duplicate gets the next one.
-  await block8.click();
-  await expect(editor.getByRole('heading')).toContainText('#8');
+  await block10.click();
+  await expect(editor.getByRole('heading')).toContainText('#10');
   await page.keyboard.press('Control+c');
   await page.keyboard.press('Control+v');
-  await expect(page.getByTestId('block-9')).toContainText('Shipping');
-  await expect(editor.getByRole('heading')).toContainText('#9');
+  await expect(page.getByTestId('block-11')).toContainText('Shipping');
+  await expect(editor.getByRole('heading')).toContainText('#11');
   await page.keyboard.press('Control+d');
-  await expect(page.getByTestId('block-10')).toContainText('Shipping');
+  await expect(page.getByTestId('block-12')).toContainText('Shipping');
   await page.keyboard.press('Delete');
-  await expect(page.getByTestId('block-10')).toHaveCount(0);
+  await expect(page.getByTestId('block-12')).toHaveCount(0);
   // A deleted block's id is never given again.
   await page.getByRole('button', { name: 'Add note block' }).click();
-  await expect(page.getByTestId('block-11')).toBeVisible();
+  await expect(page.getByTestId('block-13')).toBeVisible();
 
   // Search by id and jump: the block is centred and selected.
   await page.getByRole('button', { name: 'Zoom to fit' }).click();
@@ -87,17 +87,17 @@ test('designs on the canvas: add, edit, connect, undo/redo, copy/paste, search, 
   await expect(editor.getByRole('heading')).toContainText('#4');
   await expect(editor.getByLabel('Name', { exact: true })).toHaveValue('Order placed');
   await page.getByLabel('Search blocks').fill('Shipp');
-  await page.getByRole('listbox').getByRole('option', { name: /#8/ }).click();
-  await expect(editor.getByRole('heading')).toContainText('#8');
+  await page.getByRole('listbox').getByRole('option', { name: /#10/ }).click();
+  await expect(editor.getByRole('heading')).toContainText('#10');
 
   // Everything was saved: a reload shows it.
   await saved(page);
   await page.reload();
-  await expect(page.getByTestId('block-8')).toContainText('Shipping');
-  await expect(page.getByTestId('block-9')).toContainText('Shipping');
-  await expect(page.getByTestId('block-10')).toHaveCount(0);
-  await expect(page.getByTestId('arrow-6')).toContainText('ship');
-  await expect(page.getByTestId('block-11')).toHaveAttribute('data-kind', 'comment');
+  await expect(page.getByTestId('block-10')).toContainText('Shipping');
+  await expect(page.getByTestId('block-11')).toContainText('Shipping');
+  await expect(page.getByTestId('block-12')).toHaveCount(0);
+  await expect(page.getByTestId('arrow-8')).toContainText('ship');
+  await expect(page.getByTestId('block-13')).toHaveAttribute('data-kind', 'comment');
 
   // Importing an invalid file names the field; the canvas is unchanged.
   const bad = {
@@ -107,7 +107,7 @@ test('designs on the canvas: add, edit, connect, undo/redo, copy/paste, search, 
   };
   await chooseBotFile(page, 'bad.json', bad);
   await expect(page.getByTestId('canvas').getByRole('alert')).toContainText('arrows[0].to');
-  await expect(page.getByTestId('block-8')).toBeVisible();
+  await expect(page.getByTestId('block-10')).toBeVisible();
 });
 
 test('a save over a change made in another tab is refused, with a reload that shows it', async ({
@@ -128,7 +128,7 @@ test('a save over a change made in another tab is refused, with a reload that sh
     'This bot was changed in another tab or by someone else',
   );
   await page.getByRole('button', { name: 'Reload' }).click();
-  await expect(page.getByTestId('block-8')).toContainText('From the other tab');
+  await expect(page.getByTestId('block-10')).toContainText('From the other tab');
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
 });
 
@@ -145,9 +145,9 @@ test('the canvas comes back with the latest bot after another tab of the project
   await page.getByRole('link', { name: 'Clients' }).click();
   await expect(page).toHaveURL(/\/clients$/);
   await page.goBack();
-  await expect(page.getByTestId('block-8')).toContainText('Added before leaving');
+  await expect(page.getByTestId('block-10')).toContainText('Added before leaving');
   await page.getByRole('button', { name: 'Add state block' }).click();
-  await expect(page.getByTestId('block-9')).toBeVisible();
+  await expect(page.getByTestId('block-11')).toBeVisible();
   await saved(page);
 });
 
@@ -159,11 +159,11 @@ test('an arrow dragged into empty space creates a block there; notes resize; bot
   const handle = await pressOn(page, page.getByTestId('block-6').locator('.react-flow__handle.source'));
   await page.mouse.move(handle.x + 150, handle.y + 200, { steps: 8 });
   await page.mouse.up();
-  await expect(page.getByTestId('block-8')).toBeVisible();
+  await expect(page.getByTestId('block-10')).toBeVisible();
   // Out of "Restart" (a start block without buttons) a new arrow continues at once.
-  await expect(page.getByTestId('arrow-6')).toContainText('continue');
+  await expect(page.getByTestId('arrow-8')).toContainText('continue');
   await expect(page.getByRole('complementary', { name: 'Block editor' }).getByRole('heading')).toContainText(
-    '#8',
+    '#10',
   );
 
   // The note resizes from its bottom-left corner.
@@ -182,8 +182,8 @@ test('an arrow dragged into empty space creates a block there; notes resize; bot
   await saved(page);
 
   await page.reload();
-  await expect(page.getByTestId('block-8')).toBeVisible();
-  await expect(page.getByTestId('arrow-6')).toBeVisible();
+  await expect(page.getByTestId('block-10')).toBeVisible();
+  await expect(page.getByTestId('arrow-8')).toBeVisible();
   const reloaded = (await page.getByTestId('block-7').boundingBox())!;
   expect(reloaded.width / reloaded.height).toBeCloseTo(after.width / after.height, 1);
 });

@@ -23,12 +23,12 @@ test('an arrow that can never fire gets a lint badge, and the problems list jump
   await page.waitForTimeout(400);
   await connect(page, 5, 3);
   const arrowEditor = page.getByRole('complementary', { name: 'Arrow editor' });
-  await expect(arrowEditor.getByRole('heading')).toContainText('#6');
-  await expect(page.getByTestId('arrow-6')).toContainText('continue');
+  await expect(arrowEditor.getByRole('heading')).toContainText('#8');
+  await expect(page.getByTestId('arrow-8')).toContainText('continue');
   await expect(page.getByRole('button', { name: 'Problems (0)' })).toBeVisible();
   // Made to wait for a reply, it never fires: the client never stands in a not-a-state block.
   await arrowEditor.getByLabel('Arrow kind').selectOption('unconditional');
-  const badge = page.getByTestId('arrow-6').getByRole('img', { name: /^1 problem: This arrow never fires/ });
+  const badge = page.getByTestId('arrow-8').getByRole('img', { name: /^1 problem: This arrow never fires/ });
   await expect(badge).toBeVisible();
   await expect(badge).toHaveAttribute('title', /the client never stands in block #5/);
   await saved(page);
@@ -41,11 +41,11 @@ test('an arrow that can never fire gets a lint badge, and the problems list jump
   );
   await page.getByRole('button', { name: 'Problems (1)' }).click();
   const problems = page.getByRole('region', { name: 'Problems' });
-  await expect(problems).toContainText('Arrow #6 — This arrow never fires');
+  await expect(problems).toContainText('Arrow #8 — This arrow never fires');
   await shot(page, 'problems-list');
-  await problems.getByRole('button', { name: /Arrow #6/ }).click();
+  await problems.getByRole('button', { name: /Arrow #8/ }).click();
   await expect(problems).toHaveCount(0);
-  await expect(arrowEditor.getByRole('heading')).toContainText('#6');
+  await expect(arrowEditor.getByRole('heading')).toContainText('#8');
   await expect(badge).toBeInViewport();
   await shot(page, 'problems-jumped');
 
@@ -76,7 +76,7 @@ test('importing over a bot asks first: cancel keeps it, replace can be undone, a
   await saved(page);
 
   let dialog = await importFile(page);
-  await expect(dialog).toContainText('This bot has 7 blocks; the file has 2 blocks.');
+  await expect(dialog).toContainText('This bot has 9 blocks; the file has 2 blocks.');
   await shot(page, 'import-dialog');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
@@ -100,8 +100,8 @@ test('importing over a bot asks first: cancel keeps it, replace can be undone, a
   // Add beside: new ids after the bot's, the bot untouched.
   dialog = await importFile(page);
   await dialog.getByRole('button', { name: 'Add beside' }).click();
-  await expect(page.getByTestId('block-8')).toContainText('Imported hello');
-  await expect(page.getByTestId('block-9')).toContainText('Imported menu');
+  await expect(page.getByTestId('block-10')).toContainText('Imported hello');
+  await expect(page.getByTestId('block-11')).toContainText('Imported menu');
   await expect(page.getByTestId('block-1')).toContainText('Welcome');
   await saved(page);
   await shot(page, 'import-beside');

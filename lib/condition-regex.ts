@@ -51,3 +51,30 @@ export function conditionRegexError(source: string): string | null {
   const compiled = compileConditionRegex(source);
   return compiled.ok ? null : compiled.error;
 }
+
+/** One character of each kind RE2's assertions tell apart: a word character, a line break, any other. */
+const PROBES = ['a', '\n', ' '];
+const escaped = (c: string) => `\\x{${c.charCodeAt(0).toString(16)}}`;
+
+function probe(pattern: string, text: string): boolean {
+  try {
+    return RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE).test(text);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a pattern matches every message, for lint (a condition after it never fires). Sure
+ * when true, never guessed: the pattern matches the empty text, and it matches an empty string
+ * at the start of any text (`.*`, `^`, `x?`) or at the end of any (`$`). What an empty match at
+ * the start or end depends on is only the assertions there (`^ $ \A \z \b \B`), which see no
+ * further than one character, so one text of each kind of character stands for all texts.
+ */
+export function matchesEveryText(source: string): boolean {
+  const compiled = compileConditionRegex(source);
+  if (!compiled.ok || !compiled.regex.test('')) return false;
+  const pattern = withRe2Escapes(source);
+  const atStart = PROBES.every((c) => probe(`^(?:${pattern})${escaped(c)}`, c));
+  return atStart || PROBES.every((c) => probe(`${escaped(c)}(?:${pattern})\\z`, c));
+}

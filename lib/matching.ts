@@ -1,4 +1,4 @@
-import { compileConditionRegex } from '@/lib/condition-regex';
+import { compileConditionRegex, matchesEveryText } from '@/lib/condition-regex';
 import type { Condition } from '@/lib/schema';
 
 /**
@@ -98,4 +98,44 @@ export function matchCondition(
     if (hit) return alternative;
   }
   return null;
+}
+
+type Matched = Pick<Condition, 'alternatives' | 'match' | 'ignore'> & { expression?: string };
+
+/** Whether a condition holds for every message, whatever it says: a regex that matches every text. */
+export function matchesEverything(condition: Matched): boolean {
+  const source = condition.alternatives.trim();
+  // An empty pattern is no condition at all: it never matches (matchCondition).
+  return (
+    !condition.expression?.trim() && condition.match === 'regex' && source !== '' && matchesEveryText(source)
+  );
+}
+
+const ignoreKey = (ignore: string | undefined) =>
+  splitAlternatives(ignore ?? '')
+    .map(normaliseText)
+    .join(';');
+
+/**
+ * Whether `first` holds for every message `later` holds for, so a `later` checked after it never
+ * fires (lint). Only what is sure: `first` has no comparison expression (it could fail) and
+ * matches everything, or both remove the same strings to ignore and each alternative of `later`
+ * is matched by `first` (an exact one, checked as the text it needs; another, by the same
+ * alternative in the same mode), or both are the same regex.
+ */
+export function conditionCovers(first: Matched, later: Matched): boolean {
+  if (first.expression?.trim()) return false;
+  if (matchesEverything(first)) return true;
+  if (later.match === 'regex' || first.match === 'regex') {
+    const source = later.alternatives.trim();
+    return later.match === first.match && source !== '' && source === first.alternatives.trim();
+  }
+  const alternatives = splitAlternatives(later.alternatives);
+  if (!alternatives.length || ignoreKey(first.ignore) !== ignoreKey(later.ignore)) return false;
+  // `later` exact holds only for the message that reads as its alternative once the strings to
+  // ignore are removed, and `first` sees the same text.
+  if (later.match === 'exact')
+    return alternatives.every((a) => matchCondition(normaliseText(a), { ...first, ignore: '' }) !== null);
+  const own = new Set(splitAlternatives(first.alternatives).map(normaliseText));
+  return first.match === later.match && alternatives.every((a) => own.has(normaliseText(a)));
 }

@@ -168,7 +168,8 @@ A formula cannot take the bot down, however it is written: past a limit, it gets
   (a chain of ${LIMITS.chainDepth + 1} \`+\` included) is marked in the editor; split it over several lines.
 
 In-flow functions (messages, callbacks, HTTP requests, CRM, lists, tg messenger) need the
-business or AI plan; on the free plan a call says so. Parameters are positional; pass \`None\` to
+business or AI plan; on the free plan a call fails saying so (the editor warns where one is
+written; a block whose \`ask_operator()\` fails does not send its message). Parameters are positional; pass \`None\` to
 skip an optional one (and \`0\` to skip \`auth\` of the \`requests_*\` functions).
 
 ## Functions

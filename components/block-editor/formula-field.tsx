@@ -3,6 +3,8 @@
 import { useId } from 'react';
 import { FormulaEditor } from '@/components/formula-editor/formula-editor';
 import { useKnownVariables } from '@/components/formula-editor/use-known-variables';
+import { useProjectId } from '@/components/projects/use-project-id';
+import { useProjectPlan } from '@/components/projects/use-project-plan';
 import { Field } from '@/components/ui/field';
 import type { SourceKind } from '@/lib/formula';
 
@@ -30,6 +32,7 @@ export function FormulaField({
 }: FormulaFieldProps) {
   const id = useId();
   const variables = useKnownVariables();
+  const plan = useProjectPlan(useProjectId());
   return (
     <Field id={id} label={label} error={error} hint={hint}>
       <FormulaEditor
@@ -39,6 +42,7 @@ export function FormulaField({
         onChange={onChange}
         kind={kind}
         variables={variables}
+        plan={plan}
         invalid={Boolean(error)}
         describedBy={error ? `${id}-error` : undefined}
         placeholder={placeholder ?? (kind === 'formula' ? 'price = round(base * 1.2, 2)' : 'age >= 18')}

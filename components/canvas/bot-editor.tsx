@@ -29,6 +29,7 @@ import { ArrowEditor } from '@/components/arrow-editor/arrow-editor';
 import { BlockEditor } from '@/components/block-editor/block-editor';
 import { type ButtonArrows, ButtonArrowsContext } from '@/components/block-editor/button-arrows';
 import { HeldBackContext } from '@/components/block-editor/use-validated-draft';
+import { useProjectPlan } from '@/components/projects/use-project-plan';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -182,8 +183,10 @@ export function BotEditor({
   const channels = useQuery(trpc.channels.list.queryOptions({ projectId }));
   const channelKinds = channels.data?.map((c) => c.kind).join(',') ?? '';
   const messengers = useMemo(() => messengersOf(channelKinds.split(',')), [channelKinds]);
+  // The plan rule warns of calls the project's plan does not allow.
+  const plan = useProjectPlan(projectId);
   // Lint follows committed edits (a drag commits once, at its end) in a worker.
-  const problems = useLintProblems(schema, messengers);
+  const problems = useLintProblems(schema, messengers, plan);
   const [lintStore] = useState(createLintStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 

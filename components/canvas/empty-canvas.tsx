@@ -13,7 +13,7 @@ export function EmptyCanvas({ onAddStart, onOpenTemplate }: { onAddStart(): void
     <EmptyCanvasCard>
       <p className="mt-1 text-sm text-slate-600">
         A conversation begins at a start block. Add one and write the greeting, or open a small shop bot to
-        see how blocks and arrows work together.
+        see how blocks and arrows work together, including the answer to a reply it does not understand.
       </p>
       <div className="mt-4 flex flex-wrap justify-center gap-2">
         <Button onClick={onAddStart}>

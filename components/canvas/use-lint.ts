@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import type { Plan } from '@/lib/formula/plans';
 import type { BotSchema } from '@/lib/schema';
 import type { LintProblem, MessengerCapabilities } from '@/lib/schema/lint';
 
@@ -8,6 +9,7 @@ export interface LintRequest {
   id: number;
   schema: Pick<BotSchema, 'blocks' | 'arrows'>;
   messengers: readonly MessengerCapabilities[];
+  plan: Plan | undefined;
 }
 export interface LintResponse {
   id: number;
@@ -24,6 +26,7 @@ const NONE: readonly LintProblem[] = [];
 export function useLintProblems(
   schema: Pick<BotSchema, 'blocks' | 'arrows'>,
   messengers: readonly MessengerCapabilities[],
+  plan: Plan | undefined,
 ): readonly LintProblem[] {
   const [problems, setProblems] = useState(NONE);
   const worker = useRef<Worker | null>(null);
@@ -40,8 +43,8 @@ export function useLintProblems(
     };
   }, []);
   useEffect(() => {
-    const request: LintRequest = { id: ++latest.current, schema, messengers };
+    const request: LintRequest = { id: ++latest.current, schema, messengers, plan };
     worker.current?.postMessage(request);
-  }, [schema, messengers]);
+  }, [schema, messengers, plan]);
   return problems;
 }

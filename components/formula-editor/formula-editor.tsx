@@ -3,7 +3,7 @@
 import dynamic from 'next/dynamic';
 import { useCallback, useState } from 'react';
 import { Textarea } from '@/components/ui/input';
-import type { KnownVariable, SourceKind } from '@/lib/formula';
+import type { KnownVariable, Plan, SourceKind } from '@/lib/formula';
 
 // Monaco touches `window` when imported: load it in the browser only.
 const MonacoFormulaEditor = dynamic(() => import('./monaco-formula-editor'), { ssr: false });
@@ -18,6 +18,8 @@ export interface FormulaEditorProps {
   kind?: SourceKind;
   /** The variables to complete, asked for when a completion list opens. */
   variables?: () => readonly KnownVariable[];
+  /** The project's plan: calls it does not allow are marked where they are written. */
+  plan?: Plan;
   invalid?: boolean;
   /** The field's error, for screen readers. */
   describedBy?: string;
@@ -38,6 +40,7 @@ export function FormulaEditor({
   onChange,
   kind = 'formula',
   variables = noVariables,
+  plan,
   invalid = false,
   describedBy,
   placeholder,
@@ -74,6 +77,7 @@ export function FormulaEditor({
           label={label}
           kind={kind}
           variables={variables}
+          plan={plan}
           invalid={invalid}
           describedBy={describedBy}
           onReady={onReady}

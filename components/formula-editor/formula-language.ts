@@ -5,6 +5,7 @@ import {
   getHover,
   getSignatureHelp,
   type KnownVariable,
+  type Plan,
   type SourceKind,
   wordBefore,
 } from '@/lib/formula';
@@ -20,6 +21,8 @@ const MARKER_OWNER = 'blockbot-formula';
 export interface ModelSettings {
   kind: SourceKind;
   variables(): readonly KnownVariable[];
+  /** The project's plan, read at each check: calls it does not allow get a warning. */
+  plan(): Plan | undefined;
 }
 
 /** The providers are registered once for the language; each model's own settings are looked up here. */
@@ -34,11 +37,12 @@ export function attachModel(model: Monaco.editor.ITextModel, settings: ModelSett
 }
 
 const settingsOf = (model: Monaco.editor.ITextModel): ModelSettings =>
-  models.get(model.uri.toString()) ?? { kind: 'formula', variables: () => [] };
+  models.get(model.uri.toString()) ?? { kind: 'formula', variables: () => [], plan: () => undefined };
 
-/** Error markers from the same parser the server uses; called on every change. */
+/** Error markers from the same parser the server uses; called on every change and plan change. */
 export function updateMarkers(monaco: MonacoApi, model: Monaco.editor.ITextModel) {
-  const diagnostics = getDiagnostics(model.getValue(), settingsOf(model).kind);
+  const settings = settingsOf(model);
+  const diagnostics = getDiagnostics(model.getValue(), settings.kind, settings.plan());
   monaco.editor.setModelMarkers(
     model,
     MARKER_OWNER,

@@ -6,7 +6,7 @@ import Editor, { loader } from '@monaco-editor/react';
 import 'monaco-editor/esm/vs/editor/editor.all.js';
 import * as monaco from 'monaco-editor/esm/vs/editor/editor.api.js';
 import { useEffect, useRef, useState } from 'react';
-import type { KnownVariable, SourceKind } from '@/lib/formula';
+import type { KnownVariable, Plan, SourceKind } from '@/lib/formula';
 import {
   attachModel,
   FORMULA_LANGUAGE,
@@ -32,6 +32,7 @@ export interface MonacoFormulaEditorProps {
   label: string;
   kind: SourceKind;
   variables(): readonly KnownVariable[];
+  plan: Plan | undefined;
   invalid: boolean;
   onReady(focus: () => void): void;
 }
@@ -48,12 +49,20 @@ export default function MonacoFormulaEditor({
   label,
   kind,
   variables,
+  plan,
   invalid,
   onReady,
 }: MonacoFormulaEditorProps) {
   // The completion provider asks for the variables later: always through the latest callback.
   const latestVariables = useRef(variables);
   latestVariables.current = variables;
+  const latestPlan = useRef(plan);
+  const model = useRef<monaco.editor.ITextModel | null>(null);
+  // The plan comes after the editor (its query) or changes: the markers follow it.
+  useEffect(() => {
+    latestPlan.current = plan;
+    if (model.current) updateMarkers(monaco, model.current);
+  }, [plan]);
   const detach = useRef<(() => void) | null>(null);
   const input = useRef<HTMLTextAreaElement | null>(null);
   const maxLines = kind === 'formula' ? 14 : 4;
@@ -113,13 +122,18 @@ export default function MonacoFormulaEditor({
           contextmenu: false,
         }}
         onMount={(editor) => {
-          const model = editor.getModel();
-          if (!model) return;
+          const mounted = editor.getModel();
+          if (!mounted) return;
+          model.current = mounted;
           input.current = editor.getDomNode()?.querySelector('textarea') ?? null;
           tieToField(input.current);
-          detach.current = attachModel(model, { kind, variables: () => latestVariables.current() });
-          updateMarkers(monaco, model);
-          model.onDidChangeContent(() => updateMarkers(monaco, model));
+          detach.current = attachModel(mounted, {
+            kind,
+            variables: () => latestVariables.current(),
+            plan: () => latestPlan.current,
+          });
+          updateMarkers(monaco, mounted);
+          mounted.onDidChangeContent(() => updateMarkers(monaco, mounted));
           const fitHeight = () =>
             setHeight(
               Math.min(

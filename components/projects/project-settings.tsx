@@ -12,10 +12,20 @@ import { Field } from '@/components/ui/field';
 import { Input, Select, Textarea } from '@/components/ui/input';
 
 type Constant = { name: string; value: string };
+/** What each plan does here: a self-hosted install bills nothing; a plan gates in-flow functions only. */
 const PLANS = [
-  { value: 'free', label: 'Free' },
-  { value: 'business', label: 'Business (in-flow functions)' },
-  { value: 'ai', label: 'AI (in-flow functions)' },
+  {
+    value: 'free',
+    label: 'Free',
+    effect:
+      'Formulas cannot call in-flow functions: such a call fails when it runs (the formula editor and the Problems list warn where one is written).',
+  },
+  { value: 'business', label: 'Business', effect: 'Formulas can call every in-flow function.' },
+  {
+    value: 'ai',
+    label: 'AI',
+    effect: 'Formulas can call every in-flow function (the same as Business in this install).',
+  },
 ] as const;
 
 export function ProjectSettings({ projectId }: { projectId: number }) {
@@ -134,7 +144,22 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
           Settings
         </CardTitle>
         <form className="space-y-4" onSubmit={onSave}>
-          <Field id="plan" label="Plan">
+          <Field
+            id="plan"
+            label="Plan"
+            hint={
+              <>
+                {PLANS.find((p) => p.value === plan)?.effect} Nothing is billed in a self-hosted Blockbot: the
+                plan only decides whether formulas may call the{' '}
+                <a href="/docs/formula" target="_blank" rel="noopener" className="text-brand-600 underline">
+                  in-flow functions
+                </a>{' '}
+                (message(), callback(), requests_*, ask_operator(), tg_* and the others), as the platform's
+                interface says. New projects get the plan the instance sets in BLOCKBOT_DEFAULT_PLAN (Free
+                unless set).
+              </>
+            }
+          >
             <Select id="plan" value={plan} onChange={(e) => setPlan(e.target.value as typeof plan)}>
               {PLANS.map((p) => (
                 <option key={p.value} value={p.value}>

@@ -97,6 +97,9 @@ describe('the simulator log in words', () => {
       tone: 'error',
       title: 'Stopped after 50 blocks in block #3',
     });
+    expect(
+      describeLogEntry('message_withheld', { blockId: 3, reason: 'its ask_operator() failed' }),
+    ).toMatchObject({ tone: 'error', title: "Block #3's message not sent: its ask_operator() failed" });
     expect(describeLogEntry('something_new', { a: 1 }).title).toBe('something_new: {"a":1}');
   });
 });

@@ -156,6 +156,12 @@ export function describeLogEntry(kind: string, raw: unknown): DescribedLogEntry 
       ]);
     case 'unknown_variable':
       return { title: `#{${str(d.name)}} is not set: it was left empty`, tone: 'error', details: [] };
+    case 'message_withheld':
+      return {
+        title: `Block #${d.blockId}'s message not sent: ${str(d.reason)}`,
+        tone: 'error',
+        details: [],
+      };
     case 'variable_error':
       return { title: `Variable ${quote(d.name)} not saved: ${str(d.message)}`, tone: 'error', details: [] };
     case 'loop_guard':

@@ -2,6 +2,7 @@ import { checkList, listTooLong, textTooLong } from './evaluate';
 import { hmacHex, md5, sha256 } from './hash';
 import { LIMITS } from './limits';
 import { CHARS_PER_STEP, type Meter } from './meter';
+import type { Plan } from './plans';
 import { zonedParts } from './time-zone';
 import {
   asNumber,
@@ -38,6 +39,8 @@ export interface BuiltinContext extends Meter {
   now(): Date;
   timeZone: string;
 }
+
+export type { Plan };
 
 export interface BuiltinEntry {
   name: string;
@@ -1002,6 +1005,15 @@ export function signature(entry: BuiltinEntry): string {
     (p) => `${p.rest ? '...' : ''}${p.name}${p.required ? '' : '?'}${p.default ? ` = ${p.default}` : ''}`,
   );
   return `${entry.name}(${ps.join(', ')}) → ${entry.returns}`;
+}
+
+/** Whether a project on `plan` may call the built-in: in-flow functions need the business or AI plan. */
+export const planAllows = (entry: BuiltinEntry, plan: Plan): boolean =>
+  entry.plan === 'free' || plan !== 'free';
+
+/** What the run, the formula editor and lint say of a call the project's plan does not allow. */
+export function planMessage(name: string, plan: Plan): string {
+  return `${name}() needs the business or AI plan; this project is on the ${plan} plan (change it in Settings, Plan)`;
 }
 
 export const arity = (entry: BuiltinEntry) => ({

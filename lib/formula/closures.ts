@@ -1,4 +1,4 @@
-import { arity, arityMessage, builtins } from './catalogue';
+import { arity, arityMessage, builtins, planAllows, planMessage } from './catalogue';
 import { binary, checkList, getIndex, setIndex, textTooLong, unary } from './evaluate';
 import { NeedsHost } from './host-calls';
 import { LIMITS } from './limits';
@@ -422,13 +422,8 @@ function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
   if (entry.host)
     return (run) => {
       const values = collect(run);
-      if (run.options.plan === 'free') {
-        throw new FormulaError(
-          `${e.name}() needs the business or AI plan; this project is on the free plan`,
-          e.line,
-          e.column,
-        );
-      }
+      if (!planAllows(entry, run.options.plan))
+        throw new FormulaError(planMessage(e.name, run.options.plan), e.line, e.column, e.name);
       if (run.hostIndex < run.hostResults.length) return run.hostResults[run.hostIndex++];
       // What the server will write out as text or JSON: measured first, like any value given out.
       try {

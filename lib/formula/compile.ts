@@ -21,6 +21,8 @@ export interface RuntimeError {
   line: number;
   column: number;
   target?: string;
+  /** The in-flow function whose call failed, when one did. */
+  call?: string;
 }
 
 export interface CompiledFormula {
@@ -85,7 +87,7 @@ export function compileFormula(source: string): CompiledFormula {
 function recordError(run: Run, statement: CompiledStatement, error: unknown, errors: RuntimeError[]) {
   const e = at(statement.pos, error);
   const target = statement.target;
-  errors.push({ message: e.message, line: e.line, column: e.column, target: target?.name });
+  errors.push({ message: e.message, line: e.line, column: e.column, target: target?.name, call: e.call });
   if (target && !target.name.startsWith('project.')) {
     try {
       run.options.store.set(target.name, `Error: ${e.message}`);

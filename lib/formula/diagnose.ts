@@ -1,4 +1,4 @@
-import { arity, arityMessage, builtins } from './catalogue';
+import { arity, arityMessage, builtins, type Plan, planAllows, planMessage } from './catalogue';
 import { children, type Expr, type ParseError, type ParseResult, parseFormula } from './parser';
 
 export interface Diagnostic {
@@ -78,3 +78,22 @@ export function diagnoseParsed(parsed: ParseResult, source: string): Diagnostic[
 }
 
 export const diagnose = (source: string): Diagnostic[] => diagnoseParsed(parseFormula(source), source);
+
+/** Each call the project's plan does not allow, as a warning where it is written: it fails at run time. */
+export function planDiagnostics(parts: readonly Expr[], source: string, plan: Plan): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const visit = (x: Expr) => {
+    const entry = x.type === 'call' ? builtins.get(x.name) : undefined;
+    if (x.type === 'call' && entry && !planAllows(entry, plan)) {
+      const at = {
+        ...x,
+        end: x.nameEnd,
+        message: `${planMessage(x.name, plan)}: the call fails when it runs`,
+      };
+      found.push({ ...toDiagnostic(at, source), severity: 'warning' });
+    }
+    for (const child of children(x)) visit(child);
+  };
+  for (const part of parts) visit(part);
+  return found;
+}

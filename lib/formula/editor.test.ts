@@ -50,4 +50,27 @@ describe('formula editor support', () => {
     // The same text as a formula is a statement, and fine there.
     expect(getDiagnostics('x = 1')).toEqual([]);
   });
+
+  it("warns where an in-flow function is written when the project's plan does not allow it", () => {
+    const source = 'x = 1\nasked = ask_operator()';
+    expect(getDiagnostics(source, 'formula', 'free')).toEqual([
+      {
+        message:
+          'ask_operator() needs the business or AI plan; this project is on the free plan (change it in Settings, Plan): the call fails when it runs',
+        severity: 'warning',
+        line: 2,
+        column: 9,
+        endLine: 2,
+        endColumn: 21,
+      },
+    ]);
+    expect(getDiagnostics(source, 'formula', 'business')).toEqual([]);
+    expect(getDiagnostics(source, 'formula', 'ai')).toEqual([]);
+    // Without a plan (the schema's own checks) nothing is said; a core function needs no plan.
+    expect(getDiagnostics(source)).toEqual([]);
+    expect(getDiagnostics('x = len(name)', 'formula', 'free')).toEqual([]);
+    expect(
+      getDiagnostics("requests_get('https://x.test')['status'] == 200", 'expression', 'free'),
+    ).toMatchObject([{ severity: 'warning', line: 1, column: 1, endColumn: 13 }]);
+  });
 });

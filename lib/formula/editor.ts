@@ -1,7 +1,10 @@
-import { builtins, catalogue, signature } from './catalogue';
-import { compileExpression, type Diagnostic, diagnose } from './compile';
+import { builtins, catalogue, type Plan, signature } from './catalogue';
+import { statementParts } from './closures';
+import { compileExpression, type Diagnostic } from './compile';
+import { diagnoseParsed, planDiagnostics } from './diagnose';
 import type { KnownVariable } from './known-variables';
 import { KEYWORDS, type Token, tokenize } from './lexer';
+import { parseExpression, parseFormula } from './parser';
 
 /** What the builder's Monaco mode asks of the language: pure functions over the source text. */
 
@@ -184,9 +187,20 @@ export function getHover(
 /** What the edited text is: a formula (lines of statements) or one comparison expression. */
 export type SourceKind = 'formula' | 'expression';
 
-/** Errors to mark as the designer types; an empty comparison expression means "no expression". */
-export function getDiagnostics(source: string, kind: SourceKind = 'formula'): Diagnostic[] {
-  if (kind === 'formula') return diagnose(source);
+/**
+ * Errors to mark as the designer types; an empty comparison expression means "no expression".
+ * Given the project's plan, also a warning on each call that plan does not allow.
+ */
+export function getDiagnostics(source: string, kind: SourceKind = 'formula', plan?: Plan): Diagnostic[] {
+  if (kind === 'formula') {
+    const parsed = parseFormula(source);
+    const found = diagnoseParsed(parsed, source);
+    return plan
+      ? [...found, ...planDiagnostics(parsed.statements.flatMap(statementParts), source, plan)]
+      : found;
+  }
   if (!source.trim()) return [];
-  return compileExpression(source).diagnostics;
+  const { diagnostics } = compileExpression(source);
+  const { expr } = parseExpression(source);
+  return plan && expr ? [...diagnostics, ...planDiagnostics([expr], source, plan)] : diagnostics;
 }

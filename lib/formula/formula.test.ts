@@ -421,7 +421,7 @@ describe('in-flow functions', () => {
   it('need the business or AI plan', async () => {
     const { errors } = await run("message(1, 'hi')", {}, { plan: 'free', host: { call: async () => true } });
     expect(errors[0].message).toBe(
-      'message() needs the business or AI plan; this project is on the free plan',
+      'message() needs the business or AI plan; this project is on the free plan (change it in Settings, Plan)',
     );
   });
 

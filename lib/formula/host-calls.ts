@@ -39,20 +39,16 @@ export async function executeWithHost(run: Run, exec: (run: Run) => void, pos: P
 
 async function callHost(run: Run, needed: NeedsHost, pos: Pos): Promise<Value> {
   const host = run.options.host;
-  if (!host) throw new FormulaError(`${needed.name}() is not available here`, pos.line, pos.column);
-  if (++run.hostCalls > LIMITS.hostCalls) {
-    throw new FormulaError(
-      `at most ${LIMITS.hostCalls} in-flow function calls per formula run`,
-      pos.line,
-      pos.column,
-    );
-  }
+  const fail = (message: string) => new FormulaError(message, pos.line, pos.column, needed.name);
+  if (!host) throw fail(`${needed.name}() is not available here`);
+  if (++run.hostCalls > LIMITS.hostCalls)
+    throw fail(`at most ${LIMITS.hostCalls} in-flow function calls per formula run`);
   const started = Date.now();
   const version = run.options.store.version;
   try {
     return await host.call(needed.name, needed.args);
   } catch (hostError) {
-    throw new FormulaError(`${needed.name}(): ${(hostError as Error).message}`, pos.line, pos.column);
+    throw fail(`${needed.name}(): ${(hostError as Error).message}`);
   } finally {
     // Waiting for the network does not count against the formula's own time.
     run.deadline += Date.now() - started;

@@ -1,4 +1,11 @@
-export { type BuiltinEntry, catalogue, type InFlowName, type ParamSpec, signature } from './catalogue';
+export {
+  type BuiltinEntry,
+  catalogue,
+  type InFlowName,
+  type ParamSpec,
+  planMessage,
+  signature,
+} from './catalogue';
 export {
   type CompiledExpression,
   type CompiledFormula,

@@ -1,4 +1,4 @@
-import type { BuiltinContext } from './catalogue';
+import type { BuiltinContext, Plan } from './catalogue';
 import { LIMITS } from './limits';
 import type { Meter } from './meter';
 import { isSystemVariable } from './system-variables';
@@ -23,7 +23,7 @@ export interface FormulaHost {
   call(name: string, args: Value[]): Promise<Value>;
 }
 
-export type Plan = 'free' | 'business' | 'ai';
+export type { Plan };
 
 export interface RunOptions {
   store: VariableStore;

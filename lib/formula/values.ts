@@ -13,6 +13,8 @@ export class FormulaError extends Error {
     message: string,
     public line = 0,
     public column = 0,
+    /** The in-flow function whose call failed, when one did: the engine acts on some (ask_operator). */
+    readonly call?: string,
   ) {
     super(message);
     this.name = 'FormulaError';

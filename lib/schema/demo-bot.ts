@@ -2,7 +2,8 @@ import { BOT_SCHEMA_FORMAT, type BotSchemaInput } from './bot-schema';
 
 /**
  * The small shop bot every new user's first project starts with, and the template the empty
- * canvas offers: several block kinds, a formula, a timer, buttons and a data-collection arrow.
+ * canvas offers: several block kinds, a formula, a timer, buttons and a data-collection arrow,
+ * and a "did not understand" answer wherever the client chooses among buttons.
  */
 export const demoBotSchema: BotSchemaInput = {
   format: BOT_SCHEMA_FORMAT,
@@ -62,6 +63,24 @@ export const demoBotSchema: BotSchemaInput = {
       size: { width: 280, height: 140 },
       text: 'A demo bot: open the simulator and say hi. Edit any block, or import your own schema.',
     },
+    // Anything else the client writes gets an answer with the buttons again; a grey block leaves
+    // the client where it was, so the next reply is checked against the same arrows.
+    {
+      id: 8,
+      kind: 'not_state',
+      name: 'Not understood',
+      position: { x: 0, y: -240 },
+      text: "Sorry, I didn't understand. Please choose one of the options below.",
+      buttons: [{ type: 'reply', text: 'Prices' }],
+    },
+    {
+      id: 9,
+      kind: 'not_state',
+      name: 'Not understood (order)',
+      position: { x: 380, y: -320 },
+      text: "Sorry, I didn't understand. Please choose one of the options below.",
+      buttons: [{ type: 'reply', text: 'Yes' }],
+    },
   ],
   arrows: [
     {
@@ -84,5 +103,8 @@ export const demoBotSchema: BotSchemaInput = {
     { id: 4, from: 3, to: 4, kind: 'unconditional', collectInto: 'client.email' },
     // "Starting over." and the welcome together: a continue arrow waits for no reply.
     { id: 5, from: 6, to: 1, kind: 'continue' },
+    // Checked after the conditions: any other reply.
+    { id: 6, from: 1, to: 8, kind: 'unconditional' },
+    { id: 7, from: 2, to: 9, kind: 'unconditional' },
   ],
 };

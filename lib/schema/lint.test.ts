@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ArrowInput, type BlockInput, BOT_SCHEMA_FORMAT, botSchemaSchema } from '@/lib/schema';
+import { demoBotSchema } from './demo-bot';
 import { LINT_RULES, lintBot, type MessengerCapabilities, messengersOf, TG_CAPABILITIES } from './lint';
 
 /** A bot from short block and arrow inputs; a start block with an empty trigger (#1) unless told. */
@@ -26,6 +27,18 @@ const timer = (id: number, from: number, to: number): ArrowInput => ({
 
 const rule = (name: string, schema: ReturnType<typeof bot>, messengers?: MessengerCapabilities[]) =>
   lintBot(schema, { messengers }).filter((p) => p.rule === name);
+const matching = (
+  id: number,
+  from: number,
+  to: number,
+  condition: {
+    alternatives: string;
+    match?: 'exact' | 'keywords' | 'fuzzy' | 'regex';
+    expression?: string;
+    ignore?: string;
+  },
+): ArrowInput => ({ id, from, to, kind: 'condition', condition });
+const targets = (problems: { target: unknown }[]) => problems.map((p) => p.target);
 
 describe('bot lint', () => {
   it('is clean on a small working bot', () => {
@@ -306,8 +319,244 @@ describe('bot lint', () => {
     expect(rule('messenger-cannot-show', many, messengersOf([]))).toEqual([]);
   });
 
+  it('shadowed-condition: an arrow checked after one that takes every message it matches never fires', () => {
+    const blocks: BlockInput[] = [
+      { id: 2, kind: 'state' },
+      { id: 3, kind: 'state' },
+      { id: 4, kind: 'state' },
+    ];
+    // The same exact condition twice: the second never fires, and what only it leads to is unreached.
+    const twice = bot(blocks, [any(1, 1, 2), reply(2, 2, 3, 'Yes'), reply(3, 2, 4, ' yes ;YES')]);
+    const [problem] = rule('shadowed-condition', twice);
+    expect(problem).toMatchObject({ severity: 'warning', target: { type: 'arrow', id: 3 } });
+    expect(problem.message).toContain('arrow #2 out of the same block is checked before it');
+    expect(problem.message).toContain('block #4 is never reached along it');
+    expect(targets(rule('unreachable-block', twice))).toEqual([{ type: 'block', id: 4 }]);
+    // Checked by id, not by the order in the file.
+    expect(
+      targets(rule('shadowed-condition', bot(blocks, [any(1, 1, 2), reply(3, 2, 4), reply(2, 2, 3)]))),
+    ).toEqual([{ type: 'arrow', id: 3 }]);
+
+    const shadowed = (first: ArrowInput, later: ArrowInput) =>
+      targets(rule('shadowed-condition', bot(blocks, [any(1, 1, 2), first, later])));
+    const exact = (id: number, alternatives: string, extra = {}) =>
+      matching(id, 2, id + 1, { alternatives, ...extra });
+    // An exact text a keywords or fuzzy condition before it takes; the same alternative in the same mode.
+    expect(shadowed(exact(2, 'price', { match: 'keywords' }), exact(3, 'Price'))).toHaveLength(1);
+    expect(shadowed(exact(2, 'yess', { match: 'fuzzy' }), exact(3, 'yes'))).toHaveLength(1);
+    expect(
+      shadowed(exact(2, 'a;price', { match: 'keywords' }), exact(3, 'price', { match: 'keywords' })),
+    ).toHaveLength(1);
+    // Never a guess: a wider condition after a narrower one, another mode, other strings to ignore.
+    expect(shadowed(exact(2, 'yes'), exact(3, 'yes', { match: 'fuzzy' }))).toEqual([]);
+    expect(shadowed(exact(2, 'yes;no'), exact(3, 'yes;maybe'))).toEqual([]);
+    expect(shadowed(exact(2, 'yes', { ignore: 'please' }), exact(3, 'yes'))).toEqual([]);
+    expect(shadowed(exact(2, 'yes', { match: 'regex' }), exact(3, 'yes'))).toEqual([]);
+    // A comparison expression or a condition request before it may fail, so the later one may fire.
+    expect(shadowed(exact(2, 'yes', { expression: 'age > 18' }), exact(3, 'yes'))).toEqual([]);
+    const requested = { ...exact(2, 'yes'), request: { url: 'https://x.test' } };
+    expect(shadowed(requested, exact(3, 'yes'))).toEqual([]);
+    // The later one's own expression only narrows it.
+    expect(shadowed(exact(2, 'yes'), exact(3, 'yes', { expression: 'age > 18' }))).toHaveLength(1);
+    // The same regex twice.
+    expect(shadowed(exact(2, '^y', { match: 'regex' }), exact(3, ' ^y', { match: 'regex' }))).toHaveLength(1);
+    expect(shadowed(exact(2, '^y', { match: 'regex' }), exact(3, '^ye', { match: 'regex' }))).toEqual([]);
+  });
+
+  it('shadowed-condition: a regex that matches every message takes every later condition and the "any reply" arrow', () => {
+    const blocks: BlockInput[] = [
+      { id: 2, kind: 'state' },
+      { id: 3, kind: 'state' },
+      { id: 4, kind: 'state' },
+      { id: 5, kind: 'state' },
+    ];
+    const shadowedAfter = (pattern: string) =>
+      targets(
+        rule(
+          'shadowed-condition',
+          bot(blocks, [
+            any(1, 1, 2),
+            matching(2, 2, 3, { alternatives: pattern, match: 'regex' }),
+            reply(3, 2, 4, 'yes'),
+            any(4, 2, 5),
+          ]),
+        ),
+      );
+    const both = [
+      { type: 'arrow', id: 3 },
+      { type: 'arrow', id: 4 },
+    ];
+    for (const pattern of ['.*', '^', '(?s).*', 'x?', 'yes|', '$', '(?m)^', '\\b|\\B'])
+      expect(shadowedAfter(pattern), pattern).toEqual(both);
+    // These miss some message: a text with a line break, an empty one, a text with no word.
+    for (const pattern of ['^.*$', '.+', '^$', 'a*b', '\\b', '(', ' '])
+      expect(shadowedAfter(pattern), pattern).toEqual([]);
+    const [problem] = rule(
+      'shadowed-condition',
+      bot(blocks, [any(1, 1, 2), matching(2, 2, 3, { alternatives: '.*', match: 'regex' }), any(4, 2, 5)]),
+    );
+    expect(problem.message).toContain('(its regex matches every message)');
+  });
+
+  it('shadowed-condition: start triggers come first, on every message; quick replies last', () => {
+    const schema = bot(
+      [
+        { id: 2, kind: 'start', trigger: { alternatives: '/start;restart' } },
+        { id: 3, kind: 'state' },
+        { id: 4, kind: 'start', trigger: { alternatives: 'RESTART' } },
+        { id: 5, kind: 'not_state_condition', trigger: { alternatives: '/start' } },
+        { id: 6, kind: 'not_state_condition', trigger: { alternatives: 'help' } },
+        { id: 7, kind: 'not_state_condition', trigger: { alternatives: 'help', match: 'keywords' } },
+        { id: 8, kind: 'start', trigger: { alternatives: 'restart', expression: 'vip' } },
+        { id: 9, kind: 'not_state_condition', trigger: { alternatives: ' HELP' } },
+      ],
+      [any(1, 1, 3), reply(2, 3, 1, 'restart'), reply(3, 3, 1, 'menu')],
+    );
+    const problems = rule('shadowed-condition', schema);
+    expect(targets(problems)).toEqual([
+      { type: 'arrow', id: 2 },
+      { type: 'block', id: 4 },
+      { type: 'block', id: 5 },
+      { type: 'block', id: 8 },
+      { type: 'block', id: 9 },
+    ]);
+    expect(problems[0].message).toContain("start block #2's trigger is checked first, on every message");
+    expect(problems[1].message).toContain(
+      "This start block's trigger never selects it: start block #2's trigger is checked before it",
+    );
+    // Its own comparison expression only narrows it; the quick reply #6 takes "help" before #9.
+    expect(problems[4].message).toContain(
+      "This quick reply's trigger never selects it: quick reply #6's trigger is checked before it",
+    );
+  });
+
+  it('button-without-arrow: a reply button no arrow, start trigger or quick reply answers', () => {
+    const schema = bot(
+      [
+        {
+          id: 2,
+          kind: 'state',
+          buttons: [
+            { text: 'Yes' },
+            { text: 'No' },
+            { text: 'Site', url: 'https://x.test' },
+            { text: 'Pay', type: 'inline', callback_data: 'pay' },
+            { text: 'Help' },
+            { text: 'Again' },
+            { text: 'Day #{n}' },
+          ],
+        },
+        { id: 3, kind: 'state' },
+        { id: 4, kind: 'not_state_condition', trigger: { alternatives: 'help' } },
+        { id: 5, kind: 'start', trigger: { alternatives: 'again' } },
+      ],
+      [any(1, 1, 2), reply(2, 2, 3, 'yes'), reply(3, 2, 3, 'pay'), any(4, 4, 3)],
+    );
+    const problems = rule('button-without-arrow', schema);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ severity: 'warning', target: { type: 'block', id: 2 } });
+    expect(problems[0].message).toBe(
+      'Pressing the button "No" gets no answer: no condition of this block\'s arrows, no start trigger and no quick reply matches it. Draw an arrow from the button (a condition with its text), or remove the button.',
+    );
+    // An "any reply" arrow answers every button (a button can be a suggested reply).
+    const anyReply = bot(
+      [
+        { id: 2, kind: 'state', buttons: [{ text: 'No' }] },
+        { id: 3, kind: 'state' },
+      ],
+      [any(1, 1, 2), any(2, 2, 3)],
+    );
+    expect(rule('button-without-arrow', anyReply)).toEqual([]);
+  });
+
+  it("button-without-arrow: a grey block's buttons are answered by the block the client stays in", () => {
+    const blocks: BlockInput[] = [
+      { id: 2, kind: 'state' },
+      {
+        id: 3,
+        kind: 'not_state',
+        buttons: { hint: 'Pick', buttons: [{ text: 'Prices' }, { text: 'Other' }] },
+      },
+      { id: 4, kind: 'state' },
+      { id: 5, kind: 'not_state_condition', trigger: { alternatives: 'help' }, buttons: [{ text: 'Other' }] },
+    ];
+    const schema = bot(blocks, [any(1, 1, 2), reply(2, 2, 4, 'prices'), any(3, 2, 3), go(4, 5, 3)]);
+    // Block 3 is sent from #2 (the client stays there) and after quick reply #5 (the client may be anywhere).
+    expect(rule('button-without-arrow', schema)).toEqual([]);
+    const fromState = bot(blocks.slice(0, 3), [any(1, 1, 2), reply(2, 2, 4, 'prices'), any(3, 2, 3)]);
+    expect(rule('button-without-arrow', fromState).map((p) => p.message)).toEqual([
+      'Pressing the button "Other" only gets the "any reply" answer (arrow #3 into grey block #3, the client staying where it was): no condition of the arrows of block #2 (where the client is when this message is sent), no start trigger and no quick reply matches it. Draw an arrow from the button (a condition with its text), or remove the button.',
+    ]);
+  });
+
+  it('unexpected-text-unanswered: a block whose arrows all have conditions answers nothing else', () => {
+    const blocks: BlockInput[] = [
+      { id: 2, kind: 'state' },
+      { id: 3, kind: 'not_state', text: "Sorry, I didn't understand." },
+      { id: 4, kind: 'close_deal' },
+    ];
+    const schema = bot(blocks, [reply(1, 1, 2, 'go'), reply(2, 2, 4, 'yes'), timer(3, 4, 2)]);
+    const problems = rule('unexpected-text-unanswered', schema);
+    expect(targets(problems)).toEqual([
+      { type: 'block', id: 1 },
+      { type: 'block', id: 2 },
+    ]);
+    expect(problems[0].severity).toBe('warning');
+    expect(problems[0].message).toContain('Add an "any reply" arrow from it to a grey not_state block');
+    // The fix: an "any reply" arrow to a not_state block; or a regex that takes every message.
+    const fixed = bot(blocks, [
+      reply(1, 1, 2, 'go'),
+      any(4, 1, 3),
+      reply(2, 2, 4, 'yes'),
+      matching(5, 2, 3, { alternatives: '.*', match: 'regex' }),
+    ]);
+    expect(rule('unexpected-text-unanswered', fixed)).toEqual([]);
+    // A quick reply that takes every message answers everywhere.
+    const catchAll = bot(
+      [...blocks, { id: 5, kind: 'not_state_condition', trigger: { alternatives: '.*', match: 'regex' } }],
+      [reply(1, 1, 2, 'go'), reply(2, 2, 4, 'yes')],
+    );
+    expect(rule('unexpected-text-unanswered', catchAll)).toEqual([]);
+  });
+
+  it('function-needs-plan: an in-flow function on a plan that does not allow it, where it is written', () => {
+    const schema = bot(
+      [
+        { id: 2, kind: 'state', formula: 'x = len(name)\nask_operator()\nask_operator()' },
+        { id: 3, kind: 'state', formula: 'y = 1' },
+      ],
+      [
+        any(1, 1, 2),
+        matching(2, 2, 3, {
+          alternatives: 'ok',
+          expression: "requests_get('https://x.test')['status'] == 200",
+        }),
+      ],
+    );
+    const problems = lintBot(schema, { plan: 'free' }).filter((p) => p.rule === 'function-needs-plan');
+    expect(problems.map((p) => [p.target, p.message])).toEqual([
+      [
+        { type: 'block', id: 2 },
+        "ask_operator() needs the business or AI plan; this project is on the free plan (change it in Settings, Plan): the call fails when it runs, and the block's message is not sent.",
+      ],
+      [
+        { type: 'arrow', id: 2 },
+        'requests_get() needs the business or AI plan; this project is on the free plan (change it in Settings, Plan): the call fails when it runs.',
+      ],
+    ]);
+    expect(problems[0].severity).toBe('warning');
+    for (const plan of ['business', 'ai'] as const)
+      expect(lintBot(schema, { plan }).filter((p) => p.rule === 'function-needs-plan')).toEqual([]);
+    expect(rule('function-needs-plan', schema)).toEqual([]);
+  });
+
+  it("the demo bot (the empty canvas's template) has no problems", () => {
+    const demo = botSchemaSchema.parse(demoBotSchema);
+    expect(lintBot(demo, { plan: 'free', messengers: [TG_CAPABILITIES] })).toEqual([]);
+  });
+
   it('has a test above for every rule, and sorts errors first', () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(16);
+    expect(Object.keys(LINT_RULES)).toHaveLength(20);
     const schema = bot([{ id: 2, kind: 'state', formula: 'x = y' }], [], false);
     expect(lintBot(schema).map((p) => p.severity)).toEqual(['warning', 'warning', 'info']);
   });

@@ -1,16 +1,19 @@
+import { builtins, type Plan, planAllows, planMessage } from '@/lib/formula/catalogue';
 import { children, type Expr, parseExpression, parseFormula } from '@/lib/formula/parser';
 import { isSystemVariable } from '@/lib/formula/system-variables';
+import { conditionCovers, matchCondition, matchesEverything } from '@/lib/matching';
 import { findPlaceholders, isVariableName, parseStoredValues } from '@/lib/template';
 import {
   type Arrow,
   type Block,
   type BlockRequest,
   type BotSchema,
-  type Buttons,
+  type Condition,
   LIMITS,
   NON_MOVING_KINDS,
   TRIGGER_KINDS,
 } from './bot-schema';
+import { buttonList } from './buttons';
 
 /**
  * Bot lint: what a schema lets the designer build but will never run as they expect (an arrow
@@ -53,6 +56,8 @@ export function messengersOf(channelKinds: readonly string[]): MessengerCapabili
 export interface LintOptions {
   /** The messengers the bot's clients use (its connected channels); none: that rule is skipped. */
   messengers?: readonly MessengerCapabilities[];
+  /** The project's plan, for the `function-needs-plan` rule; none: that rule is skipped. */
+  plan?: Plan;
 }
 
 type Problem = Omit<LintProblem, 'rule'>;
@@ -65,16 +70,27 @@ interface LintContext {
   arrowsFrom: Map<number, Arrow[]>;
   /** Every variable the schema sets (and the system ones), computed by the first rule that needs it. */
   known?: Set<string>;
+  /** What takes every message a condition would match, computed by the first rule that needs it. */
+  shadows?: Shadows;
+  /** The blocks formulas send clients to by id, computed by the first rule that needs them. */
+  sentTo?: Set<number>;
+  /** Arrows by the block they lead to, computed by the first rule that needs them. */
+  arrowsInto?: Map<number, Arrow[]>;
 }
 
-const block = (id: number): LintTarget => ({ type: 'block', id });
-const arrow = (id: number): LintTarget => ({ type: 'arrow', id });
+const block = (id: number) => ({ type: 'block', id }) as const;
+const arrow = (id: number) => ({ type: 'arrow', id }) as const;
 const runs = (b: Block | undefined) => b !== undefined && b.kind !== 'comment';
 /** Arrows checked against the client's reply (the engine routes only out of the client's current block). */
 const waitsForReply = (a: Arrow) => a.kind === 'condition' || a.kind === 'unconditional';
 
 /** Whether an arrow can ever fire, the reason it cannot otherwise (for the rules and reachability). */
-function firesNever(bot: LintContext, a: Arrow): 'comment' | 'not-state' | 'continued' | null {
+function firesNever(bot: LintContext, a: Arrow): 'comment' | 'not-state' | 'continued' | 'shadowed' | null {
+  return placedNever(bot, a) ?? (shadowsOf(bot).arrows.has(a.id) ? 'shadowed' : null);
+}
+
+/** Whether where an arrow starts or ends keeps it from ever firing, whatever its condition. */
+function placedNever(bot: LintContext, a: Arrow): 'comment' | 'not-state' | 'continued' | null {
   const from = bot.blocks.get(a.from);
   if (!runs(from) || !runs(bot.blocks.get(a.to))) return 'comment';
   if (from && waitsForReply(a) && NON_MOVING_KINDS.has(from.kind)) return 'not-state';
@@ -154,6 +170,221 @@ const emptyCondition: Rule = (bot) =>
       target: arrow(a.id),
       message: `This arrow never fires: its condition has no text to match. Type the replies it answers (separated by ;), or make it an "any reply" arrow.`,
     }));
+
+/** A condition checked before another, by what it is on, and whether it can fail (a request could). */
+interface Checked {
+  target: { type: 'block' | 'arrow'; id: number };
+  condition: Condition;
+  sure: boolean;
+}
+
+/** For each arrow, start block and quick reply that never fires: what takes its messages first. */
+interface Shadows {
+  arrows: Map<number, Checked>;
+  blocks: Map<number, Checked>;
+}
+
+const byId = (x: { id: number }, y: { id: number }) => x.id - y.id;
+
+/** Blocks of a kind with a trigger to match, in the order the engine checks them (by id). */
+const triggered = (bot: LintContext, kind: Block['kind']) =>
+  bot.schema.blocks.filter((b) => b.kind === kind && b.trigger?.alternatives.trim()).sort(byId);
+
+const checkedTrigger = (b: Block): Checked[] =>
+  b.trigger ? [{ target: block(b.id), condition: b.trigger, sure: true }] : [];
+
+/** The first of `earlier` that matches every message `condition` matches; a request may fail, so none with one. */
+const takenBy = (earlier: readonly Checked[], condition: Condition) =>
+  earlier.find((c) => c.sure && conditionCovers(c.condition, condition));
+
+/**
+ * bot-semantics §1: start triggers are checked first, on every message, then the current
+ * block's condition arrows (by id), then its first "any reply" arrow, then quick replies.
+ */
+function shadowsOf(bot: LintContext): Shadows {
+  if (bot.shadows) return bot.shadows;
+  const shadows: Shadows = { arrows: new Map(), blocks: new Map() };
+  const starts: Checked[] = [];
+  for (const b of triggered(bot, 'start')) {
+    const by = b.trigger && takenBy(starts, b.trigger);
+    if (by) shadows.blocks.set(b.id, by);
+    starts.push(...checkedTrigger(b));
+  }
+  const quick = [...starts];
+  for (const b of triggered(bot, 'not_state_condition')) {
+    const by = b.trigger && takenBy(quick, b.trigger);
+    if (by) shadows.blocks.set(b.id, by);
+    quick.push(...checkedTrigger(b));
+  }
+  for (const arrows of bot.arrowsFrom.values()) {
+    const checked = [...starts];
+    const live = arrows.filter((a) => waitsForReply(a) && !placedNever(bot, a));
+    for (const a of live) {
+      if (a.kind !== 'condition' || !a.condition) continue;
+      const by = takenBy(checked, a.condition);
+      if (by) shadows.arrows.set(a.id, by);
+      checked.push({ target: arrow(a.id), condition: a.condition, sure: !a.request });
+    }
+    const any = live.find((a) => a.kind === 'unconditional');
+    const by = any && checked.find((c) => c.sure && matchesEverything(c.condition));
+    if (any && by) shadows.arrows.set(any.id, by);
+  }
+  bot.shadows = shadows;
+  return shadows;
+}
+
+/** What takes a condition's messages, as a problem says it. */
+function takerText(bot: LintContext, by: Checked, later: Arrow | Block): string {
+  const all = matchesEverything(by.condition) ? ' (its regex matches every message)' : '';
+  const { type, id } = by.target;
+  const what =
+    type === 'arrow'
+      ? `arrow #${id} out of the same block is checked before it`
+      : bot.blocks.get(id)?.kind === 'start'
+        ? `start block #${id}'s trigger is checked ${'from' in later ? 'first, on every message' : 'before it'}`
+        : `quick reply #${id}'s trigger is checked before it`;
+  return `${what} and matches every message this one does${all}`;
+}
+
+const shadowedCondition: Rule = (bot) => {
+  const { arrows, blocks } = shadowsOf(bot);
+  const onArrows = bot.schema.arrows.flatMap((a): Problem[] => {
+    const by = arrows.get(a.id);
+    if (!by) return [];
+    return [
+      {
+        severity: 'warning',
+        target: arrow(a.id),
+        message: `This arrow never fires: ${takerText(bot, by, a)}, so block #${a.to} is never reached along it. Change one of the two conditions, or delete this arrow.`,
+      },
+    ];
+  });
+  const onBlocks = bot.schema.blocks.flatMap((b): Problem[] => {
+    const by = blocks.get(b.id);
+    if (!by) return [];
+    const what = b.kind === 'start' ? 'start block' : 'quick reply';
+    return [
+      {
+        severity: 'warning',
+        target: block(b.id),
+        message: `This ${what}'s trigger never selects it: ${takerText(bot, by, b)}. Change one of the two triggers, or delete this block.`,
+      },
+    ];
+  });
+  return [...onArrows, ...onBlocks];
+};
+
+/** The blocks a formula's message() sends clients to, computed once. */
+function sentTo(bot: LintContext): Set<number> {
+  bot.sentTo ??= blocksSentTo(bot);
+  return bot.sentTo;
+}
+
+/**
+ * Where the client stands while a block's message is shown, so where a press of its buttons is
+ * routed from; null when that cannot be known (a quick reply, a block a formula or only the API
+ * sends clients to, a timer that fires wherever the client is).
+ */
+function standingBlocks(bot: LintContext, blockId: number, seen = new Set<number>()): Set<number> | null {
+  if (seen.has(blockId)) return new Set();
+  seen.add(blockId);
+  const b = bot.blocks.get(blockId);
+  if (!b || !runs(b)) return null;
+  if (!NON_MOVING_KINDS.has(b.kind)) {
+    const away = continuedAway(bot, blockId);
+    return away ? standingBlocks(bot, away.to, seen) : new Set([blockId]);
+  }
+  if (TRIGGER_KINDS.has(b.kind) || sentTo(bot).has(blockId)) return null;
+  if (!bot.arrowsInto) {
+    bot.arrowsInto = new Map();
+    for (const a of bot.schema.arrows) bot.arrowsInto.set(a.to, [...(bot.arrowsInto.get(a.to) ?? []), a]);
+  }
+  const into = (bot.arrowsInto.get(blockId) ?? []).filter((a) => !firesNever(bot, a));
+  if (!into.length) return null;
+  const standing = new Set<number>();
+  for (const a of into) {
+    if (a.kind === 'timer' && !a.cancelIfLeft) return null;
+    const from = bot.blocks.get(a.from);
+    const moves = from && !NON_MOVING_KINDS.has(from.kind);
+    // The client is in a block that moves it and stays there; out of a block that continues
+    // at once, it is where the continue arrows take it.
+    if (moves && continuedAway(bot, a.from)) return null;
+    const there = moves ? new Set([a.from]) : standingBlocks(bot, a.from, seen);
+    if (!there) return null;
+    for (const id of there) standing.add(id);
+  }
+  return standing;
+}
+
+const answers = (condition: Condition | undefined, text: string) =>
+  condition !== undefined && matchCondition(text, condition) !== null;
+
+const buttonWithoutArrow: Rule = (bot) => {
+  const triggers = [...triggered(bot, 'start'), ...triggered(bot, 'not_state_condition')];
+  // Buttons repeat their texts across blocks: each is checked against the triggers once.
+  const byTrigger = new Map<string, boolean>();
+  const triggerAnswers = (text: string) =>
+    cached(byTrigger, text, () => triggers.some((t) => answers(t.trigger, text)));
+  return bot.schema.blocks.flatMap((b): Problem[] => {
+    // A link button opens its page; a text with #{...} is known only when it is sent.
+    const buttons = buttonList(b.buttons).filter(
+      (x) => !x.url && !`${x.text}${x.callback_data ?? ''}`.includes('#{'),
+    );
+    if (!buttons.length || !runs(b)) return [];
+    const standing = standingBlocks(bot, b.id);
+    if (!standing?.size) return [];
+    const arrows = [...standing].flatMap((id) =>
+      (bot.arrowsFrom.get(id) ?? []).filter((a) => waitsForReply(a) && !firesNever(bot, a)),
+    );
+    const anyReply = arrows.filter((a) => a.kind === 'unconditional');
+    // An "any reply" arrow that moves the client on or collects the reply answers a button as
+    // meant (a suggested reply); one into a grey block that leaves the client where it was is
+    // the "did not understand" answer.
+    const fallback = anyReply.find(
+      (a) => !a.collectInto && NON_MOVING_KINDS.has(bot.blocks.get(a.to)?.kind ?? 'comment'),
+    );
+    const answered = (text: string) =>
+      triggerAnswers(text) ||
+      arrows.some((a) => (a.kind === 'unconditional' && a !== fallback) || answers(a.condition, text));
+    const whose =
+      standing.size === 1 && standing.has(b.id)
+        ? "this block's arrows"
+        : `the arrows of block ${[...standing].map((id) => `#${id}`).join(', ')} (where the client is when this message is sent)`;
+    const outcome = fallback
+      ? `only gets the "any reply" answer (arrow #${fallback.id} into grey block #${fallback.to}, the client staying where it was)`
+      : 'gets no answer';
+    return buttons
+      .filter((x) => ![x.text, x.callback_data].some((text) => text && answered(text)))
+      .map((x) => ({
+        severity: 'warning',
+        target: block(b.id),
+        message: `Pressing the button "${x.text}" ${outcome}: no condition of ${whose}, no start trigger and no quick reply matches it. Draw an arrow from the button (a condition with its text), or remove the button.`,
+      }));
+  });
+};
+
+/** A trigger (start or quick reply) that takes every message: nothing goes unanswered then. */
+const catchesEverything = (b: Block) =>
+  TRIGGER_KINDS.has(b.kind) && b.trigger !== undefined && matchesEverything(b.trigger);
+
+const unexpectedTextUnanswered: Rule = (bot) => {
+  if (bot.schema.blocks.some(catchesEverything)) return [];
+  return bot.schema.blocks.flatMap((b): Problem[] => {
+    if (!runs(b) || NON_MOVING_KINDS.has(b.kind)) return [];
+    const replies = (bot.arrowsFrom.get(b.id) ?? []).filter((a) => waitsForReply(a) && !placedNever(bot, a));
+    const takesAll = (a: Arrow) =>
+      a.kind === 'unconditional' ||
+      (!a.request && a.condition !== undefined && matchesEverything(a.condition));
+    if (!replies.some((a) => a.kind === 'condition') || replies.some(takesAll)) return [];
+    return [
+      {
+        severity: 'warning',
+        target: block(b.id),
+        message: `A reply none of this block's conditions match gets no answer: every arrow out of it has a condition, and no quick reply takes every message. Add an "any reply" arrow from it to a grey not_state block ("Sorry, I didn't understand…", with the buttons repeated): it answers, and the client stays here.`,
+      },
+    ];
+  });
+};
 
 const showAsButtonWithoutCondition: Rule = (bot) =>
   bot.schema.arrows
@@ -258,7 +489,7 @@ const unreachableBlock: Rule = (bot) => {
   const reached = new Set<number>();
   const extra = new Set(extraEntries(bot));
   const queue = bot.schema.blocks.filter((b) => TRIGGER_KINDS.has(b.kind) && !extra.has(b)).map((b) => b.id);
-  for (const id of blocksSentTo(bot)) if (bot.blocks.has(id)) queue.push(id);
+  for (const id of sentTo(bot)) if (bot.blocks.has(id)) queue.push(id);
   while (queue.length) {
     const id = queue.pop() as number;
     if (reached.has(id)) continue;
@@ -402,11 +633,6 @@ function requestTexts(request: BlockRequest | undefined): string[] {
   return request ? [request.url, request.headers, request.params, request.storedValues] : [];
 }
 
-function buttonList(buttons: Buttons | undefined) {
-  if (!buttons) return [];
-  return Array.isArray(buttons) ? buttons : buttons.buttons;
-}
-
 const placeholderNeverSet: Rule = (bot) => {
   const found = unsetNames(bot, (visit) => {
     const texts = (list: string[], at: LintTarget) => {
@@ -429,6 +655,46 @@ const placeholderNeverSet: Rule = (bot) => {
     target,
     message: `#{${name}} is never set by a formula, arrow or stored value of this bot, so it shows as empty unless the API or a callback sets it. Check the spelling, or set it before this ${target.type === 'arrow' ? 'arrow' : 'block'}.`,
   }));
+};
+
+const callsCache = new Map<string, string[]>();
+/** The built-ins a formula (or, `expression`, a comparison expression) calls, by name. */
+const callsOf = (source: string | undefined, expression = false): string[] =>
+  source?.trim()
+    ? cached(callsCache, `${expression ? 'e' : 'f'}${source}`, () => {
+        const names = new Set<string>();
+        const parts = expression
+          ? [parseExpression(source).expr]
+          : formulaOf(source).statements.flatMap((st) =>
+              st.type === 'expr' ? [st.expr] : [st.target, st.value],
+            );
+        for (const part of parts) if (part) walk(part, (e) => e.type === 'call' && names.add(e.name));
+        return [...names];
+      })
+    : [];
+
+const functionNeedsPlan: Rule = (bot, options) => {
+  const plan = options.plan;
+  if (!plan) return [];
+  const refused = (names: string[], target: LintTarget): Problem[] =>
+    names.flatMap((name) => {
+      const entry = builtins.get(name);
+      if (!entry || planAllows(entry, plan)) return [];
+      const withheld = name === 'ask_operator' ? ", and the block's message is not sent" : '';
+      return [
+        {
+          severity: 'warning',
+          target,
+          message: `${planMessage(name, plan)}: the call fails when it runs${withheld}.`,
+        },
+      ];
+    });
+  return [
+    ...bot.schema.blocks.flatMap((b) =>
+      refused([...new Set([...callsOf(b.formula), ...callsOf(b.trigger?.expression, true)])], block(b.id)),
+    ),
+    ...bot.schema.arrows.flatMap((a) => refused(callsOf(a.condition?.expression, true), arrow(a.id))),
+  ];
 };
 
 const messengerCannotShow: Rule = (bot, options) =>
@@ -468,13 +734,17 @@ export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'arrow-touches-comment': arrowTouchesComment,
   'extra-unconditional-arrow': extraUnconditionalArrow,
   'empty-condition': emptyCondition,
+  'shadowed-condition': shadowedCondition,
   'show-as-button-without-condition': showAsButtonWithoutCondition,
+  'button-without-arrow': buttonWithoutArrow,
+  'unexpected-text-unanswered': unexpectedTextUnanswered,
   'collect-on-timer': collectWithoutReply('timer', 'a timer'),
   'collect-on-continue': collectWithoutReply('continue', 'a continue arrow'),
   'quick-reply-without-trigger': quickReplyWithoutTrigger,
   'unreachable-block': unreachableBlock,
   'variable-never-set': variableNeverSet,
   'placeholder-never-set': placeholderNeverSet,
+  'function-needs-plan': functionNeedsPlan,
   'messenger-cannot-show': messengerCannotShow,
 };
 

@@ -34,6 +34,18 @@ describe('warningOf', () => {
     );
     expect(warningOf('block', { blockId: 1 })).toBeNull();
   });
+
+  it("warns of a block's message held back because its ask_operator() failed", () => {
+    expect(
+      warningOf('message_withheld', {
+        blockId: 3,
+        reason: 'its ask_operator() failed, so no operator was asked',
+      }),
+    ).toEqual({
+      text: "Block #3's message was not sent: its ask_operator() failed, so no operator was asked.",
+      fix: 'See the formula error above. On the free plan, choose the business or AI plan in Settings, Plan.',
+    });
+  });
 });
 
 describe('placeWarnings', () => {

@@ -5,7 +5,7 @@
  */
 
 /** The log kinds that can warn; the simulator reads only these. */
-export const WARNING_KINDS = ['request', 'formula_error', 'unknown_variable'] as const;
+export const WARNING_KINDS = ['request', 'formula_error', 'unknown_variable', 'message_withheld'] as const;
 
 export interface Warning {
   text: string;
@@ -64,6 +64,11 @@ export function warningOf(kind: string, raw: unknown): Warning | null {
       };
     case 'request':
       return requestWarning(d);
+    case 'message_withheld':
+      return {
+        text: `Block #${d.blockId}'s message was not sent: ${str(d.reason)}.`,
+        fix: 'See the formula error above. On the free plan, choose the business or AI plan in Settings, Plan.',
+      };
     default:
       return null;
   }

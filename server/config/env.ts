@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLANS } from '@/lib/formula/plans';
 
 /**
  * Every environment variable Blockbot reads, validated in one place. Nothing is required:
@@ -43,6 +44,15 @@ const envSchema = z
           error: 'must be an smtp:// or smtps:// URL, like smtp://user:pass@host:587',
         })
         .optional(),
+    ),
+    /** The plan of new projects (Settings, Plan; it only gates in-flow functions): free unless set. */
+    BLOCKBOT_DEFAULT_PLAN: optionalString.pipe(
+      z
+        .enum(PLANS, {
+          error: (issue) =>
+            `must be ${PLANS.join(', ').replace(/, (?=\w+$)/, ' or ')} (got "${String(issue.input)}")`,
+        })
+        .default('free'),
     ),
     /** The sender of Blockbot's mail: an address, or "Name <address>". Required with BLOCKBOT_SMTP_URL. */
     BLOCKBOT_MAIL_FROM: optionalString.pipe(

@@ -175,9 +175,15 @@ async function enterBlock(run: RunState, block: Block, via: string): Promise<voi
   run.note('block', { blockId: block.id, name: block.name, kind: block.kind, via });
 
   await actionsStep(run, block);
-  await formulaStep(run, block);
+  const { handoffFailed } = await formulaStep(run, block);
   if (block.request) await requestStep(run, block.request, { blockId: block.id });
-  await messageStep(run, block);
+  // Its message would tell the client an operator answers, while none was asked.
+  if (handoffFailed)
+    run.note('message_withheld', {
+      blockId: block.id,
+      reason: 'its ask_operator() failed, so no operator was asked',
+    });
+  else await messageStep(run, block);
   await submitStep(run, block);
   if (movesClient(block)) run.moveClientTo(block.id);
   const enter = (next: Block, how: string) => enterBlock(run, next, how);

@@ -83,6 +83,8 @@ export type LogKind =
   | 'unknown_variable'
   | 'loop_guard'
   | 'no_match'
+  /** The block's message was not sent: its ask_operator() failed, and the message would promise an operator. */
+  | 'message_withheld'
   /** The bot is paused for the client (docs/inbox.md): what the event did not do. */
   | 'paused'
   | 'operator_reply'

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
+import type { Plan } from '@/server/db/generated/client';
 import { type BotDriver, EngineHarness } from '@/server/engine/testing/engine-harness';
 import { DomainError } from '@/server/errors';
 import { deliverWebhook } from '@/server/webhooks/webhook-delivery';
@@ -51,26 +52,29 @@ const start = (id: number, text: string, alternatives = '') => ({
 });
 
 /** A bot that greets, then answers any reply; its project has a webhook. */
-async function chattyBot(extra: { formula?: string } = {}) {
-  const bot = await h.bot({
-    blocks: [
-      start(1, 'Welcome'),
-      { id: 2, kind: 'state', text: 'Step two' },
-      {
-        id: 3,
-        kind: 'start',
-        text: 'An operator will answer soon',
-        ...extra,
-        trigger: { alternatives: 'help' },
-      },
-      { id: 4, kind: 'state', text: 'After the handoff' },
-    ],
-    arrows: [
-      { id: 1, from: 1, to: 2, kind: 'unconditional' },
-      { id: 2, from: 2, to: 2, kind: 'unconditional' },
-      { id: 3, from: 3, to: 4, kind: 'continue' },
-    ],
-  });
+async function chattyBot(extra: { formula?: string } = {}, plan: Plan = 'business') {
+  const bot = await h.bot(
+    {
+      blocks: [
+        start(1, 'Welcome'),
+        { id: 2, kind: 'state', text: 'Step two' },
+        {
+          id: 3,
+          kind: 'start',
+          text: 'An operator will answer soon',
+          ...extra,
+          trigger: { alternatives: 'help' },
+        },
+        { id: 4, kind: 'state', text: 'After the handoff' },
+      ],
+      arrows: [
+        { id: 1, from: 1, to: 2, kind: 'unconditional' },
+        { id: 2, from: 2, to: 2, kind: 'unconditional' },
+        { id: 3, from: 3, to: 4, kind: 'continue' },
+      ],
+    },
+    { plan },
+  );
   await bot.db.project.update({ where: { id: bot.projectId }, data: { webhookUrl: hookUrl } });
   return bot;
 }
@@ -177,6 +181,24 @@ describe('ask_operator()', () => {
     const after = await bot.clientRow();
     expect(after.waitingSince).toBeNull();
     expect(after.botPausedAt).toEqual(row.botPausedAt);
+  });
+
+  it("on the free plan fails saying where to change the plan, and the block's promise of an operator is not sent", async () => {
+    const bot = await chattyBot({ formula: 'asked = ask_operator()' }, 'free');
+    await bot.say('hi');
+    // The block's other steps still run: its continue arrow is followed.
+    expect(await bot.say('help')).toEqual(['After the handoff']);
+    expect(await bot.transcript()).not.toContain('< An operator will answer soon');
+    const row = await bot.clientRow();
+    expect(row.waitingSince).toBeNull();
+    expect(row.botPausedAt).toBeNull();
+    const failed =
+      'ask_operator() needs the business or AI plan; this project is on the free plan (change it in Settings, Plan)';
+    expect(await bot.log('formula_error')).toMatchObject([{ blockId: 3, message: failed }]);
+    expect((await bot.variables()).deal.asked).toBe(`Error: ${failed}`);
+    expect(await bot.log('message_withheld')).toMatchObject([
+      { blockId: 3, reason: 'its ask_operator() failed, so no operator was asked' },
+    ]);
   });
 
   it('keeps a pause until resumed as it is, and the first waiting time', async () => {

@@ -30,6 +30,24 @@ describe('the demo bot', () => {
     ]);
   });
 
+  it('answers text it does not understand with the options again, and the client stays where it was', async () => {
+    const bot = await h.bot(demoBotSchema);
+    await bot.say('hello');
+    const sorry = "Sorry, I didn't understand. Please choose one of the options below.";
+    const unclear = await bot.event({ type: 'message', text: 'what is this?' });
+    expect(unclear.messages).toMatchObject([{ text: sorry, buttons: [{ text: 'Prices' }] }]);
+    expect((await bot.clientRow()).currentBlockId).toBe(1);
+    // The same arrows are checked next: the button works, and so does the next step's answer.
+    expect(await bot.say('Prices')).toEqual([
+      'The plan costs 120 a month, tax included. Shall I place an order?',
+    ]);
+    const unsure = await bot.event({ type: 'message', text: 'hmm, maybe later' });
+    expect(unsure.messages).toMatchObject([{ text: sorry, buttons: [{ text: 'Yes' }] }]);
+    expect((await bot.clientRow()).currentBlockId).toBe(2);
+    expect(await bot.say('yes')).toEqual(['Great! Which e-mail should we send the invoice to?']);
+    expect((await bot.clientRow()).currentBlockId).toBe(3);
+  });
+
   it('starts over on /start with the welcome at once (a continue arrow)', async () => {
     const bot = await h.bot(demoBotSchema);
     await bot.say('hello');

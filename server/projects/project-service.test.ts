@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EnvError, getEnv, resetEnvCache } from '@/server/config/env';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import {
@@ -43,6 +44,28 @@ describe('projects', () => {
     expect(schema.blocks.some((b) => b.formula)).toBe(true);
     expect(schema.arrows.some((a) => a.kind === 'timer')).toBe(true);
     expect(schema.arrows.some((a) => a.showAsButton)).toBe(true);
+  });
+
+  it('gives a new project the plan BLOCKBOT_DEFAULT_PLAN names (free when unset); a plan asked for wins', async () => {
+    const db = tdb.prisma;
+    const before = process.env.BLOCKBOT_DEFAULT_PLAN;
+    const setDefault = (value: string | undefined) => {
+      if (value === undefined) delete process.env.BLOCKBOT_DEFAULT_PLAN;
+      else process.env.BLOCKBOT_DEFAULT_PLAN = value;
+      resetEnvCache();
+    };
+    try {
+      setDefault(undefined);
+      expect((await createProject(db, { name: 'Unset' })).plan).toBe('free');
+      setDefault(' business ');
+      expect((await createProject(db, { name: 'Default', withDemoBot: true })).plan).toBe('business');
+      expect((await createProject(db, { name: 'Asked', plan: 'free' })).plan).toBe('free');
+      setDefault('gold');
+      expect(() => getEnv()).toThrow(EnvError);
+      expect(() => getEnv()).toThrow('BLOCKBOT_DEFAULT_PLAN: must be free, business or ai (got "gold")');
+    } finally {
+      setDefault(before);
+    }
   });
 
   it('renames, updates settings and constants, and deletes', async () => {

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_ALLOWED_ORIGINS, parseAllowedOrigin } from '@/lib/cors';
+import { PLANS as FORMULA_PLANS } from '@/lib/formula/plans';
 import { MAX_PAUSE_MINUTES } from '@/lib/inbox/pause';
+import { getEnv } from '@/server/config/env';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
@@ -10,7 +12,7 @@ import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { forgetProjectKeys } from '@/server/projects/live-key-cache';
 import { demoBotSchema } from './demo-bot';
 
-export const PLANS = ['free', 'business', 'ai'] as const satisfies readonly Plan[];
+export const PLANS = FORMULA_PLANS satisfies readonly Plan[];
 export const MAX_PROJECT_CONSTANTS = 50;
 const DEFAULT_STATES = ['New', 'In progress', 'Won', 'Lost'];
 
@@ -23,7 +25,8 @@ export const projectNameSchema = z.string().trim().min(1, 'the project needs a n
 
 export const createProjectInput = z.object({
   name: projectNameSchema,
-  plan: z.enum(PLANS).default('free'),
+  /** Unset: the instance's default, BLOCKBOT_DEFAULT_PLAN. */
+  plan: z.enum(PLANS).optional(),
   timeZone: timeZoneSchema.default('UTC'),
   owner: z
     .object({ userId: z.string().optional(), email: z.string().email(), name: z.string().default('') })
@@ -53,7 +56,12 @@ export async function createProject(db: PrismaClient, input: z.input<typeof crea
   const data = parseInput(createProjectInput, input);
   const project = await db.$transaction(async (tx) => {
     const project = await tx.project.create({
-      data: { name: data.name, plan: data.plan, timeZone: data.timeZone, webhookSecret: newWebhookSecret() },
+      data: {
+        name: data.name,
+        plan: data.plan ?? getEnv().BLOCKBOT_DEFAULT_PLAN,
+        timeZone: data.timeZone,
+        webhookSecret: newWebhookSecret(),
+      },
     });
     const funnel = await tx.crmFunnel.create({ data: { projectId: project.id, name: 'Sales' } });
     await tx.crmState.createMany({

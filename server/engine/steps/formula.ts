@@ -1,12 +1,16 @@
+import type { RuntimeError } from '@/lib/formula';
 import type { Block } from '@/lib/schema';
 import { getFormula } from '../formula-cache';
 import type { RunState } from '../run-state';
 
-/** Step 2: the block's formula, line by line; a failing line logs its error and the rest run. */
-export async function formulaStep(run: RunState, block: Block): Promise<void> {
-  if (!block.formula.trim()) return;
+/**
+ * Step 2: the block's formula, line by line; a failing line logs its error and the rest run.
+ * Says whether an ask_operator() call failed (the plan, a limit): then no operator was asked.
+ */
+export async function formulaStep(run: RunState, block: Block): Promise<{ handoffFailed: boolean }> {
+  if (!block.formula.trim()) return { handoffFailed: false };
   const compiled = getFormula(block.formula);
-  let errors: { line: number; column: number; message: string }[] = [];
+  let errors: RuntimeError[] = [];
   const set = await run.scope.record(async () => {
     ({ errors } = await compiled.run(run.formulaOptions()));
   });
@@ -14,4 +18,5 @@ export async function formulaStep(run: RunState, block: Block): Promise<void> {
   for (const e of [...compiled.diagnostics.filter((d) => d.severity === 'error'), ...errors]) {
     run.note('formula_error', { blockId: block.id, line: e.line, column: e.column, message: e.message });
   }
+  return { handoffFailed: errors.some((e) => e.call === 'ask_operator') };
 }
