@@ -419,4 +419,21 @@ test('a visitor sends an image through the attach button; the bot and the operat
   await page.goto(`/projects/${projectId}/clients/${clientId}`);
   await expect(page.locator(`img[src="${src}"]`).first()).toBeVisible();
   expect(await visitor.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+
+  // A visitor who gave no name has one name on every screen, never the widget's raw id.
+  const visitorName = `Website visitor ${clientId}`;
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(visitorName);
+  const history = page.getByTestId('client-history');
+  await expect(history.locator('li[data-sender="client"]').first().getByTestId('sender')).toHaveText(
+    visitorName,
+  );
+  await expect(history.locator('li[data-sender="bot"]').first().getByTestId('sender')).toHaveText('Bot');
+  await page.goto(`/projects/${projectId}/clients`);
+  await expect(page.getByRole('link', { name: visitorName })).toBeVisible();
+  await page.goto(`/projects/${projectId}/inbox`);
+  const conversation = page.getByTestId('conversation').filter({ hasText: visitorName });
+  await expect(conversation).toHaveCount(1);
+  await expect(conversation).not.toContainText(String(recipient));
+  await conversation.click();
+  await expect(page.getByRole('heading', { level: 2, name: visitorName })).toBeVisible();
 });

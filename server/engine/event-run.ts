@@ -55,6 +55,7 @@ async function dispatch(run: RunState, event: EngineEvent): Promise<void> {
         buttons: null,
         blockId: null,
         messageFromOutside: MESSAGE_FROM.crm,
+        senderMemberId: event.memberId,
       });
       run.note('operator_reply', { memberId: event.memberId });
       return;

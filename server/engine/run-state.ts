@@ -40,6 +40,8 @@ export interface PendingMessage {
   buttons: Buttons | null;
   blockId: number | null;
   messageFromOutside: number;
+  /** The team member who sent it (an operator's reply). */
+  senderMemberId?: number;
   dedupeKey?: string;
 }
 
