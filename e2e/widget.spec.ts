@@ -102,6 +102,8 @@ test('a visitor talks to the bot through the widget on another site, and comes b
   // The Channels tab: a widget made, its look and the site set, the snippet copied.
   await page.getByRole('link', { name: 'Channels' }).click();
   await expect(page.getByTestId('widgets-empty')).toBeVisible();
+  const reach = page.getByTestId('channels-reach');
+  await expect(reach).toContainText('it talks only in the builder’s simulator');
   await page.getByRole('button', { name: 'Create a chat widget' }).click();
   const row = page.getByTestId('widget-row');
   await expect(row).toContainText('The widget works on no site yet');
@@ -114,6 +116,9 @@ test('a visitor talks to the bot through the widget on another site, and comes b
   await row.getByRole('button', { name: 'Save widget' }).click();
   await expect(row.getByRole('status')).toHaveText('Saved');
   await expect(row).not.toContainText('The widget works on no site yet');
+  // With no tg bot, the widget on a site is how clients reach the bot: not "only the simulator".
+  await expect(reach).toHaveText('Clients reach the bot through 1 chat widget on your website.');
+  await expect(page.getByTestId('channels-empty')).toContainText('No tg bot is connected.');
   snippet = (await row.getByTestId('widget-snippet').textContent()) ?? '';
   expect(snippet).toMatch(
     new RegExp(
