@@ -92,7 +92,7 @@ test('search finds formulas; the editor opens each block at its top; export and 
   ]);
   expect(download.suggestedFilename()).toMatch(/^my-first-bot-\d{4}-\d{2}-\d{2}\.json$/);
 
-  // The welcome's reminder timer cancels when the client leaves the block: it says so.
+  // The welcome's reminder timer cancels as the client leaves the block: it is gone, and the log says why.
   const simulator = page.getByRole('complementary', { name: 'Simulator' });
   // Before the first message, the chat says who writes first and where the bot starts.
   const hint = simulator.getByRole('note').filter({ hasText: 'Write to the bot as a client would' });
@@ -103,8 +103,11 @@ test('search finds formulas; the editor opens each block at its top; export and 
   const variables = simulator.getByTestId('variables');
   await expect(variables.getByRole('button', { name: 'Fire now' })).toBeVisible();
   await simulator.getByRole('button', { name: 'Prices', exact: true }).click();
-  await expect(variables).toContainText('cancelled: the client left block #1');
   await expect(variables.getByRole('button', { name: 'Fire now' })).toHaveCount(0);
+  await simulator.getByRole('tab', { name: 'Log' }).click();
+  await expect(simulator.getByTestId('log')).toContainText(
+    'Timer of arrow #2 cancelled: the client left block #1',
+  );
 });
 
 test('an empty bot offers a start block or the shop bot template, both undoable', async ({ page }) => {

@@ -16,6 +16,7 @@ test('a tg bot connected on the Channels screen receives a message and answers i
   const bot = fake.addBot({ username: `e2e${Date.now()}_bot`, firstName: 'E2E shop' });
   await page.getByRole('link', { name: 'Channels' }).click();
   await expect(page.getByTestId('channels-empty')).toContainText('BotFather');
+  await expect(page.getByTestId('channels-reach')).toContainText('it talks only in the builder’s simulator');
 
   // A wrong token: the messenger's answer is shown on the form.
   await page.getByLabel('Bot token').fill('123456:NOT-A-REAL-TOKEN-x');
@@ -27,6 +28,7 @@ test('a tg bot connected on the Channels screen receives a message and answers i
   const row = page.getByTestId('channel-row');
   await expect(row).toContainText(`@${bot.username}`);
   await expect(row.getByTestId('channel-last-update')).toContainText('never');
+  await expect(page.getByTestId('channels-reach')).toHaveText('Clients reach the bot through 1 tg bot.');
   await expect(page.getByText(bot.token)).toHaveCount(0);
   expect(fake.bot(bot.token).webhook?.url).toMatch(/\/api\/channels\/tg\/\d+$/);
 

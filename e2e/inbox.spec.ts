@@ -32,7 +32,8 @@ test('answer the simulator client from the inbox, pause the bot, and watch the l
   page: builder,
   context,
 }) => {
-  await signUp(builder, `inbox-${Date.now()}@example.com`);
+  const operator = `inbox-${Date.now()}`;
+  await signUp(builder, `${operator}@example.com`);
   const projectUrl = builder.url();
   await importBot(builder, 'inbox.json', bot);
   await expect(builder.getByTestId('block-1')).toContainText('Welcome');
@@ -61,13 +62,18 @@ test('answer the simulator client from the inbox, pause the bot, and watch the l
   await simulatorSays(builder, 'second message');
   await expect(messages).toContainText('second message');
   await expect(messages.getByRole('listitem').last()).toContainText('The bot again');
-  await expect(item).toContainText('The bot again');
+  // The list names who sent the last message: the bot, not "You".
+  await expect(item).toContainText('Bot: The bot again');
+  await expect(messages.locator('li[data-sender="bot"]').last().getByTestId('sender')).toHaveText('Bot');
 
   // The operator answers; the reply reaches the simulator client's chat.
   await inbox.getByLabel('Reply').fill('Hello from a person');
   await inbox.getByRole('button', { name: 'Send' }).click();
   await expect(messages.getByRole('listitem').last()).toContainText('Hello from a person');
-  await expect(messages.getByRole('listitem').last()).toContainText('CRM');
+  // Labelled with the operator's name from the team, in the thread and in the list.
+  await expect(messages.getByRole('listitem').last().getByTestId('sender')).toHaveText(operator);
+  await expect(messages.getByRole('listitem').last()).toHaveAttribute('data-sender', 'operator');
+  await expect(item).toContainText(`${operator}: Hello from a person`);
   await expect(inbox.getByLabel('Reply')).toHaveValue('');
   await expect(builder.getByTestId('sim-out').last()).toContainText('Hello from a person');
 
@@ -75,11 +81,28 @@ test('answer the simulator client from the inbox, pause the bot, and watch the l
   await inbox.getByRole('button', { name: 'Pause bot' }).click();
   await expect(inbox.getByTestId('handoff')).toContainText('Bot paused until');
   await expect(item).toContainText('Bot paused');
+  const waitingTab = inbox.getByRole('tab', { name: 'Waiting' });
+  const waitingCount = waitingTab.getByTestId('waiting-count');
+  await expect(waitingCount).toHaveCount(0);
   await simulatorSays(builder, 'anyone there?');
   await expect(messages.getByRole('listitem').last()).toContainText('anyone there?');
   // The bot's answer would have been stored with the message: none came.
   await expect(messages.getByRole('listitem')).toHaveCount(6);
   await expect(builder.getByTestId('sim-out').last()).toContainText('Hello from a person');
+
+  // Paused with the client's message unanswered, the conversation waits for an operator.
+  await expect(item).toContainText('Waiting');
+  await expect(waitingCount).toHaveText('1');
+  await expect(inbox.getByTestId('handoff')).toContainText('Waiting for an answer');
+  await waitingTab.click();
+  await expect(inbox.getByTestId('conversation')).toHaveCount(1);
+  await inbox.getByLabel('Reply').fill('Yes, here');
+  await inbox.getByRole('button', { name: 'Send' }).click();
+  await expect(inbox.getByTestId('conversation')).toHaveCount(0);
+  await expect(waitingCount).toHaveCount(0);
+  await expect(inbox.getByTestId('handoff')).not.toContainText('Waiting');
+  await inbox.getByRole('tab', { name: 'All' }).click();
+  await expect(item).toHaveCount(1);
 
   // Resumed, the bot answers again.
   await inbox.getByRole('button', { name: 'Resume bot' }).click();

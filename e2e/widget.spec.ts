@@ -102,6 +102,8 @@ test('a visitor talks to the bot through the widget on another site, and comes b
   // The Channels tab: a widget made, its look and the site set, the snippet copied.
   await page.getByRole('link', { name: 'Channels' }).click();
   await expect(page.getByTestId('widgets-empty')).toBeVisible();
+  const reach = page.getByTestId('channels-reach');
+  await expect(reach).toContainText('it talks only in the builder’s simulator');
   await page.getByRole('button', { name: 'Create a chat widget' }).click();
   const row = page.getByTestId('widget-row');
   await expect(row).toContainText('The widget works on no site yet');
@@ -114,6 +116,9 @@ test('a visitor talks to the bot through the widget on another site, and comes b
   await row.getByRole('button', { name: 'Save widget' }).click();
   await expect(row.getByRole('status')).toHaveText('Saved');
   await expect(row).not.toContainText('The widget works on no site yet');
+  // With no tg bot, the widget on a site is how clients reach the bot: not "only the simulator".
+  await expect(reach).toHaveText('Clients reach the bot through 1 chat widget on your website.');
+  await expect(page.getByTestId('channels-empty')).toContainText('No tg bot is connected.');
   snippet = (await row.getByTestId('widget-snippet').textContent()) ?? '';
   expect(snippet).toMatch(
     new RegExp(
@@ -419,4 +424,21 @@ test('a visitor sends an image through the attach button; the bot and the operat
   await page.goto(`/projects/${projectId}/clients/${clientId}`);
   await expect(page.locator(`img[src="${src}"]`).first()).toBeVisible();
   expect(await visitor.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+
+  // A visitor who gave no name has one name on every screen, never the widget's raw id.
+  const visitorName = `Website visitor ${clientId}`;
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(visitorName);
+  const history = page.getByTestId('client-history');
+  await expect(history.locator('li[data-sender="client"]').first().getByTestId('sender')).toHaveText(
+    visitorName,
+  );
+  await expect(history.locator('li[data-sender="bot"]').first().getByTestId('sender')).toHaveText('Bot');
+  await page.goto(`/projects/${projectId}/clients`);
+  await expect(page.getByRole('link', { name: visitorName })).toBeVisible();
+  await page.goto(`/projects/${projectId}/inbox`);
+  const conversation = page.getByTestId('conversation').filter({ hasText: visitorName });
+  await expect(conversation).toHaveCount(1);
+  await expect(conversation).not.toContainText(String(recipient));
+  await conversation.click();
+  await expect(page.getByRole('heading', { level: 2, name: visitorName })).toBeVisible();
 });

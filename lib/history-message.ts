@@ -17,6 +17,8 @@ export interface HistoryMessage {
   /** The block that sent it (out) or the client's block when it arrived (in). */
   blockId: number | null;
   messageFromOutside: number;
+  /** The team member who sent it (an operator's reply), by name (else e-mail); null: no member. */
+  operator: string | null;
   delivered: boolean;
   error: string | null;
   createdAt: Date;
@@ -49,3 +51,31 @@ export function messageSource(m: Pick<HistoryMessage, 'direction' | 'messageFrom
 /** A message from outside that arrived as input: routed like a client's message, never shown to them. */
 export const isSystemMessage = (m: Pick<HistoryMessage, 'direction' | 'messageFromOutside'>) =>
   m.direction === 'in' && m.messageFromOutside !== MESSAGE_FROM.client;
+
+const SOURCE_LABELS: Record<Exclude<MessageSource, 'client' | 'bot'>, { label: string; hint: string }> = {
+  api: { label: 'API', hint: 'Caused by the public API' },
+  crm: { label: 'CRM', hint: 'Sent from the CRM (the client profile)' },
+  callback: { label: 'Callback', hint: "Caused by a formula's callback() or message()" },
+  telephony: { label: 'Telephony', hint: 'From telephony' },
+  other: { label: 'Outside', hint: 'From outside the bot' },
+};
+
+/**
+ * Who sent a message, as every screen labels it: the client by their display name
+ * (`clientDisplayName`), the bot as "Bot", an operator by their name; a message from the API,
+ * the CRM without a member, a callback, by its source. `system`: an incoming message from
+ * outside, never shown to the client.
+ */
+export function messageSender(
+  m: Pick<HistoryMessage, 'direction' | 'messageFromOutside' | 'operator'>,
+  clientName: string,
+): { kind: 'client' | 'bot' | 'operator' | 'source'; label: string; hint: string; system: boolean } {
+  const source = messageSource(m);
+  const system = isSystemMessage(m);
+  if (source === 'client')
+    return { kind: 'client', label: clientName, hint: 'Written by the client', system };
+  if (source === 'bot') return { kind: 'bot', label: 'Bot', hint: 'Sent by the bot', system };
+  if (source === 'crm' && m.operator)
+    return { kind: 'operator', label: m.operator, hint: 'Sent by an operator of the team', system };
+  return { kind: 'source', ...SOURCE_LABELS[source], system };
+}

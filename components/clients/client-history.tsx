@@ -14,7 +14,16 @@ import type { HistoryMessage } from '@/lib/history-message';
  * backwards on demand (keyset by message id). When the latest page changes (the client was
  * sent to a block, a message came) the older pages are dropped, so no message falls between.
  */
-export function ClientHistory({ projectId, clientId }: { projectId: number; clientId: number }) {
+export function ClientHistory({
+  projectId,
+  clientId,
+  clientName,
+}: {
+  projectId: number;
+  clientId: number;
+  /** The client's display name (`clientDisplayName`): the label of their messages. */
+  clientName: string;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const latest = useQuery(trpc.clients.history.queryOptions({ projectId, clientId }));
@@ -72,7 +81,7 @@ export function ClientHistory({ projectId, clientId }: { projectId: number; clie
         </div>
       ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <MessageList messages={[...(older?.messages ?? []), ...latest.data.messages]} />
+      <MessageList messages={[...(older?.messages ?? []), ...latest.data.messages]} clientName={clientName} />
     </div>
   );
 }

@@ -63,14 +63,14 @@ export function ClientProfile({ projectId, clientId }: { projectId: number; clie
       <header className="space-y-1">
         {back}
         <h1 className="flex flex-wrap items-center gap-2 text-lg font-semibold text-slate-900">
-          <span className="min-w-0 break-words">{c.name || `Client ${c.id}`}</span>
+          <span className="min-w-0 break-words">{c.displayName}</span>
           <Badge>{c.messenger}</Badge>
           {c.tag ? <Badge className="bg-brand-50 text-brand-700">{c.tag}</Badge> : null}
         </h1>
       </header>
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <Section title="History">
-          <ClientHistory projectId={projectId} clientId={clientId} />
+          <ClientHistory projectId={projectId} clientId={clientId} clientName={c.displayName} />
         </Section>
         <div className="min-w-0 space-y-4">
           <Section title="Client">

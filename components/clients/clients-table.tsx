@@ -242,7 +242,7 @@ export function ClientsTable({ projectId }: { projectId: number }) {
                 <tr key={c.id}>
                   <td className="max-w-48 truncate px-3 py-2 font-medium text-slate-900">
                     <Link href={`/projects/${projectId}/clients/${c.id}`} className="hover:underline">
-                      {c.name || `Client ${c.id}`}
+                      {c.displayName}
                     </Link>
                   </td>
                   <td className="px-3 py-2">{c.messenger}</td>

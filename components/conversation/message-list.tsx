@@ -1,78 +1,54 @@
 import { cn } from '@/components/ui/cn';
-import {
-  type HistoryMessage,
-  isSystemMessage,
-  type MessageSource,
-  messageSource,
-} from '@/lib/history-message';
+import { type HistoryMessage, messageSender, messageSource } from '@/lib/history-message';
 import type { Attachment, Button } from '@/lib/schema';
 
-const SOURCE_MARKS: Record<MessageSource, string | null> = {
-  client: null,
-  bot: null,
-  api: 'API',
-  crm: 'CRM',
-  callback: 'Callback',
-  telephony: 'Telephony',
-  other: 'Outside',
-};
-
-const MARK_HINTS: Record<MessageSource, string> = {
-  client: 'Written by the client',
-  bot: 'Sent by the bot',
-  api: 'Caused by the public API',
-  crm: 'Sent from the CRM or by an operator',
-  callback: "Caused by a formula's callback() or message()",
-  telephony: 'From telephony',
-  other: 'From outside the bot',
-};
-
 /**
- * A client's conversation, oldest first: the client's messages on the left, the bot's on the
- * right, system messages (callbacks, never shown to the client) across the middle. Every text
- * is React text, never markup; only http(s) addresses become links or images.
+ * A client's conversation, oldest first: the client's messages on the left, the bot's and the
+ * operators' on the right, system messages (callbacks, never shown to the client) across the
+ * middle. Each is labelled with its sender (`messageSender`: the client by `clientName`, "Bot",
+ * the operator by name). Every text is React text, never markup; only http(s) addresses become
+ * links or images.
  */
-export function MessageList({ messages }: { messages: HistoryMessage[] }) {
+export function MessageList({ messages, clientName }: { messages: HistoryMessage[]; clientName: string }) {
   if (!messages.length) return <p className="py-6 text-center text-sm text-slate-500">No messages yet.</p>;
   return (
     <ol className="flex flex-col gap-2" aria-label="Messages">
       {messages.map((m) => (
-        <MessageItem key={m.id} message={m} />
+        <MessageItem key={m.id} message={m} clientName={clientName} />
       ))}
     </ol>
   );
 }
 
-function MessageItem({ message: m }: { message: HistoryMessage }) {
-  const source = messageSource(m);
-  const system = isSystemMessage(m);
-  const mark = SOURCE_MARKS[source];
+function MessageItem({ message: m, clientName }: { message: HistoryMessage; clientName: string }) {
+  const sender = messageSender(m, clientName);
   const failed = m.direction === 'out' && !m.delivered && m.error;
   return (
     <li
       className={cn(
         'flex min-w-0 flex-col gap-1',
-        system ? 'items-center' : m.direction === 'in' ? 'items-start' : 'items-end',
+        sender.system ? 'items-center' : m.direction === 'in' ? 'items-start' : 'items-end',
       )}
       data-direction={m.direction}
-      data-source={source}
+      data-source={messageSource(m)}
+      data-sender={sender.kind}
     >
       <div
         className={cn(
           'max-w-[85%] min-w-0 rounded-lg px-3 py-1.5 text-sm shadow-sm sm:max-w-[70%]',
-          system
+          sender.system
             ? 'border border-dashed border-slate-300 bg-slate-50 text-slate-700 shadow-none'
             : m.direction === 'in'
               ? 'rounded-bl-none bg-white text-slate-900'
-              : 'rounded-br-none bg-sky-100 text-slate-900',
+              : sender.kind === 'operator'
+                ? 'rounded-br-none bg-emerald-50 text-slate-900'
+                : 'rounded-br-none bg-sky-100 text-slate-900',
           failed && 'ring-1 ring-red-300',
         )}
       >
-        {system || mark ? (
-          <p className="mb-0.5 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">
-            <span title={MARK_HINTS[source]}>{system ? `System message · ${mark}` : mark}</span>
-          </p>
-        ) : null}
+        <p className="mb-0.5 text-[11px] font-semibold text-slate-500" data-testid="sender">
+          <span title={sender.hint}>{sender.system ? `System message · ${sender.label}` : sender.label}</span>
+        </p>
         {m.attachments.length ? <Attachments attachments={m.attachments} /> : null}
         {m.text ? <p className="break-words whitespace-pre-wrap">{m.text}</p> : null}
         {m.buttons.length ? <Buttons buttons={m.buttons} /> : null}

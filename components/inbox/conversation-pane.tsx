@@ -99,7 +99,7 @@ export function ConversationPane({
           >
             ←
           </Button>
-          <h2 className="min-w-0 truncate font-medium text-slate-900">{client.name || client.platformId}</h2>
+          <h2 className="min-w-0 truncate font-medium text-slate-900">{client.displayName}</h2>
           <span className="text-xs text-slate-500">
             {client.messenger} · {client.platformId}
           </span>
@@ -157,6 +157,9 @@ export function ConversationPane({
                 Done
               </Button>
             </>
+          ) : client.waiting ? (
+            // Paused with the client's last message unanswered: waiting until someone answers.
+            <Badge className="bg-amber-100 text-amber-800">Waiting for an answer</Badge>
           ) : null}
         </div>
         <form
@@ -198,7 +201,7 @@ export function ConversationPane({
             Older messages are on the client's profile.
           </p>
         ) : null}
-        <MessageList messages={messages} />
+        <MessageList messages={messages} clientName={client.displayName} />
         <div ref={bottom} />
       </div>
       <form onSubmit={send} className="space-y-2 border-t border-slate-200 bg-white p-3">

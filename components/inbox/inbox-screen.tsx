@@ -15,7 +15,11 @@ const FILTERS = {
   all: { label: 'All', empty: 'No conversations yet. When clients write to the bot, they show up here.' },
   mine: { label: 'Mine', empty: 'No conversation is assigned to you.' },
   unassigned: { label: 'Unassigned', empty: 'Every conversation is assigned to someone.' },
-  waiting: { label: 'Waiting', empty: 'No conversation is waiting for an operator.' },
+  waiting: {
+    label: 'Waiting',
+    empty:
+      'No conversation is waiting for an operator: none asked for one, and no paused one has an unanswered message.',
+  },
 } as const;
 type Filter = keyof typeof FILTERS;
 
@@ -43,6 +47,7 @@ export function InboxScreen({ projectId }: { projectId: number }) {
     ),
   );
   const conversations = list.data?.pages.flatMap((p) => p.conversations) ?? [];
+  const waitingCount = list.data?.pages[0]?.waitingCount ?? 0;
 
   // Bursts of events re-read the list once.
   const refetchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -89,6 +94,14 @@ export function InboxScreen({ projectId }: { projectId: number }) {
               )}
             >
               {FILTERS[f].label}
+              {f === 'waiting' && waitingCount ? (
+                <span
+                  className="ml-1 rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-800"
+                  data-testid="waiting-count"
+                >
+                  {waitingCount}
+                </span>
+              ) : null}
             </button>
           ))}
         </div>
@@ -122,14 +135,14 @@ export function InboxScreen({ projectId }: { projectId: number }) {
                           c.unread ? 'font-semibold' : 'font-medium',
                         )}
                       >
-                        {c.name || c.platformId}
+                        {c.displayName}
                       </span>
                       <span className="shrink-0 text-xs text-slate-500">{shortTime(c.lastMessageAt)}</span>
                     </span>
                     <span className="flex items-center gap-2">
                       <span className="min-w-0 flex-1 truncate text-xs text-slate-600">
                         {c.lastMessage
-                          ? `${c.lastMessage.direction === 'out' ? 'You: ' : ''}${c.lastMessage.text}`
+                          ? `${c.lastMessage.from ? `${c.lastMessage.from}: ` : ''}${c.lastMessage.text}`
                           : ''}
                       </span>
                       {c.unread ? (
@@ -144,7 +157,7 @@ export function InboxScreen({ projectId }: { projectId: number }) {
                     </span>
                     <span className="flex flex-wrap items-center gap-1 text-xs text-slate-500">
                       {c.messenger}
-                      {c.waitingSince ? <Badge className="bg-amber-100 text-amber-800">Waiting</Badge> : null}
+                      {c.waiting ? <Badge className="bg-amber-100 text-amber-800">Waiting</Badge> : null}
                       {c.paused ? <Badge>Bot paused</Badge> : null}
                       {c.assigned ? (
                         <span className="truncate">· {c.assigned.name || c.assigned.email}</span>

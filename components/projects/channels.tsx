@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { channelReach } from '@/lib/channel-reach';
 import { WidgetChannel } from './widget-channel';
 
 const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : 'never');
@@ -40,6 +41,7 @@ export function Channels({ projectId }: { projectId: number }) {
   const bots = channels.data?.filter((c) => !c.widget);
   const widgets = channels.data?.flatMap((c) => (c.widget ? [{ ...c, widget: c.widget }] : []));
   const canManage = project.data ? project.data.role !== 'operator' : false;
+  const reach = channels.data ? channelReach(channels.data) : null;
 
   function onConnect(event: FormEvent) {
     event.preventDefault();
@@ -55,6 +57,16 @@ export function Channels({ projectId }: { projectId: number }) {
 
   return (
     <main className="mx-auto max-w-3xl space-y-6 p-6">
+      {reach ? (
+        <p
+          className={
+            reach.live ? 'text-sm text-slate-600' : 'rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900'
+          }
+          data-testid="channels-reach"
+        >
+          {reach.text}
+        </p>
+      ) : null}
       {canManage ? (
         <Card>
           <CardTitle description="The token is checked with the messenger, stored encrypted and never shown again.">
@@ -107,10 +119,11 @@ export function Channels({ projectId }: { projectId: number }) {
         <CardTitle>Connected bots</CardTitle>
         {bots?.length === 0 ? (
           <div className="space-y-1 text-sm text-slate-600" data-testid="channels-empty">
-            <p>No bot is connected yet; the bot only talks in the simulator.</p>
+            <p>No tg bot is connected.</p>
             <p>
               To get a token, open BotFather in the tg messenger, send <code>/newbot</code>, choose a name and
-              a username ending in “bot”, and paste the token it answers with above.
+              a username ending in “bot”, and paste the token it answers with
+              {canManage ? ' above' : ' (an owner or admin of the project connects it)'}.
             </p>
           </div>
         ) : null}

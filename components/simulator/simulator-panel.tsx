@@ -220,7 +220,6 @@ export function SimulatorPanel({
               <SimulatorTimer
                 key={t.id}
                 timer={t}
-                currentBlockId={data.currentBlockId}
                 onFireNow={() => fire.mutate({ projectId, scheduledSendId: t.id })}
               />
             ))}

@@ -1,15 +1,7 @@
 import type { Attachment, Buttons } from '@/lib/schema';
 import type { PrismaClient } from '@/server/db/client-type';
 
-/** bot-semantics §8: client types. */
-export const CLIENT_TYPES = {
-  tg: 1,
-  widget: 5,
-  chatapp: 6,
-  social: 10,
-  telephony: 13,
-  simulator: 99,
-} as const;
+export { CLIENT_TYPES } from '@/lib/client-display';
 
 export interface OutgoingMessage {
   text: string;

@@ -1,15 +1,5 @@
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { messengerLabel } from '@/lib/client-display';
 import type { Db } from '@/server/db/client-type';
-
-const MESSENGER_LABELS: Record<number, string> = {
-  [CLIENT_TYPES.tg]: 'Telegram',
-  [CLIENT_TYPES.widget]: 'Web widget',
-  [CLIENT_TYPES.chatapp]: 'Chat app',
-  [CLIENT_TYPES.social]: 'Social',
-  [CLIENT_TYPES.telephony]: 'Telephony',
-  [CLIENT_TYPES.simulator]: 'Simulator',
-};
-export const messengerLabel = (clientType: number) => MESSENGER_LABELS[clientType] ?? `Type ${clientType}`;
 
 /** Tags offered in the filter; a project with more is filtered by typing (not offered here). */
 const MAX_TAGS = 200;

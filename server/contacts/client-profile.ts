@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { clientDisplayName, messengerLabel } from '@/lib/client-display';
 import { isBotPaused } from '@/lib/inbox/pause';
-import { messengerLabel } from '@/server/contacts/client-filter-options';
 import type { Db } from '@/server/db/client-type';
 import { notFound } from '@/server/errors';
 import { readVariables } from './variable-store';
@@ -71,6 +71,7 @@ export async function clientProfile(db: Db, projectId: number, clientId: number)
   const { lists, ...rest } = client;
   return {
     ...rest,
+    displayName: clientDisplayName(client),
     messenger: messengerLabel(client.clientType),
     botPaused: isBotPaused(client, new Date()),
     currentBlock: client.currentBlockId === null ? null : blockOf(client.currentBlockId),

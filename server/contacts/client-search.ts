@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { clientDisplayName, messengerLabel } from '@/lib/client-display';
 import { decodeCursor, encodeCursor } from '@/lib/keyset-cursor';
-import { messengerLabel } from '@/server/contacts/client-filter-options';
 import type { Db } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { invalid, parseInput } from '@/server/errors';
@@ -140,6 +140,7 @@ export async function searchClients(db: Db, projectId: number, rawInput: ClientS
   return {
     clients: page.map(({ variables, ...c }) => ({
       ...c,
+      displayName: clientDisplayName(c),
       messenger: messengerLabel(c.clientType),
       currentBlockName: c.currentBlockId === null ? null : (blockName.get(c.currentBlockId) ?? ''),
       phone: variables.find((v) => v.name === 'phone')?.value ?? '',

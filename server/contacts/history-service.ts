@@ -82,8 +82,13 @@ export const historyPageInput = z.object({
 const storedAttachments = z.array(attachmentSchema).catch([]);
 const storedButtons = buttonsSchema.nullable().catch(null);
 
+/** What a message is read with for `toHistoryMessage`: the team member who sent it. */
+export const WITH_SENDER = { senderMember: { select: { name: true, email: true } } } as const;
+
 /** A stored message as the UI shows it (the profile's history, the inbox and its live stream). */
-export function toHistoryMessage(m: Message): HistoryMessage {
+export function toHistoryMessage(
+  m: Message & { senderMember: { name: string; email: string } | null },
+): HistoryMessage {
   return {
     id: m.id.toString(),
     direction: m.direction,
@@ -92,6 +97,7 @@ export function toHistoryMessage(m: Message): HistoryMessage {
     buttons: buttonList(storedButtons.parse(m.buttons) ?? undefined),
     blockId: m.blockId,
     messageFromOutside: m.messageFromOutside,
+    operator: m.senderMember ? m.senderMember.name || m.senderMember.email : null,
     delivered: m.delivered,
     error: m.error,
     createdAt: m.createdAt,
@@ -114,6 +120,7 @@ export async function historyPage(
     where: { projectId, clientId, ...(before ? { id: { lt: BigInt(before) } } : {}) },
     orderBy: { id: 'desc' },
     take: limit + 1,
+    include: WITH_SENDER,
   });
   const page = rows.slice(0, limit).reverse();
   return {

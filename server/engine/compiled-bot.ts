@@ -18,6 +18,8 @@ export interface CompiledBot {
   quickReplies: Block[];
   /** Reply buttons that arrows marked "show as button" add to their source block. */
   arrowButtons: Map<number, Button[]>;
+  /** Some timer arrow cancels when the client leaves its block: a move then looks for such timers. */
+  cancelsOnLeaving: boolean;
 }
 
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
@@ -46,6 +48,7 @@ export function compileBot(schema: BotSchema, revision: number): CompiledBot {
       (b) => BLOCK_KIND_RULES[b.kind].trigger === 'last' && b.trigger?.alternatives.trim(),
     ),
     arrowButtons,
+    cancelsOnLeaving: schema.arrows.some((a) => a.kind === 'timer' && a.cancelIfLeft),
   };
 }
 

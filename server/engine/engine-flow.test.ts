@@ -402,6 +402,124 @@ describe('timers', () => {
     // 10:30 in Berlin on 3 March is 09:30 UTC.
     expect(pending[1].runAt.toISOString()).toBe('2026-03-03T09:30:00.000Z');
   });
+
+  /** Block 2 holds a one-hour reminder; 3 is another step; 'again' enters 2 while in it. */
+  const reminderBot = (cancelIfLeft: boolean) =>
+    h.bot({
+      blocks: [
+        start(1, 'menu'),
+        { id: 2, kind: 'state', text: 'Pick a plan' },
+        { id: 3, kind: 'state', text: 'Help' },
+        { id: 4, kind: 'not_state', text: 'Still choosing?' },
+      ],
+      arrows: [
+        { id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'plans' } },
+        { id: 2, from: 2, to: 4, kind: 'timer', timer: { delay: 1, unit: 'hours' }, cancelIfLeft },
+        { id: 3, from: 2, to: 3, kind: 'condition', condition: { alternatives: 'help' } },
+        { id: 4, from: 3, to: 2, kind: 'condition', condition: { alternatives: 'back' } },
+        { id: 5, from: 2, to: 2, kind: 'condition', condition: { alternatives: 'again' } },
+      ],
+    });
+  const timerRows = async (bot: Awaited<ReturnType<typeof reminderBot>>) =>
+    bot.db.scheduledSend.findMany({
+      where: { clientId: (await bot.clientRow()).id, kind: 'timer' },
+      orderBy: { id: 'asc' },
+    });
+  const jobsOf = (bot: Awaited<ReturnType<typeof reminderBot>>) =>
+    h.pendingJobs().filter((j) => j.data.projectId === bot.projectId);
+  const reminders = async (bot: Awaited<ReturnType<typeof reminderBot>>) =>
+    (await bot.transcript()).filter((line) => line === '< Still choosing?').length;
+
+  it('cancels a "cancel if left" timer as the client leaves its block; coming back schedules one', async () => {
+    const bot = await reminderBot(true);
+    await bot.say('hi');
+    await bot.say('plans');
+    await bot.say('help');
+    // Cancelled with the move, not at its time: its row and its job.
+    expect((await timerRows(bot)).map((t) => t.status)).toEqual(['cancelled']);
+    expect(jobsOf(bot)).toHaveLength(0);
+    expect(await bot.log('timer_cancelled')).toMatchObject([
+      { arrowId: 2, reason: 'the client left block #2' },
+    ]);
+    await bot.say('back');
+    expect((await timerRows(bot)).map((t) => t.status)).toEqual(['cancelled', 'pending']);
+    expect(jobsOf(bot)).toHaveLength(1);
+    h.advance(60 * 60_000);
+    await h.runDueJobs();
+    expect(await reminders(bot)).toBe(1);
+  });
+
+  it('restarts the pending timer when the client enters its block again while still in it', async () => {
+    const bot = await reminderBot(true);
+    await bot.say('hi');
+    await bot.say('plans');
+    h.advance(40 * 60_000);
+    await bot.say('again');
+    expect((await timerRows(bot)).map((t) => t.status)).toEqual(['cancelled', 'pending']);
+    expect(jobsOf(bot)).toHaveLength(1);
+    // An hour after the first entry nothing fires; an hour after the second, one reminder.
+    h.advance(30 * 60_000);
+    await h.runDueJobs();
+    expect(await reminders(bot)).toBe(0);
+    h.advance(30 * 60_000);
+    await h.runDueJobs();
+    expect(await reminders(bot)).toBe(1);
+    expect((await timerRows(bot)).map((t) => t.status)).toEqual(['cancelled', 'sent']);
+  });
+
+  it('keeps a timer without the option when the client leaves; entering again restarts it', async () => {
+    const bot = await reminderBot(false);
+    await bot.say('hi');
+    await bot.say('plans');
+    await bot.say('help');
+    expect((await timerRows(bot)).map((t) => t.status)).toEqual(['pending']);
+    h.advance(60 * 60_000);
+    await h.runDueJobs();
+    expect(await reminders(bot)).toBe(1);
+
+    await bot.say('back');
+    h.advance(10 * 60_000);
+    await bot.say('help');
+    await bot.say('back');
+    // One pending timer per client and arrow: the second entry replaced the first's.
+    expect((await timerRows(bot)).map((t) => t.status)).toEqual(['sent', 'cancelled', 'pending']);
+    expect(jobsOf(bot)).toHaveLength(1);
+  });
+
+  it('never queues a "cancel if left" timer whose block the same event leaves', async () => {
+    const bot = await h.bot({
+      blocks: [
+        start(1, 'menu'),
+        { id: 2, kind: 'state', text: 'step' },
+        { id: 3, kind: 'state', text: 'next' },
+      ],
+      arrows: [
+        { id: 1, from: 1, to: 3, kind: 'timer', timer: { delay: 1, unit: 'hours' }, cancelIfLeft: true },
+        { id: 2, from: 1, to: 2, kind: 'continue' },
+      ],
+    });
+    expect(await bot.say('hi')).toEqual(['menu', 'step']);
+    expect((await timerRows(bot)).map((t) => t.status)).toEqual(['cancelled']);
+    expect(jobsOf(bot)).toHaveLength(0);
+  });
+
+  it('re-arms a timer that leads back to its own block, one pending at a time', async () => {
+    const bot = await h.bot({
+      blocks: [start(1, 'menu'), { id: 2, kind: 'state', text: 'ping' }],
+      arrows: [
+        { id: 1, from: 1, to: 2, kind: 'unconditional' },
+        { id: 2, from: 2, to: 2, kind: 'timer', timer: { delay: 1, unit: 'hours' }, cancelIfLeft: true },
+      ],
+    });
+    await bot.say('hi');
+    await bot.say('go');
+    for (let i = 0; i < 2; i++) {
+      h.advance(60 * 60_000);
+      await h.runDueJobs();
+    }
+    expect((await bot.transcript()).filter((line) => line === '< ping')).toHaveLength(3);
+    expect((await timerRows(bot)).map((t) => t.status)).toEqual(['sent', 'sent', 'pending']);
+  });
 });
 
 describe('variables', () => {

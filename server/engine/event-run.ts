@@ -55,6 +55,7 @@ async function dispatch(run: RunState, event: EngineEvent): Promise<void> {
         buttons: null,
         blockId: null,
         messageFromOutside: MESSAGE_FROM.crm,
+        senderMemberId: event.memberId,
       });
       run.note('operator_reply', { memberId: event.memberId });
       return;
@@ -134,6 +135,8 @@ async function onScheduled(run: RunState, scheduledSendId: number) {
       run.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the bot is paused for this client' });
       return;
     }
+    // Leaving the block cancels such a timer at once; this catches one scheduled before that
+    // rule, or under a revision of the bot whose arrows the move no longer looked for.
     if (payload.cancelIfLeft && run.currentBlockId !== send.blockId) {
       run.finishScheduled(send.id, 'cancelled');
       run.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the client left the block' });
@@ -185,7 +188,7 @@ async function enterBlock(run: RunState, block: Block, via: string): Promise<voi
     });
   else await messageStep(run, block);
   await submitStep(run, block);
-  if (movesClient(block)) run.moveClientTo(block.id);
+  if (movesClient(block)) await run.moveClientTo(block.id);
   const enter = (next: Block, how: string) => enterBlock(run, next, how);
   await timersStep(run, block, enter);
   await continueStep(run, block, enter);

@@ -30,6 +30,7 @@ interface MessageRow {
   buttons: Buttons | null;
   blockId: number | null;
   messageFromOutside: number;
+  senderMemberId: number | null;
   dedupeKey: string | null;
   delivered: boolean;
 }
@@ -67,6 +68,7 @@ export async function storeEventResults(
             ...run.incoming,
             direction: 'in' as const,
             buttons: null,
+            senderMemberId: null,
             dedupeKey: run.incoming.dedupeKey ?? null,
             delivered: true,
           },
@@ -75,6 +77,7 @@ export async function storeEventResults(
     ...run.outgoing.map((m) => ({
       ...m,
       direction: 'out' as const,
+      senderMemberId: m.senderMemberId ?? null,
       dedupeKey: m.dedupeKey ?? null,
       delivered: options.deliveredWhenStored,
     })),
@@ -90,6 +93,7 @@ export async function storeEventResults(
       buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
       blockIds: messages.map((m) => m.blockId),
       froms: messages.map((m) => m.messageFromOutside),
+      senderMemberIds: messages.map((m) => m.senderMemberId),
       delivered: messages.map((m) => m.delivered),
       dedupeKeys: messages.map((m) => m.dedupeKey),
       ...variableWriteParams(run.variableWrites),

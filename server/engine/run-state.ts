@@ -40,6 +40,8 @@ export interface PendingMessage {
   buttons: Buttons | null;
   blockId: number | null;
   messageFromOutside: number;
+  /** The team member who sent it (an operator's reply). */
+  senderMemberId?: number;
   dedupeKey?: string;
 }
 
@@ -57,6 +59,16 @@ export interface NewScheduledSend {
   id: number;
   clientId: number;
   runAt: Date;
+}
+
+/** A pending timer of the event's client. */
+interface PendingTimer {
+  id: number;
+  arrowId: number | null;
+  /** The block the client was in when it was scheduled. */
+  blockId: number | null;
+  cancelIfLeft: boolean;
+  jobId: string | null;
 }
 
 /** Thrown when an event entered too many blocks: the event stops there, its writes kept. */
@@ -236,10 +248,20 @@ export class RunState {
     this.#customAnswer = body;
   }
 
-  /** The client moves into the block (its kind says it does). */
-  moveClientTo(blockId: number): void {
+  /**
+   * The client moves into the block (its kind says it does). Moving out of a block cancels the
+   * client's "cancel if left" timers scheduled in it (bot-semantics §2), with the event.
+   */
+  async moveClientTo(blockId: number): Promise<void> {
+    const left = this.#currentBlockId;
     this.#currentBlockId = blockId;
     this.#system.currentBlockId = blockId;
+    if (left === blockId || !this.bot.cancelsOnLeaving) return;
+    const timers = await this.pendingTimers();
+    this.cancelTimerRows(
+      timers.filter((t) => t.cancelIfLeft && t.blockId === left),
+      left === null ? `the client moved into block #${blockId}` : `the client left block #${left}`,
+    );
   }
 
   /** A block for `message()` with a block id: entered once the current block is done. */
@@ -377,6 +399,7 @@ export class RunState {
 
   /** A timer or delayed message done with (sent or cancelled), with the event. */
   finishScheduled(id: number, status: 'sent' | 'cancelled') {
+    this.forgetTimers(new Set([id]));
     const doneAt = this.deps.now();
     this.later((tx) => tx.scheduledSend.update({ where: { id }, data: { status, doneAt } }));
   }
@@ -466,7 +489,8 @@ export class RunState {
    * commit. Returns its id.
    */
   async addScheduledSend(
-    send: Omit<Prisma.ScheduledSendUncheckedCreateInput, 'id' | 'projectId' | 'runAt'> & {
+    send: Omit<Prisma.ScheduledSendUncheckedCreateInput, 'id' | 'projectId' | 'runAt' | 'kind'> & {
+      kind: 'delayed_message' | 'scheduled_message';
       clientId: number;
       runAt: Date;
     },
@@ -474,36 +498,98 @@ export class RunState {
     const row = { ...send, id: await this.newId('ScheduledSend'), projectId: this.project.id };
     this.later((tx) => tx.scheduledSend.create({ data: row }));
     this.#scheduled.push({ id: row.id, clientId: send.clientId, runAt: send.runAt });
-    if (send.kind === 'timer' && send.clientId === this.client.id) this.newTimers.push(row.id);
     return { id: row.id };
   }
 
-  /** This event's own timers for its client, not yet written. */
-  private readonly newTimers: number[] = [];
-  /** Timers this event cancelled: their rows are still pending until its final write. */
-  private readonly cancelledTimers = new Set<number>();
-
-  /** Cancels the client's pending timers (the rows with the event, their jobs after the commit). */
-  async cancelTimers(): Promise<void> {
-    const stored = await this.db.scheduledSend.findMany({
-      where: { projectId: this.project.id, clientId: this.client.id, kind: 'timer', status: 'pending' },
-      select: { id: true, jobId: true },
-    });
-    const pending = [...stored, ...this.newTimers.splice(0).map((id) => ({ id, jobId: null }))].filter(
-      (p) => !this.cancelledTimers.has(p.id),
+  /**
+   * A timer arrow's timer for the client, written with the event. At most one is pending per
+   * client and arrow (bot-semantics §2): one already pending is cancelled, so entering the
+   * block again restarts its timer. `runAt` null: the timer is followed at once, so only the
+   * pending one is cancelled. Returns the new timer's id.
+   */
+  async scheduleTimer(timer: {
+    arrowId: number;
+    /** The block the client is in once the source block is entered: "left" is measured from it. */
+    blockId: number | null;
+    cancelIfLeft: boolean;
+    runAt: Date | null;
+  }): Promise<{ id: number } | null> {
+    const timers = await this.pendingTimers();
+    this.cancelTimerRows(
+      timers.filter((t) => t.arrowId === timer.arrowId),
+      'restarted: the client entered its block again',
     );
-    if (!pending.length) return;
-    const ids = pending.map((p) => p.id);
-    for (const id of ids) this.cancelledTimers.add(id);
+    if (!timer.runAt) return null;
+    const row = {
+      id: await this.newId('ScheduledSend'),
+      projectId: this.project.id,
+      clientId: this.client.id,
+      kind: 'timer' as const,
+      arrowId: timer.arrowId,
+      blockId: timer.blockId,
+      payload: { cancelIfLeft: timer.cancelIfLeft },
+      runAt: timer.runAt,
+    };
+    this.later((tx) => tx.scheduledSend.create({ data: row }));
+    this.#scheduled.push({ id: row.id, clientId: row.clientId, runAt: row.runAt });
+    const { arrowId, blockId, cancelIfLeft } = timer;
+    timers.push({ id: row.id, arrowId, blockId, cancelIfLeft, jobId: null });
+    return { id: row.id };
+  }
+
+  /** The client's pending timers as this event leaves them; read once, when first needed. */
+  #pendingTimers: PendingTimer[] | null = null;
+  /** Timers this event fired or cancelled itself: pending in the database until its final write. */
+  readonly #finishedTimers = new Set<number>();
+
+  private async pendingTimers(): Promise<PendingTimer[]> {
+    if (this.#pendingTimers) return this.#pendingTimers;
+    const rows = await this.db.scheduledSend.findMany({
+      where: { projectId: this.project.id, clientId: this.client.id, kind: 'timer', status: 'pending' },
+      select: { id: true, arrowId: true, blockId: true, payload: true, jobId: true },
+      orderBy: { id: 'asc' },
+    });
+    this.#pendingTimers = rows
+      .filter((row) => !this.#finishedTimers.has(row.id))
+      .map(({ payload, ...row }) => ({
+        ...row,
+        cancelIfLeft: (payload as { cancelIfLeft?: boolean } | null)?.cancelIfLeft === true,
+      }));
+    return this.#pendingTimers;
+  }
+
+  /** Timers this event is done with: no longer pending for the rest of it. */
+  private forgetTimers(ids: ReadonlySet<number>): void {
+    for (const id of ids) this.#finishedTimers.add(id);
+    const timers = this.#pendingTimers ?? [];
+    for (let i = timers.length - 1; i >= 0; i--) if (ids.has(timers[i].id)) timers.splice(i, 1);
+  }
+
+  /** Cancels the client's pending timers: the arrow's "cancel the client's other timers". */
+  async cancelTimers(byArrowId: number): Promise<void> {
+    this.cancelTimerRows(
+      [...(await this.pendingTimers())],
+      `arrow #${byArrowId} cancels the client's other timers`,
+    );
+  }
+
+  /**
+   * Cancels pending timers: their rows with the event, their jobs after the commit (a timer of
+   * this event's own is never queued).
+   */
+  private cancelTimerRows(timers: readonly PendingTimer[], reason: string): void {
+    if (!timers.length) return;
+    const ids = new Set(timers.map((t) => t.id));
+    this.forgetTimers(ids);
+    for (let i = this.#scheduled.length - 1; i >= 0; i--)
+      if (ids.has(this.#scheduled[i].id)) this.#scheduled.splice(i, 1);
+    for (const t of timers) if (t.jobId) this.#cancelledJobs.push(t.jobId);
     const doneAt = this.deps.now();
     this.later((tx) =>
-      tx.scheduledSend.updateMany({ where: { id: { in: ids } }, data: { status: 'cancelled', doneAt } }),
+      tx.scheduledSend.updateMany({ where: { id: { in: [...ids] } }, data: { status: 'cancelled', doneAt } }),
     );
-    for (const p of pending) if (p.jobId) this.#cancelledJobs.push(p.jobId);
-    this.note('timer_cancelled', {
-      scheduledSendIds: pending.map((p) => p.id),
-      reason: 'cancelled by another timer',
-    });
+    for (const t of timers)
+      this.note('timer_cancelled', { arrowId: t.arrowId, scheduledSendId: t.id, reason });
   }
 
   /**

@@ -169,12 +169,13 @@ export const LEASE_LOST = 'lease_lost';
 export const storeEvent = new PreparedStatement(
   `WITH messages AS (
      INSERT INTO "Message" ("projectId", "clientId", direction, text, attachments, buttons, "blockId",
-       "messageFromOutside", delivered, "dedupeKey", "createdAt")
+       "messageFromOutside", "senderMemberId", delivered, "dedupeKey", "createdAt")
      SELECT $projectId::int, $clientId::int, m.direction::"Direction", m.text, m.attachments, m.buttons, m."blockId",
-       m."messageFromOutside", m.delivered, m."dedupeKey", $at::timestamp(3)
+       m."messageFromOutside", m."senderMemberId", m.delivered, m."dedupeKey", $at::timestamp(3)
      FROM unnest($directions::text[], $texts::text[], $attachments::jsonb[], $buttons::jsonb[], $blockIds::int[],
-       $froms::int[], $delivered::boolean[], $dedupeKeys::text[])
-       WITH ORDINALITY AS m (direction, text, attachments, buttons, "blockId", "messageFromOutside", delivered, "dedupeKey", n)
+       $froms::int[], $senderMemberIds::int[], $delivered::boolean[], $dedupeKeys::text[])
+       WITH ORDINALITY AS m (direction, text, attachments, buttons, "blockId", "messageFromOutside", "senderMemberId",
+         delivered, "dedupeKey", n)
      ORDER BY m.n
      ON CONFLICT ("dedupeKey") DO NOTHING
      RETURNING id, "dedupeKey", direction

@@ -79,7 +79,7 @@ describe('the conversations list', () => {
       { type: 'message', text: '', attachments: [{ type: 'image', url: 'https://files.example/cat.png' }] },
     );
     const [listed] = (await listConversations(db, bot.projectId, ann.id, { filter: 'all' })).conversations;
-    expect(listed.lastMessage).toEqual({ text: '[Image]', direction: 'in' });
+    expect(listed.lastMessage).toEqual({ text: '[Image]', direction: 'in', from: null });
   });
 
   it('lists newest first with the last message, filters, per-member unread counts and pages', async () => {
@@ -210,5 +210,75 @@ describe('the conversations list', () => {
     await expect(
       ann.caller.inbox.assign({ projectId: bot.projectId, clientId: id, email: 'nobody@example.com' }),
     ).rejects.toThrow('No active employee');
+  });
+
+  it('names the client the same everywhere and labels each message with its sender', async () => {
+    const bot = await echoBot();
+    const ann = await member(bot.projectId, 'names@example.com');
+    await db.projectMember.update({ where: { id: ann.id }, data: { name: 'Ann Operator' } });
+    await bot.say('hello');
+    const { id } = await bot.clientRow();
+    // A visitor who gave no name: named by the messenger and the id, never by the raw platform id.
+    await db.client.update({ where: { id }, data: { name: '' } });
+    const listed = async () => (await ann.caller.inbox.list({ projectId: bot.projectId })).conversations[0];
+    expect(await listed()).toMatchObject({
+      displayName: `Test client ${id}`,
+      lastMessage: { text: 'Got it', from: 'Bot' },
+    });
+    const search = await ann.caller.clients.search({ projectId: bot.projectId });
+    expect(search.clients.find((c) => c.id === id)?.displayName).toBe(`Test client ${id}`);
+    const profile = await ann.caller.clients.profile({ projectId: bot.projectId, clientId: id });
+    expect(profile.displayName).toBe(`Test client ${id}`);
+
+    await ann.caller.inbox.reply({ projectId: bot.projectId, clientId: id, text: 'On it' });
+    expect((await listed()).lastMessage).toEqual({ text: 'On it', direction: 'out', from: 'Ann Operator' });
+    const open = await ann.caller.inbox.conversation({ projectId: bot.projectId, clientId: id });
+    expect(open.client.displayName).toBe(`Test client ${id}`);
+    expect(open.messages.map((m) => [m.text, m.operator])).toEqual([
+      ['hello', null],
+      ['Got it', null],
+      ['On it', 'Ann Operator'],
+    ]);
+    // The member who answered is recorded on the message; removing them keeps the message.
+    const stored = await db.message.findFirstOrThrow({ where: { clientId: id, text: 'On it' } });
+    expect(stored.senderMemberId).toBe(ann.id);
+    await db.projectMember.delete({ where: { id: ann.id } });
+    expect((await db.message.findUniqueOrThrow({ where: { id: stored.id } })).senderMemberId).toBeNull();
+  });
+
+  it('counts a paused conversation whose last client message is unanswered as waiting', async () => {
+    const bot = await echoBot();
+    const ann = await member(bot.projectId, 'waiting@example.com');
+    const [paused, answered, active] = ['paused', 'answered', 'active'].map((p) => bot.client(p));
+    for (const c of [paused, answered, active]) await c.say('hi');
+    const ids = {
+      paused: (await paused.clientRow()).id,
+      answered: (await answered.clientRow()).id,
+      active: (await active.clientRow()).id,
+    };
+    await pauseBot(db, bot.projectId, ids.paused);
+    await pauseBot(db, bot.projectId, ids.answered);
+    // Paused, nobody answers these; the bot answers the active client's.
+    await paused.say('anyone there?');
+    await answered.say('hello?');
+    await ann.caller.inbox.reply({ projectId: bot.projectId, clientId: ids.answered, text: 'Here' });
+    await active.say('still there');
+
+    const waiting = await listConversations(db, bot.projectId, ann.id, { filter: 'waiting' });
+    expect(waiting.conversations.map((c) => c.clientId)).toEqual([ids.paused]);
+    expect(waiting.waitingCount).toBe(1);
+    const all = await listConversations(db, bot.projectId, ann.id, { filter: 'all' });
+    expect(all.waitingCount).toBe(1);
+    expect(all.conversations.map((c) => [c.clientId, c.waiting])).toEqual([
+      [ids.active, false],
+      [ids.answered, false],
+      [ids.paused, true],
+    ]);
+    const open = await ann.caller.inbox.conversation({ projectId: bot.projectId, clientId: ids.paused });
+    expect(open.client.waiting).toBe(true);
+
+    // Answered, it waits no more.
+    await ann.caller.inbox.reply({ projectId: bot.projectId, clientId: ids.paused, text: 'Yes' });
+    expect((await listConversations(db, bot.projectId, ann.id, { filter: 'waiting' })).waitingCount).toBe(0);
   });
 });

@@ -1,10 +1,17 @@
 import { z } from 'zod';
+import { clientDisplayName, messengerLabel } from '@/lib/client-display';
+import { messageSender } from '@/lib/history-message';
 import { isBotPaused } from '@/lib/inbox/pause';
 import { decodeCursor, encodeCursor } from '@/lib/keyset-cursor';
-import { messengerLabel } from '@/server/contacts/client-filter-options';
 import { historyPage } from '@/server/contacts/history-service';
 import type { PrismaClient } from '@/server/db/client-type';
-import { conversationPage, markConversationRead, UNREAD_CAP } from '@/server/db/inbox-sql';
+import {
+  conversationPage,
+  conversationWaiting,
+  markConversationRead,
+  UNREAD_CAP,
+  waitingCount,
+} from '@/server/db/inbox-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import { invalid, notFound, parseInput } from '@/server/errors';
 
@@ -27,8 +34,9 @@ function previewText(text: string | null, attachment: string | null): string {
 
 /**
  * One page of the project's conversations as one member sees them: newest first (by the
- * client's last message), with the last message, the member's unread count (capped at
- * `UNREAD_CAP`: "99+") and the handoff state; the cursor of the next page.
+ * client's last message), with the last message (and who sent it, unless the client did), the
+ * member's unread count (capped at `UNREAD_CAP`: "99+") and the handoff state; the cursor of
+ * the next page, and how many conversations wait for an operator.
  */
 export async function listConversations(
   db: PrismaClient,
@@ -45,26 +53,29 @@ export async function listConversations(
       throw invalid('This page of the inbox is out of date; reload it.', 'cursor');
     before = { beforeAt: cursor.key, beforeId: cursor.id };
   }
-  const rows = await plainSql(db).run(conversationPage, {
-    projectId,
-    memberId,
-    filter: input.filter,
-    ...before,
-    limit: input.limit + 1,
-  });
+  const sql = plainSql(db);
+  const [rows, [waiting]] = await Promise.all([
+    sql.run(conversationPage, {
+      projectId,
+      memberId,
+      filter: input.filter,
+      ...before,
+      now,
+      limit: input.limit + 1,
+    }),
+    sql.run(waitingCount, { projectId, now }),
+  ]);
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   return {
     conversations: page.map((row) => ({
       clientId: row.id,
       name: row.name,
+      displayName: clientDisplayName(row),
       messenger: messengerLabel(row.clientType),
       platformId: row.platformId,
       lastMessageAt: row.lastMessageAt,
-      lastMessage:
-        row.lastId === null
-          ? null
-          : { text: previewText(row.lastText, row.lastAttachment), direction: row.lastDirection ?? 'in' },
+      lastMessage: row.lastId === null ? null : lastMessage(row),
       unread: row.unread,
       unreadCapped: row.unread >= UNREAD_CAP,
       assigned: row.assignedMemberId
@@ -72,11 +83,33 @@ export async function listConversations(
         : null,
       paused: isBotPaused(row, now),
       waitingSince: row.waitingSince,
+      waiting: row.waiting,
     })),
+    waitingCount: waiting.count,
     nextCursor:
       rows.length > input.limit && last
         ? encodeCursor({ sort: CURSOR_SORT, key: last.lastMessageAt.toISOString(), id: last.id })
         : null,
+  };
+}
+
+/** The list's preview of a conversation's last message: `from` names its sender unless the client wrote it. */
+function lastMessage(row: {
+  lastText: string | null;
+  lastAttachment: string | null;
+  lastDirection: string | null;
+  lastFrom: number | null;
+  lastOperator: string | null;
+}) {
+  const direction = row.lastDirection === 'out' ? ('out' as const) : ('in' as const);
+  const sender = messageSender(
+    { direction, messageFromOutside: row.lastFrom ?? 0, operator: row.lastOperator },
+    '',
+  );
+  return {
+    text: previewText(row.lastText, row.lastAttachment),
+    direction,
+    from: sender.kind === 'client' ? null : sender.label,
   };
 }
 
@@ -108,17 +141,21 @@ export async function getConversation(
     clientId,
     limit: CONVERSATION_MESSAGES,
   });
-  const paused = isBotPaused(client, options.now ?? new Date());
+  const now = options.now ?? new Date();
+  const paused = isBotPaused(client, now);
+  const [{ waiting }] = await plainSql(db).run(conversationWaiting, { projectId, clientId, now });
   return {
     client: {
       id: client.id,
       name: client.name,
+      displayName: clientDisplayName(client),
       messenger: messengerLabel(client.clientType),
       platformId: client.platformId,
       assigned: client.assignedMember,
       paused,
       pausedUntil: paused ? client.botPausedUntil : null,
       waitingSince: client.waitingSince,
+      waiting,
     },
     messages,
     hasOlder: olderCursor !== null,

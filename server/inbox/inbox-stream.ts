@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { HistoryMessage } from '@/lib/history-message';
 import { getSessionFromHeaders } from '@/server/auth/auth';
-import { toHistoryMessage } from '@/server/contacts/history-service';
+import { toHistoryMessage, WITH_SENDER } from '@/server/contacts/history-service';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
@@ -90,6 +90,7 @@ async function stream(
       if (event.kind === 'message' && event.clientId === clientId) {
         const row = await db.message.findFirst({
           where: { id: BigInt(event.messageId), projectId, clientId },
+          include: WITH_SENDER,
         });
         if (row) sendMessage(toHistoryMessage(row));
       }
@@ -105,6 +106,7 @@ async function stream(
         where: { projectId, clientId, id: { gt: after } },
         orderBy: { id: 'asc' },
         take: RESUME_LIMIT,
+        include: WITH_SENDER,
       });
       for (const row of missed) sendMessage(toHistoryMessage(row));
       if (missed.length === RESUME_LIMIT) send({ event: 'resync', data: {} });

@@ -5,8 +5,8 @@ import { parseLocalDateTime } from '../system-variables';
 
 /**
  * Step 5: the block's timer arrows are scheduled (a row written with the event, its job queued
- * after the commit); 0-second timers and dates already past are entered at once, through
- * `enter`.
+ * after the commit), each replacing the client's pending timer of the same arrow; 0-second
+ * timers and dates already past are entered at once, through `enter`.
  */
 export async function timersStep(
   run: RunState,
@@ -23,21 +23,24 @@ export async function timersStep(
       });
       continue;
     }
-    if (arrow.cancelOtherTimers) await run.cancelTimers();
-    if (runAt.getTime() <= run.deps.now().getTime()) {
+    if (arrow.cancelOtherTimers) await run.cancelTimers(arrow.id);
+    const immediate = runAt.getTime() <= run.deps.now().getTime();
+    // A 0-second timer never waits, so none of its arrow is pending: nothing to look up.
+    const send =
+      immediate && 'delay' in arrow.timer
+        ? null
+        : await run.scheduleTimer({
+            arrowId: arrow.id,
+            // The block the client is in once this block is entered: "left" is measured from it.
+            blockId: movesClient(block) ? block.id : run.currentBlockId,
+            cancelIfLeft: arrow.cancelIfLeft,
+            runAt: immediate ? null : runAt,
+          });
+    if (!send) {
       run.note('timer_fired', { arrowId: arrow.id, immediate: true });
       await enter(run.requireBlock(arrow.to), 'timer');
       continue;
     }
-    const send = await run.addScheduledSend({
-      clientId: run.client.id,
-      kind: 'timer',
-      arrowId: arrow.id,
-      // The block the client is in once this block is entered: "left" is measured from it.
-      blockId: movesClient(block) ? block.id : run.currentBlockId,
-      payload: { cancelIfLeft: arrow.cancelIfLeft },
-      runAt,
-    });
     run.note('timer_scheduled', { arrowId: arrow.id, scheduledSendId: send.id, runAt: runAt.toISOString() });
   }
 }
