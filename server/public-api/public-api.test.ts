@@ -12,6 +12,7 @@ import { useFreshAppDatabase } from '@/server/db/test-support';
 import { createApiKey, revokeApiKey } from '@/server/projects/api-keys';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { waitFor } from '@/server/testing/wait-for';
 import { startApiServer } from './testing/api-server';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers
@@ -489,7 +490,11 @@ describe('the outbound webhook', () => {
     await startWorkers(jobDefinitions);
     const id = await newClient('hooked');
     await call('callback', { client_id: id, message: 'payment_ok', amount: '5' });
-    for (let i = 0; i < 100 && received.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    // Each delivery is recorded after its answer came: wait for both records, not only both requests.
+    const log = await waitFor(async () => {
+      const rows = await db.webhookDelivery.findMany({ where: { projectId } });
+      return rows.length >= 2 && rows;
+    }, 'both webhook deliveries recorded');
     await db.project.update({ where: { id: projectId }, data: { webhookUrl: null } });
     receiver.close();
     expect(received).toHaveLength(2);
@@ -506,7 +511,6 @@ describe('the outbound webhook', () => {
       project_id: projectId,
       client: { id, recepient: 'hooked', client_type: 99 },
     });
-    const log = await db.webhookDelivery.findMany({ where: { projectId } });
     expect(log.map((l) => l.status)).toEqual([200, 200]);
   });
 });
