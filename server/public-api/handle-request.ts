@@ -8,6 +8,7 @@ import { actions } from './actions';
 import { actionAliases, parameterAliases, renameAliasedParams } from './actions/aliases';
 import { ApiError, type ApiReply, errorReply, jsonReply, toApiError } from './api-error';
 import { allowedOriginsOf, answerPreflight, withCors } from './cors';
+import { isClientMethod, locateClient } from './locate-client';
 import { apiIssueMessage, invalidParams } from './param-errors';
 import { declaredParams, dropEmptyParams, nulBytePath } from './params';
 import { countFailedKeyLookup, takeToken } from './rate-limit';
@@ -19,6 +20,8 @@ const actionsByName = new Map<string, ApiAction>([
   ...actionAliases.map((alias) => [alias.name, alias.target] as const),
 ]);
 const ACTION_NAMES = actions.map((a) => a.name).sort();
+/** Client methods (they take client_id): universal-webhook identifiers locate their client. */
+const clientMethods = new Set<ApiAction>((actions as ApiAction[]).filter(isClientMethod));
 const ALLOWED_METHODS = new Set(['GET', 'POST']);
 
 /**
@@ -96,13 +99,19 @@ async function dispatch(
       },
     );
   }
-  const params = applyUniversalMapping(await readParams(req), action.universalTargets);
+  const params = await readParams(req);
+  const locates = clientMethods.has(action);
+  const universal = applyUniversalMapping(params, locates);
   const emptied = dropEmptyParams(params, [
     ...declaredParams(action.input),
     ...Object.keys(parameterAliases[action.name] ?? {}),
   ]);
   const raw = renameAliasedParams(action.name, params);
   refuseNulBytes(raw);
+  if (locates && raw.client_id === undefined) {
+    const clientId = await locateClient(db, key.projectId, action, raw, universal);
+    if (clientId !== null) raw.client_id = clientId;
+  }
   const parsed = action.input.safeParse(raw, { error: apiIssueMessage, reportInput: true });
   if (!parsed.success) throw invalidParams(action.input, parsed.error, raw, emptied);
   // Again after parsing: JSON text (variables, buttons) can carry one as \u0000.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { attachmentTypeSchema, buttonsSchema } from '@/lib/schema';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { findClientIdByEmail, findClientIdByPhone, phoneDigits } from '@/server/contacts/client-lookup';
+import { phoneDigits } from '@/server/contacts/client-lookup';
 import { getClient, resolveClient } from '@/server/contacts/client-service';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { getEngineDeps } from '@/server/engine/engine';
@@ -40,26 +40,17 @@ export const callback = defineAction({
       client_phone: textParam().optional(),
       message: textParam(),
     })
-    .refine((v) => v.client_id || v.client_email || v.client_phone, {
+    // The request's client_email or client_phone has located the client by now (locate-client.ts).
+    .refine((v): v is typeof v & { client_id: number } => v.client_id !== undefined, {
       error: 'client_id, client_email or client_phone is required',
       path: ['client_id'],
     }),
-  universalTargets: { phone: 'client_phone', email: 'client_email' },
+  clientLocators: { phone: 'client_phone', email: 'client_email' },
   example: { client_id: 1001, message: 'payment_ok', amount: '49.90' },
   responseExample: { client_id: 1001, message_id: 4, sent: 1 },
   async handle(ctx, input) {
-    const clientId =
-      input.client_id ??
-      (input.client_email ? await findClientIdByEmail(ctx.db, ctx.projectId, input.client_email) : null) ??
-      (input.client_phone ? await findClientIdByPhone(ctx.db, ctx.projectId, input.client_phone) : null);
-    if (!clientId)
-      throw new ApiError(
-        404,
-        'client_not_found',
-        'No client in this project matches the given client_id, client_email or client_phone.',
-      );
-    await getClient(ctx.db, ctx.projectId, clientId);
-    return runEvent(ctx, clientId, {
+    await getClient(ctx.db, ctx.projectId, input.client_id);
+    return runEvent(ctx, input.client_id, {
       type: 'message',
       text: input.message,
       messageFromOutside: MESSAGE_FROM.api,
