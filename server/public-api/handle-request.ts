@@ -137,13 +137,13 @@ async function invalidKey(db: PrismaClient, address: string): Promise<ApiError> 
     return new ApiError(
       429,
       'rate_limited',
-      `The API key is not valid, and too many invalid keys came from your address: retry in ${failures.retryAfter} s, with a key from the project settings.`,
+      `The API key is not valid, and too many invalid keys came from your address: retry in ${failures.retryAfter} s, with a key from the API keys tab of your project.`,
       { 'Retry-After': String(failures.retryAfter) },
     );
   }
   return new ApiError(
     401,
     'invalid_api_key',
-    'The API key is not valid: it is unknown or was revoked. Create a key in the project settings.',
+    'The API key is not valid: it is unknown or was revoked. Create one on the API keys tab of your project (a key is shown once, when it is created).',
   );
 }

@@ -225,6 +225,7 @@ describe('failed key lookups (item 17)', () => {
     const throttled = answers[59];
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
     expect(throttled.body).toMatchObject({ status: 'error', error: 'rate_limited' });
+    expect(throttled.body.message).toContain('API keys tab of your project');
     expect(throttled.headers['cache-control']).toBe('no-store');
     // The same address with a valid key is served; another address is not throttled.
     expect((await request(`/api/${key}/get_messages`, { localAddress: '127.0.0.2' })).status).toBe(200);

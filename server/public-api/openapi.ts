@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_KEY_PLACEHOLDER, apiCallUrl } from '@/lib/api-call';
 import type { ApiAction } from './action';
 import { actions } from './actions';
 import { actionAliases, parameterAliases } from './actions/aliases';
@@ -44,7 +45,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
           name: 'api_key',
           in: 'path',
           required: true,
-          description: 'A key from the project settings.',
+          description: "A key from the project's API keys tab.",
           schema: { type: 'string' },
         },
       },
@@ -321,7 +322,7 @@ function curlExample(
   method: 'get' | 'post',
   name = action.name,
 ): string {
-  const url = `${serverUrl.replace(/\/$/, '')}/api/YOUR_API_KEY/${name}`;
+  const url = apiCallUrl(serverUrl, API_KEY_PLACEHOLDER, name);
   if (method === 'get') {
     const query = new URLSearchParams(
       Object.entries(action.example).map(([name, value]) => [name, queryValue(value)]),

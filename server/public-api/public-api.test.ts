@@ -99,6 +99,8 @@ describe('authentication and errors', () => {
     await revokeApiKey(db, projectId, revoked.id);
     const gone = await call('get_messages', {}, { method: 'GET', apiKey: revoked.key });
     expect(unknown.status).toBe(401);
+    // Keys live on the project's API keys tab (issue 29 item 15).
+    expect(unknown.body.message).toContain('API keys tab of your project');
     expect(gone).toMatchObject({ status: 401, body: unknown.body });
     expect(JSON.stringify(gone.body)).not.toContain(revoked.key);
     expect(gone.headers.get('cache-control')).toBe('no-store');
