@@ -1,6 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
 import { type FormEvent, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
@@ -10,10 +11,12 @@ import { Card, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { exampleApiCall } from '@/lib/api-call';
 
 const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : 'never');
 
-export function ApiKeys({ projectId }: { projectId: number }) {
+/** `baseUrl`: this server's address (BLOCKBOT_BASE_URL), for the example call. */
+export function ApiKeys({ projectId, baseUrl }: { projectId: number; baseUrl: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.apiKey.list.queryOptions({ projectId }));
@@ -33,6 +36,8 @@ export function ApiKeys({ projectId }: { projectId: number }) {
     }),
   );
   const revoke = useMutation(trpc.apiKey.revoke.mutationOptions({ onSuccess: invalidate }));
+  // The key is known only right after its creation; later, the placeholder stands for it.
+  const exampleCall = exampleApiCall(baseUrl, created?.key);
 
   function onCreate(event: FormEvent) {
     event.preventDefault();
@@ -98,6 +103,33 @@ export function ApiKeys({ projectId }: { projectId: number }) {
             </div>
           </div>
         ) : null}
+      </Card>
+      <Card>
+        <CardTitle
+          description={
+            created
+              ? `With the key ${created.name} filled in: it lists the bot's blocks and changes nothing.`
+              : "Put one of your keys in place of YOUR_API_KEY: it lists the bot's blocks and changes nothing."
+          }
+        >
+          Try the API
+        </CardTitle>
+        <div className="flex items-center gap-2">
+          <code
+            className="flex-1 overflow-x-auto whitespace-nowrap rounded bg-slate-100 px-2 py-1 text-sm"
+            data-testid="example-call"
+          >
+            {exampleCall}
+          </code>
+          <CopyButton value={exampleCall} label="Copy call" />
+        </div>
+        <p className="mt-3 text-sm text-slate-600">
+          Every action, its parameters and an example each:{' '}
+          <Link href="/docs/api" target="_blank" className="font-medium text-brand-700 hover:underline">
+            API reference
+          </Link>
+          .
+        </p>
       </Card>
       <Card>
         <CardTitle>Keys</CardTitle>

@@ -80,21 +80,30 @@ export const attachmentSchema = z.object({
 export type Attachment = z.infer<typeof attachmentSchema>;
 
 /** bot-semantics §5: a button; only `text` is required. */
-export const buttonSchema = z.object({
-  type: z.enum(['reply', 'inline']).default('reply'),
-  text: z.string().min(1, 'button text is empty').max(LIMITS.buttonText),
-  line: z.number().int().min(0).optional(),
-  index_in_line: z.number().int().min(0).optional(),
-  url: z.string().max(2000).optional(),
-  callback_data: z.string().max(64).optional(),
-});
+export const buttonSchema = z.object(
+  {
+    type: z.enum(['reply', 'inline']).default('reply'),
+    text: z.string().min(1, 'button text is empty').max(LIMITS.buttonText),
+    line: z.number().int().min(0).optional(),
+    index_in_line: z.number().int().min(0).optional(),
+    url: z.string().max(2000).optional(),
+    callback_data: z.string().max(64).optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'invalid_type' ? 'must be a button: an object with its text' : undefined,
+  },
+);
 export type Button = z.infer<typeof buttonSchema>;
 
 /** Either a plain list, or the hint variant for messengers without buttons. */
-export const buttonsSchema = z.union([
-  z.array(buttonSchema),
-  z.object({ hint: z.string().max(LIMITS.buttonText), buttons: z.array(buttonSchema) }),
-]);
+export const buttonsSchema = z.union(
+  [
+    z.array(buttonSchema),
+    z.object({ hint: z.string().max(LIMITS.buttonText), buttons: z.array(buttonSchema) }),
+  ],
+  { error: 'must be a list of buttons ([{"text": "Yes"}]) or {"hint": …, "buttons": [...]}' },
+);
 export type Buttons = z.infer<typeof buttonsSchema>;
 
 /**

@@ -1,6 +1,6 @@
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import type { Db } from '@/server/db/client-type';
-import { findClientIdByPhoneDigits } from '@/server/db/row-queries';
+import { findClientIdsByPhoneDigits } from '@/server/db/row-queries';
 
 /** Phone numbers compare by their digits: `+7 (900) 123-45-67`, `79001234567@c.us` and `79001234567` agree. */
 export function phoneDigits(phone: string): string {
@@ -16,36 +16,84 @@ export async function findClientIdsByPlatformIds(db: Db, projectId: number, plat
   return rows;
 }
 
-/** Chat-app clients by their number (with or without the messenger suffix), then `phone` variables. */
-export async function findClientIdByPhone(db: Db, projectId: number, phone: string): Promise<number | null> {
+/** Narrows a search to the clients of one channel (a messenger bot's group_id). */
+export interface ChannelFilter {
+  groupId?: string;
+}
+
+/** The chat-app number's forms a client may be stored under. */
+const chatappNumbers = (digits: string) => [
+  digits,
+  `+${digits}`,
+  `${digits}@c.us`,
+  `${digits}@s.whatsapp.net`,
+];
+
+/**
+ * Clients with this phone: chat-app clients by their number (with or without the messenger
+ * suffix), then those whose `phone` variable has its digits; at most `limit`.
+ */
+export async function findClientIdsByPhone(
+  db: Db,
+  projectId: number,
+  phone: string,
+  options: ChannelFilter & { limit: number },
+): Promise<number[]> {
   const digits = phoneDigits(phone);
-  if (!digits) return null;
-  const chatapp = await db.client.findFirst({
+  if (!digits) return [];
+  const chatapp = await db.client.findMany({
     where: {
       projectId,
       clientType: CLIENT_TYPES.chatapp,
-      platformId: { in: [digits, `+${digits}`, `${digits}@c.us`, `${digits}@s.whatsapp.net`] },
+      platformId: { in: chatappNumbers(digits) },
+      groupId: options.groupId,
     },
     select: { id: true },
     orderBy: { id: 'asc' },
+    take: options.limit,
   });
-  if (chatapp) return chatapp.id;
-  return findClientIdByPhoneDigits(db, projectId, digits);
+  const byNumber = chatapp.map((c) => c.id);
+  if (byNumber.length >= options.limit) return byNumber;
+  return distinct(byNumber, await findClientIdsByPhoneDigits(db, projectId, digits, options)).slice(
+    0,
+    options.limit,
+  );
 }
 
-/** E-mail variables of the profile or a deal, compared without case. */
+/** The first client with this phone (see findClientIdsByPhone). */
+export async function findClientIdByPhone(db: Db, projectId: number, phone: string): Promise<number | null> {
+  return (await findClientIdsByPhone(db, projectId, phone, { limit: 1 }))[0] ?? null;
+}
+
+/** Clients whose e-mail variable (profile or a deal) is this one, compared without case. */
+export async function findClientIdsByEmail(
+  db: Db,
+  projectId: number,
+  email: string,
+  options: ChannelFilter & { limit: number },
+): Promise<number[]> {
+  return findClientIdsByVariable(db, projectId, 'email', email.trim(), { ...options, caseInsensitive: true });
+}
+
+/** The first client with this e-mail (see findClientIdsByEmail). */
 export async function findClientIdByEmail(db: Db, projectId: number, email: string): Promise<number | null> {
-  return findClientIdByVariable(db, projectId, 'email', email.trim(), { caseInsensitive: true });
+  return (await findClientIdsByEmail(db, projectId, email, { limit: 1 }))[0] ?? null;
 }
 
-/** `client.x` searches profiles; any other name searches deals first, then profiles. */
-export async function findClientIdByVariable(
+/** Rows compared by their value after the indexed prefix, per variable table. */
+const VARIABLE_ROWS = 50;
+
+/**
+ * Clients whose variable `name` is `value`: `client.x` searches profiles; any other name
+ * searches deals first (newest first), then profiles. At most `limit`.
+ */
+export async function findClientIdsByVariable(
   db: Db,
   projectId: number,
   name: string,
   value: string,
-  options: { caseInsensitive?: boolean } = {},
-): Promise<number | null> {
+  options: ChannelFilter & { caseInsensitive?: boolean; limit: number },
+): Promise<number[]> {
   const isClient = name.startsWith('client.');
   const bare = isClient ? name.slice('client.'.length) : name;
   // valueKey is indexed with the name; the full value is compared after, as it may be longer.
@@ -55,21 +103,77 @@ export async function findClientIdByVariable(
   };
   const matches = (v: string) =>
     options.caseInsensitive ? v.toLowerCase() === value.toLowerCase() : v === value;
-  if (!isClient) {
-    const dealRows = await db.dealVariable.findMany({
-      where: { projectId, name: bare, valueKey: valueKeyFilter },
-      select: { value: true, deal: { select: { clientId: true } } },
-      orderBy: { dealId: 'desc' },
-      take: 50,
-    });
-    const hit = dealRows.find((r) => matches(r.value));
-    if (hit) return hit.deal.clientId;
-  }
+  const client = options.groupId === undefined ? undefined : { groupId: options.groupId };
+  const dealRows = isClient
+    ? []
+    : await db.dealVariable.findMany({
+        where: { projectId, name: bare, valueKey: valueKeyFilter, deal: client && { client } },
+        select: { value: true, deal: { select: { clientId: true } } },
+        orderBy: { dealId: 'desc' },
+        take: VARIABLE_ROWS,
+      });
+  const byDeal = distinct(dealRows.filter((r) => matches(r.value)).map((r) => r.deal.clientId));
+  if (byDeal.length >= options.limit) return byDeal.slice(0, options.limit);
   const clientRows = await db.clientVariable.findMany({
-    where: { projectId, name: bare, valueKey: valueKeyFilter },
+    where: { projectId, name: bare, valueKey: valueKeyFilter, client },
     select: { clientId: true, value: true },
     orderBy: { clientId: 'asc' },
-    take: 50,
+    take: VARIABLE_ROWS,
   });
-  return clientRows.find((r) => matches(r.value))?.clientId ?? null;
+  return distinct(
+    byDeal,
+    clientRows.filter((r) => matches(r.value)).map((r) => r.clientId),
+  ).slice(0, options.limit);
 }
+
+/** The first client whose variable `name` is `value` (see findClientIdsByVariable). */
+export async function findClientIdByVariable(
+  db: Db,
+  projectId: number,
+  name: string,
+  value: string,
+): Promise<number | null> {
+  return (await findClientIdsByVariable(db, projectId, name, value, { limit: 1 }))[0] ?? null;
+}
+
+/** What locates a client whose id the caller does not know (platform-interface, universal webhook mode). */
+export interface ClientIdentifiers extends ChannelFilter {
+  phone?: string;
+  email?: string;
+  /** The client's id in its messenger (the interface's user_id). */
+  platformId?: string;
+}
+
+/**
+ * The clients any of the identifiers matches (a phone or an e-mail through the client's
+ * variables and chat-app number; a platform id as the messenger's id), only those of the
+ * channel `groupId` when given: by id, at most `limit`.
+ */
+export async function findClientIdsByIdentifiers(
+  db: Db,
+  projectId: number,
+  ids: ClientIdentifiers,
+  limit: number,
+): Promise<number[]> {
+  const options = { groupId: ids.groupId, limit };
+  const [byPhone, byEmail, byPlatformId] = await Promise.all([
+    ids.phone === undefined ? [] : findClientIdsByPhone(db, projectId, ids.phone, options),
+    ids.email === undefined ? [] : findClientIdsByEmail(db, projectId, ids.email, options),
+    ids.platformId === undefined
+      ? []
+      : db.client
+          .findMany({
+            where: { projectId, platformId: ids.platformId, groupId: ids.groupId },
+            select: { id: true },
+            orderBy: { id: 'asc' },
+            take: limit,
+          })
+          .then((rows) => rows.map((r) => r.id)),
+  ]);
+  return distinct(byPhone, byEmail, byPlatformId)
+    .sort((a, b) => a - b)
+    .slice(0, limit);
+}
+
+/** The ids in their first order, each once. */
+const distinct = (...lists: number[][]) => [...new Set(lists.flat())];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { scopedVariablesColumns, scopedVariablesRow } from './client-sql';
 import type { Db } from './client-type';
 import { column } from './columns';
-import { Plan, type Prisma } from './generated/client';
+import { Plan, Prisma } from './generated/client';
 
 /**
  * The few statements the services run through Prisma's raw SQL (inside its transactions),
@@ -61,21 +61,34 @@ export async function findLiveKeyRow(db: Db, hash: string) {
     .at(0);
 }
 
-/** The first client whose `phone` variable (profile or a deal) has these digits. */
-export async function findClientIdByPhoneDigits(db: Db, projectId: number, digits: string) {
+/**
+ * Clients whose `phone` variable (profile or a deal) has these digits, by id, at most `limit`;
+ * only those of the channel `groupId` when given.
+ */
+export async function findClientIdsByPhoneDigits(
+  db: Db,
+  projectId: number,
+  digits: string,
+  options: { groupId?: string; limit: number },
+) {
+  const inChannel =
+    options.groupId === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND EXISTS (SELECT 1 FROM "Client" c WHERE c.id = m."clientId" AND c."groupId" = ${options.groupId})`;
   const rows = await db.$queryRaw`
-    SELECT "clientId" FROM "ClientVariable"
-    WHERE "projectId" = ${projectId} AND name = 'phone' AND regexp_replace(value, '\\D', '', 'g') = ${digits}
-    UNION ALL
-    SELECT d."clientId" FROM "DealVariable" v JOIN "Deal" d ON d.id = v."dealId"
-    WHERE v."projectId" = ${projectId} AND v.name = 'phone' AND regexp_replace(v.value, '\\D', '', 'g') = ${digits}
-    LIMIT 1`;
-  return (
-    z
-      .array(z.object({ clientId: column.int }))
-      .parse(rows)
-      .at(0)?.clientId ?? null
-  );
+    SELECT m."clientId" FROM (
+      SELECT "clientId" FROM "ClientVariable"
+      WHERE "projectId" = ${projectId} AND name = 'phone' AND regexp_replace(value, '\\D', '', 'g') = ${digits}
+      UNION
+      SELECT d."clientId" FROM "DealVariable" v JOIN "Deal" d ON d.id = v."dealId"
+      WHERE v."projectId" = ${projectId} AND v.name = 'phone' AND regexp_replace(v.value, '\\D', '', 'g') = ${digits}
+    ) m
+    WHERE true ${inChannel}
+    ORDER BY m."clientId" LIMIT ${options.limit}`;
+  return z
+    .array(z.object({ clientId: column.int }))
+    .parse(rows)
+    .map((r) => r.clientId);
 }
 
 /** Every variable of a deal (none for -1), a client and a project, by scope. */

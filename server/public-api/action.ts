@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import type { AuthenticatedKey } from '@/server/projects/api-keys';
-import type { UniversalField } from './request-params';
+import type { LocatingField } from './request-params';
 
 export interface ApiContext {
   db: PrismaClient;
@@ -26,8 +26,11 @@ export interface ApiAction<S extends z.ZodType = z.ZodType> {
   example: Record<string, unknown>;
   /** Extra payload keys of the success answer, for the reference page. */
   responseExample: Record<string, unknown>;
-  /** Universal-webhook identifiers this action takes under another name (`phone` → `client_phone`). */
-  universalTargets?: Partial<Record<UniversalField, string>>;
+  /**
+   * Its own parameters that locate the client instead of client_id, as universal-webhook mode's
+   * identifiers do for every client method (callback's `client_phone`, locate-client.ts).
+   */
+  clientLocators?: Partial<Record<LocatingField, string>>;
   handle(ctx: ApiContext, input: z.infer<S>): Promise<Record<string, unknown>>;
 }
 

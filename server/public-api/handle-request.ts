@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { clientAddress } from '@/lib/client-address';
 import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
@@ -9,6 +8,8 @@ import { actions } from './actions';
 import { actionAliases, parameterAliases, renameAliasedParams } from './actions/aliases';
 import { ApiError, type ApiReply, errorReply, jsonReply, toApiError } from './api-error';
 import { allowedOriginsOf, answerPreflight, withCors } from './cors';
+import { isClientMethod, locateClient } from './locate-client';
+import { apiIssueMessage, invalidParams } from './param-errors';
 import { declaredParams, dropEmptyParams, nulBytePath } from './params';
 import { countFailedKeyLookup, takeToken } from './rate-limit';
 import { redactKey } from './redact';
@@ -19,6 +20,8 @@ const actionsByName = new Map<string, ApiAction>([
   ...actionAliases.map((alias) => [alias.name, alias.target] as const),
 ]);
 const ACTION_NAMES = actions.map((a) => a.name).sort();
+/** Client methods (they take client_id): universal-webhook identifiers locate their client. */
+const clientMethods = new Set<ApiAction>((actions as ApiAction[]).filter(isClientMethod));
 const ALLOWED_METHODS = new Set(['GET', 'POST']);
 
 /**
@@ -96,15 +99,21 @@ async function dispatch(
       },
     );
   }
-  const params = applyUniversalMapping(await readParams(req), action.universalTargets);
+  const params = await readParams(req);
+  const locates = clientMethods.has(action);
+  const universal = applyUniversalMapping(params, locates);
   const emptied = dropEmptyParams(params, [
     ...declaredParams(action.input),
     ...Object.keys(parameterAliases[action.name] ?? {}),
   ]);
   const raw = renameAliasedParams(action.name, params);
   refuseNulBytes(raw);
-  const parsed = action.input.safeParse(raw);
-  if (!parsed.success) throw invalidParams(parsed.error, raw, emptied);
+  if (locates && raw.client_id === undefined) {
+    const clientId = await locateClient(db, key.projectId, action, raw, universal);
+    if (clientId !== null) raw.client_id = clientId;
+  }
+  const parsed = action.input.safeParse(raw, { error: apiIssueMessage, reportInput: true });
+  if (!parsed.success) throw invalidParams(action.input, parsed.error, raw, emptied);
   // Again after parsing: JSON text (variables, buttons) can carry one as \u0000.
   refuseNulBytes(parsed.data);
   const result = await action.handle({ db, projectId: key.projectId, plan: key.plan, key }, parsed.data);
@@ -128,49 +137,13 @@ async function invalidKey(db: PrismaClient, address: string): Promise<ApiError> 
     return new ApiError(
       429,
       'rate_limited',
-      `The API key is not valid, and too many invalid keys came from your address: retry in ${failures.retryAfter} s, with a key from the project settings.`,
+      `The API key is not valid, and too many invalid keys came from your address: retry in ${failures.retryAfter} s, with a key from the API keys tab of your project.`,
       { 'Retry-After': String(failures.retryAfter) },
     );
   }
   return new ApiError(
     401,
     'invalid_api_key',
-    'The API key is not valid: it is unknown or was revoked. Create a key in the project settings.',
+    'The API key is not valid: it is unknown or was revoked. Create one on the API keys tab of your project (a key is shown once, when it is created).',
   );
-}
-
-/** Issues listed in one answer: a list of 100,000 bad items is summed up, not echoed. */
-const MAX_LISTED_ISSUES = 10;
-
-function invalidParams(error: z.ZodError, raw: Record<string, unknown>, emptied: Set<string>): ApiError {
-  // A parameter the request does not have at all is missing; anything else is mistyped.
-  const isMissing = (issue: z.core.$ZodIssue) =>
-    (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&
-    issue.path.length > 0 &&
-    raw[String(issue.path[0])] === undefined;
-  const tooMany = (issue: z.core.$ZodIssue) => issue.code === 'too_big' && issue.origin === 'array';
-  // An input of alternative shapes (load_clients: one client, or a list) that fits none: report
-  // on the shape the request comes closest to, the one it has the parameters of (sent empty counts).
-  const absent = (branch: z.core.$ZodIssue[]) =>
-    branch.filter((issue) => isMissing(issue) && !emptied.has(String(issue.path[0]))).length;
-  const closest = (branches: z.core.$ZodIssue[][]) =>
-    branches.reduce((best, branch) => (absent(branch) < absent(best) ? branch : best));
-  const issues = error.issues.flatMap((issue) =>
-    issue.code === 'invalid_union' && issue.path.length === 0 && issue.errors.length
-      ? closest(issue.errors)
-      : [issue],
-  );
-  const lines = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => {
-    const field = issue.path.join('.') || 'request';
-    if (!isMissing(issue)) return `${field}: ${issue.message}`;
-    return emptied.has(field) ? `${field} is required, and was sent empty` : `${field} is required`;
-  });
-  const more = issues.length - lines.length;
-  if (more > 0) lines.push(`and ${more} more`);
-  const code = issues.some(isMissing)
-    ? 'missing_parameter'
-    : issues.some(tooMany)
-      ? 'too_many_items'
-      : 'invalid_parameter';
-  return new ApiError(400, code, `${lines.join('; ')}.`);
 }

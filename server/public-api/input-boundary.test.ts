@@ -121,11 +121,11 @@ describe('NUL bytes (item 11)', () => {
     ['save_variables', { client_id: 0, variables: { note: 'a\u0000b' } }, 'variables.note'],
     ['save_variables', { client_id: 0, variables: { 'bad\u0000name': 'x' } }, 'variables'],
     ['callback', { client_id: 0, message: 'hi', extra: 'a\u0000b' }, 'extra'],
-    ['message', { client_id: 0, buttons: [{ text: 'a\u0000b' }] }, 'buttons.0.text'],
+    ['message', { client_id: 0, buttons: [{ text: 'a\u0000b' }] }, 'buttons[0].text'],
     [
       'load_clients',
       { clients: [{ platform_id: 'p\u0000', group_id: 'sim', client_type: 99 }] },
-      'clients.0.platform_id',
+      'clients[0].platform_id',
     ],
   ] as const)('%s: a NUL byte nested in the parameters is a 400 naming %s', async (action, params, field) => {
     const withClient = 'client_id' in params ? { ...params, client_id: clientId } : params;
@@ -225,6 +225,7 @@ describe('failed key lookups (item 17)', () => {
     const throttled = answers[59];
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
     expect(throttled.body).toMatchObject({ status: 'error', error: 'rate_limited' });
+    expect(throttled.body.message).toContain('API keys tab of your project');
     expect(throttled.headers['cache-control']).toBe('no-store');
     // The same address with a valid key is served; another address is not throttled.
     expect((await request(`/api/${key}/get_messages`, { localAddress: '127.0.0.2' })).status).toBe(200);
@@ -379,6 +380,62 @@ describe('universal-webhook mode: every alias, from the query or a JSON or form 
       // Actions that answer with no client_id reached the client when they succeed.
       const reached = result.status === 200 ? (result.body.client_id ?? expected()) : result.body.message;
       expect([shape, result.status, reached]).toEqual([shape, 200, expected()]);
+    }
+  });
+});
+
+describe('every validation error names the field as the caller sent it and what it expects (issue 29 item 17)', () => {
+  /** Zod's own wording, which names neither the field as sent nor what to send. */
+  const zodDefault = /Invalid input|Invalid option|expected \w+, received|Too (big|small)/;
+
+  it('load_clients: a number where a client object belongs names clients[0] and the expected object', async () => {
+    const result = await call('load_clients', { clients: [79001234567] });
+    expect([result.status, result.body.error]).toEqual([400, 'invalid_parameter']);
+    expect(result.body.message).toContain('clients[0]: must be an object');
+    expect(result.body.message).toContain('platform_id');
+    expect(result.body.message).not.toMatch(zodDefault);
+  });
+
+  it('load_clients: a wrong type nested in a client names clients[0].platform_id', async () => {
+    const result = await call('load_clients', { clients: [{ platform_id: { a: 1 }, client_type: 99 }] });
+    expect(result.body.message).toContain('clients[0].platform_id: must be text');
+  });
+
+  it('load_clients: one client missing client_type is told that, not that clients is required', async () => {
+    for (const as of ['json', 'query'] as const) {
+      const result = await call('load_clients', { platform_id: 79001234567, group_id: '42' }, { as });
+      expect([as, result.status, result.body.message]).toEqual([as, 400, 'client_type is required.']);
+    }
+  });
+
+  it('buttons: a wrong item names buttons[0] and what a button is', async () => {
+    const item = await call('message', { client_id: clientId, buttons: [{ text: 5 }] });
+    expect(item.body.message).toBe('buttons[0].text: must be text, not a number.');
+    const notAList = await call('message', { client_id: clientId, buttons: 'Yes' });
+    expect(notAList.body.message).toContain('buttons: must be a list of buttons');
+  });
+
+  it.each(listFields)('%s: a wrong item in %s is named by its index', async (action, field, item) => {
+    const wrong = item.type === 'object' ? 42 : { a: 1 };
+    const good = item.type === 'object' ? { platform_id: 'p1', client_type: 99 } : clientId;
+    const result = await call(action, { ...exampleOf(action, field), [field]: [good, wrong] });
+    expect([result.status, result.body.error]).toEqual([400, 'invalid_parameter']);
+    expect(result.body.message).toContain(`${field}[1]: must be`);
+    expect(result.body.message).not.toMatch(zodDefault);
+  });
+
+  const topLevel = actions.flatMap((action) =>
+    parametersOf(action).map(([name]) => [action.name, name] as const),
+  );
+
+  it.each(topLevel)('%s: a wrong value for %s says what %s takes', async (action, field) => {
+    for (const wrong of [{ a: 1 }, [{ a: 1 }], true, -1.5]) {
+      const result = await call(action, { ...exampleOf(action, field), [field]: wrong });
+      expect(result.status).not.toBe(500);
+      // Values of the right type that name nothing (-1.5 as a phone) fail later, or not at all.
+      if (!['invalid_parameter', 'missing_parameter'].includes(result.body.error)) continue;
+      expect(result.body.message).toMatch(new RegExp(`(^|; )${field.replace('-', '\\-')}(\\[|\\.|:| is)`));
+      expect([field, result.body.message]).not.toEqual([field, expect.stringMatching(zodDefault)]);
     }
   });
 });

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { API_KEY_PLACEHOLDER, apiCallUrl } from '@/lib/api-call';
 import type { ApiAction } from './action';
 import { actions } from './actions';
 import { actionAliases, parameterAliases } from './actions/aliases';
+import { isClientMethod, LOCATING_DOC } from './locate-client';
 
 /**
  * The OpenAPI 3.1 document of the public API, generated from the same zod schemas that
@@ -19,7 +21,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
       title: 'Blockbot public API',
       version: '1',
       description:
-        'Start bots, send messages and broadcasts, read and write variables, manage clients, lists and deals. The API key is a path segment of every call. Every action accepts GET (query string) and POST (JSON or form body); `value_client_id`, `value_phone`, `value_email`, `value_user_id` and `value_group_id` name the parameter that holds that identifier (universal-webhook mode).',
+        'Start bots, send messages and broadcasts, read and write variables, manage clients, lists and deals. The API key is a path segment of every call. Every action accepts GET (query string) and POST (JSON or form body); `value_client_id`, `value_phone`, `value_email`, `value_user_id` and `value_group_id` name the parameter that holds that identifier (universal-webhook mode); on the actions that take `client_id`, the phone, e-mail and user_id locate the client.',
     },
     servers: [{ url: serverUrl }],
     tags: [
@@ -43,7 +45,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
           name: 'api_key',
           in: 'path',
           required: true,
-          description: 'A key from the project settings.',
+          description: "A key from the project's API keys tab.",
           schema: { type: 'string' },
         },
       },
@@ -77,6 +79,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
 function pathItem(serverUrl: string, action: ApiAction, name = action.name) {
   const errorResponse = { $ref: '#/components/responses/Error' };
   const aliasOf = name === action.name ? null : action.name;
+  const clientMethod = isClientMethod(action);
   const schema = z.toJSONSchema(action.input, { io: 'input', unrepresentable: 'any' }) as Record<
     string,
     unknown
@@ -92,6 +95,7 @@ function pathItem(serverUrl: string, action: ApiAction, name = action.name) {
         ? `Deprecated alias of \`${aliasOf}\`, the name the commercial platform uses: it runs \`${aliasOf}\` with the same parameters and answer. New code should call \`${aliasOf}\`.`
         : '',
       action.description ?? '',
+      clientMethod ? LOCATING_DOC : '',
       renamed.length ? `Deprecated parameter names:${renamed.join('')}` : '',
       documented ? '' : 'Also accepted with this method (universal-webhook mode).',
     ];
@@ -123,6 +127,7 @@ function pathItem(serverUrl: string, action: ApiAction, name = action.name) {
         401: errorResponse,
         403: errorResponse,
         404: errorResponse,
+        ...(clientMethod ? { 409: errorResponse } : {}),
         413: errorResponse,
         429: errorResponse,
       },
@@ -317,7 +322,7 @@ function curlExample(
   method: 'get' | 'post',
   name = action.name,
 ): string {
-  const url = `${serverUrl.replace(/\/$/, '')}/api/YOUR_API_KEY/${name}`;
+  const url = apiCallUrl(serverUrl, API_KEY_PLACEHOLDER, name);
   if (method === 'get') {
     const query = new URLSearchParams(
       Object.entries(action.example).map(([name, value]) => [name, queryValue(value)]),

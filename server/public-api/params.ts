@@ -6,29 +6,30 @@ import { z } from 'zod';
  * object, a list, true/false) is refused with the parameter's name rather than coerced.
  */
 
-function kindOf(value: unknown): string {
+/** What the caller sent instead, for "must be …, not …". */
+export function kindOf(value: unknown): string {
   if (value === undefined) return 'missing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'boolean') return String(value);
-  return typeof value === 'object' ? 'an object' : typeof value;
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'number' ? 'a number' : typeof value === 'string' ? 'text' : typeof value;
 }
 
-/** A number, or its text. */
-export const numberParam = (message: string) =>
+/**
+ * A number, or its text. Messages say what the value must be; the error names the field
+ * (param-errors.ts), as the caller wrote it, before them.
+ */
+export const numberParam = (message = 'must be a number') =>
   z
     .union([z.number(), z.string()], { error: (issue) => `${message}, not ${kindOf(issue.input)}` })
     .pipe(z.coerce.number({ error: message }));
 
-export const idParam = (name: string) =>
-  numberParam(`${name} must be a number`).pipe(
-    z
-      .number()
-      .int({ error: `${name} must be a whole number` })
-      .positive({ error: `${name} must be a positive number` }),
-  );
+/** A row's id: a positive whole number, or its text. */
+export const idParam = (message = 'must be an id (a positive whole number)') =>
+  numberParam(message).pipe(z.number().int({ error: message }).positive({ error: message }));
 
-export const clientIdParam = idParam('client_id');
+export const clientIdParam = idParam('must be a client_id (a positive whole number)');
 
 /**
  * A text parameter: a string, or a number taken as its text. `schema` adds the parameter's own
@@ -91,8 +92,12 @@ const textToList = (value: unknown) => {
  * A list that integrators send as a JSON array (or its text), a comma-separated string, or
  * repeated form fields.
  */
-export const listParam = <T extends z.ZodType>(item: T, name: string, max: number) =>
-  cappedList(max, z.array(item, { error: `${name} must be a list` }).max(max), textToList);
+export const listParam = <T extends z.ZodType>(item: T, max: number) =>
+  cappedList(
+    max,
+    z.array(item, { error: (issue) => `must be a list, not ${kindOf(issue.input)}` }).max(max),
+    textToList,
+  );
 
 /** A structured parameter that GET and form bodies carry as JSON text. */
 export const jsonParam = <T extends z.ZodType>(schema: T) => z.preprocess(parseJsonText, schema);
@@ -102,16 +107,35 @@ export const jsonListParam = <T extends z.ZodType>(max: number, list: T) =>
   cappedList(max, list, parseJsonText);
 
 /**
- * Where the first NUL character in the parsed parameters is (`variables.note`, or
- * `variables["a\u0000"]` for a name), or null. PostgreSQL text cannot hold one, so it is
- * refused up front, whichever parameter carries it.
+ * A parameter's path as the caller writes it: `clients[0].platform_id`, `variables.city`,
+ * `variables["a b"]`.
  */
-export function nulBytePath(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\0') ? path : null;
+export function fieldPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => {
+      if (typeof part === 'number') return `[${part}]`;
+      const name = String(part);
+      if (!/^[A-Za-z_][\w-]*$/.test(name)) return `[${JSON.stringify(name)}]`;
+      return i === 0 ? name : `.${name}`;
+    })
+    .join('');
+}
+
+/**
+ * Where the first NUL character in the parsed parameters is (`variables.note`,
+ * `clients[0].platform_id`, or `variables["a\u0000"]` for a name), or null. PostgreSQL text
+ * cannot hold one, so it is refused up front, whichever parameter carries it.
+ */
+export function nulBytePath(value: unknown, path: PropertyKey[] = []): string | null {
+  if (typeof value === 'string') return value.includes('\0') ? fieldPath(path) : null;
   if (!value || typeof value !== 'object' || value instanceof Date) return null;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\0')) return `${path}[${JSON.stringify(key)}]`;
-    const found = nulBytePath(item, path ? `${path}.${key}` : key);
+  const entries: Iterable<[PropertyKey, unknown]> = Array.isArray(value)
+    ? value.entries()
+    : Object.entries(value);
+  for (const [key, item] of entries) {
+    path.push(key);
+    const found = typeof key === 'string' && key.includes('\0') ? fieldPath(path) : nulBytePath(item, path);
+    path.pop();
     if (found !== null) return found;
   }
   return null;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -100,6 +100,8 @@ describe('authentication and errors', () => {
     await revokeApiKey(db, projectId, revoked.id);
     const gone = await call('get_messages', {}, { method: 'GET', apiKey: revoked.key });
     expect(unknown.status).toBe(401);
+    // Keys live on the project's API keys tab (issue 29 item 15).
+    expect(unknown.body.message).toContain('API keys tab of your project');
     expect(gone).toMatchObject({ status: 401, body: unknown.body });
     expect(JSON.stringify(gone.body)).not.toContain(revoked.key);
     expect(gone.headers.get('cache-control')).toBe('no-store');
@@ -142,6 +144,42 @@ describe('authentication and errors', () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ status: 'error', error: 'body_too_large' });
     expect(response.headers.get('connection')).toBe('close');
+  });
+
+  it('answers a 50 MB body with a Content-Length 413 JSON that a client reads after sending it all (issue 29 item 18)', async () => {
+    // The production server's own path: the first call loads the API's module, later ones skip Next.js.
+    await call('get_messages', {}, { method: 'GET' });
+    const size = 50 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024 * 1024, 'y');
+    // A client such as curl or Python's requests: it sends the whole body, then reads the answer.
+    const response = await new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(server.url);
+      const socket = net.connect(Number(port), hostname);
+      socket.pause();
+      let sent = 0;
+      let received = '';
+      // Before the fix: EPIPE or ECONNRESET after a few MB, the answer lost with the connection.
+      socket.on('error', (error) => reject(Object.assign(error, { sent })));
+      socket.on('data', (data) => {
+        received += data.toString('utf8');
+      });
+      socket.on('end', () => resolve(received));
+      socket.write(
+        `POST /api/${key}/save_variables HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+      );
+      const write = () => {
+        while (sent < size) {
+          sent += chunk.length;
+          if (!socket.write(chunk)) return void socket.once('drain', write);
+        }
+        socket.resume();
+      };
+      write();
+    });
+    const [head, body] = response.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(body)).toMatchObject({ status: 'error', error: 'body_too_large' });
   });
 
   it('gives the same answers to keys that skip the fast path (malformed) as the route handler does', async () => {

@@ -167,14 +167,21 @@ const tooLarge = () =>
     `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send fewer items per call.`,
   );
 
+/** An identifier that locates a client method's client (all but client_id). */
+export type LocatingField = Exclude<UniversalField, 'client_id'>;
+
+/** Identifiers given to locate a client: each value with the parameter that held it, for errors. */
+export type GivenIdentifiers = Partial<Record<LocatingField, { param: string; value: unknown }>>;
+
 /**
- * Interface rule 3: `value_client_id=<name>` plus `<name>: <id>` is the same as `client_id: <id>`.
- * `targets` names the parameter an action takes an identifier as, when not under its own name.
+ * Interface rules 2-3: `value_X=<name>` says that the parameter <name> holds the identifier X.
+ * client_id is then read as client_id (rule 3). The others: an action that takes the identifier
+ * under its own name (tg_callback's user_id, find_client_id_by_phone's phone) reads it as that; a
+ * client method (`locatesClient`, one that takes client_id) is handed them, returned, to locate
+ * its client with (locate-client.ts).
  */
-export function applyUniversalMapping(
-  params: RawParams,
-  targets: Partial<Record<UniversalField, string>> = {},
-): RawParams {
+export function applyUniversalMapping(params: RawParams, locatesClient: boolean): GivenIdentifiers {
+  const given: GivenIdentifiers = {};
   for (const field of UNIVERSAL_FIELDS) {
     const source = params[`value_${field}`];
     if (typeof source !== 'string' || !source) continue;
@@ -185,8 +192,9 @@ export function applyUniversalMapping(
         `value_${field} names the parameter "${source}", but the request has no parameter "${source}".`,
       );
     }
-    params[targets[field] ?? field] = params[source];
     delete params[`value_${field}`];
+    if (field === 'client_id' || !locatesClient) params[field] = params[source];
+    else given[field] = { param: source, value: params[source] };
   }
-  return params;
+  return given;
 }

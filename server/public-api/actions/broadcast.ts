@@ -15,14 +15,19 @@ export const broadcast = defineAction({
   description: `To \`clients\`, or to the members of \`list\`, or (neither) to every subscribed client, one every \`shift\` seconds (default ${DEFAULT_SHIFT_SECONDS}). A text, a file or a block (message_id) is required. Sends are durable: a restart loses none and sends none twice.`,
   input: z.object({
     message: textParam().default(''),
-    message_id: idParam('message_id').optional(),
-    list: idParam('list').optional(),
-    clients: listParam(clientIdParam, 'clients', MAX_RECIPIENTS).optional(),
-    shift: numberParam('shift must be a number of seconds')
-      .pipe(z.number().min(0).max(3600))
+    message_id: idParam('must be a block id (a positive whole number)').optional(),
+    list: idParam('must be a list id (a positive whole number)').optional(),
+    clients: listParam(clientIdParam, MAX_RECIPIENTS).optional(),
+    shift: numberParam('must be a number of seconds')
+      .pipe(
+        z
+          .number()
+          .min(0, { error: 'must be 0 seconds or more' })
+          .max(3600, { error: 'must be at most 3600 seconds' }),
+      )
       .default(DEFAULT_SHIFT_SECONDS),
     attachment_type: attachmentTypeSchema.optional(),
-    attachment_url: textParam(z.string().url({ error: 'attachment_url must be a URL' })).optional(),
+    attachment_url: textParam(z.string().url({ error: 'must be a URL' })).optional(),
     buttons: jsonParam(buttonsSchema).optional(),
   }),
   example: { message: 'We are open on Sunday!', list: 7, shift: 0.5 },

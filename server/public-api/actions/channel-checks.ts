@@ -32,7 +32,7 @@ export const checkChatapp = defineAction({
   name: 'check_chatapp',
   methods: ['GET', 'POST'],
   summary: 'Whether a phone number uses the chat-app messenger',
-  input: z.object({ phone: textParam(z.string().min(1, { error: 'phone is empty' })) }),
+  input: z.object({ phone: textParam(z.string().min(1, { error: 'must not be empty' })) }),
   example: { phone: '+7 900 123-45-67' },
   responseExample: { exists: true },
   async handle(ctx, input) {
@@ -48,8 +48,8 @@ export const checkSocialSubscription = defineAction({
   methods: ['GET', 'POST'],
   summary: 'Whether a person follows the social-network account',
   input: z.object({
-    user_name: textParam(z.string().min(1, { error: 'user_name is empty' })),
-    login: textParam(z.string().min(1, { error: 'login is empty' })),
+    user_name: textParam(z.string().min(1, { error: 'must not be empty' })),
+    login: textParam(z.string().min(1, { error: 'must not be empty' })),
   }),
   example: { user_name: 'ann.smith', login: 'our_shop' },
   responseExample: { subscribed: true },

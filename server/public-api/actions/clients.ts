@@ -12,12 +12,16 @@ import { phoneDigits } from '@/server/contacts/client-lookup';
 import { resolveClient } from '@/server/contacts/client-service';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
-import { clientIdParam, idParam, jsonListParam, listParam, numberParam, textParam } from '../params';
+import { clientIdParam, idParam, jsonListParam, kindOf, listParam, numberParam, textParam } from '../params';
 
-const unixTime = (name: string) =>
-  numberParam(`${name} must be a Unix timestamp in seconds`)
-    .pipe(z.number().int())
+const unixTime = () =>
+  numberParam('must be a Unix timestamp in seconds')
+    .pipe(z.number().int({ error: 'must be a Unix timestamp in whole seconds' }))
     .transform((s) => new Date(s * 1000));
+
+const clientTypeParam = numberParam('must be a client_type (a whole number)').pipe(
+  z.number().int({ error: 'must be a client_type (a whole number)' }),
+);
 
 export const getClients = defineAction({
   name: 'get_clients',
@@ -25,18 +29,20 @@ export const getClients = defineAction({
   summary: 'List clients, or delete clients (with client_ids and a key allowed to delete)',
   description: `Without client_ids: returns clients from \`offset\`, at most \`limit\` (default and maximum ${MAX_PAGE}), optionally of one list. With \`client_ids\` (at most ${MAX_DELETE}): deletes those clients; the key needs the permission to delete clients.`,
   input: z.object({
-    offset: numberParam('offset must be a number').pipe(z.number().int().min(0)).default(0),
-    limit: numberParam('limit must be a number')
+    offset: numberParam()
+      .pipe(z.number().int({ error: 'must be a whole number' }).min(0, { error: 'must be 0 or more' }))
+      .default(0),
+    limit: numberParam()
       .pipe(
         z
           .number()
-          .int()
-          .min(1)
-          .max(MAX_PAGE, { error: `limit is at most ${MAX_PAGE}` }),
+          .int({ error: 'must be a whole number' })
+          .min(1, { error: 'must be 1 or more' })
+          .max(MAX_PAGE, { error: `must be at most ${MAX_PAGE}` }),
       )
       .default(MAX_PAGE),
-    list: idParam('list').optional(),
-    client_ids: listParam(clientIdParam, 'client_ids', MAX_DELETE).optional(),
+    list: idParam('must be a list id (a positive whole number)').optional(),
+    client_ids: listParam(clientIdParam, MAX_DELETE).optional(),
   }),
   example: { offset: 0, limit: 100 },
   responseExample: {
@@ -70,12 +76,14 @@ export const subscribers = defineAction({
   methods: ['POST'],
   summary: 'List subscribers, filtered',
   input: z.object({
-    page: numberParam('page must be a number').pipe(z.number().int().min(1)).default(1),
+    page: numberParam()
+      .pipe(z.number().int({ error: 'must be a whole number' }).min(1, { error: 'must be 1 or more' }))
+      .default(1),
     tag: textParam().optional(),
     group: textParam().optional(),
-    date_from: unixTime('date_from').optional(),
-    date_to: unixTime('date_to').optional(),
-    client_type: numberParam('client_type must be a number').pipe(z.number().int()).optional(),
+    date_from: unixTime().optional(),
+    date_to: unixTime().optional(),
+    client_type: clientTypeParam.optional(),
   }),
   example: { page: 1, client_type: 1 },
   responseExample: { total: 1, page: 1, pages: 1, clients: [{ client_id: 1001, platform_id: '123456789' }] },
@@ -91,12 +99,20 @@ export const subscribers = defineAction({
   },
 });
 
-const loadItem = z.object({
-  platform_id: textParam(z.string().min(1, { error: 'platform_id is empty' })),
-  group_id: textParam().default(''),
-  client_type: numberParam('client_type must be a number').pipe(z.number().int()),
-  name: textParam().optional(),
-});
+const loadItem = z.object(
+  {
+    platform_id: textParam(z.string().min(1, { error: 'must not be empty' })),
+    group_id: textParam().default(''),
+    client_type: clientTypeParam,
+    name: textParam().optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? `must be an object with platform_id, group_id and client_type, not ${kindOf(issue.input)}`
+        : undefined,
+  },
+);
 
 export const loadClients = defineAction({
   name: 'load_clients',
@@ -138,8 +154,8 @@ export const assignToUser = defineAction({
   description: 'With `e-mail`, to that employee; without it, round-robin over the active employees.',
   input: z.object({
     client_id: clientIdParam,
-    'e-mail': textParam(z.string().email({ error: 'e-mail is not an e-mail address' })).optional(),
-    email: textParam(z.string().email({ error: 'email is not an e-mail address' })).optional(),
+    'e-mail': textParam(z.string().email({ error: 'must be an e-mail address' })).optional(),
+    email: textParam(z.string().email({ error: 'must be an e-mail address' })).optional(),
   }),
   example: { client_id: 1001, 'e-mail': 'agent@example.com' },
   responseExample: { member_id: 3, email: 'agent@example.com' },

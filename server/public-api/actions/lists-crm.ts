@@ -6,9 +6,9 @@ import { defineAction } from '../action';
 import { clientIdParam, idParam, listParam } from '../params';
 
 const listInput = z.object({
-  list_id: idParam('list_id'),
-  clients: listParam(clientIdParam, 'clients', 500).pipe(
-    z.array(z.number()).min(1, { error: 'clients is empty' }),
+  list_id: idParam('must be a list id (a positive whole number)'),
+  clients: listParam(clientIdParam, 500).pipe(
+    z.array(z.number()).min(1, { error: 'must list at least one client_id' }),
   ),
 });
 
@@ -40,7 +40,10 @@ export const setOrderState = defineAction({
   name: 'set_order_state',
   methods: ['POST'],
   summary: "Move the client's deal to a CRM state",
-  input: z.object({ client_id: clientIdParam, state_id: idParam('state_id') }),
+  input: z.object({
+    client_id: clientIdParam,
+    state_id: idParam('must be a CRM state id (a positive whole number)'),
+  }),
   example: { client_id: 1001, state_id: 3 },
   responseExample: { order_id: 55, state_id: 3 },
   async handle(ctx, input) {

@@ -19,7 +19,9 @@ export const findClientIdByPlatformId = defineAction({
   methods: ['POST'],
   summary: 'Client ids for messenger ids',
   input: z.object({
-    platform_ids: listParam(textParam(), 'platform_ids', 500).pipe(z.array(z.string()).min(1)),
+    platform_ids: listParam(textParam(), 500).pipe(
+      z.array(z.string()).min(1, { error: 'must list at least one platform_id' }),
+    ),
   }),
   example: { platform_ids: ['123456789', '987654321'] },
   responseExample: { client_id: 1001, clients: [{ platform_id: '123456789', client_id: 1001 }] },
@@ -36,7 +38,7 @@ export const findClientIdByPhoneAction = defineAction({
   name: 'find_client_id_by_phone',
   methods: ['GET'],
   summary: 'Client id by phone number (chat-app clients, then phone variables)',
-  input: z.object({ phone: textParam(z.string().min(1, { error: 'phone is empty' })) }),
+  input: z.object({ phone: textParam(z.string().min(1, { error: 'must not be empty' })) }),
   example: { phone: '+7 900 123-45-67' },
   responseExample: { client_id: 1001 },
   async handle(ctx, input) {
@@ -50,7 +52,7 @@ export const findClientIdByEmailAction = defineAction({
   name: 'find_client_id_by_email',
   methods: ['GET'],
   summary: 'Client id by e-mail (variables)',
-  input: z.object({ email: textParam(z.string().trim().min(1, { error: 'email is empty' })) }),
+  input: z.object({ email: textParam(z.string().trim().min(1, { error: 'must not be empty' })) }),
   example: { email: 'ann@example.com' },
   responseExample: { client_id: 1001 },
   async handle(ctx, input) {
@@ -66,7 +68,7 @@ export const findClientIdByVar = defineAction({
   summary: 'Client id by a variable value',
   description: '`var` names a deal variable, or a profile variable with the `client.` prefix.',
   input: z.object({
-    var: textParam(z.string().min(1, { error: 'var is empty' }).max(500)),
+    var: textParam(z.string().min(1, { error: 'must not be empty' }).max(500)),
     val: textParam(),
   }),
   example: { var: 'order_number', val: 'A-1001' },
@@ -82,7 +84,7 @@ export const chatappClientId = defineAction({
   name: 'chatapp_client_id',
   methods: ['GET'],
   summary: 'Chat-app client id by phone number (404 when none)',
-  input: z.object({ phone: textParam(z.string().min(1, { error: 'phone is empty' })) }),
+  input: z.object({ phone: textParam(z.string().min(1, { error: 'must not be empty' })) }),
   example: { phone: '79001234567' },
   responseExample: { client_id: 1002 },
   async handle(ctx, input) {
@@ -107,7 +109,7 @@ export const onlineChatClientId = defineAction({
   description:
     '`recipient` is the dialog id the chat widget script exposes on the website; `tag` and `name` update the client.',
   input: z.object({
-    recipient: textParam(z.string().min(1, { error: 'recipient is empty' })),
+    recipient: textParam(z.string().min(1, { error: 'must not be empty' })),
     tag: textParam().optional(),
     name: textParam().optional(),
   }),

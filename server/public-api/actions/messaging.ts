@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { attachmentTypeSchema, buttonsSchema } from '@/lib/schema';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { findClientIdByEmail, findClientIdByPhone, phoneDigits } from '@/server/contacts/client-lookup';
+import { phoneDigits } from '@/server/contacts/client-lookup';
 import { getClient, resolveClient } from '@/server/contacts/client-service';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { getEngineDeps } from '@/server/engine/engine';
@@ -40,26 +40,17 @@ export const callback = defineAction({
       client_phone: textParam().optional(),
       message: textParam(),
     })
-    .refine((v) => v.client_id || v.client_email || v.client_phone, {
+    // The request's client_email or client_phone has located the client by now (locate-client.ts).
+    .refine((v): v is typeof v & { client_id: number } => v.client_id !== undefined, {
       error: 'client_id, client_email or client_phone is required',
       path: ['client_id'],
     }),
-  universalTargets: { phone: 'client_phone', email: 'client_email' },
+  clientLocators: { phone: 'client_phone', email: 'client_email' },
   example: { client_id: 1001, message: 'payment_ok', amount: '49.90' },
   responseExample: { client_id: 1001, message_id: 4, sent: 1 },
   async handle(ctx, input) {
-    const clientId =
-      input.client_id ??
-      (input.client_email ? await findClientIdByEmail(ctx.db, ctx.projectId, input.client_email) : null) ??
-      (input.client_phone ? await findClientIdByPhone(ctx.db, ctx.projectId, input.client_phone) : null);
-    if (!clientId)
-      throw new ApiError(
-        404,
-        'client_not_found',
-        'No client in this project matches the given client_id, client_email or client_phone.',
-      );
-    await getClient(ctx.db, ctx.projectId, clientId);
-    return runEvent(ctx, clientId, {
+    await getClient(ctx.db, ctx.projectId, input.client_id);
+    return runEvent(ctx, input.client_id, {
       type: 'message',
       text: input.message,
       messageFromOutside: MESSAGE_FROM.api,
@@ -77,8 +68,8 @@ export const tgCallback = defineAction({
     '`user_id` is the user in the tg messenger, `group_id` the bot name (ending with "bot"). Other parameters are saved into variables.',
   input: z.looseObject({
     message: textParam(),
-    user_id: textParam(z.string().min(1, { error: 'user_id is empty' })),
-    group_id: textParam(z.string().regex(/bot$/i, { error: 'group_id is the bot name and ends with "bot"' })),
+    user_id: textParam(z.string().min(1, { error: 'must not be empty' })),
+    group_id: textParam(z.string().regex(/bot$/i, { error: 'must be the bot name, which ends with "bot"' })),
   }),
   example: { user_id: '123456789', group_id: 'shop_bot', message: 'paid' },
   responseExample: { client_id: 1001, message_id: 4, sent: 1 },
@@ -106,9 +97,11 @@ export const chatappCallback = defineAction({
     'After a sign-up on a website: the client with this phone (created if new) starts the bot of the connected chat-app bot `bot_id`. Other parameters are saved into variables.',
   input: z.looseObject({
     phone: textParam(
-      z.string().refine((p) => phoneDigits(p).length >= 5, { error: 'phone is not a phone number' }),
+      z
+        .string()
+        .refine((p) => phoneDigits(p).length >= 5, { error: 'must be a phone number (at least 5 digits)' }),
     ),
-    bot_id: textParam(z.string().min(1, { error: 'bot_id is empty' })),
+    bot_id: textParam(z.string().min(1, { error: 'must not be empty' })),
     message: textParam().default(''),
     name: textParam().optional(),
   }),
@@ -132,9 +125,9 @@ export const chatappCallback = defineAction({
 
 const outgoing = {
   message: textParam().optional(),
-  message_id: idParam('message_id').optional(),
+  message_id: idParam('must be a block id (a positive whole number)').optional(),
   attachment_type: attachmentTypeSchema.optional(),
-  attachment_url: textParam(z.string().url({ error: 'attachment_url must be a URL' })).optional(),
+  attachment_url: textParam(z.string().url({ error: 'must be a URL' })).optional(),
   buttons: jsonParam(buttonsSchema).optional(),
 };
 
@@ -188,7 +181,7 @@ export const chatappMessage = defineAction({
   methods: ['POST'],
   summary: 'Send a message through the connected chat-app bot',
   input: z.object({
-    chatapp_bot_id: textParam(z.string().min(1, { error: 'chatapp_bot_id is empty' })),
+    chatapp_bot_id: textParam(z.string().min(1, { error: 'must not be empty' })),
     phone: textParam(),
     ...outgoing,
   }),

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { getClientVariables, saveClientVariables } from '@/server/contacts/client-variables-service';
 import { defineAction } from '../action';
-import { clientIdParam, jsonParam, listParam } from '../params';
+import { clientIdParam, jsonParam, kindOf, listParam } from '../params';
 
 /** Clients per bulk save: one transaction opens a deal for each. */
 const MAX_BULK_CLIENTS = 500;
 
 const variablesObject = jsonParam(
-  z.record(z.string(), z.unknown(), { error: 'variables must be an object of names and values' }),
+  z.record(z.string(), z.unknown(), {
+    error: (issue) => `must be an object of names and values, not ${kindOf(issue.input)}`,
+  }),
 );
 
 export const saveVariables = defineAction({
@@ -19,7 +21,7 @@ export const saveVariables = defineAction({
   input: z
     .object({
       client_id: clientIdParam.optional(),
-      clients: listParam(clientIdParam, 'clients', MAX_BULK_CLIENTS).optional(),
+      clients: listParam(clientIdParam, MAX_BULK_CLIENTS).optional(),
       variables: variablesObject,
     })
     .refine((v) => v.client_id !== undefined || (v.clients?.length ?? 0) > 0, {
