@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -12,6 +12,7 @@ import { useFreshAppDatabase } from '@/server/db/test-support';
 import { createApiKey, revokeApiKey } from '@/server/projects/api-keys';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { parseRawAnswer, rawUpload } from '@/server/testing/raw-upload';
 import { waitFor } from '@/server/testing/wait-for';
 import { startApiServer } from './testing/api-server';
 
@@ -149,37 +150,13 @@ describe('authentication and errors', () => {
   it('answers a 50 MB body with a Content-Length 413 JSON that a client reads after sending it all (issue 29 item 18)', async () => {
     // The production server's own path: the first call loads the API's module, later ones skip Next.js.
     await call('get_messages', {}, { method: 'GET' });
-    const size = 50 * 1024 * 1024;
-    const chunk = Buffer.alloc(1024 * 1024, 'y');
     // A client such as curl or Python's requests: it sends the whole body, then reads the answer.
-    const response = await new Promise<string>((resolve, reject) => {
-      const { hostname, port } = new URL(server.url);
-      const socket = net.connect(Number(port), hostname);
-      socket.pause();
-      let sent = 0;
-      let received = '';
-      // Before the fix: EPIPE or ECONNRESET after a few MB, the answer lost with the connection.
-      socket.on('error', (error) => reject(Object.assign(error, { sent })));
-      socket.on('data', (data) => {
-        received += data.toString('utf8');
-      });
-      socket.on('end', () => resolve(received));
-      socket.write(
-        `POST /api/${key}/save_variables HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
-      );
-      const write = () => {
-        while (sent < size) {
-          sent += chunk.length;
-          if (!socket.write(chunk)) return void socket.once('drain', write);
-        }
-        socket.resume();
-      };
-      write();
-    });
-    const [head, body] = response.split('\r\n\r\n');
-    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    // Before the fix: EPIPE or ECONNRESET after a few MB, the answer lost with the connection.
+    const response = await rawUpload(`${server.url}/api/${key}/save_variables`, 50 * 1024 * 1024);
+    const { head, status, body } = parseRawAnswer(response);
+    expect(status).toBe(413);
     expect(head.toLowerCase()).toContain('connection: close');
-    expect(JSON.parse(body)).toMatchObject({ status: 'error', error: 'body_too_large' });
+    expect(body).toMatchObject({ status: 'error', error: 'body_too_large' });
   });
 
   it('gives the same answers to keys that skip the fast path (malformed) as the route handler does', async () => {
