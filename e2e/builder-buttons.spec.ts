@@ -124,7 +124,7 @@ test('an arrow shown as a button is one of its block’s buttons in the block ed
   await text.fill('Plans');
   await expect(arrow(page, 'Arrow 1 (condition): Plans | price | cost')).toBeVisible();
   await expect(welcome.getByLabel('Arrow from button Plans')).toBeVisible();
-  await panel.getByRole('button', { name: 'arrow #1' }).click();
+  await panel.getByRole('button', { name: 'arrow #1', exact: true }).click();
   await expect(arrowEditor(page).getByLabel('Alternatives')).toHaveValue('Plans;price;cost');
 });
 
