@@ -8,6 +8,7 @@ import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
+import { cn } from '@/components/ui/cn';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -134,7 +135,7 @@ export function ApiKeys({ projectId, baseUrl }: { projectId: number; baseUrl: st
       <Card>
         <CardTitle>Keys</CardTitle>
         {keys.data?.length === 0 ? <p className="text-sm text-slate-500">No keys yet.</p> : null}
-        <table className="w-full text-left text-sm">
+        <table className={cn('w-full text-left text-sm', keys.data?.length === 0 && 'hidden')}>
           <thead className="text-xs text-slate-500 uppercase">
             <tr>
               <th className="py-1">Name</th>

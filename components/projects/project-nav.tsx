@@ -67,7 +67,7 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
       {/* On a phone the seven tabs do not fit: the current one opens a menu of them all. */}
       <button
         type="button"
-        className="flex shrink-0 items-center gap-1 rounded-md bg-brand-50 px-3 py-1.5 text-sm font-medium text-brand-700 sm:hidden"
+        className="ml-auto flex shrink-0 items-center gap-1 rounded-md bg-brand-50 px-3 py-1.5 text-sm font-medium text-brand-700 sm:hidden"
         aria-expanded={menuOpen}
         aria-controls={menuId}
         aria-label={`${currentTab?.label ?? 'Project'}: open the project menu`}
