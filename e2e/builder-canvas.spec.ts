@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { chooseBotFile, connect, pressOn, saved, settled, signUp } from './helpers';
+import { chooseBotFile, connect, importBot, pressOn, saved, settled, signUp } from './helpers';
 
 // Room for the canvas, the block editor and the simulator side by side.
 test.use({ viewport: { width: 1600, height: 1000 } });
@@ -270,11 +270,7 @@ test('without a mouse: the simulator’s block is named and found, handles say w
     ],
     arrows: [],
   };
-  await chooseBotFile(page, 'keys.json', bot);
-  await page
-    .getByRole('dialog', { name: 'Import keys.json?' })
-    .getByRole('button', { name: 'Replace' })
-    .click();
+  await importBot(page, 'keys.json', bot);
   await expect(page.getByTestId('block-1')).toContainText('Hello');
   await saved(page);
 
@@ -330,11 +326,8 @@ test('an arrow back to an earlier block goes around the blocks, its label clear 
       { id: 2, from: 2, to: 1, kind: 'condition', condition: { alternatives: 'again' } },
     ],
   };
-  await chooseBotFile(page, 'back.json', bot);
-  await page
-    .getByRole('dialog', { name: 'Import back.json?' })
-    .getByRole('button', { name: 'Replace' })
-    .click();
+  await importBot(page, 'back.json', bot);
+  await saved(page);
   await expect(page.getByTestId('arrow-2')).toContainText('again');
   const forward = await settled(page.getByTestId('arrow-1'));
   const back = await settled(page.getByTestId('arrow-2'));

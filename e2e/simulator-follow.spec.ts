@@ -1,25 +1,27 @@
 import { expect, test } from '@playwright/test';
 import { importBot, saved, settled, signUp } from './helpers';
 
+/** A start block at the origin and a state block far away from it, joined by 'go'. */
+const farBot = {
+  format: 'blockbot/schema@1',
+  blocks: [
+    {
+      id: 1,
+      kind: 'start',
+      name: 'Here',
+      text: 'Say go',
+      trigger: { alternatives: '' },
+      position: { x: 0, y: 0 },
+    },
+    { id: 2, kind: 'state', name: 'Far away', text: 'You came far', position: { x: 6000, y: 4000 } },
+  ],
+  arrows: [{ id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'go' } }],
+};
+
 test('the canvas follows the simulator into a block that is off-screen', async ({ page }) => {
   await signUp(page, `follow-${Date.now()}@example.com`);
-  const bot = {
-    format: 'blockbot/schema@1',
-    blocks: [
-      {
-        id: 1,
-        kind: 'start',
-        name: 'Here',
-        text: 'Say go',
-        trigger: { alternatives: '' },
-        position: { x: 0, y: 0 },
-      },
-      { id: 2, kind: 'state', name: 'Far away', text: 'You came far', position: { x: 6000, y: 4000 } },
-    ],
-    arrows: [{ id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'go' } }],
-  };
   // The new project's demo bot has blocks, so the builder asks first.
-  await importBot(page, 'far.json', bot);
+  await importBot(page, 'far.json', farBot);
   await expect(page.getByTestId('block-1')).toContainText('Here');
   // Zoom in on the first block: the second one is now far off-screen.
   await page.getByLabel('Search blocks').fill('1');
@@ -42,22 +44,7 @@ test('the canvas follows the simulator into a block that is off-screen', async (
 
 test('a ?block= link opens on its block, not on the block the simulator was left in', async ({ page }) => {
   await signUp(page, `link-${Date.now()}@example.com`);
-  const bot = {
-    format: 'blockbot/schema@1',
-    blocks: [
-      {
-        id: 1,
-        kind: 'start',
-        name: 'Here',
-        text: 'Hello',
-        trigger: { alternatives: '' },
-        position: { x: 0, y: 0 },
-      },
-      { id: 2, kind: 'state', name: 'Far away', text: 'You came far', position: { x: 6000, y: 4000 } },
-    ],
-    arrows: [{ id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'go' } }],
-  };
-  await importBot(page, 'link.json', bot);
+  await importBot(page, 'link.json', farBot);
   await saved(page);
   await page.getByLabel('Message to the bot').fill('hi');
   await page.getByRole('button', { name: 'Send' }).click();
