@@ -2,8 +2,8 @@ import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants
 import { buildWidget } from './scripts/build-widget.mjs';
 import { copyApiReference } from './scripts/copy-api-reference.mjs';
 
-/** @type {import('next').NextConfig} */
-const nextConfig = {
+/** @type {(phase: string) => import('next').NextConfig} */
+const nextConfig = (phase) => ({
   // Server-only packages with WASM or native pieces load from node_modules instead of the bundle.
   serverExternalPackages: [
     '@electric-sql/pglite',
@@ -16,8 +16,9 @@ const nextConfig = {
   // Its 308 from `/api/{key}/{action}/` would repeat the API key in Location; the route matches
   // either form anyway, and so do pages.
   skipTrailingSlashRedirect: true,
-  // `npm test` type-checks everything (`tsc --noEmit`, tests and scripts included); the build's
-  // own pass repeated it and was about a third of the build's time on `npm start`'s first run.
+  // `npm test` type-checks everything (`next typegen`, then `tsc --noEmit` over the route types,
+  // tests and scripts); the build's own pass repeated it and was about a third of the build's
+  // time on `npm start`'s first run.
   typescript: { ignoreBuildErrors: true },
   experimental: {
     // Route modules load when a route is first asked for, not all at start: a page nobody opens
@@ -26,11 +27,11 @@ const nextConfig = {
     // The build's cache on disk only speeds up a later rebuild; writing it cost the first build
     // (a fresh clone's `npm start`) about 25 s and 290 MB.
     turbopackFileSystemCacheForBuild: false,
-    // Source maps of the server's chunks (80 MB): the production server prints stack traces
-    // in the built chunks anyway, and `next dev` keeps its own.
-    turbopackSourceMaps: false,
+    // Source maps of the server's chunks (80 MB) in a production build: its server prints
+    // stack traces in the built chunks anyway. `next dev` keeps them.
+    turbopackSourceMaps: phase === PHASE_DEVELOPMENT_SERVER,
   },
-};
+});
 
 /**
  * The chat widget's script is built, and Scalar's API reference bundle copied, into public/
@@ -41,5 +42,5 @@ export default function config(phase) {
     buildWidget();
     copyApiReference();
   }
-  return nextConfig;
+  return nextConfig(phase);
 }
