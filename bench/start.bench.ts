@@ -1,19 +1,20 @@
 /**
- * `npm run bench -- start`: how long `npm start` (scripts/start.mjs, embedded database) takes to
- * serve its first page, and the memory it holds at rest, beside a bare node:http server started
- * the same way in the same run.
+ * `npm run bench -- start`: how long `npm start` (`node scripts/start.mjs`, on the embedded
+ * database) takes to serve its first page, and the memory it holds at rest, beside a bare
+ * node:http server started the same way in the same run.
  *
  * 1. Cold: no build (.next is deleted first, as in a fresh clone after `npm install`) and a fresh
  *    data directory: `npm start` → the build → the first page. BENCH_START_COLD=0 skips it (the
- *    build takes minutes); the build left by an earlier run is used instead.
+ *    build takes a minute or more); the build left by an earlier run is used instead.
  * 2. Built: the build exists, a fresh data directory (the database is created and migrated).
  * 3. Warm: the build and that data directory exist.
  *
  * "First page" is `GET /` answered through to the sign-in page (a 200). Each run also notes
  * when the server printed "listening" (it must not come before an answer). Memory is read in
  * the server process itself (bench/start-memory-probe.mjs, loaded with --import, answers over
- * IPC): RSS, V8's heap, external memory and array buffers (PGlite's WebAssembly memory is one),
- * after the first page and after BENCH_START_IDLE_SECONDS (default 30) at rest. Prints figures
+ * IPC): RSS, V8's heap (and its young generation, "new space", and large objects), external
+ * memory (PGlite's WebAssembly memory is most of it) and array buffers, after the first page and
+ * after BENCH_START_IDLE_SECONDS (default 30) at rest. Prints figures
  * beside the goals (first page within 150 s of a cold start, under 400 MiB at rest); never
  * fails on time.
  */
