@@ -12,6 +12,7 @@ const benches: Record<string, string> = {
   tg: './tg.bench.ts',
   'client-search': './client-search.bench.ts',
   widget: './widget.bench.ts',
+  start: './start.bench.ts',
 };
 
 async function main() {

@@ -137,3 +137,34 @@ test('npm start -p <port> with no base URL set accepts sign-ups from the page it
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('npm start says "listening" only once it serves pages: the database, migrations and job worker are up by then', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-start-'));
+  const { BLOCKBOT_BASE_URL: _, PORT: __, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['scripts/start.mjs', '-H', '127.0.0.1', '-p', String(port)], {
+    env: { ...inherited, BLOCKBOT_DATA_DIR: dataDir },
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  try {
+    const said = new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', () => output.includes('] listening on') && resolve());
+      child.on('exit', () => reject(new Error(`npm start exited:\n${output}`)));
+    });
+    await said;
+    // A fresh data directory: the database was created and migrated before the line, not after.
+    expect(output.indexOf('] web ready')).toBeGreaterThan(-1);
+    expect(output.indexOf('] web ready')).toBeLessThan(output.indexOf('] listening on'));
+    expect((await fetch(`${base}/sign-in`)).status).toBe(200);
+  } finally {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});

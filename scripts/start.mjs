@@ -76,6 +76,30 @@ globalThis[Symbol.for('blockbot.stopHttp')] = () =>
     });
     server.closeIdleConnections();
   });
-server.listen(port, hostname, () => {
-  console.log(`[blockbot] listening on http://${hostname ?? 'localhost'}:${port}`);
+server.listen(port, hostname, async () => {
+  // Requests wait for instrumentation.ts (the database, migrations, the job worker) and load
+  // their route's module on first use: the first page is asked for here, so that "listening"
+  // is printed once a page is served, not seconds before.
+  const status = await firstPage(server.address()).catch((error) => error.message);
+  const warning = status === 200 ? '' : ` (but the first page answered ${status})`;
+  console.log(`[blockbot] listening on http://${hostname ?? 'localhost'}:${port}${warning}`);
 });
+
+/** `GET /` on this server, following its redirect (to the sign-in page): the final status. */
+async function firstPage({ address, family, port: listening }) {
+  const host = ['::', '0.0.0.0'].includes(address)
+    ? '127.0.0.1'
+    : family === 'IPv6'
+      ? `[${address}]`
+      : address;
+  let url = new URL(`http://${host}:${listening}/`);
+  for (let hop = 0; hop < 3; hop++) {
+    const response = await new Promise((resolve, reject) => {
+      http.get(url, (res) => res.resume().on('end', () => resolve(res))).on('error', reject);
+    });
+    const location = response.headers.location;
+    if (response.statusCode < 300 || response.statusCode >= 400 || !location) return response.statusCode;
+    url = new URL(location, url);
+  }
+  return 'too many redirects';
+}

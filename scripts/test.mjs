@@ -35,6 +35,9 @@ function countPlaywright(file) {
   failed += stats.unexpected + stats.flaky;
 }
 
+// Next.js's route types (.next/types), which the type check includes: `next build` checks no
+// types itself (next.config.mjs), and this runs before any build.
+step('route types', bin('next'), ['typegen']);
 step('type check', bin('tsc'), ['--noEmit']);
 step('lint', bin('biome'), ['check', '.']);
 if (fs.existsSync(path.join(root, 'scripts', 'gen-formula-docs.ts'))) {
