@@ -73,10 +73,12 @@ function halfSentPost(url: string, body: string) {
 
 test('npm start serves the public API and, stopped, answers the requests in flight before closing the database', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-start-'));
+  let server: ChildProcess | undefined;
   try {
     const projectId = cli(dataDir, 'project', 'create', '--name', 'Shop').match(/project (\d+)/)?.[1];
     const key = cli(dataDir, 'key', 'create', '--project', String(projectId), '--name', 'CRM');
     const { child, output } = await startServer(dataDir);
+    server = child;
 
     // A body over the cap, sent whole before the answer is read (as curl does): the 413 is read,
     // not a broken pipe. The first API call goes through Next.js's route handler, later ones not.
@@ -112,6 +114,8 @@ test('npm start serves the public API and, stopped, answers the requests in flig
     // The embedded database was closed cleanly: its lock is released.
     expect(fs.existsSync(path.join(dataDir, 'blockbot.pid'))).toBe(false);
   } finally {
+    // A failed assertion before the SIGTERM leaves no server behind for the next test.
+    if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -50,7 +50,24 @@ test('a ?block= link opens on its block, not on the block the simulator was left
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByTestId('canvas')).toHaveAttribute('data-current-block', '1');
 
+  // The simulator's state is held back until the canvas has opened on block 2, so it arrives
+  // after the canvas has its blocks (the order that used to pan the view back to block 1).
+  let releaseState = () => {};
+  const stateHeld = new Promise<void>((resolve) => {
+    releaseState = resolve;
+  });
+  let held = false;
+  await page.route(/simulator\.state/, async (route) => {
+    if (!held) {
+      held = true;
+      await stateHeld;
+    }
+    await route.continue();
+  });
   await page.goto(`${page.url()}?block=2`);
+  await expect(page.getByTestId('block-2')).toBeInViewport();
+  await expect(page.getByTestId('canvas')).toHaveAttribute('data-current-block', '');
+  releaseState();
   // The simulator's state has loaded (its block outlined) before the view is judged.
   await expect(page.getByTestId('canvas')).toHaveAttribute('data-current-block', '1');
   await settled(page.getByTestId('block-2'));
