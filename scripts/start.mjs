@@ -95,7 +95,7 @@ async function firstPage({ address, family, port: listening }) {
   let url = new URL(`http://${host}:${listening}/`);
   for (let hop = 0; hop < 3; hop++) {
     const response = await new Promise((resolve, reject) => {
-      http.get(url, (res) => res.resume().on('end', () => resolve(res))).on('error', reject);
+      http.get(url, (res) => res.resume().on('end', () => resolve(res))).on('error', reject); /* own server */
     });
     const location = response.headers.location;
     if (response.statusCode < 300 || response.statusCode >= 400 || !location) return response.statusCode;

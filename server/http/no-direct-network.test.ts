@@ -23,6 +23,9 @@ describe('outgoing HTTP goes only through server/http', () => {
       findOutgoingCalls("const s = http.createServer();\nawait fetch('/api/trpc')", { serverCode: false }),
     ).toEqual([]);
     expect(findOutgoingCalls('// fetch(url) in a comment', { serverCode: true })).toEqual([]);
+    // A server asking itself, marked so; the mark covers its own line only.
+    const own = 'http.get(self, done); /* own server */\nhttp.get(url, done);';
+    expect(findOutgoingCalls(own, { serverCode: true }).map((f) => f.line)).toEqual([2]);
   });
 
   it('no other module calls out directly', () => {
