@@ -106,6 +106,40 @@ export const buttonsSchema = z.union(
 );
 export type Buttons = z.infer<typeof buttonsSchema>;
 
+/** The tg messenger takes a button's callback_data of 1-64 bytes of UTF-8, not characters. */
+export const CALLBACK_DATA_MAX_BYTES = 64;
+const utf8 = new TextEncoder();
+
+/**
+ * Buttons whose own callback_data is over 64 bytes, each at its path under the buttons (a
+ * Cyrillic letter is 2 bytes, so 41 of them do not fit). Checked where buttons come in (saving or
+ * importing a bot, the block editor, the API), not when a stored bot is read: one saved before
+ * this check still loads and runs (the tg renderer then sends such a button's text as its data).
+ * Hashing the data instead would lose it: a press must arrive as the data it routes by.
+ */
+export function callbackDataIssues(
+  buttons: Buttons | undefined,
+): { path: (string | number)[]; message: string }[] {
+  if (!buttons) return [];
+  const [list, under] = Array.isArray(buttons) ? [buttons, []] : [buttons.buttons, ['buttons']];
+  return list.flatMap((button, i) => {
+    const bytes = button.callback_data ? utf8.encode(button.callback_data).length : 0;
+    if (bytes <= CALLBACK_DATA_MAX_BYTES) return [];
+    return [
+      {
+        path: [...under, i, 'callback_data'],
+        message: `must be at most ${CALLBACK_DATA_MAX_BYTES} bytes, the tg messenger's limit; this one is ${bytes} (a Cyrillic letter takes 2 bytes, an emoji 4): shorten it`,
+      },
+    ];
+  });
+}
+
+/** Buttons as a request gives them: the stored form, with callback_data that the tg messenger takes. */
+export const incomingButtonsSchema = buttonsSchema.superRefine((buttons, ctx) => {
+  for (const { path, message } of callbackDataIssues(buttons))
+    ctx.addIssue({ code: 'custom', path, message });
+});
+
 /**
  * A condition shared by start-block triggers, quick replies and condition arrows:
  * alternatives separated by `;`, a match mode, an optional comparison expression
@@ -221,6 +255,8 @@ export const botSchemaSchema = z
       }
       blockIds.add(block.id);
       if (TRIGGER_KINDS.has(block.kind)) triggerBlocks++;
+      for (const { path, message } of callbackDataIssues(block.buttons))
+        ctx.addIssue({ code: 'custom', path: ['blocks', i, 'buttons', ...path], message });
     });
     if (triggerBlocks > LIMITS.triggerBlocks) {
       ctx.addIssue({

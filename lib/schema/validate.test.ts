@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrowSchema, blockSchema } from '@/lib/schema';
+import { arrowSchema, BOT_SCHEMA_FORMAT, blockSchema, parseBotSchema } from '@/lib/schema';
 import {
   errorsUnder,
   formulaIssue,
@@ -40,6 +40,43 @@ describe('block editor validation', () => {
       expect(result.errors['buttons[0].text']).toBe('button text is empty');
       expect(result.errors['attachments[0].url']).toBe('attachment url is empty');
     }
+  });
+
+  it('refuses callback_data over 64 bytes, which is fewer than 64 Cyrillic letters (issue 30)', () => {
+    const cyrillic = (n: number) => 'д'.repeat(n);
+    const result = validateBlock({
+      ...block,
+      buttons: [
+        { type: 'inline', text: 'Fits', callback_data: cyrillic(32) },
+        { type: 'inline', text: 'Too long', callback_data: cyrillic(41) },
+      ],
+    });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(Object.keys(result.errors)).toEqual(['buttons[1].callback_data']);
+      expect(result.errors['buttons[1].callback_data']).toMatch(/at most 64 bytes.*this one is 82/);
+    }
+    const hint = validateBlock({
+      ...block,
+      buttons: { hint: 'Pick', buttons: [{ type: 'inline', text: 'A', callback_data: cyrillic(41) }] },
+    });
+    expect(hint.ok || Object.keys(hint.errors)).toEqual(['buttons.buttons[0].callback_data']);
+    // Saving or importing a whole bot refuses it at the block's path too.
+    const bot = parseBotSchema({
+      format: BOT_SCHEMA_FORMAT,
+      blocks: [
+        { id: 1, kind: 'state', buttons: [{ type: 'inline', text: 'A', callback_data: cyrillic(41) }] },
+      ],
+      arrows: [],
+    });
+    expect(bot.ok || bot.errors.map((e) => e.field)).toEqual(['blocks[0].buttons[0].callback_data']);
+    // A bot stored before the check still loads: only incoming buttons are held to it.
+    expect(
+      blockSchema.safeParse({
+        ...block,
+        buttons: [{ type: 'inline', text: 'A', callback_data: cyrillic(41) }],
+      }).success,
+    ).toBe(true);
   });
 
   it('refuses a trigger regex that does not compile', () => {

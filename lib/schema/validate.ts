@@ -8,6 +8,7 @@ import {
   blockSchema,
   botSchemaSchema,
   type Condition,
+  callbackDataIssues,
   formatPath,
 } from '@/lib/schema';
 import { checkJsonFormat, checkJsonTemplate, parseStoredValues } from '@/lib/template';
@@ -102,6 +103,8 @@ export function validateBlock(draft: Block): Validated<Block> {
   const parsed = blockSchema.safeParse(draft);
   if (!parsed.success)
     for (const issue of parsed.error.issues) errors[formatPath(issue.path)] ??= issue.message;
+  for (const { path, message } of callbackDataIssues(draft.buttons))
+    errors[formatPath(['buttons', ...path])] ??= message;
   const regex = regexIssue(draft.trigger);
   if (regex && draft.trigger) errors['trigger.alternatives'] ??= regex;
   const expression = draft.trigger && formulaIssue(draft.trigger.expression, 'expression');

@@ -88,6 +88,26 @@ describe('rendering a message for the tg messenger', () => {
     expect(callbackTexts).toEqual({ [data]: long });
   });
 
+  it('never sends own callback_data over 64 bytes, which the messenger refuses with the whole message', () => {
+    const own = 'д'.repeat(41); // 41 characters, 82 bytes: saved before the schema counted bytes
+    const data = callbackData(inline('Да', { callback_data: own }));
+    expect(data).toBe('Да');
+    const { sends } = renderMessage(
+      {
+        text: 'Hi',
+        attachments: [],
+        buttons: [inline('Да', { callback_data: own }), inline('Ok', { callback_data: 'д'.repeat(32) })],
+      },
+      to,
+    );
+    expect(sends[0].params.reply_markup).toEqual({
+      inline_keyboard: [
+        [{ text: 'Да', callback_data: 'Да' }],
+        [{ text: 'Ok', callback_data: 'д'.repeat(32) }],
+      ],
+    });
+  });
+
   it('renders the hint variant as text with numbered options and no keyboard', () => {
     const { sends } = renderMessage(
       {

@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { Attachment, Button, Buttons } from '@/lib/schema';
+import { type Attachment, type Button, type Buttons, CALLBACK_DATA_MAX_BYTES } from '@/lib/schema';
 
 /**
  * One of our outgoing messages → the Bot API calls that show it on the tg messenger.
@@ -17,7 +17,6 @@ import type { Attachment, Button, Buttons } from '@/lib/schema';
 
 export const TEXT_LIMIT = 4096;
 export const CAPTION_LIMIT = 1024;
-export const CALLBACK_DATA_BYTES = 64;
 /** callback_data of a button whose text does not fit: this prefix and a hash of the text. */
 export const CALLBACK_ID_PREFIX = 'bb:';
 
@@ -52,10 +51,15 @@ const MEDIA: Record<Exclude<Attachment['type'], 'link'>, { method: TgSendMethod;
 
 const byteLength = (text: string) => utf8ToBytes(text).length;
 
-/** The callback_data of a button: its own, its text when that fits, else a stable short id. */
+/**
+ * The callback_data of a button: its own, its text when that fits, else a stable short id. Own
+ * data over 64 bytes (the schema refuses it now; a bot saved before may have it) is never sent,
+ * as the messenger would refuse the whole message: the button then sends its text.
+ */
 export function callbackData(button: Button): string {
-  if (button.callback_data) return button.callback_data;
-  if (byteLength(button.text) <= CALLBACK_DATA_BYTES && !button.text.startsWith(CALLBACK_ID_PREFIX))
+  if (button.callback_data && byteLength(button.callback_data) <= CALLBACK_DATA_MAX_BYTES)
+    return button.callback_data;
+  if (byteLength(button.text) <= CALLBACK_DATA_MAX_BYTES && !button.text.startsWith(CALLBACK_ID_PREFIX))
     return button.text;
   return CALLBACK_ID_PREFIX + bytesToHex(sha256(utf8ToBytes(button.text))).slice(0, 20);
 }
@@ -94,7 +98,7 @@ function replyMarkup(
       row.map((b) => {
         if (b.url) return { text: b.text, url: b.url };
         const data = callbackData(b);
-        if (data !== b.text && !b.callback_data) callbackTexts[data] = b.text;
+        if (data !== b.text && data !== b.callback_data) callbackTexts[data] = b.text;
         return { text: b.text, callback_data: data };
       }),
     ),

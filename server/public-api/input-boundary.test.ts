@@ -415,6 +415,18 @@ describe('every validation error names the field as the caller sent it and what 
     expect(notAList.body.message).toContain('buttons: must be a list of buttons');
   });
 
+  it('buttons: callback_data over 64 bytes is refused, naming the button (the tg messenger would refuse the message)', async () => {
+    for (const action of ['message', 'broadcast']) {
+      const result = await call(action, {
+        client_id: clientId,
+        message: 'Discount?',
+        buttons: [{ type: 'inline', text: 'Yes', callback_data: 'д'.repeat(41) }],
+      });
+      expect([action, result.status]).toEqual([action, 400]);
+      expect(result.body.message).toMatch(/^buttons\[0\]\.callback_data: must be at most 64 bytes/);
+    }
+  });
+
   it.each(listFields)('%s: a wrong item in %s is named by its index', async (action, field, item) => {
     const wrong = item.type === 'object' ? 42 : { a: 1 };
     const good = item.type === 'object' ? { platform_id: 'p1', client_type: 99 } : clientId;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { attachmentTypeSchema, buttonsSchema } from '@/lib/schema';
+import { attachmentTypeSchema, incomingButtonsSchema } from '@/lib/schema';
 import { startBroadcast } from '@/server/broadcasts/broadcast-jobs';
 import { DEFAULT_SHIFT_SECONDS } from '@/server/broadcasts/broadcast-service';
 import { defineAction } from '../action';
@@ -28,7 +28,7 @@ export const broadcast = defineAction({
       .default(DEFAULT_SHIFT_SECONDS),
     attachment_type: attachmentTypeSchema.optional(),
     attachment_url: textParam(z.string().url({ error: 'must be a URL' })).optional(),
-    buttons: jsonParam(buttonsSchema).optional(),
+    buttons: jsonParam(incomingButtonsSchema).optional(),
   }),
   example: { message: 'We are open on Sunday!', list: 7, shift: 0.5 },
   responseExample: { broadcast_id: 12, recipients: 250 },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { attachmentTypeSchema, buttonsSchema } from '@/lib/schema';
+import { attachmentTypeSchema, incomingButtonsSchema } from '@/lib/schema';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { phoneDigits } from '@/server/contacts/client-lookup';
 import { getClient, resolveClient } from '@/server/contacts/client-service';
@@ -128,7 +128,7 @@ const outgoing = {
   message_id: idParam('must be a block id (a positive whole number)').optional(),
   attachment_type: attachmentTypeSchema.optional(),
   attachment_url: textParam(z.string().url({ error: 'must be a URL' })).optional(),
-  buttons: jsonParam(buttonsSchema).optional(),
+  buttons: jsonParam(incomingButtonsSchema).optional(),
 };
 
 type OutgoingInput = {
@@ -136,7 +136,7 @@ type OutgoingInput = {
   message_id?: number;
   attachment_type?: z.infer<typeof attachmentTypeSchema>;
   attachment_url?: string;
-  buttons?: z.infer<typeof buttonsSchema>;
+  buttons?: z.infer<typeof incomingButtonsSchema>;
 };
 
 /** message_id runs that block (the client moves into it); otherwise the text and file are sent. */
