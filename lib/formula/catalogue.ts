@@ -934,7 +934,7 @@ const tgMessenger = [
     'tg_callback_url_open',
     'callback_query_id: string, url: string',
     'boolean',
-    'Answers a callback button by opening a link to the bot with a start parameter.',
+    'Answers a callback button by opening a link to the bot with a start parameter. A press takes one answer: in a bot that calls this, presses are answered after their flow, and a press this answered gets no other.',
     "tg_callback_url_open(callback_query_id, 'https://t.me/shop_bot?start=promo')",
   ),
   inFlow(

@@ -46,6 +46,11 @@ export interface EventOptions {
    * (a tg update marked processed): it is done exactly when the event is stored.
    */
   alsoWrite?: { statement: PreparedStatement<unknown>; params: Record<string, unknown> };
+  /**
+   * Called once the event is stored, before its outbox is carried out (a tg button press answered
+   * once its flow ran, before the flow's paced sends), with the event's log. Must not throw.
+   */
+  afterStore?: (log: readonly LogEntry[]) => Promise<void>;
 }
 
 /**
@@ -66,7 +71,7 @@ export async function handleEvent(
   event: EngineEvent,
   options: EventOptions = {},
 ): Promise<EventResult> {
-  const { chain = new EventChain(), outboxId = null, alsoWrite } = options;
+  const { chain = new EventChain(), outboxId = null, alsoWrite, afterStore } = options;
   const outcome = await inClientOrder(projectId, target, async (turn) => {
     // Events of one client are processed one at a time, in arrival order.
     const { token } = turn;
@@ -133,6 +138,7 @@ export async function handleEvent(
       ...stored.outgoing.map((m) => m.id),
     ]),
   );
+  await afterStore?.(run.log);
   await queueTimers(deps, projectId, run);
   await carryOut(deps, projectId, run.client, stored.outbox, stored.outgoing, run.chain);
   if (channelFor(run.client.clientType).typingIndicator)

@@ -46,7 +46,8 @@ async function serveRoute(): Promise<RouteServer> {
 
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
-  fake = await startFakeBotApi({ limits: null });
+  // Presses answered later than 2 s are refused: a flow's paced sends must not hold the answer.
+  fake = await startFakeBotApi({ limits: null, callbackAnswerSeconds: 2 });
   routeServer = await serveRoute();
   routeUrl = routeServer.url;
   process.env.BLOCKBOT_TG_API_ROOT = fake.url;
@@ -79,6 +80,8 @@ beforeAll(async () => {
         trigger: { alternatives: 'describe' },
         formula: "tg_set_bot_description('We sell pizza')\nabout = tg_get_bot_description()",
       },
+      // Three messages to one chat: its pacing spreads them over more than 2 s.
+      { id: 3, kind: 'start', text: 'word '.repeat(1800), trigger: { alternatives: 'Long' } },
     ],
     arrows: [],
   });
@@ -106,6 +109,19 @@ const privateMessage = (fields: Record<string, unknown>) => {
     },
   };
 };
+
+/** A press of the inline button `data` on the bot's message in a private chat. */
+const pressOf = (chat: number, data: string) => ({
+  id: `q-${chat}`,
+  from: { id: chat, is_bot: false, first_name: 'Ann' },
+  message: {
+    message_id: 9,
+    date: 1_700_000_000,
+    chat: { id: chat, type: 'private', first_name: 'Ann' },
+    reply_markup: { inline_keyboard: [[{ text: data, callback_data: data }]] },
+  },
+  data,
+});
 
 const clientOf = (chat: number, groupId: string) =>
   db.client.findFirst({ where: { projectId, clientType: 1, groupId, platformId: String(chat) } });
@@ -309,6 +325,25 @@ describe('a bot connected by webhook', () => {
     expect(await incoming(chat, 'shop_bot')).toMatchObject({ text: 'Yes' });
   });
 
+  it('answers a pressed button before its flow and the flow’s paced sends (issue 30)', async () => {
+    const { chat } = privateMessage({});
+    const query = pressOf(chat, 'Long');
+    await fake.pushUpdate(bot.token, { callback_query: query });
+    await waitFor(
+      async () =>
+        fake.callsOf('sendMessage', bot.token).filter((c) => c.params.chat_id === String(chat)).length === 3,
+      'the three parts',
+    );
+    const answers = fake
+      .callsOf('answerCallbackQuery', bot.token)
+      .filter((c) => c.params.callback_query_id === query.id);
+    expect(answers.map((c) => c.status)).toEqual([200]);
+    const firstSend = fake.calls.findIndex(
+      (c) => c.method === 'sendMessage' && c.params.chat_id === String(chat),
+    );
+    expect(fake.calls.indexOf(answers[0])).toBeLessThan(firstSend);
+  });
+
   it('answers business chats through their connection, and refuses a disabled one clearly', async () => {
     const owner = { id: 900_001, is_bot: false, first_name: 'Shop owner' };
     const connection = (isEnabled: boolean) => ({
@@ -499,5 +534,51 @@ describe('a bot connected by long polling', () => {
       return open === 0;
     }, 'the poll chain ended');
     expect(fake.callsOf('getUpdates', bot.token).at(-1)?.status).not.toBe(200);
+  });
+});
+
+describe('a bot whose flow answers presses with a link (tg_callback_url_open)', () => {
+  it('gives a press the flow’s answer only, and answers its other presses after the flow, before its sends', async () => {
+    const linked = (
+      await createProject(db, {
+        name: 'tg links',
+        plan: 'business',
+        owner: { email: 'tg@example.com', userId: 'u-tg' },
+      })
+    ).id;
+    await saveBotSchema(db, linked, {
+      format: BOT_SCHEMA_FORMAT,
+      blocks: [
+        {
+          id: 1,
+          kind: 'start',
+          text: 'Opening the shop',
+          trigger: { alternatives: 'Open' },
+          formula: "tg_callback_url_open(callback_query_id, 'https://t.me/links_bot?start=promo')",
+        },
+        { id: 2, kind: 'start', text: 'Plain', trigger: { alternatives: 'Plain' } },
+      ],
+      arrows: [],
+    });
+    const bot = fake.addBot({ username: 'links_bot' });
+    await owner.channels.connectTg({ projectId: linked, token: bot.token, mode: 'webhook' });
+    const answersOf = (id: string) =>
+      fake.callsOf('answerCallbackQuery', bot.token).filter((c) => c.params.callback_query_id === id);
+
+    const open = pressOf(nextChat++, 'Open');
+    await fake.pushUpdate(bot.token, { callback_query: open });
+    await fake.waitForCall((c) => c.token === bot.token && c.params.text === 'Opening the shop');
+    // The Bot API takes one answer per press: the link is it, and no other follows.
+    expect(answersOf(open.id).map((c) => [c.status, c.params.url])).toEqual([
+      [200, 'https://t.me/links_bot?start=promo'],
+    ]);
+
+    const plain = pressOf(nextChat++, 'Plain');
+    await fake.pushUpdate(bot.token, { callback_query: plain });
+    const sent = await fake.waitForCall((c) => c.token === bot.token && c.params.text === 'Plain');
+    const [answer] = answersOf(plain.id);
+    expect(answer).toMatchObject({ status: 200, params: { callback_query_id: plain.id } });
+    expect(fake.calls.indexOf(answer)).toBeLessThan(fake.calls.indexOf(sent));
+    expect(answersOf(open.id)).toHaveLength(1);
   });
 });

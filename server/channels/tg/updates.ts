@@ -10,6 +10,7 @@ import {
 } from '@/lib/tg/inbound';
 import { plainSql } from '@/server/db/raw-sql';
 import {
+  answersCallbacksItself,
   claimHeld,
   finish,
   type HeldRow,
@@ -21,6 +22,7 @@ import {
 import { LEASE_SECONDS } from '@/server/engine/client-lease';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
+import type { LogEntry } from '@/server/engine/events';
 import { handleEvent } from '@/server/engine/handle-event';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
 import { channelBot } from './channel-service';
@@ -240,6 +242,17 @@ async function runUpdate(
 ): Promise<void> {
   const sql = plainSql(deps.db);
   const done = { statement: finish, params: { id: String(updateRowId), token } };
+  const queryId =
+    inbound.kind === 'message' || inbound.kind === 'ignore' ? inbound.callbackQueryId : undefined;
+  // A pressed button is answered before its flow runs, so its spinner stops at once and no paced
+  // send or 429 pause makes the answer too late; the request leaves while the flow runs. A bot
+  // that may answer with a link itself (tg_callback_url_open) gets its one answer after the flow
+  // instead, still before the flow's messages are sent (see answerAfterFlow).
+  const afterFlow =
+    queryId !== undefined &&
+    inbound.kind === 'message' &&
+    (await sql.run(answersCallbacksItself, { projectId: channel.projectId }))[0]?.itself === true;
+  const answered = queryId && !afterFlow ? answerCallback(channel, queryId) : undefined;
   try {
     if (inbound.kind === 'message') {
       const business = businessVariable(inbound);
@@ -266,7 +279,10 @@ async function runUpdate(
           ...business,
           variables: { ...eventVariables(inbound), ...business.variables },
         },
-        { alsoWrite: done },
+        {
+          alsoWrite: done,
+          ...(afterFlow && queryId ? { afterStore: (log) => answerAfterFlow(channel, queryId, log) } : {}),
+        },
       );
     } else {
       if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
@@ -280,12 +296,35 @@ async function runUpdate(
       maxAttempts: MAX_ATTEMPTS,
     });
     throw error;
+  } finally {
+    await answered;
   }
-  const queryId =
-    inbound.kind === 'message' || inbound.kind === 'ignore' ? inbound.callbackQueryId : undefined;
-  // The flow may have answered it already (tg_callback_url_open); then this one is refused,
-  // harmlessly. A process that dies just before leaves the button's spinner to time out.
-  if (queryId) await channelBot(channel).call((api) => api.answerCallbackQuery(queryId));
+}
+
+/** answerCallbackQuery without text; a refusal (too late, answered already) is only logged. */
+async function answerCallback(channel: UpdateChannel, queryId: string): Promise<void> {
+  try {
+    const result = await channelBot(channel).call((api) => api.answerCallbackQuery(queryId));
+    if (!result.ok) console.warn(`[tg] the button press ${queryId} was not answered: ${result.description}`);
+  } catch (error) {
+    console.error(`[tg] the button press ${queryId} was not answered:`, (error as Error).message);
+  }
+}
+
+/**
+ * The answer of a press whose flow may answer it with a link: the Bot API takes one answer per
+ * press, so a flow that called tg_callback_url_open for it has given the answer, and any other
+ * press is answered now, once the flow ran and before its messages are sent.
+ */
+function answerAfterFlow(channel: UpdateChannel, queryId: string, log: readonly LogEntry[]): Promise<void> {
+  const answeredByFlow = log.some(
+    (e) =>
+      e.kind === 'function' &&
+      e.data.name === 'tg_callback_url_open' &&
+      Array.isArray(e.data.args) &&
+      e.data.args[0] === queryId,
+  );
+  return answeredByFlow ? Promise.resolve() : answerCallback(channel, queryId);
 }
 
 /**

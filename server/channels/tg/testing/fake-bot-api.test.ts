@@ -43,6 +43,33 @@ describe('the fake Bot API speaks the protocol', () => {
     expect(await got.json()).toEqual({ ok: true, result: [{ command: 'start', description: 'Go' }] });
   });
 
+  it('takes one answerCallbackQuery per pressed button, within 15 s of the press', async () => {
+    const presses = fake.addBot();
+    const press = (id: string) =>
+      fake.pushUpdate(presses.token, { callback_query: { id, from: { id: 1, first_name: 'A' }, data: 'x' } });
+    const answer = (id: string) => post('answerCallbackQuery', { callback_query_id: id }, presses.token);
+    const tooOld = 'Bad Request: query is too old and response timeout expired or query ID is invalid';
+    await press('cq-once');
+    expect(await answer('cq-once')).toMatchObject({
+      status: 200,
+    });
+    expect(await answer('cq-once')).toMatchObject({
+      status: 400,
+      body: { description: tooOld },
+    });
+    await press('cq-late');
+    clock += 15_001;
+    expect(await answer('cq-late')).toMatchObject({
+      status: 400,
+      body: { description: tooOld },
+    });
+    await press('cq-in-time');
+    clock += 15_000;
+    expect(await answer('cq-in-time')).toMatchObject({
+      status: 200,
+    });
+  });
+
   it('gives files by getFile and the download path, and profile photos', async () => {
     const bytes = new Uint8Array([1, 2, 3]);
     const fileId = fake.addFile(bot.token, bytes, { path: 'documents/a.pdf' });

@@ -68,7 +68,8 @@ export interface FakeBot {
   descriptions: Map<string, string>;
   shortDescriptions: Map<string, string>;
   blocked: Set<string>;
-  openCallbackQueries: Set<string>;
+  /** Callback queries not answered yet, with when they were pressed (the fake's clock). */
+  openCallbackQueries: Map<string, number>;
   /** Business connections by id, as the last `business_connection` update pushed left them. */
   businessConnections: Map<string, { enabled: boolean; canReply: boolean }>;
   /** Files by file_id, downloadable at `/file/bot<token>/<path>` (addFile). */
@@ -134,9 +135,15 @@ export async function startFakeBotApi(
     now?: () => number;
     /** A fixed port, for a server started before the fake (the browser tests' app); 0 picks one. */
     port?: number;
+    /**
+     * How long a pressed button may wait for its answerCallbackQuery. The Bot API documents no
+     * figure; answers later than about 15 s are refused in practice.
+     */
+    callbackAnswerSeconds?: number;
   } = {},
 ): Promise<FakeBotApi> {
   const now = options.now ?? Date.now;
+  const callbackAnswerMs = (options.callbackAnswerSeconds ?? 15) * 1000;
   const bots = new Map<string, BotState>();
   const calls: RecordedCall[] = [];
   const recorded = new EventEmitter();
@@ -329,8 +336,11 @@ export async function startFakeBotApi(
         return { total_count: all.length, photos };
       }
       case 'answercallbackquery': {
-        const id = optionalString(params, 'callback_query_id');
-        if (!id || !bot.openCallbackQueries.delete(id))
+        // One answer per query, within the answer window: a second or a late one is refused.
+        const id = optionalString(params, 'callback_query_id') ?? '';
+        const pressedAt = bot.openCallbackQueries.get(id);
+        bot.openCallbackQueries.delete(id);
+        if (pressedAt === undefined || now() - pressedAt > callbackAnswerMs)
           throw badRequest('query is too old and response timeout expired or query ID is invalid');
         if ((optionalString(params, 'text') ?? '').length > 200) throw badRequest('MESSAGE_TOO_LONG');
         return true;
@@ -487,7 +497,7 @@ export async function startFakeBotApi(
         descriptions: new Map(),
         shortDescriptions: new Map(),
         blocked: new Set(),
-        openCallbackQueries: new Set(),
+        openCallbackQueries: new Map(),
         businessConnections: new Map(),
         files: new Map(),
         profilePhotos: new Map(),
@@ -528,7 +538,7 @@ export async function startFakeBotApi(
       const update_id = typeof input.update_id === 'number' ? input.update_id : bot.nextUpdateId++;
       const update: Record<string, unknown> & { update_id: number } = { ...input, update_id };
       const query = update.callback_query as { id?: unknown } | undefined;
-      if (typeof query?.id === 'string') bot.openCallbackQueries.add(query.id);
+      if (typeof query?.id === 'string') bot.openCallbackQueries.set(query.id, now());
       const connection = update.business_connection as
         | { id?: unknown; is_enabled?: unknown; rights?: { can_reply?: unknown } }
         | undefined;
