@@ -209,6 +209,20 @@ describe('reading a Bot API update', () => {
     });
   });
 
+  it('takes the longest texts and captions the messenger delivers (issue 30)', () => {
+    const longest = [
+      { photo: [{ file_id: 'p' }], caption: 'x'.repeat(4096) },
+      { text: '😀'.repeat(4096) },
+      { document: { file_id: `BQAC${'x'.repeat(400)}` } },
+    ];
+    for (const fields of longest)
+      expect(parseUpdate(message(fields)).kind, Object.keys(fields).join()).toBe('message');
+    expect(parseUpdate(message({ text: '😀'.repeat(4097) }))).toMatchObject({
+      kind: 'invalid',
+      reason: 'message.text: Too big: expected at most 4096 characters',
+    });
+  });
+
   it('returns invalid, never throws, for malformed, hostile and oversized updates', () => {
     const invalid = [
       null,

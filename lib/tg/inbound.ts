@@ -3,9 +3,9 @@ import { CALLBACK_ID_PREFIX } from './render';
 
 /**
  * A Bot API Update → what the engine receives, or why it is ignored. Never throws: a malformed
- * update, a prototype key or an oversized field is `invalid` (the webhook answers 4xx and
- * stores nothing), an update the bot does not react to is `ignore` (answered 200, so the
- * messenger does not send it again).
+ * update, a prototype key or an oversized field is `invalid` (not processed, its reason recorded;
+ * the webhook still answers 200, as the messenger resends anything else), an update the bot does
+ * not react to is `ignore`.
  *
  * Decisions: edited messages are ignored (the bot already answered the first version; a
  * reaction to an edit would surprise the client); a contact's phone is the client's phone only
@@ -73,6 +73,19 @@ export type TgInbound =
   | { kind: 'invalid'; updateId?: number; reason: string };
 
 const text = (max: number) => z.string().max(max);
+/**
+ * A message text or caption: at most 4096 characters, which the Bot API does not say how it
+ * counts; counted in code points, so an emoji counted as one is never refused (in UTF-16 it is 2).
+ * Captions are 4096 too: Premium users send them that long, beyond the 1024 a bot may send.
+ */
+const MESSAGE_CHARACTERS = 4096;
+const messageText = z
+  .string()
+  .refine((s) => s.length <= MESSAGE_CHARACTERS || [...s].length <= MESSAGE_CHARACTERS, {
+    error: `Too big: expected at most ${MESSAGE_CHARACTERS} characters`,
+  });
+/** Ids whose length the Bot API does not document (file ids, query ids): only absurd ones are refused. */
+const opaqueId = text(1024);
 const id = z.number().int().safe();
 const updateIdSchema = id.min(0);
 
@@ -93,15 +106,15 @@ const chatSchema = z.object({
   last_name: text(256).optional(),
 });
 
-const fileSchema = z.object({ file_id: text(256).min(1) });
+const fileSchema = z.object({ file_id: opaqueId.min(1) });
 
 const messageSchema = z.object({
   message_id: id,
   date: id,
   chat: chatSchema,
   from: userSchema.optional(),
-  text: text(4096).optional(),
-  caption: text(1024).optional(),
+  text: messageText.optional(),
+  caption: messageText.optional(),
   photo: z.array(fileSchema).max(20).optional(),
   document: fileSchema.optional(),
   audio: fileSchema.optional(),
@@ -115,7 +128,7 @@ const messageSchema = z.object({
   contact: z
     .object({ phone_number: text(64).min(1), first_name: text(256), user_id: id.optional() })
     .optional(),
-  business_connection_id: text(256).optional(),
+  business_connection_id: opaqueId.optional(),
   sender_business_bot: userSchema.optional(),
 });
 
@@ -126,16 +139,17 @@ const keyboardSchema = z.object({
 });
 
 const callbackQuerySchema = z.object({
-  id: text(256).min(1),
+  id: opaqueId.min(1),
   from: userSchema,
   // An old message arrives "inaccessible": date 0 and no keyboard.
   message: z.object({ message_id: id, chat: chatSchema, reply_markup: keyboardSchema.optional() }).optional(),
+  // 1-64 bytes: never more than 64 UTF-16 units.
   data: text(64).optional(),
-  business_connection_id: text(256).optional(),
+  business_connection_id: opaqueId.optional(),
 });
 
 const businessConnectionSchema = z.object({
-  id: text(256).min(1),
+  id: opaqueId.min(1),
   user: userSchema,
   user_chat_id: id,
   is_enabled: z.boolean(),

@@ -115,6 +115,12 @@ export const finish = new PreparedStatement(
    WHERE id = $id::bigint AND "claimToken" = $token`,
 );
 
+/** An update that cannot be processed (malformed): done, with why. */
+export const finishNotProcessed = new PreparedStatement(
+  `UPDATE "TgUpdate" SET "processedAt" = ${DB_NOW}, error = $error, "claimedUntil" = NULL
+   WHERE id = $id::bigint AND "claimToken" = $token`,
+);
+
 /** A failed attempt: the sweeper tries it again, up to MAX_ATTEMPTS, then it is given up. */
 export const recordFailure = new PreparedStatement(
   `UPDATE "TgUpdate" SET error = $error, "claimedUntil" = NULL,

@@ -8,11 +8,13 @@ import {
   type TgInboundAttachment,
   type TgMessageEvent,
 } from '@/lib/tg/inbound';
+import type { Db } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import {
   answersCallbacksItself,
   claimHeld,
   finish,
+  finishNotProcessed,
   type HeldRow,
   insertHeld,
   prune,
@@ -284,6 +286,9 @@ async function runUpdate(
           ...(afterFlow && queryId ? { afterStore: (log) => answerAfterFlow(channel, queryId, log) } : {}),
         },
       );
+    } else if (inbound.kind === 'invalid') {
+      await sql.run(finishNotProcessed, { ...done.params, error: inbound.reason });
+      await recordNotProcessed(deps.db, channel.id, `update ${inbound.updateId}: ${inbound.reason}`);
     } else {
       if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
       await sql.run(done.statement, done.params);
@@ -299,6 +304,16 @@ async function runUpdate(
   } finally {
     await answered;
   }
+}
+
+/**
+ * An update the channel could not process (malformed, or not an update at all): the reason is
+ * the channel's last error on the Channels tab, and logged.
+ */
+export async function recordNotProcessed(db: Db, channelId: number, reason: string): Promise<void> {
+  const lastError = `An update was not processed: ${reason}`;
+  console.warn(`[tg] channel ${channelId}: ${lastError}`);
+  await db.channel.updateMany({ where: { id: channelId }, data: { lastError } });
 }
 
 /** answerCallbackQuery without text; a refusal (too late, answered already) is only logged. */

@@ -5,14 +5,17 @@ import { plainSql } from '@/server/db/raw-sql';
 import { webhookChannel } from '@/server/db/tg-update-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
-import { storeUpdates } from './updates';
+import { recordNotProcessed, storeUpdates } from './updates';
 
 /**
- * POST /api/channels/tg/<channel>: an update from the messenger. Checked in order — the
- * channel exists (404), the secret header matches (403), the body fits (413), is JSON (400)
- * and a well-formed update (400) — and only then stored, so a refused request changes
- * nothing. The answer comes as soon as the update is stored; this process then runs it
- * through the engine without making the answer wait (server/channels/tg/updates.ts).
+ * POST /api/channels/tg/<channel>: an update from the messenger. Only a request that is not the
+ * messenger's is refused, before anything is stored: no bot connected at this address (404), a
+ * missing or wrong secret header (403). Everything else is answered 200, since the messenger
+ * resends an update answered otherwise and then drops it: one it cannot be processed (over 1 MB,
+ * not JSON, not a well-formed update) is not processed, and why is recorded on the channel (its
+ * last error) and, when it has an update_id, on its stored row, marked processed. The answer
+ * comes as soon as the update is stored; this process then runs it through the engine without
+ * making the answer wait (server/channels/tg/updates.ts).
  */
 
 export const MAX_UPDATE_BYTES = 1024 * 1024;
@@ -61,6 +64,12 @@ function admitted(channel: WebhookChannel | undefined, given: string | null): We
   return channel;
 }
 
+/** An update that cannot even be stored: 200 all the same (a 4xx is resent), and why on the channel. */
+async function notProcessed(deps: EngineDeps, channelId: number, reason: string): Promise<Response> {
+  await recordNotProcessed(deps.db, channelId, reason);
+  return answer(200);
+}
+
 export async function handleTgWebhook(req: Request, channelParam: string): Promise<Response> {
   const channelId = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
   const deps = await getEngineDeps();
@@ -72,25 +81,28 @@ export async function handleTgWebhook(req: Request, channelParam: string): Promi
   let admit = admitted(channel, given);
   if (admit instanceof Response) return admit;
   const text = await cappedText(req, MAX_UPDATE_BYTES);
-  if (text === null) return answer(413, `an update must be at most ${MAX_UPDATE_BYTES} bytes`);
+  if (text === null) return notProcessed(deps, admit.id, `it is over ${MAX_UPDATE_BYTES} bytes`);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return answer(400, 'the body is not JSON');
+    return notProcessed(deps, admit.id, 'its body is not JSON');
   }
   for (;;) {
     const inbound = parseUpdate(raw, { botUsername: admit.groupId });
-    if (inbound.kind === 'invalid') return answer(400, inbound.reason);
-    const stored = await storeUpdates(
-      deps,
-      admit.id,
-      [{ updateId: inbound.updateId, payload: raw as object, inbound }],
-      {
-        secret: admit.inboundSecret,
-        groupId: admit.groupId,
-      },
-    );
+    // An invalid update with its update_id is stored like any (a resend is dropped) and its
+    // processing records the reason (updates.ts).
+    const { updateId } = inbound;
+    if (updateId === undefined)
+      return notProcessed(
+        deps,
+        admit.id,
+        inbound.kind === 'invalid' ? inbound.reason : 'it has no update_id',
+      );
+    const stored = await storeUpdates(deps, admit.id, [{ updateId, payload: raw as object, inbound }], {
+      secret: admit.inboundSecret,
+      groupId: admit.groupId,
+    });
     if (stored) return answer(200);
     // The copy was stale (or the channel changed since it was read): checked again as it is now.
     if (fresh) return answer(404, 'no tg bot is connected at this address');
