@@ -139,7 +139,7 @@ describe('reading a Bot API update', () => {
       updateId: 12,
       reason: 'edited messages are ignored: the bot answered the first version',
     });
-    expect(parseUpdate({ update_id: 13, my_chat_member: {} })).toMatchObject({
+    expect(parseUpdate({ update_id: 13, chat_member: {} })).toMatchObject({
       kind: 'ignore',
       updateId: 13,
     });
@@ -207,6 +207,34 @@ describe('reading a Bot API update', () => {
       chatType: 'supergroup',
       senderId: 111,
     });
+  });
+
+  it('reads the bot blocked or unblocked (my_chat_member) as the chat’s membership', () => {
+    const membership = (status: string, chatId = 42) => ({
+      update_id: 7,
+      my_chat_member: {
+        chat: { id: chatId, type: chatId < 0 ? 'group' : 'private', first_name: 'Ann', title: 'G' },
+        from,
+        date: 1,
+        old_chat_member: { user: from, status: 'member' },
+        new_chat_member: { user: from, status },
+      },
+    });
+    expect(parseUpdate(membership('kicked'))).toEqual({
+      kind: 'membership',
+      updateId: 7,
+      chatId: 42,
+      member: false,
+    });
+    expect(parseUpdate(membership('member'))).toEqual({
+      kind: 'membership',
+      updateId: 7,
+      chatId: 42,
+      member: true,
+    });
+    expect(parseUpdate(membership('left', -5))).toMatchObject({ chatId: -5, member: false });
+    expect(parseUpdate(membership('administrator', -5))).toMatchObject({ member: true });
+    expect(parseUpdate(membership('restricted', -5)).kind).toBe('ignore');
   });
 
   it('takes the longest texts and captions the messenger delivers (issue 30)', () => {

@@ -66,9 +66,22 @@ export interface TgBusinessConnectionEvent {
   canReply: boolean;
 }
 
+/**
+ * The bot's own membership in a chat changed (`my_chat_member`): in a private chat the user
+ * blocked the bot (kicked) or unblocked it (member); in a group the bot was removed or added.
+ */
+export interface TgMembershipEvent {
+  kind: 'membership';
+  updateId: number;
+  chatId: number;
+  /** Whether the bot can write to the chat now: the client's subscription follows it. */
+  member: boolean;
+}
+
 export type TgInbound =
   | TgMessageEvent
   | TgBusinessConnectionEvent
+  | TgMembershipEvent
   | { kind: 'ignore'; updateId: number; reason: string; callbackQueryId?: string }
   | { kind: 'invalid'; updateId?: number; reason: string };
 
@@ -157,6 +170,13 @@ const businessConnectionSchema = z.object({
   rights: z.object({ can_reply: z.boolean().optional() }).optional(),
 });
 
+const chatMemberSchema = z.object({
+  chat: chatSchema,
+  new_chat_member: z.object({
+    status: z.enum(['creator', 'administrator', 'member', 'restricted', 'left', 'kicked']),
+  }),
+});
+
 const IGNORED = [
   'edited_message',
   'edited_business_message',
@@ -165,7 +185,6 @@ const IGNORED = [
   'edited_channel_post',
   'inline_query',
   'chosen_inline_result',
-  'my_chat_member',
   'chat_member',
   'chat_join_request',
   'message_reaction',
@@ -350,6 +369,20 @@ export function parseUpdate(raw: unknown, options: ParseOptions = {}): TgInbound
       userChatId: c.data.user_chat_id,
       enabled: c.data.is_enabled,
       canReply: c.data.rights?.can_reply ?? c.data.can_reply ?? false,
+    };
+  }
+  if (update.my_chat_member !== undefined) {
+    const m = chatMemberSchema.safeParse(update.my_chat_member);
+    if (!m.success) return { kind: 'invalid', ...base, reason: issue(m.error, 'my_chat_member') };
+    const { status } = m.data.new_chat_member;
+    // restricted: still in the group, maybe unable to write; its subscription is left as it is.
+    if (status === 'restricted')
+      return { kind: 'ignore', ...base, reason: 'the bot was restricted in a group' };
+    return {
+      kind: 'membership',
+      ...base,
+      chatId: m.data.chat.id,
+      member: status !== 'left' && status !== 'kicked',
     };
   }
   const other = IGNORED.find((k) => update[k] !== undefined);

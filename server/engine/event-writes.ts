@@ -1,4 +1,5 @@
 import type { Attachment, Buttons } from '@/lib/schema';
+import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import type { TransactionSql } from '@/server/db/raw-sql';
 import { LEASE_SECONDS } from './client-lease';
@@ -99,6 +100,7 @@ export async function storeEventResults(
       ...variableWriteParams(run.variableWrites),
       currentBlockId: run.currentBlockId,
       lastMessageAt: options.lastMessageAt,
+      fromClient: run.incoming?.messageFromOutside === MESSAGE_FROM.client,
       // What a variable could hold: the webhook carries it with every message of the client.
       customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
       logKinds: run.log.map((entry) => entry.kind),

@@ -184,6 +184,8 @@ export const storeEvent = new PreparedStatement(
      UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
        "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt"),
        "customAnswer" = coalesce($customAnswer::text, "customAnswer"),
+       -- A client's own message subscribes them again (a tg client who blocked the bot was not).
+       subscribed = subscribed OR $fromClient::boolean,
        -- Kept for the next event of this client in this process, which claims it with this token.
        "leaseToken" = CASE WHEN $keepLease::boolean THEN "leaseToken" END,
        "leaseUntil" = CASE WHEN $keepLease::boolean THEN "leaseUntil" END

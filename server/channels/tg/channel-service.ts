@@ -22,6 +22,8 @@ export const TG_ALLOWED_UPDATES = [
   'business_connection',
   'business_message',
   'edited_business_message',
+  // A user blocking or unblocking the bot: their subscription follows.
+  'my_chat_member',
 ] as const;
 
 /** Channel.status of a channel that stopped receiving (a revoked token); 1 is receiving. */

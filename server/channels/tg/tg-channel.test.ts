@@ -466,6 +466,39 @@ describe('a bot connected by webhook', () => {
     ).toHaveLength(1);
   });
 
+  it('subscribes again a client who unblocked the bot and writes, and follows my_chat_member (issue 30)', async () => {
+    const { chat, update } = privateMessage({ text: 'hi' });
+    fake.blockChat(bot.token, chat);
+    await fake.pushUpdate(bot.token, update);
+    const subscribed = (want: boolean) =>
+      waitFor(
+        async () => {
+          const c = await clientOf(chat, 'shop_bot');
+          return c?.subscribed === want && c;
+        },
+        `the client ${want ? 'subscribed' : 'unsubscribed'}`,
+      );
+    await subscribed(false);
+    // Unblocked, the client writes again: subscribed, so "all subscribers" broadcasts reach them.
+    fake.bot(bot.token).blocked.delete(String(chat));
+    await fake.pushUpdate(bot.token, { message: { ...update.message, message_id: 2, text: 'back' } });
+    await subscribed(true);
+    // The messenger says so itself when the bot is blocked and unblocked.
+    const membership = (status: string) => ({
+      my_chat_member: {
+        chat: update.message.chat,
+        from: update.message.from,
+        date: 1_700_000_100,
+        old_chat_member: { user: { id: 1, is_bot: true, first_name: 'Shop' }, status: 'member' },
+        new_chat_member: { user: { id: 1, is_bot: true, first_name: 'Shop' }, status },
+      },
+    });
+    await fake.pushUpdate(bot.token, membership('kicked'));
+    await subscribed(false);
+    await fake.pushUpdate(bot.token, membership('member'));
+    await subscribed(true);
+  });
+
   it('runs tg_* functions with the bot', async () => {
     expect(await tgChannel.call(projectId, 'tg_set_command', { args: [[['start', 'Go']]] }, { db })).toBe(
       true,

@@ -3,9 +3,11 @@ import type { Attachment } from '@/lib/schema';
 import {
   BUSINESS_CONNECTION_VARIABLE,
   parseUpdate,
+  TG_CLIENT_TYPE,
   type TgBusinessConnectionEvent,
   type TgInbound,
   type TgInboundAttachment,
+  type TgMembershipEvent,
   type TgMessageEvent,
 } from '@/lib/tg/inbound';
 import type { Db } from '@/server/db/client-type';
@@ -67,6 +69,7 @@ export interface AcceptedUpdate {
 function chatOf(inbound: TgInbound): string {
   if (inbound.kind === 'message') return String(inbound.chatId);
   if (inbound.kind === 'business_connection') return String(inbound.userChatId);
+  if (inbound.kind === 'membership') return String(inbound.chatId);
   return '';
 }
 
@@ -206,6 +209,23 @@ async function recordConnection(deps: EngineDeps, channelId: number, c: TgBusine
 }
 
 /**
+ * A client who blocked the bot (or removed it from their group) gets no broadcast; one who
+ * unblocked it (or added it back) gets them again. A chat the bot never talked to has no client
+ * yet and needs none: its first message creates it, subscribed.
+ */
+async function followMembership(db: Db, channel: UpdateChannel, m: TgMembershipEvent): Promise<void> {
+  await db.client.updateMany({
+    where: {
+      projectId: channel.projectId,
+      clientType: TG_CLIENT_TYPE,
+      groupId: channel.groupId,
+      platformId: String(m.chatId),
+    },
+    data: { subscribed: m.member },
+  });
+}
+
+/**
  * Runs one update held under `token` through the engine; a pressed button is always answered.
  * Does nothing when the update was processed or taken by another process meanwhile.
  */
@@ -291,6 +311,7 @@ async function runUpdate(
       await recordNotProcessed(deps.db, channel.id, `update ${inbound.updateId}: ${inbound.reason}`);
     } else {
       if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
+      if (inbound.kind === 'membership') await followMembership(deps.db, channel, inbound);
       await sql.run(done.statement, done.params);
     }
   } catch (error) {
