@@ -38,6 +38,42 @@ async function freshSession(): Promise<{ session: SqlSession; close(): Promise<v
   };
 }
 
+describe('data migrations', () => {
+  it('tg_usernames_case moves clients stored under another spelling of a connected bot to its own', async () => {
+    const { session, close } = await freshSession();
+    try {
+      const files = readMigrations();
+      const at = files.findIndex((f) => f.name.endsWith('_tg_usernames_case'));
+      await applyMigrations(session, files.slice(0, at));
+      await session.exec(`
+        INSERT INTO "Project" (id, name, "webhookSecret", "updatedAt") VALUES (1, 'p', 's', now());
+        INSERT INTO "Channel" ("projectId", kind, "clientType", "groupId") VALUES (1, 'tg', 1, 'Shop_Bot');
+        INSERT INTO "Client" (id, "projectId", "clientType", "groupId", "platformId", "updatedAt") VALUES
+          (1, 1, 1, 'shop_bot', '100', now()),
+          (2, 1, 1, 'SHOP_BOT', '100', now()),
+          (3, 1, 1, 'Shop_Bot', '200', now()),
+          (4, 1, 1, 'shop_bot', '200', now()),
+          (5, 1, 1, 'other_bot', '100', now()),
+          (6, 1, 99, 'shop_bot', '100', now());
+      `);
+      await applyMigrations(session, files);
+      const { rows } = await session.query<{ id: number; groupId: string }>(
+        'SELECT id, "groupId" FROM "Client" ORDER BY id',
+      );
+      expect(rows.map((r) => [r.id, r.groupId])).toEqual([
+        [1, 'Shop_Bot'],
+        [2, 'SHOP_BOT'],
+        [3, 'Shop_Bot'],
+        [4, 'shop_bot'],
+        [5, 'other_bot'],
+        [6, 'shop_bot'],
+      ]);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('migrations at start', () => {
   it('apply to an empty database, as Prisma records them, and are a no-op the second time', async () => {
     const { session, close } = await freshSession();

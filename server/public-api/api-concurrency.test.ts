@@ -70,9 +70,10 @@ const countVariables = async (clientId: number, scope: 'client' | 'deal') =>
     : db.dealVariable.count({ where: { deal: { clientId } } });
 
 describe('first contacts of one new client at once resolve to one client', () => {
-  it('tg_callback: 50 at once → all 200, one client, one open deal', async () => {
-    const results = await times(50, () =>
-      call('tg_callback', { user_id: 'tg-race', group_id: 'race_bot', message: 'hi' }),
+  it('tg_callback: 50 at once → all 200, one client, one open deal, whatever the case of the bot', async () => {
+    await db.channel.create({ data: { projectId, kind: 'tg', clientType: 1, groupId: 'race_bot' } });
+    const results = await times(50, (i) =>
+      call('tg_callback', { user_id: 'tg-race', group_id: i % 2 ? 'Race_Bot' : 'race_bot', message: 'hi' }),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
     const clients = await db.client.findMany({ where: { projectId, platformId: 'tg-race' } });

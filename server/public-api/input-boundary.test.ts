@@ -321,6 +321,7 @@ describe('universal-webhook mode: every alias, from the query or a JSON or form 
     await db.channel.create({
       data: { projectId, kind: 'chatapp', clientType: 6, groupId: '42', status: 1 },
     });
+    await db.channel.create({ data: { projectId, kind: 'tg', clientType: 1, groupId: 'shop_bot' } });
     tgClient = (
       await db.client.create({
         data: { projectId, platformId: '5550101', groupId: 'shop_bot', clientType: 1 },

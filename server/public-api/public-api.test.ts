@@ -359,6 +359,30 @@ describe('starting the bot and sending', () => {
     expect((await call('clear_history', { client_id: id }, { method: 'GET' })).body.deleted).toBe(2);
   });
 
+  it('tg_callback reaches a client of a connected bot, its username in any case; an unknown bot is a 404 naming it (issue 30)', async () => {
+    const bot = await db.channel.create({
+      data: { projectId, kind: 'tg', clientType: 1, groupId: 'Shop_Test_Bot' },
+    });
+    const first = await call('tg_callback', { user_id: '4242', group_id: 'shop_test_bot', message: 'paid' });
+    const second = await call('tg_callback', { user_id: '4242', group_id: 'SHOP_TEST_BOT', message: 'paid' });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.client_id).toBe(first.body.client_id);
+    expect(await db.client.findUniqueOrThrow({ where: { id: first.body.client_id } })).toMatchObject({
+      groupId: 'Shop_Test_Bot',
+      platformId: '4242',
+    });
+    const clients = () => db.client.count({ where: { projectId, clientType: 1 } });
+    const before = await clients();
+    const unknown = await call('tg_callback', { user_id: '4242', group_id: 'stranger_bot', message: 'paid' });
+    expect(unknown).toMatchObject({
+      status: 404,
+      body: { error: 'not_found', message: expect.stringContaining('"stranger_bot" is connected') },
+    });
+    expect(unknown.body.message).toMatch(/^group_id: /);
+    expect(await clients()).toBe(before);
+    await db.channel.delete({ where: { id: bot.id } });
+  });
+
   it('message sends a text or a file, or runs a block with message_id', async () => {
     const id = await newClient('receiver');
     expect((await call('message', { client_id: id })).status).toBe(400);

@@ -186,11 +186,24 @@ export async function listChannels(db: Db, projectId: number): Promise<ChannelVi
   return rows.map(toView);
 }
 
-/** The project's connected tg bot with this username (the client's group_id). */
-export async function tgChannelFor(db: Db, projectId: number, groupId: string) {
-  const channel = await db.channel.findFirst({
-    where: { projectId, clientType: TG_CLIENT_TYPE, groupId: { equals: groupId, mode: 'insensitive' } },
+/**
+ * The project's connected tg bot with this username (the client's group_id), or null. Usernames
+ * are case-insensitive in the messenger: `Shop_Bot` finds `shop_bot`, and the channel's own
+ * spelling is the one its clients are stored under.
+ */
+export function findTgChannel(db: Db, projectId: number, groupId: string) {
+  return db.channel.findFirst({
+    where: {
+      projectId,
+      clientType: TG_CLIENT_TYPE,
+      groupId: { equals: groupId, mode: 'insensitive' },
+    },
   });
+}
+
+/** The project's connected tg bot with this username (see findTgChannel). */
+export async function tgChannelFor(db: Db, projectId: number, groupId: string) {
+  const channel = await findTgChannel(db, projectId, groupId);
   if (!channel) throw new Error(`the tg bot ${groupId} is not connected to this project`);
   return channel;
 }

@@ -49,9 +49,9 @@ beforeAll(async () => {
       {
         id: 2,
         kind: 'start',
-        text: 'own=#{own} other=#{other}',
+        text: 'own=#{own} other=#{other} any case=#{cased}',
         trigger: { alternatives: 'find' },
-        formula: `own = get_client_id_by_platform_id(1, '${BOTH}')\nother = get_client_id_by_platform_id(1, '${BOTH}', 'two_bot')`,
+        formula: `own = get_client_id_by_platform_id(1, '${BOTH}')\nother = get_client_id_by_platform_id(1, '${BOTH}', 'two_bot')\ncased = get_client_id_by_platform_id(1, '${BOTH}', 'Two_Bot')`,
       },
       {
         id: 3,
@@ -135,7 +135,8 @@ describe('several tg bots in one project', () => {
     const one = await clientId('one_bot', BOTH);
     const two = await clientId('two_bot', BOTH);
     expect(one).not.toBe(two);
-    await sent('one_bot', '8002', `own=${one} other=${two}`);
+    // Bot usernames are case-insensitive (issue 30).
+    await sent('one_bot', '8002', `own=${one} other=${two} any case=${two}`);
   });
 
   it("platform_message sends through the running client's bot, or the group_id's", async () => {

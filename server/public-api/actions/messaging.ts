@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { attachmentTypeSchema, incomingButtonsSchema } from '@/lib/schema';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { findTgChannel } from '@/server/channels/tg/channel-service';
 import { phoneDigits } from '@/server/contacts/client-lookup';
 import { getClient, resolveClient } from '@/server/contacts/client-service';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
@@ -65,7 +66,7 @@ export const tgCallback = defineAction({
   methods: ['POST'],
   summary: 'Start the bot for a tg messenger user',
   description:
-    '`user_id` is the user in the tg messenger, `group_id` the bot name (ending with "bot"). Other parameters are saved into variables.',
+    '`user_id` is the user in the tg messenger, `group_id` the name of a bot connected to the project (ending with "bot", in any case; an unknown one is a 404). Other parameters are saved into variables.',
   input: z.looseObject({
     message: textParam(),
     user_id: textParam(z.string().min(1, { error: 'must not be empty' })),
@@ -74,9 +75,17 @@ export const tgCallback = defineAction({
   example: { user_id: '123456789', group_id: 'shop_bot', message: 'paid' },
   responseExample: { client_id: 1001, message_id: 4, sent: 1 },
   async handle(ctx, input) {
+    const bot = await findTgChannel(ctx.db, ctx.projectId, input.group_id);
+    if (!bot)
+      throw new ApiError(
+        404,
+        'not_found',
+        `group_id: no tg bot "${input.group_id}" is connected to this project; connected_channels lists the bots that are.`,
+      );
+    // The bot's own spelling: usernames are case-insensitive, so Shop_Bot and shop_bot are one client.
     const client = await resolveClient(ctx.db, ctx.projectId, {
       clientType: CLIENT_TYPES.tg,
-      groupId: input.group_id,
+      groupId: bot.groupId,
       platformId: input.user_id,
     });
     return runEvent(ctx, client.id, {

@@ -29,7 +29,12 @@ export async function findByPlatformId(
       projectId: run.project.id,
       clientType,
       platformId: { in: ids },
-      ...(groupId !== undefined ? { groupId } : {}),
+      // tg bot usernames are case-insensitive.
+      ...(groupId === undefined
+        ? {}
+        : clientType === CLIENT_TYPES.tg
+          ? { groupId: { equals: groupId, mode: 'insensitive' as const } }
+          : { groupId }),
     },
     select: { id: true, groupId: true },
     orderBy: { id: 'asc' },
