@@ -17,8 +17,16 @@ const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() 
 /**
  * The project's channels: connect a tg bot by token, see what it receives, disconnect it; create
  * chat widgets for websites, set their look and allowed sites, copy their snippet.
+ * `webhookProblem`: why the messenger cannot call this server's webhooks (the server checks its
+ * BLOCKBOT_BASE_URL), shown where a bot is connected with the suggestion of long polling.
  */
-export function Channels({ projectId }: { projectId: number }) {
+export function Channels({
+  projectId,
+  webhookProblem,
+}: {
+  projectId: number;
+  webhookProblem: string | null;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const project = useQuery(trpc.project.get.queryOptions({ projectId }));
@@ -109,6 +117,17 @@ export function Channels({ projectId }: { projectId: number }) {
                 Long polling — this server asks the messenger (works without a public address)
               </label>
             </fieldset>
+            {webhookProblem && mode === 'webhook' ? (
+              <div
+                className="space-y-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
+                data-testid="tg-webhook-hint"
+              >
+                <p>{webhookProblem}</p>
+                <Button type="button" variant="secondary" size="sm" onClick={() => setMode('polling')}>
+                  Use long polling
+                </Button>
+              </div>
+            ) : null}
             <Button type="submit" disabled={connect.isPending || !token.trim()}>
               {connect.isPending ? 'Connecting…' : 'Connect'}
             </Button>

@@ -1,4 +1,4 @@
-export { blockedReason } from './address-policy';
+export { blockedReason, isIpLiteral, stripBrackets } from './address-policy';
 export { getSafeHttpConfig, type SafeHttpConfig } from './config';
 export { SafeHttpError, type SafeHttpErrorCode } from './errors';
 export {

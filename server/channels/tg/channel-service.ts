@@ -5,6 +5,7 @@ import { baseUrl } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, notFound, parseInput } from '@/server/errors';
+import { blockedReason, isIpLiteral, stripBrackets } from '@/server/http';
 import { widgetView } from '../widget/channel-service';
 import { type BotApiClient, type BotCallResult, botApiClient, tgApiRoot } from './bot-api';
 
@@ -79,6 +80,31 @@ export function channelBot(channel: TokenOwner): BotApiClient {
 
 export const webhookUrl = (channelId: number) =>
   `${baseUrl().replace(/\/+$/, '')}/api/channels/tg/${channelId}`;
+
+/** The ports the messenger delivers webhooks to. */
+const WEBHOOK_PORTS = new Set(['443', '80', '88', '8443']);
+
+/**
+ * Why the messenger cannot call this server's webhooks, or null when it can: it calls only public
+ * https addresses on a few ports, and the default BLOCKBOT_BASE_URL is http://localhost. Shown on
+ * the Channels tab where a bot is connected, which then suggests long polling.
+ */
+export function webhookAddressProblem(base = baseUrl()): string | null {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    return `BLOCKBOT_BASE_URL (${base}) is not an address.`;
+  }
+  const host = stripBrackets(url.hostname);
+  const local =
+    host === 'localhost' ||
+    /\.(localhost|local|internal|lan)$/.test(host) ||
+    (isIpLiteral(host) ? blockedReason(host) !== null : !host.includes('.'));
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  if (url.protocol === 'https:' && !local && WEBHOOK_PORTS.has(port)) return null;
+  return `This server's address, BLOCKBOT_BASE_URL, is ${url.origin}: the tg messenger calls webhooks only at public https addresses (ports 443, 80, 88 or 8443), so a bot connected by webhook would receive nothing. Choose long polling, or set BLOCKBOT_BASE_URL to this server's public https address.`;
+}
 
 /** A refused Bot API call as a message for the person connecting the bot. */
 function refusal(result: Exclude<BotCallResult<unknown>, { ok: true }>, what: string): string {
