@@ -324,17 +324,7 @@ describe('a bot connected by webhook', () => {
 
   it('answers a pressed inline button', async () => {
     const { chat } = privateMessage({});
-    const query = {
-      id: `q-${chat}`,
-      from: { id: chat, is_bot: false, first_name: 'Ann' },
-      message: {
-        message_id: 9,
-        date: 1_700_000_000,
-        chat: { id: chat, type: 'private', first_name: 'Ann' },
-        reply_markup: { inline_keyboard: [[{ text: 'Yes', callback_data: 'Yes' }]] },
-      },
-      data: 'Yes',
-    };
+    const query = pressOf(chat, 'Yes');
     await fake.pushUpdate(bot.token, { callback_query: query });
     const answered = await fake.waitForCall(
       (c) => c.method === 'answerCallbackQuery' && c.params.callback_query_id === query.id,
