@@ -307,8 +307,9 @@ async function runUpdate(
         },
       );
     } else if (inbound.kind === 'invalid') {
-      await sql.run(finishNotProcessed, { ...done.params, error: inbound.reason });
+      // On the channel first: an update marked processed has its reason shown.
       await recordNotProcessed(deps.db, channel.id, `update ${inbound.updateId}: ${inbound.reason}`);
+      await sql.run(finishNotProcessed, { ...done.params, error: inbound.reason });
     } else {
       if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
       if (inbound.kind === 'membership') await followMembership(deps.db, channel, inbound);
