@@ -26,7 +26,9 @@ describe('the spacing of sends to the tg messenger', () => {
   it('keeps a bot under 30 a second even when every other send is a few ms late', () => {
     const { botMs } = slotSpacing(42);
     expect(botMs).toBeGreaterThan(1000 / 30);
-    expect(busiestWindow(spaced(10_000, botMs, 0), 1000)).toBe(30);
+    // On time, 29 fit in a second: the margin costs about one send a second (10,000 sends take
+    // 353 s rather than 343), and keeps 30 sends each up to 25 ms late within a second too.
+    expect(busiestWindow(spaced(10_000, botMs, 0), 1000)).toBe(29);
     expect(busiestWindow(spaced(10_000, botMs, 25), 1000)).toBeLessThanOrEqual(30);
     // A 10,000-recipient broadcast takes about 10,000 / 30 seconds.
     expect((10_000 * botMs) / 1000).toBeLessThan(10_000 / 30 + 40);

@@ -18,6 +18,19 @@ export interface ChannelContext {
   db: PrismaClient;
 }
 
+/** A send's context: the database, and what the outbox knows of the message's earlier tries. */
+export interface SendContext extends ChannelContext {
+  /** One per message: a send cut off by a crash is attempted again with the same key. */
+  idempotencyKey?: string;
+  /**
+   * How many of the message's parts (a channel may send one message as several calls) the
+   * messenger already answered, in a try cut off by a crash: they are not sent again.
+   */
+  partsSent?: number;
+  /** Records that the first `count` parts were answered, before the next is sent. */
+  onPartSent?(count: number): Promise<void>;
+}
+
 export interface DeliveryResult {
   delivered: boolean;
   error?: string;
@@ -48,13 +61,10 @@ export interface ChannelAdapter {
   typingIndicator?: boolean;
   /**
    * Sends a stored message. A send cut off by a crash is attempted again with the same
-   * `idempotencyKey` (one per message), for messengers that can drop the copy.
+   * `idempotencyKey` (one per message), for messengers that can drop the copy, and from its
+   * first part without a recorded answer.
    */
-  send(
-    client: ChannelClient,
-    message: OutgoingMessage,
-    context: ChannelContext & { idempotencyKey?: string },
-  ): Promise<DeliveryResult>;
+  send(client: ChannelClient, message: OutgoingMessage, context: SendContext): Promise<DeliveryResult>;
   /** A messenger-specific function; throws a clear error when the channel does not support it. */
   call(
     projectId: number,

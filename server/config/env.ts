@@ -34,6 +34,11 @@ const envSchema = z
     BLOCKBOT_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
     /** The tg messenger's Bot API server; tests and self-hosted Bot API servers change it. */
     BLOCKBOT_TG_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /**
+     * How long a tg send the Bot API could not take (a 5xx, a network error) is tried again, with
+     * growing pauses, before its message records the error.
+     */
+    BLOCKBOT_TG_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
     /** Key of messenger tokens at rest (32 bytes, hex or base64); generated in embedded mode. */
     BLOCKBOT_ENCRYPTION_KEY: optionalString,
     /** The mail server for invites, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; unset = links shown. */

@@ -25,6 +25,8 @@ export const outboxRow = z
     kind: z.enum(['send', 'webhook', 'follow_up']),
     messageId: column.bigint.nullable(),
     payload: column.json(z.unknown()).nullable(),
+    /** Claimed rows carry it (a send taken over after a crash); new rows have sent nothing. */
+    partsSent: z.coerce.number().int().optional(),
   })
   .transform((row) => {
     const { id } = row;
@@ -32,7 +34,8 @@ export const outboxRow = z
       const { clientId, event } = followUpPayload.parse(row.payload);
       return { id, kind: 'follow_up' as const, clientId, event };
     }
-    if (row.kind === 'send') return { id, kind: 'send' as const, messageId: row.messageId ?? 0n };
+    if (row.kind === 'send')
+      return { id, kind: 'send' as const, messageId: row.messageId ?? 0n, partsSent: row.partsSent ?? 0 };
     const target: WebhookTarget =
       row.messageId === null ? submissionPayload.parse(row.payload) : { messageId: row.messageId };
     return { id, kind: 'webhook' as const, target };

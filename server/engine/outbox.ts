@@ -6,7 +6,15 @@ import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import type { StoredOutgoing } from './event-writes';
 import { OUTBOX_CLAIM_SECONDS, type OutboxRow } from './outbox-rows';
-import { claimExpired, finishFailed, markQueued, recordOutcome, recordSend } from './store';
+import {
+  claimExpired,
+  extendClaims,
+  finishFailed,
+  markQueued,
+  recordOutcome,
+  recordPartsSent,
+  recordSend,
+} from './store';
 
 /**
  * The outbox (docs/architecture.md, "The flow of a message"): an event's side effects are rows
@@ -15,23 +23,52 @@ import { claimExpired, finishFailed, markQueued, recordOutcome, recordSend } fro
  */
 
 /**
+ * Keeps the rows claimed while `work` carries them out: a send may take longer than a claim
+ * (a 5xx tried again for up to BLOCKBOT_TG_RETRY_SECONDS, a 429's pause, a chat's spacing), and
+ * the sweeper must not take a row its holder is still sending. A holder that dies stops
+ * renewing, and the sweeper takes its rows once the claim runs out.
+ */
+async function keepClaimed<T>(deps: EngineDeps, rows: { id: bigint }[], work: () => Promise<T>): Promise<T> {
+  const ids = rows.map((r) => String(r.id));
+  const renew = () =>
+    plainSql(deps.db)
+      .run(extendClaims, { ids })
+      .catch((error: Error) => console.error('[outbox] claim renewal failed:', error.message));
+  const timer = setInterval(renew, (OUTBOX_CLAIM_SECONDS * 1000) / 3).unref();
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
  * Hands messages to their client's channel, with the message id as the idempotency key, and
  * records each answer (delivered or the error) on the message and its outbox row together, as
  * soon as it comes: a process that dies between two sends has recorded the first, so the
- * sweeper does not send it again. The next send waits for that one short statement; the tg
+ * sweeper does not send it again. A message the channel sends in parts (a photo, then a long
+ * text) has each answered part but the last recorded on its row, and a try taken over after a
+ * crash starts from the next part. The next send waits for that one short statement; the tg
  * messenger spaces a chat's messages a second apart anyway.
  */
 export async function sendMessages(
   deps: EngineDeps,
   client: ChannelClient,
-  sends: { outboxId: bigint; message: StoredOutgoing }[],
+  sends: { outboxId: bigint; message: StoredOutgoing; partsSent?: number }[],
 ): Promise<void> {
   if (!sends.length) return;
   const adapter = channelFor(client.clientType);
   const sql = plainSql(deps.db);
-  for (const { outboxId, message } of sends) {
+  for (const { outboxId, message, partsSent } of sends) {
     const result = await adapter
-      .send(client, message, { db: deps.db, idempotencyKey: `message-${message.id}` })
+      .send(client, message, {
+        db: deps.db,
+        idempotencyKey: `message-${message.id}`,
+        partsSent,
+        onPartSent: async (count) => {
+          await sql.run(recordPartsSent, { outboxId: String(outboxId), count });
+        },
+      })
       .catch((error: Error) => ({ delivered: false, error: error.message }));
     message.delivered = result.delivered;
     message.error = result.error ?? null;
@@ -115,15 +152,17 @@ export async function carryOut(
   if (channelFor(client.clientType).deliveredWhenStored) await handOver(deps, client, outgoing);
   if (!rows.length) return;
   const byId = new Map(outgoing.map((m) => [m.id, m]));
-  await sendMessages(
-    deps,
-    client,
-    rows.flatMap((r) => {
-      const message = r.kind === 'send' ? byId.get(r.messageId) : undefined;
-      return message ? [{ outboxId: r.id, message }] : [];
-    }),
-  );
-  await queueWebhooks(deps, projectId, rows);
+  await keepClaimed(deps, rows, async () => {
+    await sendMessages(
+      deps,
+      client,
+      rows.flatMap((r) => {
+        const message = r.kind === 'send' ? byId.get(r.messageId) : undefined;
+        return message ? [{ outboxId: r.id, message }] : [];
+      }),
+    );
+    await queueWebhooks(deps, projectId, rows);
+  });
   await runFollowUps(deps, projectId, rows, chain);
 }
 
@@ -141,8 +180,10 @@ export async function sweepOutbox(deps: EngineDeps): Promise<number> {
     for (const { projectId, row } of claimed)
       projects.set(projectId, [...(projects.get(projectId) ?? []), row]);
     for (const [projectId, rows] of projects) {
-      await resend(deps, rows);
-      await queueWebhooks(deps, projectId, rows);
+      await keepClaimed(deps, rows, async () => {
+        await resend(deps, rows);
+        await queueWebhooks(deps, projectId, rows);
+      });
       // A new budget: the event that caused them is gone.
       await runFollowUps(deps, projectId, rows, new EventChain());
     }
@@ -169,7 +210,7 @@ async function resend(deps: EngineDeps, rows: OutboxRow[]) {
       delivered: m.delivered,
       error: m.error,
     };
-    await sendMessages(deps, m.client, [{ outboxId: row.id, message }]);
+    await sendMessages(deps, m.client, [{ outboxId: row.id, message, partsSent: row.partsSent }]);
   }
 }
 

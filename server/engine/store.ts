@@ -248,6 +248,17 @@ export const recordSend = new PreparedStatement(
    WHERE id = $outboxId::bigint`,
 );
 
+/** A message's first `count` parts were answered: a send taken over after a crash starts after them. */
+export const recordPartsSent = new PreparedStatement(
+  `UPDATE "Outbox" SET "partsSent" = $count::int WHERE id = $outboxId::bigint`,
+);
+
+/** Rows still being carried out stay their holder's (a long send: retries, a 429's pause). */
+export const extendClaims = new PreparedStatement(
+  `UPDATE "Outbox" SET "claimedUntil" = ${DB_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS})
+   WHERE id = ANY ($ids::bigint[]) AND state = 'pending'`,
+);
+
 export const markQueued = new PreparedStatement(
   `UPDATE "Outbox" SET state = 'queued' WHERE id = ANY ($ids::bigint[]) AND state = 'pending'`,
 );
@@ -268,7 +279,7 @@ export const claimExpired = new PreparedStatement(
      WHERE state = 'pending' AND ("claimedUntil" IS NULL OR "claimedUntil" < ${DB_NOW})
      ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
    )
-   RETURNING id::text AS id, "projectId", kind, "messageId"::text AS "messageId", payload`,
+   RETURNING id::text AS id, "projectId", kind, "messageId"::text AS "messageId", payload, "partsSent"`,
   z
     .looseObject({ projectId: column.int })
     .transform((raw) => ({ projectId: raw.projectId, row: outboxRow.parse(raw) })),

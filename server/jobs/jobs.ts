@@ -16,6 +16,12 @@ export interface JobDefinition<T extends object> {
    * Across processes a group runs at most `perGroup` per process.
    */
   groups?: { of(data: T): string; perGroup: number; workers: number };
+  /**
+   * Jobs independent of each other and of their order (a broadcast's recipients): a batch's
+   * jobs run side by side, with `workers` batches in flight, so jobs that mostly wait (for a
+   * messenger's pacing) do not wait one after another.
+   */
+  sideBySide?: { workers: number };
   /** The queue's policy; `stately` keeps at most one queued and one active job per singletonKey. */
   policy?: QueuePolicy;
   /**
@@ -106,6 +112,7 @@ export async function startWorkers(definitions: readonly JobDefinition<object>[]
           localConcurrency: definition.groups.workers,
           localGroupConcurrency: definition.groups.perGroup,
         }),
+        ...(definition.sideBySide && { localConcurrency: definition.sideBySide.workers }),
       },
       async (jobs) => {
         // One failing job must not fail (and retry) the rest of its batch.
@@ -123,7 +130,7 @@ export async function startWorkers(definitions: readonly JobDefinition<object>[]
           }
         };
         // Grouped jobs are independent of each other; the others keep their order.
-        if (definition.groups) await Promise.all(jobs.map(run));
+        if (definition.groups || definition.sideBySide) await Promise.all(jobs.map(run));
         else for (const job of jobs) await run(job);
       },
     );

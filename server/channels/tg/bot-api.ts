@@ -64,8 +64,16 @@ async function viaSafeFetch(url: string, init: RequestInit = {}): Promise<Pick<R
     body: init.body ?? undefined,
     ...(poll > 0 ? { timeoutMs: (poll + 10) * 1000 } : {}),
   });
-  // A body that is not JSON (a proxy's error page) throws here, as Response.json would.
-  return { json: async () => JSON.parse(response.body) };
+  return {
+    json: async () => {
+      try {
+        return JSON.parse(response.body);
+      } catch {
+        // A proxy's error page in front of the service: the call failed there.
+        throw new Error(`the Bot API answered HTTP ${response.status} with a page that is not its JSON`);
+      }
+    },
+  };
 }
 
 function redact(text: string, token: string): string {

@@ -13,16 +13,34 @@ export interface SlotParams {
 }
 
 /**
+ * One send's place in this process's order: taken before its slot, so that a send this process
+ * must hold back anyway never takes (and wastes) a slot of the bot shared by every process.
+ */
+export interface TgTurn {
+  /**
+   * Waits for a slot of the bot (its channel) and the chat, then runs the send; `taken` is a
+   * slot the caller took for it with `slotParams` in its own statement after the turn came.
+   */
+  send<T>(db: PrismaClient, channelId: number, run: () => Promise<T>, taken?: TakenSlot): Promise<T>;
+  /** The send will not happen (its route was refused). */
+  cancel(): void;
+}
+
+/**
  * The tg messenger's limits obeyed by every process sending for a bot together (web instances,
  * job workers): each send takes its slot from the bot's row in the database (one statement,
  * server/db/tg-pacing-sql.ts), waits for it, then goes. A 429's retry_after moves the bot's next
- * slot, so every process waits it out.
+ * slot, so every process waits it out. Within the process, a send also waits for its turn (see
+ * `turn`), which keeps the limits however late the messenger counts this process's sends.
  */
 export interface TgPacer {
   /**
-   * Runs one send of the bot (its channel) to the chat once the limits allow it; `taken` is a
-   * slot the caller already took for it with `slotParams` (in its own statement), else one is taken.
+   * This process's turn to send to the chat of the bot (`bot`: any key naming it in this
+   * process): once the process's send to the chat before it was answered the chat's interval
+   * ago, and its send `botPerSecond` before it a second ago.
    */
+  turn(bot: string, chatId: string): Promise<TgTurn>;
+  /** `turn` and `send` at once, for a bot known by its channel. */
   paced<T>(
     db: PrismaClient,
     channelId: number,
@@ -38,62 +56,96 @@ export interface TgPacer {
   setLimits(limits: PacingLimits): void;
 }
 
-/** A send this much later than its slot takes another: within the slots' margins (lib/tg/pacing). */
+/**
+ * A send this much later than its slot takes another: the slots' margins (lib/tg/pacing) leave
+ * the bot's 30 slots of a second 50 ms to spare, and a chat's two slots 50 ms.
+ */
 const LATE_MS = 25;
-const MAX_SLOTS_TAKEN = 4;
 /** Timers may fire a millisecond early against the wall clock. */
 const CLOCK_MARGIN_MS = 5;
+/** The chats' answer times are dropped once this old: far past every chat's interval. */
+const CHAT_MEMORY_MS = 120_000;
+
+/** When a send, and in a bot's window every send before it, was answered; pending while in flight. */
+type Answered = Promise<number>;
 
 export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
   let limits = initial;
-  /**
-   * Per bot, for each of this process's latest sends: when it and every send before it were
-   * answered (pending while one is in flight).
-   */
-  const answered = new Map<number, Promise<number>[]>();
+  /** Per bot, this process's latest `botPerSecond` sends (each resolving once it and all before it were answered). */
+  const windows = new Map<string, Answered[]>();
+  /** Per bot and chat, this process's latest send to the chat, and when it was answered once it was. */
+  const chats = new Map<string, { answered: Answered; at: number | null }>();
+  let turnsSincePrune = 0;
   /** The benchmark's throughput part: slots are still taken (their cost is measured), nothing waits. */
   const unlimited = () => limits.botPerSecond > 1000;
 
-  /**
-   * The messenger counts a send when it gets there, which may be well after its slot (a busy
-   * event loop, a queued connection): a send goes only once this process's send `botPerSecond`
-   * before it, and all earlier ones, were answered at least a second ago, so its own sends never
-   * put one too many in a second of the messenger; the slots' margin covers other processes.
-   */
-  async function inBotWindow<T>(bot: number, run: () => Promise<T>): Promise<T> {
-    const count = limits.botPerSecond;
-    const latest = answered.get(bot) ?? [];
-    const before = latest.length >= count ? latest[latest.length - count] : undefined;
-    let done = (_at: number) => {};
-    const mine = new Promise<number>((resolve) => (done = resolve));
-    const upTo = Promise.all([latest.at(-1) ?? 0, mine]).then(([a, b]) => Math.max(a, b));
-    answered.set(bot, [...latest.slice(1 - count), upTo]);
-    try {
-      if (before) {
-        const at = (await before) + 1000 + CLOCK_MARGIN_MS;
-        if (at > Date.now()) await sleep(at - Date.now());
-      }
-      return await run();
-    } finally {
-      done(Date.now());
-    }
+  const waitUntil = async (at: number) => {
+    if (at > Date.now()) await sleep(at - Date.now());
+  };
+
+  function pruneChats(now: number) {
+    if (++turnsSincePrune < 1000) return;
+    turnsSincePrune = 0;
+    for (const [key, entry] of chats)
+      if (entry.at !== null && entry.at < now - CHAT_MEMORY_MS) chats.delete(key);
   }
 
   /**
-   * Waits for a slot of the bot and the chat. A send much later than its slot (the event loop
-   * was busy, the statement slow) would crowd the sends whose slots follow it, so it takes a new
-   * one, as many times as it takes, up to a bound. The first new slot is not spaced from the
-   * chat entry of the abandoned one (that added the chat's whole interval, a second, to a send
-   * late once); a send late again finds the process overloaded, and its later slots keep that
-   * spacing, which spreads the sends out until the load passes (a send that finally goes late
-   * would otherwise crowd the chat's next one, whose slot followed its last).
+   * The messenger counts a send when it arrives, anywhere between when it left and when its
+   * answer came: only answer times bound it. So a send to a chat waits until the process's
+   * previous send to that chat was answered the chat's interval ago (its slot, spaced from the
+   * previous slot, may come sooner when that send left late or took long to arrive), and a send
+   * of the bot waits until its send `botPerSecond` before, and all before that, were answered a
+   * second ago. The chat's wait comes first, so a send waiting for its chat holds no place in the
+   * bot's window that sends to other chats would wait behind.
    */
-  async function inSlot(
-    db: PrismaClient,
-    channelId: number,
-    chatId: string,
-    first: TakenSlot | undefined,
-  ): Promise<void> {
+  async function turn(bot: string, chatId: string): Promise<TgTurn> {
+    let done = (_at: number) => {};
+    const mine: Answered = new Promise((resolve) => (done = resolve));
+    if (!unlimited()) {
+      const chatKey = `${bot}\u0000${chatId}`;
+      const previous = chats.get(chatKey);
+      const entry = { answered: mine, at: null as number | null };
+      chats.set(chatKey, entry);
+      void mine.then((at) => (entry.at = at));
+      pruneChats(Date.now());
+      if (previous) await waitUntil((await previous.answered) + slotSpacing(chatId, limits).chatMs);
+
+      const latest = windows.get(bot) ?? [];
+      const count = limits.botPerSecond;
+      const before = latest.length >= count ? latest[latest.length - count] : undefined;
+      const upTo = Promise.all([latest.at(-1) ?? 0, mine]).then(([a, b]) => Math.max(a, b));
+      windows.set(bot, [...latest.slice(1 - count), upTo]);
+      if (before) await waitUntil((await before) + 1000 + CLOCK_MARGIN_MS);
+    }
+    let settled = false;
+    const settle = () => {
+      if (!settled) done(Date.now());
+      settled = true;
+    };
+    return {
+      async send(db, channelId, run, taken) {
+        try {
+          await inSlot(db, channelId, chatId, taken);
+          return await run();
+        } finally {
+          settle();
+        }
+      },
+      cancel: settle,
+    };
+  }
+
+  /**
+   * Waits for a slot of the bot and the chat. A send later than its slot (the event loop was
+   * busy, the statement slow) would crowd the sends whose slots follow it, in this process or
+   * another, so it takes a new one, as many times as it takes: a send never goes late. The
+   * first new slot is not spaced from the chat entry of the abandoned one (that added the
+   * chat's whole interval, a second, to a send late once); a send late again finds the process
+   * overloaded, and its later slots keep that spacing, which spreads the sends out until the
+   * load passes.
+   */
+  async function inSlot(db: PrismaClient, channelId: number, chatId: string, first: TakenSlot | undefined) {
     let releasing: string | null = null;
     for (let taken = 1; ; taken++) {
       const slot: TakenSlot =
@@ -111,14 +163,14 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
       const due = Date.now() + Math.max(slot.waitMs, 0);
       if (slot.waitMs > 0) await sleep(slot.waitMs);
       const late = Date.now() - due + Math.max(-slot.waitMs, 0);
-      if (late <= LATE_MS || taken >= MAX_SLOTS_TAKEN || unlimited()) return;
+      if (late <= LATE_MS || unlimited()) return;
     }
   }
 
   return {
+    turn,
     async paced(db, channelId, chatId, run, taken) {
-      await inSlot(db, channelId, chatId, taken);
-      return unlimited() ? run() : inBotWindow(channelId, run);
+      return (await turn(`channel ${channelId}`, chatId)).send(db, channelId, run, taken);
     },
     slotParams: (chatId) => ({ chat: chatId, releasing: null, ...slotSpacing(chatId, limits) }),
     async pause(db, channelId, seconds) {
@@ -126,7 +178,8 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
     },
     setLimits(next) {
       limits = next;
-      answered.clear();
+      windows.clear();
+      chats.clear();
     },
   };
 }

@@ -97,9 +97,30 @@ const MAX_BODY = 10 * 1024 * 1024;
 /** getFile refuses larger files, as the real Bot API does. */
 const MAX_DOWNLOAD = 20 * 1024 * 1024;
 
+/**
+ * What happens to a request before the service processes it: it is processed (`process`), the
+ * proxy in front of the service answers 502 Bad Gateway without processing it (`bad_gateway`),
+ * or the connection is closed with no answer and nothing done (`drop`, a keep-alive connection
+ * the service closed).
+ */
+export type Interception = 'process' | 'bad_gateway' | 'drop';
+
+/** A request as `intercept` sees it: its bot and method, and its JSON parameters when it has them. */
+export interface InterceptedRequest {
+  token: string;
+  method: string;
+  params: Record<string, unknown>;
+}
+
 export interface FakeBotApi {
   /** The API root to give the client, e.g. http://127.0.0.1:40123. */
   url: string;
+  /**
+   * The test's hand on the network: called for each Bot API request as it arrives; its answer
+   * (awaited, so a test can hold a request: the messenger counts a send when it processes it)
+   * says what happens to it. Unset, every request is processed.
+   */
+  intercept: ((request: InterceptedRequest) => Interception | Promise<Interception>) | null;
   calls: RecordedCall[];
   limits: FakeLimits | null;
   addBot(bot?: { token?: string; username?: string; firstName?: string }): FakeBot;
@@ -446,6 +467,17 @@ export async function startFakeBotApi(
       if (size <= MAX_BODY) chunks.push(chunk);
     });
     req.on('end', async () => {
+      const fate = api.intercept ? await api.intercept(intercepted(req, chunks)) : 'process';
+      if (fate === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      if (fate === 'bad_gateway') {
+        // A proxy's page, not the Bot API's JSON, as nginx in front of the service answers.
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<html><head><title>502 Bad Gateway</title></head><body>502 Bad Gateway</body></html>');
+        return;
+      }
       const [status, body, token, params] =
         size > MAX_BODY
           ? [413, { ok: false as const, error_code: 413, description: 'Request Entity Too Large' }, '', {}]
@@ -460,6 +492,17 @@ export async function startFakeBotApi(
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+
+  function intercepted(req: http.IncomingMessage, chunks: Buffer[]): InterceptedRequest {
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url ?? '/', 'http://fake').pathname);
+    let params: Record<string, unknown> = {};
+    try {
+      params = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      // Form or query parameters: the test sees the method only.
+    }
+    return { token: decodeURIComponent(match?.[1] ?? ''), method: match?.[2] ?? '', params };
+  }
 
   function state(token: string): BotState {
     const bot = bots.get(token);
@@ -479,8 +522,9 @@ export async function startFakeBotApi(
     return fileId;
   }
 
-  return {
+  const api: FakeBotApi = {
     url: `http://127.0.0.1:${port}`,
+    intercept: null,
     calls,
     limits,
     addBot(input = {}) {
@@ -611,6 +655,7 @@ export async function startFakeBotApi(
         server.close(() => resolve());
       }),
   };
+  return api;
 }
 
 /** Query parameters, then a JSON or urlencoded body; JSON fields sent as text are parsed. */
