@@ -1,5 +1,6 @@
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
+import { groupIdFilter } from './client-lookup';
 
 export const MAX_PAGE = 500;
 export const MAX_DELETE = 500;
@@ -71,7 +72,7 @@ export async function listSubscribers(db: Db, projectId: number, filter: Subscri
     projectId,
     subscribed: true,
     ...(filter.tag ? { tag: filter.tag } : {}),
-    ...(filter.groupId ? { groupId: filter.groupId } : {}),
+    ...(filter.groupId ? { groupId: groupIdFilter(filter.groupId) } : {}),
     ...(filter.clientType !== undefined ? { clientType: filter.clientType } : {}),
     ...(filter.dateFrom || filter.dateTo ? { createdAt: { gte: filter.dateFrom, lte: filter.dateTo } } : {}),
   };

@@ -21,6 +21,13 @@ export interface ChannelFilter {
   groupId?: string;
 }
 
+/**
+ * A group_id as a filter: in any case, as tg bot usernames are case-insensitive (`Shop_Bot`
+ * finds the clients of `shop_bot`); the other channels' group ids are numbers or empty.
+ */
+export const groupIdFilter = (groupId: string | undefined) =>
+  groupId === undefined ? undefined : { equals: groupId, mode: 'insensitive' as const };
+
 /** The chat-app number's forms a client may be stored under. */
 const chatappNumbers = (digits: string) => [
   digits,
@@ -46,7 +53,7 @@ export async function findClientIdsByPhone(
       projectId,
       clientType: CLIENT_TYPES.chatapp,
       platformId: { in: chatappNumbers(digits) },
-      groupId: options.groupId,
+      groupId: groupIdFilter(options.groupId),
     },
     select: { id: true },
     orderBy: { id: 'asc' },
@@ -103,7 +110,7 @@ export async function findClientIdsByVariable(
   };
   const matches = (v: string) =>
     options.caseInsensitive ? v.toLowerCase() === value.toLowerCase() : v === value;
-  const client = options.groupId === undefined ? undefined : { groupId: options.groupId };
+  const client = options.groupId === undefined ? undefined : { groupId: groupIdFilter(options.groupId) };
   const dealRows = isClient
     ? []
     : await db.dealVariable.findMany({
@@ -163,7 +170,7 @@ export async function findClientIdsByIdentifiers(
       ? []
       : db.client
           .findMany({
-            where: { projectId, platformId: ids.platformId, groupId: ids.groupId },
+            where: { projectId, platformId: ids.platformId, groupId: groupIdFilter(ids.groupId) },
             select: { id: true },
             orderBy: { id: 'asc' },
             take: limit,

@@ -63,7 +63,7 @@ export async function findLiveKeyRow(db: Db, hash: string) {
 
 /**
  * Clients whose `phone` variable (profile or a deal) has these digits, by id, at most `limit`;
- * only those of the channel `groupId` when given.
+ * only those of the channel `groupId` when given (in any case: tg usernames are case-insensitive).
  */
 export async function findClientIdsByPhoneDigits(
   db: Db,
@@ -74,7 +74,7 @@ export async function findClientIdsByPhoneDigits(
   const inChannel =
     options.groupId === undefined
       ? Prisma.empty
-      : Prisma.sql`AND EXISTS (SELECT 1 FROM "Client" c WHERE c.id = m."clientId" AND c."groupId" = ${options.groupId})`;
+      : Prisma.sql`AND EXISTS (SELECT 1 FROM "Client" c WHERE c.id = m."clientId" AND lower(c."groupId") = lower(${options.groupId}))`;
   const rows = await db.$queryRaw`
     SELECT m."clientId" FROM (
       SELECT "clientId" FROM "ClientVariable"

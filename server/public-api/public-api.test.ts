@@ -380,6 +380,25 @@ describe('starting the bot and sending', () => {
     });
     expect(unknown.body.message).toMatch(/^group_id: /);
     expect(await clients()).toBe(before);
+    // load_clients stores the bot's own spelling; filters by group_id take any case.
+    const loaded = await call('load_clients', {
+      platform_id: '4242',
+      group_id: 'shop_TEST_bot',
+      client_type: 1,
+    });
+    expect(loaded.body.clients[0].client_id).toBe(first.body.client_id);
+    const listed = await call('subscribers', { group: 'SHOP_test_BOT', client_type: 1 });
+    expect(listed.body.clients.map((c: { client_id: number }) => c.client_id)).toContain(
+      first.body.client_id,
+    );
+    const located = await call('callback', {
+      value_user_id: 'uid',
+      uid: '4242',
+      value_group_id: 'bot',
+      bot: 'shop_test_BOT',
+      message: 'located',
+    });
+    expect(located).toMatchObject({ status: 200, body: { client_id: first.body.client_id } });
     await db.channel.delete({ where: { id: bot.id } });
   });
 

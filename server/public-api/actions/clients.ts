@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { findTgChannel } from '@/server/channels/tg/channel-service';
 import { assignClient } from '@/server/contacts/assignment';
 import {
   deleteClients,
@@ -10,6 +11,7 @@ import {
 } from '@/server/contacts/client-listing';
 import { phoneDigits } from '@/server/contacts/client-lookup';
 import { resolveClient } from '@/server/contacts/client-service';
+import type { Db } from '@/server/db/client-type';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
 import { clientIdParam, idParam, jsonListParam, kindOf, listParam, numberParam, textParam } from '../params';
@@ -114,6 +116,16 @@ const loadItem = z.object(
   },
 );
 
+/**
+ * The group_id a loaded client is stored under: none for telephony; a connected tg bot's own
+ * spelling (usernames are case-insensitive: Shop_Bot and shop_bot are one bot, so one client).
+ */
+async function storedGroupId(db: Db, projectId: number, clientType: number, groupId: string) {
+  if (clientType === CLIENT_TYPES.telephony) return '';
+  if (clientType !== CLIENT_TYPES.tg) return groupId;
+  return (await findTgChannel(db, projectId, groupId))?.groupId ?? groupId;
+}
+
 export const loadClients = defineAction({
   name: 'load_clients',
   methods: ['GET', 'POST'],
@@ -137,7 +149,7 @@ export const loadClients = defineAction({
         item.client_type === CLIENT_TYPES.chatapp ? phoneDigits(item.platform_id) : item.platform_id;
       const client = await resolveClient(ctx.db, ctx.projectId, {
         platformId,
-        groupId: item.client_type === CLIENT_TYPES.telephony ? '' : item.group_id,
+        groupId: await storedGroupId(ctx.db, ctx.projectId, item.client_type, item.group_id),
         clientType: item.client_type,
         name: item.name,
       });
