@@ -13,7 +13,8 @@
  *    the messenger's 30 a second. Rounds alternate, after a warm-up of each (BENCH_MESSAGES
  *    updates a chat a round, BENCH_ROUNDS rounds). The load runs in this process.
  * 2. `forked`: the same rounds with the load in a process of its own (bench/tg-load.ts), so
- *    this process's CPU is only the bots' and the fake's.
+ *    this process's CPU is only the bots' and the fake's. BENCH_TG_CPU_PROF=<dir> saves a CPU
+ *    profile of each measured round of both throughput parts there, one file per bot and round.
  * 3. `paced`, latency at a client's pace (open loop): BENCH_TG_PACES updates a second (default
  *    10 and 30, the most answers the messenger lets a bot send a second) spread over the 50
  *    chats for BENCH_TG_PACED_SECONDS, each timed from when it was due, ours then bare, pacing
@@ -32,7 +33,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import fs from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +78,8 @@ const MULTIPART_IDEAL_SECONDS = (MULTIPART * 2) / 30;
 const MULTIPART_CAP_SECONDS = Number(
   process.env.BENCH_TG_MULTIPART_CAP_SECONDS ?? Math.max(60, 5 * MULTIPART_IDEAL_SECONDS),
 );
+/** A directory to write a CPU profile of each measured throughput round into (`.cpuprofile`, for DevTools). */
+const PROFILE_DIR = process.env.BENCH_TG_CPU_PROF;
 const PARTS = new Set((process.env.BENCH_TG_PARTS ?? 'inline,forked,paced,broadcast,multipart').split(','));
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const UNLIMITED = { botPerSecond: 1e9, chatPerSecond: 1e9, groupPerMinute: 1e9 };
@@ -185,13 +190,31 @@ async function forkedRound(load: ChildProcess, bot: BenchBot, tally: Tally) {
   tally.add(report, cpuMsSince(cpu), report.cpuMs);
 }
 
+/** Runs `fn` under the CPU profiler when BENCH_TG_CPU_PROF names a directory, saving its profile as `name`. */
+async function profiled(name: string, fn: () => Promise<void>) {
+  if (!PROFILE_DIR) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    fs.mkdirSync(PROFILE_DIR, { recursive: true });
+    fs.writeFileSync(`${PROFILE_DIR}/${name}.cpuprofile`, JSON.stringify(profile));
+  }
+}
+
 /** Rounds of each bot alternating after a warm-up of each; prints both and their ratio. */
 async function throughput(
-  where: string,
+  load: 'inline' | 'forked',
   ours: BenchBot,
   bare: BenchBot,
   round: (bot: BenchBot, tally: Tally) => Promise<void>,
 ) {
+  const where = load === 'inline' ? 'in this process' : 'in a process of its own';
   console.log(
     `\n${CHATS} chats at once × ${MESSAGES_PER_CHAT} updates × ${ROUNDS} rounds, each answered; load ${where}`,
   );
@@ -200,8 +223,8 @@ async function throughput(
   const oursTally = new Tally();
   const bareTally = new Tally();
   for (let r = 0; r < ROUNDS; r++) {
-    await round(ours, oursTally);
-    await round(bare, bareTally);
+    await profiled(`tg-${load}-ours-${r}`, () => round(ours, oursTally));
+    await profiled(`tg-${load}-bare-${r}`, () => round(bare, bareTally));
   }
   const a = oursTally.report('tg channel (webhook → engine)');
   const b = bareTally.report('bare grammY webhook bot + pg');
@@ -419,9 +442,16 @@ async function multipartBroadcast(
   const done = progress.sent + progress.failed;
   const whole = done ? (seconds * MULTIPART) / done : Number.POSITIVE_INFINITY;
   console.log(
-    `${done < MULTIPART ? `stopped at the cap after ${seconds.toFixed(1)} s with ${done} of ${MULTIPART} recipients done; at that pace all would take ${whole.toFixed(0)} s` : `${seconds.toFixed(1)} s`} ` +
-      `(queued in ${queued.toFixed(1)} s; the limit allows ${MULTIPART_IDEAL_SECONDS.toFixed(1)} s: ${(whole / MULTIPART_IDEAL_SECONDS).toFixed(2)} × that), ` +
-      `${progress.sent} sent, ${progress.failed} failed, ${ok} sends accepted, ${refused} answers 429 over the limit (goal 0)`,
+    done < MULTIPART
+      ? `  ${seconds.toFixed(1)} s, stopped at the cap with ${done} of ${MULTIPART} recipients done (cancelled); all at that pace: ${whole.toFixed(0)} s`
+      : `  ${seconds.toFixed(1)} s (queued in ${queued.toFixed(1)} s)`,
+  );
+  console.log(
+    `  the limit allows ${MULTIPART_IDEAL_SECONDS.toFixed(1)} s (${MULTIPART} × 2 sends ÷ 30 a second): ` +
+      `${(whole / MULTIPART_IDEAL_SECONDS).toFixed(2)} × that (goal close to 1)`,
+  );
+  console.log(
+    `  ${progress.sent} sent, ${progress.failed} failed; ${ok} sends accepted, ${refused} answers 429 over the limit (goal 0)`,
   );
 }
 
@@ -472,9 +502,8 @@ async function measure(fake: FakeBotApi, bareUrl: string) {
   try {
     setTgPacingLimits({ botPerSecond: 1e9, privateChatIntervalMs: 0, groupPerMinute: 1e9 });
     if (PARTS.has('inline'))
-      await throughput('in this process', ours, bare, (bot, tally) => inlineRound(fake, bot, tally));
-    if (load)
-      await throughput('in a process of its own', ours, bare, (bot, tally) => forkedRound(load, bot, tally));
+      await throughput('inline', ours, bare, (bot, tally) => inlineRound(fake, bot, tally));
+    if (load) await throughput('forked', ours, bare, (bot, tally) => forkedRound(load, bot, tally));
 
     // Latency at a client's pace rather than flat out: the messenger lets a bot send 30
     // messages a second, so a bot answering every update is never offered more than that.
