@@ -32,7 +32,6 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
@@ -163,29 +162,42 @@ async function inlineRound(fake: FakeBotApi, bot: BenchBot, tally: Tally) {
   tally.add(figures, cpuMsSince(cpu));
 }
 
+interface LoadProcess {
+  process: ChildProcess;
+  /** Runs a round in the load process; resolves with its report. */
+  round(order: Extract<LoadOrder, { type: 'round' }>): Promise<LoadReport>;
+}
+
 /** The forked load process (bench/tg-load.ts), with tsx's loader as this process has it. */
-function forkLoad(): ChildProcess {
-  return fork(fileURLToPath(new URL('./tg-load.ts', import.meta.url)), [], {
+function forkLoad(): LoadProcess {
+  const child = fork(fileURLToPath(new URL('./tg-load.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
   });
+  let waiting: { resolve(report: LoadReport): void; reject(error: Error): void } | undefined;
+  child.on('message', (report: LoadReport) => waiting?.resolve(report));
+  child.on('exit', (code) => waiting?.reject(new Error(`the load process exited (${code})`)));
+  return {
+    process: child,
+    round: (order) =>
+      new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+        child.send(order);
+      }),
+  };
 }
 
 /** A closed-loop round run by the forked load; this process only serves the bot and the fake. */
-async function forkedRound(load: ChildProcess, bot: BenchBot, tally: Tally) {
+async function forkedRound(load: LoadProcess, bot: BenchBot, tally: Tally) {
   const cpu = process.cpuUsage();
-  forwardTo = load;
-  load.send({
+  forwardTo = load.process;
+  const report = await load.round({
     type: 'round',
     webhook: bot.webhook,
     chats: CHATS,
     chatBase: FIRST_CHAT,
     messages: MESSAGES_PER_CHAT,
     tag: `r${roundNo++}m`,
-  } satisfies LoadOrder);
-  const report = await Promise.race([
-    once(load, 'message').then(([message]) => message as LoadReport),
-    once(load, 'exit').then(([code]) => Promise.reject(new Error(`the load process exited (${code})`))),
-  ]);
+  });
   forwardTo = null;
   tally.add(report, cpuMsSince(cpu), report.cpuMs);
 }
@@ -530,7 +542,7 @@ async function measure(fake: FakeBotApi, bareUrl: string) {
     if (PARTS.has('broadcast')) await adapterBroadcast(db, fake, project.id, bot);
     if (PARTS.has('multipart')) await multipartBroadcast(db, fake, project.id, bot);
   } finally {
-    load?.kill();
+    load?.process.kill();
     stopListening();
     bareServer.close();
     webhook.close();
