@@ -1,40 +1,68 @@
 /**
  * `npm run bench -- tg`: the tg channel on PostgreSQL (BENCH_DATABASE_URL, default the local
- * server), against the fake Bot API.
+ * server), against the fake Bot API. BENCH_TG_PARTS picks parts (default all, in this order):
  *
- * 1. Throughput: 50 chats at once, each posting an update to the bot's webhook (over HTTP, with
- *    the secret header, as the messenger does) and waiting for the bot's answer to arrive at
- *    the fake Bot API before posting the next. Our channel (webhook route → stored update →
- *    engine in the same process → adapter) beside a bare grammY webhook bot in the same
+ * 1. `inline`, throughput: 50 chats at once, each posting an update to the bot's webhook (over
+ *    HTTP, with the secret header, as the messenger does) and waiting for the bot's answer to
+ *    arrive at the fake Bot API before posting the next. Our channel (webhook route → stored
+ *    update → engine in the same process → adapter) beside a bare grammY webhook bot in the same
  *    process that stores the same rows with `pg` (the update, the client, the message in and
  *    out) and answers with `ctx.reply`. The bare bot has a database of its own on the same
  *    server, so our update sweeper never takes (and processes) its half-done updates. The fake
  *    has no limits here and our adapter's pacing is lifted, so both are measured rather than
  *    the messenger's 30 a second. Rounds alternate, after a warm-up of each (BENCH_MESSAGES
- *    updates a chat a round, BENCH_ROUNDS rounds).
- * 2. Latency at a client's pace (open loop): BENCH_TG_PACES updates a second (default 10 and
- *    30, the most answers the messenger lets a bot send a second) spread over the 50 chats for
- *    BENCH_TG_PACED_SECONDS, each timed from when it was due, ours then bare, pacing still lifted.
- *    The flat-out part's p99 is only queueing behind the other chats (about 50 ÷ the rate).
- * 3. Broadcast: BENCH_TG_BROADCAST recipients (default 10,000) sent through our adapter, with
+ *    updates a chat a round, BENCH_ROUNDS rounds). The load runs in this process.
+ * 2. `forked`: the same rounds with the load in a process of its own (bench/tg-load.ts), so
+ *    this process's CPU is only the bots' and the fake's. BENCH_TG_CPU_PROF=<dir> saves a CPU
+ *    profile of each measured round of both throughput parts there, one file per bot and round.
+ * 3. `paced`, latency at a client's pace (open loop): BENCH_TG_PACES updates a second (default
+ *    10 and 30, the most answers the messenger lets a bot send a second) spread over the 50
+ *    chats for BENCH_TG_PACED_SECONDS, each timed from when it was due, ours then bare, pacing
+ *    still lifted. The flat-out parts' p99 is only queueing behind the other chats (about
+ *    50 ÷ the rate).
+ * 4. `broadcast`: BENCH_TG_BROADCAST recipients (default 10,000) sent through our adapter, with
  *    its pacing, to the fake enforcing the messenger's limits (30/s per bot, 1/s per chat).
+ * 5. `multipart`: a broadcast of a photo and a text over the caption's 1024 characters (two
+ *    sends each) to BENCH_TG_MULTIPART chats (default 1,000), shift 0, through the broadcast
+ *    path itself (startBroadcast, its `broadcast.send` jobs run by a worker in this process),
+ *    the fake enforcing the limits; timed against the limit's n × 2 ÷ 30 s, and stopped after
+ *    BENCH_TG_MULTIPART_CAP_SECONDS (default 5 × that, at least 60 s) with its pace so far.
  *
  * Prints figures; never fails on time.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { Bot, webhookCallback } from 'grammy';
 import pg from 'pg';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
 import { TG_LIMITS } from '../lib/tg/pacing';
 import { type FakeBotApi, startFakeBotApi } from '../server/channels/tg/testing/fake-bot-api';
+import type { PrismaClient } from '../server/db/client-type';
 import { openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
+import {
+  AnswerWaiter,
+  answerKey,
+  answerText,
+  closedLoopRound,
+  type LoadOrder,
+  type LoadReport,
+  type RoundFigures,
+  textUpdate,
+  type Webhook,
+} from './tg-load';
 
 const CHATS = 50;
+/** The throughput parts' chats, the same for both bots and both ways of loading. */
+const FIRST_CHAT = 1000;
 // Rounds of 1,000 updates, 5 of each bot after a warm-up round of each: shorter ones measured
 // mostly how far each side's code had been compiled yet, and their share swung by ±5 points.
 const MESSAGES_PER_CHAT = Number(process.env.BENCH_MESSAGES ?? 20);
@@ -43,90 +71,178 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PACES = (process.env.BENCH_TG_PACES ?? '10,30').split(',').map(Number);
 const PACED_SECONDS = Number(process.env.BENCH_TG_PACED_SECONDS ?? 15);
 const BROADCAST = Number(process.env.BENCH_TG_BROADCAST ?? 10_000);
+const MULTIPART = Number(process.env.BENCH_TG_MULTIPART ?? 1000);
+/** A photo and a text each: the messenger's 30 sends a second allow n × 2 ÷ 30 s at best. */
+const MULTIPART_IDEAL_SECONDS = (MULTIPART * 2) / 30;
+const MULTIPART_CAP_SECONDS = Number(
+  process.env.BENCH_TG_MULTIPART_CAP_SECONDS ?? Math.max(60, 5 * MULTIPART_IDEAL_SECONDS),
+);
+/** A directory to write a CPU profile of each measured throughput round into (`.cpuprofile`, for DevTools). */
+const PROFILE_DIR = process.env.BENCH_TG_CPU_PROF;
+const PARTS = new Set((process.env.BENCH_TG_PARTS ?? 'inline,forked,paced,broadcast,multipart').split(','));
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const UNLIMITED = { botPerSecond: 1e9, chatPerSecond: 1e9, groupPerMinute: 1e9 };
+const MESSENGER_LIMITS = { botPerSecond: 30, chatPerSecond: 1, groupPerMinute: 20 };
+/** Over the caption's 1024 characters, so the photo and the text go as two sends. */
+const LONG_TEXT = 'Our summer sale starts today: everything in the shop is 30 % off until Sunday. '.repeat(
+  16,
+);
+
+interface BenchBot {
+  token: string;
+  webhook: Webhook;
+}
 
 class Tally {
   readonly latencies: number[] = [];
   ms = 0;
-  /** This process's CPU time (the bot, the fake and the load alike; the database's is its own). */
+  /** This process's CPU time: the bot and the fake, and the load when it runs here (the database's is its own). */
   cpuMs = 0;
+  /** A forked load process's CPU time. */
+  loadCpuMs = 0;
+
+  add(figures: RoundFigures, cpuMs: number, loadCpuMs = 0) {
+    this.latencies.push(...figures.latencies);
+    this.ms += figures.ms;
+    this.cpuMs += cpuMs;
+    this.loadCpuMs += loadCpuMs;
+  }
 
   report(name: string) {
     const sorted = [...this.latencies].sort((a, b) => a - b);
     const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
     const rate = (sorted.length / this.ms) * 1000;
-    const cpu = this.cpuMs ? `   CPU ${(this.cpuMs / sorted.length).toFixed(2)} ms/update` : '';
+    const perUpdate = (ms: number) => (ms / sorted.length).toFixed(2);
+    const cpu = this.cpuMs
+      ? `   CPU ${perUpdate(this.cpuMs)} ms/update${this.loadCpuMs ? ` (+ load's ${perUpdate(this.loadCpuMs)})` : ''}`
+      : '';
     console.log(
-      `${name.padEnd(36)} ${rate.toFixed(0).padStart(6)} updates/s   p50 ${p(0.5)} ms   p99 ${p(0.99)} ms${cpu}`,
+      `${name.padEnd(40)} ${rate.toFixed(0).padStart(6)} updates/s   p50 ${p(0.5)} ms   p99 ${p(0.99)} ms${cpu}`,
     );
     return { rate, p99: Number(p(0.99)) };
   }
 }
 
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
 let roundNo = 0;
-let nextMessageId = 1;
+const waiter = new AnswerWaiter();
+/** The forked load process whose round is running: the answers go to it. */
+let forwardTo: ChildProcess | null = null;
 
-/** The answers awaited, by bot, chat and text: one listener on the fake, no scan of its calls. */
-const awaited = new Map<string, () => void>();
-const answerKey = (token: string, chat: unknown, text: unknown) => `${token}|${chat}|${text}`;
-
+/** One listener on the fake for every awaited answer, here or in the forked load. */
 function listenForAnswers(fake: FakeBotApi) {
   return fake.onCall((call) => {
     if (call.method !== 'sendMessage') return;
-    const key = answerKey(call.token, call.params.chat_id, call.params.text);
-    awaited.get(key)?.();
-    awaited.delete(key);
+    const key = answerKey(call.params.chat_id, call.params.text);
+    if (forwardTo) forwardTo.send({ type: 'answer', key } satisfies LoadOrder);
+    else waiter.arrived(key);
   });
 }
 
-/**
- * Posts one text update from `chat` to the bot's webhook and resolves with the time its answer
- * reached the fake. Timed at the answer, not when the webhook has also answered: the bare bot
- * answers its webhook only after its last writes, ours at once.
- */
+/** Posts one text update from `chat` to the bot's webhook; resolves with the time its answer reached the fake. */
 async function postAndAwaitAnswer(fake: FakeBotApi, token: string, chat: number, text: string) {
-  const key = answerKey(token, chat, `Got ${text}`);
-  const answered = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      awaited.delete(key);
-      reject(new Error(`no answer to ${text} within 30 s`));
-    }, 30_000);
-    awaited.set(key, () => {
-      clearTimeout(timer);
-      resolve(performance.now());
-    });
-  });
-  const posted = await fake.pushUpdate(token, {
-    message: {
-      message_id: nextMessageId++,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: chat, type: 'private', first_name: `Chat ${chat}` },
-      from: { id: chat, is_bot: false, first_name: `Chat ${chat}` },
-      text,
-    },
-  });
+  const answered = waiter.expect(answerKey(chat, answerText(text)));
+  const posted = await fake.pushUpdate(token, textUpdate(chat, text));
   if (posted.via !== 'webhook' || posted.status !== 200)
     throw new Error(`webhook answered ${JSON.stringify(posted)}`);
   return answered;
 }
 
-/** Every chat posts its updates one after another, each timed until its answer reaches the fake. */
-async function round(fake: FakeBotApi, token: string, tally: Tally) {
-  const r = roundNo++;
-  const start = performance.now();
+/** A closed-loop round with the load in this process. */
+async function inlineRound(fake: FakeBotApi, bot: BenchBot, tally: Tally) {
+  const tag = `r${roundNo++}m`;
   const cpu = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: CHATS }, async (_, c) => {
-      for (let i = 0; i < MESSAGES_PER_CHAT; i++) {
-        const t = performance.now();
-        tally.latencies.push((await postAndAwaitAnswer(fake, token, 1000 + c, `r${r}m${i}`)) - t);
-      }
-    }),
+  const figures = await closedLoopRound(CHATS, MESSAGES_PER_CHAT, (c, i) =>
+    postAndAwaitAnswer(fake, bot.token, FIRST_CHAT + c, `${tag}${i}`),
   );
-  tally.ms += performance.now() - start;
-  const used = process.cpuUsage(cpu);
-  tally.cpuMs += (used.user + used.system) / 1000;
+  tally.add(figures, cpuMsSince(cpu));
+}
+
+interface LoadProcess {
+  process: ChildProcess;
+  /** Runs a round in the load process; resolves with its report. */
+  round(order: Extract<LoadOrder, { type: 'round' }>): Promise<LoadReport>;
+}
+
+/** The forked load process (bench/tg-load.ts), with tsx's loader as this process has it. */
+function forkLoad(): LoadProcess {
+  const child = fork(fileURLToPath(new URL('./tg-load.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+  });
+  let waiting: { resolve(report: LoadReport): void; reject(error: Error): void } | undefined;
+  child.on('message', (report: LoadReport) => waiting?.resolve(report));
+  child.on('exit', (code) => waiting?.reject(new Error(`the load process exited (${code})`)));
+  return {
+    process: child,
+    round: (order) =>
+      new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+        child.send(order);
+      }),
+  };
+}
+
+/** A closed-loop round run by the forked load; this process only serves the bot and the fake. */
+async function forkedRound(load: LoadProcess, bot: BenchBot, tally: Tally) {
+  const cpu = process.cpuUsage();
+  forwardTo = load.process;
+  const report = await load.round({
+    type: 'round',
+    webhook: bot.webhook,
+    chats: CHATS,
+    chatBase: FIRST_CHAT,
+    messages: MESSAGES_PER_CHAT,
+    tag: `r${roundNo++}m`,
+  });
+  forwardTo = null;
+  tally.add(report, cpuMsSince(cpu), report.cpuMs);
+}
+
+/** Runs `fn` under the CPU profiler when BENCH_TG_CPU_PROF names a directory, saving its profile as `name`. */
+async function profiled(name: string, fn: () => Promise<void>) {
+  if (!PROFILE_DIR) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    fs.mkdirSync(PROFILE_DIR, { recursive: true });
+    fs.writeFileSync(`${PROFILE_DIR}/${name}.cpuprofile`, JSON.stringify(profile));
+  }
+}
+
+/** Rounds of each bot alternating after a warm-up of each; prints both and their ratio. */
+async function throughput(
+  load: 'inline' | 'forked',
+  ours: BenchBot,
+  bare: BenchBot,
+  round: (bot: BenchBot, tally: Tally) => Promise<void>,
+) {
+  const where = load === 'inline' ? 'in this process' : 'in a process of its own';
+  console.log(
+    `\n${CHATS} chats at once × ${MESSAGES_PER_CHAT} updates × ${ROUNDS} rounds, each answered; load ${where}`,
+  );
+  await round(ours, new Tally());
+  await round(bare, new Tally());
+  const oursTally = new Tally();
+  const bareTally = new Tally();
+  for (let r = 0; r < ROUNDS; r++) {
+    await profiled(`tg-${load}-ours-${r}`, () => round(ours, oursTally));
+    await profiled(`tg-${load}-bare-${r}`, () => round(bare, bareTally));
+  }
+  const a = oursTally.report('tg channel (webhook → engine)');
+  const b = bareTally.report('bare grammY webhook bot + pg');
+  console.log(
+    `tg channel / bare bot throughput, load ${where}: ${((a.rate / b.rate) * 100).toFixed(0)} % (goal ≥ 75 %)`,
+  );
 }
 
 /**
@@ -138,19 +254,20 @@ async function paced(fake: FakeBotApi, token: string, perSecond: number, tally: 
   const r = roundNo++;
   const count = Math.round(perSecond * PACED_SECONDS);
   const start = performance.now();
+  const latencies: number[] = [];
   const answers: Promise<void>[] = [];
   for (let k = 0; k < count; k++) {
     const due = start + (k * 1000) / perSecond;
     const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0) await sleep(wait);
     answers.push(
       postAndAwaitAnswer(fake, token, 2000 + (k % CHATS), `p${r}k${k}`).then((at) => {
-        tally.latencies.push(at - due);
+        latencies.push(at - due);
       }),
     );
   }
   await Promise.all(answers);
-  tally.ms += performance.now() - start;
+  tally.add({ latencies, ms: performance.now() - start }, 0);
 }
 
 /** The webhook route over real HTTP, as Next.js hands it a Request. */
@@ -207,10 +324,10 @@ async function bareBot(fake: FakeBotApi, pool: pg.Pool, channelId: number, proje
       `INSERT INTO "Message" ("projectId", "clientId", direction, text) VALUES ($1, $2, 'in', $3)`,
       [projectId, clientId, ctx.message.text],
     );
-    await ctx.reply(`Got ${ctx.message.text}`);
+    await ctx.reply(answerText(ctx.message.text));
     await pool.query(
       `INSERT INTO "Message" ("projectId", "clientId", direction, text) VALUES ($1, $2, 'out', $3)`,
-      [projectId, clientId, `Got ${ctx.message.text}`],
+      [projectId, clientId, answerText(ctx.message.text)],
     );
     await pool.query(`UPDATE "Client" SET "currentBlockId" = 1 WHERE id = $1`, [clientId]);
     await pool.query(`UPDATE "TgUpdate" SET "processedAt" = now() WHERE id = $1`, [stored.rows[0].id]);
@@ -231,12 +348,131 @@ async function bareBot(fake: FakeBotApi, pool: pg.Pool, channelId: number, proje
   };
 }
 
+/** Clients of the bot to send to, with the fields the adapter reads. */
+async function addClients(db: PrismaClient, projectId: number, groupId: string, base: number, n: number) {
+  const last = await db.client.aggregate({ _max: { id: true } });
+  await db.client.createMany({
+    data: Array.from({ length: n }, (_, i) => ({
+      projectId,
+      clientType: 1,
+      groupId,
+      platformId: String(base + i),
+    })),
+  });
+  return db.client.findMany({
+    where: { projectId, id: { gt: last._max.id ?? 0 } },
+    select: { id: true, projectId: true, platformId: true, groupId: true, clientType: true },
+    orderBy: { id: 'asc' },
+  });
+}
+
+/** The fake's 429s and its accepted sends of the bot, of the calls since `from`. */
+function sendsSince(fake: FakeBotApi, token: string, from: number, methods: string[]) {
+  const sends = fake.calls.slice(from).filter((c) => c.token === token && methods.includes(c.method));
+  return {
+    ok: sends.filter((c) => c.status === 200).length,
+    refused: sends.filter((c) => c.status === 429).length,
+  };
+}
+
+/** Sent as a broadcast's jobs are: a bounded number in flight, each paced by the adapter. */
+async function adapterBroadcast(
+  db: PrismaClient,
+  fake: FakeBotApi,
+  projectId: number,
+  bot: { token: string; groupId: string },
+) {
+  const { tgChannel } = await import('../server/channels/tg/adapter');
+  const recipients = await addClients(db, projectId, bot.groupId, 10_000_000, BROADCAST);
+  const before = fake.calls.length;
+  const started = performance.now();
+  const results: { delivered: boolean }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 60 }, async () => {
+      while (next < recipients.length) {
+        const client = recipients[next++];
+        results.push(
+          await tgChannel.send(
+            client,
+            { text: 'Our summer sale starts today', attachments: [], buttons: null, blockId: null },
+            { db },
+          ),
+        );
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const { refused } = sendsSince(fake, bot.token, before, ['sendMessage']);
+  console.log(
+    `\nbroadcast to ${recipients.length} through the adapter: ${seconds.toFixed(1)} s (the limit allows ${(recipients.length / 30).toFixed(1)} s), ` +
+      `${results.filter((r) => r.delivered).length} delivered, ${refused} answers 429 over the limit (goal 0)`,
+  );
+}
+
+/**
+ * A photo and a long text to each recipient through the broadcast path itself: startBroadcast
+ * queues a `broadcast.send` job per recipient, which this process's worker runs, as a worker
+ * process would. Timed from the call until the broadcast is done, or stopped at the cap.
+ */
+async function multipartBroadcast(
+  db: PrismaClient,
+  fake: FakeBotApi,
+  projectId: number,
+  bot: { token: string; groupId: string },
+) {
+  const { startWorkers } = await import('../server/jobs/jobs');
+  const { broadcastSendJob, startBroadcast } = await import('../server/broadcasts/broadcast-jobs');
+  const { broadcastProgress } = await import('../server/broadcasts/broadcast-service');
+  const recipients = await addClients(db, projectId, bot.groupId, 20_000_000, MULTIPART);
+  await startWorkers([broadcastSendJob] as never);
+  console.log(
+    `\nmulti-part broadcast (a photo by URL + a ${LONG_TEXT.length}-character text) to ${MULTIPART} chats, ` +
+      `shift 0, through startBroadcast and the broadcast.send jobs`,
+  );
+  const before = fake.calls.length;
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  const broadcast = await startBroadcast(db, projectId, {
+    text: LONG_TEXT,
+    attachments: [{ type: 'image', url: 'https://example.com/bench/summer-sale.jpg' }],
+    buttons: null,
+    shiftSeconds: 0,
+    clientIds: recipients.map((r) => r.id),
+  });
+  const queued = elapsed();
+  let progress = await broadcastProgress(db, projectId, broadcast.id);
+  while (progress.status !== 'done' && elapsed() < MULTIPART_CAP_SECONDS) {
+    await sleep(100);
+    progress = await broadcastProgress(db, projectId, broadcast.id);
+  }
+  const seconds = elapsed();
+  // Stopped at the cap: the jobs left find the broadcast cancelled and send nothing.
+  if (progress.status !== 'done')
+    await db.broadcast.update({ where: { id: broadcast.id }, data: { status: 'cancelled' } });
+  const { ok, refused } = sendsSince(fake, bot.token, before, ['sendPhoto', 'sendMessage']);
+  const done = progress.sent + progress.failed;
+  const whole = done ? (seconds * MULTIPART) / done : Number.POSITIVE_INFINITY;
+  console.log(
+    done < MULTIPART
+      ? `  ${seconds.toFixed(1)} s, stopped at the cap with ${done} of ${MULTIPART} recipients done (cancelled); all at that pace: ${whole.toFixed(0)} s`
+      : `  ${seconds.toFixed(1)} s (queued in ${queued.toFixed(1)} s)`,
+  );
+  console.log(
+    `  the limit allows ${MULTIPART_IDEAL_SECONDS.toFixed(1)} s (${MULTIPART} × 2 sends ÷ 30 a second): ` +
+      `${(whole / MULTIPART_IDEAL_SECONDS).toFixed(2)} × that (goal close to 1)`,
+  );
+  console.log(
+    `  ${progress.sent} sent, ${progress.failed} failed; ${ok} sends accepted, ${refused} answers 429 over the limit (goal 0)`,
+  );
+}
+
 async function measure(fake: FakeBotApi, bareUrl: string) {
   const { getDb } = await import('../server/db');
   const { startWorkers } = await import('../server/jobs/jobs');
   const { tgSweepJob } = await import('../server/channels/tg/updates');
   const { connectTgChannel } = await import('../server/channels/tg/channel-service');
-  const { setTgPacingLimits, tgChannel } = await import('../server/channels/tg/adapter');
+  const { setTgPacingLimits } = await import('../server/channels/tg/adapter');
   const { resetEnvCache } = await import('../server/config/env');
   const webhook = await serveWebhook();
   const stopListening = listenForAnswers(fake);
@@ -252,11 +488,11 @@ async function measure(fake: FakeBotApi, bareUrl: string) {
     blocks: [{ id: 1, kind: 'start', text: 'Got #{question}', trigger: { alternatives: '' } }],
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
   });
-  const ours = fake.addBot({ username: 'bench_bot' });
+  const oursToken = fake.addBot({ username: 'bench_bot' }).token;
   const channel = await connectTgChannel(
     db,
     project.id,
-    { token: ours.token, mode: 'webhook' },
+    { token: oursToken, mode: 'webhook' },
     async () => {},
   );
   const bareDb = await openDatabase({ mode: 'server', url: bareUrl });
@@ -265,29 +501,25 @@ async function measure(fake: FakeBotApi, bareUrl: string) {
     data: { projectId: bareProject.id, kind: 'tg', clientType: 1, groupId: 'bare_bot' },
   });
   await bareDb.close();
-  const bare = await bareBot(fake, pool, bareChannel.id, bareProject.id);
+  const bareServer = await bareBot(fake, pool, bareChannel.id, bareProject.id);
+  const webhookOf = (token: string) => {
+    const set = fake.bot(token).webhook;
+    if (!set) throw new Error('the bot has no webhook');
+    return set;
+  };
+  const ours = { token: oursToken, webhook: webhookOf(oursToken) };
+  const bare = { token: bareServer.token, webhook: webhookOf(bareServer.token) };
+  const load = PARTS.has('forked') ? forkLoad() : null;
 
   try {
-    console.log(`${CHATS} chats at once × ${MESSAGES_PER_CHAT} updates × ${ROUNDS} rounds, each answered`);
     setTgPacingLimits({ botPerSecond: 1e9, privateChatIntervalMs: 0, groupPerMinute: 1e9 });
-    await round(fake, ours.token, new Tally());
-    await round(fake, bare.token, new Tally());
-    const oursTally = new Tally();
-    const bareTally = new Tally();
-    for (let r = 0; r < ROUNDS; r++) {
-      await round(fake, ours.token, oursTally);
-      await round(fake, bare.token, bareTally);
-    }
-    const a = oursTally.report('tg channel (webhook → engine)');
-    const b = bareTally.report('bare grammY webhook bot + pg');
-    console.log(
-      `tg channel / bare bot throughput: ${((a.rate / b.rate) * 100).toFixed(0)} % (goal ≥ 50 %); ` +
-        `p99 here is queueing behind the other 49 chats (about 50 ÷ the rate), see the paced latency below`,
-    );
+    if (PARTS.has('inline'))
+      await throughput('inline', ours, bare, (bot, tally) => inlineRound(fake, bot, tally));
+    if (load) await throughput('forked', ours, bare, (bot, tally) => forkedRound(load, bot, tally));
 
     // Latency at a client's pace rather than flat out: the messenger lets a bot send 30
     // messages a second, so a bot answering every update is never offered more than that.
-    for (const pace of PACES) {
+    for (const pace of PARTS.has('paced') ? PACES : []) {
       console.log(
         `\nopen loop: ${pace} updates/s over ${CHATS} chats for ${PACED_SECONDS} s, each timed from when it was due`,
       );
@@ -300,59 +532,19 @@ async function measure(fake: FakeBotApi, bareUrl: string) {
       console.log(`tg channel p99 at ${pace}/s: ${p.p99} ms (goal < 100 ms)`);
     }
 
-    // The broadcast, with the messenger's limits on both sides.
-    // The fake's one-second window forgets the throughput part's sends first.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    Object.assign(fake.limits ?? {}, { botPerSecond: 30, chatPerSecond: 1, groupPerMinute: 20 });
+    // The broadcasts, with the messenger's limits on both sides. The fake's one-second window
+    // forgets the throughput parts' sends first.
+    if (!PARTS.has('broadcast') && !PARTS.has('multipart')) return;
+    await sleep(1100);
+    Object.assign(fake.limits ?? {}, MESSENGER_LIMITS);
     setTgPacingLimits(TG_LIMITS);
-    const base = 10_000_000;
-    const last = await db.client.aggregate({ _max: { id: true } });
-    await db.client.createMany({
-      data: Array.from({ length: BROADCAST }, (_, i) => ({
-        projectId: project.id,
-        clientType: 1,
-        groupId: channel.groupId,
-        platformId: String(base + i),
-      })),
-    });
-    const recipients = await db.client.findMany({
-      where: { projectId: project.id, id: { gt: last._max.id ?? 0 } },
-      select: { id: true, projectId: true, platformId: true, groupId: true, clientType: true },
-    });
-    const before = fake.calls.length;
-    const started = performance.now();
-    // Sent as a broadcast's jobs are: a bounded number in flight, each paced by the adapter.
-    const results: { delivered: boolean }[] = [];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 60 }, async () => {
-        while (next < recipients.length) {
-          const client = recipients[next++];
-          results.push(
-            await tgChannel.send(
-              client,
-              {
-                text: 'Our summer sale starts today',
-                attachments: [],
-                buttons: null,
-                blockId: null,
-              },
-              { db },
-            ),
-          );
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const sends = fake.calls.slice(before).filter((c) => c.method === 'sendMessage');
-    const refused = sends.filter((c) => c.status === 429).length;
-    console.log(
-      `broadcast to ${recipients.length}: ${seconds.toFixed(1)} s (the limit allows ${(recipients.length / 30).toFixed(1)} s), ` +
-        `${results.filter((r) => r.delivered).length} delivered, ${refused} answers 429 over the limit (goal 0)`,
-    );
+    const bot = { token: ours.token, groupId: channel.groupId };
+    if (PARTS.has('broadcast')) await adapterBroadcast(db, fake, project.id, bot);
+    if (PARTS.has('multipart')) await multipartBroadcast(db, fake, project.id, bot);
   } finally {
+    load?.process.kill();
     stopListening();
-    bare.close();
+    bareServer.close();
     webhook.close();
     await pool.end();
   }
