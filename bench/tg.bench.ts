@@ -4,7 +4,7 @@
  *
  * 1. `inline`, throughput: 50 chats at once, each posting an update to the bot's webhook (over
  *    HTTP, with the secret header, as the messenger does) and waiting for the bot's answer to
- *    arrive at the fake Bot API before posting the next. Our channel (webhook route → stored
+ *    arrive at the fake Bot API before posting the next. Our channel (webhook served as `npm start` serves it → stored
  *    update → engine in the same process → adapter) beside a bare grammY webhook bot in the same
  *    process that stores the same rows with `pg` (the update, the client, the message in and
  *    out) and answers with `ctx.reply`. The bare bot has a database of its own on the same
@@ -270,23 +270,11 @@ async function paced(fake: FakeBotApi, token: string, perSecond: number, tally: 
   tally.add({ latencies, ms: performance.now() - start }, 0);
 }
 
-/** The webhook route over real HTTP, as Next.js hands it a Request. */
+/** The webhook over real HTTP, as the production server (`npm start`) serves it: no Next.js router. */
 async function serveWebhook(): Promise<{ url: string; close(): void }> {
-  const { handleTgWebhook } = await import('../server/channels/tg/webhook');
-  const server = http.createServer(async (req, res) => {
-    const match = /^\/api\/channels\/tg\/([^/]+)$/.exec(req.url ?? '');
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: 'POST',
-      headers,
-      body: Buffer.concat(chunks),
-    });
-    const response = await handleTgWebhook(request, match?.[1] ?? '');
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+  const { serveTgWebhook } = await import('../server/channels/tg/webhook');
+  const server = http.createServer((req, res) => {
+    if (!serveTgWebhook(req, res)) res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

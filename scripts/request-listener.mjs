@@ -3,6 +3,8 @@
 
 // Set by server/public-api/production-entry.ts when the API's route module loads.
 const publicApi = Symbol.for('blockbot.servePublicApi');
+// Set by server/channels/tg/webhook.ts when the tg webhook's route module loads.
+const tgWebhook = Symbol.for('blockbot.serveTgWebhook');
 
 /** An API key (`bb_…`) as a path segment. */
 const KEY_SEGMENT = /(?:^|[\\/])bb_/;
@@ -22,13 +24,15 @@ export function canonicalKeyUrl(url) {
 }
 
 /**
- * Public API calls go straight to the API's handler once its module is loaded; everything else
- * (and the first API call, which loads it) to Next.js.
+ * Public API calls and the tg messenger's webhook updates go straight to their handlers once
+ * their modules are loaded; everything else (and the first call of each, which loads it) to
+ * Next.js.
  */
 export function createRequestListener(handleWithNext) {
   return (req, res) => {
     req.url = canonicalKeyUrl(req.url ?? '/');
     if (globalThis[publicApi]?.(req, res)) return;
+    if (globalThis[tgWebhook]?.(req, res)) return;
     // Next.js keeps an X-Forwarded-For the client wrote; the peer appended to it, as a proxy
     // does, lets the route handler tell the client's address (lib/client-address.ts).
     const peer = req.socket.remoteAddress;

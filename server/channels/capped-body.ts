@@ -26,3 +26,23 @@ export async function cappedText(req: Request, cap: number): Promise<string | nu
   const bytes = await cappedBytes(req, cap);
   return bytes && new TextDecoder().decode(bytes);
 }
+
+/**
+ * `cappedText` for a node:http request the production server hands over without Next.js: the
+ * rest of a body over the cap is left unread (the answer then drains it, server/node-http).
+ */
+export async function cappedNodeText(
+  body: AsyncIterable<Uint8Array>,
+  declaredLength: string | undefined,
+  cap: number,
+): Promise<string | null> {
+  if (Number(declaredLength ?? 0) > cap) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > cap) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}

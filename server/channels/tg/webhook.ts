@@ -1,10 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseUpdate } from '@/lib/tg/inbound';
-import { cappedText } from '@/server/channels/capped-body';
+import { cappedNodeText, cappedText } from '@/server/channels/capped-body';
 import { plainSql } from '@/server/db/raw-sql';
 import { webhookChannel } from '@/server/db/tg-update-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
+import { sendNodeReply } from '@/server/node-http/reply';
 import { recordNotProcessed, storeUpdates } from './updates';
 
 /**
@@ -21,8 +23,25 @@ import { recordNotProcessed, storeUpdates } from './updates';
 export const MAX_UPDATE_BYTES = 1024 * 1024;
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
-const answer = (status: number, description?: string) =>
-  Response.json(description ? { ok: false, description } : { ok: true }, { status });
+/** What the webhook answers, for a Fetch Response (the route) or node:http (`npm start`). */
+export interface TgWebhookReply {
+  status: number;
+  body: string;
+}
+
+/** A webhook request as both servers hand it over. */
+export interface TgWebhookRequest {
+  /** The channel's id, as the path gives it. */
+  channelParam: string;
+  /** The secret header, when it was sent. */
+  secret: string | null;
+  /** The body as text, or null when it is over MAX_UPDATE_BYTES. */
+  text(): Promise<string | null>;
+}
+
+const OK: TgWebhookReply = { status: 200, body: '{"ok":true}' };
+const answer = (status: number, description?: string): TgWebhookReply =>
+  description ? { status, body: JSON.stringify({ ok: false, description }) } : OK;
 
 function sameSecret(given: string | null, expected: string): boolean {
   if (!given || !expected) return false;
@@ -57,7 +76,10 @@ async function readChannel(deps: EngineDeps, id: number): Promise<WebhookChannel
 }
 
 /** The channel when the request may go on, else the refusal: no such channel (404), a wrong secret (403). */
-function admitted(channel: WebhookChannel | undefined, given: string | null): WebhookChannel | Response {
+function admitted(
+  channel: WebhookChannel | undefined,
+  given: string | null,
+): WebhookChannel | TgWebhookReply {
   if (!channel) return answer(404, 'no tg bot is connected at this address');
   if (!sameSecret(given, channel.inboundSecret))
     return answer(403, `the ${SECRET_HEADER} header is missing or wrong`);
@@ -65,22 +87,73 @@ function admitted(channel: WebhookChannel | undefined, given: string | null): We
 }
 
 /** An update that cannot even be stored: 200 all the same (a 4xx is resent), and why on the channel. */
-async function notProcessed(deps: EngineDeps, channelId: number, reason: string): Promise<Response> {
+async function notProcessed(deps: EngineDeps, channelId: number, reason: string): Promise<TgWebhookReply> {
   await recordNotProcessed(deps.db, channelId, reason);
   return answer(200);
 }
 
+/** The route handler's form (`next start`, `next dev`, and the first update under `npm start`). */
 export async function handleTgWebhook(req: Request, channelParam: string): Promise<Response> {
+  const reply = await answerTgWebhook({
+    channelParam,
+    secret: req.headers.get(SECRET_HEADER),
+    text: () => cappedText(req, MAX_UPDATE_BYTES),
+  });
+  return new Response(reply.body, { status: reply.status, headers: JSON_TYPE });
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** `/api/channels/tg/<channel id>`, as the production server serves it without Next.js's router. */
+const WEBHOOK_PATH = /^\/api\/channels\/tg\/(\d{1,9})$/;
+
+/**
+ * Serves `req` when it is a POST to a tg webhook; false leaves it to Next.js. Under `npm start`
+ * (scripts/start.mjs), once the route's module has loaded: no Fetch Request or Response is
+ * built, and Next.js's router is skipped, as for the public API.
+ */
+export function serveTgWebhook(req: IncomingMessage, res: ServerResponse): boolean {
+  const match = req.method === 'POST' ? WEBHOOK_PATH.exec(req.url ?? '') : null;
+  if (!match) return false;
+  const secret = req.headers[SECRET_HEADER];
+  answerTgWebhook({
+    channelParam: match[1],
+    secret: typeof secret === 'string' ? secret : null,
+    text: () =>
+      cappedNodeText(
+        req.iterator({ destroyOnReturn: false }),
+        req.headers['content-length'],
+        MAX_UPDATE_BYTES,
+      ),
+  })
+    .then((reply) => sendNodeReply(req, res, { ...reply, headers: JSON_TYPE }))
+    .catch((error) => {
+      console.error('[tg] could not answer a webhook:', error);
+      res.destroy();
+    });
+  return true;
+}
+
+const ENTRY = Symbol.for('blockbot.serveTgWebhook');
+
+/** Hands serveTgWebhook to the production server; called when the route's module loads (see the public API's). */
+export function exposeTgWebhookToProductionServer(): void {
+  (globalThis as Record<symbol, unknown>)[ENTRY] = serveTgWebhook;
+}
+
+/** Checks and stores one update (see the module's comment); both servers' forms call it. */
+export async function answerTgWebhook(request: TgWebhookRequest): Promise<TgWebhookReply> {
+  const { channelParam } = request;
   const channelId = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
   const deps = await getEngineDeps();
-  const given = req.headers.get(SECRET_HEADER);
+  const given = request.secret;
   let channel = cached.get(channelId);
   // A wrong secret may be a stale copy's: the channel is read again before refusing.
   let fresh = !channel || !sameSecret(given, channel.inboundSecret);
   if (fresh) channel = channelId ? await readChannel(deps, channelId) : undefined;
   let admit = admitted(channel, given);
-  if (admit instanceof Response) return admit;
-  const text = await cappedText(req, MAX_UPDATE_BYTES);
+  if (!('id' in admit)) return admit;
+  const text = await request.text();
   if (text === null) return notProcessed(deps, admit.id, `it is over ${MAX_UPDATE_BYTES} bytes`);
   let raw: unknown;
   try {
@@ -108,6 +181,6 @@ export async function handleTgWebhook(req: Request, channelParam: string): Promi
     if (fresh) return answer(404, 'no tg bot is connected at this address');
     fresh = true;
     admit = admitted(await readChannel(deps, channelId), given);
-    if (admit instanceof Response) return admit;
+    if (!('id' in admit)) return admit;
   }
 }

@@ -1,4 +1,8 @@
-import { handleTgWebhook } from '@/server/channels/tg/webhook';
+import { exposeTgWebhookToProductionServer, handleTgWebhook } from '@/server/channels/tg/webhook';
+
+// `npm start` serves later updates straight from node:http (scripts/start.mjs); this route
+// answers the first one, and every update under `next dev` and `next start`.
+exposeTgWebhookToProductionServer();
 
 type Params = { params: Promise<{ channel: string }> };
 
