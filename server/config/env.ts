@@ -35,6 +35,11 @@ const envSchema = z
     /** The tg messenger's Bot API server; tests and self-hosted Bot API servers change it. */
     BLOCKBOT_TG_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     /**
+     * How long an event may hold its client; after a crash, the clients whose events were in
+     * flight wait this long before their next event runs.
+     */
+    BLOCKBOT_CLIENT_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
+    /**
      * How long a tg send the Bot API could not take (a 5xx, a network error) is tried again, with
      * growing pauses, before its message records the error.
      */

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { getEnv } from '@/server/config/env';
 import { type ClientTarget, clientWhere, type LockedClient } from '@/server/contacts/client-service';
 import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 import { createLeased, exists, release } from './store';
 
 /**
- * How long an event may hold its client (docs/architecture.md, "The flow of a message"). An
- * event's final write checks its lease is still its own; a process that died holding one
- * frees the client after this long. Events are bounded well below it (requests per chain,
- * each with its timeout).
+ * How long an event may hold its client (docs/architecture.md, "The flow of a message";
+ * BLOCKBOT_CLIENT_LEASE_SECONDS, 120 by default). An event's final write checks its lease is
+ * still its own; a process that died holding one frees the client after this long. Events are
+ * bounded well below the default (requests per chain, each with its timeout).
  */
-export const LEASE_SECONDS = 120;
+export const leaseSeconds = (): number => getEnv().BLOCKBOT_CLIENT_LEASE_SECONDS;
 
 /** Polling a client another process holds: from a few ms, doubling, to this at most. */
 const MAX_WAIT_MS = 200;
@@ -38,7 +39,7 @@ export async function claimMissing(
     tag: ref.tag ?? '',
     at: new Date(),
     token,
-    seconds: LEASE_SECONDS,
+    seconds: leaseSeconds(),
   });
   return created;
 }

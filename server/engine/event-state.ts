@@ -3,7 +3,7 @@ import type { ScopedVariables } from '@/server/contacts/variable-store';
 import { lockedClientRow } from '@/server/db/client-sql';
 import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
-import { claimMissing, LEASE_SECONDS } from './client-lease';
+import { claimMissing, leaseSeconds } from './client-lease';
 import type { RunProject } from './run-state';
 import { claimAndLoadStatements, loadState, type StateRow } from './store';
 
@@ -46,7 +46,7 @@ export async function claimAndLoad(
   token: string,
 ): Promise<{ client: LockedClient; state: EventState } | undefined> {
   const { by, params } = clientWhere(projectId, target);
-  const [row] = await sql.run(claimAndLoadStatements[by], { ...params, token, seconds: LEASE_SECONDS });
+  const [row] = await sql.run(claimAndLoadStatements[by], { ...params, token, seconds: leaseSeconds() });
   if (row?.fresh && hasDeal(row))
     return { client: lockedClientRow.parse(row), state: eventState(projectId, row) };
   const client = row ? lockedClientRow.parse(row) : await claimMissing(sql, projectId, target, token);

@@ -2,7 +2,7 @@ import type { Attachment, Buttons } from '@/lib/schema';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import type { TransactionSql } from '@/server/db/raw-sql';
-import { LEASE_SECONDS } from './client-lease';
+import { leaseSeconds } from './client-lease';
 import type { OutboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
 import { LEASE_LOST, storeEvent, variableWriteParams } from './store';
@@ -116,7 +116,7 @@ export async function storeEventResults(
     .catch((error: Error) => {
       if (!error.message.includes(LEASE_LOST)) throw error;
       throw new LeaseLostError(
-        `Event for client ${run.client.id} not stored: it ran longer than ${LEASE_SECONDS} s and another event took the client.`,
+        `Event for client ${run.client.id} not stored: it ran longer than ${leaseSeconds()} s and another event took the client.`,
       );
     });
   return {

@@ -23,7 +23,7 @@ import {
   recordFailure,
   takeExpired,
 } from '@/server/db/tg-update-sql';
-import { LEASE_SECONDS } from '@/server/engine/client-lease';
+import { leaseSeconds } from '@/server/engine/client-lease';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import type { LogEntry } from '@/server/engine/events';
@@ -44,7 +44,7 @@ import { tgFileUrl } from './files';
 /** How long the accepting process holds an update before the sweeper may take it. */
 export const ACCEPT_HOLD_SECONDS = 30;
 /** The hold while the engine runs it: an event is bounded by its client's lease. */
-const PROCESS_HOLD_SECONDS = LEASE_SECONDS + 30;
+const processHoldSeconds = () => leaseSeconds() + 30;
 /** An update failing this often is given up (marked processed with its error). */
 export const MAX_ATTEMPTS = 3;
 /**
@@ -103,7 +103,7 @@ export async function storeUpdates(
     ),
     token,
     acceptSeconds: ACCEPT_HOLD_SECONDS,
-    processSeconds: PROCESS_HOLD_SECONDS,
+    processSeconds: processHoldSeconds(),
     touchSeconds: LAST_UPDATE_EVERY_SECONDS,
     secret: webhook?.secret ?? null,
     groupId: webhook?.groupId ?? null,
@@ -233,7 +233,7 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
   const [claimed] = await plainSql(deps.db).run(claimHeld, {
     id: String(updateRowId),
     token,
-    seconds: PROCESS_HOLD_SECONDS,
+    seconds: processHoldSeconds(),
   });
   if (!claimed || claimed.behind) return;
   const channel = {
