@@ -118,11 +118,8 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
       windows.set(bot, [...latest.slice(1 - count), upTo]);
       if (before) await waitUntil((await before) + 1000 + CLOCK_MARGIN_MS);
     }
-    let settled = false;
-    const settle = () => {
-      if (!settled) done(Date.now());
-      settled = true;
-    };
+    // A promise resolves once: a send's settling and a later cancel() are one answer time.
+    const settle = () => done(Date.now());
     return {
       async send(db, channelId, run, taken) {
         try {
