@@ -28,3 +28,26 @@ export function zonedParts(date: Date, timeZone: string) {
   // Years below 1000 keep four digits, as dd.mm.yyyy writes them.
   return { d: p.day, m: p.month, Y: p.year.padStart(4, '0'), H: p.hour, M: p.minute, S: p.second, weekday };
 }
+
+/**
+ * The instant a wall-clock time of a time zone names (a day's start for a date range, a
+ * scheduled time typed in the project's zone). A time skipped by a clock change moves on by
+ * the change; a repeated one is its first occurrence.
+ */
+export function instantOfLocalTime(
+  local: { year: number; month: number; day: number; hour?: number; minute?: number },
+  timeZone: string,
+): Date {
+  const wall = Date.UTC(local.year, local.month - 1, local.day, local.hour ?? 0, local.minute ?? 0);
+  const DAY = 86_400_000;
+  const offsetAt = (instant: number) => {
+    const p = zonedParts(new Date(instant), timeZone);
+    return Date.UTC(Number(p.Y), Number(p.m) - 1, Number(p.d), Number(p.H), Number(p.M), Number(p.S)) - instant;
+  };
+  // The zone's offsets a day before and a day after: a clock change in between gives two.
+  const before = wall - offsetAt(wall - DAY);
+  const after = wall - offsetAt(wall + DAY);
+  const readsAsWall = (instant: number) => instant + offsetAt(instant) === wall;
+  const matches = [before, after].filter(readsAsWall);
+  return new Date(matches.length ? Math.min(...matches) : before);
+}
