@@ -7,6 +7,7 @@ import { inboxRouter } from './routers/inbox';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
+import { submissionsRouter } from './routers/submissions';
 import { teamRouter } from './routers/team';
 
 export const appRouter = createTRPCRouter({
@@ -19,6 +20,7 @@ export const appRouter = createTRPCRouter({
   clients: clientsRouter,
   team: teamRouter,
   inbox: inboxRouter,
+  submissions: submissionsRouter,
 });
 
 export type AppRouter = typeof appRouter;
