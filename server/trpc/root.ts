@@ -4,6 +4,7 @@ import { botSchemaRouter } from './routers/bot-schema';
 import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
 import { inboxRouter } from './routers/inbox';
+import { listsRouter } from './routers/lists';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
@@ -19,6 +20,7 @@ export const appRouter = createTRPCRouter({
   clients: clientsRouter,
   team: teamRouter,
   inbox: inboxRouter,
+  lists: listsRouter,
 });
 
 export type AppRouter = typeof appRouter;
