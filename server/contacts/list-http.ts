@@ -6,7 +6,7 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
 import { requireMembership } from '@/server/projects/membership';
-import { clientFilterInput, clientFilterWhere } from './client-search';
+import { type ClientFilterInput, clientFilterInput, clientFilterWhere } from './client-search';
 import { importListMembers } from './list-import';
 import { requireList } from './list-service';
 
@@ -142,35 +142,11 @@ function cell(value: string) {
 }
 
 /**
- * GET /api/projects/<project>/clients/export?<filter>: every client the filter matches (a
- * list's members with `listId`), as CSV streamed page by page by id. Any member.
+ * The clients of a filter as CSV (EXPORT_COLUMNS), read EXPORT_PAGE rows at a time by id as the
+ * reader pulls: memory stays flat whatever the count.
  */
-export async function clientsExportRoute(request: Request, rawProjectId: string) {
-  const member = await memberProject(request, rawProjectId);
-  if (member instanceof Response) return member;
-  const { db, projectId } = member;
-  const raw = exportQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  const filter = raw.success ? clientFilterInput.safeParse(raw.data) : raw;
-  if (!filter.success) {
-    const issue = filter.error.issues[0];
-    return fail(
-      400,
-      `${issue?.path.join('.') || 'query'}: ${issue?.message ?? 'invalid'}`,
-      issue?.path.join('.'),
-    );
-  }
-  let fileName = 'clients.csv';
-  try {
-    if (filter.data.listId) {
-      const list = await requireList(db, projectId, filter.data.listId);
-      fileName = `list-${list.id}.csv`;
-    }
-    if (filter.data.notListId) await requireList(db, projectId, filter.data.notListId);
-  } catch (error) {
-    if (error instanceof DomainError) return fail(404, error.message);
-    throw error;
-  }
-  const where = clientFilterWhere(projectId, filter.data);
+export function clientsCsvStream(db: PrismaClient, projectId: number, filter: ClientFilterInput) {
+  const where = clientFilterWhere(projectId, filter);
   const encoder = new TextEncoder();
   let after = 0;
   let headerSent = false;
@@ -222,6 +198,39 @@ export async function clientsExportRoute(request: Request, rawProjectId: string)
       controller.enqueue(encoder.encode(`${lines.join('\r\n')}\r\n`));
     },
   });
+  return stream;
+}
+
+/**
+ * GET /api/projects/<project>/clients/export?<filter>: every client the filter matches (a
+ * list's members with `listId`), as CSV streamed page by page by id. Any member.
+ */
+export async function clientsExportRoute(request: Request, rawProjectId: string) {
+  const member = await memberProject(request, rawProjectId);
+  if (member instanceof Response) return member;
+  const { db, projectId } = member;
+  const raw = exportQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const filter = raw.success ? clientFilterInput.safeParse(raw.data) : raw;
+  if (!filter.success) {
+    const issue = filter.error.issues[0];
+    return fail(
+      400,
+      `${issue?.path.join('.') || 'query'}: ${issue?.message ?? 'invalid'}`,
+      issue?.path.join('.'),
+    );
+  }
+  let fileName = 'clients.csv';
+  try {
+    if (filter.data.listId) {
+      const list = await requireList(db, projectId, filter.data.listId);
+      fileName = `list-${list.id}.csv`;
+    }
+    if (filter.data.notListId) await requireList(db, projectId, filter.data.notListId);
+  } catch (error) {
+    if (error instanceof DomainError) return fail(404, error.message);
+    throw error;
+  }
+  const stream = clientsCsvStream(db, projectId, filter.data);
   return new Response(stream, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',
