@@ -35,7 +35,7 @@ async function measure<T>(label: string, step: () => Promise<T>): Promise<T> {
     heap = Math.max(heap, m.heapUsed);
     const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`.padStart(7);
     console.log(
-      `${label.padEnd(40)} ${(ms / 1000).toFixed(2).padStart(7)} s   peak RSS +${mb(rss - before.rss)}   peak heap +${mb(heap - before.heapUsed)}`,
+      `${label.padEnd(40)} ${(ms / 1000).toFixed(2).padStart(7)} s   peak RSS ${mb(rss)} (+${mb(rss - before.rss).trim()})   peak heap ${mb(heap)} (+${mb(heap - before.heapUsed).trim()})`,
     );
   }
 }
