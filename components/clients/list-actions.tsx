@@ -83,40 +83,42 @@ export function ListActions({
       <Button variant="ghost" size="sm" onClick={() => onSelect({ kind: 'ids', ids: new Set() })}>
         Clear
       </Button>
-      <span className="flex-1" />
-      {lists.length ? (
-        <>
-          <Select
-            aria-label="List for the selected clients"
-            className="w-auto min-w-40"
-            value={listId}
-            onChange={(e) => setListId(e.target.value)}
-          >
-            <option value="">Choose a list…</option>
-            {lists.map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.name} (id {l.id})
-              </option>
-            ))}
-          </Select>
-          <Button size="sm" className="h-9" disabled={!listId || pending} onClick={() => run(true)}>
-            Add to list
-          </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            className="h-9"
-            disabled={!listId || pending}
-            onClick={() => run(false)}
-          >
-            Remove from list
-          </Button>
-        </>
-      ) : (
-        <Link href={`/projects/${projectId}/clients/lists`} className="text-brand-700 underline">
-          Create a list to add them to
-        </Link>
-      )}
+      <div className="ml-auto flex flex-wrap items-center gap-2">
+        {lists.length ? (
+          <>
+            <div className="w-56 max-w-full">
+              <Select
+                aria-label="List for the selected clients"
+                value={listId}
+                onChange={(e) => setListId(e.target.value)}
+              >
+                <option value="">Choose a list…</option>
+                {lists.map((l) => (
+                  <option key={l.id} value={l.id}>
+                    {l.name} (id {l.id})
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <Button size="sm" className="h-9" disabled={!listId || pending} onClick={() => run(true)}>
+              Add to list
+            </Button>
+            <Button
+              variant="secondary"
+              size="sm"
+              className="h-9"
+              disabled={!listId || pending}
+              onClick={() => run(false)}
+            >
+              Remove from list
+            </Button>
+          </>
+        ) : (
+          <Link href={`/projects/${projectId}/clients/lists`} className="text-brand-700 underline">
+            Create a list to add them to
+          </Link>
+        )}
+      </div>
       {error ? (
         <div className="basis-full">
           <Alert tone="error">{error.message}</Alert>

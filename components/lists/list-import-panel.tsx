@@ -100,19 +100,32 @@ export function ListImportPanel({
           className="block w-full text-sm file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-2.5 file:py-1 file:text-sm"
           onChange={(e) => {
             const chosen = e.target.files?.[0];
+            // Emptied, so that choosing the same file again (once fixed) reads it again.
+            e.target.value = '';
             if (chosen) void preview(chosen);
           }}
         />
       </div>
-      {busy ? <p className="text-slate-500">Checking the file…</p> : null}
+      {file ? (
+        <p className="text-slate-500">
+          {busy ? 'Checking' : 'Checked'} <span className="font-medium text-slate-700">{file.name}</span>
+          {busy ? '…' : '.'}
+        </p>
+      ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       {report ? (
         <div className="space-y-3">
           <p data-testid="import-summary" className="text-slate-700">
-            {n(report.rows)} rows, matched by {columns.join(' + ')}: {n(report.clients)} clients found
+            {n(report.rows)} rows, matched by {columns.join(' + ')}: {n(report.clients)} client
+            {report.clients === 1 ? '' : 's'} found
             {report.alreadyMembers ? ` (${n(report.alreadyMembers)} already in the list)` : ''}
-            {report.duplicates ? `, ${n(report.duplicates)} duplicate rows counted once` : ''}
-            {report.errorCount ? `, ${n(report.errorCount)} rows in error` : ''}.
+            {report.duplicates
+              ? `, ${n(report.duplicates)} duplicate row${report.duplicates === 1 ? '' : 's'} counted once`
+              : ''}
+            {report.errorCount
+              ? `, ${n(report.errorCount)} row${report.errorCount === 1 ? '' : 's'} in error`
+              : ''}
+            .
           </p>
           {report.columns.some((c) => c.use === 'ignored') ? (
             <p className="text-slate-500">

@@ -85,7 +85,7 @@ export function ListsPage({ projectId }: { projectId: number }) {
           value={name}
           onChange={(e) => setName(e.target.value)}
         />
-        <Button type="submit" disabled={!name.trim() || create.isPending}>
+        <Button type="submit" className="shrink-0" disabled={!name.trim() || create.isPending}>
           Create list
         </Button>
       </form>
@@ -175,8 +175,11 @@ export function ListsPage({ projectId }: { projectId: number }) {
                   className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
                 >
                   <span className="flex-1">
-                    Delete “{list.name}”? It has {plural(list.members, 'member')}; they stay in the project,
-                    but bots, broadcasts and API calls using list {list.id} will no longer find it.
+                    Delete “{list.name}”?{' '}
+                    {list.members
+                      ? `It has ${plural(list.members, 'member')}; they stay in the project, but lose this membership.`
+                      : 'It has no members.'}{' '}
+                    Bots, broadcasts and API calls using list {list.id} will no longer find it.
                   </span>
                   <Button
                     variant="danger"
