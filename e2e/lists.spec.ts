@@ -44,7 +44,9 @@ test('a list is created, filled from a CSV (a bad row shown, then fixed) and fro
   );
   await expect(newsletter.getByRole('button', { name: 'Import', exact: true })).toBeDisabled();
   await file.setInputFiles(csv(`client_id\n${clientId}\n${clientId}\n`));
-  await expect(newsletter.getByTestId('import-summary')).toContainText('1 client found, 1 duplicate row counted once.');
+  await expect(newsletter.getByTestId('import-summary')).toContainText(
+    '1 client found, 1 duplicate row counted once.',
+  );
   await newsletter.getByRole('button', { name: 'Import 1 new member', exact: true }).click();
   await expect(page.getByText('1 client added to “Newsletter”.')).toBeVisible();
   await expect(newsletter.getByTestId('member-count')).toHaveText('1 member');

@@ -191,7 +191,9 @@ export function ListImportPanel({
           disabled={!report || report.errorCount > 0 || report.rows === 0 || busy}
           onClick={() => void commit()}
         >
-          {report && !report.errorCount ? `Import ${n(newClients)} new member${newClients === 1 ? '' : 's'}` : 'Import'}
+          {report && !report.errorCount
+            ? `Import ${n(newClients)} new member${newClients === 1 ? '' : 's'}`
+            : 'Import'}
         </Button>
         <Button variant="secondary" onClick={onClose}>
           Cancel
