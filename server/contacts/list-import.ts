@@ -231,12 +231,23 @@ export async function importListMembers(
     );
   if (!parsed.rows.length)
     throw new DomainError('invalid', 'The file has no rows below its header; nothing to import.', 'file');
-  const added = await db.$transaction(
-    async (tx) => {
-      await requireList(tx, projectId, listId);
-      return addKnownClients(tx, projectId, listId, ids);
-    },
-    { timeout: 120_000 },
-  );
+  const added = await db
+    .$transaction(
+      async (tx) => {
+        await requireList(tx, projectId, listId);
+        return addKnownClients(tx, projectId, listId, ids);
+      },
+      { timeout: 120_000 },
+    )
+    .catch((error: unknown) => {
+      // A client deleted between the lookup and the write: the whole import is rolled back.
+      if ((error as { code?: string }).code === 'P2003')
+        throw new DomainError(
+          'conflict',
+          'Some of these clients were deleted while the file was being imported; nothing was imported. Choose the file again.',
+          'file',
+        );
+      throw error;
+    });
   return { ...report, added };
 }
