@@ -4,6 +4,7 @@ import { botSchemaRouter } from './routers/bot-schema';
 import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
 import { inboxRouter } from './routers/inbox';
+import { listsRouter } from './routers/lists';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
@@ -21,6 +22,7 @@ export const appRouter = createTRPCRouter({
   team: teamRouter,
   inbox: inboxRouter,
   submissions: submissionsRouter,
+  lists: listsRouter,
 });
 
 export type AppRouter = typeof appRouter;
