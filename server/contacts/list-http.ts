@@ -1,76 +1,20 @@
 import { z } from 'zod';
 import { clientDisplayName, messengerLabel } from '@/lib/client-display';
 import { MAX_IMPORT_BYTES } from '@/lib/lists/list-csv';
-import { getSessionFromHeaders } from '@/server/auth/auth';
-import { getDb } from '@/server/db';
+import { cappedBytes } from '@/server/channels/capped-body';
 import type { PrismaClient } from '@/server/db/client-type';
+import { csvResponse } from '@/server/downloads/csv-response';
 import { DomainError } from '@/server/errors';
-import { requireMembership } from '@/server/projects/membership';
+import { domainRefusal, jsonRefusal, memberOfRequest } from '@/server/projects/request-member';
 import { type ClientFilterInput, clientFilterInput, clientFilterWhere } from './client-search';
 import { importListMembers } from './list-import';
 import { requireList } from './list-service';
 
-const json = (status: number, body: unknown) =>
-  Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
-const fail = (status: number, message: string, field?: string) =>
-  json(status, { error: message, ...(field ? { field } : {}) });
-
-const STATUS: Record<DomainError['code'], number> = {
-  invalid: 400,
-  not_found: 404,
-  forbidden: 403,
-  conflict: 409,
-  limit: 413,
-  plan: 402,
-};
+const IMPORT_USAGE =
+  'POST /api/projects/<project id>/lists/<list id>/import[?commit=1] with the CSV file as the body';
+const EXPORT_USAGE = '/api/projects/<project id>/clients/export[?<Clients filter>]';
 
 const positiveId = (s: string) => (/^\d{1,10}$/.test(s) && Number(s) > 0 ? Number(s) : null);
-
-/** The signed-in member's project, or the Response refusing the request. */
-async function memberProject(
-  request: Request,
-  rawProjectId: string,
-): Promise<{ db: PrismaClient; projectId: number } | Response> {
-  const projectId = positiveId(rawProjectId);
-  if (!projectId) return fail(400, 'The address must name a project id (a positive whole number).');
-  const session = await getSessionFromHeaders(request.headers);
-  if (!session) return fail(401, 'Sign in to continue.');
-  const db = await getDb();
-  try {
-    await requireMembership(db, session.user.id, projectId);
-  } catch (error) {
-    if (error instanceof DomainError) return fail(404, error.message);
-    throw error;
-  }
-  return { db, projectId };
-}
-
-/** Reads the body up to `limit` bytes; null when it is longer (the rest is not read). */
-async function readCapped(request: Request, limit: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) return null;
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    parts.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    bytes.set(p, at);
-    at += p.byteLength;
-  }
-  return bytes;
-}
 
 /**
  * POST /api/projects/<project>/lists/<list>/import[?commit=1]: the CSV file as the body. Without
@@ -78,22 +22,25 @@ async function readCapped(request: Request, limit: number): Promise<Uint8Array |
  * only if no row is in error (server/contacts/list-import.ts). Any member of the project.
  */
 export async function listImportRoute(request: Request, rawProjectId: string, rawListId: string) {
-  const member = await memberProject(request, rawProjectId);
+  const member = await memberOfRequest(request, rawProjectId, IMPORT_USAGE);
   if (member instanceof Response) return member;
   const listId = positiveId(rawListId);
-  if (!listId) return fail(400, 'The address must name a list id (a positive whole number).');
-  const bytes = await readCapped(request, MAX_IMPORT_BYTES);
+  if (!listId)
+    return jsonRefusal(400, `The address must name a list id (a positive whole number): ${IMPORT_USAGE}.`);
+  const bytes = await cappedBytes(request, MAX_IMPORT_BYTES);
   if (!bytes)
-    return fail(
+    return jsonRefusal(
       413,
       `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it and import each part.`,
       'file',
     );
   const commit = new URL(request.url).searchParams.get('commit') === '1';
   try {
-    return json(200, await importListMembers(member.db, member.projectId, listId, bytes, { commit }));
+    return Response.json(await importListMembers(member.db, member.projectId, listId, bytes, { commit }), {
+      headers: { 'Cache-Control': 'no-store' },
+    });
   } catch (error) {
-    if (error instanceof DomainError) return fail(STATUS[error.code], error.message, error.field);
+    if (error instanceof DomainError) return domainRefusal(error);
     throw error;
   }
 }
@@ -131,74 +78,49 @@ export const EXPORT_COLUMNS = [
 const EXPORT_PAGE = 1000;
 
 /**
- * A spreadsheet runs a cell starting with these as a formula: written with a leading quote
- * (a phone number such as +7 900 123-45-67 is left as it is).
+ * The clients of a filter as CSV rows (EXPORT_COLUMNS first), read EXPORT_PAGE rows at a time by
+ * id as the download pulls them: memory stays flat whatever the count.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PHONE_LIKE = /^\+[\d\s().-]*$/;
-function cell(value: string) {
-  const v = FORMULA_START.test(value) && !PHONE_LIKE.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
-
-/**
- * The clients of a filter as CSV (EXPORT_COLUMNS), read EXPORT_PAGE rows at a time by id as the
- * reader pulls: memory stays flat whatever the count.
- */
-export function clientsCsvStream(db: PrismaClient, projectId: number, filter: ClientFilterInput) {
+export async function* clientsCsvRows(db: PrismaClient, projectId: number, filter: ClientFilterInput) {
   const where = clientFilterWhere(projectId, filter);
-  const encoder = new TextEncoder();
+  yield EXPORT_COLUMNS;
   let after = 0;
-  let headerSent = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        // A byte order mark so that Excel reads the file as UTF-8.
-        controller.enqueue(encoder.encode(`\ufeff${EXPORT_COLUMNS.join(',')}\r\n`));
-        return;
-      }
-      const rows = await db.client.findMany({
-        where: { AND: [where, { id: { gt: after } }] },
-        orderBy: { id: 'asc' },
-        take: EXPORT_PAGE,
-        select: {
-          id: true,
-          name: true,
-          clientType: true,
-          platformId: true,
-          groupId: true,
-          tag: true,
-          createdAt: true,
-          lastMessageAt: true,
-          variables: { where: { name: { in: ['phone', 'email'] } }, select: { name: true, value: true } },
-        },
-      });
-      if (!rows.length) {
-        controller.close();
-        return;
-      }
-      after = rows.at(-1)!.id;
-      const lines = rows.map((c) => {
-        const v = (name: string) => c.variables.find((x) => x.name === name)?.value ?? '';
-        return [
-          String(c.id),
-          cell(c.name || clientDisplayName(c)),
-          cell(messengerLabel(c.clientType)),
-          String(c.clientType),
-          cell(c.platformId),
-          cell(c.groupId),
-          cell(v('phone')),
-          cell(v('email')),
-          cell(c.tag),
-          c.createdAt.toISOString(),
-          c.lastMessageAt?.toISOString() ?? '',
-        ].join(',');
-      });
-      controller.enqueue(encoder.encode(`${lines.join('\r\n')}\r\n`));
-    },
-  });
-  return stream;
+  for (;;) {
+    const rows = await db.client.findMany({
+      where: { AND: [where, { id: { gt: after } }] },
+      orderBy: { id: 'asc' },
+      take: EXPORT_PAGE,
+      select: {
+        id: true,
+        name: true,
+        clientType: true,
+        platformId: true,
+        groupId: true,
+        tag: true,
+        createdAt: true,
+        lastMessageAt: true,
+        variables: { where: { name: { in: ['phone', 'email'] } }, select: { name: true, value: true } },
+      },
+    });
+    for (const c of rows) {
+      const v = (name: string) => c.variables.find((x) => x.name === name)?.value ?? '';
+      yield [
+        String(c.id),
+        c.name || clientDisplayName(c),
+        messengerLabel(c.clientType),
+        String(c.clientType),
+        c.platformId,
+        c.groupId,
+        v('phone'),
+        v('email'),
+        c.tag,
+        c.createdAt.toISOString(),
+        c.lastMessageAt?.toISOString() ?? '',
+      ];
+    }
+    if (rows.length < EXPORT_PAGE) return;
+    after = rows[rows.length - 1].id;
+  }
 }
 
 /**
@@ -206,14 +128,14 @@ export function clientsCsvStream(db: PrismaClient, projectId: number, filter: Cl
  * list's members with `listId`), as CSV streamed page by page by id. Any member.
  */
 export async function clientsExportRoute(request: Request, rawProjectId: string) {
-  const member = await memberProject(request, rawProjectId);
+  const member = await memberOfRequest(request, rawProjectId, EXPORT_USAGE);
   if (member instanceof Response) return member;
   const { db, projectId } = member;
   const raw = exportQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   const filter = raw.success ? clientFilterInput.safeParse(raw.data) : raw;
   if (!filter.success) {
     const issue = filter.error.issues[0];
-    return fail(
+    return jsonRefusal(
       400,
       `${issue?.path.join('.') || 'query'}: ${issue?.message ?? 'invalid'}`,
       issue?.path.join('.'),
@@ -227,15 +149,8 @@ export async function clientsExportRoute(request: Request, rawProjectId: string)
     }
     if (filter.data.notListId) await requireList(db, projectId, filter.data.notListId);
   } catch (error) {
-    if (error instanceof DomainError) return fail(404, error.message);
+    if (error instanceof DomainError) return domainRefusal(error);
     throw error;
   }
-  const stream = clientsCsvStream(db, projectId, filter.data);
-  return new Response(stream, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${fileName}"`,
-      'Cache-Control': 'no-store',
-    },
-  });
+  return csvResponse(fileName, clientsCsvRows(db, projectId, filter.data));
 }

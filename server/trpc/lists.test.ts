@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_TYPES } from '@/lib/client-display';
 import { MAX_IMPORT_ROWS } from '@/lib/lists/list-csv';
-import { clientsCsvStream } from '@/server/contacts/list-http';
+import { clientsCsvRows } from '@/server/contacts/list-http';
 import { importListMembers } from '@/server/contacts/list-import';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
+import { csvResponse } from '@/server/downloads/csv-response';
 import { signedInCaller } from './testing/signed-in';
 
 let tdb: TestDatabase;
@@ -53,11 +54,6 @@ async function setup(tag: string, count = 6) {
   return { owner, operator, projectId: project.id, ids: clients.map((c) => c.id) };
 }
 
-async function csvOf(stream: ReadableStream<Uint8Array>) {
-  // Keeping the byte order mark, which a plain .text() drops.
-  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(await new Response(stream).arrayBuffer());
-}
-
 describe('lists through the web app', () => {
   it('lets an operator create, rename, fill by ids and by filter, count and delete lists; names are unique', async () => {
     const { operator, projectId, ids } = await setup('ops');
@@ -98,10 +94,13 @@ describe('lists through the web app', () => {
       (await operator.lists.removeClients({ projectId, listId: vip.id, clientIds: [ids[1]!] })).changed,
     ).toBe(1);
 
-    const csv = await csvOf(clientsCsvStream(tdb.prisma, projectId, { listId: vip.id }));
+    const csv = await csvResponse(
+      'list.csv',
+      clientsCsvRows(tdb.prisma, projectId, { listId: vip.id }),
+    ).text();
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      '\ufeffclient_id,name,messenger,client_type,platform_id,group_id,phone,email,tag,created_at,last_message_at',
+      'client_id,name,messenger,client_type,platform_id,group_id,phone,email,tag,created_at,last_message_at',
     );
     expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual([ids[3], ids[5]]);
 
@@ -154,7 +153,7 @@ describe('lists through the web app', () => {
     expect(
       (await b.owner.lists.addMatching({ projectId: b.projectId, listId: listB.id, filter: {} })).changed,
     ).toBe(2);
-    const exported = await csvOf(clientsCsvStream(tdb.prisma, b.projectId, {}));
+    const exported = await csvResponse('all.csv', clientsCsvRows(tdb.prisma, b.projectId, {})).text();
     expect(exported).not.toContain('iso-a-');
     expect(await tdb.prisma.clientListMember.count({ where: { listId: listA.id } })).toBe(0);
   });
