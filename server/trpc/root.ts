@@ -1,6 +1,7 @@
 import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
+import { broadcastsRouter } from './routers/broadcasts';
 import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
 import { inboxRouter } from './routers/inbox';
@@ -21,6 +22,7 @@ export const appRouter = createTRPCRouter({
   team: teamRouter,
   inbox: inboxRouter,
   submissions: submissionsRouter,
+  broadcasts: broadcastsRouter,
 });
 
 export type AppRouter = typeof appRouter;
