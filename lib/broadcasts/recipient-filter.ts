@@ -45,10 +45,7 @@ export type RecipientFilter = z.output<typeof recipientFilterSchema>;
 export type RecipientFilterInput = z.input<typeof recipientFilterSchema>;
 
 /** A one-line description of a filter, for the list of broadcasts. */
-export function describeFilter(
-  f: RecipientFilter,
-  names: { lists?: Map<number, string> } = {},
-): string {
+export function describeFilter(f: RecipientFilter, names: { lists?: Map<number, string> } = {}): string {
   const list = (xs: number[]) => xs.map((x) => names.lists?.get(x) ?? `list ${x}`).join(', ');
   const parts: string[] = [];
   if (f.clientIds) parts.push(`${f.clientIds.length} chosen clients`);
@@ -57,8 +54,11 @@ export function describeFilter(
   if (f.clientTypes.length) parts.push(`messenger ${f.clientTypes.join(', ')}`);
   if (f.crmStateId) parts.push(`CRM stage ${f.crmStateId}`);
   if (f.blockId) parts.push(`in block ${f.blockId}`);
-  if (f.variable) parts.push(`${f.variable.name} ${f.variable.op.replace('_', ' ')} ${f.variable.value}`.trim());
-  if (f.firstContactAfter) parts.push(`first contact after ${f.firstContactAfter.toISOString().slice(0, 10)}`);
-  if (f.firstContactBefore) parts.push(`first contact before ${f.firstContactBefore.toISOString().slice(0, 10)}`);
+  if (f.variable)
+    parts.push(`${f.variable.name} ${f.variable.op.replace('_', ' ')} ${f.variable.value}`.trim());
+  if (f.firstContactAfter)
+    parts.push(`first contact after ${f.firstContactAfter.toISOString().slice(0, 10)}`);
+  if (f.firstContactBefore)
+    parts.push(`first contact before ${f.firstContactBefore.toISOString().slice(0, 10)}`);
   return parts.length ? parts.join('; ') : 'Everyone subscribed';
 }

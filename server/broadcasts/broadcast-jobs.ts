@@ -1,5 +1,5 @@
-import type { PrismaClient } from '@/server/db/client-type';
 import { getDb } from '@/server/db';
+import type { PrismaClient } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
 import { defineJob, enqueue, enqueueMany } from '@/server/jobs/jobs';
 import {
@@ -69,7 +69,8 @@ async function dispatch(db: PrismaClient, data: BroadcastDispatchData) {
  */
 export async function startBroadcast(db: PrismaClient, projectId: number, input: BroadcastInput) {
   const broadcast = await createBroadcast(db, projectId, input);
-  if (broadcast.status === 'running') await dispatch(db, { projectId, broadcastId: broadcast.id, epoch: broadcast.epoch });
+  if (broadcast.status === 'running')
+    await dispatch(db, { projectId, broadcastId: broadcast.id, epoch: broadcast.epoch });
   if (broadcast.status === 'scheduled' && broadcast.scheduledAt)
     await enqueue(
       broadcastDispatchJob,
@@ -94,6 +95,7 @@ export async function changeBroadcast(
   action: BroadcastControl,
 ) {
   const b = await controlBroadcast(db, projectId, broadcastId, action);
-  if (action === 'resume' && b.status === 'running') await dispatch(db, { projectId, broadcastId, epoch: b.epoch });
+  if (action === 'resume' && b.status === 'running')
+    await dispatch(db, { projectId, broadcastId, epoch: b.epoch });
   return b;
 }

@@ -1,11 +1,11 @@
-import type { Attachment, Buttons } from '@/lib/schema';
-import { MESSAGE_FROM } from '@/server/contacts/history-service';
-import { requireList } from '@/server/contacts/list-service';
 import {
   type RecipientFilter,
   type RecipientFilterInput,
   recipientFilterSchema,
 } from '@/lib/broadcasts/recipient-filter';
+import type { Attachment, Buttons } from '@/lib/schema';
+import { MESSAGE_FROM } from '@/server/contacts/history-service';
+import { requireList } from '@/server/contacts/list-service';
 import { cancelPendingRecipients, countRecipients, insertRecipients } from '@/server/db/broadcast-sql';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
@@ -69,15 +69,30 @@ export async function checkRecipientFilter(
   const f = parsed.data;
   const listIds = [...new Set([...f.listIds, ...f.excludeListIds])];
   if (listIds.length) {
-    const found = await db.clientList.findMany({ where: { projectId, id: { in: listIds } }, select: { id: true } });
+    const found = await db.clientList.findMany({
+      where: { projectId, id: { in: listIds } },
+      select: { id: true },
+    });
     const missing = listIds.filter((id) => !found.some((l) => l.id === id));
     if (missing.length)
-      throw new DomainError('not_found', `List ${missing.join(', ')} does not exist in this project.`, 'recipients.lists');
+      throw new DomainError(
+        'not_found',
+        `List ${missing.join(', ')} does not exist in this project.`,
+        'recipients.lists',
+      );
   }
   if (f.crmStateId && !(await db.crmState.count({ where: { projectId, id: f.crmStateId } })))
-    throw new DomainError('not_found', `CRM stage ${f.crmStateId} does not exist in this project.`, 'recipients.crmStateId');
+    throw new DomainError(
+      'not_found',
+      `CRM stage ${f.crmStateId} does not exist in this project.`,
+      'recipients.crmStateId',
+    );
   if (f.blockId && !(await db.block.count({ where: { projectId, id: f.blockId } })))
-    throw new DomainError('not_found', `Block ${f.blockId} does not exist in this bot.`, 'recipients.blockId');
+    throw new DomainError(
+      'not_found',
+      `Block ${f.blockId} does not exist in this bot.`,
+      'recipients.blockId',
+    );
   if (f.firstContactAfter && f.firstContactBefore && f.firstContactAfter >= f.firstContactBefore)
     throw new DomainError(
       'invalid',
@@ -104,10 +119,19 @@ function filterOf(input: BroadcastInput): RecipientFilterInput {
  * one that starts now, its recipients recorded by one INSERT ... SELECT. The caller queues the
  * dispatcher (broadcast-jobs.ts); nothing here holds the recipients in memory.
  */
-export async function createBroadcast(db: PrismaClient, projectId: number, input: BroadcastInput, now = new Date()) {
+export async function createBroadcast(
+  db: PrismaClient,
+  projectId: number,
+  input: BroadcastInput,
+  now = new Date(),
+) {
   const mode = input.mode ?? 'now';
   if (mode !== 'draft' && !input.text.trim() && !input.attachments.length && !input.blockId) {
-    throw new DomainError('invalid', 'text: write a message, attach a file or pick a block (message_id).', 'text');
+    throw new DomainError(
+      'invalid',
+      'text: write a message, attach a file or pick a block (message_id).',
+      'text',
+    );
   }
   if (!(input.shiftSeconds >= 0 && input.shiftSeconds <= 3600))
     throw new DomainError('invalid', 'shift: must be between 0 and 3600 seconds.', 'shift');
@@ -120,7 +144,11 @@ export async function createBroadcast(db: PrismaClient, projectId: number, input
     if (!input.scheduledAt || Number.isNaN(input.scheduledAt.getTime()))
       throw new DomainError('invalid', 'scheduledAt: pick the date and time to send at.', 'scheduledAt');
     if (input.scheduledAt.getTime() <= now.getTime())
-      throw new DomainError('invalid', 'scheduledAt: this time has passed; pick a later one or send now.', 'scheduledAt');
+      throw new DomainError(
+        'invalid',
+        'scheduledAt: this time has passed; pick a later one or send now.',
+        'scheduledAt',
+      );
   }
   const app = input.source === 'app';
   const base = {
@@ -170,7 +198,12 @@ const zeroRecipients = () =>
  * A scheduled broadcast whose time has come, or a draft sent now: its recipients recorded and
  * its status running (done at once when nobody matches any more).
  */
-export async function beginBroadcast(db: PrismaClient, projectId: number, broadcastId: number, now = new Date()) {
+export async function beginBroadcast(
+  db: PrismaClient,
+  projectId: number,
+  broadcastId: number,
+  now = new Date(),
+) {
   return db.$transaction(
     async (tx) => {
       const b = await tx.broadcast.findFirst({ where: { id: broadcastId, projectId } });
@@ -207,7 +240,7 @@ export async function dispatchStep(
 ): Promise<Date | null> {
   for (;;) {
     const b = await db.broadcast.findFirst({ where: { id: data.broadcastId, projectId: data.projectId } });
-    if (!b || b.status !== 'running' || b.epoch !== data.epoch) return null;
+    if (b?.status !== 'running' || b.epoch !== data.epoch) return null;
     const at = now();
     const nextSendAt = b.nextSendAt && b.nextSendAt > at ? b.nextSendAt : at;
     const ahead = await db.broadcastRecipient.count({

@@ -1,9 +1,9 @@
 import { describeFilter, recipientFilterSchema } from '@/lib/broadcasts/recipient-filter';
 import { clientDisplayName } from '@/lib/client-display';
+import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 import { clientFilterOptions } from '@/server/contacts/client-filter-options';
 import type { Db } from '@/server/db/client-type';
 import { notFound } from '@/server/errors';
-import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 import { pendingOf } from './broadcast-service';
 
 export const BROADCAST_PAGE = 50;
@@ -12,13 +12,23 @@ export const RECIPIENT_PAGE = 100;
 /** Whether this member may send, pause and cancel broadcasts (docs/broadcasts.md, "Roles"). */
 export async function maySendBroadcasts(db: Db, projectId: number, role: MemberRole) {
   if (canManageProject(role)) return true;
-  const p = await db.project.findUnique({ where: { id: projectId }, select: { operatorsSendBroadcasts: true } });
+  const p = await db.project.findUnique({
+    where: { id: projectId },
+    select: { operatorsSendBroadcasts: true },
+  });
   return p?.operatorsSendBroadcasts ?? false;
 }
 
 /** The rate so far (recipients a second since it started) and the seconds left at that rate. */
 export function pace(
-  b: { status: string; total: number; sent: number; failed: number; shiftSeconds: number; startedAt: Date | null },
+  b: {
+    status: string;
+    total: number;
+    sent: number;
+    failed: number;
+    shiftSeconds: number;
+    startedAt: Date | null;
+  },
   now: Date,
 ) {
   const done = b.sent + b.failed;
@@ -29,7 +39,7 @@ export function pace(
   // The shift bounds the rate from above: at 0.2 s no broadcast goes faster than 5 a second.
   const byShift = pending * b.shiftSeconds;
   const byRate = rate > 0 ? pending / rate : null;
-  return { rate, secondsLeft: byRate === null ? (byShift || null) : Math.max(byRate, byShift) };
+  return { rate, secondsLeft: byRate === null ? byShift || null : Math.max(byRate, byShift) };
 }
 
 export async function listBroadcasts(db: Db, projectId: number, page: number) {
@@ -147,8 +157,16 @@ export async function broadcastRecipients(
 export async function recipientOptions(db: Db, projectId: number) {
   const [options, blocks, project] = await Promise.all([
     clientFilterOptions(db, projectId),
-    db.block.findMany({ where: { projectId }, select: { id: true, name: true }, orderBy: { id: 'asc' }, take: 2000 }),
-    db.project.findUniqueOrThrow({ where: { id: projectId }, select: { timeZone: true, operatorsSendBroadcasts: true } }),
+    db.block.findMany({
+      where: { projectId },
+      select: { id: true, name: true },
+      orderBy: { id: 'asc' },
+      take: 2000,
+    }),
+    db.project.findUniqueOrThrow({
+      where: { id: projectId },
+      select: { timeZone: true, operatorsSendBroadcasts: true },
+    }),
   ]);
   return {
     lists: options.lists,

@@ -8,8 +8,8 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
 import { startWorkers } from '@/server/jobs/jobs';
-import { signedInCaller } from '@/server/trpc/testing/signed-in';
 import { waitFor } from '@/server/testing/wait-for';
+import { signedInCaller } from '@/server/trpc/testing/signed-in';
 import { broadcastDispatchJob, broadcastSendJob, startBroadcast } from './broadcast-jobs';
 import { dispatchStep, type QueuedSend, sendBroadcastMessage } from './broadcast-service';
 
@@ -112,7 +112,10 @@ describe('recipients', () => {
     for (const [filter, expected] of cases) {
       const full = { ...noFilter, ...filter };
       const count = await owner.broadcasts.count({ projectId, filter: full });
-      const created = await owner.broadcasts.create({ projectId, ...message({ filter: full, mode: 'draft' }) });
+      const created = await owner.broadcasts.create({
+        projectId,
+        ...message({ filter: full, mode: 'draft' }),
+      });
       await owner.broadcasts.sendDraft({ projectId, broadcastId: created.id });
       expect([filter, count, await recipientsOf(created.id)]).toEqual([filter, expected.length, expected]);
       await owner.broadcasts.control({ projectId, broadcastId: created.id, action: 'cancel' });
@@ -128,12 +131,18 @@ describe('recipients', () => {
         () => 'accepted',
         (e: Error) => e.message,
       );
-    expect(await refused({ filter: { ...noFilter, listIds: [list.id] } })).toMatch(/^recipients: no client matches/);
-    expect(await refused({ mode: 'schedule', scheduledAt: '2020-01-01T10:00' })).toMatch(/^scheduledAt: this time has passed/);
+    expect(await refused({ filter: { ...noFilter, listIds: [list.id] } })).toMatch(
+      /^recipients: no client matches/,
+    );
+    expect(await refused({ mode: 'schedule', scheduledAt: '2020-01-01T10:00' })).toMatch(
+      /^scheduledAt: this time has passed/,
+    );
     expect(await refused({ mode: 'schedule' })).toMatch(/^scheduledAt: pick the date/);
     expect(await refused({ text: '  ' })).toMatch(/^text: write a message/);
     expect(await refused({ shiftSeconds: -1 })).toMatch(/shift: must be 0 seconds or more/);
-    expect(await refused({ filter: { ...noFilter, listIds: [999_999] } })).toMatch(/List 999999 does not exist/);
+    expect(await refused({ filter: { ...noFilter, listIds: [999_999] } })).toMatch(
+      /List 999999 does not exist/,
+    );
     expect(await refused({ blockId: 77, text: '' })).toMatch(/Block 77 does not exist/);
     expect(await db.broadcast.count({ where: { projectId } })).toBe(0);
     // A draft may be empty, but cannot be sent so.
@@ -153,9 +162,9 @@ describe('running a broadcast', () => {
     for (const clientId of ids.slice(0, 2))
       await sendBroadcastMessage(deps, { projectId, broadcastId: created.id, clientId, epoch: 0 });
     await owner.broadcasts.control({ projectId, broadcastId: created.id, action: 'pause' });
-    await expect(owner.broadcasts.control({ projectId, broadcastId: created.id, action: 'pause' })).rejects.toThrow(
-      /only a running broadcast can be paused/,
-    );
+    await expect(
+      owner.broadcasts.control({ projectId, broadcastId: created.id, action: 'pause' }),
+    ).rejects.toThrow(/only a running broadcast can be paused/);
     for (const clientId of ids.slice(2))
       await sendBroadcastMessage(deps, { projectId, broadcastId: created.id, clientId, epoch: 0 });
     expect(await owner.broadcasts.get({ projectId, broadcastId: created.id })).toMatchObject({
@@ -169,7 +178,11 @@ describe('running a broadcast', () => {
     // The resumed dispatcher (epoch 2) queued the four pending ones; old sends (epoch 0) do nothing.
     const queued: QueuedSend[] = [];
     await db.broadcast.update({ where: { id: b.id }, data: { cursor: 0 } });
-    await dispatchStep(db, { projectId, broadcastId: b.id, epoch: b.epoch }, async (s) => void queued.push(...s));
+    await dispatchStep(
+      db,
+      { projectId, broadcastId: b.id, epoch: b.epoch },
+      async (s) => void queued.push(...s),
+    );
     expect(queued.map((s) => [s.data.clientId, s.data.epoch])).toEqual(ids.slice(2).map((id) => [id, 2]));
     await sendBroadcastMessage(deps, { projectId, broadcastId: b.id, clientId: ids[2]!, epoch: 0 });
     for (const s of queued) await sendBroadcastMessage(deps, s.data);
@@ -180,23 +193,30 @@ describe('running a broadcast', () => {
       failed: 0,
       pending: 0,
     });
-    const copies = await db.message.count({ where: { projectId, direction: 'out', text: { startsWith: 'Hello' } } });
+    const copies = await db.message.count({
+      where: { projectId, direction: 'out', text: { startsWith: 'Hello' } },
+    });
     expect(copies).toBe(6);
 
     const second = await owner.broadcasts.create({ projectId, ...message() });
     await sendBroadcastMessage(deps, { projectId, broadcastId: second.id, clientId: ids[0]!, epoch: 0 });
     await owner.broadcasts.control({ projectId, broadcastId: second.id, action: 'cancel' });
-    for (const clientId of ids) await sendBroadcastMessage(deps, { projectId, broadcastId: second.id, clientId, epoch: 1 });
+    for (const clientId of ids)
+      await sendBroadcastMessage(deps, { projectId, broadcastId: second.id, clientId, epoch: 1 });
     expect(await owner.broadcasts.get({ projectId, broadcastId: second.id })).toMatchObject({
       status: 'cancelled',
       sent: 1,
       cancelled: 5,
     });
-    const page = await owner.broadcasts.recipients({ projectId, broadcastId: second.id, status: 'cancelled' });
+    const page = await owner.broadcasts.recipients({
+      projectId,
+      broadcastId: second.id,
+      status: 'cancelled',
+    });
     expect(page.total).toBe(5);
-    await expect(owner.broadcasts.control({ projectId, broadcastId: second.id, action: 'resume' })).rejects.toThrow(
-      /only a paused broadcast can be resumed/,
-    );
+    await expect(
+      owner.broadcasts.control({ projectId, broadcastId: second.id, action: 'resume' }),
+    ).rejects.toThrow(/only a paused broadcast can be resumed/);
   });
 
   it('the dispatcher queues sends in batches, at most a minute ahead, and carries on later', async () => {
@@ -216,11 +236,21 @@ describe('running a broadcast', () => {
     const queued: QueuedSend[] = [];
     const t0 = Date.now();
     const data = { projectId, broadcastId: created.id, epoch: started!.epoch };
-    const next = await dispatchStep(db, data, async (s) => void queued.push(...s), () => new Date(t0));
+    const next = await dispatchStep(
+      db,
+      data,
+      async (s) => void queued.push(...s),
+      () => new Date(t0),
+    );
     expect(queued).toHaveLength(1000);
     expect(next!.getTime()).toBeGreaterThan(t0);
     expect(queued[999]!.startAfter.getTime() - queued[0]!.startAfter.getTime()).toBe(99_900);
-    const later = await dispatchStep(db, data, async (s) => void queued.push(...s), () => new Date(t0 + 90_000));
+    const later = await dispatchStep(
+      db,
+      data,
+      async (s) => void queued.push(...s),
+      () => new Date(t0 + 90_000),
+    );
     expect(later).toBeNull();
     expect(new Set(queued.map((s) => s.data.clientId)).size).toBe(1200);
   });
@@ -301,15 +331,18 @@ describe('roles and projects', () => {
     const stranger = await signedInCaller(db, 'roles-other@example.com');
     const other = await project(stranger, 'roles-other', 1);
     await expect(stranger.broadcasts.get({ projectId, broadcastId: sent.id })).rejects.toThrow();
-    await expect(stranger.broadcasts.get({ projectId: other.projectId, broadcastId: sent.id })).rejects.toThrow(
-      /does not exist in this project/,
-    );
+    await expect(
+      stranger.broadcasts.get({ projectId: other.projectId, broadcastId: sent.id }),
+    ).rejects.toThrow(/does not exist in this project/);
     await expect(
       stranger.broadcasts.control({ projectId: other.projectId, broadcastId: sent.id, action: 'cancel' }),
     ).rejects.toThrow(/does not exist in this project/);
     const foreignList = await db.clientList.create({ data: { projectId, name: 'Theirs' } });
     await expect(
-      stranger.broadcasts.count({ projectId: other.projectId, filter: { ...noFilter, listIds: [foreignList.id] } }),
+      stranger.broadcasts.count({
+        projectId: other.projectId,
+        filter: { ...noFilter, listIds: [foreignList.id] },
+      }),
     ).rejects.toThrow(/does not exist in this project/);
   });
 });

@@ -38,13 +38,20 @@ function recipientWhere(projectId: number, f: RecipientFilter): Prisma.Sql {
     else if (v.op === 'is_set') conditions.push(has(Prisma.sql`v.value <> ''`));
     else conditions.push(Prisma.sql`NOT ${has(Prisma.sql`v.value <> ''`)}`);
   }
-  if (f.firstContactAfter) conditions.push(Prisma.sql`c."createdAt" >= (${f.firstContactAfter.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
-  if (f.firstContactBefore) conditions.push(Prisma.sql`c."createdAt" < (${f.firstContactBefore.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
+  if (f.firstContactAfter)
+    conditions.push(
+      Prisma.sql`c."createdAt" >= (${f.firstContactAfter.toISOString()}::timestamptz AT TIME ZONE 'UTC')`,
+    );
+  if (f.firstContactBefore)
+    conditions.push(
+      Prisma.sql`c."createdAt" < (${f.firstContactBefore.toISOString()}::timestamptz AT TIME ZONE 'UTC')`,
+    );
   return Prisma.join(conditions, ' AND ');
 }
 
 export async function countRecipients(db: Db, projectId: number, f: RecipientFilter): Promise<number> {
-  const rows = await db.$queryRaw`SELECT count(*)::int AS n FROM "Client" c WHERE ${recipientWhere(projectId, f)}`;
+  const rows =
+    await db.$queryRaw`SELECT count(*)::int AS n FROM "Client" c WHERE ${recipientWhere(projectId, f)}`;
   return z.array(z.object({ n: column.int })).parse(rows)[0]?.n ?? 0;
 }
 

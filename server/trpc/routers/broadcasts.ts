@@ -12,6 +12,7 @@ import {
   recipientOptions,
 } from '@/server/broadcasts/broadcast-views';
 import { DomainError } from '@/server/errors';
+import { canManageProject } from '@/server/projects/membership';
 import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
 
 /**
@@ -23,7 +24,8 @@ const senderProcedure = projectProcedure.use(async ({ ctx, next }) => {
   if (!(await maySendBroadcasts(ctx.db, ctx.projectId, ctx.member.role)))
     throw new TRPCError({
       code: 'FORBIDDEN',
-      message: 'Operators may not send broadcasts in this project; ask an owner or admin (Broadcasts → settings).',
+      message:
+        'Operators may not send broadcasts in this project; ask an owner or admin (Broadcasts → settings).',
     });
   return next();
 });
@@ -61,7 +63,11 @@ const filterInput = z.object({
   firstContactBefore: localTime.optional(),
 });
 
-async function toFilter(db: Parameters<typeof recipientOptions>[0], projectId: number, f: z.infer<typeof filterInput>) {
+async function toFilter(
+  db: Parameters<typeof recipientOptions>[0],
+  projectId: number,
+  f: z.infer<typeof filterInput>,
+) {
   const p = await db.project.findUniqueOrThrow({ where: { id: projectId }, select: { timeZone: true } });
   return {
     ...f,
@@ -76,6 +82,7 @@ export const broadcastsRouter = createTRPCRouter({
     .input(z.object({ page: z.number().int().min(0).default(0) }))
     .query(async ({ ctx, input }) => ({
       ...(await listBroadcasts(ctx.db, ctx.projectId, input.page)),
+      manager: canManageProject(ctx.member.role),
       canSend: await maySendBroadcasts(ctx.db, ctx.projectId, ctx.member.role),
     })),
   get: projectProcedure.input(broadcastInput).query(async ({ ctx, input }) => ({
@@ -120,16 +127,23 @@ export const broadcastsRouter = createTRPCRouter({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const p = await ctx.db.project.findUniqueOrThrow({ where: { id: ctx.projectId }, select: { timeZone: true } });
+      const p = await ctx.db.project.findUniqueOrThrow({
+        where: { id: ctx.projectId },
+        select: { timeZone: true },
+      });
       if (input.mode === 'schedule' && !input.scheduledAt?.includes('T'))
-        throw new DomainError('invalid', 'scheduledAt: pick the date and the time to send at.', 'scheduledAt');
+        throw new DomainError(
+          'invalid',
+          'scheduledAt: pick the date and the time to send at.',
+          'scheduledAt',
+        );
       const b = await startBroadcast(ctx.db, ctx.projectId, {
         source: 'app',
         name: input.name,
         text: input.text,
         blockId: input.blockId,
         attachments: input.attachment ? [input.attachment] : [],
-        buttons: input.buttons?.length ? input.buttons : null,
+        buttons: input.buttons ?? null,
         shiftSeconds: input.shiftSeconds,
         filter: await toFilter(ctx.db, ctx.projectId, input.filter),
         mode: input.mode,
@@ -139,7 +153,8 @@ export const broadcastsRouter = createTRPCRouter({
     }),
   sendDraft: senderProcedure.input(broadcastInput).mutation(async ({ ctx, input }) => {
     const b = await sendDraft(ctx.db, ctx.projectId, input.broadcastId);
-    if (!b) throw new DomainError('not_found', `Broadcast ${input.broadcastId} does not exist in this project.`);
+    if (!b)
+      throw new DomainError('not_found', `Broadcast ${input.broadcastId} does not exist in this project.`);
     return { id: b.id, status: b.status };
   }),
   control: senderProcedure
