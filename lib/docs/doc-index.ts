@@ -61,6 +61,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         label: 'Clients',
         about: 'Everyone who wrote to the bot: profiles, variables, history.',
       },
+      {
+        doc: 'broadcasts',
+        label: 'Broadcasts',
+        about: 'One message or block to many clients: recipients, schedule, progress, pause and cancel.',
+      },
       { doc: 'team', label: 'Team', about: 'Owners, admins and operators; invites.' },
     ],
   },
