@@ -13,10 +13,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { broadcastDispatchJob, broadcastSendJob, changeBroadcast, startBroadcast } from '../server/broadcasts/broadcast-jobs';
+import {
+  broadcastDispatchJob,
+  broadcastSendJob,
+  changeBroadcast,
+  startBroadcast,
+} from '../server/broadcasts/broadcast-jobs';
 import { getDb } from '../server/db';
 import type { PrismaClient } from '../server/db/client-type';
-import { useFreshAppDatabase } from '../server/db/test-support';
+import { useFreshAppDatabase as freshAppDatabase } from '../server/db/test-support';
 import { defineJob, enqueueMany, startWorkers } from '../server/jobs/jobs';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
@@ -37,7 +42,7 @@ const baselineJob = defineJob<{ projectId: number; broadcastId: number; clientId
 
 export async function run() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-bench-broadcast-'));
-  const app = await useFreshAppDatabase(tmp);
+  const app = await freshAppDatabase(tmp);
   try {
     const db = (await getDb()) as PrismaClient;
     const projectId = (await db.project.create({ data: { name: 'bench', webhookSecret: 'whsec_bench' } })).id;
@@ -57,7 +62,11 @@ export async function run() {
     // Baseline: the former way, everything in memory and one job per recipient at once.
     let h0 = heap();
     let t = performance.now();
-    const recipients = await db.client.findMany({ where: { projectId }, select: { id: true }, orderBy: { id: 'asc' } });
+    const recipients = await db.client.findMany({
+      where: { projectId },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
     const now = Date.now();
     const sends = recipients.map((r, i) => ({
       data: { projectId, broadcastId: 0, clientId: r.id },

@@ -28,7 +28,12 @@ test('a broadcast composed to a list runs to the end through the simulator, with
     return r.json();
   };
   const loaded = await api('load_clients', {
-    clients: ['ann', 'bob', 'cid', 'dan'].map((name) => ({ platform_id: name, group_id: 'sim', client_type: 99, name })),
+    clients: ['ann', 'bob', 'cid', 'dan'].map((name) => ({
+      platform_id: name,
+      group_id: 'sim',
+      client_type: 99,
+      name,
+    })),
   });
   const ids = loaded.clients.map((c: { client_id: number }) => c.client_id);
   const list = await trpc<{ id: number }>(page, 'lists.create', { projectId, name: 'Spring sale' });
