@@ -20,6 +20,7 @@ test('a broadcast composed to a list runs to the end through the simulator, with
   // Setup (the lists screen is another tab's): a list of 3 of 4 simulator clients, through the
   // lists API of the app and the public API's load_clients and add_to_list.
   await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByLabel('Name').fill('Setup');
   await page.getByRole('button', { name: 'Create key' }).click();
   const key = (await page.getByTestId('new-key-value').textContent()) ?? '';
   const api = async (action: string, body: unknown) => {
@@ -47,7 +48,7 @@ test('a broadcast composed to a list runs to the end through the simulator, with
   await page.getByRole('button', { name: 'Send broadcast' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'text:' })).toContainText('write a message');
   await page.getByLabel('Name (for the list of broadcasts)').fill('Spring sale');
-  await page.getByLabel('Message').fill('Hello #{name}, spring sale today!');
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Hello #{name}, spring sale today!');
   await page.getByRole('group', { name: 'In any of these lists' }).getByText('Spring sale').click();
   await expect(page.getByTestId('recipient-count')).toContainText('3 recipients match now');
   await page.getByLabel('Seconds between messages').fill('0');

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useEffect, useState } from 'react';
 import { MessageTextField } from '@/components/block-editor/message-text-field';
@@ -43,6 +43,7 @@ function MultiSelect({
   value,
   onChange,
   empty,
+  showIds = true,
 }: {
   id: string;
   label: string;
@@ -50,6 +51,8 @@ function MultiSelect({
   value: number[];
   onChange(v: number[]): void;
   empty: string;
+  /** Show each option's id (lists and stages: integrators need it); not for messengers. */
+  showIds?: boolean;
 }) {
   return (
     <fieldset className="space-y-1">
@@ -70,7 +73,7 @@ function MultiSelect({
                   checked={on}
                   onChange={() => onChange(on ? value.filter((x) => x !== o.id) : [...value, o.id])}
                 />
-                {o.name} <span className="text-slate-400">#{o.id}</span>
+                {o.name} {showIds ? <span className="text-slate-400">#{o.id}</span> : null}
               </label>
             );
           })}
@@ -86,6 +89,7 @@ function MultiSelect({
 export function BroadcastCompose({ projectId }: { projectId: number }) {
   const trpc = useTRPC();
   const router = useRouter();
+  const queryClient = useQueryClient();
   const options = useQuery(trpc.broadcasts.recipientOptions.queryOptions({ projectId }));
   const [name, setName] = useState('');
   const [kind, setKind] = useState<'message' | 'block'>('message');
@@ -126,7 +130,10 @@ export function BroadcastCompose({ projectId }: { projectId: number }) {
   const count = useQuery(trpc.broadcasts.count.queryOptions({ projectId, filter: debounced }));
   const create = useMutation(
     trpc.broadcasts.create.mutationOptions({
-      onSuccess: (b) => router.push(`/projects/${projectId}/broadcasts/${b.id}`),
+      onSuccess: async (b) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.broadcasts.list.pathKey() });
+        router.push(`/projects/${projectId}/broadcasts/${b.id}`);
+      },
       onError: (e) => setError(e.message),
     }),
   );
@@ -291,6 +298,7 @@ export function BroadcastCompose({ projectId }: { projectId: number }) {
             value={clientTypes}
             onChange={setClientTypes}
             empty="No clients yet."
+            showIds={false}
           />
           <div className="grid gap-3 sm:grid-cols-2">
             <Field id="bc-stage" label="CRM stage (open deal)">

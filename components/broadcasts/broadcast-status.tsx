@@ -1,5 +1,3 @@
-import { Badge } from '@/components/ui/badge';
-
 const TONES: Record<string, string> = {
   draft: 'bg-slate-100 text-slate-700',
   scheduled: 'bg-sky-100 text-sky-800',
@@ -11,7 +9,13 @@ const TONES: Record<string, string> = {
 };
 
 export function BroadcastStatus({ status }: { status: string }) {
-  return <Badge className={TONES[status]}>{status}</Badge>;
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${TONES[status] ?? TONES.pending}`}
+    >
+      {status}
+    </span>
+  );
 }
 
 export const dateTime = (d: Date | string | null | undefined) => (d ? new Date(d).toLocaleString() : '—');

@@ -170,21 +170,22 @@ export function BroadcastView({ projectId, broadcastId }: { projectId: number; b
         <section className="space-y-2">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h2 className="text-sm font-semibold text-slate-900">Recipients</h2>
-            <Select
-              aria-label="Outcome"
-              className="w-40"
-              value={status}
-              onChange={(e) => {
-                setStatus(e.target.value as StatusFilter);
-                setPage(0);
-              }}
-            >
-              <option value="">All outcomes</option>
-              <option value="sent">Sent</option>
-              <option value="failed">Failed</option>
-              <option value="pending">Pending</option>
-              <option value="cancelled">Cancelled</option>
-            </Select>
+            <div className="w-40">
+              <Select
+                aria-label="Outcome"
+                value={status}
+                onChange={(e) => {
+                  setStatus(e.target.value as StatusFilter);
+                  setPage(0);
+                }}
+              >
+                <option value="">All outcomes</option>
+                <option value="sent">Sent</option>
+                <option value="failed">Failed</option>
+                <option value="pending">Pending</option>
+                <option value="cancelled">Cancelled</option>
+              </Select>
+            </div>
           </div>
           <div className="overflow-x-auto rounded-md border border-slate-200 bg-white">
             <table className="w-full text-left text-sm">

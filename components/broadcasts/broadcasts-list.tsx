@@ -16,6 +16,8 @@ export function BroadcastsList({ projectId }: { projectId: number }) {
   const list = useQuery({
     ...trpc.broadcasts.list.queryOptions({ projectId, page }),
     placeholderData: keepPreviousData,
+    // Broadcasts started elsewhere (the API, another member) show when the tab is opened.
+    refetchOnMount: 'always',
     // Running broadcasts' counts move: a modest poll while any runs.
     refetchInterval: (q) =>
       q.state.data?.items.some((b) => b.status === 'running' || b.status === 'scheduled') ? 3000 : false,
