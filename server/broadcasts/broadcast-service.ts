@@ -308,12 +308,19 @@ export async function controlBroadcast(
     });
     if (!count) throw refuse(`is ${b.status}: only a paused broadcast can be resumed`);
   } else {
+    // Recipients first, then the broadcast: the order a send locks them in (its recipient, then
+    // the broadcast's counters), so a cancel amid sends never deadlocks with them.
     const done = await db.$transaction(async (tx) => {
+      const open = {
+        id: b.id,
+        status: { in: ['running', 'paused', 'scheduled', 'draft', 'pending'] },
+      } as const;
+      if (!(await tx.broadcast.count({ where: open }))) return 0;
+      await cancelPendingRecipients(tx, b.id);
       const { count } = await tx.broadcast.updateMany({
-        where: { id: b.id, status: { in: ['running', 'paused', 'scheduled', 'draft', 'pending'] } },
+        where: open,
         data: { status: 'cancelled', finishedAt: now, epoch: { increment: 1 } },
       });
-      if (count) await cancelPendingRecipients(tx, b.id);
       return count;
     });
     if (!done) throw refuse(`is already ${b.status}`);
