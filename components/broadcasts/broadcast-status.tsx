@@ -5,6 +5,8 @@ const TONES: Record<string, string> = {
   running: 'bg-amber-100 text-amber-800',
   paused: 'bg-orange-100 text-orange-800',
   done: 'bg-emerald-100 text-emerald-800',
+  sent: 'bg-emerald-100 text-emerald-800',
+  failed: 'bg-red-100 text-red-800',
   cancelled: 'bg-red-100 text-red-800',
 };
 
