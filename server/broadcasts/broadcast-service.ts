@@ -311,10 +311,10 @@ export async function controlBroadcast(
     // Recipients first, then the broadcast: the order a send locks them in (its recipient, then
     // the broadcast's counters), so a cancel amid sends never deadlocks with them.
     const done = await db.$transaction(async (tx) => {
-      const open = {
+      const open: Prisma.BroadcastWhereInput = {
         id: b.id,
         status: { in: ['running', 'paused', 'scheduled', 'draft', 'pending'] },
-      } as const;
+      };
       if (!(await tx.broadcast.count({ where: open }))) return 0;
       await cancelPendingRecipients(tx, b.id);
       const { count } = await tx.broadcast.updateMany({
