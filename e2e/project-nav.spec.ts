@@ -41,7 +41,16 @@ test('on a phone the project name shows, the current tab opens a menu of every t
   await expect(nav.getByRole('link', { name: 'Clients' })).toBeHidden();
   await menu.click();
   await expect(menu).toHaveAttribute('aria-expanded', 'true');
-  for (const tab of ['Bot', 'Conversations', 'Clients', 'Channels', 'Settings', 'API keys', 'Team'])
+  for (const tab of [
+    'Bot',
+    'Conversations',
+    'Clients',
+    'Broadcasts',
+    'Channels',
+    'Settings',
+    'API keys',
+    'Team',
+  ])
     await expect(nav.getByRole('link', { name: tab, exact: true })).toBeInViewport();
   await nav.getByRole('link', { name: 'Clients' }).click();
   await expect(page).toHaveURL(/\/clients$/);

@@ -16,6 +16,7 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
     { href: base, label: 'Bot' },
     { href: `${base}/inbox`, label: 'Conversations' },
     { href: `${base}/clients`, label: 'Clients' },
+    { href: `${base}/broadcasts`, label: 'Broadcasts' },
     { href: `${base}/channels`, label: 'Channels' },
     { href: `${base}/settings`, label: 'Settings', managers: true },
     { href: `${base}/api-keys`, label: 'API keys', managers: true },

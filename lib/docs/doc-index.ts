@@ -66,6 +66,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         label: 'Lists',
         about: 'Groups of clients: create them, fill them from the table or a CSV, export them.',
       },
+      {
+        doc: 'broadcasts',
+        label: 'Broadcasts',
+        about: 'One message or block to many clients: recipients, schedule, progress, pause and cancel.',
+      },
       { doc: 'team', label: 'Team', about: 'Owners, admins and operators; invites.' },
     ],
   },

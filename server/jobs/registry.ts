@@ -1,4 +1,4 @@
-import { broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
+import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
 import { tgPollJob } from '@/server/channels/tg/polling';
 import { tgSweepJob } from '@/server/channels/tg/updates';
 import { scheduledSendJob } from '@/server/engine/engine';
@@ -11,6 +11,7 @@ export const jobDefinitions = [
   webhookDeliveryJob,
   webhookGaveUpJob,
   broadcastSendJob,
+  broadcastDispatchJob,
   tgSweepJob,
   tgPollJob,
 ] as unknown as readonly JobDefinition<object>[];

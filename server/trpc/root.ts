@@ -1,6 +1,7 @@
 import { createCallerFactory, createTRPCRouter } from './init';
 import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
+import { broadcastsRouter } from './routers/broadcasts';
 import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
 import { inboxRouter } from './routers/inbox';
@@ -23,6 +24,7 @@ export const appRouter = createTRPCRouter({
   inbox: inboxRouter,
   submissions: submissionsRouter,
   lists: listsRouter,
+  broadcasts: broadcastsRouter,
 });
 
 export type AppRouter = typeof appRouter;
