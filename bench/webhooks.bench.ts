@@ -110,19 +110,14 @@ export async function run() {
       direction: (i % 2 ? 'out' : 'in') as 'in' | 'out',
       text: `message ${i} of a broadcast`,
     }));
-    const messages = await db.message.createManyAndReturn({ data, select: { id: true, clientId: true } });
+    const messages = await db.message.createManyAndReturn({ data, select: { id: true } });
     const outbox = await db.outbox.createManyAndReturn({
       data: messages.map((m) => ({ projectId: p.id, kind: 'webhook', messageId: m.id, state: 'queued' })),
       select: { id: true, messageId: true },
     });
-    const clientOf = new Map(messages.map((m) => [m.id, m.clientId]));
     await queueWebhookDeliveries(
       p.id,
-      outbox.map((o) => ({
-        target: { messageId: o.messageId as bigint },
-        outboxId: o.id,
-        clientId: clientOf.get(o.messageId as bigint),
-      })),
+      outbox.map((o) => ({ target: { messageId: o.messageId as bigint }, outboxId: o.id })),
     );
     return messages.map((m) => `msg_${p.id}_${m.id}`);
   }

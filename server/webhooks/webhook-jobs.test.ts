@@ -49,15 +49,22 @@ async function receiver(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 }
 
-/** A project with a webhook and `count` stored messages, their deliveries queued as the engine queues them. */
-async function projectWithMessages(webhookUrl: string, count: number) {
+/**
+ * A project with a webhook and `count` stored messages, round-robin over `clients` clients,
+ * their deliveries queued as the engine queues them.
+ */
+async function projectWithMessages(webhookUrl: string, count: number, clients = count) {
   const project = await createProject(db, { name: 'hooks', plan: 'business' });
   await db.project.update({ where: { id: project.id }, data: { webhookUrl } });
-  const client = await db.client.create({ data: { projectId: project.id, platformId: 'p', clientType: 99 } });
+  const clientIds: number[] = [];
+  for (let i = 0; i < clients; i++) {
+    const client = await db.client.create({ data: { projectId: project.id, platformId: `p${i}`, clientType: 99 } });
+    clientIds.push(client.id);
+  }
   const ids: bigint[] = [];
   for (let i = 0; i < count; i++) {
     const message = await db.message.create({
-      data: { projectId: project.id, clientId: client.id, direction: 'out', text: `m${i}` },
+      data: { projectId: project.id, clientId: clientIds[i % clients], direction: 'out', text: `m${i}` },
     });
     ids.push(message.id);
   }
