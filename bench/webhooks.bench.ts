@@ -23,7 +23,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 
 const serverUrl =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgresql://postgres@127.0.0.1:5432/test';
 const DELIVERIES = Number(process.env.BENCH_WEBHOOKS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CLIENTS = 50;
@@ -96,9 +98,17 @@ export async function run() {
     const p = await createProject(db, { name: 'bench', plan: 'business' });
     await db.project.update({ where: { id: p.id }, data: { webhookUrl: url } });
     await db.client.createMany({
-      data: Array.from({ length: clients }, (_, i) => ({ projectId: p.id, platformId: `c${i}`, clientType: 99 })),
+      data: Array.from({ length: clients }, (_, i) => ({
+        projectId: p.id,
+        platformId: `c${i}`,
+        clientType: 99,
+      })),
     });
-    const rows = await db.client.findMany({ where: { projectId: p.id }, select: { id: true }, orderBy: { id: 'asc' } });
+    const rows = await db.client.findMany({
+      where: { projectId: p.id },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
     return { id: p.id, clients: rows.map((r) => r.id) };
   }
 
@@ -140,7 +150,16 @@ export async function run() {
   const secret = (await db.project.findUniqueOrThrow({ where: { id: fastProject.id } })).webhookSecret;
   const sampleBody = JSON.stringify({
     id: 1,
-    client: { id: 1, recepient: 'c1', client_type: 99, name: '', avatar: '', created_at: 0, tag: '', group: '' },
+    client: {
+      id: 1,
+      recepient: 'c1',
+      client_type: 99,
+      name: '',
+      avatar: '',
+      created_at: 0,
+      tag: '',
+      group: '',
+    },
     message: 'message 1 of a broadcast',
     attachments: [],
     message_id: null,
@@ -196,7 +215,9 @@ export async function run() {
     return { rate: (n / arrived) * 1000, recordedRate: (n / recorded) * 1000, ids };
   }
 
-  console.log(`\nthroughput: ${DELIVERIES} deliveries of one project's ${CLIENTS} clients, one worker process`);
+  console.log(
+    `\nthroughput: ${DELIVERIES} deliveries of one project's ${CLIENTS} clients, one worker process`,
+  );
   const ourRates: number[] = [];
   const baseRates: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {

@@ -48,7 +48,9 @@ export async function stopBoss(): Promise<void> {
   globalForBoss.blockbotBoss = undefined;
   const hooks = globalForBoss.blockbotBossStopHooks ?? [];
   globalForBoss.blockbotBossStopHooks = [];
-  await Promise.all(hooks.map((stop) => stop().catch((error: Error) => console.error('[jobs]', error.message))));
+  await Promise.all(
+    hooks.map((stop) => stop().catch((error: Error) => console.error('[jobs]', error.message))),
+  );
   const boss = await pending;
   await boss.stop({ graceful: true, timeout: 10_000 });
 }

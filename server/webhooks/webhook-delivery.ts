@@ -43,7 +43,9 @@ export async function prepareWebhooks(
   items: { projectId: number; target: WebhookTarget }[],
 ): Promise<(PreparedWebhook | string)[]> {
   const messageIds = items.flatMap(({ target }) => ('messageId' in target ? [target.messageId] : []));
-  const submissionIds = items.flatMap(({ target }) => ('submissionId' in target ? [target.submissionId] : []));
+  const submissionIds = items.flatMap(({ target }) =>
+    'submissionId' in target ? [target.submissionId] : [],
+  );
   const [projects, messages, submissions] = await Promise.all([
     db.project.findMany({
       where: { id: { in: [...new Set(items.map((i) => i.projectId))] } },
@@ -125,7 +127,12 @@ export async function sendWebhook(
       error: response.status >= 300 ? `the receiver answered ${response.status}` : null,
     };
   } catch (e) {
-    return { status: null, responseBody: null, durationMs: Date.now() - started, error: (e as Error).message };
+    return {
+      status: null,
+      responseBody: null,
+      durationMs: Date.now() - started,
+      error: (e as Error).message,
+    };
   }
 }
 

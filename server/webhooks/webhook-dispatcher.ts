@@ -6,7 +6,7 @@ import { plainSql } from '@/server/db/raw-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
 import { safeFetch } from '@/server/http';
 import { deliveryRow, type PreparedWebhook, prepareWebhooks, sendWebhook } from './webhook-delivery';
-import { finishOutboxes, insertDeliveries, takeOutboxes } from './webhook-store';
+import { finishOutboxes, insertDeliveries, putBackJobs, takeOutboxes } from './webhook-store';
 
 /**
  * The worker's webhook deliveries (docs/architecture.md, "The outbox"): one loop per worker
@@ -65,6 +65,15 @@ interface Held {
   alreadyDone: boolean;
   started: boolean;
   chain: string;
+  /** Its place in its client's order: when queued, then its outbox row's (or message's) id. */
+  createdOn: number;
+  seq: bigint;
+  /**
+   * Queued in the same statement as jobs not fetched yet (the fetch's last, tied `createdOn`,
+   * in a full batch, which pg-boss orders no further): waits for the next fetch, so its
+   * client's earlier ones are sorted in before it starts.
+   */
+  tied: boolean;
 }
 
 interface Lane {
@@ -75,7 +84,7 @@ interface Lane {
   /** Each client's jobs in order, the first running or next to. */
   chains: Map<string, Held[]>;
   /** Chains whose first job may start now (none of theirs running). */
-  ready: string[];
+  ready: Set<string>;
 }
 
 interface Settled {
@@ -94,6 +103,8 @@ export class WebhookDispatcher {
   private flushTimer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopping = false;
+  /** The `createdOn` a full fetch ended on: its jobs wait for the next fetch (`Held.tied`). */
+  private tiedOn: number | null = null;
   private wakeUp: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private readonly running = new Set<Promise<void>>();
@@ -127,7 +138,7 @@ export class WebhookDispatcher {
           this.release(lane, h);
           unsent.push(h);
         }
-    if (unsent.length) await this.boss.restore(this.queue, unsent.map((h) => h.job.id)).catch(logError);
+    if (unsent.length) await this.putBack(unsent);
     const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([Promise.all(this.running), grace]);
     // Still waiting for an answer: stopped, and left to their retry.
@@ -144,12 +155,19 @@ export class WebhookDispatcher {
       if (room >= 50) {
         asked = Math.min(FETCH_MAX, room);
         try {
+          // Skipped past their backlog, unless the rest of a tie is to come.
           const ignoreGroups = [...this.lanes]
-            .filter(([, lane]) => lane.held >= backlogOf(lane.concurrency.limit))
+            .filter(([, lane]) => lane.held >= backlogOf(lane.concurrency.limit) && this.tiedOn === null)
             .map(([projectId]) => groupOf(projectId));
-          const jobs = await this.boss.fetch<WebhookJobData>(this.queue, { batchSize: asked, ignoreGroups });
+          const jobs = await this.boss.fetch<WebhookJobData>(this.queue, {
+            batchSize: asked,
+            ignoreGroups,
+            includeMetadata: true,
+          });
           fetched = jobs.length;
-          if (jobs.length) await this.admit(jobs);
+          if (jobs.length) await this.admit(jobs, jobs.length === asked);
+          else this.tiedOn = null;
+          this.untie();
         } catch (error) {
           logError(error);
         }
@@ -174,8 +192,12 @@ export class WebhookDispatcher {
   }
 
   /** Takes the fetched jobs' outbox rows and reads what they deliver, then queues each behind its client's. */
-  private async admit(jobs: Job<WebhookJobData>[]): Promise<void> {
+  private async admit(jobs: Job<WebhookJobData>[], full: boolean): Promise<void> {
     const now = Date.now();
+    jobs.sort((a, b) => createdOnOf(a) - createdOnOf(b) || compare(seqOf(a), seqOf(b)));
+    // A full batch may have cut the jobs of one statement (one `createdOn`) in two.
+    const tiedOn = full ? createdOnOf(jobs[jobs.length - 1]) : null;
+    this.tiedOn = tiedOn;
     let prepared: { hooks: (PreparedWebhook | string)[]; taken: Set<string> };
     try {
       prepared = await this.prepare(jobs);
@@ -184,16 +206,20 @@ export class WebhookDispatcher {
       for (const job of jobs) {
         try {
           const one = await this.prepare([job], true);
-          this.hold(job, one.hooks[0], one.taken, now);
+          this.hold(job, one.hooks[0], one.taken, now, tiedOn);
         } catch (error) {
           await this.boss
-            .fail(this.queue, { id: job.id, retryCount: job.retryCount }, { message: (error as Error).message })
+            .fail(
+              this.queue,
+              { id: job.id, retryCount: job.retryCount },
+              { message: (error as Error).message },
+            )
             .catch(logError);
         }
       }
       return;
     }
-    jobs.forEach((job, i) => this.hold(job, prepared.hooks[i], prepared.taken, now));
+    jobs.forEach((job, i) => this.hold(job, prepared.hooks[i], prepared.taken, now, tiedOn));
   }
 
   /**
@@ -215,8 +241,15 @@ export class WebhookDispatcher {
     return { hooks, taken: new Set(taken.map((t) => t.id)) };
   }
 
-  private hold(job: Job<WebhookJobData>, hook: PreparedWebhook | string, taken: Set<string>, now: number) {
-    const { projectId, outboxId } = job.data;
+  private hold(
+    job: Job<WebhookJobData>,
+    hook: PreparedWebhook | string,
+    taken: Set<string>,
+    now: number,
+    tiedOn: number | null,
+  ) {
+    const { projectId, outboxId, messageId } = job.data;
+    const createdOn = createdOnOf(job);
     const clientId = typeof hook === 'string' ? null : hook.clientId;
     const held: Held = {
       job,
@@ -226,6 +259,9 @@ export class WebhookDispatcher {
       alreadyDone: outboxId !== undefined && !taken.has(outboxId),
       started: false,
       chain: clientId === null ? `job-${job.id}` : `client-${clientId}`,
+      createdOn,
+      seq: BigInt(outboxId ?? messageId ?? 0),
+      tied: createdOn === tiedOn,
     };
     // An older attempt of the job still held here lost its claim when this one was fetched.
     this.held.get(job.id)?.claim.abort(new Error(`job ${job.id} was fetched again`));
@@ -233,18 +269,43 @@ export class WebhookDispatcher {
     const lane = this.laneOf(projectId);
     lane.held++;
     const chain = lane.chains.get(held.chain);
-    if (chain) chain.push(held);
-    else {
+    if (chain) {
+      // After every job of the client queued before it, that has not started.
+      let at = chain.length;
+      while (at > 0 && !chain[at - 1].started && before(held, chain[at - 1])) at--;
+      chain.splice(at, 0, held);
+    } else {
       lane.chains.set(held.chain, [held]);
-      lane.ready.push(held.chain);
+      lane.ready.add(held.chain);
     }
-    this.pump(projectId, lane);
+    if (!held.tied) this.pump(projectId, lane);
+  }
+
+  /** Jobs that waited for this fetch may start, but those of a tie it cut again. */
+  private untie() {
+    for (const [projectId, lane] of this.lanes) {
+      let untied = false;
+      for (const [key, chain] of lane.chains)
+        for (const h of chain)
+          if (h.tied && h.createdOn !== this.tiedOn) {
+            h.tied = false;
+            untied = true;
+            if (!chain[0].started) lane.ready.add(key);
+          }
+      if (untied) this.pump(projectId, lane);
+    }
   }
 
   private laneOf(projectId: number): Lane {
     let lane = this.lanes.get(projectId);
     if (!lane) {
-      lane = { concurrency: new AdaptiveConcurrency(), running: 0, held: 0, chains: new Map(), ready: [] };
+      lane = {
+        concurrency: new AdaptiveConcurrency(),
+        running: 0,
+        held: 0,
+        chains: new Map(),
+        ready: new Set(),
+      };
       this.lanes.set(projectId, lane);
     }
     return lane;
@@ -252,8 +313,9 @@ export class WebhookDispatcher {
 
   /** Starts the project's next deliveries while it is under its limit. */
   private pump(projectId: number, lane: Lane) {
-    while (lane.running < lane.concurrency.limit && lane.ready.length) {
-      const key = lane.ready.shift() as string;
+    while (lane.running < lane.concurrency.limit && lane.ready.size) {
+      const key = lane.ready.values().next().value as string;
+      lane.ready.delete(key);
       const chain = lane.chains.get(key);
       // Jobs whose claim is gone are skipped here, in their turn.
       while (chain?.length && chain[0].claim.signal.aborted) this.release(lane, chain.shift());
@@ -261,6 +323,8 @@ export class WebhookDispatcher {
         lane.chains.delete(key);
         continue;
       }
+      // Made ready again when the next fetch is in.
+      if (chain[0].tied) continue;
       const run = this.run(projectId, lane, key, chain[0]);
       this.running.add(run);
       void run.finally(() => this.running.delete(run));
@@ -304,7 +368,7 @@ export class WebhookDispatcher {
       lane.running--;
       const chain = lane.chains.get(key);
       chain?.shift();
-      if (chain?.length) lane.ready.push(key);
+      if (chain?.length) lane.ready.add(key);
       else lane.chains.delete(key);
       this.pump(projectId, lane);
     }
@@ -375,6 +439,12 @@ export class WebhookDispatcher {
     this.wake();
   }
 
+  private async putBack(jobs: Held[]) {
+    await plainSql(this.db)
+      .run(putBackJobs, { queue: this.queue, ids: JSON.stringify(jobs.map((h) => h.job.id)) })
+      .catch(logError);
+  }
+
   /** Keeps the held jobs' claims; stops those found gone; puts back those held too long unsent. */
   private async touch() {
     const held = [...this.held.values()].filter((h) => !h.claim.signal.aborted);
@@ -384,8 +454,10 @@ export class WebhookDispatcher {
         this.queue,
         held.map((h) => ({ id: h.job.id, retryCount: h.job.retryCount })),
       );
-      if (touched.settled) {
-        const alive = new Set(touched.settled);
+      // The ids it refreshed (this pg-boss returns them; its types do not say so).
+      const settled = (touched as { settled?: string[] }).settled;
+      if (settled) {
+        const alive = new Set(settled);
         for (const h of held)
           if (!alive.has(h.job.id))
             h.claim.abort(new Error(`job ${h.job.id} is no longer active under this worker's claim`));
@@ -403,7 +475,7 @@ export class WebhookDispatcher {
             this.release(lane, h);
             back.push(h);
           }
-    if (back.length) await this.boss.restore(this.queue, back.map((h) => h.job.id)).catch(logError);
+    if (back.length) await this.putBack(back);
   }
 }
 
@@ -411,6 +483,21 @@ function targetOf(data: WebhookJobData): WebhookTarget {
   return data.messageId !== undefined
     ? { messageId: BigInt(data.messageId) }
     : { submissionId: data.submissionId ?? 0 };
+}
+
+function createdOnOf(job: Job<WebhookJobData>): number {
+  return new Date((job as { createdOn?: Date | string }).createdOn ?? 0).getTime();
+}
+
+function seqOf(job: Job<WebhookJobData>): bigint {
+  return BigInt(job.data.outboxId ?? job.data.messageId ?? 0);
+}
+
+const compare = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether `a` goes before `b` in their client's order. */
+function before(a: Held, b: Held): boolean {
+  return a.createdOn < b.createdOn || (a.createdOn === b.createdOn && a.seq < b.seq);
 }
 
 function logError(error: unknown) {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { WEBHOOK_CONCURRENCY } from '@/lib/webhooks/adaptive-concurrency';
 import { getDb } from '@/server/db';
 import { plainSql } from '@/server/db/raw-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
-import { WEBHOOK_CONCURRENCY } from '@/lib/webhooks/adaptive-concurrency';
 import { finishOutbox } from '@/server/engine/store';
 import { defineJob, enqueueMany } from '@/server/jobs/jobs';
 import { groupOf, startWebhookDispatcher, wakeWebhookDispatcher } from './webhook-dispatcher';

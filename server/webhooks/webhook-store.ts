@@ -34,3 +34,13 @@ export const insertDeliveries = new PreparedStatement(
      url text, "webhookId" text, event text, "requestBody" text, status int, "responseBody" text,
      "durationMs" int, error text)`,
 );
+
+/**
+ * Puts fetched jobs back, claimable again at the same attempt (as pg-boss's own restore, which
+ * its public API does not offer): jobs held unsent too long, or when the worker stops.
+ */
+export const putBackJobs = new PreparedStatement(
+  `UPDATE pgboss.job SET state = 'created', started_on = NULL, heartbeat_on = NULL, upsert_by_key = NULL
+   WHERE name = $queue AND id IN (SELECT value::uuid FROM jsonb_array_elements_text($ids::jsonb))
+     AND state = 'active'`,
+);
