@@ -12,7 +12,8 @@ const globalForBoss = globalThis as unknown as {
 
 /** Run by `stopBoss` before pg-boss stops: queues consumed by their own loops (jobs.ts `consume`). */
 export function onBossStop(hook: () => Promise<void>): void {
-  (globalForBoss.blockbotBossStopHooks ??= []).push(hook);
+  globalForBoss.blockbotBossStopHooks ??= [];
+  globalForBoss.blockbotBossStopHooks.push(hook);
 }
 
 /**

@@ -219,7 +219,7 @@ export class WebhookDispatcher {
       }
       return;
     }
-    jobs.forEach((job, i) => this.hold(job, prepared.hooks[i], prepared.taken, now, tiedOn));
+    for (const [i, job] of jobs.entries()) this.hold(job, prepared.hooks[i], prepared.taken, now, tiedOn);
   }
 
   /**
