@@ -79,8 +79,8 @@ export async function run() {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
   process.env.BLOCKBOT_WEBHOOK_TIMEOUT_MS = process.env.BENCH_WEBHOOK_TIMEOUT_MS ?? '5000';
   // Imported after the environment is set: the app reads it once.
-  const testSupport = await import('../server/db/test-support');
-  const app = await testSupport.useFreshAppDatabase(tmp);
+  const { useFreshAppDatabase: freshAppDatabase } = await import('../server/db/test-support');
+  const app = await freshAppDatabase(tmp);
   const { getDb } = await import('../server/db');
   const { safeFetch } = await import('../server/http');
   const { startWorkers } = await import('../server/jobs/jobs');
