@@ -8,6 +8,7 @@ import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
 import { teamRouter } from './routers/team';
+import { webhooksRouter } from './routers/webhooks';
 
 export const appRouter = createTRPCRouter({
   project: projectRouter,
@@ -19,6 +20,7 @@ export const appRouter = createTRPCRouter({
   clients: clientsRouter,
   team: teamRouter,
   inbox: inboxRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;
