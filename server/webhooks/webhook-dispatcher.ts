@@ -43,9 +43,12 @@ const POLL_MS = 500;
 const HEARTBEAT_MS = 4000;
 /** A job fetched but not sent for this long is put back (pg-boss expires claims after 15 min). */
 const HOLD_MAX_MS = 5 * 60_000;
-/** Settled deliveries are written at most this many a statement, and at least this often. */
+/**
+ * Settled deliveries are written at once, or, while a write is under way, together right after
+ * it (at most this many a statement): the answer of a delivery is recorded within one write of
+ * it, so a crash repeats only deliveries under way or answered in that window.
+ */
 const FLUSH_MAX = 500;
-const FLUSH_MS = 20;
 
 /** How many of a project's jobs this process holds before the fetch skips its group. */
 function backlogOf(limit: number) {
@@ -100,7 +103,7 @@ export class WebhookDispatcher {
   private readonly held = new Map<string, Held>();
   private settled: Settled[] = [];
   private flushing: Promise<void> | null = null;
-  private flushTimer: NodeJS.Timeout | null = null;
+  private flushScheduled = false;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopping = false;
   /** The `createdOn` a full fetch ended on: its jobs wait for the next fetch (`Held.tied`). */
@@ -383,14 +386,17 @@ export class WebhookDispatcher {
 
   private settle(settled: Settled) {
     this.settled.push(settled);
-    if (this.settled.length >= FLUSH_MAX) void this.flush();
-    else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // The deliveries answered in the same turn of the event loop go in one write.
+    setImmediate(() => {
+      this.flushScheduled = false;
+      void this.flush();
+    });
   }
 
   /** Records a batch of answers, ends their outbox rows and completes their jobs: three statements. */
   private async flush(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
     while (this.flushing) await this.flushing;
     if (!this.settled.length) return;
     const batch = this.settled.splice(0, FLUSH_MAX);
