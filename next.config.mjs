@@ -13,7 +13,6 @@ const nextConfig = (phase) => ({
     'pg',
   ],
   poweredByHeader: false,
-  turbopack: { root: '/work' },
   // Its 308 from `/api/{key}/{action}/` would repeat the API key in Location; the route matches
   // either form anyway, and so do pages.
   skipTrailingSlashRedirect: true,

@@ -272,7 +272,7 @@ export class WebhookDispatcher {
     const lane = this.laneOf(projectId);
     lane.held++;
     const chain = lane.chains.get(held.chain);
-    if (chain) {
+    if (chain?.length) {
       // After every job of the client queued before it, that has not started.
       let at = chain.length;
       while (at > 0 && !chain[at - 1].started && before(held, chain[at - 1])) at--;
