@@ -21,18 +21,18 @@ test("a bot's deliveries failing at the receiver show in the webhook log with th
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   try {
     await signUp(page, `webhook-log-${Date.now()}@example.com`);
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByLabel('Webhook URL').fill(url);
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
 
     // A message to the demo bot and its answer: two deliveries, through the worker.
-    await page.getByRole('link', { name: 'Bot' }).click();
+    await page.getByRole('link', { name: 'Bot', exact: true }).click();
     await page.getByLabel('Message to the bot').fill('hi');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => received.length).toBeGreaterThanOrEqual(2);
 
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page
       .getByRole('navigation', { name: 'Settings pages' })
       .getByRole('link', { name: 'Webhook log' })

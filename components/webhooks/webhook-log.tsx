@@ -5,7 +5,6 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { cn } from '@/components/ui/cn';
@@ -25,16 +24,19 @@ function failed(status: number | null) {
 
 function StatusBadge({ status }: { status: number | null }) {
   return (
-    <Badge
+    <span
       className={cn(
-        'tabular-nums',
+        'inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium tabular-nums',
         failed(status) ? 'bg-red-100 text-red-800' : 'bg-emerald-100 text-emerald-800',
       )}
     >
       {status ?? 'No answer'}
-    </Badge>
+    </span>
   );
 }
+
+const time = (at: Date | string) =>
+  new Date(at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 
 /**
  * Settings → Webhook log: every attempt the project's webhook got, newest first, with a
@@ -137,7 +139,7 @@ export function WebhookLog({ projectId }: { projectId: number }) {
           <ul aria-label="Deliveries" className="divide-y divide-slate-100">
             <li
               aria-hidden
-              className="hidden grid-cols-[10rem_7rem_6rem_5rem_minmax(0,1fr)] gap-3 px-4 py-2 text-xs font-medium uppercase tracking-wide text-slate-500 md:grid"
+              className="hidden grid-cols-[11.5rem_7rem_6rem_5rem_minmax(0,1fr)] gap-3 px-4 py-2 text-xs font-medium uppercase tracking-wide text-slate-500 md:grid"
             >
               <span>Time</span>
               <span>Event</span>
@@ -152,12 +154,12 @@ export function WebhookLog({ projectId }: { projectId: number }) {
                   aria-expanded={openId === item.id}
                   onClick={() => setOpenId(openId === item.id ? null : item.id)}
                   className={cn(
-                    'grid w-full grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-1 px-4 py-2.5 text-left text-sm hover:bg-slate-50 md:grid-cols-[10rem_7rem_6rem_5rem_minmax(0,1fr)]',
+                    'grid w-full grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-1 px-4 py-2.5 text-left text-sm hover:bg-slate-50 md:grid-cols-[11.5rem_7rem_6rem_5rem_minmax(0,1fr)]',
                     openId === item.id && 'bg-slate-50',
                   )}
                 >
-                  <span className="text-slate-600 tabular-nums">
-                    {new Date(item.createdAt).toLocaleString()}
+                  <span className="whitespace-nowrap text-slate-600 tabular-nums">
+                    {time(item.createdAt)}
                   </span>
                   <span className="text-slate-800">
                     {EVENT_LABELS[item.event] ?? (item.event || 'Message')}
@@ -262,7 +264,7 @@ function DeliveryDetail({
           <div className="grid gap-3 lg:grid-cols-2">
             <div className="min-w-0">
               <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">Body sent</h3>
-              <pre className="max-h-72 overflow-auto rounded-md border border-slate-200 bg-white p-3 text-xs">
+              <pre className="max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-md border border-slate-200 bg-white p-3 text-xs">
                 {pretty(row.requestBody) || 'Not kept for this delivery.'}
               </pre>
             </div>
