@@ -122,7 +122,7 @@ export function WebhookLog({ projectId }: { projectId: number }) {
         ) : null}
       </Card>
 
-      <Card className="p-0">
+      <div className="rounded-lg border border-slate-200 bg-white shadow-xs">
         {list.isPending ? (
           <p className="p-5 text-sm text-slate-500">Loading…</p>
         ) : list.error ? (
@@ -200,7 +200,7 @@ export function WebhookLog({ projectId }: { projectId: number }) {
             </Button>
           </div>
         ) : null}
-      </Card>
+      </div>
 
       <SignatureSnippets secret={project.data?.webhookSecret ?? null} />
     </div>
