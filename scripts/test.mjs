@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: type checking, lint, generated-docs check, unit and integration tests (Vitest) and
 // browser tests (Playwright against `next start`). Ends with one summary line counting every test.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,30 @@ function step(name, command, args, env = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   if (result.status !== 0) failures.push(name);
   return result.status === 0;
+}
+
+/**
+ * A step run beside others: its output is kept and printed whole when it ends, so the logs of
+ * steps running at once do not interleave.
+ */
+function stepAside(name, command, args, env = {}) {
+  const log = path.join(reports, `${name.replace(/\W+/g, '-')}.log`);
+  const out = fs.openSync(log, 'w');
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', out, out],
+      env: { ...process.env, ...env },
+    });
+    child.on('close', (status) => {
+      fs.closeSync(out);
+      console.log(`\n▶ ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
+      process.stdout.write(fs.readFileSync(log));
+      if (status !== 0) failures.push(name);
+      resolve(status === 0);
+    });
+  });
 }
 
 function countVitest(file) {
@@ -50,21 +74,28 @@ const vitestArgs = (name) => [
   '--reporter=json',
   `--outputFile.json=${path.join(reports, name)}`,
 ];
-step('unit and integration tests (embedded PGlite)', bin('vitest'), vitestArgs('vitest-pglite.json'));
-countVitest(path.join(reports, 'vitest-pglite.json'));
-
+// The embedded database's run never sees TEST_DATABASE_URL (CI exports it for the PostgreSQL run).
+const pgliteRun = {
+  name: 'unit and integration tests (embedded PGlite)',
+  args: vitestArgs('vitest-pglite.json'),
+  env: { TEST_DATABASE_URL: '' },
+  report: 'vitest-pglite.json',
+};
 // Both database modes on every change: the database-backed tests again on PostgreSQL when it answers.
-if (process.env.TEST_DATABASE_URL) {
-  step(
-    'integration tests (PostgreSQL)',
-    bin('vitest'),
-    [...vitestArgs('vitest-pg.json'), '--project', 'db'],
-    {
-      TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
-    },
-  );
-  countVitest(path.join(reports, 'vitest-pg.json'));
-}
+const pgRun = process.env.TEST_DATABASE_URL && {
+  name: 'integration tests (PostgreSQL)',
+  args: [...vitestArgs('vitest-pg.json'), '--project', 'db'],
+  env: { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL },
+  report: 'vitest-pg.json',
+};
+// Vitest runs one test file at a time on a 2-core machine; the two runs side by side use both
+// cores (the embedded run is CPU in this process, the PostgreSQL run half in the server).
+await Promise.all(
+  [pgliteRun, pgRun].filter(Boolean).map(async (run) => {
+    await stepAside(run.name, bin('vitest'), run.args, run.env);
+    countVitest(path.join(reports, run.report));
+  }),
+);
 
 if (skipE2e) {
   console.log('\n▶ browser tests skipped (BLOCKBOT_SKIP_E2E=1)');

@@ -1,7 +1,8 @@
 'use client';
 
 import type { BlockActions } from '@/lib/schema';
-import { IdListField, NumberField, Section } from './fields';
+import { NumberField, Section } from './fields';
+import { ListPicker } from './list-picker';
 
 /** Block actions, run first on entering (bot-semantics §1): the deal's CRM state and client lists. */
 export function ActionsFields({
@@ -26,13 +27,13 @@ export function ActionsFields({
         hint="Moves the client's deal to this stage of the CRM funnel (every project starts with New, In progress, Won and Lost); the same id as the API's set_order_state state_id"
         onChange={(crmStateId) => emit({ ...current, crmStateId })}
       />
-      <IdListField
+      <ListPicker
         id={`${idPrefix}-add-lists`}
         label="Add to lists"
         value={current.addToLists}
         onChange={(addToLists) => emit({ ...current, addToLists })}
       />
-      <IdListField
+      <ListPicker
         id={`${idPrefix}-remove-lists`}
         label="Remove from lists"
         value={current.removeFromLists}

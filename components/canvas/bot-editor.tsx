@@ -185,8 +185,15 @@ export function BotEditor({
   const messengers = useMemo(() => messengersOf(channelKinds.split(',')), [channelKinds]);
   // The plan rule warns of calls the project's plan does not allow.
   const plan = useProjectPlan(projectId);
+  // The list rule knows the project's lists (the block editor's list picker shares the query).
+  const lists = useQuery(trpc.lists.all.queryOptions({ projectId }));
+  const listIdText = lists.data?.map((l) => l.id).join(',');
+  const listIds = useMemo(
+    () => (listIdText === undefined ? undefined : listIdText.split(',').filter(Boolean).map(Number)),
+    [listIdText],
+  );
   // Lint follows committed edits (a drag commits once, at its end) in a worker.
-  const problems = useLintProblems(schema, messengers, plan);
+  const problems = useLintProblems(schema, messengers, plan, listIds);
   const [lintStore] = useState(createLintStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 

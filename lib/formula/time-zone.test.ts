@@ -16,13 +16,19 @@ describe('instantOfLocalTime', () => {
 
   it('takes the first of a time the clock goes through twice', () => {
     expect(
-      instantOfLocalTime({ year: 2026, month: 10, day: 25, hour: 2, minute: 30 }, 'Europe/Berlin').toISOString(),
+      instantOfLocalTime(
+        { year: 2026, month: 10, day: 25, hour: 2, minute: 30 },
+        'Europe/Berlin',
+      ).toISOString(),
     ).toBe('2026-10-25T00:30:00.000Z');
   });
 
   it('moves a time the clock skips on by the change', () => {
     expect(
-      instantOfLocalTime({ year: 2026, month: 3, day: 29, hour: 2, minute: 30 }, 'Europe/Berlin').toISOString(),
+      instantOfLocalTime(
+        { year: 2026, month: 3, day: 29, hour: 2, minute: 30 },
+        'Europe/Berlin',
+      ).toISOString(),
     ).toBe('2026-03-29T01:30:00.000Z');
   });
 

@@ -42,7 +42,9 @@ export function instantOfLocalTime(
   const DAY = 86_400_000;
   const offsetAt = (instant: number) => {
     const p = zonedParts(new Date(instant), timeZone);
-    return Date.UTC(Number(p.Y), Number(p.m) - 1, Number(p.d), Number(p.H), Number(p.M), Number(p.S)) - instant;
+    return (
+      Date.UTC(Number(p.Y), Number(p.m) - 1, Number(p.d), Number(p.H), Number(p.M), Number(p.S)) - instant
+    );
   };
   // The zone's offsets a day before and a day after: a clock change in between gives two.
   const before = wall - offsetAt(wall - DAY);

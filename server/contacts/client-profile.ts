@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import { clientDisplayName, messengerLabel } from '@/lib/client-display';
 import { isBotPaused } from '@/lib/inbox/pause';
 import type { Db } from '@/server/db/client-type';
 import { notFound } from '@/server/errors';
+import { storedSubmissionVariables } from './submission-listing';
 import { readVariables } from './variable-store';
-
-/** A submission's snapshot of the deal's variables (written by the engine as names and texts). */
-const storedVariables = z.record(z.string(), z.string()).catch({});
 
 /** Submissions shown on the profile, newest first; older ones are in the webhook's records. */
 export const PROFILE_SUBMISSIONS = 20;
@@ -82,7 +79,7 @@ export async function clientProfile(db: Db, projectId: number, clientId: number)
     submissions: submissions.map((s) => ({
       ...s,
       block: blockOf(s.blockId),
-      variables: storedVariables.parse(s.variables),
+      variables: storedSubmissionVariables.parse(s.variables),
     })),
   };
 }

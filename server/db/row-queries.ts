@@ -101,3 +101,31 @@ export async function readScopedVariables(db: Db, dealId: number, clientId: numb
   );
   return scopedVariablesRow.parse(row);
 }
+
+/** A timestamp column's bound as the column stores it (UTC, no zone), or null for none. */
+const utcTimestamp = (date: Date | null) =>
+  date ? date.toISOString().replace('T', ' ').replace('Z', '') : null;
+
+/**
+ * The variable names a block's submissions hold in a time range (`to` excluded), by name: the
+ * submissions table's columns. At most `limit` names.
+ */
+export async function submissionVariableNames(
+  db: Db,
+  where: { projectId: number; blockId: number; from: Date | null; to: Date | null },
+  limit: number,
+) {
+  const rows = await db.$queryRaw`
+    SELECT DISTINCT k.name
+    FROM "Submission" s,
+      jsonb_object_keys(CASE WHEN jsonb_typeof(s.variables) = 'object' THEN s.variables ELSE '{}' END) AS k(name)
+    WHERE s."projectId" = ${where.projectId} AND s."blockId" = ${where.blockId}
+      AND (${utcTimestamp(where.from)}::timestamp IS NULL OR s."createdAt" >= ${utcTimestamp(where.from)}::timestamp)
+      AND (${utcTimestamp(where.to)}::timestamp IS NULL OR s."createdAt" < ${utcTimestamp(where.to)}::timestamp)
+    ORDER BY k.name
+    LIMIT ${limit}`;
+  return z
+    .array(z.object({ name: column.text }))
+    .parse(rows)
+    .map((r) => r.name);
+}

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { getAuth } from '@/server/auth/auth';
 import { simulatorClientRef } from '@/server/channels/simulator/simulator-service';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
@@ -13,6 +12,7 @@ import { handleEvent } from '@/server/engine/handle-event';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import { signUpForTest } from '@/server/testing/sign-up';
 import { pauseBot } from './handoff';
 
 /**
@@ -38,19 +38,7 @@ async function serveRoute(): Promise<RouteServer> {
   ]);
 }
 
-async function signUp(email: string): Promise<{ cookie: string; userId: string }> {
-  const auth = await getAuth();
-  const response = await auth.api.signUpEmail({
-    body: { email, password: 'correct horse battery', name: email.split('@')[0] },
-    asResponse: true,
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const user = await db.user.findUniqueOrThrow({ where: { email } });
-  return { cookie, userId: user.id };
-}
+const signUp = (email: string) => signUpForTest(db, email);
 
 beforeAll(async () => {
   app = await useFreshAppDatabase(tmp);

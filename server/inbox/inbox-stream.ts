@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import type { HistoryMessage } from '@/lib/history-message';
-import { getSessionFromHeaders } from '@/server/auth/auth';
 import { toHistoryMessage, WITH_SENDER } from '@/server/contacts/history-service';
-import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
-import { DomainError } from '@/server/errors';
 import { type LiveEvent, subscribeLive } from '@/server/live/live-events';
 import { lastEventId, type SseSend, sseResponse } from '@/server/live/sse';
-import { requireMembership } from '@/server/projects/membership';
+import { jsonRefusal, memberOfRequest } from '@/server/projects/request-member';
 
 /** Messages sent at once when a stream resumes; past it the browser re-reads the conversation. */
 export const RESUME_LIMIT = 500;
@@ -30,9 +27,6 @@ export type InboxStreamEvent =
   | { event: 'changed'; data: { clientId: number } }
   | { event: 'ready' | 'resync'; data: Record<string, never> };
 
-const json = (status: number, message: string) =>
-  Response.json({ error: message }, { status, headers: { 'Cache-Control': 'no-store' } });
-
 /**
  * The inbox's live events of one project (and its open conversation, `?clientId=`) for a signed-in
  * member. On a reconnect the browser sends the last message id it got (`Last-Event-ID`); the
@@ -40,22 +34,15 @@ const json = (status: number, message: string) =>
  * and a message already shown comes again only to replace itself.
  */
 export async function inboxEvents(request: Request, rawProjectId: string): Promise<Response> {
-  const projectId = Number(rawProjectId);
+  const usage = '/api/projects/<project id>/inbox/events[?clientId=<client id>]';
   const query = streamQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!Number.isSafeInteger(projectId) || projectId <= 0 || !query.success)
-    return json(400, 'Expected /api/projects/<project id>/inbox/events[?clientId=<client id>].');
-  const session = await getSessionFromHeaders(request.headers);
-  if (!session) return json(401, 'Sign in to continue.');
-  const db = await getDb();
-  try {
-    await requireMembership(db, session.user.id, projectId);
-  } catch (error) {
-    if (error instanceof DomainError) return json(404, error.message);
-    throw error;
-  }
+  if (!query.success) return jsonRefusal(400, `Expected ${usage}.`);
+  const member = await memberOfRequest(request, rawProjectId, usage);
+  if (member instanceof Response) return member;
+  const { db, projectId } = member;
   const clientId = query.data.clientId ?? null;
   if (clientId && !(await db.client.count({ where: { id: clientId, projectId } })))
-    return json(404, `Client ${clientId} does not exist in this project.`);
+    return jsonRefusal(404, `Client ${clientId} does not exist in this project.`);
   const after = idText.safeParse(lastEventId(request));
   return sseResponse(request, (send) =>
     stream(db, send, projectId, clientId, after.success ? BigInt(after.data) : null),

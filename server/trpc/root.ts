@@ -4,9 +4,11 @@ import { botSchemaRouter } from './routers/bot-schema';
 import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
 import { inboxRouter } from './routers/inbox';
+import { listsRouter } from './routers/lists';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
+import { submissionsRouter } from './routers/submissions';
 import { teamRouter } from './routers/team';
 import { webhooksRouter } from './routers/webhooks';
 
@@ -21,6 +23,8 @@ export const appRouter = createTRPCRouter({
   team: teamRouter,
   inbox: inboxRouter,
   webhooks: webhooksRouter,
+  submissions: submissionsRouter,
+  lists: listsRouter,
 });
 
 export type AppRouter = typeof appRouter;
