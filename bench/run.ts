@@ -13,6 +13,7 @@ const benches: Record<string, string> = {
   'client-search': './client-search.bench.ts',
   widget: './widget.bench.ts',
   start: './start.bench.ts',
+  webhooks: './webhooks.bench.ts',
   'list-import': './list-import.bench.ts',
   broadcast: './broadcast.bench.ts',
 };

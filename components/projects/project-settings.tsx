@@ -184,7 +184,16 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
           <Field
             id="webhook-url"
             label="Webhook URL"
-            hint="Every received and sent message is POSTed here. Leave empty for none."
+            hint={
+              <>
+                Every received and sent message is POSTed here, signed. Leave empty for none. Each delivery,
+                its answer and how to verify the signature:{' '}
+                <a href={`/projects/${projectId}/settings/webhooks`} className="text-brand-600 underline">
+                  Webhook log
+                </a>
+                .
+              </>
+            }
           >
             <Input
               id="webhook-url"

@@ -83,6 +83,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'The public HTTP API: every action, its parameters and an example.',
       },
       {
+        doc: 'webhooks',
+        label: 'Webhooks',
+        about: "The project's webhook: events, delivery rules, the webhook log, verifying signatures.",
+      },
+      {
         doc: 'migrating',
         label: 'Migrating',
         about: 'Moving bots and integrations from the commercial platform.',

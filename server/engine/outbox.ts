@@ -2,6 +2,7 @@ import type { ChannelClient } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
 import { plainSql } from '@/server/db/raw-sql';
 import { publishLive } from '@/server/live/live-events';
+import { pruneWebhookLog } from '@/server/webhooks/webhook-log';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import type { StoredOutgoing } from './event-writes';
@@ -218,8 +219,16 @@ const globalForOutbox = globalThis as unknown as { blockbotOutboxSweeper?: NodeJ
 
 /** The worker's sweeper: once now, then every claim period. */
 export async function startOutboxSweeper(deps: EngineDeps): Promise<void> {
-  const sweep = () =>
-    sweepOutbox(deps).catch((error: Error) => console.error('[outbox] sweep failed:', error.message));
+  let prunedAt = 0;
+  const sweep = async () => {
+    await sweepOutbox(deps).catch((error: Error) => console.error('[outbox] sweep failed:', error.message));
+    // The webhook log's old rows (WEBHOOK_LOG_DAYS), every 10 minutes.
+    if (Date.now() - prunedAt < 10 * 60_000) return;
+    prunedAt = Date.now();
+    await pruneWebhookLog(deps.db).catch((error: Error) =>
+      console.error('[outbox] pruning the webhook log failed:', error.message),
+    );
+  };
   await sweep();
   globalForOutbox.blockbotOutboxSweeper ??= setInterval(sweep, OUTBOX_CLAIM_SECONDS * 1000).unref();
 }

@@ -285,12 +285,6 @@ export const claimExpired = new PreparedStatement(
     .transform((raw) => ({ projectId: raw.projectId, row: outboxRow.parse(raw) })),
 );
 
-export const takeOutbox = new PreparedStatement(
-  // 'pending' too: the job may start before its row is marked queued.
-  `UPDATE "Outbox" SET attempts = attempts + 1, state = 'queued'
-   WHERE id = $id::bigint AND state IN ('pending', 'queued') RETURNING id`,
-);
-
 export const finishOutbox = new PreparedStatement(
   `UPDATE "Outbox" SET state = 'done', "doneAt" = now() AT TIME ZONE 'UTC', error = $error
    WHERE id = $id::bigint AND state <> 'done'`,

@@ -5,7 +5,16 @@ import { getDatabase } from '@/server/db';
 /** How often jobs of a worker that died are noticed (their heartbeat stopped) and retried. */
 const SUPERVISE_SECONDS = 10;
 
-const globalForBoss = globalThis as unknown as { blockbotBoss?: Promise<PgBoss> };
+const globalForBoss = globalThis as unknown as {
+  blockbotBoss?: Promise<PgBoss>;
+  blockbotBossStopHooks?: (() => Promise<void>)[];
+};
+
+/** Run by `stopBoss` before pg-boss stops: queues consumed by their own loops (jobs.ts `consume`). */
+export function onBossStop(hook: () => Promise<void>): void {
+  globalForBoss.blockbotBossStopHooks ??= [];
+  globalForBoss.blockbotBossStopHooks.push(hook);
+}
 
 /**
  * The one pg-boss instance of this process, on the app's own database: PGlite's connection in
@@ -38,6 +47,11 @@ export async function stopBoss(): Promise<void> {
   const pending = globalForBoss.blockbotBoss;
   if (!pending) return;
   globalForBoss.blockbotBoss = undefined;
+  const hooks = globalForBoss.blockbotBossStopHooks ?? [];
+  globalForBoss.blockbotBossStopHooks = [];
+  await Promise.all(
+    hooks.map((stop) => stop().catch((error: Error) => console.error('[jobs]', error.message))),
+  );
   const boss = await pending;
   await boss.stop({ graceful: true, timeout: 10_000 });
 }

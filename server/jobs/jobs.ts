@@ -1,5 +1,5 @@
 import type { Job, PgBoss, QueuePolicy, SendOptions } from 'pg-boss';
-import { getBoss } from './boss';
+import { getBoss, onBossStop } from './boss';
 
 /** A durable job kind: its queue name and its handler. Handlers must be safe to run twice. */
 export interface JobDefinition<T extends object> {
@@ -29,6 +29,12 @@ export interface JobDefinition<T extends object> {
    * this job kind gets the same data (pg-boss's dead letter queue).
    */
   deadLetter?: JobDefinition<T>;
+  /**
+   * Consumes the queue itself instead of pg-boss's `work` (webhook deliveries: batched fetches
+   * and writes, per-project adaptive concurrency, server/webhooks/webhook-dispatcher.ts);
+   * returns how to stop, which `stopBoss` calls before pg-boss stops. `handle` is then unused.
+   */
+  consume?(boss: PgBoss, queue: string): Promise<() => Promise<void>>;
 }
 
 /** A job whose worker dies (no heartbeat for this long) is retried by another worker. */
@@ -103,6 +109,10 @@ export async function startWorkers(definitions: readonly JobDefinition<object>[]
   const boss = await getBoss();
   for (const definition of definitions) {
     await ensureQueue(boss, definition);
+    if (definition.consume) {
+      onBossStop(await definition.consume(boss, definition.name));
+      continue;
+    }
     await boss.work<object>(
       definition.name,
       {

@@ -11,6 +11,7 @@ import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
 import { submissionsRouter } from './routers/submissions';
 import { teamRouter } from './routers/team';
+import { webhooksRouter } from './routers/webhooks';
 
 export const appRouter = createTRPCRouter({
   project: projectRouter,
@@ -22,6 +23,7 @@ export const appRouter = createTRPCRouter({
   clients: clientsRouter,
   team: teamRouter,
   inbox: inboxRouter,
+  webhooks: webhooksRouter,
   submissions: submissionsRouter,
   lists: listsRouter,
   broadcasts: broadcastsRouter,

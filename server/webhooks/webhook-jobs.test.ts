@@ -49,18 +49,30 @@ async function receiver(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 }
 
-/** A project with a webhook and `count` stored messages, their deliveries queued as the engine queues them. */
-async function projectWithMessages(webhookUrl: string, count: number) {
+/**
+ * A project with a webhook and `count` stored messages, round-robin over `clients` clients,
+ * their deliveries queued as the engine queues them.
+ */
+async function projectWithMessages(webhookUrl: string, count: number, clients = count) {
   const project = await createProject(db, { name: 'hooks', plan: 'business' });
   await db.project.update({ where: { id: project.id }, data: { webhookUrl } });
-  const client = await db.client.create({ data: { projectId: project.id, platformId: 'p', clientType: 99 } });
-  const ids: bigint[] = [];
-  for (let i = 0; i < count; i++) {
-    const message = await db.message.create({
-      data: { projectId: project.id, clientId: client.id, direction: 'out', text: `m${i}` },
+  const clientIds: number[] = [];
+  for (let i = 0; i < clients; i++) {
+    const client = await db.client.create({
+      data: { projectId: project.id, platformId: `p${i}`, clientType: 99 },
     });
-    ids.push(message.id);
+    clientIds.push(client.id);
   }
+  const messages = await db.message.createManyAndReturn({
+    data: Array.from({ length: count }, (_, i) => ({
+      projectId: project.id,
+      clientId: clientIds[i % clients],
+      direction: 'out' as const,
+      text: `m${i}`,
+    })),
+    select: { id: true },
+  });
+  const ids = messages.map((m) => m.id).sort((a, b) => (a < b ? -1 : 1));
   await queueWebhookDeliveries(
     project.id,
     ids.map((messageId) => ({ target: { messageId } })),
@@ -170,4 +182,111 @@ it('a delivery that failed on every attempt ends its outbox row with the error: 
     error: expect.stringContaining(`all ${WEBHOOK_RETRIES + 1} attempts failed or were cut off`),
   });
   expect(done.doneAt).not.toBeNull();
+}, 60_000);
+
+it("delivers each client's messages one after another in the order they were queued, different clients side by side", async () => {
+  const open = new Map<string, number>();
+  const arrived: string[] = [];
+  let overlapping = 0;
+  let mostOpen = 0;
+  let openNow = 0;
+  const url = await receiver((req, res) => {
+    const body: Buffer[] = [];
+    req.on('data', (chunk) => body.push(chunk));
+    req.on('end', () => {
+      const { client, id } = JSON.parse(Buffer.concat(body).toString()) as {
+        client: { id: number };
+        id: number;
+      };
+      const key = String(client.id);
+      if (open.get(key)) overlapping++;
+      open.set(key, 1);
+      openNow++;
+      mostOpen = Math.max(mostOpen, openNow);
+      arrived.push(`${key}:${id}`);
+      // Answers in a random order across clients.
+      setTimeout(() => {
+        open.set(key, 0);
+        openNow--;
+        res.end('ok');
+      }, Math.random() * 4);
+    });
+  });
+  // More than a fetch takes, queued in one statement: pg-boss orders them no further than by
+  // when they were queued, so the dispatcher sorts each client's, across fetches.
+  const project = await projectWithMessages(url, 300, 3);
+  await until(() => arrived.length === 300);
+  await until(() => openNow === 0);
+
+  expect(overlapping).toBe(0);
+  for (const client of new Set(arrived.map((a) => a.split(':')[0]))) {
+    const ids = arrived.filter((a) => a.startsWith(`${client}:`)).map((a) => Number(a.split(':')[1]));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids).toHaveLength(100);
+  }
+  // The three clients' deliveries ran side by side.
+  expect(mostOpen).toBeGreaterThan(1);
+  let recorded = 0;
+  while (recorded < 300) {
+    recorded = await db.webhookDelivery.count({ where: { projectId: project.id } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}, 60_000);
+
+it('never repeats a delivery that got an answer, even an error, and records it with its webhook-id and the answer', async () => {
+  const seen: string[] = [];
+  const url = await receiver((req, res) => {
+    seen.push(String(req.headers['webhook-id']));
+    req.resume();
+    req.on('end', () => {
+      res.statusCode = 500;
+      res.end('down for maintenance');
+    });
+  });
+  const project = await createProject(db, { name: 'erring', plan: 'business' });
+  await db.project.update({ where: { id: project.id }, data: { webhookUrl: url } });
+  const client = await db.client.create({ data: { projectId: project.id, platformId: 'p', clientType: 99 } });
+  const deliveries = [];
+  for (let i = 0; i < 3; i++) {
+    const message = await db.message.create({
+      data: { projectId: project.id, clientId: client.id, direction: 'in', text: `m${i}` },
+    });
+    const row = await db.outbox.create({
+      data: { projectId: project.id, kind: 'webhook', messageId: message.id, state: 'queued' },
+    });
+    deliveries.push({ target: { messageId: message.id }, outboxId: row.id });
+  }
+  await queueWebhookDeliveries(project.id, deliveries);
+  let done = 0;
+  while (done < 3) {
+    done = await db.outbox.count({ where: { projectId: project.id, state: 'done' } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  // Time for a retry, were there one: the jobs are completed.
+  const [{ open }] = await db.$queryRawUnsafe<{ open: number }[]>(
+    `SELECT count(*)::int AS open FROM pgboss.job WHERE name = $1 AND state < 'completed' AND data->>'projectId' = $2`,
+    webhookDeliveryJob.name,
+    String(project.id),
+  );
+  expect(open).toBe(0);
+  expect(seen).toHaveLength(3);
+  expect(new Set(seen).size).toBe(3);
+  const rows = await db.webhookDelivery.findMany({
+    where: { projectId: project.id },
+    orderBy: { id: 'asc' },
+  });
+  expect(rows.map((r) => r.webhookId)).toEqual(
+    deliveries.map((d) => `msg_${project.id}_${d.target.messageId}`),
+  );
+  expect(rows[0]).toMatchObject({
+    status: 500,
+    event: 'message.in',
+    error: 'the receiver answered 500',
+    responseBody: 'down for maintenance',
+  });
+  expect(JSON.parse(rows[0].requestBody ?? '')).toMatchObject({ message: 'm0', project_id: project.id });
+  expect(await db.outbox.findFirstOrThrow({ where: { projectId: project.id } })).toMatchObject({
+    attempts: 1,
+    error: 'the receiver answered 500',
+  });
 }, 60_000);

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { WEBHOOK_CONCURRENCY } from '@/lib/webhooks/adaptive-concurrency';
 import { getDb } from '@/server/db';
 import { plainSql } from '@/server/db/raw-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
-import { finishOutbox, takeOutbox } from '@/server/engine/store';
-import { safeFetch } from '@/server/http';
+import { finishOutbox } from '@/server/engine/store';
 import { defineJob, enqueueMany } from '@/server/jobs/jobs';
-import { deliverWebhook } from './webhook-delivery';
+import { groupOf, startWebhookDispatcher, wakeWebhookDispatcher } from './webhook-dispatcher';
 
 const webhookJobData = z
   .object({
@@ -22,18 +22,15 @@ const webhookJobData = z
   });
 type WebhookJobData = z.infer<typeof webhookJobData>;
 
-/** Deliveries of one project at a time at most, per worker process; a receiver that hangs holds up only these. */
-export const WEBHOOK_PROJECT_CONCURRENCY = 2;
+/**
+ * Deliveries of one project at once, per worker process, before its receiver answered: a
+ * receiver that hangs holds up only these. The limit then adapts to the receiver
+ * (lib/webhooks/adaptive-concurrency.ts): up to WEBHOOK_CONCURRENCY.max while it answers quickly.
+ */
+export const WEBHOOK_PROJECT_CONCURRENCY = WEBHOOK_CONCURRENCY.initial;
 
 /** Retries of a delivery that was cut off (its worker died) or failed before an answer came. */
 export const WEBHOOK_RETRIES = 5;
-
-/** What the job's data says to deliver. */
-function targetOf(data: WebhookJobData): WebhookTarget {
-  return data.messageId !== undefined
-    ? { messageId: BigInt(data.messageId) }
-    : { submissionId: data.submissionId ?? 0 };
-}
 
 /**
  * Ends the outbox row of a delivery whose retries are spent (every attempt failed or was cut
@@ -52,32 +49,22 @@ export const webhookGaveUpJob = defineJob<WebhookJobData>({
 });
 
 /**
- * One job per message or submission. A delivery that got an answer (even an error) is never
+ * One job per message or submission, consumed by this process's dispatcher
+ * (webhook-dispatcher.ts: batched fetches and writes, per-project adaptive concurrency, each
+ * client's deliveries in order). A delivery that got an answer (even an error) is never
  * repeated; one cut off by a crash is attempted again by the job's retry, with the same
  * `webhook-id`, as its outbox row is still not done. Once the retries are spent the row is
- * ended by `webhookGaveUpJob`. Deliveries run side by side, a bounded number per project, so
- * a slow or hanging receiver delays only its own project's webhooks: it can hold at most
- * WEBHOOK_PROJECT_CONCURRENCY of each worker process's batches.
+ * ended by `webhookGaveUpJob`. A slow or hanging receiver delays only its own project's
+ * webhooks: it holds WEBHOOK_PROJECT_CONCURRENCY of them at once.
  */
 export const webhookDeliveryJob = defineJob<WebhookJobData>({
   name: 'webhook.deliver',
-  batchSize: 10,
-  groups: { of: (data) => `project-${data.projectId}`, perGroup: WEBHOOK_PROJECT_CONCURRENCY, workers: 4 },
+  // The dispatcher groups by project itself; the group lets its fetch skip a project it holds enough of.
+  groups: { of: (data) => groupOf(data.projectId), perGroup: WEBHOOK_PROJECT_CONCURRENCY, workers: 1 },
   deadLetter: webhookGaveUpJob,
-  async handle(raw, job) {
-    const data = webhookJobData.parse(raw);
-    const db = await getDb();
-    const outbox = data.outboxId ? { id: data.outboxId } : null;
-    if (outbox && !(await plainSql(db).run(takeOutbox, outbox)).length) return;
-    // The job's signal stops a delivery whose claim was taken away (its heartbeat went unseen,
-    // the process is stopping): the worker is freed, and the job's retry delivers it.
-    const error = await deliverWebhook(
-      db,
-      (url, init) => safeFetch(url, { ...init, signal: job.signal }),
-      data.projectId,
-      targetOf(data),
-    );
-    if (outbox && !job.signal.aborted) await plainSql(db).run(finishOutbox, { ...outbox, error });
+  consume: startWebhookDispatcher,
+  async handle() {
+    throw new Error('webhook.deliver jobs are consumed by the webhook dispatcher');
   },
 });
 
@@ -103,4 +90,5 @@ export async function queueWebhookDeliveries(
       retryLimit: outboxId !== undefined ? WEBHOOK_RETRIES : 0,
     })),
   );
+  wakeWebhookDispatcher();
 }

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { column, DB_NOW } from '@/server/db/columns';
+import { PreparedStatement } from '@/server/db/raw-sql';
+
+/**
+ * The worker's statements for a batch of webhook deliveries (webhook-dispatcher.ts): each takes
+ * one JSON array parameter, so a batch of any size is one statement.
+ */
+
+/** Takes the outbox rows of fetched deliveries; a row already done (delivered) is not returned. */
+export const takeOutboxes = new PreparedStatement(
+  // 'pending' too: the job may start before its row is marked queued.
+  `UPDATE "Outbox" SET attempts = attempts + 1, state = 'queued'
+   WHERE id IN (SELECT value::bigint FROM jsonb_array_elements_text($ids::jsonb))
+     AND state IN ('pending', 'queued')
+   RETURNING id::text AS id`,
+  z.object({ id: column.text }),
+);
+
+/** Ends the outbox rows of deliveries that got an answer (or have nothing to send), with the error. */
+export const finishOutboxes = new PreparedStatement(
+  `UPDATE "Outbox" o SET state = 'done', "doneAt" = ${DB_NOW}, error = v.error
+   FROM jsonb_to_recordset($rows::jsonb) AS v (id bigint, error text)
+   WHERE o.id = v.id AND o.state <> 'done'`,
+);
+
+/** The log's rows of a batch of attempts. */
+export const insertDeliveries = new PreparedStatement(
+  `INSERT INTO "WebhookDelivery" ("projectId", "messageId", "submissionId", url, "webhookId", event,
+     "requestBody", status, "responseBody", "durationMs", error, "createdAt")
+   SELECT v."projectId", v."messageId", v."submissionId", v.url, v."webhookId", v.event,
+     v."requestBody", v.status, v."responseBody", v."durationMs", v.error, ${DB_NOW}
+   FROM jsonb_to_recordset($rows::jsonb) AS v ("projectId" int, "messageId" bigint, "submissionId" int,
+     url text, "webhookId" text, event text, "requestBody" text, status int, "responseBody" text,
+     "durationMs" int, error text)`,
+);
+
+/**
+ * Puts fetched jobs back, claimable again at the same attempt (as pg-boss's own restore, which
+ * its public API does not offer): jobs held unsent too long, or when the worker stops.
+ */
+export const putBackJobs = new PreparedStatement(
+  `UPDATE pgboss.job SET state = 'created', started_on = NULL, heartbeat_on = NULL, upsert_by_key = NULL
+   WHERE name = $queue AND id IN (SELECT value::uuid FROM jsonb_array_elements_text($ids::jsonb))
+     AND state = 'active'`,
+);
