@@ -3,6 +3,7 @@ import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
 import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
+import { crmRouter } from './routers/crm';
 import { inboxRouter } from './routers/inbox';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
@@ -21,6 +22,7 @@ export const appRouter = createTRPCRouter({
   team: teamRouter,
   inbox: inboxRouter,
   submissions: submissionsRouter,
+  crm: crmRouter,
 });
 
 export type AppRouter = typeof appRouter;
