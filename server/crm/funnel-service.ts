@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STAGE_COLORS } from '@/lib/crm/stage-colors';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { CrmStateKind } from '@/server/db/generated/client';
 import { DomainError, invalid, notFound, parseInput } from '@/server/errors';
@@ -8,19 +9,6 @@ import { DomainError, invalid, notFound, parseInput } from '@/server/errors';
  * one won and one lost stage (`kind`): a deal moved there is closed. Stage ids are the API's
  * `state_id`.
  */
-
-export const STAGE_COLORS = [
-  'slate',
-  'blue',
-  'sky',
-  'teal',
-  'green',
-  'amber',
-  'orange',
-  'red',
-  'pink',
-  'violet',
-] as const;
 
 const name = (what: string) =>
   z
