@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boardColumn, boardColumnInput, dealDetail } from '@/server/crm/deal-board';
 import {
   createFunnel,
   createStage,
@@ -55,6 +56,14 @@ export const crmRouter = createTRPCRouter({
   deleteStage: projectManagerProcedure
     .input(z.object({ stateId: id('stateId'), moveToStateId: id('moveToStateId').nullable() }))
     .mutation(({ ctx, input }) => deleteStage(ctx.db, ctx.projectId, input.stateId, input.moveToStateId)),
+
+  /** A page of a board column (and the table view): every member, operators included. */
+  column: projectProcedure
+    .input(boardColumnInput)
+    .query(({ ctx, input }) => boardColumn(ctx.db, ctx.projectId, input)),
+  deal: projectProcedure
+    .input(z.object({ dealId: id('dealId') }))
+    .query(({ ctx, input }) => dealDetail(ctx.db, ctx.projectId, input.dealId)),
 
   /** The board's drag: the same operation as the API's set_order_state, with who moved it. */
   moveDeal: projectProcedure
