@@ -186,7 +186,14 @@ export function BotEditor({
   // The plan rule warns of calls the project's plan does not allow.
   const plan = useProjectPlan(projectId);
   // Lint follows committed edits (a drag commits once, at its end) in a worker.
-  const problems = useLintProblems(schema, messengers, plan);
+  // The CRM rule knows the project's stages (a block action's stage may have been deleted).
+  const funnels = useQuery(trpc.crm.funnels.queryOptions({ projectId }));
+  const stageKey = funnels.data?.flatMap((f) => f.stages.map((s) => s.id)).join(',');
+  const crmStateIds = useMemo(
+    () => (stageKey === undefined ? undefined : stageKey.split(',').filter(Boolean).map(Number)),
+    [stageKey],
+  );
+  const problems = useLintProblems(schema, messengers, plan, crmStateIds);
   const [lintStore] = useState(createLintStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 

@@ -10,6 +10,8 @@ export interface LintRequest {
   schema: Pick<BotSchema, 'blocks' | 'arrows'>;
   messengers: readonly MessengerCapabilities[];
   plan: Plan | undefined;
+  /** The project's CRM stage ids (the `unknown-crm-stage` rule); undefined until read. */
+  crmStateIds: readonly number[] | undefined;
 }
 export interface LintResponse {
   id: number;
@@ -27,6 +29,7 @@ export function useLintProblems(
   schema: Pick<BotSchema, 'blocks' | 'arrows'>,
   messengers: readonly MessengerCapabilities[],
   plan: Plan | undefined,
+  crmStateIds?: readonly number[],
 ): readonly LintProblem[] {
   const [problems, setProblems] = useState(NONE);
   const worker = useRef<Worker | null>(null);
@@ -43,8 +46,8 @@ export function useLintProblems(
     };
   }, []);
   useEffect(() => {
-    const request: LintRequest = { id: ++latest.current, schema, messengers, plan };
+    const request: LintRequest = { id: ++latest.current, schema, messengers, plan, crmStateIds };
     worker.current?.postMessage(request);
-  }, [schema, messengers, plan]);
+  }, [schema, messengers, plan, crmStateIds]);
   return problems;
 }

@@ -58,6 +58,8 @@ export interface LintOptions {
   messengers?: readonly MessengerCapabilities[];
   /** The project's plan, for the `function-needs-plan` rule; none: that rule is skipped. */
   plan?: Plan;
+  /** The project's CRM stage ids, for the `unknown-crm-stage` rule; none: that rule is skipped. */
+  crmStateIds?: readonly number[];
 }
 
 type Problem = Omit<LintProblem, 'rule'>;
@@ -724,6 +726,23 @@ const messengerCannotShow: Rule = (bot, options) =>
     }),
   );
 
+/** A block action moving the deal to a CRM stage that no longer exists (the engine logs an error and skips it). */
+const unknownCrmStage: Rule = (bot, options) => {
+  if (!options.crmStateIds) return [];
+  const known = new Set(options.crmStateIds);
+  return bot.schema.blocks.flatMap((b): Problem[] => {
+    const id = b.actions?.crmStateId;
+    if (!id || known.has(id)) return [];
+    return [
+      {
+        severity: 'warning',
+        target: block(b.id),
+        message: `This block moves the deal to CRM stage ${id}, which no longer exists (deleted, or from another project): the move is skipped. Choose a stage in the block's actions.`,
+      },
+    ];
+  });
+};
+
 /** Every rule, by its stable id (the docs list them in this order). */
 export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'too-many-trigger-blocks': tooManyTriggerBlocks,
@@ -746,6 +765,7 @@ export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'placeholder-never-set': placeholderNeverSet,
   'function-needs-plan': functionNeedsPlan,
   'messenger-cannot-show': messengerCannotShow,
+  'unknown-crm-stage': unknownCrmStage,
 };
 
 /** The problems of a schema, errors first, then in rule order. */
