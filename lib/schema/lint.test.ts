@@ -568,7 +568,7 @@ describe('bot lint', () => {
   });
 
   it('has a test above for every rule, and sorts errors first', () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(20);
+    expect(Object.keys(LINT_RULES)).toHaveLength(21);
     const schema = bot([{ id: 2, kind: 'state', formula: 'x = y' }], [], false);
     expect(lintBot(schema).map((p) => p.severity)).toEqual(['warning', 'warning', 'info']);
   });
