@@ -13,6 +13,7 @@ const benches: Record<string, string> = {
   'client-search': './client-search.bench.ts',
   widget: './widget.bench.ts',
   start: './start.bench.ts',
+  'crm-board': './crm-board.bench.ts',
 };
 
 async function main() {
