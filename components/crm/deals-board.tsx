@@ -84,52 +84,48 @@ export function DealsScreen({ projectId, view }: { projectId: number; view: 'boa
     <main className="flex h-full min-h-0 flex-col gap-3 p-3 sm:p-4">
       <div className="flex flex-wrap items-end gap-2">
         <h1 className="mr-2 text-lg font-semibold text-slate-900">Deals</h1>
-        <Select
-          aria-label="Funnel"
-          className="w-44"
-          value={funnel?.id ?? ''}
-          onChange={(e) => setFunnelId(Number(e.target.value))}
-        >
-          {funnels.data?.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.name}
-            </option>
-          ))}
-        </Select>
-        <Select
-          aria-label="Assignee"
-          className="w-40"
-          value={assignee}
-          onChange={(e) => setAssignee(e.target.value)}
-        >
-          <option value="">Any assignee</option>
-          <option value="none">Unassigned</option>
-          {options.data?.members.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.name}
-            </option>
-          ))}
-        </Select>
-        <Select
-          aria-label="Messenger"
-          className="w-40"
-          value={clientType}
-          onChange={(e) => setClientType(e.target.value)}
-        >
-          <option value="">Any messenger</option>
-          {options.data?.messengers.map((m) => (
-            <option key={m.clientType} value={m.clientType}>
-              {m.label}
-            </option>
-          ))}
-        </Select>
-        <Input
-          aria-label="Search clients"
-          placeholder="Search by client name or id"
-          className="w-56"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
+        <div className="w-44 max-w-full">
+          <Select
+            aria-label="Funnel"
+            value={funnel?.id ?? ''}
+            onChange={(e) => setFunnelId(Number(e.target.value))}
+          >
+            {funnels.data?.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="w-40 max-w-full">
+          <Select aria-label="Assignee" value={assignee} onChange={(e) => setAssignee(e.target.value)}>
+            <option value="">Any assignee</option>
+            <option value="none">Unassigned</option>
+            {options.data?.members.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="w-40 max-w-full">
+          <Select aria-label="Messenger" value={clientType} onChange={(e) => setClientType(e.target.value)}>
+            <option value="">Any messenger</option>
+            {options.data?.messengers.map((m) => (
+              <option key={m.clientType} value={m.clientType}>
+                {m.label}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="w-56 max-w-full">
+          <Input
+            aria-label="Search clients"
+            placeholder="Search by client name or id"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+        </div>
       </div>
       {funnels.error ? <Alert tone="error">{funnels.error.message}</Alert> : null}
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}

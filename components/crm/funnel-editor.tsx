@@ -387,7 +387,7 @@ function StageRow({
         />
         {stage.kind !== 'open' ? (
           <Badge className={stage.kind === 'won' ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800'}>
-            {stage.kind === 'won' ? 'Won: closes the deal' : 'Lost: closes the deal'}
+            {stage.kind === 'won' ? 'won: closes the deal' : 'lost: closes the deal'}
           </Badge>
         ) : null}
         <span className="text-xs text-slate-500">
