@@ -1,4 +1,5 @@
 import type { Db } from '@/server/db/client-type';
+import { shareLockCrmStage } from '@/server/db/row-queries';
 import { DomainError, notFound } from '@/server/errors';
 
 export async function requireState(db: Db, projectId: number, stateId: number) {
@@ -17,10 +18,7 @@ export async function requireState(db: Db, projectId: number, stateId: number) {
  * stage deleted meanwhile is refused instead of failing on the foreign key.
  */
 export async function moveDeal(db: Db, dealId: number, stateId: number) {
-  const rows = await db.$queryRaw<
-    { id: number }[]
-  >`SELECT id FROM "CrmState" WHERE id = ${stateId} FOR SHARE`;
-  if (!rows.length)
+  if (!(await shareLockCrmStage(db, stateId)))
     throw new DomainError(
       'conflict',
       `Stage ${stateId} was deleted meanwhile: the deal was not moved. Reload the board and choose another stage.`,

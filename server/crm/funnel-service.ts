@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { STAGE_COLORS } from '@/lib/crm/stage-colors';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { CrmStateKind } from '@/server/db/generated/client';
+import { lockCrmStages } from '@/server/db/row-queries';
 import { DomainError, invalid, notFound, parseInput } from '@/server/errors';
 
 /**
@@ -238,7 +239,7 @@ export async function deleteStage(
         `"${stage.name}" is the funnel's ${stage.kind} stage: every funnel keeps one. Rename it instead.`,
         'stateId',
       );
-    await tx.$queryRaw`SELECT id FROM "CrmState" WHERE id = ${stateId} FOR UPDATE`;
+    await lockCrmStages(tx, { stateId });
     const deals = await tx.deal.count({ where: { stateId } });
     if (deals > 0) {
       if (moveToStateId === null)
@@ -282,7 +283,7 @@ export async function deleteFunnel(
         'A project keeps at least one funnel: create another before deleting this one.',
         'funnelId',
       );
-    await tx.$queryRaw`SELECT id FROM "CrmState" WHERE "funnelId" = ${funnelId} FOR UPDATE`;
+    await lockCrmStages(tx, { funnelId });
     const stages = await tx.crmState.findMany({ where: { funnelId } });
     const ids = stages.map((s) => s.id);
     const deals = await tx.deal.count({ where: { stateId: { in: ids } } });
