@@ -14,6 +14,7 @@ const benches: Record<string, string> = {
   widget: './widget.bench.ts',
   start: './start.bench.ts',
   'crm-board': './crm-board.bench.ts',
+  'list-import': './list-import.bench.ts',
 };
 
 async function main() {

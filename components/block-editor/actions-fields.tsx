@@ -2,7 +2,8 @@
 
 import type { BlockActions } from '@/lib/schema';
 import { CrmStageField } from './crm-stage-field';
-import { IdListField, Section } from './fields';
+import { Section } from './fields';
+import { ListPicker } from './list-picker';
 
 /** Block actions, run first on entering (bot-semantics §1): the deal's CRM state and client lists. */
 export function ActionsFields({
@@ -24,13 +25,13 @@ export function ActionsFields({
         value={current.crmStateId}
         onChange={(crmStateId) => emit({ ...current, crmStateId })}
       />
-      <IdListField
+      <ListPicker
         id={`${idPrefix}-add-lists`}
         label="Add to lists"
         value={current.addToLists}
         onChange={(addToLists) => emit({ ...current, addToLists })}
       />
-      <IdListField
+      <ListPicker
         id={`${idPrefix}-remove-lists`}
         label="Remove from lists"
         value={current.removeFromLists}

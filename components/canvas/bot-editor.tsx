@@ -185,6 +185,13 @@ export function BotEditor({
   const messengers = useMemo(() => messengersOf(channelKinds.split(',')), [channelKinds]);
   // The plan rule warns of calls the project's plan does not allow.
   const plan = useProjectPlan(projectId);
+  // The list rule knows the project's lists (the block editor's list picker shares the query).
+  const lists = useQuery(trpc.lists.all.queryOptions({ projectId }));
+  const listIdText = lists.data?.map((l) => l.id).join(',');
+  const listIds = useMemo(
+    () => (listIdText === undefined ? undefined : listIdText.split(',').filter(Boolean).map(Number)),
+    [listIdText],
+  );
   // Lint follows committed edits (a drag commits once, at its end) in a worker.
   // The CRM rule knows the project's stages (a block action's stage may have been deleted).
   const funnels = useQuery(trpc.crm.funnels.queryOptions({ projectId }));
@@ -193,7 +200,7 @@ export function BotEditor({
     () => (stageKey === undefined ? undefined : stageKey.split(',').filter(Boolean).map(Number)),
     [stageKey],
   );
-  const problems = useLintProblems(schema, messengers, plan, crmStateIds);
+  const problems = useLintProblems(schema, messengers, plan, listIds, crmStateIds);
   const [lintStore] = useState(createLintStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 

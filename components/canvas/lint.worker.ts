@@ -7,6 +7,7 @@ self.onmessage = ({ data }: MessageEvent<LintRequest>) => {
   const options: LintOptions = {
     messengers: data.messengers,
     plan: data.plan,
+    listIds: data.listIds,
     crmStateIds: data.crmStateIds,
   };
   const response: LintResponse = { id: data.id, problems: lintBot(data.schema, options) };

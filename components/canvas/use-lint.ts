@@ -10,6 +10,8 @@ export interface LintRequest {
   schema: Pick<BotSchema, 'blocks' | 'arrows'>;
   messengers: readonly MessengerCapabilities[];
   plan: Plan | undefined;
+  /** The project's list ids once known (the `unknown-list` rule waits for them). */
+  listIds: readonly number[] | undefined;
   /** The project's CRM stage ids (the `unknown-crm-stage` rule); undefined until read. */
   crmStateIds: readonly number[] | undefined;
 }
@@ -29,6 +31,7 @@ export function useLintProblems(
   schema: Pick<BotSchema, 'blocks' | 'arrows'>,
   messengers: readonly MessengerCapabilities[],
   plan: Plan | undefined,
+  listIds?: readonly number[],
   crmStateIds?: readonly number[],
 ): readonly LintProblem[] {
   const [problems, setProblems] = useState(NONE);
@@ -46,8 +49,8 @@ export function useLintProblems(
     };
   }, []);
   useEffect(() => {
-    const request: LintRequest = { id: ++latest.current, schema, messengers, plan, crmStateIds };
+    const request: LintRequest = { id: ++latest.current, schema, messengers, plan, listIds, crmStateIds };
     worker.current?.postMessage(request);
-  }, [schema, messengers, plan, crmStateIds]);
+  }, [schema, messengers, plan, listIds, crmStateIds]);
   return problems;
 }

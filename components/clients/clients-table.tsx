@@ -2,12 +2,14 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input, Select } from '@/components/ui/input';
+import { ListActions, type Selection } from './list-actions';
 
 /** The search box's limit, the same as the server's (server/contacts/client-search.ts). */
 const MAX_TEXT = 200;
@@ -26,7 +28,8 @@ interface Filters {
   variableName: string;
   variableValue: string;
   clientType: string;
-  listId: string;
+  /** `in:<id>` (members of a list), `out:<id>` (not members), or empty. */
+  list: string;
   crmStateId: string;
   tag: string;
   /** A member's id, `none` for unassigned clients, or empty for everyone. */
@@ -37,7 +40,7 @@ const NO_FILTERS: Filters = {
   variableName: '',
   variableValue: '',
   clientType: '',
-  listId: '',
+  list: '',
   crmStateId: '',
   tag: '',
   member: '',
@@ -46,11 +49,40 @@ const NO_FILTERS: Filters = {
 const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : '—');
 const optionalNumber = (s: string) => (s ? Number(s) : undefined);
 const optionalText = (s: string) => s.trim() || undefined;
+const listOf = (value: string, mode: 'in' | 'out') =>
+  value.startsWith(`${mode}:`) ? Number(value.slice(mode.length + 1)) : undefined;
+
+/** The server's reading of the applied filters (the search, the list actions, the export). */
+function filterInput(filters: Filters) {
+  return {
+    query: optionalText(filters.query),
+    variableName: optionalText(filters.variableName),
+    variableValue: optionalText(filters.variableValue),
+    clientType: optionalNumber(filters.clientType),
+    listId: listOf(filters.list, 'in'),
+    notListId: listOf(filters.list, 'out'),
+    crmStateId: optionalNumber(filters.crmStateId),
+    tag: filters.tag || undefined,
+    assignedMemberId: filters.member === 'none' ? null : optionalNumber(filters.member),
+  };
+}
+
+/** The export's address: the same filter as query parameters. */
+function exportHref(projectId: number, filters: Filters) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filterInput(filters)))
+    if (value !== undefined) params.set(key, value === null ? 'none' : String(value));
+  return `/api/projects/${projectId}/clients/export?${params}`;
+}
 
 export function ClientsTable({ projectId }: { projectId: number }) {
   const trpc = useTRPC();
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  // `?list=<id>` (the Lists page's links) opens the table on a list's members.
+  const initialList = useSearchParams().get('list');
+  const initial = /^\d+$/.test(initialList ?? '') ? { ...NO_FILTERS, list: `in:${initialList}` } : NO_FILTERS;
+  const [draft, setDraft] = useState<Filters>(initial);
+  const [filters, setFilters] = useState<Filters>(initial);
+  const [selection, setSelection] = useState<Selection>({ kind: 'ids', ids: new Set() });
   const [sort, setSort] = useState<SortValue>('created:desc');
   // Cursors of the pages seen so far: the last is the current page, popping one goes back.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -59,14 +91,7 @@ export function ClientsTable({ projectId }: { projectId: number }) {
   const search = useQuery({
     ...trpc.clients.search.queryOptions({
       projectId,
-      query: optionalText(filters.query),
-      variableName: optionalText(filters.variableName),
-      variableValue: optionalText(filters.variableValue),
-      clientType: optionalNumber(filters.clientType),
-      listId: optionalNumber(filters.listId),
-      crmStateId: optionalNumber(filters.crmStateId),
-      tag: filters.tag || undefined,
-      assignedMemberId: filters.member === 'none' ? null : optionalNumber(filters.member),
+      ...filterInput(filters),
       sort: sortField,
       direction,
       limit: PAGE_SIZE,
@@ -78,6 +103,8 @@ export function ClientsTable({ projectId }: { projectId: number }) {
   const apply = (next: Filters) => {
     setFilters(next);
     setCursors([undefined]);
+    // A selection belongs to the filter it was made under.
+    setSelection({ kind: 'ids', ids: new Set() });
   };
   const set = (key: keyof Filters, value: string, now = false) => {
     const next = { ...draft, [key]: value };
@@ -92,10 +119,36 @@ export function ClientsTable({ projectId }: { projectId: number }) {
   const filtered = Object.values(filters).some(Boolean);
   const rows = search.data?.clients ?? [];
   const opts = options.data;
+  const pageIds = rows.map((c) => c.id);
+  const pageSelected =
+    selection.kind === 'all' || (pageIds.length > 0 && pageIds.every((id) => selection.ids.has(id)));
+  const toggle = (id: number) => {
+    if (selection.kind === 'all') return;
+    const ids = new Set(selection.ids);
+    if (ids.has(id)) ids.delete(id);
+    else ids.add(id);
+    setSelection({ kind: 'ids', ids });
+  };
+  const togglePage = () => {
+    if (pageSelected) return setSelection({ kind: 'ids', ids: new Set() });
+    setSelection({
+      kind: 'ids',
+      ids: new Set([...(selection.kind === 'ids' ? selection.ids : []), ...pageIds]),
+    });
+  };
 
   return (
     <main className="space-y-4 p-4 sm:p-6">
-      <h1 className="text-lg font-semibold text-slate-900">Clients</h1>
+      <div className="flex items-center justify-between gap-2">
+        <h1 className="text-lg font-semibold text-slate-900">Clients</h1>
+        <a
+          className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-2.5 text-sm font-medium text-slate-800 hover:bg-slate-100"
+          href={exportHref(projectId, filters)}
+          download
+        >
+          Export CSV
+        </a>
+      </div>
       <form
         // On a phone: the search on a row of its own, the variable filter and the buttons in pairs.
         className="grid grid-cols-2 gap-2 sm:grid-cols-[minmax(0,3fr)_minmax(0,1fr)_minmax(0,1fr)_auto_auto]"
@@ -150,13 +203,26 @@ export function ClientsTable({ projectId }: { projectId: number }) {
             </option>
           ))}
         </Select>
-        <Select aria-label="List" value={draft.listId} onChange={(e) => set('listId', e.target.value, true)}>
+        <Select aria-label="List" value={draft.list} onChange={(e) => set('list', e.target.value, true)}>
           <option value="">All lists</option>
-          {opts?.lists.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.name}
-            </option>
-          ))}
+          {opts?.lists.length ? (
+            <>
+              <optgroup label="In list">
+                {opts.lists.map((l) => (
+                  <option key={l.id} value={`in:${l.id}`}>
+                    In {l.name} (id {l.id})
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label="Not in list">
+                {opts.lists.map((l) => (
+                  <option key={l.id} value={`out:${l.id}`}>
+                    Not in {l.name} (id {l.id})
+                  </option>
+                ))}
+              </optgroup>
+            </>
+          ) : null}
         </Select>
         <Select
           aria-label="CRM state"
@@ -207,6 +273,14 @@ export function ClientsTable({ projectId }: { projectId: number }) {
         </Select>
       </div>
       {search.error ? <Alert tone="error">{search.error.message}</Alert> : null}
+      <ListActions
+        projectId={projectId}
+        filter={filterInput(filters)}
+        lists={opts?.lists ?? []}
+        selection={selection}
+        pageSelected={pageSelected && rows.length > 0}
+        onSelect={setSelection}
+      />
       {search.isSuccess && rows.length === 0 ? (
         <p className="rounded-md border border-dashed border-slate-300 p-8 text-center text-sm text-slate-500">
           {filtered
@@ -219,6 +293,15 @@ export function ClientsTable({ projectId }: { projectId: number }) {
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-50 text-xs text-slate-500 uppercase">
               <tr>
+                <th className="w-8 px-3 py-2">
+                  <input
+                    type="checkbox"
+                    aria-label="Select the clients on this page"
+                    className="size-4 align-middle"
+                    checked={pageSelected}
+                    onChange={togglePage}
+                  />
+                </th>
                 {[
                   'Name',
                   'Messenger',
@@ -239,7 +322,20 @@ export function ClientsTable({ projectId }: { projectId: number }) {
             </thead>
             <tbody className="divide-y divide-slate-100">
               {rows.map((c) => (
-                <tr key={c.id}>
+                <tr
+                  key={c.id}
+                  className={selection.kind === 'all' || selection.ids.has(c.id) ? 'bg-brand-50' : undefined}
+                >
+                  <td className="px-3 py-2">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${c.displayName}`}
+                      className="size-4 align-middle"
+                      checked={selection.kind === 'all' || selection.ids.has(c.id)}
+                      disabled={selection.kind === 'all'}
+                      onChange={() => toggle(c.id)}
+                    />
+                  </td>
                   <td className="max-w-48 truncate px-3 py-2 font-medium text-slate-900">
                     <Link href={`/projects/${projectId}/clients/${c.id}`} className="hover:underline">
                       {c.displayName}

@@ -66,6 +66,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         label: 'Clients',
         about: 'Everyone who wrote to the bot: profiles, variables, history.',
       },
+      {
+        doc: 'lists',
+        label: 'Lists',
+        about: 'Groups of clients: create them, fill them from the table or a CSV, export them.',
+      },
       { doc: 'team', label: 'Team', about: 'Owners, admins and operators; invites.' },
     ],
   },

@@ -562,13 +562,29 @@ describe('bot lint', () => {
     expect(rule('function-needs-plan', schema)).toEqual([]);
   });
 
+  it('unknown-list: a list id of the actions the project no longer has, only when the lists are known', () => {
+    const schema = bot([
+      { id: 2, kind: 'state', actions: { addToLists: [3, 9], removeFromLists: [9, 11] } },
+      { id: 3, kind: 'state', actions: { addToLists: [3], removeFromLists: [] } },
+    ]);
+    const problems = lintBot(schema, { listIds: [3] }).filter((p) => p.rule === 'unknown-list');
+    expect(problems).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        target: { type: 'block', id: 2 },
+        message: expect.stringContaining('lists 9, 11, which no longer exist'),
+      }),
+    ]);
+    expect(lintBot(schema).filter((p) => p.rule === 'unknown-list')).toEqual([]);
+  });
+
   it("the demo bot (the empty canvas's template) has no problems", () => {
     const demo = botSchemaSchema.parse(demoBotSchema);
     expect(lintBot(demo, { plan: 'free', messengers: [TG_CAPABILITIES] })).toEqual([]);
   });
 
   it('has a test above for every rule, and sorts errors first', () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(21);
+    expect(Object.keys(LINT_RULES)).toHaveLength(22);
     const schema = bot([{ id: 2, kind: 'state', formula: 'x = y' }], [], false);
     expect(lintBot(schema).map((p) => p.severity)).toEqual(['warning', 'warning', 'info']);
   });

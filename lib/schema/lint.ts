@@ -58,6 +58,8 @@ export interface LintOptions {
   messengers?: readonly MessengerCapabilities[];
   /** The project's plan, for the `function-needs-plan` rule; none: that rule is skipped. */
   plan?: Plan;
+  /** The ids of the project's client lists, for the `unknown-list` rule; none: that rule is skipped. */
+  listIds?: readonly number[];
   /** The project's CRM stage ids, for the `unknown-crm-stage` rule; none: that rule is skipped. */
   crmStateIds?: readonly number[];
 }
@@ -743,6 +745,25 @@ const unknownCrmStage: Rule = (bot, options) => {
   });
 };
 
+/** A block's actions name a list the project no longer has (deleted, or from another project). */
+const unknownList: Rule = (bot, options) => {
+  if (!options.listIds) return [];
+  const known = new Set(options.listIds);
+  return bot.schema.blocks.flatMap((b): Problem[] => {
+    const missing = [
+      ...new Set([...(b.actions?.addToLists ?? []), ...(b.actions?.removeFromLists ?? [])]),
+    ].filter((id) => !known.has(id));
+    if (!missing.length) return [];
+    return [
+      {
+        severity: 'warning',
+        target: block(b.id),
+        message: `This block's actions use list${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which ${missing.length > 1 ? 'no longer exist' : 'no longer exists'} in this project, so nothing is added or removed. Choose a list in the block's Actions, or create one on the Lists page.`,
+      },
+    ];
+  });
+};
+
 /** Every rule, by its stable id (the docs list them in this order). */
 export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'too-many-trigger-blocks': tooManyTriggerBlocks,
@@ -765,6 +786,7 @@ export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'placeholder-never-set': placeholderNeverSet,
   'function-needs-plan': functionNeedsPlan,
   'messenger-cannot-show': messengerCannotShow,
+  'unknown-list': unknownList,
   'unknown-crm-stage': unknownCrmStage,
 };
 

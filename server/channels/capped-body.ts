@@ -1,5 +1,5 @@
 /**
- * A channel request's body as bytes, or null when it is over `cap` bytes (reading stops there,
+ * A request's body as bytes (a channel's webhook, a CSV upload), or null when it is over `cap` bytes (reading stops there,
  * so an oversized body is refused without being held in memory).
  */
 export async function cappedBytes(req: Request, cap: number): Promise<Uint8Array | null> {

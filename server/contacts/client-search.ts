@@ -22,16 +22,22 @@ const text = (what: string) =>
  * (contained) fields, so values holding `=` need no quoting. Every text match is a
  * case-insensitive "contains" with `%`, `_` and `\` taken literally.
  */
-export const clientSearchInput = z.object({
+export const clientFilterInput = z.object({
   query: text('search text'),
   variableName: text('variable name'),
   variableValue: text('variable value'),
   clientType: z.number().int().optional(),
   listId: z.number().int().positive().optional(),
+  /** Clients that are not members of this list. */
+  notListId: z.number().int().positive().optional(),
   crmStateId: z.number().int().positive().optional(),
   tag: text('tag'),
   /** A member's id, or null for clients nobody is assigned to. */
   assignedMemberId: z.number().int().positive().nullable().optional(),
+});
+export type ClientFilterInput = z.input<typeof clientFilterInput>;
+
+export const clientSearchInput = clientFilterInput.extend({
   sort: z.enum(['created', 'lastMessage', 'name']).default('created'),
   direction: z.enum(['asc', 'desc']).default('desc'),
   limit: z.number().int().min(1).max(MAX_SEARCH_PAGE).default(50),
@@ -47,7 +53,7 @@ const CONTACT_VARIABLES = ['phone', 'email'];
 const likeLiteral = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 const contains = (s: string) => ({ contains: likeLiteral(s), mode: 'insensitive' as const });
 
-function filters(input: z.output<typeof clientSearchInput>): Prisma.ClientWhereInput[] {
+function filters(input: z.output<typeof clientFilterInput>): Prisma.ClientWhereInput[] {
   const where: Prisma.ClientWhereInput[] = [];
   if (input.query)
     where.push({
@@ -68,10 +74,24 @@ function filters(input: z.output<typeof clientSearchInput>): Prisma.ClientWhereI
     });
   if (input.clientType !== undefined) where.push({ clientType: input.clientType });
   if (input.listId) where.push({ lists: { some: { listId: input.listId } } });
+  if (input.notListId) where.push({ lists: { none: { listId: input.notListId } } });
   if (input.crmStateId) where.push({ deals: { some: { stateId: input.crmStateId, closedAt: null } } });
   if (input.tag) where.push({ tag: input.tag });
   if (input.assignedMemberId !== undefined) where.push({ assignedMemberId: input.assignedMemberId });
   return where;
+}
+
+/**
+ * The clients of a Clients-tab filter as a Prisma condition: the one reading of a filter, for
+ * the table, the list actions on every matching client and the CSV export.
+ */
+export function clientFilterWhere(projectId: number, rawFilter: ClientFilterInput): Prisma.ClientWhereInput {
+  return { AND: [{ projectId }, ...filters(parseInput(clientFilterInput, rawFilter))] };
+}
+
+/** How many clients a filter matches (the "select all N" of the Clients tab). */
+export async function countClients(db: Db, projectId: number, filter: ClientFilterInput) {
+  return db.client.count({ where: clientFilterWhere(projectId, filter) });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { csvResponse } from '@/server/downloads/csv-response';
 import { DomainError } from '@/server/errors';
-import { jsonRefusal, memberOfRequest } from '@/server/projects/request-member';
+import { domainRefusal, jsonRefusal, memberOfRequest } from '@/server/projects/request-member';
 import { requireSubmissionBlock, submissionExportRows, submissionRangeInput } from './submission-listing';
 
 const USAGE =
@@ -25,7 +25,7 @@ export async function submissionsCsv(request: Request, rawProjectId: string): Pr
   try {
     await requireSubmissionBlock(db, projectId, range.data.blockId);
   } catch (error) {
-    if (error instanceof DomainError) return jsonRefusal(404, error.message);
+    if (error instanceof DomainError) return domainRefusal(error);
     throw error;
   }
   const { blockId, from, to } = range.data;

@@ -56,7 +56,7 @@ beforeAll(async () => {
         id: 1,
         kind: 'start',
         text: 'Order placed',
-        formula: "size = question\ncomment = '=1+1'",
+        formula: "size = question\ncomment = '=1+1'\nphone = '+7 900 123-45-67'",
         trigger: { alternatives: '' },
       },
       { id: 2, kind: 'close_deal', name: 'Order', text: 'Thanks' },
@@ -105,7 +105,7 @@ describe('submissions', () => {
     ]);
     const page = await caller.submissions.page({ projectId, blockId: 2 });
     expect(page.total).toBe(2);
-    expect(page.columns).toEqual(['comment', 'size']);
+    expect(page.columns).toEqual(['comment', 'phone', 'size']);
     expect(page.rows.map((r) => [r.client.displayName, r.variables.size, r.kept])).toEqual([
       ['bob', 'M', false],
       ['ann', 'XL', false],
@@ -220,7 +220,7 @@ describe('the CSV download', () => {
     ]);
   });
 
-  it('quotes a value a spreadsheet would run as a formula', async () => {
+  it('quotes a value a spreadsheet would run as a formula, not a phone number', async () => {
     const text = await (await fetch(url('blockId=2'), { headers: { cookie: ownerCookie } })).text();
     const rows = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
     const comment = rows[0].indexOf('comment');
@@ -230,6 +230,8 @@ describe('the CSV download', () => {
         .map((r) => r[comment])
         .filter(Boolean),
     ).toEqual(["'=1+1", "'=1+1"]);
+    const phone = rows[0].indexOf('phone');
+    expect(rows[1][phone]).toBe('+7 900 123-45-67');
   });
 
   it('streams a large export in batches, every row once', async () => {

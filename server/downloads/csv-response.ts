@@ -1,12 +1,18 @@
 import Papa from 'papaparse';
 
+/**
+ * A cell a spreadsheet would run as a formula; a phone number written with its `+` (`+7 900
+ * 123-45-67`) is not one and is left as it is.
+ */
+const FORMULA_CELL = /^(?!\+[\d\s().-]*$)[=+\-@\t\r]/;
+
 /** Rows turned into text per chunk sent. */
 const ROWS_PER_CHUNK = 500;
 
 /**
  * A CSV download streamed as its rows are read (a 100,000-row export is never held in memory).
  * UTF-8 with a byte order mark, so spreadsheet programs read non-Latin text right; cells that a
- * spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) are quoted with a leading `'`.
+ * spreadsheet would run as a formula (`=`, `+`, `-`, `@` first; not a phone number) get a leading `'`.
  */
 export function csvResponse(fileName: string, rows: AsyncIterable<readonly string[]>): Response {
   const iterator = rows[Symbol.asyncIterator]();
@@ -21,7 +27,7 @@ export function csvResponse(fileName: string, rows: AsyncIterable<readonly strin
         chunk.push([...next.value]);
       }
       if (chunk.length) {
-        const text = Papa.unparse(chunk, { escapeFormulae: true, newline: '\r\n' });
+        const text = Papa.unparse(chunk, { escapeFormulae: FORMULA_CELL, newline: '\r\n' });
         controller.enqueue(encoder.encode(`${started ? '\r\n' : '\uFEFF'}${text}`));
         started = true;
       }

@@ -1,10 +1,27 @@
 import { getSessionFromHeaders } from '@/server/auth/auth';
 import { getDb } from '@/server/db';
-import { DomainError } from '@/server/errors';
+import { DomainError, type DomainErrorCode } from '@/server/errors';
 import { requireMembership } from './membership';
 
-const refusal = (status: number, message: string) =>
-  Response.json({ error: message }, { status, headers: { 'Cache-Control': 'no-store' } });
+/** A route handler's refusal: `{ error, field? }`, never cached. */
+const refusal = (status: number, message: string, field?: string) =>
+  Response.json(
+    { error: message, ...(field && { field }) },
+    { status, headers: { 'Cache-Control': 'no-store' } },
+  );
+
+const STATUS_OF: Record<DomainErrorCode, number> = {
+  invalid: 400,
+  not_found: 404,
+  forbidden: 403,
+  conflict: 409,
+  limit: 413,
+  plan: 402,
+};
+
+/** A domain error as a route handler's refusal, with the field it names. */
+export const domainRefusal = (error: DomainError) =>
+  refusal(STATUS_OF[error.code], error.message, error.field);
 
 /**
  * The signed-in member of the project a route handler's request names (streams, downloads:

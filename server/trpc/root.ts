@@ -5,6 +5,7 @@ import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
 import { crmRouter } from './routers/crm';
 import { inboxRouter } from './routers/inbox';
+import { listsRouter } from './routers/lists';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
@@ -23,6 +24,7 @@ export const appRouter = createTRPCRouter({
   inbox: inboxRouter,
   submissions: submissionsRouter,
   crm: crmRouter,
+  lists: listsRouter,
 });
 
 export type AppRouter = typeof appRouter;
