@@ -6,7 +6,6 @@ import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { CopyButton } from '@/components/ui/copy-button';
@@ -379,16 +378,22 @@ function StageRow({
         />
         <Input
           aria-label={`Stage name (${stage.name})`}
-          className="min-w-32 flex-1"
+          className="min-w-24 flex-1"
           value={name}
           onChange={(e) => setName(e.target.value)}
           onBlur={() => name !== stage.name && update.mutate({ projectId, stateId: stage.id, name })}
           onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
         />
         {stage.kind !== 'open' ? (
-          <Badge className={stage.kind === 'won' ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800'}>
-            {stage.kind === 'won' ? 'won: closes the deal' : 'lost: closes the deal'}
-          </Badge>
+          <span
+            title="A deal moved here is closed"
+            className={cn(
+              'rounded-full px-2 py-0.5 text-xs font-medium',
+              stage.kind === 'won' ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800',
+            )}
+          >
+            {stage.kind === 'won' ? 'Won' : 'Lost'}: closes
+          </span>
         ) : null}
         <span className="text-xs text-slate-500">
           {stage.deals} deal{stage.deals === 1 ? '' : 's'}
