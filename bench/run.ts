@@ -14,6 +14,7 @@ const benches: Record<string, string> = {
   widget: './widget.bench.ts',
   start: './start.bench.ts',
   webhooks: './webhooks.bench.ts',
+  'crm-board': './crm-board.bench.ts',
   'list-import': './list-import.bench.ts',
   broadcast: './broadcast.bench.ts',
 };

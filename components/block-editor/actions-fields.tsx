@@ -1,7 +1,8 @@
 'use client';
 
 import type { BlockActions } from '@/lib/schema';
-import { NumberField, Section } from './fields';
+import { CrmStageField } from './crm-stage-field';
+import { Section } from './fields';
 import { ListPicker } from './list-picker';
 
 /** Block actions, run first on entering (bot-semantics §1): the deal's CRM state and client lists. */
@@ -19,12 +20,9 @@ export function ActionsFields({
     onChange(next.crmStateId || next.addToLists.length || next.removeFromLists.length ? next : undefined);
   return (
     <Section title="Actions">
-      <NumberField
+      <CrmStageField
         id={`${idPrefix}-crm-state`}
-        label="CRM state id"
         value={current.crmStateId}
-        min={1}
-        hint="Moves the client's deal to this stage of the CRM funnel (every project starts with New, In progress, Won and Lost); the same id as the API's set_order_state state_id"
         onChange={(crmStateId) => emit({ ...current, crmStateId })}
       />
       <ListPicker

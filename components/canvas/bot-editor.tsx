@@ -193,7 +193,14 @@ export function BotEditor({
     [listIdText],
   );
   // Lint follows committed edits (a drag commits once, at its end) in a worker.
-  const problems = useLintProblems(schema, messengers, plan, listIds);
+  // The CRM rule knows the project's stages (a block action's stage may have been deleted).
+  const funnels = useQuery(trpc.crm.funnels.queryOptions({ projectId }));
+  const stageKey = funnels.data?.flatMap((f) => f.stages.map((s) => s.id)).join(',');
+  const crmStateIds = useMemo(
+    () => (stageKey === undefined ? undefined : stageKey.split(',').filter(Boolean).map(Number)),
+    [stageKey],
+  );
+  const problems = useLintProblems(schema, messengers, plan, listIds, crmStateIds);
   const [lintStore] = useState(createLintStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 

@@ -4,7 +4,12 @@ import { type LintOptions, lintBot } from '@/lib/schema/lint';
 import type { LintRequest, LintResponse } from './use-lint';
 
 self.onmessage = ({ data }: MessageEvent<LintRequest>) => {
-  const options: LintOptions = { messengers: data.messengers, plan: data.plan, listIds: data.listIds };
+  const options: LintOptions = {
+    messengers: data.messengers,
+    plan: data.plan,
+    listIds: data.listIds,
+    crmStateIds: data.crmStateIds,
+  };
   const response: LintResponse = { id: data.id, problems: lintBot(data.schema, options) };
   self.postMessage(response);
 };

@@ -12,6 +12,8 @@ export interface LintRequest {
   plan: Plan | undefined;
   /** The project's list ids once known (the `unknown-list` rule waits for them). */
   listIds: readonly number[] | undefined;
+  /** The project's CRM stage ids (the `unknown-crm-stage` rule); undefined until read. */
+  crmStateIds: readonly number[] | undefined;
 }
 export interface LintResponse {
   id: number;
@@ -30,6 +32,7 @@ export function useLintProblems(
   messengers: readonly MessengerCapabilities[],
   plan: Plan | undefined,
   listIds?: readonly number[],
+  crmStateIds?: readonly number[],
 ): readonly LintProblem[] {
   const [problems, setProblems] = useState(NONE);
   const worker = useRef<Worker | null>(null);
@@ -46,8 +49,8 @@ export function useLintProblems(
     };
   }, []);
   useEffect(() => {
-    const request: LintRequest = { id: ++latest.current, schema, messengers, plan, listIds };
+    const request: LintRequest = { id: ++latest.current, schema, messengers, plan, listIds, crmStateIds };
     worker.current?.postMessage(request);
-  }, [schema, messengers, plan, listIds]);
+  }, [schema, messengers, plan, listIds, crmStateIds]);
   return problems;
 }

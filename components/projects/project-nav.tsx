@@ -15,6 +15,7 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
   const tabs = [
     { href: base, label: 'Bot' },
     { href: `${base}/inbox`, label: 'Conversations' },
+    { href: `${base}/deals`, label: 'Deals' },
     { href: `${base}/clients`, label: 'Clients' },
     { href: `${base}/broadcasts`, label: 'Broadcasts' },
     { href: `${base}/channels`, label: 'Channels' },

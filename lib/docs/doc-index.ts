@@ -57,6 +57,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'Operators answering clients, and taking a conversation over from the bot.',
       },
       {
+        doc: 'crm',
+        label: 'Deals and the CRM',
+        about: 'Funnels and stages, the deals board, and what moving a deal does.',
+      },
+      {
         doc: 'clients',
         label: 'Clients',
         about: 'Everyone who wrote to the bot: profiles, variables, history.',

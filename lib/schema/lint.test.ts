@@ -319,6 +319,18 @@ describe('bot lint', () => {
     expect(rule('messenger-cannot-show', many, messengersOf([]))).toEqual([]);
   });
 
+  it('unknown-crm-stage: a block action moving the deal to a stage the project no longer has', () => {
+    const schema = bot([
+      { id: 2, kind: 'state', actions: { crmStateId: 7, addToLists: [], removeFromLists: [] } },
+      { id: 3, kind: 'state', actions: { crmStateId: 8, addToLists: [], removeFromLists: [] } },
+    ]);
+    const problems = lintBot(schema, { crmStateIds: [8, 9] }).filter((p) => p.rule === 'unknown-crm-stage');
+    expect(problems).toMatchObject([{ severity: 'warning', target: { type: 'block', id: 2 } }]);
+    expect(problems[0].message).toContain('CRM stage 7, which no longer exists');
+    // Without the project's stages (the CLI), the rule is skipped.
+    expect(rule('unknown-crm-stage', schema)).toEqual([]);
+  });
+
   it('shadowed-condition: an arrow checked after one that takes every message it matches never fires', () => {
     const blocks: BlockInput[] = [
       { id: 2, kind: 'state' },
@@ -572,7 +584,7 @@ describe('bot lint', () => {
   });
 
   it('has a test above for every rule, and sorts errors first', () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(21);
+    expect(Object.keys(LINT_RULES)).toHaveLength(22);
     const schema = bot([{ id: 2, kind: 'state', formula: 'x = y' }], [], false);
     expect(lintBot(schema).map((p) => p.severity)).toEqual(['warning', 'warning', 'info']);
   });

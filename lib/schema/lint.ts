@@ -60,6 +60,8 @@ export interface LintOptions {
   plan?: Plan;
   /** The ids of the project's client lists, for the `unknown-list` rule; none: that rule is skipped. */
   listIds?: readonly number[];
+  /** The project's CRM stage ids, for the `unknown-crm-stage` rule; none: that rule is skipped. */
+  crmStateIds?: readonly number[];
 }
 
 type Problem = Omit<LintProblem, 'rule'>;
@@ -726,6 +728,23 @@ const messengerCannotShow: Rule = (bot, options) =>
     }),
   );
 
+/** A block action moving the deal to a CRM stage that no longer exists (the engine logs an error and skips it). */
+const unknownCrmStage: Rule = (bot, options) => {
+  if (!options.crmStateIds) return [];
+  const known = new Set(options.crmStateIds);
+  return bot.schema.blocks.flatMap((b): Problem[] => {
+    const id = b.actions?.crmStateId;
+    if (!id || known.has(id)) return [];
+    return [
+      {
+        severity: 'warning',
+        target: block(b.id),
+        message: `This block moves the deal to CRM stage ${id}, which no longer exists (deleted, or from another project): the move is skipped. Choose a stage in the block's actions.`,
+      },
+    ];
+  });
+};
+
 /** A block's actions name a list the project no longer has (deleted, or from another project). */
 const unknownList: Rule = (bot, options) => {
   if (!options.listIds) return [];
@@ -768,6 +787,7 @@ export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'function-needs-plan': functionNeedsPlan,
   'messenger-cannot-show': messengerCannotShow,
   'unknown-list': unknownList,
+  'unknown-crm-stage': unknownCrmStage,
 };
 
 /** The problems of a schema, errors first, then in rule order. */

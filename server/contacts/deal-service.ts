@@ -1,6 +1,6 @@
-import { lockClients, openDeal } from '@/server/contacts/client-service';
-import type { Db, PrismaClient } from '@/server/db/client-type';
-import { notFound } from '@/server/errors';
+import type { Db } from '@/server/db/client-type';
+import { shareLockCrmStage } from '@/server/db/row-queries';
+import { DomainError, notFound } from '@/server/errors';
 
 export async function requireState(db: Db, projectId: number, stateId: number) {
   const state = await db.crmState.findFirst({ where: { id: stateId, projectId } });
@@ -12,20 +12,18 @@ export async function requireState(db: Db, projectId: number, stateId: number) {
 }
 
 /**
- * Moves the client's open deal (created if none) to a CRM state. Under the client's lock, as
- * events take it, so calls at once for a client without a deal open one deal, not several.
+ * Writes a deal's new CRM stage (the engine's final write: every move takes the engine's path,
+ * server/crm/move-deal.ts). The stage row is share-locked first: a stage being deleted
+ * (`deleteStage` holds it for update and moves its deals) is waited for, and a move into a
+ * stage deleted meanwhile is refused instead of failing on the foreign key.
  */
-export async function setDealState(db: PrismaClient, projectId: number, clientId: number, stateId: number) {
-  await requireState(db, projectId, stateId);
-  return db.$transaction(async (tx) => {
-    await lockClients(tx, projectId, [clientId]);
-    const deal = await openDeal(tx, projectId, clientId);
-    return moveDeal(tx, deal.id, stateId);
-  });
-}
-
-/** Moves a deal to a CRM state (known to be the project's): for the API, the engine and the UI alike. */
-export function moveDeal(db: Db, dealId: number, stateId: number) {
+export async function moveDeal(db: Db, dealId: number, stateId: number) {
+  if (!(await shareLockCrmStage(db, stateId)))
+    throw new DomainError(
+      'conflict',
+      `Stage ${stateId} was deleted meanwhile: the deal was not moved. Reload the board and choose another stage.`,
+      'stateId',
+    );
   return db.deal.update({ where: { id: dealId }, data: { stateId } });
 }
 

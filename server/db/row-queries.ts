@@ -129,3 +129,22 @@ export async function submissionVariableNames(
     .parse(rows)
     .map((r) => r.name);
 }
+
+/**
+ * Locks a CRM stage's rows (one stage, or a funnel's) until the transaction ends, as deleting
+ * them does first: a deal moved into one meanwhile waits (server/crm/funnel-service.ts).
+ */
+export async function lockCrmStages(tx: Db, target: { stateId: number } | { funnelId: number }) {
+  if ('stateId' in target)
+    await tx.$queryRaw`SELECT id FROM "CrmState" WHERE id = ${target.stateId} FOR UPDATE`;
+  else await tx.$queryRaw`SELECT id FROM "CrmState" WHERE "funnelId" = ${target.funnelId} FOR UPDATE`;
+}
+
+/**
+ * Share-locks a CRM stage's row until the transaction ends (a deal moved into it): waits for a
+ * deletion under way. False when the stage no longer exists.
+ */
+export async function shareLockCrmStage(tx: Db, stateId: number): Promise<boolean> {
+  const rows = await tx.$queryRaw`SELECT id FROM "CrmState" WHERE id = ${stateId} FOR SHARE`;
+  return z.array(z.object({ id: column.int })).parse(rows).length > 0;
+}

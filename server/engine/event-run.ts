@@ -1,6 +1,7 @@
 import { isTruthy } from '@/lib/formula';
 import { type Arrow, type Attachment, BLOCK_KIND_RULES, type Block, type Condition } from '@/lib/schema';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
+import { DomainError } from '@/server/errors';
 import { movesClient } from './compiled-bot';
 import type { EngineEvent } from './events';
 import { getExpression } from './formula-cache';
@@ -59,7 +60,65 @@ async function dispatch(run: RunState, event: EngineEvent): Promise<void> {
       });
       run.note('operator_reply', { memberId: event.memberId });
       return;
+    case 'move_deal':
+      return onMoveDeal(run, event);
   }
+}
+
+/**
+ * A deal moved from outside the bot (server/crm/move-deal.ts, docs/crm.md): under the client's
+ * lease, so two moves of one deal at once run one after the other, and the second, which
+ * expected the stage the first moved it from, is refused. Stored as a system message
+ * (`message_from_outside` 2) that no block answers.
+ */
+async function onMoveDeal(run: RunState, event: Extract<EngineEvent, { type: 'move_deal' }>) {
+  const stage = await run.db.crmState.findFirst({ where: { id: event.stateId, projectId: run.project.id } });
+  if (!stage)
+    throw new DomainError(
+      'not_found',
+      `Stage ${event.stateId} does not exist in this project (it may have been deleted). Stage ids are shown on the Deals tab's Funnels page.`,
+      'stateId',
+    );
+  if (event.dealId !== null && event.dealId !== run.dealId)
+    throw new DomainError(
+      'conflict',
+      `Deal #${event.dealId} is closed (won, lost or submitted) meanwhile: it no longer moves between stages. Reload the board.`,
+      'dealId',
+    );
+  const deal = await run.db.deal.findUnique({ where: { id: run.dealId }, include: { state: true } });
+  const current = deal?.stateId ?? null;
+  if (event.expectedStateId !== undefined && event.expectedStateId !== current) {
+    const by = await lastMover(run);
+    throw new DomainError(
+      'conflict',
+      `${by ?? 'Someone else'} moved this deal to "${deal?.state?.name ?? 'no stage'}" meanwhile: it stays there. Drag it again if it should still move.`,
+      'expectedStateId',
+    );
+  }
+  if (current === stage.id) return;
+  const text = `Deal #${run.dealId} moved to "${stage.name}"${deal?.state ? ` from "${deal.state.name}"` : ''}`;
+  run.receive(
+    {
+      text,
+      attachments: [],
+      blockId: run.currentBlockId,
+      messageFromOutside: MESSAGE_FROM.crm,
+      senderMemberId: event.memberId,
+    },
+    { question: text, attachmentUrl: '', callbackQueryId: '' },
+  );
+  await run.setDealState(stage);
+}
+
+/** Who last moved the client's deal by hand (the history's last CRM message with a member). */
+async function lastMover(run: RunState): Promise<string | null> {
+  const message = await run.db.message.findFirst({
+    where: { clientId: run.client.id, messageFromOutside: MESSAGE_FROM.crm, direction: 'in' },
+    orderBy: { id: 'desc' },
+    select: { senderMember: { select: { name: true, email: true } } },
+  });
+  const member = message?.senderMember;
+  return member ? member.name || member.email : null;
 }
 
 async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'message' }>) {

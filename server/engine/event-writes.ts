@@ -69,7 +69,7 @@ export async function storeEventResults(
             ...run.incoming,
             direction: 'in' as const,
             buttons: null,
-            senderMemberId: null,
+            senderMemberId: run.incoming.senderMemberId ?? null,
             dedupeKey: run.incoming.dedupeKey ?? null,
             delivered: true,
           },

@@ -37,7 +37,22 @@ export type EngineEvent =
   /** A timer arrow, delayed or scheduled message coming due. */
   | { type: 'scheduled'; scheduledSendId: number }
   /** An operator's reply from the inbox: sent as typed (no `#{...}`), `message_from_outside` 2. */
-  | { type: 'reply'; text: string; memberId: number };
+  | { type: 'reply'; text: string; memberId: number }
+  /**
+   * Move the client's deal to a CRM stage from outside the bot (the API's `set_order_state`,
+   * the deals board): docs/crm.md. Stored in the history as a system message with
+   * `message_from_outside` 2 (webhook, live event); no block runs.
+   */
+  | {
+      type: 'move_deal';
+      stateId: number;
+      /** The deal the mover saw (the board); null: the client's open deal, created if none (the API). */
+      dealId: number | null;
+      /** The stage the mover saw the deal in; when it is elsewhere by now, nothing moves (conflict). */
+      expectedStateId?: number | null;
+      /** The team member who moved it (the board). */
+      memberId?: number;
+    };
 
 /** The events stored in outbox rows (follow-ups), checked when they are read back. */
 export const engineEventSchema: z.ZodType<EngineEvent> = z.discriminatedUnion('type', [
@@ -65,6 +80,13 @@ export const engineEventSchema: z.ZodType<EngineEvent> = z.discriminatedUnion('t
   }),
   z.object({ type: z.literal('scheduled'), scheduledSendId: z.number().int() }),
   z.object({ type: z.literal('reply'), text: z.string(), memberId: z.number().int() }),
+  z.object({
+    type: z.literal('move_deal'),
+    stateId: z.number().int(),
+    dealId: z.number().int().nullable(),
+    expectedStateId: z.number().int().nullable().optional(),
+    memberId: z.number().int().optional(),
+  }),
 ]);
 
 export type LogKind =
@@ -88,6 +110,8 @@ export type LogKind =
   /** The bot is paused for the client (docs/inbox.md): what the event did not do. */
   | 'paused'
   | 'operator_reply'
+  /** The deal moved to another CRM stage (from outside the bot, or a block's action). */
+  | 'deal_moved'
   | 'error';
 
 export interface LogEntry {

@@ -132,12 +132,18 @@ export async function handleEvent(
   }
   const { run, stored } = outcome;
 
-  publishLive(
-    storedMessageEvents(projectId, run.client.id, [
+  publishLive([
+    ...storedMessageEvents(projectId, run.client.id, [
       ...stored.incomingIds,
       ...stored.outgoing.map((m) => m.id),
     ]),
-  );
+    ...run.movedDeals.map((dealId) => ({
+      kind: 'deal' as const,
+      projectId,
+      clientId: run.client.id,
+      dealId,
+    })),
+  ]);
   await afterStore?.(run.log);
   await queueTimers(deps, projectId, run);
   await carryOut(deps, projectId, run.client, stored.outbox, stored.outgoing, run.chain);

@@ -8,7 +8,7 @@ import { writeListMembership } from '@/server/contacts/list-service';
 import { splitScope } from '@/server/contacts/variable-limits';
 import { applyVariableChanges, type VariableWrites } from '@/server/contacts/variable-store';
 import type { PrismaClient } from '@/server/db/client-type';
-import type { Plan, Prisma } from '@/server/db/generated/client';
+import type { CrmStateKind, Plan, Prisma } from '@/server/db/generated/client';
 import { plainSql } from '@/server/db/raw-sql';
 import { createFormulaHost } from '@/server/engine/functions/formula-host';
 import { DomainError } from '@/server/errors';
@@ -53,6 +53,8 @@ export interface PendingIncoming {
   blockId: number | null;
   messageFromOutside: number;
   dedupeKey?: string;
+  /** The team member it came from (a deal moved on the board). */
+  senderMemberId?: number;
 }
 
 export interface NewScheduledSend {
@@ -347,10 +349,22 @@ export class RunState {
     return submission.id;
   }
 
-  /** Moves the open deal to a CRM state (known to exist). */
-  setDealState(stateId: number): void {
+  /** Deals this event moved to another stage: a live event each after the commit (the board). */
+  readonly #movedDeals: number[] = [];
+  get movedDeals(): readonly number[] {
+    return this.#movedDeals;
+  }
+
+  /**
+   * Moves the open deal to a CRM stage (known to exist). A won or lost stage closes it and
+   * opens the client's next one, empty, as a close_deal block does (docs/crm.md).
+   */
+  async setDealState(state: { id: number; kind: CrmStateKind; name: string }): Promise<void> {
     const dealId = this.dealId;
-    this.later((tx) => moveDeal(tx, dealId, stateId));
+    this.later((tx) => moveDeal(tx, dealId, state.id));
+    this.#movedDeals.push(dealId);
+    this.note('deal_moved', { dealId, stateId: state.id, stage: state.name, kind: state.kind });
+    if (state.kind !== 'open') await this.closeDeal();
   }
 
   /**

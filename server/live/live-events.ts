@@ -12,6 +12,8 @@ export type LiveEvent =
   | { kind: 'client'; projectId: number; clientId: number }
   /** The bot is working on an event of this client (channels with a typing indicator). */
   | { kind: 'typing'; projectId: number; clientId: number; on: boolean }
+  /** A deal moved to another CRM stage, was closed, or its variables changed (the deals board). */
+  | { kind: 'deal'; projectId: number; clientId: number; dealId: number }
   /**
    * Events may have been missed (the connection to the other instances was lost and is back):
    * re-read what is shown. Sent to every listener of this process.

@@ -4,6 +4,7 @@ import { MAX_ALLOWED_ORIGINS, parseAllowedOrigin } from '@/lib/cors';
 import { PLANS as FORMULA_PLANS } from '@/lib/formula/plans';
 import { MAX_PAUSE_MINUTES } from '@/lib/inbox/pause';
 import { getEnv } from '@/server/config/env';
+import { createFunnelIn } from '@/server/crm/funnel-service';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
@@ -14,7 +15,6 @@ import { demoBotSchema } from './demo-bot';
 
 export const PLANS = FORMULA_PLANS satisfies readonly Plan[];
 export const MAX_PROJECT_CONSTANTS = 50;
-const DEFAULT_STATES = ['New', 'In progress', 'Won', 'Lost'];
 
 export const timeZoneSchema = z.string().refine(isTimeZone, {
   error: (issue) =>
@@ -63,15 +63,7 @@ export async function createProject(db: PrismaClient, input: z.input<typeof crea
         webhookSecret: newWebhookSecret(),
       },
     });
-    const funnel = await tx.crmFunnel.create({ data: { projectId: project.id, name: 'Sales' } });
-    await tx.crmState.createMany({
-      data: DEFAULT_STATES.map((name, position) => ({
-        projectId: project.id,
-        funnelId: funnel.id,
-        name,
-        position,
-      })),
-    });
+    await createFunnelIn(tx, project.id, 'Sales');
     if (data.owner) {
       await tx.projectMember.create({
         data: {

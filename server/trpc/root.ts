@@ -4,6 +4,7 @@ import { botSchemaRouter } from './routers/bot-schema';
 import { broadcastsRouter } from './routers/broadcasts';
 import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
+import { crmRouter } from './routers/crm';
 import { inboxRouter } from './routers/inbox';
 import { listsRouter } from './routers/lists';
 import { projectRouter } from './routers/project';
@@ -25,6 +26,7 @@ export const appRouter = createTRPCRouter({
   inbox: inboxRouter,
   webhooks: webhooksRouter,
   submissions: submissionsRouter,
+  crm: crmRouter,
   lists: listsRouter,
   broadcasts: broadcastsRouter,
 });

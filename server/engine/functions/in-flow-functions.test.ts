@@ -159,14 +159,17 @@ describe('in-flow functions', () => {
   it('CRM and list functions work on the current client', async () => {
     const bot = await h.bot({ blocks: [start('hi')], arrows: [] });
     const list = await bot.db.clientList.create({ data: { projectId: bot.projectId, name: 'VIP' } });
-    const won = await bot.db.crmState.findFirstOrThrow({ where: { projectId: bot.projectId, name: 'Won' } });
+    // An open stage: won and lost close the deal (docs/crm.md), which discards its variables.
+    const won = await bot.db.crmState.findFirstOrThrow({
+      where: { projectId: bot.projectId, name: 'In progress' },
+    });
     const withFunctions = await h.bot({ blocks: [start('hi')], arrows: [] });
     expect(withFunctions.projectId).not.toBe(bot.projectId);
     await bot.db.block.update({
       where: { projectId_id: { projectId: bot.projectId, id: 1 } },
       data: {
         text: '#{sid} #{before} #{after} #{size}',
-        formula: `sid = get_state_id('won')\nchange_state(sid)\nbefore = inlist(${list.id})\nadd_to_list(${list.id})\nafter = inlist(${list.id})\nsize = list_size(${list.id})`,
+        formula: `sid = get_state_id('in progress')\nchange_state(sid)\nbefore = inlist(${list.id})\nadd_to_list(${list.id})\nafter = inlist(${list.id})\nsize = list_size(${list.id})`,
       },
     });
     await bot.db.project.update({ where: { id: bot.projectId }, data: { schemaRevision: { increment: 1 } } });

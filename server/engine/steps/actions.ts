@@ -13,7 +13,7 @@ export async function actionsStep(run: RunState, block: Block): Promise<void> {
       run.note('error', { blockId: block.id, message: error.message });
       return null;
     });
-    if (state) run.setDealState(state.id);
+    if (state) await run.setDealState(state);
   }
   const wanted = [...actions.addToLists, ...actions.removeFromLists];
   if (!wanted.length) return;

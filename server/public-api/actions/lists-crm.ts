@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { getClient } from '@/server/contacts/client-service';
-import { setDealState } from '@/server/contacts/deal-service';
 import { addToList, removeFromList } from '@/server/contacts/list-service';
+import { moveDealToStage } from '@/server/crm/move-deal';
+import { getEngineDeps } from '@/server/engine/engine';
 import { defineAction } from '../action';
 import { clientIdParam, idParam, listParam } from '../params';
 
@@ -40,6 +41,8 @@ export const setOrderState = defineAction({
   name: 'set_order_state',
   methods: ['POST'],
   summary: "Move the client's deal to a CRM state",
+  description:
+    "Recorded in the history as a system message (message_from_outside 2) and delivered to the webhook. A won or lost stage closes the deal: the client's next deal starts empty.",
   input: z.object({
     client_id: clientIdParam,
     state_id: idParam('must be a CRM state id (a positive whole number)'),
@@ -48,7 +51,12 @@ export const setOrderState = defineAction({
   responseExample: { order_id: 55, state_id: 3 },
   async handle(ctx, input) {
     await getClient(ctx.db, ctx.projectId, input.client_id);
-    const deal = await setDealState(ctx.db, ctx.projectId, input.client_id, input.state_id);
-    return { order_id: deal.id, state_id: deal.stateId };
+    const moved = await moveDealToStage(
+      await getEngineDeps(),
+      ctx.projectId,
+      { clientId: input.client_id },
+      input.state_id,
+    );
+    return { order_id: moved.dealId, state_id: moved.stateId };
   },
 });

@@ -9,7 +9,7 @@ export const crmHandlers = {
   create_order: ({ run }) => run.closeDeal(),
 
   async change_state({ run, args }) {
-    run.setDealState((await requireState(run.db, run.project.id, asInt(args[0], 'state_id'))).id);
+    await run.setDealState(await requireState(run.db, run.project.id, asInt(args[0], 'state_id')));
     return true;
   },
 
