@@ -3,10 +3,10 @@ import { AdaptiveConcurrency } from '@/lib/webhooks/adaptive-concurrency';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
+import { finishOutboxes, insertDeliveries, putBackJobs, takeOutboxes } from '@/server/db/webhook-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
 import { safeFetch } from '@/server/http';
 import { deliveryRow, type PreparedWebhook, prepareWebhooks, sendWebhook } from './webhook-delivery';
-import { finishOutboxes, insertDeliveries, putBackJobs, takeOutboxes } from './webhook-store';
 
 /**
  * The worker's webhook deliveries (docs/architecture.md, "The outbox"): one loop per worker

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PrismaClient } from '@/server/db/client-type';
+import { deleteOldWebhookDeliveries } from '@/server/db/webhook-sql';
 import type { HttpClient } from '@/server/engine/block-request';
 import { invalid, notFound } from '@/server/errors';
 import {
@@ -162,10 +163,7 @@ export async function sendTestEvent(db: PrismaClient, http: HttpClient, projectI
 export async function pruneWebhookLog(db: PrismaClient): Promise<number> {
   let total = 0;
   for (let batch = 0; batch < 20; batch++) {
-    const deleted = await db.$executeRaw`
-      DELETE FROM "WebhookDelivery" WHERE id IN (
-        SELECT id FROM (SELECT id, "createdAt" FROM "WebhookDelivery" ORDER BY id LIMIT 5000) oldest
-        WHERE "createdAt" < (now() AT TIME ZONE 'UTC') - make_interval(days => ${WEBHOOK_LOG_DAYS}))`;
+    const deleted = await deleteOldWebhookDeliveries(db, WEBHOOK_LOG_DAYS, 5000);
     total += deleted;
     if (deleted < 5000) break;
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { column, DB_NOW } from '@/server/db/columns';
-import { PreparedStatement } from '@/server/db/raw-sql';
+import type { Db } from './client-type';
+import { column, DB_NOW } from './columns';
+import { PreparedStatement } from './raw-sql';
 
 /**
  * The worker's statements for a batch of webhook deliveries (webhook-dispatcher.ts): each takes
@@ -44,3 +45,14 @@ export const putBackJobs = new PreparedStatement(
    WHERE name = $queue AND id IN (SELECT value::uuid FROM jsonb_array_elements_text($ids::jsonb))
      AND state = 'active'`,
 );
+
+/**
+ * Deletes up to `batch` log rows older than `days`, the oldest first (rows are appended in time
+ * order, so the oldest ids are the oldest rows); how many it deleted.
+ */
+export function deleteOldWebhookDeliveries(db: Db, days: number, batch: number): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM "WebhookDelivery" WHERE id IN (
+      SELECT id FROM (SELECT id, "createdAt" FROM "WebhookDelivery" ORDER BY id LIMIT ${batch}) oldest
+      WHERE "createdAt" < (now() AT TIME ZONE 'UTC') - make_interval(days => ${days}))`;
+}
