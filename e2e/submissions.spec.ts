@@ -10,7 +10,10 @@ test("a red block's submission made in the simulator is listed with its variable
   await signUp(page, `submissions-${Date.now()}@example.com`);
   const projectUrl = page.url();
   await page.goto(`${projectUrl}/deals/submissions`);
-  await expect(page.getByText('No red or yellow blocks yet.')).toBeVisible();
+  // The demo bot's red block has no submissions yet.
+  await expect(
+    page.getByText('No submissions of this block yet: they appear when a client enters it.'),
+  ).toBeVisible();
 
   await page.goto(projectUrl);
   await importBot(page, 'order.json', {
@@ -42,6 +45,9 @@ test("a red block's submission made in the simulator is listed with its variable
   const row = page.getByRole('row').filter({ hasText: 'Simulator' });
   await expect(row).toContainText('XL');
   await expect(page.getByRole('columnheader', { name: 'size' })).toBeVisible();
+  await row.getByRole('button', { name: /Open deal/ }).click();
+  await expect(page.getByText(/\(closed /)).toBeVisible();
+  await page.getByRole('button', { name: 'Close the deal panel' }).click();
 
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Export CSV' }).click();

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import { DealPanel } from '@/components/crm/deal-panel';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -16,7 +17,7 @@ const dateTime = (d: Date | string) => new Date(d).toLocaleString();
 /**
  * The Submissions page (docs/crm.md): one red or yellow block's submissions at a time, the
  * submitted variables as columns, a date range in the project's time zone, a CSV export of
- * the same range, links to the client.
+ * the same range, links to the client and the deal's panel.
  */
 export function SubmissionsTable({ projectId }: { projectId: number }) {
   const trpc = useTRPC();
@@ -26,6 +27,7 @@ export function SubmissionsTable({ projectId }: { projectId: number }) {
   const [to, setTo] = useState('');
   // Cursors of the pages seen so far: the last is the current page, popping one goes back.
   const [cursors, setCursors] = useState<(number | undefined)[]>([undefined]);
+  const [openDeal, setOpenDeal] = useState<number | null>(null);
   // The block with the most submissions is shown first.
   const busiest = blocks.data?.reduce<(typeof blocks.data)[number] | null>(
     (best, b) => (!best || b.count > best.count ? b : best),
@@ -164,7 +166,18 @@ export function SubmissionsTable({ projectId }: { projectId: number }) {
                   </td>
                   <td className="whitespace-nowrap px-3 py-2">{s.client.messenger}</td>
                   <td className="whitespace-nowrap px-3 py-2">
-                    {s.dealId === null ? '—' : `#${s.dealId}`}
+                    {s.dealId === null ? (
+                      '—'
+                    ) : (
+                      <button
+                        type="button"
+                        className="text-brand-700 hover:underline"
+                        aria-label={`Open deal ${s.dealId}`}
+                        onClick={() => setOpenDeal(s.dealId)}
+                      >
+                        #{s.dealId}
+                      </button>
+                    )}
                     <span className="ml-1 text-xs text-slate-500">{s.kept ? 'kept open' : 'closed'}</span>
                   </td>
                   {data.columns.map((name) => (
@@ -198,6 +211,9 @@ export function SubmissionsTable({ projectId }: { projectId: number }) {
             Next
           </Button>
         </nav>
+      ) : null}
+      {openDeal ? (
+        <DealPanel projectId={projectId} dealId={openDeal} onClose={() => setOpenDeal(null)} />
       ) : null}
     </main>
   );
