@@ -47,7 +47,8 @@ export function SubmissionsTable({ projectId }: { projectId: number }) {
     ...(from && { from }),
     ...(to && { to }),
   })}`;
-  const data = page.data;
+  // A reversed range asks nothing: the rows of the range before must not stand for it.
+  const data = rangeError ? undefined : page.data;
 
   return (
     <main className="space-y-4 p-4 sm:p-6">
