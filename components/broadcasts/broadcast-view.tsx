@@ -164,6 +164,11 @@ export function BroadcastView({ projectId, broadcastId }: { projectId: number; b
         ) : (
           <p className="text-sm whitespace-pre-line text-slate-800">{d.text || '—'}</p>
         )}
+        {Array.isArray(d.buttons) && d.buttons.length ? (
+          <p className="text-xs text-slate-500">
+            Buttons: {(d.buttons as { text?: string }[]).map((x) => x.text).join(' · ')}
+          </p>
+        ) : null}
         {d.attachments.map((a) => (
           <p key={a.url} className="truncate text-xs text-slate-500">
             {a.type}: {a.url}

@@ -278,6 +278,12 @@ export async function beginBroadcast(
 }
 
 async function beginIn(tx: Db, projectId: number, broadcastId: number, now: Date) {
+  // The row locked first (its cursor is 0 until it runs): an edit of the draft saved meanwhile is
+  // read whole, its recipients chosen by its new filter, or this one waits for it.
+  await tx.broadcast.updateMany({
+    where: { id: broadcastId, projectId, status: { in: ['scheduled', 'draft'] } },
+    data: { cursor: 0 },
+  });
   const b = await tx.broadcast.findFirst({ where: { id: broadcastId, projectId } });
   if (!b || (b.status !== 'scheduled' && b.status !== 'draft')) return b;
   const filter = recipientFilterSchema.parse(b.filter);
