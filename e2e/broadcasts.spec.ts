@@ -71,4 +71,33 @@ test('a broadcast composed to a list runs to the end through the simulator, with
   const listed = page.getByRole('row');
   await expect(listed.filter({ hasText: 'Spring sale' }).filter({ hasText: 'app' })).toContainText('done');
   await expect(listed.filter({ hasText: 'From the API' })).toContainText('API');
+
+  // A draft (kept through the API here) edited from its page: the form holds what the draft
+  // holds, the edit saved into the same draft, then sent.
+  const draft = await trpc<{ id: number }>(page, 'broadcasts.create', {
+    projectId,
+    name: 'Autumn',
+    text: 'Old text',
+    shiftSeconds: 0,
+    filter: { listIds: [], excludeListIds: [], clientTypes: [] },
+    mode: 'draft',
+  });
+  await page.goto(`/projects/${projectId}/broadcasts/${draft.id}`);
+  await page.getByRole('link', { name: 'Edit', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Edit draft' })).toBeVisible();
+  await expect(page.getByLabel('Name (for the list of broadcasts)')).toHaveValue('Autumn');
+  const text = page.getByRole('textbox', { name: 'Message', exact: true });
+  await expect(text).toHaveValue('Old text');
+  await expect(page.getByRole('radio', { name: 'Keep as a draft' })).toBeChecked();
+  await expect(page.getByTestId('recipient-count')).toContainText('4 recipients match now');
+  await text.fill('Autumn for #{name}');
+  await page.getByRole('group', { name: 'In any of these lists' }).getByText('Spring sale').click();
+  await expect(page.getByTestId('recipient-count')).toContainText('3 recipients match now');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(new RegExp(`/broadcasts/${draft.id}$`));
+  await expect(page.getByText('Autumn for #{name}')).toBeVisible();
+  await expect(page.getByText('in Spring sale')).toBeVisible();
+  await page.getByRole('button', { name: 'Send now' }).click();
+  await expect(page.getByTestId('broadcast-status')).toHaveText('done');
+  await expect(page.getByTestId('count-sent')).toHaveText('3');
 });

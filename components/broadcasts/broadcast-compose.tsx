@@ -1,6 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useEffect, useState } from 'react';
 import { MessageTextField } from '@/components/block-editor/message-text-field';
@@ -11,6 +12,7 @@ import { Card } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input, Select, Textarea } from '@/components/ui/input';
 import { ATTACHMENT_TYPES } from '@/lib/schema';
+import type { BroadcastDraft } from '@/server/broadcasts/broadcast-views';
 
 type Op = 'equals' | 'not_equals' | 'contains' | 'is_set' | 'is_not_set';
 const OPS: Record<Op, string> = {
@@ -85,32 +87,39 @@ function MultiSelect({
   );
 }
 
-/** The compose form of the Broadcasts tab (docs/broadcasts.md). */
-export function BroadcastCompose({ projectId }: { projectId: number }) {
+/**
+ * The compose form of the Broadcasts tab (docs/broadcasts.md). Given a draft, it edits that draft:
+ * prefilled with everything it holds, saved into the same broadcast (kept a draft, scheduled, or
+ * sent now).
+ */
+export function BroadcastCompose({ projectId, draft }: { projectId: number; draft?: BroadcastDraft }) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
   const options = useQuery(trpc.broadcasts.recipientOptions.queryOptions({ projectId }));
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState<'message' | 'block'>('message');
-  const [text, setText] = useState('');
-  const [attachmentType, setAttachmentType] = useState<(typeof ATTACHMENT_TYPES)[number]>('image');
-  const [attachmentUrl, setAttachmentUrl] = useState('');
-  const [buttonLines, setButtonLines] = useState('');
-  const [inlineButtons, setInlineButtons] = useState(false);
-  const [blockId, setBlockId] = useState('');
-  const [listIds, setListIds] = useState<number[]>([]);
-  const [excludeListIds, setExcludeListIds] = useState<number[]>([]);
-  const [clientTypes, setClientTypes] = useState<number[]>([]);
-  const [crmStateId, setCrmStateId] = useState('');
-  const [currentBlockId, setCurrentBlockId] = useState('');
-  const [variableName, setVariableName] = useState('');
-  const [variableOp, setVariableOp] = useState<Op>('equals');
-  const [variableValue, setVariableValue] = useState('');
-  const [after, setAfter] = useState('');
-  const [before, setBefore] = useState('');
-  const [shift, setShift] = useState('0.2');
-  const [when, setWhen] = useState<'now' | 'schedule' | 'draft'>('now');
+  const f = draft?.filter;
+  const [name, setName] = useState(draft?.name ?? '');
+  const [kind, setKind] = useState<'message' | 'block'>(draft?.blockId && !draft.text ? 'block' : 'message');
+  const [text, setText] = useState(draft?.text ?? '');
+  const [attachmentType, setAttachmentType] = useState<(typeof ATTACHMENT_TYPES)[number]>(
+    draft?.attachment?.type ?? 'image',
+  );
+  const [attachmentUrl, setAttachmentUrl] = useState(draft?.attachment?.url ?? '');
+  const [buttonLines, setButtonLines] = useState(draft?.buttons.join('\n') ?? '');
+  const [inlineButtons, setInlineButtons] = useState(draft?.inlineButtons ?? false);
+  const [blockId, setBlockId] = useState(draft?.blockId ? String(draft.blockId) : '');
+  const [listIds, setListIds] = useState<number[]>(f?.listIds ?? []);
+  const [excludeListIds, setExcludeListIds] = useState<number[]>(f?.excludeListIds ?? []);
+  const [clientTypes, setClientTypes] = useState<number[]>(f?.clientTypes ?? []);
+  const [crmStateId, setCrmStateId] = useState(f?.crmStateId ? String(f.crmStateId) : '');
+  const [currentBlockId, setCurrentBlockId] = useState(f?.blockId ? String(f.blockId) : '');
+  const [variableName, setVariableName] = useState(f?.variable?.name ?? '');
+  const [variableOp, setVariableOp] = useState<Op>(f?.variable?.op ?? 'equals');
+  const [variableValue, setVariableValue] = useState(f?.variable?.value ?? '');
+  const [after, setAfter] = useState(f?.firstContactAfter ?? '');
+  const [before, setBefore] = useState(f?.firstContactBefore ?? '');
+  const [shift, setShift] = useState(draft ? String(draft.shiftSeconds) : '0.2');
+  const [when, setWhen] = useState<'now' | 'schedule' | 'draft'>(draft ? 'draft' : 'now');
   const [scheduledAt, setScheduledAt] = useState('');
   const [error, setError] = useState<string | null>(null);
 
@@ -128,15 +137,16 @@ export function BroadcastCompose({ projectId }: { projectId: number }) {
   };
   const debounced = useDebounced(filter, 300);
   const count = useQuery(trpc.broadcasts.count.queryOptions({ projectId, filter: debounced }));
-  const create = useMutation(
-    trpc.broadcasts.create.mutationOptions({
-      onSuccess: async (b) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.broadcasts.list.pathKey() });
-        router.push(`/projects/${projectId}/broadcasts/${b.id}`);
-      },
-      onError: (e) => setError(e.message),
-    }),
-  );
+  const mutationHandlers = {
+    onSuccess: async (b: { id: number }) => {
+      await queryClient.invalidateQueries({ queryKey: trpc.broadcasts.pathKey() });
+      router.push(`/projects/${projectId}/broadcasts/${b.id}`);
+    },
+    onError: (e: { message: string }) => setError(e.message),
+  };
+  const create = useMutation(trpc.broadcasts.create.mutationOptions(mutationHandlers));
+  const update = useMutation(trpc.broadcasts.updateDraft.mutationOptions(mutationHandlers));
+  const pending = create.isPending || update.isPending;
   const opts = options.data;
   const errorField = error ? fieldOf(error) : null;
   const fieldError = (f: string) => (errorField === f ? error : null);
@@ -151,7 +161,7 @@ export function BroadcastCompose({ projectId }: { projectId: number }) {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    create.mutate({
+    const input = {
       projectId,
       name,
       mode: when,
@@ -172,16 +182,32 @@ export function BroadcastCompose({ projectId }: { projectId: number }) {
                 }))
               : undefined,
           }),
-    });
+    };
+    if (draft) update.mutate({ ...input, broadcastId: draft.id });
+    else create.mutate(input);
   };
   const recipients = count.data;
   return (
     <main className="mx-auto max-w-3xl space-y-4 p-4 sm:p-6">
-      <h1 className="text-lg font-semibold text-slate-900">New broadcast</h1>
+      {draft ? (
+        <nav className="text-sm">
+          <Link
+            href={`/projects/${projectId}/broadcasts/${draft.id}`}
+            className="text-slate-500 hover:underline"
+          >
+            ← Back to the draft
+          </Link>
+        </nav>
+      ) : null}
+      <h1 className="text-lg font-semibold text-slate-900">{draft ? 'Edit draft' : 'New broadcast'}</h1>
       {opts && !opts.canSend ? (
         <Alert tone="error">Operators may not send broadcasts in this project; ask an owner or admin.</Alert>
       ) : null}
-      <form className="space-y-4" onSubmit={submit} aria-label="Compose a broadcast">
+      <form
+        className="space-y-4"
+        onSubmit={submit}
+        aria-label={draft ? 'Edit the draft' : 'Compose a broadcast'}
+      >
         <Card className="space-y-3 p-4">
           <Field id="bc-name" label="Name (for the list of broadcasts)">
             <Input id="bc-name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
@@ -429,7 +455,7 @@ export function BroadcastCompose({ projectId }: { projectId: number }) {
           <Alert tone="error">{error}</Alert>
         ) : null}
         <div className="flex justify-end gap-2">
-          <Button type="submit" disabled={create.isPending || (opts ? !opts.canSend : true)}>
+          <Button type="submit" disabled={pending || (opts ? !opts.canSend : true)}>
             {when === 'now' ? 'Send broadcast' : when === 'schedule' ? 'Schedule broadcast' : 'Save draft'}
           </Button>
         </div>

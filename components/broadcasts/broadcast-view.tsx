@@ -96,9 +96,17 @@ export function BroadcastView({ projectId, broadcastId }: { projectId: number; b
         {d.canSend ? (
           <div className="flex flex-wrap gap-2">
             {d.status === 'draft' ? (
-              <Button disabled={busy} onClick={() => sendDraft.mutate({ projectId, broadcastId })}>
-                Send now
-              </Button>
+              <>
+                <Link
+                  href={`/projects/${projectId}/broadcasts/${broadcastId}/edit`}
+                  className="inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-100"
+                >
+                  Edit
+                </Link>
+                <Button disabled={busy} onClick={() => sendDraft.mutate({ projectId, broadcastId })}>
+                  Send now
+                </Button>
+              </>
             ) : null}
             {d.status === 'running' ? (
               <Button variant="secondary" disabled={busy} onClick={() => act('pause')}>
@@ -156,6 +164,11 @@ export function BroadcastView({ projectId, broadcastId }: { projectId: number; b
         ) : (
           <p className="text-sm whitespace-pre-line text-slate-800">{d.text || '—'}</p>
         )}
+        {Array.isArray(d.buttons) && d.buttons.length ? (
+          <p className="text-xs text-slate-500">
+            Buttons: {(d.buttons as { text?: string }[]).map((x) => x.text).join(' · ')}
+          </p>
+        ) : null}
         {d.attachments.map((a) => (
           <p key={a.url} className="truncate text-xs text-slate-500">
             {a.type}: {a.url}

@@ -13,6 +13,7 @@ import {
   dispatchStep,
   type QueuedSend,
   sendBroadcastMessage,
+  updateDraft,
 } from './broadcast-service';
 
 /**
@@ -68,7 +69,24 @@ async function dispatch(db: PrismaClient, data: BroadcastDispatchData) {
  * dispatch job then), or not at all (a draft). The one entry of the API and the screen.
  */
 export async function startBroadcast(db: PrismaClient, projectId: number, input: BroadcastInput) {
-  const broadcast = await createBroadcast(db, projectId, input);
+  return launch(db, projectId, await createBroadcast(db, projectId, input));
+}
+
+/** A draft's edit saved (`updateDraft`), and started now or at its time as the edit says. */
+export async function editDraft(
+  db: PrismaClient,
+  projectId: number,
+  broadcastId: number,
+  input: BroadcastInput,
+) {
+  return launch(db, projectId, await updateDraft(db, projectId, broadcastId, input));
+}
+
+async function launch<B extends { id: number; status: string; epoch: number; scheduledAt: Date | null }>(
+  db: PrismaClient,
+  projectId: number,
+  broadcast: B,
+) {
   if (broadcast.status === 'running')
     await dispatch(db, { projectId, broadcastId: broadcast.id, epoch: broadcast.epoch });
   if (broadcast.status === 'scheduled' && broadcast.scheduledAt)

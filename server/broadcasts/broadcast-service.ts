@@ -115,16 +115,10 @@ function filterOf(input: BroadcastInput): RecipientFilterInput {
 }
 
 /**
- * Creates a broadcast: a draft, a scheduled one (its recipients are chosen when it starts), or
- * one that starts now, its recipients recorded by one INSERT ... SELECT. The caller queues the
- * dispatcher (broadcast-jobs.ts); nothing here holds the recipients in memory.
+ * A broadcast's input checked, as creating and editing one check it (the same errors, naming the
+ * field): its message, shift, block, list and recipient filter, and the time when scheduled.
  */
-export async function createBroadcast(
-  db: PrismaClient,
-  projectId: number,
-  input: BroadcastInput,
-  now = new Date(),
-) {
+async function checkBroadcastInput(db: Db, projectId: number, input: BroadcastInput, now: Date) {
   const mode = input.mode ?? 'now';
   if (mode !== 'draft' && !input.text.trim() && !input.attachments.length && !input.blockId) {
     throw new DomainError(
@@ -150,17 +144,35 @@ export async function createBroadcast(
         'scheduledAt',
       );
   }
-  const app = input.source === 'app';
-  const base = {
-    projectId,
-    name: input.name?.trim().slice(0, 200) ?? '',
-    source: input.source ?? 'api',
+  const content = {
     text: input.text,
     blockId: input.blockId ?? null,
     attachments: input.attachments as Prisma.InputJsonArray,
-    buttons: (input.buttons ?? undefined) as Prisma.InputJsonValue | undefined,
     shiftSeconds: input.shiftSeconds,
     filter: filter as unknown as Prisma.InputJsonObject,
+  };
+  return { mode, filter, content, name: input.name?.trim().slice(0, 200) ?? '' };
+}
+
+/**
+ * Creates a broadcast: a draft, a scheduled one (its recipients are chosen when it starts), or
+ * one that starts now, its recipients recorded by one INSERT ... SELECT. The caller queues the
+ * dispatcher (broadcast-jobs.ts); nothing here holds the recipients in memory.
+ */
+export async function createBroadcast(
+  db: PrismaClient,
+  projectId: number,
+  input: BroadcastInput,
+  now = new Date(),
+) {
+  const { mode, filter, content, name } = await checkBroadcastInput(db, projectId, input, now);
+  const app = input.source === 'app';
+  const base = {
+    ...content,
+    projectId,
+    name,
+    source: input.source ?? 'api',
+    buttons: (input.buttons ?? undefined) as Prisma.InputJsonValue | undefined,
   };
   if (mode === 'draft') return db.broadcast.create({ data: { ...base, status: 'draft' } });
   if (mode === 'schedule') {
@@ -187,6 +199,64 @@ export async function createBroadcast(
   );
 }
 
+/**
+ * Saves a draft's new content, checked as creating one checks it, and keeps it a draft, schedules
+ * it or starts it now (`input.mode`), in one transaction: refused (nothing changed) when the input
+ * is bad, when nobody matches, or when the broadcast is no longer a draft (sent or cancelled
+ * meanwhile by another member). The caller queues the dispatcher (broadcast-jobs.ts).
+ */
+export async function updateDraft(
+  db: PrismaClient,
+  projectId: number,
+  broadcastId: number,
+  input: BroadcastInput,
+  now = new Date(),
+) {
+  const existing = await db.broadcast.findFirst({
+    where: { id: broadcastId, projectId },
+    select: { status: true },
+  });
+  if (!existing) throw notFound(`Broadcast ${broadcastId} does not exist in this project.`);
+  const notDraft = (status: string) =>
+    new DomainError(
+      'conflict',
+      `Broadcast ${broadcastId} is ${status}, no longer a draft: only a draft can be edited (reload its page).`,
+      'status',
+    );
+  if (existing.status !== 'draft') throw notDraft(existing.status);
+  const { mode, filter, content, name } = await checkBroadcastInput(db, projectId, input, now);
+  return db.$transaction(
+    async (tx) => {
+      // Only while it is a draft: the row locked, a concurrent send or cancel waits for this one.
+      const { count } = await tx.broadcast.updateMany({
+        where: { id: broadcastId, projectId, status: 'draft' },
+        data: {
+          ...content,
+          name,
+          buttons: (input.buttons ?? null) as Prisma.InputJsonValue,
+          scheduledAt: null,
+        },
+      });
+      if (!count) {
+        const b = await tx.broadcast.findFirst({ where: { id: broadcastId, projectId } });
+        if (!b) throw notFound(`Broadcast ${broadcastId} does not exist in this project.`);
+        throw notDraft(b.status);
+      }
+      if (mode === 'schedule') {
+        const total = await countRecipients(tx, projectId, filter);
+        if (!total) throw zeroRecipients();
+        return tx.broadcast.update({
+          where: { id: broadcastId },
+          data: { status: 'scheduled', scheduledAt: input.scheduledAt, total },
+        });
+      }
+      if (mode === 'now') return (await beginIn(tx, projectId, broadcastId, now))!;
+      return tx.broadcast.findUniqueOrThrow({ where: { id: broadcastId } });
+    },
+    { timeout: 120_000 },
+  );
+}
+
 const zeroRecipients = () =>
   new DomainError(
     'invalid',
@@ -204,26 +274,31 @@ export async function beginBroadcast(
   broadcastId: number,
   now = new Date(),
 ) {
-  return db.$transaction(
-    async (tx) => {
-      const b = await tx.broadcast.findFirst({ where: { id: broadcastId, projectId } });
-      if (!b || (b.status !== 'scheduled' && b.status !== 'draft')) return b;
-      const filter = recipientFilterSchema.parse(b.filter);
-      const draft = b.status === 'draft';
-      if (draft && !b.text.trim() && !(b.attachments as unknown[]).length && !b.blockId)
-        throw new DomainError('invalid', 'text: write a message, attach a file or pick a block.', 'text');
-      await tx.broadcastRecipient.deleteMany({ where: { broadcastId } });
-      const total = await insertRecipients(tx, projectId, broadcastId, filter);
-      if (!total && draft) throw zeroRecipients();
-      return tx.broadcast.update({
-        where: { id: broadcastId },
-        data: total
-          ? { status: 'running', total, startedAt: now, nextSendAt: now, cursor: 0 }
-          : { status: 'done', total: 0, startedAt: now, finishedAt: now },
-      });
-    },
-    { timeout: 120_000 },
-  );
+  return db.$transaction((tx) => beginIn(tx, projectId, broadcastId, now), { timeout: 120_000 });
+}
+
+async function beginIn(tx: Db, projectId: number, broadcastId: number, now: Date) {
+  // The row locked first (its cursor is 0 until it runs): an edit of the draft saved meanwhile is
+  // read whole, its recipients chosen by its new filter, or this one waits for it.
+  await tx.broadcast.updateMany({
+    where: { id: broadcastId, projectId, status: { in: ['scheduled', 'draft'] } },
+    data: { cursor: 0 },
+  });
+  const b = await tx.broadcast.findFirst({ where: { id: broadcastId, projectId } });
+  if (!b || (b.status !== 'scheduled' && b.status !== 'draft')) return b;
+  const filter = recipientFilterSchema.parse(b.filter);
+  const draft = b.status === 'draft';
+  if (draft && !b.text.trim() && !(b.attachments as unknown[]).length && !b.blockId)
+    throw new DomainError('invalid', 'text: write a message, attach a file or pick a block.', 'text');
+  await tx.broadcastRecipient.deleteMany({ where: { broadcastId } });
+  const total = await insertRecipients(tx, projectId, broadcastId, filter);
+  if (!total && draft) throw zeroRecipients();
+  return tx.broadcast.update({
+    where: { id: broadcastId },
+    data: total
+      ? { status: 'running', total, startedAt: now, nextSendAt: now, cursor: 0 }
+      : { status: 'done', total: 0, startedAt: now, finishedAt: now },
+  });
 }
 
 /**

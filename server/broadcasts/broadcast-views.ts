@@ -1,5 +1,7 @@
 import { describeFilter, recipientFilterSchema } from '@/lib/broadcasts/recipient-filter';
 import { clientDisplayName } from '@/lib/client-display';
+import { zonedParts } from '@/lib/formula/time-zone';
+import type { Attachment, Buttons } from '@/lib/schema';
 import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 import { clientFilterOptions } from '@/server/contacts/client-filter-options';
 import type { Db } from '@/server/db/client-type';
@@ -113,6 +115,51 @@ export async function broadcastDetail(db: Db, projectId: number, broadcastId: nu
     finishedAt: b.finishedAt,
   };
 }
+
+/**
+ * A draft as the compose form edits it: its own name (not the summary), its first attachment, its
+ * buttons' texts, and its filter with the first-contact days of the project's time zone. Any
+ * broadcast answers (its status says whether it is still a draft), of this project only.
+ */
+export async function broadcastDraft(db: Db, projectId: number, broadcastId: number) {
+  const b = await db.broadcast.findFirst({ where: { id: broadcastId, projectId } });
+  if (!b) throw notFound(`Broadcast ${broadcastId} does not exist in this project.`);
+  const { timeZone } = await db.project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { timeZone: true },
+  });
+  const day = (d: Date | undefined) => {
+    if (!d) return undefined;
+    const p = zonedParts(d, timeZone);
+    return `${p.Y}-${p.m}-${p.d}`;
+  };
+  const f = recipientFilterSchema.parse(b.filter);
+  const stored = b.buttons as Buttons | null;
+  const buttons = (Array.isArray(stored) ? stored : (stored?.buttons ?? [])).filter((x) => x.text);
+  return {
+    id: b.id,
+    status: b.status,
+    name: b.name,
+    text: b.text,
+    blockId: b.blockId,
+    attachment: (b.attachments as Attachment[])[0] ?? null,
+    buttons: buttons.map((x) => x.text),
+    inlineButtons: buttons.some((x) => x.type === 'inline'),
+    shiftSeconds: b.shiftSeconds,
+    filter: {
+      listIds: f.listIds,
+      excludeListIds: f.excludeListIds,
+      clientTypes: f.clientTypes,
+      crmStateId: f.crmStateId,
+      blockId: f.blockId,
+      variable: f.variable,
+      firstContactAfter: day(f.firstContactAfter),
+      firstContactBefore: day(f.firstContactBefore),
+    },
+  };
+}
+
+export type BroadcastDraft = Awaited<ReturnType<typeof broadcastDraft>>;
 
 export async function broadcastRecipients(
   db: Db,

@@ -346,3 +346,163 @@ describe('roles and projects', () => {
     ).rejects.toThrow(/does not exist in this project/);
   });
 });
+
+describe('editing a draft', () => {
+  it('saves into the same draft, prefills what it holds, then schedules or sends it; refuses once it is not a draft', async () => {
+    const owner = await signedInCaller(db, 'edit@example.com');
+    const { projectId, ids } = await project(owner, 'edit', 4);
+    const list = await db.clientList.create({ data: { projectId, name: 'Two' } });
+    await db.clientListMember.createMany({
+      data: ids.slice(0, 2).map((clientId) => ({ listId: list.id, clientId, projectId })),
+    });
+    const draft = await owner.broadcasts.create({
+      projectId,
+      ...message({ name: 'Sale', mode: 'draft', shiftSeconds: 1 }),
+    });
+    const saved = await owner.broadcasts.updateDraft({
+      projectId,
+      broadcastId: draft.id,
+      name: 'Spring sale',
+      text: 'Spring #{name}',
+      attachment: { type: 'image', url: 'https://example.com/a.png' },
+      buttons: [
+        { type: 'inline', text: 'Yes' },
+        { type: 'inline', text: 'No' },
+      ],
+      shiftSeconds: 0.5,
+      filter: {
+        ...noFilter,
+        listIds: [list.id],
+        variable: { name: 'city', op: 'is_not_set', value: '' },
+        firstContactAfter: '2020-03-01',
+      },
+      mode: 'draft',
+    });
+    expect(saved).toMatchObject({ id: draft.id, status: 'draft' });
+    expect(await db.broadcast.count({ where: { projectId } })).toBe(1);
+    // The edit form's prefill: the draft's own values, its days in the project's zone.
+    expect(await owner.broadcasts.draft({ projectId, broadcastId: draft.id })).toEqual({
+      id: draft.id,
+      status: 'draft',
+      name: 'Spring sale',
+      text: 'Spring #{name}',
+      blockId: null,
+      attachment: { type: 'image', url: 'https://example.com/a.png' },
+      buttons: ['Yes', 'No'],
+      inlineButtons: true,
+      shiftSeconds: 0.5,
+      filter: {
+        ...noFilter,
+        listIds: [list.id],
+        crmStateId: undefined,
+        blockId: undefined,
+        variable: { name: 'city', op: 'is_not_set', value: '' },
+        firstContactAfter: '2020-03-01',
+        firstContactBefore: undefined,
+      },
+    });
+    // Edited into a block broadcast and scheduled: its recipients counted, then no longer editable.
+    const edit = (over: Record<string, unknown>) =>
+      owner.broadcasts.updateDraft({ projectId, broadcastId: draft.id, ...message(over) } as never);
+    expect(
+      await edit({ text: '', blockId: 2, mode: 'schedule', scheduledAt: '2099-01-01T09:00' }),
+    ).toMatchObject({ id: draft.id, status: 'scheduled', total: 4 });
+    const scheduled = await db.broadcast.findUniqueOrThrow({ where: { id: draft.id } });
+    expect([scheduled.blockId, scheduled.text, scheduled.buttons, scheduled.attachments]).toEqual([
+      2,
+      '',
+      null,
+      [],
+    ]);
+    await expect(edit({ mode: 'draft' })).rejects.toThrow(/is scheduled, no longer a draft/);
+
+    // Another draft sent now from the edit form: running, its recipients recorded.
+    const second = await owner.broadcasts.create({ projectId, ...message({ mode: 'draft' }) });
+    const sent = await owner.broadcasts.updateDraft({
+      projectId,
+      broadcastId: second.id,
+      ...message({ filter: { ...noFilter, listIds: [list.id] } }),
+    });
+    expect(sent).toMatchObject({ id: second.id, status: 'running', total: 2 });
+    expect(await recipientsOf(second.id)).toEqual(ids.slice(0, 2));
+    // Sent meanwhile by another member, or cancelled: the edit is refused, saying why.
+    const third = await owner.broadcasts.create({ projectId, ...message({ mode: 'draft' }) });
+    await owner.broadcasts.sendDraft({ projectId, broadcastId: third.id });
+    await expect(
+      owner.broadcasts.updateDraft({ projectId, broadcastId: third.id, ...message({ mode: 'draft' }) }),
+    ).rejects.toThrow(/^Broadcast \d+ is (running|done), no longer a draft: only a draft can be edited/);
+    expect((await owner.broadcasts.draft({ projectId, broadcastId: third.id })).status).not.toBe('draft');
+  });
+
+  it('refuses bad input naming the field, as creating does, and leaves the draft unchanged', async () => {
+    const owner = await signedInCaller(db, 'edit-bad@example.com');
+    const { projectId } = await project(owner, 'edit-bad', 2);
+    const empty = await db.clientList.create({ data: { projectId, name: 'Empty' } });
+    const draft = await owner.broadcasts.create({
+      projectId,
+      ...message({ name: 'Kept', mode: 'draft', shiftSeconds: 2 }),
+    });
+    const before = await db.broadcast.findUniqueOrThrow({ where: { id: draft.id } });
+    const refused = async (input: Record<string, unknown>) =>
+      owner.broadcasts
+        .updateDraft({ projectId, broadcastId: draft.id, ...message({ name: 'Changed', ...input }) } as never)
+        .then(
+          () => 'accepted',
+          (e: Error) => e.message,
+        );
+    expect(await refused({ filter: { ...noFilter, listIds: [empty.id] } })).toMatch(
+      /^recipients: no client matches/,
+    );
+    expect(
+      await refused({
+        filter: { ...noFilter, listIds: [empty.id] },
+        mode: 'schedule',
+        scheduledAt: '2099-01-01T09:00',
+      }),
+    ).toMatch(/^recipients: no client matches/);
+    expect(await refused({ mode: 'schedule', scheduledAt: '2020-01-01T10:00' })).toMatch(
+      /^scheduledAt: this time has passed/,
+    );
+    expect(await refused({ mode: 'schedule' })).toMatch(/^scheduledAt: pick the date/);
+    expect(await refused({ text: '  ' })).toMatch(/^text: write a message/);
+    expect(await refused({ shiftSeconds: -1 })).toMatch(/shift: must be 0 seconds or more/);
+    expect(await refused({ filter: { ...noFilter, listIds: [999_999] }, mode: 'draft' })).toMatch(
+      /List 999999 does not exist/,
+    );
+    expect(await refused({ blockId: 77, text: '', mode: 'draft' })).toMatch(/Block 77 does not exist/);
+    expect(await db.broadcast.findUniqueOrThrow({ where: { id: draft.id } })).toEqual(before);
+    expect(await db.broadcastRecipient.count({ where: { broadcastId: draft.id } })).toBe(0);
+  });
+
+  it('operators edit while the setting allows it; another project does not find the draft', async () => {
+    const owner = await signedInCaller(db, 'edit-roles@example.com');
+    const { projectId } = await project(owner, 'edit-roles', 1);
+    const op = await signedInCaller(db, 'edit-roles-op@example.com');
+    const opUser = await db.user.findUniqueOrThrow({ where: { email: 'edit-roles-op@example.com' } });
+    await db.projectMember.create({
+      data: { projectId, userId: opUser.id, email: opUser.email, role: 'operator' },
+    });
+    const draft = await owner.broadcasts.create({ projectId, ...message({ mode: 'draft' }) });
+    const edit = (caller: Caller, pid: number, text: string) =>
+      caller.broadcasts.updateDraft({
+        projectId: pid,
+        broadcastId: draft.id,
+        ...message({ text, mode: 'draft' }),
+      });
+    await edit(op, projectId, 'By the operator');
+    await owner.broadcasts.setOperatorsSend({ projectId, allowed: false });
+    await expect(edit(op, projectId, 'Refused')).rejects.toThrow(/Operators may not send broadcasts/);
+    await edit(owner, projectId, 'By the owner');
+
+    const stranger = await signedInCaller(db, 'edit-roles-other@example.com');
+    const other = await project(stranger, 'edit-roles-other', 1);
+    await expect(edit(stranger, projectId, 'Not a member')).rejects.toThrow();
+    await expect(edit(stranger, other.projectId, 'Elsewhere')).rejects.toThrow(
+      /does not exist in this project/,
+    );
+    await expect(
+      stranger.broadcasts.draft({ projectId: other.projectId, broadcastId: draft.id }),
+    ).rejects.toThrow(/does not exist in this project/);
+    expect((await db.broadcast.findUniqueOrThrow({ where: { id: draft.id } })).text).toBe('By the owner');
+  });
+});

@@ -2,10 +2,15 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { instantOfLocalTime } from '@/lib/formula/time-zone';
 import { attachmentSchema, incomingButtonsSchema } from '@/lib/schema';
-import { changeBroadcast, sendDraft, startBroadcast } from '@/server/broadcasts/broadcast-jobs';
-import { DEFAULT_SHIFT_SECONDS, previewRecipients } from '@/server/broadcasts/broadcast-service';
+import { changeBroadcast, editDraft, sendDraft, startBroadcast } from '@/server/broadcasts/broadcast-jobs';
+import {
+  type BroadcastInput,
+  DEFAULT_SHIFT_SECONDS,
+  previewRecipients,
+} from '@/server/broadcasts/broadcast-service';
 import {
   broadcastDetail,
+  broadcastDraft,
   broadcastRecipients,
   listBroadcasts,
   maySendBroadcasts,
@@ -77,6 +82,46 @@ async function toFilter(
   };
 }
 
+/** What the compose form sends, to create a broadcast or to edit a draft. */
+const composeInput = z.object({
+  name: z.string().max(200).default(''),
+  text: z.string().max(10_000).default(''),
+  blockId: z.number().int().positive().optional(),
+  attachment: attachmentSchema.optional(),
+  buttons: incomingButtonsSchema.optional(),
+  shiftSeconds: z
+    .number({ error: 'shift: must be a number of seconds' })
+    .min(0, { error: 'shift: must be 0 seconds or more' })
+    .max(3600, { error: 'shift: must be at most 3600 seconds' })
+    .default(DEFAULT_SHIFT_SECONDS),
+  filter: filterInput,
+  mode: z.enum(['now', 'schedule', 'draft']),
+  /** `YYYY-MM-DDTHH:mm` in the project's time zone. */
+  scheduledAt: localTime.optional(),
+});
+
+async function broadcastInputOf(
+  db: Parameters<typeof recipientOptions>[0],
+  projectId: number,
+  input: z.infer<typeof composeInput>,
+): Promise<BroadcastInput> {
+  const p = await db.project.findUniqueOrThrow({ where: { id: projectId }, select: { timeZone: true } });
+  if (input.mode === 'schedule' && !input.scheduledAt?.includes('T'))
+    throw new DomainError('invalid', 'scheduledAt: pick the date and the time to send at.', 'scheduledAt');
+  return {
+    source: 'app',
+    name: input.name,
+    text: input.text,
+    blockId: input.blockId,
+    attachments: input.attachment ? [input.attachment] : [],
+    buttons: input.buttons ?? null,
+    shiftSeconds: input.shiftSeconds,
+    filter: await toFilter(db, projectId, input.filter),
+    mode: input.mode,
+    scheduledAt: instant(input.scheduledAt, p.timeZone),
+  };
+}
+
 export const broadcastsRouter = createTRPCRouter({
   list: projectProcedure
     .input(z.object({ page: z.number().int().min(0).default(0) }))
@@ -107,48 +152,28 @@ export const broadcastsRouter = createTRPCRouter({
     .query(async ({ ctx, input }) =>
       previewRecipients(ctx.db, ctx.projectId, await toFilter(ctx.db, ctx.projectId, input.filter)),
     ),
-  create: senderProcedure
-    .input(
-      z.object({
-        name: z.string().max(200).default(''),
-        text: z.string().max(10_000).default(''),
-        blockId: z.number().int().positive().optional(),
-        attachment: attachmentSchema.optional(),
-        buttons: incomingButtonsSchema.optional(),
-        shiftSeconds: z
-          .number({ error: 'shift: must be a number of seconds' })
-          .min(0, { error: 'shift: must be 0 seconds or more' })
-          .max(3600, { error: 'shift: must be at most 3600 seconds' })
-          .default(DEFAULT_SHIFT_SECONDS),
-        filter: filterInput,
-        mode: z.enum(['now', 'schedule', 'draft']),
-        /** `YYYY-MM-DDTHH:mm` in the project's time zone. */
-        scheduledAt: localTime.optional(),
-      }),
-    )
+  create: senderProcedure.input(composeInput).mutation(async ({ ctx, input }) => {
+    const b = await startBroadcast(
+      ctx.db,
+      ctx.projectId,
+      await broadcastInputOf(ctx.db, ctx.projectId, input),
+    );
+    return { id: b.id, status: b.status, total: b.total };
+  }),
+  /** A draft, as the compose form edits it (its filter's days in the project's time zone). */
+  draft: projectProcedure
+    .input(broadcastInput)
+    .query(({ ctx, input }) => broadcastDraft(ctx.db, ctx.projectId, input.broadcastId)),
+  /** A draft edited: saved as a draft still, scheduled, or sent now (`mode`), as `create` checks it. */
+  updateDraft: senderProcedure
+    .input(composeInput.extend(broadcastInput.shape))
     .mutation(async ({ ctx, input }) => {
-      const p = await ctx.db.project.findUniqueOrThrow({
-        where: { id: ctx.projectId },
-        select: { timeZone: true },
-      });
-      if (input.mode === 'schedule' && !input.scheduledAt?.includes('T'))
-        throw new DomainError(
-          'invalid',
-          'scheduledAt: pick the date and the time to send at.',
-          'scheduledAt',
-        );
-      const b = await startBroadcast(ctx.db, ctx.projectId, {
-        source: 'app',
-        name: input.name,
-        text: input.text,
-        blockId: input.blockId,
-        attachments: input.attachment ? [input.attachment] : [],
-        buttons: input.buttons ?? null,
-        shiftSeconds: input.shiftSeconds,
-        filter: await toFilter(ctx.db, ctx.projectId, input.filter),
-        mode: input.mode,
-        scheduledAt: instant(input.scheduledAt, p.timeZone),
-      });
+      const b = await editDraft(
+        ctx.db,
+        ctx.projectId,
+        input.broadcastId,
+        await broadcastInputOf(ctx.db, ctx.projectId, input),
+      );
       return { id: b.id, status: b.status, total: b.total };
     }),
   sendDraft: senderProcedure.input(broadcastInput).mutation(async ({ ctx, input }) => {
