@@ -106,7 +106,7 @@ export class WebhookDispatcher {
   private flushScheduled = false;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopping = false;
-  /** The `createdOn` a full fetch ended on: its jobs wait for the next fetch (`Held.tied`). */
+  /** The `createdOn` a full fetch ended on: its jobs wait for the fetch after it (`Held.tied`). */
   private tiedOn: number | null = null;
   private wakeUp: (() => void) | null = null;
   private loop: Promise<void> | null = null;
