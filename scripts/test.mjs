@@ -75,14 +75,12 @@ const vitestArgs = (name) => [
   `--outputFile.json=${path.join(reports, name)}`,
 ];
 // The embedded database's run never sees TEST_DATABASE_URL (CI exports it for the PostgreSQL run).
-// It is the longest (PGlite is WebAssembly in the test's own process): in two halves of the test
-// files, so that the three runs keep both cores busy to the end.
-const pgliteRuns = [1, 2].map((part) => ({
-  name: `unit and integration tests (embedded PGlite, part ${part} of 2)`,
-  args: [...vitestArgs(`vitest-pglite-${part}.json`), `--shard=${part}/2`],
+const pgliteRun = {
+  name: 'unit and integration tests (embedded PGlite)',
+  args: vitestArgs('vitest-pglite.json'),
   env: { TEST_DATABASE_URL: '' },
-  report: `vitest-pglite-${part}.json`,
-}));
+  report: 'vitest-pglite.json',
+};
 // Both database modes on every change: the database-backed tests again on PostgreSQL when it answers.
 const pgRun = process.env.TEST_DATABASE_URL && {
   name: 'integration tests (PostgreSQL)',
@@ -90,10 +88,10 @@ const pgRun = process.env.TEST_DATABASE_URL && {
   env: { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL },
   report: 'vitest-pg.json',
 };
-// Vitest runs one test file at a time on a 2-core machine; the runs side by side use both cores
-// (the embedded run is CPU in its process, the PostgreSQL run half in the server).
+// Vitest runs one test file at a time on a 2-core machine; the two runs side by side use both
+// cores (the embedded run is CPU in this process, the PostgreSQL run half in the server).
 await Promise.all(
-  [...pgliteRuns, pgRun].filter(Boolean).map(async (run) => {
+  [pgliteRun, pgRun].filter(Boolean).map(async (run) => {
     await stepAside(run.name, bin('vitest'), run.args, run.env);
     countVitest(path.join(reports, run.report));
   }),
