@@ -18,6 +18,19 @@ export const takeOutboxes = new PreparedStatement(
   z.object({ id: column.text }),
 );
 
+/**
+ * Each client's webhook deliveries still to do that are older than the given row (per client,
+ * the newest of its jobs in hand): whichever worker holds them, a client's deliveries go out in
+ * their rows' order (webhook-dispatcher.ts).
+ */
+export const openEarlierDeliveries = new PreparedStatement(
+  `SELECT o.id::text AS id, o."clientId"
+   FROM jsonb_to_recordset($rows::jsonb) AS v ("clientId" int, id bigint)
+   JOIN "Outbox" o ON o."clientId" = v."clientId" AND o.state IN ('pending', 'queued') AND o.id < v.id
+   WHERE o.kind = 'webhook'`,
+  z.object({ id: column.text, clientId: column.int }),
+);
+
 /** Ends the outbox rows of deliveries that got an answer (or have nothing to send), with the error. */
 export const finishOutboxes = new PreparedStatement(
   `UPDATE "Outbox" o SET state = 'done', "doneAt" = ${DB_NOW}, error = v.error

@@ -89,8 +89,9 @@ it('stored messages reach the webhook through outbox rows only when the project 
     where: { projectId: bot.projectId },
     orderBy: { id: 'asc' },
   });
-  expect(rows.map((r) => [r.kind, r.messageId, r.state])).toEqual(
-    stored.slice(2).map((m) => ['webhook', m.id, 'queued']),
+  // With their client: its deliveries keep the rows' order, whichever worker holds them.
+  expect(rows.map((r) => [r.kind, r.messageId, r.state, r.clientId])).toEqual(
+    stored.slice(2).map((m) => ['webhook', m.id, 'queued', result.clientId]),
   );
   expect(queueWebhooks).toHaveBeenCalledExactlyOnceWith(
     bot.projectId,

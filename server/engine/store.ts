@@ -198,8 +198,8 @@ export const storeEvent = new PreparedStatement(
      ORDER BY l.n
    ), outbox AS (
      -- The event's side effects, held by this process for a while: it carries them out at once.
-     INSERT INTO "Outbox" ("projectId", kind, "messageId", payload, "claimedUntil", "createdAt")
-     SELECT $projectId::int, o.kind, o."messageId", o.payload,
+     INSERT INTO "Outbox" ("projectId", "clientId", kind, "messageId", payload, "claimedUntil", "createdAt")
+     SELECT $projectId::int, $clientId::int, o.kind, o."messageId", o.payload,
        ${DB_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}), $at::timestamp(3)
      FROM (
        SELECT 1 AS pos, 'send' AS kind, id AS "messageId", NULL::jsonb AS payload, 0::bigint AS n FROM messages

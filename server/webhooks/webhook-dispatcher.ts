@@ -3,7 +3,13 @@ import { AdaptiveConcurrency } from '@/lib/webhooks/adaptive-concurrency';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
-import { finishOutboxes, insertDeliveries, putBackJobs, takeOutboxes } from '@/server/db/webhook-sql';
+import {
+  finishOutboxes,
+  insertDeliveries,
+  openEarlierDeliveries,
+  putBackJobs,
+  takeOutboxes,
+} from '@/server/db/webhook-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
 import { safeFetch } from '@/server/http';
 import { deliveryRow, type PreparedWebhook, prepareWebhooks, sendWebhook } from './webhook-delivery';
@@ -19,9 +25,12 @@ import { deliveryRow, type PreparedWebhook, prepareWebhooks, sendWebhook } from 
  *   holds its own project's 2, nothing else: its project's jobs wait in memory (at most
  *   `backlogOf` of them; the fetch skips the project's group past it) and other projects'
  *   deliveries go on.
- * - Per client, one delivery at a time, in the order the jobs were queued: the next starts
- *   once the previous got its answer (or none). Kept within one worker process; a job retried
- *   after a crash goes out when it is fetched again, after the client's later ones.
+ * - Per client, one delivery at a time, in their outbox rows' order (the order the engine
+ *   wrote them; jobs without a row, in the order they were queued): the next starts once the
+ *   previous got its answer (or none). Across worker processes too: a delivery whose client
+ *   has an earlier one still to do that this process does not hold (another worker has it,
+ *   or its retry after a crash is to come) waits for it, its claim kept, asking again every
+ *   RECHECK_MS, for at most ORDER_WAIT_MAX_MS (then it goes, and says so in the log).
  * - A held job's claim is kept by a heartbeat (every 4 s, its jobs touched in one statement); a
  *   job whose claim is found gone (taken away, expired) is not sent, or its request is stopped,
  *   and left to its retry. A job held unsent for HOLD_MAX_MS is put back, with its client's
@@ -43,6 +52,13 @@ const POLL_MS = 500;
 const HEARTBEAT_MS = 4000;
 /** A job fetched but not sent for this long is put back (pg-boss expires claims after 15 min). */
 const HOLD_MAX_MS = 5 * 60_000;
+/** A delivery waiting for its client's earlier ones held elsewhere asks again this often… */
+const RECHECK_MS = 250;
+/**
+ * …for this long at most: longer than a dead worker's job takes to be retried (its heartbeat,
+ * 10 s, then pg-boss's supervision, 10 s), shorter than HOLD_MAX_MS.
+ */
+const ORDER_WAIT_MAX_MS = 2 * 60_000;
 /**
  * Settled deliveries are written at once, or, while a write is under way, together right after
  * it (at most this many a statement): the answer of a delivery is recorded within one write of
@@ -77,6 +93,12 @@ interface Held {
    * client's earlier ones are sorted in before it starts.
    */
   tied: boolean;
+  /**
+   * Its client's earlier deliveries still to do that this process does not hold: it starts
+   * once they are done (or after ORDER_WAIT_MAX_MS, from `waitingSince`).
+   */
+  blockers: Set<string>;
+  waitingSince: number | null;
 }
 
 interface Lane {
@@ -88,6 +110,8 @@ interface Lane {
   chains: Map<string, Held[]>;
   /** Chains whose first job may start now (none of theirs running). */
   ready: Set<string>;
+  /** Chains whose first job waits for its client's earlier deliveries held elsewhere. */
+  waiting: Set<string>;
 }
 
 interface Settled {
@@ -105,6 +129,7 @@ export class WebhookDispatcher {
   private flushing: Promise<void> | null = null;
   private flushScheduled = false;
   private heartbeat: NodeJS.Timeout | null = null;
+  private recheckTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   /** The `createdOn` a full fetch ended on: its jobs wait for the fetch after it (`Held.tied`). */
   private tiedOn: number | null = null;
@@ -134,6 +159,7 @@ export class WebhookDispatcher {
     this.wake();
     await this.loop;
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.recheckTimer) clearTimeout(this.recheckTimer);
     const unsent: Held[] = [];
     for (const lane of this.lanes.values())
       for (const chain of lane.chains.values())
@@ -158,9 +184,13 @@ export class WebhookDispatcher {
       if (room >= 50) {
         asked = Math.min(FETCH_MAX, room);
         try {
-          // Skipped past their backlog, unless the rest of a tie is to come.
+          // Skipped past their backlog, unless the rest of a tie is to come. Jobs waiting for
+          // earlier ones do not count: those may be the ones this fetch would bring.
           const ignoreGroups = [...this.lanes]
-            .filter(([, lane]) => lane.held >= backlogOf(lane.concurrency.limit) && this.tiedOn === null)
+            .filter(
+              ([, lane]) =>
+                lane.held - waitingIn(lane) >= backlogOf(lane.concurrency.limit) && this.tiedOn === null,
+            )
             .map(([projectId]) => groupOf(projectId));
           const jobs = await this.boss.fetch<WebhookJobData>(this.queue, {
             batchSize: asked,
@@ -209,7 +239,8 @@ export class WebhookDispatcher {
       for (const job of jobs) {
         try {
           const one = await this.prepare([job], true);
-          this.hold(job, one.hooks[0], one.taken, now, tiedOn);
+          const [blockers] = await this.earlierDeliveries([job], one.hooks, one.taken);
+          this.hold(job, one.hooks[0], one.taken, now, tiedOn, blockers);
         } catch (error) {
           await this.boss
             .fail(
@@ -222,7 +253,58 @@ export class WebhookDispatcher {
       }
       return;
     }
-    for (const [i, job] of jobs.entries()) this.hold(job, prepared.hooks[i], prepared.taken, now, tiedOn);
+    const blockers = await this.earlierDeliveries(jobs, prepared.hooks, prepared.taken);
+    for (const [i, job] of jobs.entries())
+      this.hold(job, prepared.hooks[i], prepared.taken, now, tiedOn, blockers[i]);
+  }
+
+  /**
+   * For each job, its client's earlier deliveries still to do that this process does not hold
+   * (those it holds go before it in its client's chain), in one statement: `rows` names, per
+   * client, the newest row to ask about (a fetch's newest of the client, or a waiting head).
+   */
+  private async openEarlier(rows: Map<number, bigint>, inHand: Set<string>) {
+    const open = new Map<number, bigint[]>();
+    if (!rows.size) return open;
+    const found = await plainSql(this.db).run(openEarlierDeliveries, {
+      rows: JSON.stringify([...rows].map(([clientId, id]) => ({ clientId, id: String(id) }))),
+    });
+    for (const { id, clientId } of found) {
+      if (inHand.has(id)) continue;
+      const ids = open.get(clientId) ?? [];
+      ids.push(BigInt(id));
+      open.set(clientId, ids);
+    }
+    return open;
+  }
+
+  private async earlierDeliveries(
+    jobs: Job<WebhookJobData>[],
+    hooks: (PreparedWebhook | string)[],
+    taken: Set<string>,
+  ): Promise<Set<string>[]> {
+    const newest = new Map<number, bigint>();
+    const inHand = this.outboxIdsInHand();
+    jobs.forEach((job, i) => {
+      const clientId = orderedClientOf(job, hooks[i], taken);
+      if (clientId === null) return;
+      const id = BigInt(job.data.outboxId as string);
+      inHand.add(String(id));
+      if (id > (newest.get(clientId) ?? 0n)) newest.set(clientId, id);
+    });
+    const open = await this.openEarlier(newest, inHand);
+    return jobs.map((job, i) => {
+      const clientId = orderedClientOf(job, hooks[i], taken);
+      if (clientId === null) return new Set<string>();
+      const id = BigInt(job.data.outboxId as string);
+      return new Set((open.get(clientId) ?? []).filter((earlier) => earlier < id).map(String));
+    });
+  }
+
+  private outboxIdsInHand(): Set<string> {
+    const ids = new Set<string>();
+    for (const h of this.held.values()) if (h.job.data.outboxId) ids.add(h.job.data.outboxId);
+    return ids;
   }
 
   /**
@@ -250,6 +332,7 @@ export class WebhookDispatcher {
     taken: Set<string>,
     now: number,
     tiedOn: number | null,
+    blockers: Set<string>,
   ) {
     const { projectId, outboxId, messageId } = job.data;
     const createdOn = createdOnOf(job);
@@ -265,6 +348,8 @@ export class WebhookDispatcher {
       createdOn,
       seq: BigInt(outboxId ?? messageId ?? 0),
       tied: createdOn === tiedOn,
+      blockers,
+      waitingSince: null,
     };
     // An older attempt of the job still held here lost its claim when this one was fetched.
     this.held.get(job.id)?.claim.abort(new Error(`job ${job.id} was fetched again`));
@@ -277,6 +362,8 @@ export class WebhookDispatcher {
       let at = chain.length;
       while (at > 0 && !chain[at - 1].started && before(held, chain[at - 1])) at--;
       chain.splice(at, 0, held);
+      // A new first job (an earlier delivery, fetched again): the chain's turn is asked again.
+      if (at === 0 && lane.waiting.delete(held.chain)) lane.ready.add(held.chain);
     } else {
       lane.chains.set(held.chain, [held]);
       lane.ready.add(held.chain);
@@ -308,6 +395,7 @@ export class WebhookDispatcher {
         held: 0,
         chains: new Map(),
         ready: new Set(),
+        waiting: new Set(),
       };
       this.lanes.set(projectId, lane);
     }
@@ -328,11 +416,89 @@ export class WebhookDispatcher {
       }
       // Made ready again when the next fetch is in.
       if (chain[0].tied) continue;
+      // Made ready again once its client's earlier deliveries are done.
+      if (this.waitsForEarlier(chain[0])) {
+        lane.waiting.add(key);
+        this.scheduleRecheck();
+        continue;
+      }
       const run = this.run(projectId, lane, key, chain[0]);
       this.running.add(run);
       void run.finally(() => this.running.delete(run));
     }
     if (!lane.held && !lane.running) this.lanes.delete(projectId);
+  }
+
+  private waitsForEarlier(held: Held): boolean {
+    // Nothing to send: it keeps no order.
+    if (!held.blockers.size || held.alreadyDone || typeof held.hook === 'string') return false;
+    held.waitingSince ??= Date.now();
+    if (Date.now() - held.waitingSince < ORDER_WAIT_MAX_MS) return true;
+    logError(
+      new Error(
+        `job ${held.job.id} goes ahead of its client's earlier deliveries (outbox rows ` +
+          `${[...held.blockers].join(', ')}), still not done after ${ORDER_WAIT_MAX_MS / 1000} s`,
+      ),
+    );
+    held.blockers.clear();
+    return false;
+  }
+
+  private scheduleRecheck() {
+    if (this.recheckTimer || this.stopping) return;
+    this.recheckTimer = setTimeout(() => {
+      this.recheckTimer = null;
+      void this.recheck();
+    }, RECHECK_MS).unref();
+  }
+
+  /**
+   * Asks again whether the waiting chains' earlier deliveries are done, for every job of those
+   * chains (not only the first, or each would wait its own turn): one statement.
+   */
+  private async recheck() {
+    const chains = new Map<number, Held[]>();
+    const asked = new Map<number, bigint>();
+    for (const lane of this.lanes.values())
+      for (const key of lane.waiting) {
+        const chain = lane.chains.get(key);
+        const head = chain?.[0];
+        const clientId = head && typeof head.hook !== 'string' ? head.hook.clientId : null;
+        if (chain && head && !head.claim.signal.aborted && clientId !== null && head.blockers.size) {
+          chains.set(clientId, chain);
+          const ids = chain.flatMap((h) => (h.job.data.outboxId ? [BigInt(h.job.data.outboxId)] : []));
+          asked.set(
+            clientId,
+            ids.reduce((a, b) => (a > b ? a : b)),
+          );
+        } else {
+          // Gone, or to be skipped in its turn.
+          lane.waiting.delete(key);
+          if (head) lane.ready.add(key);
+          else lane.chains.delete(key);
+        }
+      }
+    try {
+      const open = await this.openEarlier(asked, this.outboxIdsInHand());
+      for (const [clientId, chain] of chains)
+        for (const h of chain) {
+          const id = h.job.data.outboxId;
+          if (id === undefined) continue;
+          h.blockers = new Set(
+            (open.get(clientId) ?? []).filter((earlier) => earlier < BigInt(id)).map(String),
+          );
+        }
+    } catch (error) {
+      logError(error);
+    }
+    for (const [projectId, lane] of this.lanes) {
+      for (const key of lane.waiting) {
+        if (lane.chains.get(key)?.[0]?.blockers.size) continue;
+        lane.waiting.delete(key);
+        lane.ready.add(key);
+      }
+      this.pump(projectId, lane);
+    }
   }
 
   private async run(projectId: number, lane: Lane, key: string, held: Held): Promise<void> {
@@ -377,11 +543,18 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Forgets a job left to its retry (or put back): no statement. */
+  /**
+   * Forgets a job left to its retry (or put back): no statement. Its client's later deliveries
+   * in hand wait for that retry.
+   */
   private release(lane: Lane, held: Held | undefined) {
     if (!held || this.held.get(held.job.id) !== held) return;
     this.held.delete(held.job.id);
     lane.held--;
+    const outboxId = held.job.data.outboxId;
+    if (outboxId === undefined || held.alreadyDone) return;
+    const chain = lane.chains.get(held.chain) ?? [];
+    for (const later of chain.slice(chain.indexOf(held) + 1)) later.blockers.add(outboxId);
   }
 
   private settle(settled: Settled) {
@@ -501,9 +674,28 @@ function seqOf(job: Job<WebhookJobData>): bigint {
 
 const compare = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Whether `a` goes before `b` in their client's order. */
+/**
+ * Whether `a` goes before `b` in their client's order: by their outbox rows (written in order
+ * under the client's lease; their jobs may be queued in another order by two processes), else
+ * by when they were queued.
+ */
 function before(a: Held, b: Held): boolean {
+  const [x, y] = [a.job.data.outboxId, b.job.data.outboxId];
+  if (x !== undefined && y !== undefined) return BigInt(x) < BigInt(y);
   return a.createdOn < b.createdOn || (a.createdOn === b.createdOn && a.seq < b.seq);
+}
+
+/** The client whose order a job keeps across workers: one with an outbox row that it delivers. */
+function orderedClientOf(job: Job<WebhookJobData>, hook: PreparedWebhook | string, taken: Set<string>) {
+  const id = job.data.outboxId;
+  return id !== undefined && typeof hook !== 'string' && taken.has(id) ? hook.clientId : null;
+}
+
+/** Jobs in chains waiting for their client's earlier deliveries. */
+function waitingIn(lane: Lane): number {
+  let count = 0;
+  for (const key of lane.waiting) count += lane.chains.get(key)?.length ?? 0;
+  return count;
 }
 
 function logError(error: unknown) {

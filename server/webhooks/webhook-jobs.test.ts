@@ -9,7 +9,7 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getBoss } from '@/server/jobs/boss';
-import { startWorkers } from '@/server/jobs/jobs';
+import { enqueueMany, startWorkers } from '@/server/jobs/jobs';
 import { createProject } from '@/server/projects/project-service';
 import {
   queueWebhookDeliveries,
@@ -289,4 +289,116 @@ it('never repeats a delivery that got an answer, even an error, and records it w
     attempts: 1,
     error: 'the receiver answered 500',
   });
+}, 60_000);
+
+/**
+ * A project whose one client has `count` messages with their webhook outbox rows, as the engine
+ * writes them (in order, with the client), and a receiver that records each request's message
+ * as it arrives; with `hangFirst`, the first request is never answered.
+ */
+async function clientInOrder(count: number, hangFirst: boolean) {
+  const arrived: string[] = [];
+  const first = { closed: false };
+  const url = await receiver((req, res) => {
+    const body: Buffer[] = [];
+    req.on('data', (chunk) => body.push(chunk));
+    req.on('end', () => {
+      arrived.push((JSON.parse(Buffer.concat(body).toString()) as { message: string }).message);
+      if (!hangFirst || arrived.length > 1) res.end('ok');
+      else
+        req.socket.on('close', () => {
+          first.closed = true;
+        });
+    });
+  });
+  const project = await createProject(db, { name: 'in order', plan: 'business' });
+  await db.project.update({ where: { id: project.id }, data: { webhookUrl: url } });
+  const client = await db.client.create({ data: { projectId: project.id, platformId: 'p', clientType: 99 } });
+  const deliveries = [];
+  for (let i = 0; i < count; i++) {
+    const message = await db.message.create({
+      data: { projectId: project.id, clientId: client.id, direction: 'in', text: `m${i}` },
+    });
+    const row = await db.outbox.create({
+      data: {
+        projectId: project.id,
+        clientId: client.id,
+        kind: 'webhook',
+        messageId: message.id,
+        state: 'queued',
+      },
+    });
+    deliveries.push({ target: { messageId: message.id }, outboxId: row.id });
+  }
+  return { project, deliveries, arrived, first };
+}
+
+/** The id of the delivery job of an outbox row, once it is in the given state. */
+async function jobOf(outboxId: bigint, state: string): Promise<string> {
+  for (;;) {
+    const [job] = await db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text FROM pgboss.job WHERE name = $1 AND state = $2 AND data->>'outboxId' = $3`,
+      webhookDeliveryJob.name,
+      state,
+      String(outboxId),
+    );
+    if (job) return job.id;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+it("a client's delivery cut off (its claim lost) goes out again before the client's later one waiting behind it", async () => {
+  const { project, deliveries, arrived, first } = await clientInOrder(2, true);
+  await queueWebhookDeliveries(project.id, deliveries.slice(0, 1));
+  await until(() => arrived.length === 1);
+  await queueWebhookDeliveries(project.id, deliveries.slice(1));
+  await jobOf(deliveries[1].outboxId, 'active');
+
+  // The first one's claim goes away (as when its heartbeat went unseen), its retry held back an
+  // hour: the dispatcher notices at its next heartbeat and cuts the request off.
+  const job = await jobOf(deliveries[0].outboxId, 'active');
+  await db.$executeRawUnsafe(
+    `UPDATE pgboss.job SET state = 'retry', retry_count = retry_count + 1,
+       start_after = now() + interval '1 hour' WHERE id = $1::uuid`,
+    job,
+  );
+  await until(() => first.closed);
+  expect(arrived).toEqual(['m0']);
+  // Its retry comes: it goes first.
+  await db.$executeRawUnsafe(`UPDATE pgboss.job SET start_after = now() WHERE id = $1::uuid`, job);
+  await until(() => arrived.length === 3);
+  expect(arrived).toEqual(['m0', 'm0', 'm1']);
+}, 60_000);
+
+it("a client's later delivery waits for an earlier one another worker holds, and for its retry when that worker dies", async () => {
+  const { project, deliveries, arrived } = await clientInOrder(2, false);
+  const [earlier, later] = deliveries;
+  // Another worker holds the first delivery's job: queued to start later, so this process's
+  // dispatcher does not fetch it, then claimed as a fetch claims it.
+  await enqueueMany(webhookDeliveryJob, [
+    {
+      data: {
+        projectId: project.id,
+        messageId: String(earlier.target.messageId),
+        outboxId: String(earlier.outboxId),
+      },
+      startAfter: new Date(Date.now() + 3_600_000),
+      retryLimit: WEBHOOK_RETRIES,
+    },
+  ]);
+  const first = await jobOf(earlier.outboxId, 'created');
+  await db.$executeRawUnsafe(
+    `UPDATE pgboss.job SET state = 'active', started_on = now(), heartbeat_on = now() WHERE id = $1::uuid`,
+    first,
+  );
+  // The second is this process's dispatcher's: taken (its outbox row counts the attempt), not sent.
+  await queueWebhookDeliveries(project.id, [later]);
+  while ((await db.outbox.findUniqueOrThrow({ where: { id: later.outboxId } })).attempts === 0)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(arrived).toEqual([]);
+
+  // The other worker dies with it: its job is retried, here, and the later one follows.
+  await (await getBoss()).fail(webhookDeliveryJob.name, first, { message: 'its worker died' });
+  await until(() => arrived.length === 2);
+  expect(arrived).toEqual(['m0', 'm1']);
 }, 60_000);
