@@ -122,7 +122,13 @@ export async function run() {
     }));
     const messages = await db.message.createManyAndReturn({ data, select: { id: true } });
     const outbox = await db.outbox.createManyAndReturn({
-      data: messages.map((m) => ({ projectId: p.id, kind: 'webhook', messageId: m.id, state: 'queued' })),
+      data: messages.map((m, i) => ({
+        projectId: p.id,
+        clientId: data[i].clientId,
+        kind: 'webhook',
+        messageId: m.id,
+        state: 'queued',
+      })),
       select: { id: true, messageId: true },
     });
     await queueWebhookDeliveries(
