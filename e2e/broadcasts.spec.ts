@@ -17,8 +17,8 @@ test('a broadcast composed to a list runs to the end through the simulator, with
   await signUp(page, `broadcasts-${Date.now()}@example.com`);
   const projectId = Number(new URL(page.url()).pathname.split('/').at(-1));
 
-  // Setup (the lists screen is another tab's): a list of 3 of 4 simulator clients, through the
-  // lists API of the app and the public API's load_clients and add_to_list.
+  // Setup (the lists screen is another tab's): 4 simulator clients from the public API's
+  // load_clients, and a list of 3 of them imported from a CSV by platform id and type.
   await page.getByRole('link', { name: 'API keys' }).click();
   await page.getByLabel('Name').fill('Setup');
   await page.getByRole('button', { name: 'Create key' }).click();
@@ -36,9 +36,13 @@ test('a broadcast composed to a list runs to the end through the simulator, with
       name,
     })),
   });
-  const ids = loaded.clients.map((c: { client_id: number }) => c.client_id);
+  expect(loaded.clients).toHaveLength(4);
   const list = await trpc<{ id: number }>(page, 'lists.create', { projectId, name: 'Spring sale' });
-  await api('add_to_list', { list_id: list.id, clients: ids.slice(0, 3) });
+  const imported = await page.request.post(`/api/projects/${projectId}/lists/${list.id}/import?commit=1`, {
+    headers: { 'Content-Type': 'text/csv' },
+    data: 'platform_id,client_type\nann,99\nbob,99\ncid,99\n',
+  });
+  expect(imported.ok(), await imported.text()).toBe(true);
 
   // Compose: the list picked by name, the count shown before sending.
   await page.getByRole('link', { name: 'Broadcasts' }).click();

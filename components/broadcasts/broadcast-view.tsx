@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -49,8 +49,13 @@ export function BroadcastView({ projectId, broadcastId }: { projectId: number; b
       status: status || undefined,
     }),
     placeholderData: keepPreviousData,
-    refetchInterval: b.data?.status === 'running' ? POLL_MS * 2 : false,
   });
+  // The outcomes are read again whenever the counts move, and once more as the broadcast ends
+  // (its polling stops then): never a "pending" left under a finished broadcast.
+  const progress = b.data ? `${b.data.status} ${b.data.sent} ${b.data.failed}` : null;
+  useEffect(() => {
+    if (progress) void queryClient.invalidateQueries({ queryKey: trpc.broadcasts.recipients.pathKey() });
+  }, [progress, queryClient, trpc]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.broadcasts.pathKey() });
   const handlers = { onSuccess: refresh, onError: (e: { message: string }) => setError(e.message) };
   const control = useMutation(trpc.broadcasts.control.mutationOptions(handlers));
