@@ -24,10 +24,15 @@ export const takeOutboxes = new PreparedStatement(
  * their rows' order (webhook-dispatcher.ts).
  */
 export const openEarlierDeliveries = new PreparedStatement(
-  `SELECT o.id::text AS id, o."clientId"
+  // One look-up per client in the partial index of open webhook rows (OFFSET 0 keeps the
+  // subquery per client: joined whole, the planner scanned every open row of every client).
+  `SELECT o.id::text AS id, v."clientId"
    FROM jsonb_to_recordset($rows::jsonb) AS v ("clientId" int, id bigint)
-   JOIN "Outbox" o ON o."clientId" = v."clientId" AND o.state IN ('pending', 'queued') AND o.id < v.id
-   WHERE o.kind = 'webhook'`,
+   CROSS JOIN LATERAL (
+     SELECT id FROM "Outbox"
+     WHERE "clientId" = v."clientId" AND id < v.id AND kind = 'webhook' AND state IN ('pending', 'queued')
+     OFFSET 0
+   ) o`,
   z.object({ id: column.text, clientId: column.int }),
 );
 

@@ -2,7 +2,7 @@
 ALTER TABLE "Outbox" ADD COLUMN     "clientId" INTEGER;
 
 -- CreateIndex
-CREATE INDEX "Outbox_clientId_state_id_idx" ON "Outbox"("clientId", "state", "id");
+CREATE INDEX "Outbox_clientId_id_idx" ON "Outbox"("clientId", "id") WHERE (kind = 'webhook' AND state IN ('pending', 'queued'));
 
 -- Deliveries still to do keep their client's order: their client, from the message or submission.
 UPDATE "Outbox" o SET "clientId" = m."clientId"
