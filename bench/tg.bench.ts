@@ -234,15 +234,42 @@ async function throughput(
   await round(bare, new Tally());
   const oursTally = new Tally();
   const bareTally = new Tally();
+  const serverMs = { ours: 0, bare: 0 };
   for (let r = 0; r < ROUNDS; r++) {
+    let before = postgresCpuMs();
     await profiled(`tg-${load}-ours-${r}`, () => round(ours, oursTally));
+    serverMs.ours += postgresCpuMs() - before;
+    before = postgresCpuMs();
     await profiled(`tg-${load}-bare-${r}`, () => round(bare, bareTally));
+    serverMs.bare += postgresCpuMs() - before;
   }
   const a = oursTally.report('tg channel (webhook → engine)');
   const b = bareTally.report('bare grammY webhook bot + pg');
+  const updates = ROUNDS * CHATS * MESSAGES_PER_CHAT;
+  console.log(
+    `PostgreSQL's CPU per update (every postgres process of this machine): tg channel ` +
+      `${(serverMs.ours / updates).toFixed(2)} ms, bare bot ${(serverMs.bare / updates).toFixed(2)} ms`,
+  );
   console.log(
     `tg channel / bare bot throughput, load ${where}: ${((a.rate / b.rate) * 100).toFixed(0)} % (goal ≥ 75 %)`,
   );
+}
+
+/** CPU time of every postgres process of this machine so far (Linux /proc), in milliseconds. */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    if (!stat.includes('(postgres)')) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordSend } from '@/server/engine/store';
+import { createProject } from '@/server/projects/project-service';
 import { type PreparedStatement, preparedStatementName, sqlTransaction } from './raw-sql';
 import { createTestDatabase, type TestDatabase } from './test-support';
 import { insertHeld } from './tg-update-sql';
@@ -56,3 +57,53 @@ it.runIf(process.env.TEST_DATABASE_URL)(
     for (const plans of [stored, sent]) expect(plans).toEqual({ custom: 5, kept: RUNS - 5 });
   },
 );
+
+interface PlanNode {
+  'Relation Name'?: string;
+  Alias?: string;
+  'Rows Removed by Filter'?: number;
+  'Actual Rows'?: number;
+  Plans?: PlanNode[];
+}
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+it("storing an update reads none of its chat's processed updates, however long the chat", async () => {
+  const project = await createProject(db.prisma, { name: 'long chat', plan: 'business' });
+  const channel = await db.prisma.channel.create({
+    data: { projectId: project.id, kind: 'tg', clientType: 1, groupId: 'long_chat_bot' },
+  });
+  // A chat with 2,000 updates, all processed. No ANALYZE: the plan is kept from a connection's
+  // first runs, made on statistics of a smaller table (with them fresh, the planner may use the
+  // processedAt index instead, and this shows nothing).
+  await db.prisma.$executeRawUnsafe(
+    `INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "processedAt")
+     SELECT $1, g, '7', '{}', now() FROM generate_series(1, 2000) g`,
+    channel.id,
+  );
+  const params = {
+    channelId: channel.id,
+    updates: JSON.stringify([{ updateId: '2001', chat: '7', payload: { update_id: 2001 } }]),
+    token: 'token',
+    acceptSeconds: 30,
+    processSeconds: 60,
+    touchSeconds: 5,
+    secret: null,
+    groupId: 'long_chat_bot',
+  };
+  const [row] = await db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${insertHeld.text}`,
+    ...insertHeld.values(params),
+  );
+  const explained = Object.values(row)[0];
+  const [{ Plan }] = (typeof explained === 'string' ? JSON.parse(explained) : explained) as {
+    Plan: PlanNode;
+  }[];
+  // The look-up of the chat's earlier updates still to process (the update waits behind them).
+  const earlier = nodesOf(Plan).filter((n) => n['Relation Name'] === 'TgUpdate' && n.Alias === 'e');
+  expect(earlier).not.toHaveLength(0);
+  for (const node of earlier) expect(node['Rows Removed by Filter'] ?? 0).toBe(0);
+  // Stored, and taken for processing: no earlier update of the chat waits.
+  expect(await db.prisma.tgUpdate.findFirstOrThrow({ where: { updateId: 2001 } })).toMatchObject({
+    attempts: 1,
+  });
+});
