@@ -1,3 +1,5 @@
+import { CLIENT_TYPES } from '@/lib/channels/descriptors';
+import { messengerLabel } from '@/lib/client-display';
 import type { Attachment, Button } from '@/lib/schema';
 
 /** bot-semantics §3: where a message came from (`message_from_outside`); `crm` is also an operator's reply from the inbox. */
@@ -56,7 +58,7 @@ const SOURCE_LABELS: Record<Exclude<MessageSource, 'client' | 'bot'>, { label: s
   api: { label: 'API', hint: 'Caused by the public API' },
   crm: { label: 'CRM', hint: 'Sent from the CRM (the client profile)' },
   callback: { label: 'Callback', hint: "Caused by a formula's callback() or message()" },
-  telephony: { label: 'Telephony', hint: 'From telephony' },
+  telephony: { label: messengerLabel(CLIENT_TYPES.telephony), hint: 'From telephony' },
   other: { label: 'Outside', hint: 'From outside the bot' },
 };
 

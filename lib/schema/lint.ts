@@ -1,3 +1,4 @@
+import { descriptorOfKind } from '@/lib/channels/descriptors';
 import { builtins, type Plan, planAllows, planMessage } from '@/lib/formula/catalogue';
 import { children, type Expr, parseExpression, parseFormula } from '@/lib/formula/parser';
 import { isSystemVariable } from '@/lib/formula/system-variables';
@@ -42,15 +43,24 @@ export interface MessengerCapabilities {
   maxButtons?: number;
 }
 
-/** tg: a keyboard holds at most 100 buttons; long texts are split (lib/tg/render.ts). */
-export const TG_CAPABILITIES: MessengerCapabilities = { name: 'tg', buttons: true, maxButtons: 100 };
+/**
+ * What a channel kind can show, as the rule reads it (lib/channels/descriptors.ts); none for a
+ * kind that shows every block (buttons without a limit).
+ */
+export function capabilitiesOf(kind: string): MessengerCapabilities | undefined {
+  const descriptor = descriptorOfKind(kind);
+  if (!descriptor) return undefined;
+  const { buttons, maxButtons } = descriptor.capabilities;
+  if (buttons && maxButtons === undefined) return undefined;
+  return { name: descriptor.kind, buttons, ...(maxButtons !== undefined && { maxButtons }) };
+}
 
-/** What each kind of connected channel can show; kinds not listed show everything. */
-const CHANNEL_CAPABILITIES: Readonly<Record<string, MessengerCapabilities>> = { tg: TG_CAPABILITIES };
+/** tg: a keyboard holds at most 100 buttons; long texts are split (lib/tg/render.ts). */
+export const TG_CAPABILITIES = capabilitiesOf('tg') as MessengerCapabilities;
 
 /** The messengers a project's connected channels (by kind) bring to the `messenger-cannot-show` rule. */
 export function messengersOf(channelKinds: readonly string[]): MessengerCapabilities[] {
-  return [...new Set(channelKinds)].flatMap((kind) => CHANNEL_CAPABILITIES[kind] ?? []);
+  return [...new Set(channelKinds)].flatMap((kind) => capabilitiesOf(kind) ?? []);
 }
 
 export interface LintOptions {

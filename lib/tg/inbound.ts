@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { CALLBACK_ID_PREFIX } from './render';
 
 /**
@@ -12,7 +13,7 @@ import { CALLBACK_ID_PREFIX } from './render';
  * when the client shared their own contact; a location is the text `lat,lon`.
  */
 
-export const TG_CLIENT_TYPE = 1;
+export const TG_CLIENT_TYPE = CLIENT_TYPES.tg;
 /** The client variable (`client.tg_business_connection_id`) with the business connection the
  * client last wrote through: the channel sends its replies with it. */
 export const BUSINESS_CONNECTION_VARIABLE = 'tg_business_connection_id';

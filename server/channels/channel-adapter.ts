@@ -1,7 +1,7 @@
 import type { Attachment, Buttons } from '@/lib/schema';
 import type { PrismaClient } from '@/server/db/client-type';
 
-export { CLIENT_TYPES } from '@/lib/client-display';
+export { CLIENT_TYPES } from '@/lib/channels/descriptors';
 
 export interface OutgoingMessage {
   text: string;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { createLocked, findLocked, type lockedClientRow } from '@/server/db/client-sql';
 import type { Db } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
@@ -22,7 +23,7 @@ function clientKey(projectId: number, ref: ClientRef) {
   return {
     projectId,
     clientType: ref.clientType,
-    groupId: ref.clientType === 13 ? '' : ref.groupId,
+    groupId: ref.clientType === CLIENT_TYPES.telephony ? '' : ref.groupId,
     platformId: ref.platformId,
   };
 }

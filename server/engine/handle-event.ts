@@ -1,3 +1,4 @@
+import { messengerApiName } from '@/lib/channels/descriptors';
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { type PreparedStatement, plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
@@ -17,15 +18,6 @@ import { queueScheduledSend } from './scheduler';
 import { messageKeyStored } from './store';
 
 export type { StoredOutgoing } from './event-writes';
-
-const MESSENGERS: Record<number, string> = {
-  1: 'tg',
-  5: 'online_chat',
-  6: 'chatapp',
-  10: 'social',
-  13: 'telephony',
-  99: 'simulator',
-};
 
 export interface EventResult {
   clientId: number;
@@ -96,7 +88,7 @@ export async function handleEvent(
         client,
         state.dealId,
         state.variables,
-        MESSENGERS[client.clientType] ?? String(client.clientType),
+        messengerApiName(client.clientType),
         chain,
       );
       await runEvent(run, event);

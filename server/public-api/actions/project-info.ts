@@ -1,14 +1,6 @@
 import { z } from 'zod';
+import { messengerApiName } from '@/lib/channels/descriptors';
 import { defineAction } from '../action';
-
-const messengerNames: Record<number, string> = {
-  1: 'tg',
-  5: 'online_chat',
-  6: 'chatapp',
-  10: 'social',
-  13: 'telephony',
-  99: 'simulator',
-};
 
 export const connectedChannels = defineAction({
   name: 'connected_channels',
@@ -31,7 +23,7 @@ export const connectedChannels = defineAction({
     });
     const channels: Record<string, object[]> = {};
     for (const row of rows) {
-      const messenger = messengerNames[row.clientType] ?? String(row.clientType);
+      const messenger = messengerApiName(row.clientType);
       channels[messenger] = channels[messenger] ?? [];
       channels[messenger].push({
         group_id: row.groupId,

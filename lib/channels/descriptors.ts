@@ -1,0 +1,131 @@
+/**
+ * The channel kinds, each described once: its client type number (bot-semantics §8), the name
+ * the interface gives its messenger (`connected_channels`, the webhook's `messenger`), how the
+ * screens call it and one of its clients, and what it can show. Every table of types, names,
+ * labels and capabilities is derived from this list (lib/channels/descriptors.test.ts fails on
+ * one written elsewhere); a new channel starts here (docs/architecture.md, "Add a channel").
+ */
+
+/** What a messenger can show of a block, for rendering, the simulator's preview and lint. */
+export interface ChannelCapabilities {
+  /** Shows buttons at all (else only the hint variant, numbered text, reaches the client). */
+  buttons: boolean;
+  /** Most buttons one message can carry, when limited. */
+  maxButtons?: number;
+  /** Longest text of one message, in characters, when limited (longer texts are split). */
+  textLength?: number;
+  /** Kinds of attachments it shows (`image`, `video`, `audio`, `document`). */
+  media: readonly string[];
+  /** Shows that the bot is typing. */
+  typing: boolean;
+  /** Needs a template message outside its customer service window. */
+  templates: boolean;
+}
+
+export interface ChannelDescriptor {
+  /** `Channel.kind`. */
+  kind: 'tg' | 'widget' | 'chatapp' | 'social' | 'telephony' | 'simulator';
+  clientType: number;
+  /** The interface's name of the messenger. */
+  apiName: string;
+  /** The screens' name of the messenger. */
+  label: string;
+  /** What one of its clients is called while they have no name. */
+  person: string;
+  capabilities: ChannelCapabilities;
+}
+
+const ALL_MEDIA = ['image', 'video', 'audio', 'document'] as const;
+
+export const CHANNEL_DESCRIPTORS = [
+  {
+    kind: 'tg',
+    clientType: 1,
+    apiName: 'tg',
+    label: 'Telegram',
+    person: 'Telegram user',
+    // A keyboard holds at most 100 buttons; long texts are split (lib/tg/render.ts).
+    capabilities: {
+      buttons: true,
+      maxButtons: 100,
+      textLength: 4096,
+      media: ALL_MEDIA,
+      typing: true,
+      templates: false,
+    },
+  },
+  {
+    kind: 'widget',
+    clientType: 5,
+    apiName: 'online_chat',
+    label: 'Web widget',
+    person: 'Website visitor',
+    capabilities: { buttons: true, media: ALL_MEDIA, typing: true, templates: false },
+  },
+  {
+    kind: 'chatapp',
+    clientType: 6,
+    apiName: 'chatapp',
+    label: 'Chat app',
+    person: 'Chat app user',
+    // Up to 3 reply buttons, or a list of up to 10 rows.
+    capabilities: {
+      buttons: true,
+      maxButtons: 10,
+      textLength: 4096,
+      media: ALL_MEDIA,
+      typing: true,
+      templates: true,
+    },
+  },
+  {
+    kind: 'social',
+    clientType: 10,
+    apiName: 'social',
+    label: 'Social',
+    person: 'Social network user',
+    // Instagram Direct: up to 13 quick replies, texts of 1,000 characters.
+    capabilities: {
+      buttons: true,
+      maxButtons: 13,
+      textLength: 1000,
+      media: ALL_MEDIA,
+      typing: true,
+      templates: false,
+    },
+  },
+  {
+    kind: 'telephony',
+    clientType: 13,
+    apiName: 'telephony',
+    label: 'Telephony',
+    person: 'Caller',
+    // Spoken; buttons become digits to press.
+    capabilities: { buttons: false, media: [], typing: false, templates: false },
+  },
+  {
+    kind: 'simulator',
+    clientType: 99,
+    apiName: 'simulator',
+    label: 'Simulator',
+    person: 'Test client',
+    capabilities: { buttons: true, media: ALL_MEDIA, typing: true, templates: false },
+  },
+] as const satisfies readonly ChannelDescriptor[];
+
+type Kind = (typeof CHANNEL_DESCRIPTORS)[number]['kind'];
+
+/** Each kind's client type number: `CLIENT_TYPES.tg` is 1. */
+export const CLIENT_TYPES = Object.fromEntries(CHANNEL_DESCRIPTORS.map((d) => [d.kind, d.clientType])) as {
+  [K in Kind]: Extract<(typeof CHANNEL_DESCRIPTORS)[number], { kind: K }>['clientType'];
+};
+
+const byType = new Map<number, ChannelDescriptor>(CHANNEL_DESCRIPTORS.map((d) => [d.clientType, d]));
+const byKind = new Map<string, ChannelDescriptor>(CHANNEL_DESCRIPTORS.map((d) => [d.kind, d]));
+
+export const descriptorOfType = (clientType: number): ChannelDescriptor | undefined => byType.get(clientType);
+export const descriptorOfKind = (kind: string): ChannelDescriptor | undefined => byKind.get(kind);
+
+/** The interface's name of a client type's messenger (`tg`, `online_chat`…), or the number as text. */
+export const messengerApiName = (clientType: number): string =>
+  byType.get(clientType)?.apiName ?? String(clientType);
