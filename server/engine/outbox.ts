@@ -1,5 +1,6 @@
 import type { ChannelClient } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
+import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { publishLive } from '@/server/live/live-events';
 import { pruneWebhookLog } from '@/server/webhooks/webhook-log';
@@ -12,6 +13,7 @@ import {
   extendClaims,
   finishFailed,
   markQueued,
+  pruneDoneOutbox,
   recordOutcome,
   recordPartsSent,
   recordSend,
@@ -215,6 +217,24 @@ async function resend(deps: EngineDeps, rows: OutboxRow[]) {
   }
 }
 
+/**
+ * Done rows are kept this long, then pruned: a delivery's job retried later (minutes, at most)
+ * finds its row done, or gone, and sends nothing either way.
+ */
+export const OUTBOX_KEEP_DAYS = 7;
+
+/** Deletes done rows older than OUTBOX_KEEP_DAYS, a bounded batch a statement; how many. */
+export async function pruneOutbox(db: PrismaClient): Promise<number> {
+  let total = 0;
+  for (let batch = 0; batch < 20; batch++) {
+    const deleted = (await plainSql(db).run(pruneDoneOutbox, { batch: 5000, keepDays: OUTBOX_KEEP_DAYS }))
+      .length;
+    total += deleted;
+    if (deleted < 5000) break;
+  }
+  return total;
+}
+
 const globalForOutbox = globalThis as unknown as { blockbotOutboxSweeper?: NodeJS.Timeout };
 
 /** The worker's sweeper: once now, then every claim period. */
@@ -222,11 +242,14 @@ export async function startOutboxSweeper(deps: EngineDeps): Promise<void> {
   let prunedAt = 0;
   const sweep = async () => {
     await sweepOutbox(deps).catch((error: Error) => console.error('[outbox] sweep failed:', error.message));
-    // The webhook log's old rows (WEBHOOK_LOG_DAYS), every 10 minutes.
+    // The webhook log's old rows (WEBHOOK_LOG_DAYS) and the outbox's done ones, every 10 minutes.
     if (Date.now() - prunedAt < 10 * 60_000) return;
     prunedAt = Date.now();
     await pruneWebhookLog(deps.db).catch((error: Error) =>
       console.error('[outbox] pruning the webhook log failed:', error.message),
+    );
+    await pruneOutbox(deps.db).catch((error: Error) =>
+      console.error('[outbox] pruning done rows failed:', error.message),
     );
   };
   await sweep();

@@ -285,6 +285,19 @@ export const claimExpired = new PreparedStatement(
     .transform((raw) => ({ projectId: raw.projectId, row: outboxRow.parse(raw) })),
 );
 
+/**
+ * Deletes up to `batch` done rows finished more than `keepDays` ago, the oldest first (ids are
+ * in the order rows were written); how many it deleted.
+ */
+export const pruneDoneOutbox = new PreparedStatement(
+  `DELETE FROM "Outbox" WHERE id IN (
+     SELECT id FROM (SELECT id, state, "doneAt" FROM "Outbox" ORDER BY id LIMIT $batch::int) oldest
+     WHERE state = 'done' AND "doneAt" < ${DB_NOW} - make_interval(days => $keepDays::int)
+   )
+   RETURNING id::text AS id`,
+  z.object({ id: column.text }),
+);
+
 export const finishOutbox = new PreparedStatement(
   `UPDATE "Outbox" SET state = 'done', "doneAt" = now() AT TIME ZONE 'UTC', error = $error
    WHERE id = $id::bigint AND state <> 'done'`,
