@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 
 /**
  * Reading a list-members CSV (docs/lists.md), pure: bytes in, the rows' keys and the per-row
@@ -50,9 +51,6 @@ export type ParseResult =
       columns: { name: string; use: KnownColumn | 'ignored' }[];
       rows: ParsedRow[];
     };
-
-/** Phone numbers compare by their digits (as server/contacts/client-lookup.ts's phoneDigits). */
-export const phoneDigits = (phone: string) => phone.replace(/@.*$/, '').replace(/\D/g, '');
 
 const MAX_CLIENT_ID = 2_147_483_647;
 const MAX_PLATFORM_ID = 200;

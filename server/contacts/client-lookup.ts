@@ -1,11 +1,7 @@
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import type { Db } from '@/server/db/client-type';
 import { findClientIdsByPhoneDigits } from '@/server/db/row-queries';
-
-/** Phone numbers compare by their digits: `+7 (900) 123-45-67`, `79001234567@c.us` and `79001234567` agree. */
-export function phoneDigits(phone: string): string {
-  return phone.replace(/@.*$/, '').replace(/\D/g, '');
-}
 
 export async function findClientIdsByPlatformIds(db: Db, projectId: number, platformIds: readonly string[]) {
   const rows = await db.client.findMany({

@@ -1,3 +1,4 @@
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { CLIENT_TYPES } from '@/lib/client-display';
 import {
   decodeUtf8,
@@ -8,7 +9,6 @@ import {
   type ParsedRow,
   PREVIEW_ROWS,
   parseListCsv,
-  phoneDigits,
   type RowError,
   type RowKey,
 } from '@/lib/lists/list-csv';

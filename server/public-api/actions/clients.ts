@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { findTgChannel } from '@/server/channels/tg/channel-service';
 import { assignClient } from '@/server/contacts/assignment';
@@ -9,7 +10,6 @@ import {
   MAX_DELETE,
   MAX_PAGE,
 } from '@/server/contacts/client-listing';
-import { phoneDigits } from '@/server/contacts/client-lookup';
 import { resolveClient } from '@/server/contacts/client-service';
 import type { Db } from '@/server/db/client-type';
 import { defineAction } from '../action';

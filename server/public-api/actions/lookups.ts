@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import {
   findClientIdByEmail,
   findClientIdByPhone,
   findClientIdByVariable,
   findClientIdsByPlatformIds,
-  phoneDigits,
 } from '@/server/contacts/client-lookup';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';

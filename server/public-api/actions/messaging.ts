@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { attachmentTypeSchema, incomingButtonsSchema } from '@/lib/schema';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { findTgChannel } from '@/server/channels/tg/channel-service';
-import { phoneDigits } from '@/server/contacts/client-lookup';
 import { getClient, resolveClient } from '@/server/contacts/client-service';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { getEngineDeps } from '@/server/engine/engine';

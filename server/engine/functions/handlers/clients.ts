@@ -1,5 +1,5 @@
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { phoneDigits } from '@/server/contacts/client-lookup';
 import type { Prisma } from '@/server/db/generated/client';
 import type { RunState } from '@/server/engine/run-state';
 
