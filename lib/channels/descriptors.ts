@@ -126,6 +126,12 @@ const byKind = new Map<string, ChannelDescriptor>(CHANNEL_DESCRIPTORS.map((d) =>
 export const descriptorOfType = (clientType: number): ChannelDescriptor | undefined => byType.get(clientType);
 export const descriptorOfKind = (kind: string): ChannelDescriptor | undefined => byKind.get(kind);
 
+/**
+ * A channel's status as the interface names it (`connected_channels`, `Channel.status`):
+ * 0 NOT_STARTED, 1 STARTED (receiving), 2 ASLEEP, 3 STOPPED (a revoked token, a closed session).
+ */
+export const CHANNEL_STATUS = { notStarted: 0, started: 1, asleep: 2, stopped: 3 } as const;
+
 /** The interface's name of a client type's messenger (`tg`, `online_chat`…), or the number as text. */
 export const messengerApiName = (clientType: number): string =>
   byType.get(clientType)?.apiName ?? String(clientType);

@@ -4,9 +4,9 @@ import { TG_CLIENT_TYPE } from '@/lib/tg/inbound';
 import { baseUrl } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
-import { DomainError, invalid, notFound, parseInput } from '@/server/errors';
+import { DomainError, invalid, parseInput } from '@/server/errors';
 import { blockedReason, isIpLiteral, stripBrackets } from '@/server/http';
-import { widgetView } from '../widget/channel-service';
+import { channelView } from '../channel-view';
 import { type BotApiClient, type BotCallResult, botApiClient, tgApiRoot } from './bot-api';
 
 /**
@@ -26,9 +26,6 @@ export const TG_ALLOWED_UPDATES = [
   // A user blocking or unblocking the bot: their subscription follows.
   'my_chat_member',
 ] as const;
-
-/** Channel.status of a channel that stopped receiving (a revoked token); 1 is receiving. */
-export const CHANNEL_STOPPED = 3;
 
 export const connectTgInput = z.object({
   token: z
@@ -169,47 +166,16 @@ export async function connectTgChannel(
     throw invalid(refusal(set, mode === 'webhook' ? 'set the webhook' : 'remove the webhook') + hint, 'mode');
   }
   if (mode === 'polling') await startPolling(channel.id);
-  return toView(channel);
+  return channelView(channel);
 }
 
-/** Removes the bot's webhook (best effort: a revoked token cannot) and forgets the channel. */
-export async function disconnectChannel(db: Db, projectId: number, channelId: number) {
-  const channel = await db.channel.findFirst({ where: { id: channelId, projectId } });
-  if (!channel) throw notFound(`Channel ${channelId} is not connected to this project.`);
-  let warning: string | null = null;
-  if (channel.kind === 'tg') {
-    const removed = await channelBot(channel).call((api) => api.deleteWebhook());
-    if (!removed.ok) warning = refusal(removed, 'remove the webhook');
-  }
-  await db.channel.delete({ where: { id: channel.id } });
-  return { disconnected: true, warning };
-}
-
-type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
-
-/** What the Channels tab shows: never the token nor the webhook secret; a widget's settings and snippet. */
-function toView(c: ChannelRow) {
-  return {
-    id: c.id,
-    kind: c.kind,
-    groupId: c.groupId,
-    name: c.name,
-    receiveMode: c.receiveMode,
-    receiving: c.status !== CHANNEL_STOPPED,
-    lastUpdateAt: c.lastUpdateAt,
-    lastError: c.lastError,
-    createdAt: c.createdAt,
-    widget: c.kind === 'widget' ? widgetView(c) : null,
-  };
-}
-export type ChannelView = ReturnType<typeof toView>;
-
-export async function listChannels(db: Db, projectId: number): Promise<ChannelView[]> {
-  const rows = await db.channel.findMany({
-    where: { projectId, kind: { not: 'simulator' } },
-    orderBy: { id: 'asc' },
-  });
-  return rows.map(toView);
+/**
+ * Removes the bot's webhook as its channel is disconnected (best effort: a revoked token
+ * cannot); what went wrong, for the screen.
+ */
+export async function removeTgWebhook(channel: TokenOwner): Promise<string | null> {
+  const removed = await channelBot(channel).call((api) => api.deleteWebhook());
+  return removed.ok ? null : refusal(removed, 'remove the webhook');
 }
 
 /**

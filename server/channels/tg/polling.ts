@@ -1,8 +1,9 @@
 import type { Update } from 'grammy/types';
+import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
 import { parseUpdate } from '@/lib/tg/inbound';
 import { getEngineDeps } from '@/server/engine/engine';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
-import { CHANNEL_STOPPED, channelBot, TG_ALLOWED_UPDATES } from './channel-service';
+import { channelBot, TG_ALLOWED_UPDATES } from './channel-service';
 import { storeUpdates } from './updates';
 
 /**
@@ -34,7 +35,7 @@ export async function pollOnce(channelId: number): Promise<'again' | 'retry' | '
   const deps = await getEngineDeps();
   const { db } = deps;
   const channel = await db.channel.findFirst({ where: { id: channelId, kind: 'tg' } });
-  if (channel?.receiveMode !== 'polling' || channel.status === CHANNEL_STOPPED) return 'stop';
+  if (channel?.receiveMode !== 'polling' || channel.status === CHANNEL_STATUS.stopped) return 'stop';
   const polled = await channelBot(channel).call((api) =>
     api.getUpdates({
       offset: Number(channel.pollOffset),
@@ -48,7 +49,7 @@ export async function pollOnce(channelId: number): Promise<'again' | 'retry' | '
       where: { id: channelId },
       data: revoked
         ? {
-            status: CHANNEL_STOPPED,
+            status: CHANNEL_STATUS.stopped,
             lastError: `Polling stopped: the tg messenger refused the token (${polled.description}); it was revoked or changed in BotFather. Disconnect the bot and connect it with its new token.`,
           }
         : { lastError: `getUpdates failed: ${polled.description}` },

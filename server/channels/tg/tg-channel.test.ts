@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { readVariables } from '@/server/contacts/variable-store';
 import { getDb } from '@/server/db';
@@ -15,7 +16,6 @@ import { waitFor } from '@/server/testing/wait-for';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
 import { tgChannel } from './adapter';
-import { CHANNEL_STOPPED } from './channel-service';
 import { tgPollJob } from './polling';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
 import { tgSweepJob } from './updates';
@@ -560,7 +560,7 @@ describe('a bot connected by long polling', () => {
     fake.revoke(bot.token);
     const stopped = await waitFor(async () => {
       const row = await db.channel.findUniqueOrThrow({ where: { id: channel.id } });
-      return row.status === CHANNEL_STOPPED ? row : null;
+      return row.status === CHANNEL_STATUS.stopped ? row : null;
     }, 'polling stopped');
     expect(stopped.lastError).toContain('Unauthorized');
     const [view] = (await owner.channels.list({ projectId })).filter((c) => c.id === channel.id);

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  connectTgChannel,
-  connectTgInput,
-  disconnectChannel,
-  listChannels,
-} from '@/server/channels/tg/channel-service';
+import { disconnectChannel, listChannels } from '@/server/channels/channel-list';
+import { connectTgChannel, connectTgInput } from '@/server/channels/tg/channel-service';
 import { startPolling } from '@/server/channels/tg/polling';
 import {
   createWidgetChannel,

@@ -1,0 +1,18 @@
+import type { ChannelDescriptor } from '@/lib/channels/descriptors';
+import type { Db } from '@/server/db/client-type';
+
+export type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
+
+/**
+ * What a channel kind's folder (`server/channels/<kind>/module.ts`) gives the generic code,
+ * registered once in `server/channels/modules.ts`. What it is and can show is its descriptor
+ * (lib/channels/descriptors.ts).
+ */
+export interface ChannelModule {
+  kind: ChannelDescriptor['kind'];
+  /**
+   * Undoes at the messenger what connecting did (a webhook set) as the channel is
+   * disconnected, best effort; what went wrong, shown beside the disconnection.
+   */
+  disconnect?(channel: ChannelRow): Promise<string | null>;
+}

@@ -1,0 +1,22 @@
+import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
+import type { Db } from '@/server/db/client-type';
+import { widgetView } from './widget/channel-service';
+
+type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
+
+/** What the Channels tab shows: never the token nor the webhook secret; a widget's settings and snippet. */
+export function channelView(c: ChannelRow) {
+  return {
+    id: c.id,
+    kind: c.kind,
+    groupId: c.groupId,
+    name: c.name,
+    receiveMode: c.receiveMode,
+    receiving: c.status !== CHANNEL_STATUS.stopped,
+    lastUpdateAt: c.lastUpdateAt,
+    lastError: c.lastError,
+    createdAt: c.createdAt,
+    widget: c.kind === 'widget' ? widgetView(c) : null,
+  };
+}
+export type ChannelView = ReturnType<typeof channelView>;
