@@ -1,5 +1,6 @@
 import type { ChannelDescriptor } from '@/lib/channels/descriptors';
 import type { Db } from '@/server/db/client-type';
+import type { ChannelAdapter } from './channel-adapter';
 
 export type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
 
@@ -10,6 +11,8 @@ export type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
  */
 export interface ChannelModule {
   kind: ChannelDescriptor['kind'];
+  /** Sends the bot's messages to the kind's clients and carries out its in-flow functions. */
+  adapter: ChannelAdapter;
   /**
    * Undoes at the messenger what connecting did (a webhook set) as the channel is
    * disconnected, best effort; what went wrong, shown beside the disconnection.

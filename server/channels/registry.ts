@@ -1,14 +1,13 @@
 import type { ChannelAdapter, DeliveryResult } from './channel-adapter';
-import { simulatorChannel } from './simulator/simulator-channel';
-import { tgChannel } from './tg/adapter';
-import { widgetChannel } from './widget/adapter';
+import { CHANNEL_MODULES } from './modules';
 
-/** Adapters by client type. Messengers not connected here get an adapter that explains so. */
-const adapters = new Map<number, ChannelAdapter>([
-  [simulatorChannel.clientType, simulatorChannel],
-  [tgChannel.clientType, tgChannel],
-  [widgetChannel.clientType, widgetChannel],
-]);
+/**
+ * Adapters by client type, from the channel modules (a test process may put its own in place).
+ * Messengers without a module here get an adapter that explains so.
+ */
+const adapters = new Map<number, ChannelAdapter>(
+  CHANNEL_MODULES.map((m) => [m.adapter.clientType, m.adapter]),
+);
 
 export function registerChannel(adapter: ChannelAdapter): void {
   adapters.set(adapter.clientType, adapter);

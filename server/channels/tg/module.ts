@@ -1,7 +1,9 @@
 import type { ChannelModule } from '../channel-module';
+import { tgChannel } from './adapter';
 import { removeTgWebhook } from './channel-service';
 
 export const tgModule: ChannelModule = {
   kind: 'tg',
+  adapter: tgChannel,
   disconnect: removeTgWebhook,
 };

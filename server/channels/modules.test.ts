@@ -1,0 +1,26 @@
+import { expect, it } from 'vitest';
+import { CLIENT_TYPES, descriptorOfKind } from '@/lib/channels/descriptors';
+import { CHANNEL_MODULES } from './modules';
+import { channelFor } from './registry';
+
+it("each channel module is its kind's, once, and its adapter serves its kind's client type", () => {
+  const kinds = CHANNEL_MODULES.map((m) => m.kind);
+  expect(new Set(kinds).size).toBe(kinds.length);
+  for (const module of CHANNEL_MODULES) {
+    expect(descriptorOfKind(module.kind), module.kind).toBeDefined();
+    expect(module.adapter.clientType).toBe(CLIENT_TYPES[module.kind]);
+    expect(channelFor(CLIENT_TYPES[module.kind])).toBe(module.adapter);
+  }
+});
+
+it('a kind with no module yet answers that no adapter is available, naming its type', async () => {
+  const result = await channelFor(CLIENT_TYPES.telephony).send(
+    { id: 1, platformId: '79001234567', groupId: '', clientType: CLIENT_TYPES.telephony } as never,
+    { text: 'hi', attachments: [], buttons: null, blockId: null },
+    {} as never,
+  );
+  expect(result).toEqual({
+    delivered: false,
+    error: 'No channel adapter for client type 13 is available on this server yet.',
+  });
+});
