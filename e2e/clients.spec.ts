@@ -50,3 +50,36 @@ test('the Clients tab is empty at first, then finds the simulator client by a va
   await page.getByRole('button', { name: 'Clear' }).click();
   await expect(rows.filter({ hasText: 'Simulator' })).toHaveCount(1);
 });
+
+test('the Clients table pages with Previous and Next, 50 clients a page', async ({ page, baseURL }) => {
+  await signUp(page, `clients-pages-${Date.now()}@example.com`);
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByLabel('Name').fill('Setup');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const key = (await page.getByTestId('new-key-value').textContent()) ?? '';
+  const loaded = await page.request.post(`${baseURL}/api/${key}/load_clients`, {
+    data: {
+      clients: Array.from({ length: 60 }, (_, i) => ({
+        platform_id: `p${i}`,
+        group_id: 'sim',
+        client_type: 99,
+        name: `Client ${i}`,
+      })),
+    },
+  });
+  expect(loaded.ok(), await loaded.text()).toBe(true);
+
+  await page.getByRole('link', { name: 'Clients' }).click();
+  const pages = page.getByRole('navigation', { name: 'Pagination' });
+  const rows = page.locator('tbody tr');
+  await expect(pages).toContainText('Page 1');
+  await expect(rows).toHaveCount(50);
+  await expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  await pages.getByRole('button', { name: 'Next' }).click();
+  await expect(pages).toContainText('Page 2');
+  await expect(rows).toHaveCount(10);
+  await expect(pages.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await pages.getByRole('button', { name: 'Previous' }).click();
+  await expect(pages).toContainText('Page 1');
+  await expect(rows).toHaveCount(50);
+});

@@ -8,6 +8,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Select } from '@/components/ui/input';
+import { Pager } from '@/components/ui/pager';
 import { messengerLabel } from '@/lib/client-display';
 import { BroadcastStatus, dateTime, duration } from './broadcast-status';
 
@@ -244,24 +245,11 @@ export function BroadcastView({ projectId, broadcastId }: { projectId: number; b
               </tbody>
             </table>
           </div>
-          {pages > 1 ? (
-            <nav className="flex items-center justify-end gap-2" aria-label="Pages">
-              <span className="text-sm text-slate-500">
-                Page {page + 1} of {pages}
-              </span>
-              <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
-                Previous
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={page + 1 >= pages}
-                onClick={() => setPage(page + 1)}
-              >
-                Next
-              </Button>
-            </nav>
-          ) : null}
+          <Pager
+            label={`Page ${page + 1} of ${pages}`}
+            previous={page > 0 ? () => setPage(page - 1) : null}
+            next={page + 1 < pages ? () => setPage(page + 1) : null}
+          />
         </section>
       ) : null}
     </main>

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { Pager } from '@/components/ui/pager';
 import { BroadcastStatus, dateTime } from './broadcast-status';
 
 /** The Broadcasts tab: every broadcast of the project, the API's included, newest first. */
@@ -123,24 +123,11 @@ export function BroadcastsList({ projectId }: { projectId: number }) {
           </table>
         </div>
       ) : null}
-      {pages > 1 ? (
-        <nav className="flex items-center justify-end gap-2" aria-label="Pages">
-          <span className="text-sm text-slate-500">
-            Page {page + 1} of {pages}
-          </span>
-          <Button variant="secondary" size="sm" disabled={page === 0} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={page + 1 >= pages}
-            onClick={() => setPage(page + 1)}
-          >
-            Next
-          </Button>
-        </nav>
-      ) : null}
+      <Pager
+        label={`Page ${page + 1} of ${pages}`}
+        previous={page > 0 ? () => setPage(page - 1) : null}
+        next={page + 1 < pages ? () => setPage(page + 1) : null}
+      />
     </main>
   );
 }

@@ -9,6 +9,7 @@ import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input, Select } from '@/components/ui/input';
+import { Pager } from '@/components/ui/pager';
 import { ListActions, type Selection } from './list-actions';
 
 /** The search box's limit, the same as the server's (server/contacts/client-search.ts). */
@@ -99,6 +100,7 @@ export function ClientsTable({ projectId }: { projectId: number }) {
     }),
     placeholderData: keepPreviousData,
   });
+  const nextCursor = search.data?.nextCursor;
 
   const apply = (next: Filters) => {
     setFilters(next);
@@ -360,27 +362,12 @@ export function ClientsTable({ projectId }: { projectId: number }) {
           </table>
         </div>
       ) : null}
-      {cursors.length > 1 || search.data?.nextCursor ? (
-        <nav className="flex items-center justify-end gap-2" aria-label="Pages">
-          <span className="text-sm text-slate-500">Page {cursors.length}</span>
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Previous
-          </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={!search.data?.nextCursor || search.isFetching}
-            onClick={() => search.data?.nextCursor && setCursors([...cursors, search.data.nextCursor])}
-          >
-            Next
-          </Button>
-        </nav>
-      ) : null}
+      <Pager
+        label={`Page ${cursors.length}`}
+        previous={cursors.length > 1 ? () => setCursors(cursors.slice(0, -1)) : null}
+        next={nextCursor ? () => setCursors([...cursors, nextCursor]) : null}
+        busy={search.isFetching}
+      />
     </main>
   );
 }

@@ -6,9 +6,9 @@ import { useState } from 'react';
 import { DealPanel } from '@/components/crm/deal-panel';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
+import { Pager } from '@/components/ui/pager';
 
 const PAGE_SIZE = 50;
 
@@ -49,6 +49,7 @@ export function SubmissionsTable({ projectId }: { projectId: number }) {
   })}`;
   // A reversed range asks nothing: the rows of the range before must not stand for it.
   const data = rangeError ? undefined : page.data;
+  const nextCursor = data?.nextCursor;
 
   return (
     <main className="space-y-4 p-4 sm:p-6">
@@ -192,27 +193,12 @@ export function SubmissionsTable({ projectId }: { projectId: number }) {
           </table>
         </div>
       ) : null}
-      {cursors.length > 1 || data?.nextCursor ? (
-        <nav className="flex items-center justify-end gap-2" aria-label="Pages">
-          <span className="text-sm text-slate-500">Page {cursors.length}</span>
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors(cursors.slice(0, -1))}
-          >
-            Previous
-          </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={!data?.nextCursor || page.isFetching}
-            onClick={() => data?.nextCursor && setCursors([...cursors, data.nextCursor])}
-          >
-            Next
-          </Button>
-        </nav>
-      ) : null}
+      <Pager
+        label={`Page ${cursors.length}`}
+        previous={cursors.length > 1 ? () => setCursors(cursors.slice(0, -1)) : null}
+        next={nextCursor ? () => setCursors([...cursors, nextCursor]) : null}
+        busy={page.isFetching}
+      />
       {openDeal ? (
         <DealPanel projectId={projectId} dealId={openDeal} onClose={() => setOpenDeal(null)} />
       ) : null}
