@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type ArrowInput, type BlockInput, BOT_SCHEMA_FORMAT, botSchemaSchema } from '@/lib/schema';
 import { demoBotSchema } from './demo-bot';
-import { LINT_RULES, lintBot, type MessengerCapabilities, messengersOf, TG_CAPABILITIES } from './lint';
+import { capabilitiesOf, LINT_RULES, lintBot, type MessengerCapabilities, messengersOf } from './lint';
+
+const TG_CAPABILITIES = capabilitiesOf('tg') as MessengerCapabilities;
 
 /** A bot from short block and arrow inputs; a start block with an empty trigger (#1) unless told. */
 function bot(blocks: BlockInput[], arrows: ArrowInput[] = [], entry = true) {

@@ -55,9 +55,6 @@ export function capabilitiesOf(kind: string): MessengerCapabilities | undefined 
   return { name: descriptor.kind, buttons, ...(maxButtons !== undefined && { maxButtons }) };
 }
 
-/** tg: a keyboard holds at most 100 buttons; long texts are split (lib/tg/render.ts). */
-export const TG_CAPABILITIES = capabilitiesOf('tg') as MessengerCapabilities;
-
 /** The messengers a project's connected channels (by kind) bring to the `messenger-cannot-show` rule. */
 export function messengersOf(channelKinds: readonly string[]): MessengerCapabilities[] {
   return [...new Set(channelKinds)].flatMap((kind) => capabilitiesOf(kind) ?? []);

@@ -1,8 +1,6 @@
 import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
-import type { Db } from '@/server/db/client-type';
+import type { ChannelRow } from './channel-module';
 import { widgetView } from './widget/channel-service';
-
-type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
 
 /** What the Channels tab shows: never the token nor the webhook secret; a widget's settings and snippet. */
 export function channelView(c: ChannelRow) {

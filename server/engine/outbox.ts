@@ -1,6 +1,7 @@
 import type { ChannelClient } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
 import type { PrismaClient } from '@/server/db/client-type';
+import { deleteInBatches } from '@/server/db/delete-in-batches';
 import { plainSql } from '@/server/db/raw-sql';
 import { publishLive } from '@/server/live/live-events';
 import { pruneWebhookLog } from '@/server/webhooks/webhook-log';
@@ -224,15 +225,10 @@ async function resend(deps: EngineDeps, rows: OutboxRow[]) {
 export const OUTBOX_KEEP_DAYS = 7;
 
 /** Deletes done rows older than OUTBOX_KEEP_DAYS, a bounded batch a statement; how many. */
-export async function pruneOutbox(db: PrismaClient): Promise<number> {
-  let total = 0;
-  for (let batch = 0; batch < 20; batch++) {
-    const deleted = (await plainSql(db).run(pruneDoneOutbox, { batch: 5000, keepDays: OUTBOX_KEEP_DAYS }))
-      .length;
-    total += deleted;
-    if (deleted < 5000) break;
-  }
-  return total;
+export function pruneOutbox(db: PrismaClient): Promise<number> {
+  return deleteInBatches(
+    async (batch) => (await plainSql(db).run(pruneDoneOutbox, { batch, keepDays: OUTBOX_KEEP_DAYS })).length,
+  );
 }
 
 const globalForOutbox = globalThis as unknown as { blockbotOutboxSweeper?: NodeJS.Timeout };

@@ -285,8 +285,9 @@ export class WebhookDispatcher {
   ): Promise<Set<string>[]> {
     const newest = new Map<number, bigint>();
     const inHand = this.outboxIdsInHand();
+    const clients = jobs.map((job, i) => orderedClientOf(job, hooks[i], taken));
     jobs.forEach((job, i) => {
-      const clientId = orderedClientOf(job, hooks[i], taken);
+      const clientId = clients[i];
       if (clientId === null) return;
       const id = BigInt(job.data.outboxId as string);
       inHand.add(String(id));
@@ -294,7 +295,7 @@ export class WebhookDispatcher {
     });
     const open = await this.openEarlier(newest, inHand);
     return jobs.map((job, i) => {
-      const clientId = orderedClientOf(job, hooks[i], taken);
+      const clientId = clients[i];
       if (clientId === null) return new Set<string>();
       const id = BigInt(job.data.outboxId as string);
       return new Set((open.get(clientId) ?? []).filter((earlier) => earlier < id).map(String));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PrismaClient } from '@/server/db/client-type';
+import { deleteInBatches } from '@/server/db/delete-in-batches';
 import { deleteOldWebhookDeliveries } from '@/server/db/webhook-sql';
 import type { HttpClient } from '@/server/engine/block-request';
 import { invalid, notFound } from '@/server/errors';
@@ -160,12 +161,6 @@ export async function sendTestEvent(db: PrismaClient, http: HttpClient, projectI
  * Deletes log rows older than WEBHOOK_LOG_DAYS, the oldest first, a bounded batch a statement
  * (rows are appended in time order, so the oldest ids are the oldest rows). Returns how many.
  */
-export async function pruneWebhookLog(db: PrismaClient): Promise<number> {
-  let total = 0;
-  for (let batch = 0; batch < 20; batch++) {
-    const deleted = await deleteOldWebhookDeliveries(db, WEBHOOK_LOG_DAYS, 5000);
-    total += deleted;
-    if (deleted < 5000) break;
-  }
-  return total;
+export function pruneWebhookLog(db: PrismaClient): Promise<number> {
+  return deleteInBatches((batch) => deleteOldWebhookDeliveries(db, WEBHOOK_LOG_DAYS, batch));
 }
