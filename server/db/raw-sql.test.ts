@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { column } from './columns';
 import { openDatabase } from './database';
-import { PreparedStatement, plainSql, preparedStatementName, sqlTransaction } from './raw-sql';
+import { PreparedStatement, plainSql, prefixed, preparedStatementName, sqlTransaction } from './raw-sql';
 import {
   createServerDatabase,
   createTestDatabase,
@@ -189,4 +189,22 @@ it("a statement's row schema types and checks its rows; a row that does not fit 
   await expect(sql.run(wrong, {})).rejects.toThrow(/expected number/i);
   // Without a schema only the number of rows is of use.
   expect(await sql.run(new PreparedStatement('SELECT 1 UNION ALL SELECT 2'), {})).toHaveLength(2);
+});
+
+it('a statement joined by withWrite stores its write with it, or neither when the statement fails', async () => {
+  const sql = plainSql(db.prisma);
+  const rename = new PreparedStatement(`UPDATE "Project" SET name = $name WHERE id = $id::int`);
+  const divide = new PreparedStatement(
+    `WITH one AS (SELECT $n::int AS n) SELECT (100 / n)::int AS q, $id::int AS id FROM one`,
+    z.object({ q: column.int, id: column.int }),
+  );
+  const project = await db.prisma.project.create({ data: { name: 'before', webhookSecret: 'x' } });
+  const joined = divide.withWrite(rename, 'also_');
+  expect(divide.withWrite(rename, 'also_')).toBe(joined);
+  // Both statements name $id: each keeps its own.
+  const params = (n: number) => ({ n, id: -1, ...prefixed('also_', { name: `after ${n}`, id: project.id }) });
+  expect(await sql.run(joined, params(4))).toEqual([{ q: 25, id: -1 }]);
+  expect((await db.prisma.project.findUniqueOrThrow({ where: { id: project.id } })).name).toBe('after 4');
+  await expect(sql.run(joined, params(0))).rejects.toThrow(/division by zero/);
+  expect((await db.prisma.project.findUniqueOrThrow({ where: { id: project.id } })).name).toBe('after 4');
 });

@@ -55,17 +55,37 @@ const { joining, factories, adapters, statementNames } = globalForSql.blockbotRa
 export class PreparedStatement<Row = void> {
   readonly text: string;
   private readonly names: string[] = [];
+  private readonly joined = new Map<PreparedStatement<unknown>, PreparedStatement<Row>>();
 
   /** Without a row schema the statement's rows are not read, only counted (an UPDATE, an EXISTS). */
   constructor(
-    text: string,
+    private readonly source: string,
     readonly row?: z.ZodType<Row>,
   ) {
-    this.text = text.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => {
+    this.text = source.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => {
       const known = this.names.indexOf(name);
       return `$${known >= 0 ? known + 1 : this.names.push(name)}`;
     });
     if (!statementNames.has(this.text)) statementNames.set(this.text, `blockbot_${statementNames.size + 1}`);
+  }
+
+  /**
+   * This statement (a `WITH …` one) with `write`, a write whose rows are not read, as a first
+   * data-modifying CTE: one statement, so both are stored or neither is, with no transaction
+   * around them. `write`'s parameters are passed prefixed with `prefix` (see `prefixed`).
+   */
+  withWrite(write: PreparedStatement<unknown>, prefix: string): PreparedStatement<Row> {
+    let statement = this.joined.get(write);
+    if (!statement) {
+      if (!/^\s*WITH\s/.test(this.source)) throw new Error('withWrite needs a statement that starts with WITH.');
+      const cte = write.source.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => `$${prefix}${name}`);
+      statement = new PreparedStatement(
+        this.source.replace(/^\s*WITH\s/, `WITH ${prefix}write AS (\n${cte}\n), `),
+        this.row,
+      );
+      this.joined.set(write, statement);
+    }
+    return statement;
   }
 
   /** The parameters in placeholder order; a missing one is a bug, not a NULL. */
@@ -85,6 +105,10 @@ export class PreparedStatement<Row = void> {
 
 /** For the PostgreSQL adapter: the name a `PreparedStatement` is kept under; others stay unnamed. */
 export const preparedStatementName = (query: { sql: string }): string => statementNames.get(query.sql) ?? '';
+
+/** `params` named for a statement joined by `withWrite` with this prefix. */
+export const prefixed = (prefix: string, params: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(params).map(([name, value]) => [prefix + name, value]));
 
 /** Collects a statement's parameters; `add` answers the placeholder to write in the SQL. */
 export class SqlParams {

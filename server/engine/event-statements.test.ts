@@ -36,13 +36,13 @@ const countingBot = {
   arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' as const }],
 };
 
-it('a message of a known client takes four statements in two round trips: claim and load; begin, store everything, commit', async () => {
+it('a message of a known client takes two statements: claim and load, then store everything', async () => {
   const bot = await h.bot(countingBot);
   await bot.client('first').say('hello');
   // A new client (the bot compiled already): the claim finds no row, create it held, open its deal and read.
-  expect(await countStatements(() => bot.say('hello'))).toBe(6);
+  expect(await countStatements(() => bot.say('hello'))).toBe(4);
   let replies: string[] = [];
-  expect(await countStatements(async () => (replies = await bot.say('again')))).toBe(4);
+  expect(await countStatements(async () => (replies = await bot.say('again')))).toBe(2);
   expect(replies).toEqual(['Total 10']);
   expect(await bot.transcript()).toEqual(['> hello', '< Total 5', '> again', '< Total 10']);
   expect((await bot.clientRow()).currentBlockId).toBe(1);
@@ -56,7 +56,7 @@ it("a messenger that really sends adds its adapter's channel lookup and one stat
   await send('hello');
   let result: Awaited<ReturnType<typeof send>> | undefined;
   // The tg adapter reads the client's channel on the engine's handle (d0ee3d4), then the outcome is recorded.
-  expect(await countStatements(async () => (result = await send('again')))).toBe(6);
+  expect(await countStatements(async () => (result = await send('again')))).toBe(4);
   const stored = await h.tdb.prisma.message.findUniqueOrThrow({ where: { id: result!.messages[0].id } });
   expect(stored).toMatchObject({
     text: 'Total 10',

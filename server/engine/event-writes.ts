@@ -1,7 +1,7 @@
 import type { Attachment, Buttons } from '@/lib/schema';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
-import type { TransactionSql } from '@/server/db/raw-sql';
+import { type PreparedStatement, prefixed, type TransactionSql } from '@/server/db/raw-sql';
 import { leaseSeconds } from './client-lease';
 import type { OutboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
@@ -38,6 +38,15 @@ interface MessageRow {
 
 export class LeaseLostError extends Error {}
 
+/** A write of an event's source (a tg update marked processed): stored exactly when the event is. */
+export interface AlsoWrite {
+  statement: PreparedStatement<unknown>;
+  params: Record<string, unknown>;
+}
+
+/** The prefix of an AlsoWrite's parameters and CTE in the event's statement. */
+const ALSO = 'also_';
+
 /**
  * Everything an event stores, in one statement: the incoming message and the outgoing ones
  * (undelivered until their channel says otherwise, unless storing delivers them), the
@@ -46,10 +55,11 @@ export class LeaseLostError extends Error {}
  * follow-up events). An outgoing message whose send key is already stored (a retried job) is
  * left out, so nothing is sent twice. It releases the client's lease (or keeps it for the next
  * event here), and stores nothing when the lease is no longer this event's. It is the event's
- * last statement: the transaction commits with it.
+ * last statement: a transaction (when the run wrote something of its own) commits with it.
  */
 export async function storeEventResults(
-  sql: TransactionSql,
+  /** Runs the statement and commits (the last of a transaction, or one statement on its own). */
+  runAndCommit: TransactionSql['runAndCommit'],
   run: RunState,
   options: {
     lastMessageAt: Date | null;
@@ -60,6 +70,8 @@ export async function storeEventResults(
     hasWebhook: boolean;
     /** The follow-up row this event carries out: marked done with it. */
     outboxId: bigint | null;
+    /** A write of the event's source, stored in the same statement (see EventOptions). */
+    alsoWrite?: AlsoWrite;
   },
 ): Promise<StoredEvent> {
   const messages: MessageRow[] = [
@@ -83,8 +95,9 @@ export async function storeEventResults(
       delivered: options.deliveredWhenStored,
     })),
   ];
-  const stored = await sql
-    .runAndCommit(storeEvent, {
+  const also = options.alsoWrite;
+  const stored = await runAndCommit(also ? storeEvent.withWrite(also.statement, ALSO) : storeEvent, {
+      ...(also ? prefixed(ALSO, also.params) : {}),
       projectId: run.project.id,
       clientId: run.client.id,
       at: new Date(),

@@ -1,7 +1,7 @@
 import { messengerApiName } from '@/lib/channels/descriptors';
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
-import { type PreparedStatement, plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
+import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
 import { type LiveEvent, publishLive } from '@/server/live/live-events';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { inClientOrder, releaseLease, untilClaimed } from './client-lease';
@@ -10,7 +10,7 @@ import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import { runEvent } from './event-run';
 import { claimAndLoad } from './event-state';
-import { type StoredOutgoing, storeEventResults } from './event-writes';
+import { type AlsoWrite, type StoredOutgoing, storeEventResults } from './event-writes';
 import type { EngineEvent, LogEntry } from './events';
 import { carryOut } from './outbox';
 import { RunState } from './run-state';
@@ -37,7 +37,7 @@ export interface EventOptions {
    * A statement of the event's source committed with its final write, in the same round trip
    * (a tg update marked processed): it is done exactly when the event is stored.
    */
-  alsoWrite?: { statement: PreparedStatement<unknown>; params: Record<string, unknown> };
+  alsoWrite?: AlsoWrite;
   /**
    * Called once the event is stored, before its outbox is carried out (a tg button press answered
    * once its flow ran, before the flow's paced sends), with the event's log. Must not throw.
@@ -50,11 +50,11 @@ export interface EventOptions {
  * client's lease and load its state (the client is created on first contact), route the
  * event and enter blocks with no transaction open (requests wait on the network holding no
  * connection), then store the messages in and out, the variables, the client's block, the
- * log, the other writes and the outbox rows of its side effects in one short transaction
- * that releases the lease (or keeps it for the next event of the client queued in this
- * process, which claims it with the same token); after the commit, carry out the outbox (channel sends, webhooks,
- * follow-up events) and queue timers. The common path is four statements in two round trips:
- * the claim with the load, then begin, store and commit.
+ * log, the other writes and the outbox rows of its side effects in one statement (in a short
+ * transaction after the run's own writes, when it has any) that releases the lease (or keeps it
+ * for the next event of the client queued in this process, which claims it with the same token);
+ * after it, carry out the outbox (channel sends, webhooks, follow-up events) and queue timers.
+ * The common path is two statements: the claim with the load, then the store.
  */
 export async function handleEvent(
   deps: EngineDeps,
@@ -93,23 +93,22 @@ export async function handleEvent(
       );
       await runEvent(run, event);
       run.flushVariables();
-      const stored = await sqlTransaction(deps.db, async (tx, sql) => {
-        for (const write of run.writes) await write(tx);
-        // Sent before the final write without waiting for its answer: both leave together.
-        const also = alsoWrite ? sql.run(alsoWrite.statement, alsoWrite.params) : undefined;
-        const [, results] = await Promise.all([
-          also,
-          storeEventResults(sql, run, {
-            lastMessageAt: event.type === 'message' ? deps.now() : null,
-            deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
-            leaseToken: token,
-            keepLease: turn.keepForNext(),
-            hasWebhook: state.project.hasWebhook,
-            outboxId,
-          }),
-        ]);
-        return results;
-      });
+      const final = {
+        lastMessageAt: event.type === 'message' ? deps.now() : null,
+        deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
+        leaseToken: token,
+        keepLease: turn.keepForNext(),
+        hasWebhook: state.project.hasWebhook,
+        outboxId,
+        alsoWrite,
+      };
+      // One statement commits on its own: a transaction only for a run with writes of its own.
+      const stored = run.writes.length
+        ? await sqlTransaction(deps.db, async (tx, sql) => {
+            for (const write of run.writes) await write(tx);
+            return storeEventResults(sql.runAndCommit, run, final);
+          })
+        : await storeEventResults(sql.run, run, final);
       return { run, stored };
     } catch (error) {
       // The final write releases (or hands on) the lease; an event that failed before it frees the client here.
