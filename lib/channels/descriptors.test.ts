@@ -3,7 +3,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clientDisplayName, messengerLabel } from '@/lib/client-display';
 import { capabilitiesOf, messengersOf } from '@/lib/schema/lint';
-import { CHANNEL_DESCRIPTORS, CLIENT_TYPES, descriptorOfKind, messengerApiName } from './descriptors';
+import {
+  CHANNEL_DESCRIPTORS,
+  CLIENT_TYPES,
+  clientIdentity,
+  descriptorOfKind,
+  messengerApiName,
+} from './descriptors';
 
 describe('the channel descriptors', () => {
   it('name each kind, type, interface name and label once', () => {
@@ -29,6 +35,21 @@ describe('the channel descriptors', () => {
       { name: 'telephony', buttons: false },
     ]);
   });
+});
+
+it("say how a client's identity is stored: phone numbers in one form, telephony with no line", () => {
+  const identity = (clientType: number, platformId: string) =>
+    clientIdentity({ clientType, groupId: 'line', platformId });
+  expect(identity(CLIENT_TYPES.chatapp, '+7 900 123-45-67@c.us')).toEqual({
+    groupId: 'line',
+    platformId: '79001234567',
+  });
+  expect(identity(CLIENT_TYPES.telephony, '+1 (415) 555-2671')).toEqual({
+    groupId: '',
+    platformId: '14155552671',
+  });
+  // Opaque ids are the messenger's own: a tg chat id with a minus stays as it is.
+  expect(identity(CLIENT_TYPES.tg, '-100123')).toEqual({ groupId: 'line', platformId: '-100123' });
 });
 
 /** The app's source files: every file but tests, generated code and test helpers. */

@@ -1,3 +1,5 @@
+import { phoneDigits } from './phone-numbers';
+
 /**
  * The channel kinds, each described once: its client type number (bot-semantics §8), the name
  * the interface gives its messenger (`connected_channels`, the webhook's `messenger`), how the
@@ -33,6 +35,13 @@ export interface ChannelDescriptor {
   /** What one of its clients is called while they have no name. */
   person: string;
   capabilities: ChannelCapabilities;
+  /**
+   * What its platform ids are: `phone` numbers are stored in E.164 without the plus, whatever
+   * form (and messenger's suffix) they came in; `opaque` ids are kept as the messenger gave them.
+   */
+  platformIds: 'phone' | 'opaque';
+  /** One client per number whatever line it called (telephony): `group_id` is always empty. */
+  groupless?: true;
 }
 
 const ALL_MEDIA = ['image', 'video', 'audio', 'document'] as const;
@@ -45,6 +54,7 @@ export const CHANNEL_DESCRIPTORS = [
     label: 'Telegram',
     person: 'Telegram user',
     // A keyboard holds at most 100 buttons; long texts are split (lib/tg/render.ts).
+    platformIds: 'opaque',
     capabilities: {
       buttons: true,
       maxButtons: 100,
@@ -60,6 +70,7 @@ export const CHANNEL_DESCRIPTORS = [
     apiName: 'online_chat',
     label: 'Web widget',
     person: 'Website visitor',
+    platformIds: 'opaque',
     capabilities: { buttons: true, media: ALL_MEDIA, typing: true, templates: false },
   },
   {
@@ -69,6 +80,7 @@ export const CHANNEL_DESCRIPTORS = [
     label: 'Chat app',
     person: 'Chat app user',
     // Up to 3 reply buttons, or a list of up to 10 rows.
+    platformIds: 'phone',
     capabilities: {
       buttons: true,
       maxButtons: 10,
@@ -85,6 +97,7 @@ export const CHANNEL_DESCRIPTORS = [
     label: 'Social',
     person: 'Social network user',
     // Instagram Direct: up to 13 quick replies, texts of 1,000 characters.
+    platformIds: 'opaque',
     capabilities: {
       buttons: true,
       maxButtons: 13,
@@ -101,6 +114,8 @@ export const CHANNEL_DESCRIPTORS = [
     label: 'Telephony',
     person: 'Caller',
     // Spoken; buttons become digits to press.
+    platformIds: 'phone',
+    groupless: true,
     capabilities: { buttons: false, media: [], typing: false, templates: false },
   },
   {
@@ -109,6 +124,7 @@ export const CHANNEL_DESCRIPTORS = [
     apiName: 'simulator',
     label: 'Simulator',
     person: 'Test client',
+    platformIds: 'opaque',
     capabilities: { buttons: true, media: ALL_MEDIA, typing: true, templates: false },
   },
 ] as const satisfies readonly ChannelDescriptor[];
@@ -135,3 +151,18 @@ export const CHANNEL_STATUS = { notStarted: 0, started: 1, asleep: 2, stopped: 3
 /** The interface's name of a client type's messenger (`tg`, `online_chat`…), or the number as text. */
 export const messengerApiName = (clientType: number): string =>
   byType.get(clientType)?.apiName ?? String(clientType);
+
+/**
+ * A client's identity in its channel as it is stored and looked up: phone numbers in one form,
+ * and no line for a groupless channel's clients.
+ */
+export function clientIdentity(ref: { clientType: number; groupId: string; platformId: string }): {
+  groupId: string;
+  platformId: string;
+} {
+  const descriptor = byType.get(ref.clientType);
+  return {
+    groupId: descriptor?.groupless ? '' : ref.groupId,
+    platformId: descriptor?.platformIds === 'phone' ? phoneDigits(ref.platformId) : ref.platformId,
+  };
+}

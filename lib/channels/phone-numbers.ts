@@ -1,7 +1,19 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+
 /**
- * Phone numbers compare by their digits: `+7 (900) 123-45-67`, `79001234567@c.us` (a
- * messenger's suffix) and `79001234567` agree.
+ * A phone number as the phone channels store it (the chat-app messenger's and telephony's
+ * platform ids): its E.164 form without the plus, as the messenger writes its own ids.
+ * `+7 (900) 123-45-67`, `0079001234567`, `79001234567@c.us` (a messenger's suffix) and
+ * `79001234567` agree; `+44 (0)20 7946 0958` loses the national prefix written in brackets.
+ * A number libphonenumber-js cannot place in any country keeps its digits, so nothing a client
+ * sent is lost.
  */
 export function phoneDigits(phone: string): string {
-  return phone.replace(/@.*$/, '').replace(/\D/g, '');
+  const bare = phone.replace(/@.*$/, '').trim();
+  const digits = bare.replace(/\D/g, '');
+  if (!digits) return '';
+  // Numbers come without a country's trunk prefix or with a leading + or 00: all international.
+  const international = bare.startsWith('+') ? bare : `+${digits.replace(/^00/, '')}`;
+  const parsed = parsePhoneNumberFromString(international);
+  return parsed?.isPossible() ? parsed.number.slice(1) : digits;
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CLIENT_TYPES } from '@/lib/channels/descriptors';
+import { clientIdentity } from '@/lib/channels/descriptors';
 import { createLocked, findLocked, type lockedClientRow } from '@/server/db/client-sql';
 import type { Db } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
@@ -18,14 +18,9 @@ export interface ClientRef {
   tag?: string;
 }
 
-/** The unique identity of a client: telephony numbers are one client whatever the line. */
+/** The unique identity of a client, as its channel's descriptor writes it (lib/channels). */
 function clientKey(projectId: number, ref: ClientRef) {
-  return {
-    projectId,
-    clientType: ref.clientType,
-    groupId: ref.clientType === CLIENT_TYPES.telephony ? '' : ref.groupId,
-    platformId: ref.platformId,
-  };
+  return { projectId, clientType: ref.clientType, ...clientIdentity(ref) };
 }
 
 /**

@@ -77,7 +77,8 @@ export class PreparedStatement<Row = void> {
   withWrite(write: PreparedStatement<unknown>, prefix: string): PreparedStatement<Row> {
     let statement = this.joined.get(write);
     if (!statement) {
-      if (!/^\s*WITH\s/.test(this.source)) throw new Error('withWrite needs a statement that starts with WITH.');
+      if (!/^\s*WITH\s/.test(this.source))
+        throw new Error('withWrite needs a statement that starts with WITH.');
       const cte = write.source.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => `$${prefix}${name}`);
       statement = new PreparedStatement(
         this.source.replace(/^\s*WITH\s/, `WITH ${prefix}write AS (\n${cte}\n), `),

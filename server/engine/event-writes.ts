@@ -97,41 +97,40 @@ export async function storeEventResults(
   ];
   const also = options.alsoWrite;
   const stored = await runAndCommit(also ? storeEvent.withWrite(also.statement, ALSO) : storeEvent, {
-      ...(also ? prefixed(ALSO, also.params) : {}),
-      projectId: run.project.id,
-      clientId: run.client.id,
-      at: new Date(),
-      directions: messages.map((m) => m.direction),
-      texts: messages.map((m) => m.text),
-      attachments: messages.map((m) => JSON.stringify(m.attachments)),
-      buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
-      blockIds: messages.map((m) => m.blockId),
-      froms: messages.map((m) => m.messageFromOutside),
-      senderMemberIds: messages.map((m) => m.senderMemberId),
-      delivered: messages.map((m) => m.delivered),
-      dedupeKeys: messages.map((m) => m.dedupeKey),
-      ...variableWriteParams(run.variableWrites),
-      currentBlockId: run.currentBlockId,
-      lastMessageAt: options.lastMessageAt,
-      fromClient: run.incoming?.messageFromOutside === MESSAGE_FROM.client,
-      // What a variable could hold: the webhook carries it with every message of the client.
-      customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
-      logKinds: run.log.map((entry) => entry.kind),
-      logData: run.log.map((entry) => JSON.stringify(entry.data)),
-      leaseToken: options.leaseToken,
-      keepLease: options.keepLease,
-      sends: !options.deliveredWhenStored,
-      webhooks: options.hasWebhook,
-      submissionIds: run.submissionIds,
-      followUps: run.deferred.map((f) => JSON.stringify(f)),
-      doneOutboxId: options.outboxId === null ? null : String(options.outboxId),
-    })
-    .catch((error: Error) => {
-      if (!error.message.includes(LEASE_LOST)) throw error;
-      throw new LeaseLostError(
-        `Event for client ${run.client.id} not stored: it ran longer than ${leaseSeconds()} s and another event took the client.`,
-      );
-    });
+    ...(also ? prefixed(ALSO, also.params) : {}),
+    projectId: run.project.id,
+    clientId: run.client.id,
+    at: new Date(),
+    directions: messages.map((m) => m.direction),
+    texts: messages.map((m) => m.text),
+    attachments: messages.map((m) => JSON.stringify(m.attachments)),
+    buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
+    blockIds: messages.map((m) => m.blockId),
+    froms: messages.map((m) => m.messageFromOutside),
+    senderMemberIds: messages.map((m) => m.senderMemberId),
+    delivered: messages.map((m) => m.delivered),
+    dedupeKeys: messages.map((m) => m.dedupeKey),
+    ...variableWriteParams(run.variableWrites),
+    currentBlockId: run.currentBlockId,
+    lastMessageAt: options.lastMessageAt,
+    fromClient: run.incoming?.messageFromOutside === MESSAGE_FROM.client,
+    // What a variable could hold: the webhook carries it with every message of the client.
+    customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
+    logKinds: run.log.map((entry) => entry.kind),
+    logData: run.log.map((entry) => JSON.stringify(entry.data)),
+    leaseToken: options.leaseToken,
+    keepLease: options.keepLease,
+    sends: !options.deliveredWhenStored,
+    webhooks: options.hasWebhook,
+    submissionIds: run.submissionIds,
+    followUps: run.deferred.map((f) => JSON.stringify(f)),
+    doneOutboxId: options.outboxId === null ? null : String(options.outboxId),
+  }).catch((error: Error) => {
+    if (!error.message.includes(LEASE_LOST)) throw error;
+    throw new LeaseLostError(
+      `Event for client ${run.client.id} not stored: it ran longer than ${leaseSeconds()} s and another event took the client.`,
+    );
+  });
   return {
     ...matchStoredIds(
       messages,

@@ -250,11 +250,21 @@ describe('clients and variables', () => {
         { platform_id: '79001112233', group_id: '42', client_type: 6 },
         { platform_id: '79001112233@c.us', group_id: '42', client_type: 6 },
         { platform_id: '+1 555 0100', group_id: 'ignored', client_type: 13 },
+        { platform_id: '0079001112233', group_id: '42', client_type: 6 },
+        { platform_id: '+44 (0)20 7946 0958', group_id: 'line-1', client_type: 13 },
+        { platform_id: '442079460958', group_id: 'line-2', client_type: 13 },
       ],
     });
     expect(loaded.status).toBe(200);
-    const [a, b, phone] = loaded.body.clients;
+    const [a, b, phone, c, uk, ukAgain] = loaded.body.clients;
     expect(a.client_id).toBe(b.client_id);
+    expect(c.client_id).toBe(a.client_id);
+    // Phone channels store E.164 without the plus, one client per number whatever the line.
+    expect([a.platform_id, uk.platform_id, ukAgain.client_id]).toEqual([
+      '79001112233',
+      '442079460958',
+      uk.client_id,
+    ]);
     expect((await db.client.findUniqueOrThrow({ where: { id: phone.client_id } })).groupId).toBe('');
     expect(
       (await call('chatapp_client_id', { phone: '+7 900 111-22-33' }, { method: 'GET' })).body.client_id,

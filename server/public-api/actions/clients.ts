@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { findTgChannel } from '@/server/channels/tg/channel-service';
 import { assignClient } from '@/server/contacts/assignment';
@@ -117,11 +116,11 @@ const loadItem = z.object(
 );
 
 /**
- * The group_id a loaded client is stored under: none for telephony; a connected tg bot's own
- * spelling (usernames are case-insensitive: Shop_Bot and shop_bot are one bot, so one client).
+ * The group_id a loaded client is stored under: a connected tg bot's own spelling (usernames
+ * are case-insensitive: Shop_Bot and shop_bot are one bot, so one client); telephony's is
+ * emptied by resolveClient.
  */
 async function storedGroupId(db: Db, projectId: number, clientType: number, groupId: string) {
-  if (clientType === CLIENT_TYPES.telephony) return '';
   if (clientType !== CLIENT_TYPES.tg) return groupId;
   return (await findTgChannel(db, projectId, groupId))?.groupId ?? groupId;
 }
@@ -131,7 +130,7 @@ export const loadClients = defineAction({
   methods: ['GET', 'POST'],
   summary: 'Load (create) clients by their messenger identity',
   description:
-    'One client as platform_id, group_id and client_type, or many as `clients`: a list of such items. Telephony (client_type 13) takes an empty group_id; chat-app numbers may carry the messenger suffix or not.',
+    'One client as platform_id, group_id and client_type, or many as `clients`: a list of such items. Telephony (client_type 13) takes an empty group_id. Chat-app and telephony numbers may come in any form, with the messenger suffix or not: they are stored in E.164 without the plus (`+7 900 123-45-67`, `0079001234567` and `79001234567@c.us` are one client, `79001234567`).',
   input: z.union([
     z.object({
       clients: jsonListParam(MAX_PAGE, z.array(loadItem).min(1).max(MAX_PAGE)),
@@ -144,11 +143,9 @@ export const loadClients = defineAction({
     const items = 'clients' in input ? input.clients : [input];
     const created = [];
     for (const item of items) {
-      // Chat-app numbers are stored by their digits, so `+7 900…` and `7900…@c.us` are one client.
-      const platformId =
-        item.client_type === CLIENT_TYPES.chatapp ? phoneDigits(item.platform_id) : item.platform_id;
+      // Chat-app numbers are stored in one form (resolveClient), so `+7 900…` and `7900…@c.us` are one client.
       const client = await resolveClient(ctx.db, ctx.projectId, {
-        platformId,
+        platformId: item.platform_id,
         groupId: await storedGroupId(ctx.db, ctx.projectId, item.client_type, item.group_id),
         clientType: item.client_type,
         name: item.name,

@@ -120,7 +120,7 @@ export const chatappCallback = defineAction({
     const client = await resolveClient(ctx.db, ctx.projectId, {
       clientType: CLIENT_TYPES.chatapp,
       groupId: input.bot_id,
-      platformId: phoneDigits(input.phone),
+      platformId: input.phone,
       name: input.name,
     });
     return runEvent(ctx, client.id, {
@@ -209,7 +209,7 @@ export const chatappMessage = defineAction({
     const client = await resolveClient(ctx.db, ctx.projectId, {
       clientType: CLIENT_TYPES.chatapp,
       groupId: input.chatapp_bot_id,
-      platformId: phoneDigits(input.phone),
+      platformId: input.phone,
     });
     return runEvent(ctx, client.id, outgoingEvent(input));
   },

@@ -1,4 +1,4 @@
-import { phoneDigits } from '@/lib/channels/phone-numbers';
+import { clientIdentity } from '@/lib/channels/descriptors';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import type { Prisma } from '@/server/db/generated/client';
 import type { RunState } from '@/server/engine/run-state';
@@ -22,7 +22,8 @@ export async function findByPlatformId(
   groupId?: string,
   only: Prisma.ClientWhereInput = {},
 ): Promise<number | null> {
-  const ids = clientType === CLIENT_TYPES.chatapp ? [platformId, phoneDigits(platformId)] : [platformId];
+  // Stored in one form; a phone channel's earlier rows may carry the number as it came.
+  const ids = [...new Set([platformId, clientIdentity({ clientType, groupId: '', platformId }).platformId])];
   const clients = await run.db.client.findMany({
     where: {
       ...only,
