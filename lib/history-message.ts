@@ -23,8 +23,19 @@ export interface HistoryMessage {
   operator: string | null;
   delivered: boolean;
   error: string | null;
+  /** An outgoing message's delivery (null for incoming ones; see DELIVERY_STATUSES). */
+  status: DeliveryStatus | null;
   createdAt: Date;
 }
+
+/**
+ * An outgoing message's delivery, in the order it moves: queued until its channel answers;
+ * sent when the messenger took it; delivered to the client's device (a chat that shows what is
+ * stored, the widget's or the simulator's, has it delivered at once); read; or failed with the
+ * messenger's error. Reports never move a message back (server/channels/delivery-status.ts).
+ */
+export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export type MessageSource = 'client' | 'bot' | 'api' | 'crm' | 'callback' | 'telephony' | 'other';
 

@@ -1,5 +1,10 @@
 import { cn } from '@/components/ui/cn';
-import { type HistoryMessage, messageSender, messageSource } from '@/lib/history-message';
+import {
+  type DeliveryStatus,
+  type HistoryMessage,
+  messageSender,
+  messageSource,
+} from '@/lib/history-message';
 import type { Attachment, Button } from '@/lib/schema';
 
 /**
@@ -22,7 +27,7 @@ export function MessageList({ messages, clientName }: { messages: HistoryMessage
 
 function MessageItem({ message: m, clientName }: { message: HistoryMessage; clientName: string }) {
   const sender = messageSender(m, clientName);
-  const failed = m.direction === 'out' && !m.delivered && m.error;
+  const failed = m.status === 'failed';
   return (
     <li
       className={cn(
@@ -61,12 +66,30 @@ function MessageItem({ message: m, clientName }: { message: HistoryMessage; clie
   );
 }
 
+/** What each delivery status reads as under an outgoing message, and what it means. */
+const DELIVERY_LABELS: Record<
+  Exclude<DeliveryStatus, 'failed'>,
+  { label: string; hint: string; className?: string }
+> = {
+  queued: { label: 'sending…', hint: 'Waiting for the messenger to take it' },
+  sent: { label: 'sent', hint: 'The messenger took it', className: 'text-emerald-700' },
+  delivered: { label: 'delivered', hint: "On the client's device", className: 'text-emerald-700' },
+  read: { label: 'read', hint: 'The client opened it', className: 'font-medium text-sky-700' },
+};
+
 function DeliveryState({ message: m }: { message: HistoryMessage }) {
-  if (m.delivered) return <span className="text-emerald-700">· delivered</span>;
-  if (!m.error) return <span>· sending…</span>;
+  // Every outgoing message has one (incoming ones have none).
+  const status = m.status ?? 'queued';
+  if (status === 'failed')
+    return (
+      <span className="text-red-700" role="status" data-status="failed">
+        · not delivered: {m.error ?? 'the messenger gave no reason'}
+      </span>
+    );
+  const { label, hint, className } = DELIVERY_LABELS[status];
   return (
-    <span className="text-red-700" role="status">
-      · not delivered: {m.error}
+    <span className={className} title={hint} data-status={status}>
+      · {label}
     </span>
   );
 }

@@ -14,6 +14,7 @@ import { SignatureSnippets } from './signature-snippets';
 const EVENT_LABELS: Record<string, string> = {
   'message.in': 'Message in',
   'message.out': 'Message out',
+  'message.status': 'Message status',
   submission: 'Submission',
   test: 'Test event',
 };

@@ -34,6 +34,8 @@ export interface SendContext extends ChannelContext {
 export interface DeliveryResult {
   delivered: boolean;
   error?: string;
+  /** The messenger's id of what it sent (its last part's): later status reports name it. */
+  externalId?: string;
 }
 
 export interface ChannelClient {

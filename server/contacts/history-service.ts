@@ -35,6 +35,14 @@ export async function storeMessage(db: Db, input: StoredMessageInput) {
       messageFromOutside: input.messageFromOutside ?? MESSAGE_FROM.client,
       delivered: input.delivered ?? true,
       error: input.error ?? null,
+      status:
+        input.direction === 'in'
+          ? null
+          : (input.delivered ?? true)
+            ? 'delivered'
+            : input.error
+              ? 'failed'
+              : 'queued',
       dedupeKey: input.dedupeKey ?? null,
     },
   });
@@ -100,6 +108,7 @@ export function toHistoryMessage(
     operator: m.senderMember ? m.senderMember.name || m.senderMember.email : null,
     delivered: m.delivered,
     error: m.error,
+    status: m.status,
     createdAt: m.createdAt,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '@/lib/history-message';
 import { column } from '@/server/db/columns';
 import { engineEventSchema } from './events';
 
@@ -8,16 +9,21 @@ import { engineEventSchema } from './events';
  */
 export const OUTBOX_CLAIM_SECONDS = 15;
 
-/** What a webhook row delivers: a stored message, or a red or yellow block's submission. */
-export type WebhookTarget = { messageId: bigint } | { submissionId: number };
+/**
+ * What a webhook row delivers: a stored message, or the news of its delivery status (`status`:
+ * a messenger's report), or a red or yellow block's submission.
+ */
+export type WebhookTarget = { messageId: bigint; status?: DeliveryStatus } | { submissionId: number };
 
 const followUpPayload = z.object({ clientId: z.number().int(), event: engineEventSchema });
 const submissionPayload = z.object({ submissionId: z.number().int() });
+const statusPayload = z.object({ status: z.enum(DELIVERY_STATUSES) });
 
 /**
  * An Outbox row as the statements that write or claim it return it (`id`, `kind`,
- * `messageId`, `payload`), checked and typed: a webhook row has a message id or a
- * `{ submissionId }` payload, a follow-up row its event.
+ * `messageId`, `payload`), checked and typed: a webhook row has a message id (with a
+ * `{ status }` payload for a status report) or a `{ submissionId }` payload, a follow-up row
+ * its event.
  */
 export const outboxRow = z
   .object({
@@ -37,7 +43,9 @@ export const outboxRow = z
     if (row.kind === 'send')
       return { id, kind: 'send' as const, messageId: row.messageId ?? 0n, partsSent: row.partsSent ?? 0 };
     const target: WebhookTarget =
-      row.messageId === null ? submissionPayload.parse(row.payload) : { messageId: row.messageId };
+      row.messageId === null
+        ? submissionPayload.parse(row.payload)
+        : { messageId: row.messageId, ...(row.payload ? statusPayload.parse(row.payload) : {}) };
     return { id, kind: 'webhook' as const, target };
   });
 

@@ -1,4 +1,4 @@
-import type { ChannelClient } from '@/server/channels/channel-adapter';
+import type { ChannelClient, DeliveryResult } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
 import type { PrismaClient } from '@/server/db/client-type';
 import { deleteInBatches } from '@/server/db/delete-in-batches';
@@ -73,7 +73,7 @@ export async function sendMessages(
           await sql.run(recordPartsSent, { outboxId: String(outboxId), count });
         },
       })
-      .catch((error: Error) => ({ delivered: false, error: error.message }));
+      .catch((error: Error): DeliveryResult => ({ delivered: false, error: error.message }));
     message.delivered = result.delivered;
     message.error = result.error ?? null;
     await sql.run(recordSend, {
@@ -81,6 +81,7 @@ export async function sendMessages(
       messageId: String(message.id),
       delivered: message.delivered,
       error: message.error,
+      externalId: result.externalId ?? null,
     });
   }
   publishLive(
@@ -94,7 +95,7 @@ export async function sendMessages(
 }
 
 /** Queues the webhook deliveries; from then on their jobs carry them (and retry a cut-off one). */
-async function queueWebhooks(deps: EngineDeps, projectId: number, rows: OutboxRow[]): Promise<void> {
+export async function queueWebhooks(deps: EngineDeps, projectId: number, rows: OutboxRow[]): Promise<void> {
   const deliveries = rows.flatMap((r) =>
     r.kind === 'webhook' ? [{ outboxId: r.id, target: r.target }] : [],
   );

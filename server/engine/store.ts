@@ -169,9 +169,12 @@ export const LEASE_LOST = 'lease_lost';
 export const storeEvent = new PreparedStatement(
   `WITH messages AS (
      INSERT INTO "Message" ("projectId", "clientId", direction, text, attachments, buttons, "blockId",
-       "messageFromOutside", "senderMemberId", delivered, "dedupeKey", "createdAt")
+       "messageFromOutside", "senderMemberId", delivered, status, "dedupeKey", "createdAt")
      SELECT $projectId::int, $clientId::int, m.direction::"Direction", m.text, m.attachments, m.buttons, m."blockId",
-       m."messageFromOutside", m."senderMemberId", m.delivered, m."dedupeKey", $at::timestamp(3)
+       m."messageFromOutside", m."senderMemberId", m.delivered,
+       CASE WHEN m.direction = 'out' THEN
+         (CASE WHEN m.delivered THEN 'delivered' ELSE 'queued' END)::"DeliveryStatus" END,
+       m."dedupeKey", $at::timestamp(3)
      FROM unnest($directions::text[], $texts::text[], $attachments::jsonb[], $buttons::jsonb[], $blockIds::int[],
        $froms::int[], $senderMemberIds::int[], $delivered::boolean[], $dedupeKeys::text[])
        WITH ORDINALITY AS m (direction, text, attachments, buttons, "blockId", "messageFromOutside", "senderMemberId",
@@ -242,7 +245,10 @@ export const storeEvent = new PreparedStatement(
  */
 export const recordSend = new PreparedStatement(
   `WITH message AS (
-     UPDATE "Message" SET delivered = $delivered::boolean, error = $error::text WHERE id = $messageId::bigint
+     UPDATE "Message" SET delivered = $delivered::boolean, error = $error::text,
+       status = (CASE WHEN $delivered::boolean THEN 'sent' ELSE 'failed' END)::"DeliveryStatus",
+       "externalId" = $externalId::text
+     WHERE id = $messageId::bigint
    )
    UPDATE "Outbox" SET state = 'done', "doneAt" = ${DB_NOW}, error = $error::text
    WHERE id = $outboxId::bigint`,
@@ -268,7 +274,7 @@ export const finishFailed = new PreparedStatement(
 );
 
 export const recordOutcome = new PreparedStatement(
-  `UPDATE "Message" SET delivered = false, error = $error WHERE id = $id::bigint`,
+  `UPDATE "Message" SET delivered = false, error = $error, status = 'failed' WHERE id = $id::bigint`,
 );
 
 export const claimExpired = new PreparedStatement(

@@ -38,7 +38,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
       },
     ],
     paths,
-    webhooks: { message: messageWebhook, submission: submissionWebhook },
+    webhooks: { message: messageWebhook, message_status: statusWebhook, submission: submissionWebhook },
     components: {
       parameters: {
         ApiKey: {
@@ -285,6 +285,58 @@ const submissionWebhook = {
               variables: { item: 'pizza', address: 'Main St 1' },
               created_at: 1767229200,
             },
+            project_id: 7,
+          },
+        },
+      },
+    },
+    responses: {
+      200: { description: 'Any answer is accepted; a failed delivery is recorded, not retried.' },
+    },
+  },
+};
+
+/** A messenger's report on a sent message (server/webhooks/webhook-payload.ts). */
+const statusWebhook = {
+  post: {
+    summary:
+      "Every delivery status a messenger reports on a sent message, POSTed to the project's webhook URL",
+    description:
+      'Sent once per status as JSON, after the webhook of the message itself, under the `webhook-id` `msg_<project>_<message>_<status>`, signed like the message webhook. Told apart from a message by `type: "message_status"`; `id` is the message\'s id. Only messengers that report it send `delivered` (on the client\'s device), `read` and a late `failed`; a status never moves back (a `delivered` arriving after `read` is dropped).',
+    requestBody: {
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: [
+              'type',
+              'id',
+              'client',
+              'status',
+              'delivered',
+              'error_message',
+              'message_id',
+              'project_id',
+            ],
+            properties: {
+              type: { const: 'message_status' },
+              id: { type: 'integer', description: "The message id (the message webhook's `id`)" },
+              client: webhookClient,
+              status: { enum: ['sent', 'delivered', 'read', 'failed'] },
+              delivered: { enum: [0, 1], description: '0 when the status is failed' },
+              error_message: { type: ['string', 'null'], description: "The messenger's error, when failed" },
+              message_id: { type: ['integer', 'null'], description: 'The block that sent it' },
+              project_id: { type: 'integer' },
+            },
+          },
+          example: {
+            type: 'message_status',
+            id: 5012,
+            client: exampleClient,
+            status: 'read',
+            delivered: 1,
+            error_message: null,
+            message_id: 3,
             project_id: 7,
           },
         },

@@ -3,13 +3,13 @@ import { getEnv } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { HttpClient } from '@/server/engine/block-request';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
-import { buildSubmissionPayload, buildWebhookPayload } from './webhook-payload';
+import { buildStatusPayload, buildSubmissionPayload, buildWebhookPayload } from './webhook-payload';
 
 /** How much of a receiver's answer the log keeps (characters). */
 export const WEBHOOK_RESPONSE_KEPT = 2048;
 
 /** The events a delivery carries (the log's `event` column; docs/webhooks.md). */
-export type WebhookEvent = 'message.in' | 'message.out' | 'submission' | 'test';
+export type WebhookEvent = 'message.in' | 'message.out' | 'message.status' | 'submission' | 'test';
 
 /** A delivery ready to send: where, signed with what, and its body. */
 export interface PreparedWebhook {
@@ -78,6 +78,14 @@ export async function prepareWebhooks(
     }
     const message = messageById.get(target.messageId);
     if (message?.projectId !== projectId) return 'the message no longer exists';
+    if (target.status)
+      return {
+        ...to,
+        clientId: message.clientId,
+        webhookId: `msg_${projectId}_${message.id}_${target.status}`,
+        event: 'message.status',
+        body: JSON.stringify(buildStatusPayload(message, message.client, target.status)),
+      };
     return {
       ...to,
       clientId: message.clientId,

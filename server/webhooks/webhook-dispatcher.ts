@@ -1,4 +1,5 @@
 import type { Job, PgBoss } from 'pg-boss';
+import type { DeliveryStatus } from '@/lib/history-message';
 import { AdaptiveConcurrency } from '@/lib/webhooks/adaptive-concurrency';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
@@ -39,6 +40,7 @@ import { deliveryRow, type PreparedWebhook, prepareWebhooks, sendWebhook } from 
 export interface WebhookJobData {
   projectId: number;
   messageId?: string;
+  status?: DeliveryStatus;
   submissionId?: number;
   outboxId?: string;
 }
@@ -661,7 +663,7 @@ export class WebhookDispatcher {
 
 function targetOf(data: WebhookJobData): WebhookTarget {
   return data.messageId !== undefined
-    ? { messageId: BigInt(data.messageId) }
+    ? { messageId: BigInt(data.messageId), ...(data.status ? { status: data.status } : {}) }
     : { submissionId: data.submissionId ?? 0 };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELIVERY_STATUSES } from '@/lib/history-message';
 import { WEBHOOK_CONCURRENCY } from '@/lib/webhooks/adaptive-concurrency';
 import { getDb } from '@/server/db';
 import { plainSql } from '@/server/db/raw-sql';
@@ -12,6 +13,8 @@ const webhookJobData = z
     projectId: z.number().int(),
     /** A message's id (a bigint, as text: job data is JSON)… */
     messageId: z.string().regex(/^\d+$/).optional(),
+    /** …with the delivery status it reports, for a status report… */
+    status: z.enum(DELIVERY_STATUSES).optional(),
     /** …or a submission's. */
     submissionId: z.number().int().optional(),
     /** The event's outbox row (a bigint as text): done once the receiver answered. */
@@ -83,7 +86,7 @@ export async function queueWebhookDeliveries(
       data: {
         projectId,
         ...('messageId' in target
-          ? { messageId: String(target.messageId) }
+          ? { messageId: String(target.messageId), ...(target.status ? { status: target.status } : {}) }
           : { submissionId: target.submissionId }),
         ...(outboxId !== undefined ? { outboxId: String(outboxId) } : {}),
       },

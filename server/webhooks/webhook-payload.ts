@@ -1,7 +1,10 @@
+import type { DeliveryStatus } from '@/lib/history-message';
+
 /**
  * bot-semantics §7: the bodies POSTed to the project's webhook: one for every received or sent
  * message, as receivers written for the commercial platform read it, and one for every
- * submission of a red or yellow block (`type: "submission"`). Documented for integrators in the
+ * submission of a red or yellow block (`type: "submission"`), and one for every delivery status a
+ * messenger reports on a sent message (`type: "message_status"`). Documented for integrators in the
  * OpenAPI document's `webhooks` (openapi.ts) and in docs/migrating.md: keep them in step.
  */
 export interface WebhookClient {
@@ -65,6 +68,40 @@ export function buildWebhookPayload(
     is_input: message.direction === 'in' ? 1 : 0,
     delivered: message.delivered ? 1 : 0,
     error_message: message.error,
+  };
+}
+
+/**
+ * A messenger's report on a sent message (`type: "message_status"`): delivered to the
+ * client's device, read, or failed with the messenger's error. The message itself was posted
+ * when it was sent (its payload's `id` is this one's `id`); each status is posted once.
+ */
+export interface StatusWebhookPayload {
+  type: 'message_status';
+  id: number;
+  client: WebhookClient;
+  status: DeliveryStatus;
+  /** 1 unless the status is failed. */
+  delivered: 0 | 1;
+  error_message: string | null;
+  message_id: number | null;
+  project_id: number;
+}
+
+export function buildStatusPayload(
+  message: { id: bigint; projectId: number; blockId: number | null; error: string | null },
+  client: ClientRow,
+  status: DeliveryStatus,
+): StatusWebhookPayload {
+  return {
+    type: 'message_status',
+    id: Number(message.id),
+    client: clientPayload(client),
+    status,
+    delivered: status === 'failed' ? 0 : 1,
+    error_message: status === 'failed' ? message.error : null,
+    message_id: message.blockId,
+    project_id: message.projectId,
   };
 }
 

@@ -47,7 +47,14 @@ export function setTgPacingLimits(next: PacingLimits): void {
   pacer.setLimits(next);
 }
 
-type SendOutcome = { ok: true } | { ok: false; blocked: boolean; error: string };
+type SendOutcome = { ok: true; messageId?: string } | { ok: false; blocked: boolean; error: string };
+
+/** The id the Bot API gave what it sent (a media group's: its last message's). */
+function sentMessageId(result: unknown): string | undefined {
+  const sent = Array.isArray(result) ? result.at(-1) : result;
+  const id = (sent as { message_id?: unknown } | null)?.message_id;
+  return typeof id === 'number' ? String(id) : undefined;
+}
 
 /** One Bot API send of a message, in its turn and slot, tried again while that can help. */
 async function sendOne(
@@ -70,7 +77,7 @@ async function sendOne(
       () => api.call((a) => a.raw[send.method](send.params as never) as Promise<unknown>),
       attempt === 0 ? first?.slot : undefined,
     );
-    if (result.ok) return { ok: true };
+    if (result.ok) return { ok: true, messageId: sentMessageId(result.result) };
     // The messenger does not say which limit was hit: the whole bot waits, in every process,
     // so a broadcast stops rather than moving on to the next chat.
     if (result.reason === 'retry_after' && limited++ < MAX_RETRIES) {
@@ -128,6 +135,7 @@ async function sendParts(
   const api = channelBot(channel);
   const { sends } = renderMessage(message, { chat_id: client.platformId, ...business });
   const from = Math.min(context.partsSent ?? 0, sends.length);
+  let externalId: string | undefined;
   for (let i = from; i < sends.length; i++) {
     const outcome = await sendOne(
       db,
@@ -141,9 +149,10 @@ async function sendParts(
       if (outcome.blocked) await db.client.update({ where: { id: client.id }, data: { subscribed: false } });
       return { delivered: false, error: outcome.error };
     }
+    externalId = outcome.messageId;
     if (i < sends.length - 1) await context.onPartSent?.(i + 1);
   }
-  return { delivered: true };
+  return { delivered: true, externalId };
 }
 
 /** The bot of the client the function runs for, else the project's only tg bot. */

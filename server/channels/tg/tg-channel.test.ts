@@ -201,6 +201,14 @@ describe('a bot connected by webhook', () => {
     });
     expect(await incoming(chat, 'shop_bot')).toMatchObject({ text: 'hello' });
     expect(await clientOf(chat, 'shop_bot')).toMatchObject({ name: 'Ann Lee', clientType: 1 });
+    // The reply is recorded sent, under the id the messenger gave it.
+    const { message_id } = (reply.answer as { result: { message_id: number } }).result;
+    expect(
+      await waitFor(
+        () => db.message.findFirst({ where: { text: 'Welcome', externalId: String(message_id) } }),
+        'the reply recorded with its messenger id',
+      ),
+    ).toMatchObject({ direction: 'out', status: 'sent', delivered: true });
   });
 
   it('refuses an update without the right secret header, storing nothing', async () => {
@@ -429,11 +437,11 @@ describe('a bot connected by webhook', () => {
       },
       { db },
     );
-    expect(answer).toEqual({ delivered: true });
-    expect(fake.callsOf('sendMessage', bot.token).at(-1)?.params).toEqual({
-      chat_id: String(chat),
-      text: 'Hi',
-    });
+    const sent = fake.callsOf('sendMessage', bot.token).at(-1);
+    expect(sent?.params).toEqual({ chat_id: String(chat), text: 'Hi' });
+    // The send answers the id the messenger gave the message.
+    const { message_id } = (sent?.answer as { result: { message_id: number } }).result;
+    expect(answer).toEqual({ delivered: true, externalId: String(message_id) });
   });
 
   it('unsubscribes a client who blocked the bot instead of retrying', async () => {
