@@ -52,6 +52,9 @@ const tgClient = async (platformId: string) => {
   });
   return { id: row.id, projectId, platformId, groupId: 'paced_bot', clientType: 1 };
 };
+/** A send the messenger took, answered with the id it gave the message (its last part's). */
+const SENT = { delivered: true, externalId: expect.stringMatching(/^\d+$/) };
+
 const message = { text: 'Your order shipped', attachments: [], buttons: null, blockId: null };
 
 it("waits out a 429's retry_after, then delivers", async () => {
@@ -61,7 +64,7 @@ it("waits out a 429's retry_after, then delivers", async () => {
   const other = botApiClient(bot.token);
   for (let i = 0; i < 30; i++) await other.call((api) => api.sendMessage(1_000 + i, 'other'));
   const client = await tgClient('2000');
-  expect(await tgChannel.send(client, message, { db })).toEqual({ delivered: true });
+  expect(await tgChannel.send(client, message, { db })).toEqual(SENT);
   const mine = fake.callsOf('sendMessage', bot.token).filter((c) => c.params.chat_id === '2000');
   expect(mine.map((c) => c.status)).toEqual([429, 200]);
   expect(mine[1].at - mine[0].at).toBeGreaterThanOrEqual(1000 - 50);
@@ -79,8 +82,7 @@ it('unsubscribes a client who blocked the bot and does not retry', async () => {
 it('paces several messages to one chat at one a second, with no 429', async () => {
   const client = await tgClient('4000');
   const started = Date.now();
-  for (let i = 0; i < 3; i++)
-    expect(await tgChannel.send(client, message, { db })).toEqual({ delivered: true });
+  for (let i = 0; i < 3; i++) expect(await tgChannel.send(client, message, { db })).toEqual(SENT);
   const calls = fake.callsOf('sendMessage', bot.token).filter((c) => c.params.chat_id === '4000');
   expect(calls.map((c) => c.status)).toEqual([200, 200, 200]);
   expect(Date.now() - started).toBeGreaterThanOrEqual(2000 - 50);

@@ -84,13 +84,16 @@ function intercept(match: (r: InterceptedRequest) => boolean, ...fates: Intercep
   };
   return seen;
 }
+/** A send the messenger took, answered with the id it gave the message (its last part's). */
+const SENT = { delivered: true, externalId: expect.stringMatching(/^\d+$/) };
+
 const forChat = (chat: string) => (r: InterceptedRequest) => String(r.params.chat_id) === chat;
 
 describe('a send the Bot API could not take', () => {
   it('is sent again after a 502 from the proxy in front of the service', async () => {
     const client = await tgClient();
     const seen = intercept(forChat(client.platformId), 'bad_gateway');
-    expect(await tgChannel.send(client, text('After a 502'), { db })).toEqual({ delivered: true });
+    expect(await tgChannel.send(client, text('After a 502'), { db })).toEqual(SENT);
     expect(seen).toHaveLength(2);
     expect(callsTo(client.platformId).map((c) => c.status)).toEqual([200]);
   });
@@ -98,7 +101,7 @@ describe('a send the Bot API could not take', () => {
   it('is sent again when the service closed the connection without an answer', async () => {
     const client = await tgClient();
     const seen = intercept(forChat(client.platformId), 'drop', 'drop');
-    expect(await tgChannel.send(client, text('After a reset'), { db })).toEqual({ delivered: true });
+    expect(await tgChannel.send(client, text('After a reset'), { db })).toEqual(SENT);
     expect(seen).toHaveLength(3);
     expect(callsTo(client.platformId)).toHaveLength(1);
   });
@@ -128,7 +131,7 @@ describe('the messenger’s limits', () => {
       if (forChat(client.platformId)(r) && r.method === 'sendPhoto') await sleep(300);
       return 'process';
     };
-    expect(await tgChannel.send(client, photoAndText('Late photo'), { db })).toEqual({ delivered: true });
+    expect(await tgChannel.send(client, photoAndText('Late photo'), { db })).toEqual(SENT);
     expect(callsTo(client.platformId).map((c) => [c.method, c.status])).toEqual([
       ['sendPhoto', 200],
       ['sendMessage', 200],
