@@ -53,6 +53,7 @@ it.runIf(process.env.TEST_DATABASE_URL)(
       messageId: String(run),
       delivered: true,
       error: null,
+      externalId: String(run),
     }));
     for (const plans of [stored, sent]) expect(plans).toEqual({ custom: 5, kept: RUNS - 5 });
   },
