@@ -72,7 +72,7 @@ const DELIVERY_LABELS: Record<
   { label: string; hint: string; className?: string }
 > = {
   queued: { label: 'sending…', hint: 'Waiting for the messenger to take it' },
-  sent: { label: 'sent', hint: 'The messenger took it', className: 'text-emerald-700' },
+  sent: { label: 'sent', hint: 'The messenger took it' },
   delivered: { label: 'delivered', hint: "On the client's device", className: 'text-emerald-700' },
   read: { label: 'read', hint: 'The client opened it', className: 'font-medium text-sky-700' },
 };
