@@ -14,9 +14,9 @@ import { CALLBACK_ID_PREFIX } from './render';
  */
 
 export const TG_CLIENT_TYPE = CLIENT_TYPES.tg;
-/** The client variable (`client.tg_business_connection_id`) with the business connection the
+/** The key of a client's channel state (`ClientChannelState`) with the business connection the
  * client last wrote through: the channel sends its replies with it. */
-export const BUSINESS_CONNECTION_VARIABLE = 'tg_business_connection_id';
+export const BUSINESS_CONNECTION_KEY = 'tg_business_connection_id';
 
 export interface TgClientIdentity {
   /** The chat's id: the user's id in a private chat, the group's (negative) id in a group. */

@@ -16,8 +16,7 @@ export const sendRouteWithSlot = new PreparedStatement(
      SELECT c.id, c."projectId", c."groupId", c.credentials,
        v.value AS "connectionId", b.enabled, b."canReply"
      FROM "Channel" c
-     LEFT JOIN "ClientVariable" v
-       ON v."clientId" = $clientId::int AND v.name = $variable AND v.value <> ''
+     LEFT JOIN "ClientChannelState" v ON v."clientId" = $clientId::int AND v.key = $stateKey
      LEFT JOIN "TgBusinessConnection" b ON b."channelId" = c.id AND b."connectionId" = v.value
      WHERE c."projectId" = $projectId::int AND c."clientType" = $clientType::int
        AND lower(c."groupId") = lower($groupId)

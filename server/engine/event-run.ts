@@ -138,7 +138,7 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
     },
   );
   for (const [name, value] of Object.entries(event.variables ?? {})) run.setVariable(name, value);
-  for (const name of event.clearVariables ?? []) if (run.scope.get(name)) run.setVariable(name, '');
+  if (event.channelState) run.setChannelState(event.channelState);
   run.note('event', { text: event.text, from });
   if (run.paused) {
     // Stored (and delivered to the webhook) with the event; an operator answers it.

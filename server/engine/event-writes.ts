@@ -5,7 +5,7 @@ import { type PreparedStatement, prefixed, type TransactionSql } from '@/server/
 import { leaseSeconds } from './client-lease';
 import type { OutboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
-import { LEASE_LOST, storeEvent, variableWriteParams } from './store';
+import { channelStateParams, LEASE_LOST, storeEvent, variableWriteParams } from './store';
 
 export interface StoredOutgoing {
   id: bigint;
@@ -111,6 +111,7 @@ export async function storeEventResults(
     delivered: messages.map((m) => m.delivered),
     dedupeKeys: messages.map((m) => m.dedupeKey),
     ...variableWriteParams(run.variableWrites),
+    ...channelStateParams(run.channelState),
     currentBlockId: run.currentBlockId,
     lastMessageAt: options.lastMessageAt,
     fromClient: run.incoming?.messageFromOutside === MESSAGE_FROM.client,

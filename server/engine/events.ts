@@ -18,10 +18,10 @@ export type EngineEvent =
       /** Extra callback parameters, saved into deal variables before routing. */
       variables?: Record<string, string>;
       /**
-       * Variables emptied before routing when they hold a value (a channel's per-client state
-       * the message ends), so the channel need not read them first.
+       * The channel's own state of this client, stored with the event (`ClientChannelState`,
+       * never the bot's variables); null removes a key.
        */
-      clearVariables?: string[];
+      channelState?: Record<string, string | null>;
     }
   /** The API's `message` with `message_id`, or `message()` with an empty text: run the block fully. */
   | { type: 'enter_block'; blockId: number; messageFromOutside: number }
@@ -63,7 +63,7 @@ export const engineEventSchema: z.ZodType<EngineEvent> = z.discriminatedUnion('t
     messageFromOutside: z.number().int().optional(),
     callbackQueryId: z.string().optional(),
     variables: z.record(z.string(), z.string()).optional(),
-    clearVariables: z.array(z.string()).optional(),
+    channelState: z.record(z.string(), z.string().nullable()).optional(),
   }),
   z.object({
     type: z.literal('enter_block'),

@@ -109,6 +109,8 @@ export class RunState {
   readonly #queuedBlocks: Block[] = [];
   /** The last block request's reply in this event, kept on the client for the webhook; null: none ran. */
   #customAnswer: string | null = null;
+  /** The channel's state of the client the event brought (null removes a key). */
+  #channelState: Readonly<Record<string, string | null>> = {};
   /** The event's submissions: each one's webhook goes in the outbox with the event. */
   readonly #submissionIds: number[] = [];
   #dealId: number;
@@ -192,6 +194,12 @@ export class RunState {
   }
   get customAnswer(): string | null {
     return this.#customAnswer;
+  }
+  get channelState(): Readonly<Record<string, string | null>> {
+    return this.#channelState;
+  }
+  setChannelState(state: Readonly<Record<string, string | null>>): void {
+    this.#channelState = state;
   }
   get hasSubmitted(): boolean {
     return this.#submissionIds.length > 0;

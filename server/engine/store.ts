@@ -139,6 +139,28 @@ export const VARIABLE_WRITES_SQL = `
     SET value = EXCLUDED.value, "valueKey" = EXCLUDED."valueKey", "updatedAt" = EXCLUDED."updatedAt"
   )`;
 
+/** The event's channel state of its client (`ClientChannelState`), for the final write. */
+const CHANNEL_STATE_WRITES_SQL = `
+  state_cleared AS (
+    DELETE FROM "ClientChannelState" WHERE "clientId" = $clientId::int AND key = ANY ($clearedStateKeys::text[])
+  ), state_set AS (
+    INSERT INTO "ClientChannelState" ("clientId", key, value, "updatedAt")
+    SELECT $clientId::int, x.key, x.value, $at::timestamp(3)
+    FROM unnest($setStateKeys::text[], $setStateValues::text[]) AS x (key, value)
+    ON CONFLICT ("clientId", key) DO UPDATE SET value = EXCLUDED.value, "updatedAt" = EXCLUDED."updatedAt"
+  )`;
+
+/** The parameters of the channel state's writes. */
+export function channelStateParams(state: Readonly<Record<string, string | null>>) {
+  const entries = Object.entries(state);
+  const set = entries.filter((e): e is [string, string] => e[1] !== null);
+  return {
+    clearedStateKeys: entries.filter(([, value]) => value === null).map(([key]) => key),
+    setStateKeys: set.map(([key]) => key),
+    setStateValues: set.map(([, value]) => value),
+  };
+}
+
 /** The parameters of `VARIABLE_WRITES_SQL` for these changes. */
 export function variableWriteParams(writes: VariableWrites) {
   const deals = [...writes.deals].flatMap(([dealId, changes]) =>
@@ -182,7 +204,7 @@ export const storeEvent = new PreparedStatement(
      ORDER BY m.n
      ON CONFLICT ("dedupeKey") DO NOTHING
      RETURNING id, "dedupeKey", direction
-   ),${VARIABLE_WRITES_SQL},
+   ),${VARIABLE_WRITES_SQL},${CHANNEL_STATE_WRITES_SQL},
    client AS (
      UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
        "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt"),

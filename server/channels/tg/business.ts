@@ -1,5 +1,5 @@
 import type { Value } from '@/lib/formula';
-import { BUSINESS_CONNECTION_VARIABLE } from '@/lib/tg/inbound';
+import { BUSINESS_CONNECTION_KEY } from '@/lib/tg/inbound';
 import type { ChannelClient } from '@/server/channels/channel-adapter';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
@@ -10,17 +10,17 @@ import type { SlotParams } from './pacing';
 
 /**
  * tg_callback's business flag (platform-interface: "pass 1 for business clients"). A client
- * who last wrote through a business account keeps its connection id in
- * `client.tg_business_connection_id` and is answered through it; the flag selects such a
- * client, its absence one who writes to the bot directly.
+ * who last wrote through a business account keeps its connection id in its channel state
+ * (`BUSINESS_CONNECTION_KEY`) and is answered through it; the flag selects such a client, its
+ * absence one who writes to the bot directly.
  */
 export const isBusinessFlag = (value: Value | undefined): boolean =>
   value === true || value === 1 || value === '1' || value === 'True' || value === 'true';
 
 /** The clients reached through a business connection (`business`), or directly. */
 export function reachedThroughBusiness(business: boolean): Prisma.ClientWhereInput {
-  const kept = { some: { name: BUSINESS_CONNECTION_VARIABLE, value: { not: '' } } };
-  return business ? { variables: kept } : { variables: { none: kept.some } };
+  const kept = { some: { key: BUSINESS_CONNECTION_KEY } };
+  return business ? { channelStates: kept } : { channelStates: { none: kept.some } };
 }
 
 /**
@@ -36,7 +36,7 @@ export async function tgRoute(db: PrismaClient, client: ChannelClient, slot: Slo
     clientType: client.clientType,
     groupId: client.groupId,
     clientId: client.id,
-    variable: BUSINESS_CONNECTION_VARIABLE,
+    stateKey: BUSINESS_CONNECTION_KEY,
     ...slot,
   });
   if (!row) throw new Error(`the tg bot ${client.groupId} is not connected to this project`);

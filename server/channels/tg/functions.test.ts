@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { BUSINESS_CONNECTION_VARIABLE, parseUpdate } from '@/lib/tg/inbound';
-import { valueKey } from '@/server/contacts/variable-limits';
+import { BUSINESS_CONNECTION_KEY, parseUpdate } from '@/lib/tg/inbound';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
@@ -84,14 +83,8 @@ beforeAll(async () => {
   const business = await db.client.create({
     data: { projectId, clientType: 1, groupId: 'one_bot', platformId: BUSINESS },
   });
-  await db.clientVariable.create({
-    data: {
-      projectId,
-      clientId: business.id,
-      name: BUSINESS_CONNECTION_VARIABLE,
-      value: 'biz-9',
-      valueKey: valueKey('biz-9'),
-    },
+  await db.clientChannelState.create({
+    data: { clientId: business.id, key: BUSINESS_CONNECTION_KEY, value: 'biz-9' },
   });
 });
 afterAll(async () => {

@@ -394,6 +394,18 @@ describe('a bot connected by webhook', () => {
       'the connection disabled',
     );
     const client = await waitFor(() => clientOf(chat, 'shop_bot'), 'the client');
+    // The connection is the channel's state of the client, not a variable a formula could change.
+    const state = () => db.clientChannelState.findMany({ where: { clientId: client.id } });
+    await waitFor(
+      () =>
+        db.clientChannelState.findFirst({
+          where: { clientId: client.id, key: 'tg_business_connection_id', value: 'biz-1' },
+        }),
+      "the connection kept as the client's channel state",
+    );
+    expect(
+      await db.clientVariable.count({ where: { clientId: client.id, name: { contains: 'business' } } }),
+    ).toBe(0);
     const sends = fake.callsOf('sendMessage', bot.token).length;
     const pacing = () => db.tgPacing.findMany({ where: { channel: { groupId: 'shop_bot' } } });
     const pacingBefore = await pacing();
@@ -420,6 +432,7 @@ describe('a bot connected by webhook', () => {
     const direct = { ...update.message, message_id: 3, text: 'direct', business_connection_id: undefined };
     await fake.pushUpdate(bot.token, { message: direct });
     await waitFor(() => db.message.findFirst({ where: { clientId: client.id, text: 'direct' } }), 'direct');
+    expect(await state()).toEqual([]);
     await waitFor(
       () =>
         db.tgUpdate.findFirst({
@@ -437,10 +450,10 @@ describe('a bot connected by webhook', () => {
       },
       { db },
     );
-    const sent = fake.callsOf('sendMessage', bot.token).at(-1);
-    expect(sent?.params).toEqual({ chat_id: String(chat), text: 'Hi' });
+    const [sent] = fake.callsOf('sendMessage', bot.token).slice(-1);
+    expect(sent.params).toEqual({ chat_id: String(chat), text: 'Hi' });
     // The send answers the id the messenger gave the message.
-    const { message_id } = (sent?.answer as { result: { message_id: number } }).result;
+    const { message_id } = (sent.answer as { result: { message_id: number } }).result;
     expect(answer).toEqual({ delivered: true, externalId: String(message_id) });
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Attachment } from '@/lib/schema';
 import {
-  BUSINESS_CONNECTION_VARIABLE,
+  BUSINESS_CONNECTION_KEY,
   parseUpdate,
   TG_CLIENT_TYPE,
   type TgBusinessConnectionEvent,
@@ -167,18 +167,13 @@ const toAttachment = (channelId: number, a: TgInboundAttachment): Attachment => 
 });
 
 /**
- * A client writing through a business account gets the connection id, so every reply (and any
- * later send) goes through it; the same person writing to the bot directly clears it (the
- * engine clears it only when it is set, so ordinary chats pay no variable write).
+ * A client writing through a business account gets the connection id in its channel state, so
+ * every reply (and any later send) goes through it; the same person writing to the bot
+ * directly removes it (a probe of the state's key that finds nothing in ordinary chats).
  */
-function businessVariable(inbound: TgMessageEvent): {
-  variables?: Record<string, string>;
-  clearVariables?: string[];
-} {
-  const name = `client.${BUSINESS_CONNECTION_VARIABLE}`;
-  const id = inbound.businessConnectionId;
-  return id ? { variables: { [name]: id } } : { clearVariables: [name] };
-}
+const businessState = (inbound: TgMessageEvent) => ({
+  [BUSINESS_CONNECTION_KEY]: inbound.businessConnectionId ?? null,
+});
 
 /**
  * What the message sets before routing: `/start <payload>` (a t.me/<bot>?start= link) keeps the
@@ -277,7 +272,6 @@ async function runUpdate(
   const answered = queryId && !afterFlow ? answerCallback(channel, queryId) : undefined;
   try {
     if (inbound.kind === 'message') {
-      const business = businessVariable(inbound);
       await handleEvent(
         deps,
         channel.projectId,
@@ -298,8 +292,8 @@ async function runUpdate(
           text: inbound.text,
           attachments: inbound.attachments.map((a) => toAttachment(channel.id, a)),
           ...(inbound.callbackQueryId ? { callbackQueryId: inbound.callbackQueryId } : {}),
-          ...business,
-          variables: { ...eventVariables(inbound), ...business.variables },
+          channelState: businessState(inbound),
+          variables: eventVariables(inbound),
         },
         {
           alsoWrite: done,
