@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { getEnv } from '@/server/config/env';
-import { type ClientTarget, clientWhere, type LockedClient } from '@/server/contacts/client-service';
+import { type ClientTarget, clientWhere } from '@/server/contacts/client-service';
 import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
-import { createLeased, exists, release } from './store';
+import { type CreatedClient, createLeased, exists, release } from './store';
 
 /**
  * How long an event may hold its client (docs/architecture.md, "The flow of a message";
@@ -17,16 +17,16 @@ export const leaseSeconds = (): number => getEnv().BLOCKBOT_CLIENT_LEASE_SECONDS
 const MAX_WAIT_MS = 200;
 
 /**
- * The claim found no free client row: a new identity is created already held by this event;
- * undefined when another event holds the client (or created it this instant). A client id
- * that does not exist is a not-found error.
+ * The claim found no free client row: a new identity is created already held by this event,
+ * with its open deal and the state the event starts from; undefined when another event holds
+ * the client (or created it this instant). A client id that does not exist is a not-found error.
  */
 export async function claimMissing(
   sql: Sql,
   projectId: number,
   target: ClientTarget,
   token: string,
-): Promise<LockedClient | undefined> {
+): Promise<CreatedClient | undefined> {
   if ('clientId' in target) {
     if ((await sql.run(exists, clientWhere(projectId, target).params)).length) return undefined;
     throw notFound(`Client ${target.clientId} does not exist in this project.`);

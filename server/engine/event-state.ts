@@ -49,8 +49,13 @@ export async function claimAndLoad(
   const [row] = await sql.run(claimAndLoadStatements[by], { ...params, token, seconds: leaseSeconds() });
   if (row?.fresh && hasDeal(row))
     return { client: lockedClientRow.parse(row), state: eventState(projectId, row) };
-  const client = row ? lockedClientRow.parse(row) : await claimMissing(sql, projectId, target, token);
-  if (!client) return undefined;
+  if (!row) {
+    const created = await claimMissing(sql, projectId, target, token);
+    if (!created) return undefined;
+    if (!hasDeal(created)) throw new Error(`Client ${created.id} was created without its open deal.`);
+    return { client: lockedClientRow.parse(created), state: eventState(projectId, created) };
+  }
+  const client = lockedClientRow.parse(row);
   return { client, state: await loadEventState(sql, projectId, client.id) };
 }
 

@@ -39,8 +39,9 @@ const countingBot = {
 it('a message of a known client takes two statements: claim and load, then store everything', async () => {
   const bot = await h.bot(countingBot);
   await bot.client('first').say('hello');
-  // A new client (the bot compiled already): the claim finds no row, create it held, open its deal and read.
-  expect(await countStatements(() => bot.say('hello'))).toBe(4);
+  // A new client (the bot compiled already): the claim finds no row; one statement creates it
+  // held with its open deal and reads its state; the store.
+  expect(await countStatements(() => bot.say('hello'))).toBe(3);
   let replies: string[] = [];
   expect(await countStatements(async () => (replies = await bot.say('again')))).toBe(2);
   expect(replies).toEqual(['Total 10']);

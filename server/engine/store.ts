@@ -21,15 +21,6 @@ import { OUTBOX_CLAIM_SECONDS, outboxRow } from './outbox-rows';
  */
 
 // The lease (client-lease.ts).
-export const createLeased = new PreparedStatement(
-  `INSERT INTO "Client" AS c ("projectId", "clientType", "groupId", "platformId", name, avatar, tag,
-     "createdAt", "updatedAt", "leaseToken", "leaseUntil")
-   VALUES ($projectId, $clientType, $groupId, $platformId, $name, $avatar, $tag, $at, $at,
-     $token, ${DB_NOW} + make_interval(secs => $seconds))
-   ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
-   RETURNING ${LOCKED_CLIENT_COLUMNS}`,
-  lockedClientRow,
-);
 
 export const exists = new PreparedStatement(
   `SELECT 1 FROM "Client" c WHERE c.id = $clientId::int AND c."projectId" = $projectId::int`,
@@ -91,6 +82,44 @@ export const claimAndLoadStatements = {
   id: claimAndLoadWhere(CLIENT_WHERE.id),
   ref: claimAndLoadWhere(CLIENT_WHERE.ref),
 };
+
+const createdClientRow = lockedClientRow.extend(stateRow.shape);
+/** A client created by its first event, with the state that event starts from. */
+export type CreatedClient = z.infer<typeof createdClientRow>;
+
+/**
+ * A first contact: the client created held by the event, with its open deal, and the state the
+ * event starts from, in one statement. No row when the identity exists by then (another event
+ * created it this instant). It commits without waiting for its WAL to reach the disk, as the
+ * claim does: the event's final write, which commits synchronously, comes after it in the WAL,
+ * and a client lost in a database crash before that write is created again by the retry.
+ */
+export const createLeased = new PreparedStatement(
+  `WITH no_flush AS (
+     SELECT set_config('synchronous_commit', 'off', true)
+   ), created AS (
+     INSERT INTO "Client" AS c ("projectId", "clientType", "groupId", "platformId", name, avatar, tag,
+       "createdAt", "updatedAt", "leaseToken", "leaseUntil")
+     SELECT $projectId, $clientType, $groupId, $platformId, $name, $avatar, $tag, $at, $at,
+       $token, ${DB_NOW} + make_interval(secs => $seconds)
+     FROM no_flush
+     ON CONFLICT ("projectId", "clientType", "groupId", "platformId") DO NOTHING
+     RETURNING ${LOCKED_CLIENT_COLUMNS}
+   ), new_deal AS (
+     INSERT INTO "Deal" ("projectId", "clientId", "createdAt", "updatedAt")
+     SELECT c."projectId", c.id, $at::timestamp(3), $at::timestamp(3) FROM created c
+     RETURNING id
+   )
+   SELECT c.*, ${stateColumns({
+     project: 'c."projectId"',
+     client: 'c.id',
+     deal: '(SELECT id FROM new_deal)',
+     // A new deal and a new client have no variables yet.
+     variablesDeal: 'NULL::int',
+   })}
+   FROM created c JOIN "Project" p ON p.id = c."projectId"`,
+  createdClientRow,
+);
 
 export const loadState = new PreparedStatement(
   `WITH open_deal AS (
