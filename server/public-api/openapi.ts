@@ -174,179 +174,156 @@ const exampleClient = {
   group: '42',
 };
 
-/** The outbound webhook (server/webhooks/webhook-payload.ts, bot-semantics §7). */
-const messageWebhook = {
-  post: {
-    summary: "Every received or sent message, POSTed to the project's webhook URL",
-    description:
-      "Sent once per message as JSON; a delivery that got an answer, even an error, is not repeated (one cut off by a crash is, under the same `webhook-id`). Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) and the project's signing secret from the settings. The fields are those receivers written for the commercial platform read; `recepient` is spelled so for compatibility.",
-    requestBody: {
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: [
-              'id',
-              'client',
-              'message',
-              'attachments',
-              'message_id',
-              'project_id',
-              'is_input',
-              'delivered',
-              'error_message',
-            ],
-            properties: {
-              id: { type: 'integer', description: 'The message id' },
-              client: webhookClient,
-              message: { type: 'string' },
-              attachments: { type: 'array', items: { type: 'object' } },
-              message_id: {
-                type: ['integer', 'null'],
-                description: "The block that sent it, or the client's block when it arrived",
-              },
-              project_id: { type: 'integer' },
-              is_input: { enum: [0, 1], description: '1 received from the client, 0 sent to the client' },
-              delivered: { enum: [0, 1] },
-              error_message: {
-                type: ['string', 'null'],
-                description: 'Why a sent message was not delivered',
-              },
-            },
-          },
-          example: {
-            id: 5012,
-            client: { ...exampleClient, custom_answer: '{"status":"ok"}' },
-            message: 'Your order is ready',
-            attachments: [],
-            message_id: 3,
-            project_id: 7,
-            is_input: 0,
-            delivered: 1,
-            error_message: null,
-          },
-        },
+/** A webhook's OpenAPI operation: its JSON body, signed and accepted whatever the answer. */
+function webhookOperation<Schema, Example>(operation: {
+  summary: string;
+  description: string;
+  schema: Schema;
+  example: Example;
+}) {
+  const { summary, description, schema, example } = operation;
+  return {
+    post: {
+      summary,
+      description,
+      requestBody: { content: { 'application/json': { schema, example } } },
+      responses: {
+        200: { description: 'Any answer is accepted; a failed delivery is recorded, not retried.' },
       },
     },
-    responses: {
-      200: { description: 'Any answer is accepted; a failed delivery is recorded, not retried.' },
+  };
+}
+
+/** The outbound webhook (server/webhooks/webhook-payload.ts, bot-semantics §7). */
+const messageWebhook = webhookOperation({
+  summary: "Every received or sent message, POSTed to the project's webhook URL",
+  description:
+    "Sent once per message as JSON; a delivery that got an answer, even an error, is not repeated (one cut off by a crash is, under the same `webhook-id`). Signed with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) and the project's signing secret from the settings. The fields are those receivers written for the commercial platform read; `recepient` is spelled so for compatibility.",
+  schema: {
+    type: 'object',
+    required: [
+      'id',
+      'client',
+      'message',
+      'attachments',
+      'message_id',
+      'project_id',
+      'is_input',
+      'delivered',
+      'error_message',
+    ],
+    properties: {
+      id: { type: 'integer', description: 'The message id' },
+      client: webhookClient,
+      message: { type: 'string' },
+      attachments: { type: 'array', items: { type: 'object' } },
+      message_id: {
+        type: ['integer', 'null'],
+        description: "The block that sent it, or the client's block when it arrived",
+      },
+      project_id: { type: 'integer' },
+      is_input: { enum: [0, 1], description: '1 received from the client, 0 sent to the client' },
+      delivered: { enum: [0, 1] },
+      error_message: {
+        type: ['string', 'null'],
+        description: 'Why a sent message was not delivered',
+      },
     },
   },
-};
+  example: {
+    id: 5012,
+    client: { ...exampleClient, custom_answer: '{"status":"ok"}' },
+    message: 'Your order is ready',
+    attachments: [],
+    message_id: 3,
+    project_id: 7,
+    is_input: 0,
+    delivered: 1,
+    error_message: null,
+  },
+});
 
 /** A red or yellow block's submission (server/webhooks/webhook-payload.ts, bot-semantics §2). */
-const submissionWebhook = {
-  post: {
-    summary:
-      "Every submission of a red (close_deal) or yellow (data_transfer) block, POSTed to the project's webhook URL",
-    description:
-      'Sent once per submission as JSON, after the webhooks of the messages of the same event, under the `webhook-id` `sub_<project>_<submission>`, signed like the message webhook. Told apart from a message by `type: "submission"`. `kept` says whether the deal stays open (yellow) or was closed and a new one opened (red).',
-    requestBody: {
-      content: {
-        'application/json': {
-          schema: {
+const submissionWebhook = webhookOperation({
+  summary:
+    "Every submission of a red (close_deal) or yellow (data_transfer) block, POSTed to the project's webhook URL",
+  description:
+    'Sent once per submission as JSON, after the webhooks of the messages of the same event, under the `webhook-id` `sub_<project>_<submission>`, signed like the message webhook. Told apart from a message by `type: "submission"`. `kept` says whether the deal stays open (yellow) or was closed and a new one opened (red).',
+  schema: {
+    type: 'object',
+    required: ['type', 'id', 'client', 'submission', 'project_id'],
+    properties: {
+      type: { const: 'submission' },
+      id: { type: 'integer', description: 'The submission id' },
+      client: webhookClient,
+      submission: {
+        type: 'object',
+        required: ['id', 'block_id', 'deal_id', 'kept', 'variables', 'created_at'],
+        properties: {
+          id: { type: 'integer' },
+          block_id: { type: 'integer', description: 'The red or yellow block' },
+          deal_id: { type: ['integer', 'null'], description: 'order_id of the deal submitted' },
+          kept: {
+            type: 'boolean',
+            description: 'true: yellow, the deal stays open; false: red, it is closed',
+          },
+          variables: {
             type: 'object',
-            required: ['type', 'id', 'client', 'submission', 'project_id'],
-            properties: {
-              type: { const: 'submission' },
-              id: { type: 'integer', description: 'The submission id' },
-              client: webhookClient,
-              submission: {
-                type: 'object',
-                required: ['id', 'block_id', 'deal_id', 'kept', 'variables', 'created_at'],
-                properties: {
-                  id: { type: 'integer' },
-                  block_id: { type: 'integer', description: 'The red or yellow block' },
-                  deal_id: { type: ['integer', 'null'], description: 'order_id of the deal submitted' },
-                  kept: {
-                    type: 'boolean',
-                    description: 'true: yellow, the deal stays open; false: red, it is closed',
-                  },
-                  variables: {
-                    type: 'object',
-                    additionalProperties: { type: 'string' },
-                    description: "The deal's variables at the moment of submission",
-                  },
-                  created_at: { type: 'integer', description: 'Unix time in seconds' },
-                },
-              },
-              project_id: { type: 'integer' },
-            },
+            additionalProperties: { type: 'string' },
+            description: "The deal's variables at the moment of submission",
           },
-          example: {
-            type: 'submission',
-            id: 88,
-            client: exampleClient,
-            submission: {
-              id: 88,
-              block_id: 7,
-              deal_id: 301,
-              kept: false,
-              variables: { item: 'pizza', address: 'Main St 1' },
-              created_at: 1767229200,
-            },
-            project_id: 7,
-          },
+          created_at: { type: 'integer', description: 'Unix time in seconds' },
         },
       },
-    },
-    responses: {
-      200: { description: 'Any answer is accepted; a failed delivery is recorded, not retried.' },
+      project_id: { type: 'integer' },
     },
   },
-};
+  example: {
+    type: 'submission',
+    id: 88,
+    client: exampleClient,
+    submission: {
+      id: 88,
+      block_id: 7,
+      deal_id: 301,
+      kept: false,
+      variables: { item: 'pizza', address: 'Main St 1' },
+      created_at: 1767229200,
+    },
+    project_id: 7,
+  },
+});
 
 /** A messenger's report on a sent message (server/webhooks/webhook-payload.ts). */
-const statusWebhook = {
-  post: {
-    summary:
-      "Every delivery status a messenger reports on a sent message, POSTed to the project's webhook URL",
-    description:
-      'Sent once per status as JSON, after the webhook of the message itself, under the `webhook-id` `msg_<project>_<message>_<status>`, signed like the message webhook. Told apart from a message by `type: "message_status"`; `id` is the message\'s id. Only messengers that report it send `delivered` (on the client\'s device), `read` and a late `failed`; a status never moves back (a `delivered` arriving after `read` is dropped).',
-    requestBody: {
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: [
-              'type',
-              'id',
-              'client',
-              'status',
-              'delivered',
-              'error_message',
-              'message_id',
-              'project_id',
-            ],
-            properties: {
-              type: { const: 'message_status' },
-              id: { type: 'integer', description: "The message id (the message webhook's `id`)" },
-              client: webhookClient,
-              status: { enum: ['sent', 'delivered', 'read', 'failed'] },
-              delivered: { enum: [0, 1], description: '0 when the status is failed' },
-              error_message: { type: ['string', 'null'], description: "The messenger's error, when failed" },
-              message_id: { type: ['integer', 'null'], description: 'The block that sent it' },
-              project_id: { type: 'integer' },
-            },
-          },
-          example: {
-            type: 'message_status',
-            id: 5012,
-            client: exampleClient,
-            status: 'read',
-            delivered: 1,
-            error_message: null,
-            message_id: 3,
-            project_id: 7,
-          },
-        },
-      },
-    },
-    responses: {
-      200: { description: 'Any answer is accepted; a failed delivery is recorded, not retried.' },
+const statusWebhook = webhookOperation({
+  summary: "Every delivery status a messenger reports on a sent message, POSTed to the project's webhook URL",
+  description:
+    'Sent once per status as JSON, after the webhook of the message itself, under the `webhook-id` `msg_<project>_<message>_<status>`, signed like the message webhook. Told apart from a message by `type: "message_status"`; `id` is the message\'s id. Only messengers that report it send `delivered` (on the client\'s device), `read` and a late `failed`; a status never moves back (a `delivered` arriving after `read` is dropped).',
+  schema: {
+    type: 'object',
+    required: ['type', 'id', 'client', 'status', 'delivered', 'error_message', 'message_id', 'project_id'],
+    properties: {
+      type: { const: 'message_status' },
+      id: { type: 'integer', description: "The message id (the message webhook's `id`)" },
+      client: webhookClient,
+      status: { enum: ['sent', 'delivered', 'read', 'failed'] },
+      delivered: { enum: [0, 1], description: '0 when the status is failed' },
+      error_message: { type: ['string', 'null'], description: "The messenger's error, when failed" },
+      message_id: { type: ['integer', 'null'], description: 'The block that sent it' },
+      project_id: { type: 'integer' },
     },
   },
-};
+  example: {
+    type: 'message_status',
+    id: 5012,
+    client: exampleClient,
+    status: 'read',
+    delivered: 1,
+    error_message: null,
+    message_id: 3,
+    project_id: 7,
+  },
+});
 
 function queryParameters(schema: Record<string, unknown>, example: Record<string, unknown>) {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
