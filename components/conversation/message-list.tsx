@@ -58,7 +58,13 @@ function MessageItem({ message: m, clientName }: { message: HistoryMessage; clie
         {m.text ? <p className="break-words whitespace-pre-wrap">{m.text}</p> : null}
         {m.buttons.length ? <Buttons buttons={m.buttons} /> : null}
       </div>
-      <p className="flex flex-wrap items-center gap-1.5 px-1 text-[11px] text-slate-500">
+      <p
+        className={cn(
+          'flex flex-wrap items-center gap-1.5 px-1 text-[11px] text-slate-500',
+          // A long error wraps under its own message, on the message's side.
+          m.direction === 'out' && 'justify-end text-right',
+        )}
+      >
         <time dateTime={new Date(m.createdAt).toISOString()}>{new Date(m.createdAt).toLocaleString()}</time>
         {m.direction === 'out' ? <DeliveryState message={m} /> : null}
       </p>
