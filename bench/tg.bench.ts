@@ -322,9 +322,9 @@ async function bareBot(fake: FakeBotApi, pool: pg.Pool, channelId: number, proje
   });
   bot.on('message:text', async (ctx) => {
     const stored = await pool.query(
-      `INSERT INTO "TgUpdate" ("channelId", "updateId", payload) VALUES ($1, $2, $3)
+      `INSERT INTO "ChannelUpdate" ("channelId", "externalId", "updateId", payload) VALUES ($1, $2, $3, $4)
        ON CONFLICT DO NOTHING RETURNING id`,
-      [channelId, ctx.update.update_id, JSON.stringify(ctx.update)],
+      [channelId, String(ctx.update.update_id), ctx.update.update_id, JSON.stringify(ctx.update)],
     );
     if (!stored.rows.length) return;
     const client = await pool.query(
@@ -345,7 +345,7 @@ async function bareBot(fake: FakeBotApi, pool: pg.Pool, channelId: number, proje
       [projectId, clientId, answerText(ctx.message.text)],
     );
     await pool.query(`UPDATE "Client" SET "currentBlockId" = 1 WHERE id = $1`, [clientId]);
-    await pool.query(`UPDATE "TgUpdate" SET "processedAt" = now() WHERE id = $1`, [stored.rows[0].id]);
+    await pool.query(`UPDATE "ChannelUpdate" SET "processedAt" = now() WHERE id = $1`, [stored.rows[0].id]);
   });
   const secretToken = randomBytes(24).toString('hex');
   const server = http.createServer(webhookCallback(bot, 'http', { secretToken }));
@@ -485,7 +485,7 @@ async function multipartBroadcast(
 async function measure(fake: FakeBotApi, bareUrl: string) {
   const { getDb } = await import('../server/db');
   const { startWorkers } = await import('../server/jobs/jobs');
-  const { tgSweepJob } = await import('../server/channels/tg/updates');
+  const { channelSweepJob } = await import('../server/channels/inbound/pipeline');
   const { connectTgChannel } = await import('../server/channels/tg/channel-service');
   const { setTgPacingLimits } = await import('../server/channels/tg/adapter');
   const { resetEnvCache } = await import('../server/config/env');
@@ -494,7 +494,7 @@ async function measure(fake: FakeBotApi, bareUrl: string) {
   process.env.BLOCKBOT_BASE_URL = webhook.url;
   resetEnvCache();
   const db = await getDb();
-  await startWorkers([tgSweepJob] as never);
+  await startWorkers([channelSweepJob] as never);
   const pool = new pg.Pool({ connectionString: bareUrl, max: 10 });
 
   const project = await createProject(db, { name: 'tg bench', plan: 'business' });

@@ -1,6 +1,7 @@
 import type { ChannelDescriptor } from '@/lib/channels/descriptors';
 import type { Db } from '@/server/db/client-type';
 import type { ChannelAdapter } from './channel-adapter';
+import type { InboundProcessor } from './inbound/pipeline';
 
 export type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
 
@@ -18,4 +19,6 @@ export interface ChannelModule {
    * disconnected, best effort; what went wrong, shown beside the disconnection.
    */
   disconnect?(channel: ChannelRow): Promise<string | null>;
+  /** What its stored inbound updates mean, for a kind that receives webhooks or polls. */
+  inbound?: InboundProcessor<unknown>;
 }

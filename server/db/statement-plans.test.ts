@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordSend } from '@/server/engine/store';
 import { createProject } from '@/server/projects/project-service';
+import { insertHeld } from './channel-update-sql';
 import { type PreparedStatement, preparedStatementName, sqlTransaction } from './raw-sql';
 import { createTestDatabase, type TestDatabase } from './test-support';
-import { insertHeld } from './tg-update-sql';
 
 /**
  * PostgreSQL plans a kept statement for its first five runs on a connection, then keeps one
@@ -77,13 +77,16 @@ it("storing an update reads none of its chat's processed updates, however long t
   // first runs, made on statistics of a smaller table (with them fresh, the planner may use the
   // processedAt index instead, and this shows nothing).
   await db.prisma.$executeRawUnsafe(
-    `INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "processedAt")
-     SELECT $1, g, '7', '{}', now() FROM generate_series(1, 2000) g`,
+    `INSERT INTO "ChannelUpdate" ("channelId", "externalId", "updateId", chat, payload, "processedAt")
+     SELECT $1, g::text, g, '7', '{}', now() FROM generate_series(1, 2000) g`,
     channel.id,
   );
   const params = {
     channelId: channel.id,
-    updates: JSON.stringify([{ updateId: '2001', chat: '7', payload: { update_id: 2001 } }]),
+    kind: 'tg',
+    updates: JSON.stringify([
+      { externalId: '2001', updateId: '2001', chat: '7', payload: { update_id: 2001 } },
+    ]),
     token: 'token',
     acceptSeconds: 30,
     processSeconds: 60,
@@ -100,11 +103,11 @@ it("storing an update reads none of its chat's processed updates, however long t
     Plan: PlanNode;
   }[];
   // The look-up of the chat's earlier updates still to process (the update waits behind them).
-  const earlier = nodesOf(Plan).filter((n) => n['Relation Name'] === 'TgUpdate' && n.Alias === 'e');
+  const earlier = nodesOf(Plan).filter((n) => n['Relation Name'] === 'ChannelUpdate' && n.Alias === 'e');
   expect(earlier).not.toHaveLength(0);
   for (const node of earlier) expect(node['Rows Removed by Filter'] ?? 0).toBe(0);
   // Stored, and taken for processing: no earlier update of the chat waits.
-  expect(await db.prisma.tgUpdate.findFirstOrThrow({ where: { updateId: 2001 } })).toMatchObject({
+  expect(await db.prisma.channelUpdate.findFirstOrThrow({ where: { updateId: 2001 } })).toMatchObject({
     attempts: 1,
   });
 });

@@ -1,6 +1,6 @@
 import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
+import { channelSweepJob } from '@/server/channels/inbound/pipeline';
 import { tgPollJob } from '@/server/channels/tg/polling';
-import { tgSweepJob } from '@/server/channels/tg/updates';
 import { scheduledSendJob } from '@/server/engine/engine';
 import { webhookDeliveryJob, webhookGaveUpJob } from '@/server/webhooks/webhook-jobs';
 import type { JobDefinition } from './jobs';
@@ -12,6 +12,6 @@ export const jobDefinitions = [
   webhookGaveUpJob,
   broadcastSendJob,
   broadcastDispatchJob,
-  tgSweepJob,
+  channelSweepJob,
   tgPollJob,
 ] as unknown as readonly JobDefinition<object>[];

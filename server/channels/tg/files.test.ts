@@ -11,9 +11,9 @@ import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
+import { channelSweepJob } from '../inbound/pipeline';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
-import { tgSweepJob } from './updates';
 
 /**
  * Clients' avatars and the files they send, through our signed route: updates go from the fake
@@ -74,7 +74,7 @@ beforeAll(async () => {
   process.env.BLOCKBOT_BASE_URL = routeUrl;
   app = await useFreshAppDatabase(tmp);
   db = await getDb();
-  await startWorkers([tgSweepJob] as never);
+  await startWorkers([channelSweepJob] as never);
   shop = await newBot('files_shop_bot');
   other = await newBot('files_other_bot');
 });

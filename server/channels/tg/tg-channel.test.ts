@@ -15,10 +15,10 @@ import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
+import { channelSweepJob } from '../inbound/pipeline';
 import { tgChannel } from './adapter';
 import { tgPollJob } from './polling';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
-import { tgSweepJob } from './updates';
 
 /**
  * The tg channel end to end: bots connected through the web app's API against the fake Bot
@@ -54,7 +54,7 @@ beforeAll(async () => {
   process.env.BLOCKBOT_BASE_URL = routeUrl;
   app = await useFreshAppDatabase(tmp);
   db = await getDb();
-  await startWorkers([tgSweepJob, tgPollJob] as never);
+  await startWorkers([channelSweepJob, tgPollJob] as never);
   const user = await db.user.create({ data: { id: 'u-tg', email: 'tg@example.com', name: 'tg' } });
   owner = createCaller({
     db,
@@ -212,11 +212,11 @@ describe('a bot connected by webhook', () => {
   });
 
   it('refuses an update without the right secret header, storing nothing', async () => {
-    const before = await db.tgUpdate.count();
+    const before = await db.channelUpdate.count();
     const body = JSON.stringify({ update_id: 1, ...privateMessage({ text: 'x' }).update });
     expect((await post(channelId, body, {})).status).toBe(403);
     expect((await post(channelId, body, { 'x-telegram-bot-api-secret-token': 'wrong' })).status).toBe(403);
-    expect(await db.tgUpdate.count()).toBe(before);
+    expect(await db.channelUpdate.count()).toBe(before);
   });
 
   it('answers 200 to what it does not process, recording why: the Bot API would resend a 4xx (issue 30)', async () => {
@@ -236,7 +236,7 @@ describe('a bot connected by webhook', () => {
     const malformed = await post(channelId, '{"update_id":5,"message":{"chat":"nope"}}', auth);
     expect(malformed.status).toBe(200);
     const row = await waitFor(
-      () => db.tgUpdate.findFirst({ where: { channelId, updateId: 5, processedAt: { not: null } } }),
+      () => db.channelUpdate.findFirst({ where: { channelId, updateId: 5, processedAt: { not: null } } }),
       'the refused update recorded',
     );
     expect(row.error).toMatch(/^message\.message_id: /);
@@ -261,14 +261,14 @@ describe('a bot connected by webhook', () => {
     expect(both.map((r) => r.status)).toEqual([200, 200]);
     await replyTo(bot, chat);
     await waitFor(
-      () => db.tgUpdate.findFirst({ where: { updateId: 777, processedAt: { not: null } } }),
+      () => db.channelUpdate.findFirst({ where: { updateId: 777, processedAt: { not: null } } }),
       'done',
     );
     expect((await post(channelId, body, auth)).status).toBe(200);
     const client = await clientOf(chat, 'shop_bot');
-    expect(await db.tgUpdate.count({ where: { updateId: 777 } })).toBe(1);
+    expect(await db.channelUpdate.count({ where: { updateId: 777 } })).toBe(1);
     // Nothing of it is left to process (held or for the sweeper): one message in, one answer out.
-    expect(await db.tgUpdate.count({ where: { processedAt: null } })).toBe(0);
+    expect(await db.channelUpdate.count({ where: { processedAt: null } })).toBe(0);
     expect(await db.message.count({ where: { clientId: client?.id, direction: 'in' } })).toBe(1);
     expect(
       fake.callsOf('sendMessage', bot.token).filter((c) => c.params.chat_id === String(chat)),
@@ -435,7 +435,7 @@ describe('a bot connected by webhook', () => {
     expect(await state()).toEqual([]);
     await waitFor(
       () =>
-        db.tgUpdate.findFirst({
+        db.channelUpdate.findFirst({
           where: { processedAt: { not: null }, payload: { path: ['message', 'text'], equals: 'direct' } },
         }),
       'the direct message processed',

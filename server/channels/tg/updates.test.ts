@@ -12,9 +12,10 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { waitFor } from '@/server/testing/wait-for';
+import { KEEP_PROCESSED_DAYS, processUpdate, sweepChannelUpdates } from '../inbound/pipeline';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
-import { KEEP_PROCESSED_DAYS, processUpdate, storeUpdates, sweepTgUpdates } from './updates';
+import { storeUpdates } from './updates';
 
 /**
  * Accepted updates: processed at once by the process that stored them, under its hold; the
@@ -76,9 +77,10 @@ const textUpdate = (chat: number, text: string) => {
 
 /** A row as a process that died while holding it leaves it: unprocessed, its hold expired. */
 const abandoned = (u: ReturnType<typeof textUpdate>, chat: number) =>
-  db.tgUpdate.create({
+  db.channelUpdate.create({
     data: {
       channelId,
+      externalId: String(u.updateId),
       updateId: BigInt(u.updateId),
       chat: String(chat),
       payload: u.payload,
@@ -100,7 +102,7 @@ const repliesTo = (chat: number) =>
 
 const processed = (updateId: number) =>
   waitFor(
-    () => db.tgUpdate.findFirst({ where: { channelId, updateId, processedAt: { not: null } } }),
+    () => db.channelUpdate.findFirst({ where: { channelId, updateId, processedAt: { not: null } } }),
     `update ${updateId} processed`,
   );
 
@@ -125,15 +127,16 @@ describe('processing accepted updates', () => {
     await waitFor(async () => repliesTo(chat).length === 3, 'the third answer sent');
     expect(repliesTo(chat).map((c) => c.params.text)).toEqual(['Got one', 'Got two', 'Got three']);
     // Nothing is left for the sweeper.
-    expect(await sweepTgUpdates(deps)).toBe(0);
+    expect(await sweepChannelUpdates(deps)).toBe(0);
   });
 
   it('leaves an update held by a live process to it: the sweeper does not take it', async () => {
     const chat = nextChat++;
     const u = textUpdate(chat, 'held');
-    await db.tgUpdate.create({
+    await db.channelUpdate.create({
       data: {
         channelId,
+        externalId: String(u.updateId),
         updateId: BigInt(u.updateId),
         chat: String(chat),
         payload: u.payload,
@@ -141,9 +144,9 @@ describe('processing accepted updates', () => {
         claimedUntil: new Date(Date.now() + 60_000),
       },
     });
-    expect(await sweepTgUpdates(deps)).toBe(0);
+    expect(await sweepChannelUpdates(deps)).toBe(0);
     // Its holder processes it; a process holding another token does nothing.
-    const row = await db.tgUpdate.findFirstOrThrow({ where: { channelId, updateId: u.updateId } });
+    const row = await db.channelUpdate.findFirstOrThrow({ where: { channelId, updateId: u.updateId } });
     await processUpdate(deps, row.id, 'another-token');
     expect(await messagesOf(chat)).toEqual([]);
     await processUpdate(deps, row.id, 'a-live-process');
@@ -157,9 +160,9 @@ describe('processing accepted updates', () => {
     const u = textUpdate(chat, 'orphan');
     const row = await abandoned(u, chat);
     // Two sweepers at once (two workers): each update goes to one of them.
-    const taken = await Promise.all([sweepTgUpdates(deps), sweepTgUpdates(deps)]);
+    const taken = await Promise.all([sweepChannelUpdates(deps), sweepChannelUpdates(deps)]);
     expect(taken[0] + taken[1]).toBe(1);
-    expect(await db.tgUpdate.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+    expect(await db.channelUpdate.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
       processedAt: expect.any(Date),
       attempts: 2,
       error: null,
@@ -168,9 +171,9 @@ describe('processing accepted updates', () => {
     // The dead process's late attempt, or a resend by the messenger, changes nothing.
     await processUpdate(deps, row.id, 'a-process-that-died');
     await storeUpdates(deps, channelId, [u]);
-    expect(await sweepTgUpdates(deps)).toBe(0);
+    expect(await sweepChannelUpdates(deps)).toBe(0);
     expect(repliesTo(chat)).toHaveLength(1);
-    expect(await db.tgUpdate.count({ where: { channelId, updateId: u.updateId } })).toBe(1);
+    expect(await db.channelUpdate.count({ where: { channelId, updateId: u.updateId } })).toBe(1);
   });
 
   it('keeps a chat in order across processes: a later update waits for an earlier one another process left', async () => {
@@ -182,13 +185,13 @@ describe('processing accepted updates', () => {
     await storeUpdates(deps, channelId, [second]);
     await waitFor(
       () =>
-        db.tgUpdate.findFirst({
+        db.channelUpdate.findFirst({
           where: { channelId, updateId: second.updateId, claimedUntil: null, processedAt: null },
         }),
       'the later update left to the sweeper',
     );
     expect(await messagesOf(chat)).toEqual([]);
-    expect(await sweepTgUpdates(deps)).toBe(2);
+    expect(await sweepChannelUpdates(deps)).toBe(2);
     expect((await messagesOf(chat)).map((m) => m.text)).toEqual([
       'first',
       'Got first',
@@ -207,12 +210,18 @@ describe('processing accepted updates', () => {
       { processedAt: null, claimedUntil: new Date(Date.now() + 60_000), claimToken: 'live' },
     ])
       rows.push(
-        await db.tgUpdate.create({
-          data: { channelId, updateId: BigInt(nextUpdate++), payload: {}, ...fields },
+        await db.channelUpdate.create({
+          data: {
+            channelId,
+            externalId: String(nextUpdate),
+            updateId: BigInt(nextUpdate++),
+            payload: {},
+            ...fields,
+          },
         }),
       );
-    await sweepTgUpdates(deps);
-    const left = await db.tgUpdate.findMany({
+    await sweepChannelUpdates(deps);
+    const left = await db.channelUpdate.findMany({
       where: { id: { in: rows.map((r) => r.id) } },
       orderBy: { id: 'asc' },
     });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Attachment } from '@/lib/schema';
 import {
   BUSINESS_CONNECTION_KEY,
@@ -12,52 +11,23 @@ import {
 } from '@/lib/tg/inbound';
 import type { Db } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
-import {
-  answersCallbacksItself,
-  claimHeld,
-  finish,
-  finishNotProcessed,
-  type HeldRow,
-  insertHeld,
-  prune,
-  recordFailure,
-  takeExpired,
-} from '@/server/db/tg-update-sql';
-import { leaseSeconds } from '@/server/engine/client-lease';
-import { getEngineDeps } from '@/server/engine/engine';
+import { answersCallbacksItself } from '@/server/db/tg-callback-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import type { LogEntry } from '@/server/engine/events';
 import { handleEvent } from '@/server/engine/handle-event';
-import { defineJob, enqueue } from '@/server/jobs/jobs';
+import {
+  type InboundProcessor,
+  storeUpdates as storeChannelUpdates,
+  type UpdateChannel,
+  type UpdateEnd,
+} from '../inbound/pipeline';
 import { channelBot } from './channel-service';
 import { tgFileUrl } from './files';
 
 /**
- * Accepted updates (webhook or getUpdates) are stored first, deduplicated by update_id and
- * held by the process that stored them, which then runs them through the engine at once (the
- * webhook's answer does not wait for it). The sweeper takes the rows whose holder died before
- * it finished (the hold expired) and processes them the same way, so an accepted update is
- * never lost; the hold keeps two processes from processing one. Updates of one chat are
- * processed one at a time, in update_id order.
+ * The tg messenger's updates on the channels' inbound pipeline (server/channels/inbound/):
+ * stored once by update_id, each chat's processed in update_id order.
  */
-
-/** How long the accepting process holds an update before the sweeper may take it. */
-export const ACCEPT_HOLD_SECONDS = 30;
-/** The hold while the engine runs it: an event is bounded by its client's lease. */
-const processHoldSeconds = () => leaseSeconds() + 30;
-/** An update failing this often is given up (marked processed with its error). */
-export const MAX_ATTEMPTS = 3;
-/**
- * Processed updates are kept this long, then pruned: the messenger resends an unanswered
- * update for at most a day, so a week covers every repeat and leaves recent errors to look at.
- */
-export const KEEP_PROCESSED_DAYS = 7;
-/** The sweeper's period. */
-const SWEEP_SECONDS = 5;
-const SWEEP_BATCH = 200;
-
-/** How stale the channel's "last update received" may be. */
-const LAST_UPDATE_EVERY_SECONDS = 5;
 
 export interface AcceptedUpdate {
   updateId: number;
@@ -73,91 +43,29 @@ function chatOf(inbound: TgInbound): string {
   return '';
 }
 
-/** The bot an update came to, as processing it needs it. */
-export interface UpdateChannel {
-  id: number;
-  projectId: number;
-  groupId: string;
-  credentials: unknown;
-}
-
 /**
- * Stores the updates not seen before, held by this process, and starts processing them
- * without waiting (a repeat of a stored update is dropped: its holder, or the sweeper, has it).
- * `webhook`: the channel's secret and username as the webhook checked the request against
- * them (its cached copy); nothing is stored, and false is answered, when the channel no longer
- * has them. False too when the channel is gone.
+ * Stores a bot's updates not seen before and starts processing them (see the pipeline's
+ * storeUpdates); `webhook`: the secret and username the webhook checked the request against.
  */
-export async function storeUpdates(
+export function storeUpdates(
   deps: EngineDeps,
   channelId: number,
   updates: AcceptedUpdate[],
   webhook?: { secret: string; groupId: string },
 ): Promise<boolean> {
-  if (!updates.length) return true;
-  const token = randomUUID();
-  const rows = await plainSql(deps.db).run(insertHeld, {
-    channelId,
-    updates: JSON.stringify(
-      updates.map((u) => ({ updateId: String(u.updateId), chat: chatOf(u.inbound), payload: u.payload })),
-    ),
-    token,
-    acceptSeconds: ACCEPT_HOLD_SECONDS,
-    processSeconds: processHoldSeconds(),
-    touchSeconds: LAST_UPDATE_EVERY_SECONDS,
-    secret: webhook?.secret ?? null,
-    groupId: webhook?.groupId ?? null,
-  });
-  if (!rows.length) return false;
-  const [{ channelId: id, projectId, groupId, credentials }] = rows;
-  const channel: UpdateChannel = { id, projectId, groupId, credentials };
-  const inbound = new Map(updates.map((u) => [BigInt(u.updateId), u.inbound]));
-  processInOrder(
+  return storeChannelUpdates(
     deps,
-    rows.flatMap(({ id, chat, updateId, behind }) => {
-      if (id === null || chat === null || updateId === null) return [];
-      const row = { id, channelId, chat, updateId };
-      // Taken as it was stored: no claim, and the update as parsed already.
-      const taken = behind ? undefined : inbound.get(updateId);
-      return [{ row, run: taken ? { channel, inbound: taken } : undefined }];
-    }),
-    token,
+    tgInbound,
+    channelId,
+    updates.map((u) => ({
+      externalId: String(u.updateId),
+      order: u.updateId,
+      chat: chatOf(u.inbound),
+      payload: u.payload,
+      parsed: u.inbound,
+    })),
+    webhook,
   );
-  void ensureSweeper();
-  return true;
-}
-
-/** This process's updates per chat: each starts when the one before it has finished. */
-const chats = new Map<string, Promise<void>>();
-
-/**
- * Processes held rows, each chat's in update_id order behind the ones this process already
- * runs. Queued before any await, so arrival order is kept; failures are recorded on the row.
- * A row with `run` was taken for processing as it was stored; the others are claimed first.
- */
-function processInOrder(
-  deps: EngineDeps,
-  held: { row: HeldRow; run?: { channel: UpdateChannel; inbound: TgInbound } }[],
-  token: string,
-): Promise<void>[] {
-  const sorted = [...held].sort(
-    (a, b) => a.row.channelId - b.row.channelId || Number(a.row.updateId - b.row.updateId),
-  );
-  return sorted.map(({ row, run: taken }) => {
-    const key = `${row.channelId}:${row.chat || `update-${row.id}`}`;
-    const run = (chats.get(key) ?? Promise.resolve())
-      .then(() =>
-        taken
-          ? runUpdate(deps, row.id, token, taken.channel, taken.inbound)
-          : processUpdate(deps, row.id, token),
-      )
-      .catch((error: Error) => console.error(`[tg] update ${row.id} failed:`, error.message));
-    chats.set(key, run);
-    void run.then(() => {
-      if (chats.get(key) === run) chats.delete(key);
-    });
-    return run;
-  });
 }
 
 /** A file of the messenger, through our signed route: its download URL would carry the bot's token. */
@@ -221,44 +129,17 @@ async function followMembership(db: Db, channel: UpdateChannel, m: TgMembershipE
 }
 
 /**
- * Runs one update held under `token` through the engine; a pressed button is always answered.
- * Does nothing when the update was processed or taken by another process meanwhile.
- */
-export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token: string): Promise<void> {
-  const [claimed] = await plainSql(deps.db).run(claimHeld, {
-    id: String(updateRowId),
-    token,
-    seconds: processHoldSeconds(),
-  });
-  if (!claimed || claimed.behind) return;
-  const channel = {
-    id: claimed.channelId,
-    projectId: claimed.projectId,
-    groupId: claimed.groupId,
-    credentials: claimed.credentials,
-  };
-  await runUpdate(
-    deps,
-    updateRowId,
-    token,
-    channel,
-    parseUpdate(claimed.payload, { botUsername: channel.groupId }),
-  );
-}
-
-/**
- * Runs an update this process holds for processing. A message's event marks the update
- * processed in its own final write, so an update is processed exactly when its event is stored.
+ * Runs an update this process holds for processing; a pressed button is always answered. A
+ * message's event marks the update processed in its own final write, so an update is processed
+ * exactly when its event is stored.
  */
 async function runUpdate(
   deps: EngineDeps,
-  updateRowId: bigint,
-  token: string,
   channel: UpdateChannel,
   inbound: TgInbound,
+  { done, notProcessed }: UpdateEnd,
 ): Promise<void> {
   const sql = plainSql(deps.db);
-  const done = { statement: finish, params: { id: String(updateRowId), token } };
   const queryId =
     inbound.kind === 'message' || inbound.kind === 'ignore' ? inbound.callbackQueryId : undefined;
   // A pressed button is answered before its flow runs, so its spinner stops at once and no paced
@@ -301,35 +182,15 @@ async function runUpdate(
         },
       );
     } else if (inbound.kind === 'invalid') {
-      // On the channel first: an update marked processed has its reason shown.
-      await recordNotProcessed(deps.db, channel.id, `update ${inbound.updateId}: ${inbound.reason}`);
-      await sql.run(finishNotProcessed, { ...done.params, error: inbound.reason });
+      await notProcessed(inbound.reason, `update ${inbound.updateId}: ${inbound.reason}`);
     } else {
       if (inbound.kind === 'business_connection') await recordConnection(deps, channel.id, inbound);
       if (inbound.kind === 'membership') await followMembership(deps.db, channel, inbound);
       await sql.run(done.statement, done.params);
     }
-  } catch (error) {
-    await sql.run(recordFailure, {
-      id: String(updateRowId),
-      token,
-      error: (error as Error).message,
-      maxAttempts: MAX_ATTEMPTS,
-    });
-    throw error;
   } finally {
     await answered;
   }
-}
-
-/**
- * An update the channel could not process (malformed, or not an update at all): the reason is
- * the channel's last error on the Channels tab, and logged.
- */
-export async function recordNotProcessed(db: Db, channelId: number, reason: string): Promise<void> {
-  const lastError = `An update was not processed: ${reason}`;
-  console.warn(`[tg] channel ${channelId}: ${lastError}`);
-  await db.channel.updateMany({ where: { id: channelId }, data: { lastError } });
 }
 
 /** answerCallbackQuery without text; a refusal (too late, answered already) is only logged. */
@@ -358,57 +219,9 @@ function answerAfterFlow(channel: UpdateChannel, queryId: string, log: readonly 
   return answeredByFlow ? Promise.resolve() : answerCallback(channel, queryId);
 }
 
-/**
- * One pass of the sweeper: processes the updates whose holder died before finishing (or that
- * waited behind an earlier one of their chat), in order, and prunes processed updates older
- * than KEEP_PROCESSED_DAYS. Returns how many updates it took.
- */
-export async function sweepTgUpdates(deps: EngineDeps): Promise<number> {
-  const sql = plainSql(deps.db);
-  await sql.run(prune, { keepDays: KEEP_PROCESSED_DAYS });
-  const token = randomUUID();
-  const taken = await sql.run(takeExpired, { token, seconds: ACCEPT_HOLD_SECONDS, batch: SWEEP_BATCH });
-  await Promise.all(
-    processInOrder(
-      deps,
-      taken.map((row) => ({ row })),
-      token,
-    ),
-  );
-  return taken.length;
-}
-
-export const tgSweepJob = defineJob<Record<string, never>>({
-  name: 'tg.sweep',
-  policy: 'stately',
-  async handle() {
-    let taken = 0;
-    try {
-      taken = await sweepTgUpdates(await getEngineDeps());
-    } finally {
-      // A full batch may have left more behind: the next pass at once.
-      await startSweeper(taken >= SWEEP_BATCH ? 0 : SWEEP_SECONDS);
-    }
-  },
-});
-
-const startSweeper = (afterSeconds: number) =>
-  enqueue(
-    tgSweepJob,
-    {},
-    { singletonKey: 'tg-sweep', ...(afterSeconds ? { startAfter: afterSeconds } : {}) },
-  );
-
-let sweeperStarted: Promise<unknown> | undefined;
-
-/**
- * The sweeper is a chain of jobs (each pass queues the next; `stately` keeps one queued): the
- * first update a process stores makes sure it exists, so it outlives any one process.
- */
-function ensureSweeper(): Promise<unknown> {
-  sweeperStarted ??= startSweeper(SWEEP_SECONDS).catch((error: Error) => {
-    sweeperStarted = undefined;
-    console.error('[tg] the update sweeper could not be queued:', error.message);
-  });
-  return sweeperStarted;
-}
+/** The tg messenger's updates, as the inbound pipeline processes them. */
+export const tgInbound: InboundProcessor<TgInbound> = {
+  kind: 'tg',
+  parse: (payload, channel) => parseUpdate(payload, { botUsername: channel.groupId }),
+  run: runUpdate,
+};

@@ -84,14 +84,14 @@ it('stores an update with the right secret and answers {"ok":true}, without Next
   const auth = { 'x-telegram-bot-api-secret-token': secret };
   expect(await post(update(1), auth)).toEqual({ status: 200, body: { ok: true } });
   await waitFor(
-    () => db.tgUpdate.findFirst({ where: { channelId, updateId: 1, processedAt: { not: null } } }),
+    () => db.channelUpdate.findFirst({ where: { channelId, updateId: 1, processedAt: { not: null } } }),
     'the update processed',
   );
   expect(askedNext).toEqual([]);
 });
 
 it('refuses a wrong secret (403) and an unknown channel (404), storing nothing', async () => {
-  const before = await db.tgUpdate.count();
+  const before = await db.channelUpdate.count();
   expect(await post(update(2), { 'x-telegram-bot-api-secret-token': 'wrong' })).toMatchObject({
     status: 403,
     body: { ok: false, description: expect.stringContaining('secret') },
@@ -100,7 +100,7 @@ it('refuses a wrong secret (403) and an unknown channel (404), storing nothing',
   expect(await post(update(2), { 'x-telegram-bot-api-secret-token': secret }, 999_999)).toMatchObject({
     status: 404,
   });
-  expect(await db.tgUpdate.count()).toBe(before);
+  expect(await db.channelUpdate.count()).toBe(before);
 });
 
 it('answers 200 to a body over 1 MB or not JSON, recording why on the channel', async () => {

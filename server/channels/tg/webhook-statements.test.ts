@@ -133,7 +133,10 @@ describe('an update through the webhook', () => {
     // processed; the send's bot and route with its pacing slot; the outcome.
     expect(count).toBe(5);
     expect(
-      await db.tgUpdate.findMany({ where: { channelId }, select: { processedAt: true, attempts: true } }),
+      await db.channelUpdate.findMany({
+        where: { channelId },
+        select: { processedAt: true, attempts: true },
+      }),
     ).toEqual([
       { processedAt: expect.any(Date), attempts: 1 },
       { processedAt: expect.any(Date), attempts: 1 },
@@ -147,7 +150,7 @@ describe('an update through the webhook', () => {
       where: { id: channelId },
       data: { inboundSecret: 'a-new-secret-of-the-channel' },
     });
-    const before = await db.tgUpdate.count();
+    const before = await db.channelUpdate.count();
     const post = (secret: string, text: string) =>
       fetch(`${routeServer.url}/api/channels/tg/${channelId}`, {
         method: 'POST',
@@ -155,10 +158,10 @@ describe('an update through the webhook', () => {
         body: JSON.stringify({ update_id: 100 + nextMessage, ...message(text) }),
       });
     expect((await post(old, 'stale')).status).toBe(403);
-    expect(await db.tgUpdate.count()).toBe(before);
+    expect(await db.channelUpdate.count()).toBe(before);
     expect((await post('a-new-secret-of-the-channel', 'fresh')).status).toBe(200);
     await answered('fresh');
-    expect(await db.tgUpdate.count()).toBe(before + 1);
+    expect(await db.channelUpdate.count()).toBe(before + 1);
   });
 
   it('answers 404 for a channel disconnected meanwhile, storing nothing', async () => {
@@ -170,6 +173,6 @@ describe('an update through the webhook', () => {
       body: JSON.stringify({ update_id: 999, ...message('gone') }),
     });
     expect(response.status).toBe(404);
-    expect(await db.tgUpdate.count({ where: { updateId: 999 } })).toBe(0);
+    expect(await db.channelUpdate.count({ where: { updateId: 999 } })).toBe(0);
   });
 });

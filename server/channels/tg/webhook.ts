@@ -2,12 +2,13 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseUpdate } from '@/lib/tg/inbound';
 import { cappedNodeText, cappedText } from '@/server/channels/capped-body';
+import { webhookChannel } from '@/server/db/channel-update-sql';
 import { plainSql } from '@/server/db/raw-sql';
-import { webhookChannel } from '@/server/db/tg-update-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { sendNodeReply } from '@/server/node-http/reply';
-import { recordNotProcessed, storeUpdates } from './updates';
+import { recordNotProcessed } from '../inbound/pipeline';
+import { storeUpdates } from './updates';
 
 /**
  * POST /api/channels/tg/<channel>: an update from the messenger. Only a request that is not the
@@ -68,7 +69,7 @@ const cached = new Map<number, WebhookChannel>();
 
 async function readChannel(deps: EngineDeps, id: number): Promise<WebhookChannel | undefined> {
   cached.delete(id);
-  const [channel] = await plainSql(deps.db).run(webhookChannel, { id });
+  const [channel] = await plainSql(deps.db).run(webhookChannel, { id, kind: 'tg' });
   if (!channel) return undefined;
   cached.set(id, channel);
   if (cached.size > MAX_CACHED) cached.delete(cached.keys().next().value as number);

@@ -3,7 +3,7 @@ import { column, DB_NOW } from './columns';
 import { PreparedStatement } from './raw-sql';
 
 /**
- * The tg messenger's inbound updates (server/channels/tg/updates.ts): stored held by the
+ * The channels' inbound updates (server/channels/inbound/pipeline.ts): stored held by the
  * process that received them, claimed for processing in each chat's order, finished or
  * failed, taken over when their holder died, pruned when old.
  */
@@ -19,66 +19,73 @@ export type HeldRow = z.infer<typeof heldRow>;
 /** The channel an update is processed for. */
 export const updateChannel = z.object({
   channelId: column.int,
+  kind: column.text,
   projectId: column.int,
   groupId: column.text,
   credentials: column.json(z.unknown()),
 });
 
 /**
- * Stores updates held under $token, and sets the channel's "last update received" when it is
+ * Stores updates of a $kind channel held under $token, and sets the channel's "last update received" when it is
  * more than $touchSeconds old: every update of a busy bot writing that one row would queue
  * on its lock, and the Channels tab needs no more.
  * An update with no earlier unprocessed update of its chat is taken for processing as it is
  * stored (held for $processSeconds, its first attempt), so its processing needs no claim of its
  * own; one behind such an update is held for $acceptSeconds and claimed in its turn (claimHeld).
- * With $secret (the webhook), it stores only while the channel is still the webhook bot with
- * this secret and username, as the webhook checked them against its cached copy: no row at all
- * answers that the copy is stale. Otherwise one row per stored update (`id` null when every
+ * With $secret (a webhook), it stores only while the channel still receives by webhook with
+ * this secret and bot id ($groupId), as the webhook checked them against its cached copy: no
+ * row at all answers that the copy is stale. A repeat (its externalId stored) is dropped. Otherwise one row per stored update (`id` null when every
  * update was a repeat), each with the channel it is processed for.
- * $updates is one JSON array ({updateId, chat, payload}), not arrays to unnest: the planner
+ * $updates is one JSON array ({externalId, updateId, chat, payload}), not arrays to unnest: the planner
  * sizes an unnested array parameter only once it knows its value, so PostgreSQL re-planned the
  * statement at every update (more CPU than running it); sized alike either way, it keeps the
  * plan it made once per connection.
  */
 export const insertHeld = new PreparedStatement(
   `WITH channel AS (
-     SELECT id, "projectId", "groupId", credentials FROM "Channel"
-     WHERE id = $channelId::int AND kind = 'tg' AND ($secret::text IS NULL
+     SELECT id, kind::text, "projectId", "groupId", credentials FROM "Channel"
+     WHERE id = $channelId::int AND kind = $kind::"ChannelKind" AND ($secret::text IS NULL
        OR ("receiveMode" = 'webhook' AND "inboundSecret" = $secret AND "groupId" = $groupId::text))
    ), touched AS (
      UPDATE "Channel" SET "lastUpdateAt" = ${DB_NOW}
      WHERE id = (SELECT id FROM channel) AND ("lastUpdateAt" IS NULL
        OR "lastUpdateAt" < ${DB_NOW} - make_interval(secs => $touchSeconds))
    ), inserted AS (
-     INSERT INTO "TgUpdate" ("channelId", "updateId", chat, payload, "claimToken", "claimedUntil", attempts)
-     SELECT c.id, u."updateId", u.chat, u.payload, $token,
+     INSERT INTO "ChannelUpdate" ("channelId", "externalId", "updateId", chat, payload, "claimToken", "claimedUntil", attempts)
+     SELECT c.id, u."externalId", u."updateId", u.chat, u.payload, $token,
        ${DB_NOW} + make_interval(secs => CASE WHEN u.behind THEN $acceptSeconds::float8 ELSE $processSeconds::float8 END),
        CASE WHEN u.behind THEN 0 ELSE 1 END
      FROM channel c, LATERAL (
        SELECT x.*, (x.chat <> '' AND EXISTS (
-         SELECT 1 FROM "TgUpdate" e WHERE e."channelId" = c.id AND e.chat = x.chat
+         SELECT 1 FROM "ChannelUpdate" e WHERE e."channelId" = c.id AND e.chat = x.chat
            AND e."updateId" < x."updateId" AND e."processedAt" IS NULL)) AS behind
-       FROM jsonb_to_recordset($updates::jsonb) AS x ("updateId" bigint, chat text, payload jsonb)
+       FROM jsonb_to_recordset($updates::jsonb) AS x ("externalId" text, "updateId" bigint, chat text, payload jsonb)
      ) u
-     ON CONFLICT ("channelId", "updateId") DO NOTHING
-     RETURNING id, chat, "updateId", attempts
+     ON CONFLICT ("channelId", "externalId") DO NOTHING
+     RETURNING id, "externalId", chat, "updateId", attempts
    )
-   SELECT i.id::text AS id, c.id AS "channelId", i.chat, i."updateId"::text AS "updateId",
-     i.attempts = 0 AS behind, c."projectId", c."groupId", c.credentials
+   SELECT i.id::text AS id, c.id AS "channelId", i."externalId", i.chat, i."updateId"::text AS "updateId",
+     i.attempts = 0 AS behind, c.kind, c."projectId", c."groupId", c.credentials
    FROM channel c LEFT JOIN inserted i ON true`,
   updateChannel.extend({
     id: column.bigint.nullable(),
+    externalId: column.text.nullable(),
     chat: column.text.nullable(),
     updateId: column.bigint.nullable(),
     behind: column.bool.nullable(),
   }),
 );
 
-/** The webhook's channel: its secret and the bot's username. */
+/** A $kind webhook's channel: its secret, its bot id and its credentials. */
 export const webhookChannel = new PreparedStatement(
-  `SELECT id, "groupId", "inboundSecret" FROM "Channel"
-   WHERE id = $id::int AND kind = 'tg' AND "receiveMode" = 'webhook'`,
-  z.object({ id: column.int, groupId: column.text, inboundSecret: column.text }),
+  `SELECT id, "groupId", "inboundSecret", credentials FROM "Channel"
+   WHERE id = $id::int AND kind = $kind::"ChannelKind" AND "receiveMode" = 'webhook'`,
+  z.object({
+    id: column.int,
+    groupId: column.text,
+    inboundSecret: column.text,
+    credentials: column.json(z.unknown()),
+  }),
 );
 
 export const claimedRow = updateChannel.extend({
@@ -94,46 +101,46 @@ export const claimedRow = updateChannel.extend({
 export const claimHeld = new PreparedStatement(
   `WITH target AS (
      SELECT t.id, (t.chat <> '' AND EXISTS (
-       SELECT 1 FROM "TgUpdate" e WHERE e."channelId" = t."channelId" AND e.chat = t.chat
+       SELECT 1 FROM "ChannelUpdate" e WHERE e."channelId" = t."channelId" AND e.chat = t.chat
          AND e."updateId" < t."updateId" AND e."processedAt" IS NULL)) AS behind
-     FROM "TgUpdate" t
+     FROM "ChannelUpdate" t
      WHERE t.id = $id::bigint AND t."processedAt" IS NULL AND t."claimToken" = $token
      FOR UPDATE OF t
    )
-   UPDATE "TgUpdate" t SET
+   UPDATE "ChannelUpdate" t SET
      "claimedUntil" = CASE WHEN target.behind THEN NULL
        ELSE ${DB_NOW} + make_interval(secs => $seconds) END,
      attempts = t.attempts + CASE WHEN target.behind THEN 0 ELSE 1 END
    FROM target, "Channel" c
    WHERE t.id = target.id AND c.id = t."channelId"
-   RETURNING target.behind, t.payload, c.id AS "channelId", c."projectId", c."groupId", c.credentials`,
+   RETURNING target.behind, t.payload, c.id AS "channelId", c.kind::text, c."projectId", c."groupId", c.credentials`,
   claimedRow,
 );
 
 export const finish = new PreparedStatement(
-  `UPDATE "TgUpdate" SET "processedAt" = ${DB_NOW}, error = NULL, "claimedUntil" = NULL
+  `UPDATE "ChannelUpdate" SET "processedAt" = ${DB_NOW}, error = NULL, "claimedUntil" = NULL
    WHERE id = $id::bigint AND "claimToken" = $token`,
 );
 
 /** An update that cannot be processed (malformed): done, with why. */
 export const finishNotProcessed = new PreparedStatement(
-  `UPDATE "TgUpdate" SET "processedAt" = ${DB_NOW}, error = $error, "claimedUntil" = NULL
+  `UPDATE "ChannelUpdate" SET "processedAt" = ${DB_NOW}, error = $error, "claimedUntil" = NULL
    WHERE id = $id::bigint AND "claimToken" = $token`,
 );
 
 /** A failed attempt: the sweeper tries it again, up to MAX_ATTEMPTS, then it is given up. */
 export const recordFailure = new PreparedStatement(
-  `UPDATE "TgUpdate" SET error = $error, "claimedUntil" = NULL,
+  `UPDATE "ChannelUpdate" SET error = $error, "claimedUntil" = NULL,
      "processedAt" = CASE WHEN attempts >= $maxAttempts::int THEN ${DB_NOW} END
    WHERE id = $id::bigint AND "claimToken" = $token`,
 );
 
 /** Takes over unprocessed updates whose hold expired (their process died, or they waited). */
 export const takeExpired = new PreparedStatement(
-  `UPDATE "TgUpdate" SET "claimToken" = $token,
+  `UPDATE "ChannelUpdate" SET "claimToken" = $token,
      "claimedUntil" = ${DB_NOW} + make_interval(secs => $seconds)
    WHERE id IN (
-     SELECT id FROM "TgUpdate"
+     SELECT id FROM "ChannelUpdate"
      WHERE "processedAt" IS NULL AND ("claimedUntil" IS NULL OR "claimedUntil" < ${DB_NOW})
      ORDER BY "channelId", "updateId" LIMIT $batch::int FOR UPDATE SKIP LOCKED
    )
@@ -142,23 +149,9 @@ export const takeExpired = new PreparedStatement(
 );
 
 export const prune = new PreparedStatement(
-  `DELETE FROM "TgUpdate" WHERE id IN (
-     SELECT id FROM "TgUpdate"
+  `DELETE FROM "ChannelUpdate" WHERE id IN (
+     SELECT id FROM "ChannelUpdate"
      WHERE "processedAt" < ${DB_NOW} - make_interval(days => $keepDays::int)
      LIMIT 10000
    )`,
-);
-
-/**
- * Whether the project's bot may answer a pressed button itself (a formula or expression that
- * calls tg_callback_url_open): its presses are then answered after the flow, not before it.
- */
-export const answersCallbacksItself = new PreparedStatement(
-  `SELECT EXISTS (
-     SELECT 1 FROM "Block" WHERE "projectId" = $projectId::int
-       AND (strpos(formula, 'tg_callback_url_open') > 0 OR strpos(coalesce(trigger::text, ''), 'tg_callback_url_open') > 0)
-   ) OR EXISTS (
-     SELECT 1 FROM "Arrow" WHERE "projectId" = $projectId::int AND strpos(settings::text, 'tg_callback_url_open') > 0
-   ) AS itself`,
-  z.object({ itself: column.bool }),
 );

@@ -1,0 +1,313 @@
+import { randomUUID } from 'node:crypto';
+import {
+  claimHeld,
+  finish,
+  finishNotProcessed,
+  type HeldRow,
+  insertHeld,
+  prune,
+  recordFailure,
+  takeExpired,
+} from '@/server/db/channel-update-sql';
+import type { Db } from '@/server/db/client-type';
+import { plainSql } from '@/server/db/raw-sql';
+import { leaseSeconds } from '@/server/engine/client-lease';
+import { getEngineDeps } from '@/server/engine/engine';
+import type { EngineDeps } from '@/server/engine/engine-deps';
+import type { AlsoWrite } from '@/server/engine/event-writes';
+import { defineJob, enqueue } from '@/server/jobs/jobs';
+import type { ChannelRow } from '../channel-module';
+
+/**
+ * Every channel's inbound updates (a webhook's or a poll's), one pipeline: an accepted update
+ * is stored first, deduplicated by the messenger's id of it and held by the process that stored
+ * it, which then runs it through the engine at once (the webhook's answer does not wait for it).
+ * The sweeper takes the rows whose holder died before it finished (the hold expired) and
+ * processes them the same way, so an accepted update is never lost; the hold keeps two
+ * processes from processing one. Updates of one chat are processed one at a time, in order.
+ * What an update means is its channel's (`InboundProcessor`, the module's `inbound`).
+ */
+
+/** How long the accepting process holds an update before the sweeper may take it. */
+export const ACCEPT_HOLD_SECONDS = 30;
+/** The hold while the engine runs it: an event is bounded by its client's lease. */
+const processHoldSeconds = () => leaseSeconds() + 30;
+/** An update failing this often is given up (marked processed with its error). */
+export const MAX_ATTEMPTS = 3;
+/**
+ * Processed updates are kept this long, then pruned: messengers resend an unanswered update
+ * for at most a day or so, so a week covers every repeat and leaves recent errors to look at.
+ */
+export const KEEP_PROCESSED_DAYS = 7;
+/** The sweeper's period. */
+const SWEEP_SECONDS = 5;
+const SWEEP_BATCH = 200;
+
+/** How stale the channel's "last update received" may be. */
+const LAST_UPDATE_EVERY_SECONDS = 5;
+
+type ChannelKind = ChannelRow['kind'];
+
+/** The channel an update came to, as processing it needs it. */
+export interface UpdateChannel {
+  id: number;
+  kind: ChannelKind;
+  projectId: number;
+  groupId: string;
+  credentials: unknown;
+}
+
+/** An update as its channel accepted it. */
+export interface AcceptedUpdate<T> {
+  /** The messenger's id of it: a repeat is dropped. */
+  externalId: string;
+  /** Its place in its chat (processed in this order). */
+  order: bigint | number;
+  /** The chat it belongs to, '' for none. */
+  chat: string;
+  /** What the messenger sent, stored for the sweeper. */
+  payload: object;
+  /** It parsed, so this process does not parse it again. */
+  parsed: T;
+}
+
+/** How a processor ends an update's processing. */
+export interface UpdateEnd {
+  /** Marks the update processed: joined into the event's statement, or run on its own. */
+  done: AlsoWrite;
+  /**
+   * An update that cannot be processed (malformed): processed, with why; `onChannel` is the
+   * channel's last error (the reason, unless the channel names the update too).
+   */
+  notProcessed(reason: string, onChannel?: string): Promise<void>;
+}
+
+/** What a channel kind does with its stored updates. */
+export interface InboundProcessor<T> {
+  kind: ChannelKind;
+  /** An update as the sweeper reads it back. */
+  parse(payload: unknown, channel: UpdateChannel): T;
+  /**
+   * Runs one update through the engine; it must end with `end.done` (written with its event, so
+   * an update is processed exactly when its event is stored) or `end.notProcessed`. A throw is a
+   * failed attempt, retried by the sweeper.
+   */
+  run(deps: EngineDeps, channel: UpdateChannel, update: T, end: UpdateEnd): Promise<void>;
+}
+
+/**
+ * Stores the updates not seen before, held by this process, and starts processing them
+ * without waiting (a repeat of a stored update is dropped: its holder, or the sweeper, has it).
+ * `webhook`: the channel's secret and bot id as the webhook checked the request against them
+ * (its cached copy); nothing is stored, and false is answered, when the channel no longer has
+ * them. False too when the channel is gone.
+ */
+export async function storeUpdates<T>(
+  deps: EngineDeps,
+  processor: InboundProcessor<T>,
+  channelId: number,
+  updates: AcceptedUpdate<T>[],
+  webhook?: { secret: string; groupId: string },
+): Promise<boolean> {
+  if (!updates.length) return true;
+  const token = randomUUID();
+  const rows = await plainSql(deps.db).run(insertHeld, {
+    channelId,
+    kind: processor.kind,
+    updates: JSON.stringify(
+      updates.map((u) => ({
+        externalId: u.externalId,
+        updateId: String(u.order),
+        chat: u.chat,
+        payload: u.payload,
+      })),
+    ),
+    token,
+    acceptSeconds: ACCEPT_HOLD_SECONDS,
+    processSeconds: processHoldSeconds(),
+    touchSeconds: LAST_UPDATE_EVERY_SECONDS,
+    secret: webhook?.secret ?? null,
+    groupId: webhook?.groupId ?? null,
+  });
+  if (!rows.length) return false;
+  const [{ projectId, groupId, credentials }] = rows;
+  const channel: UpdateChannel = { id: channelId, kind: processor.kind, projectId, groupId, credentials };
+  const parsed = new Map(updates.map((u) => [u.externalId, u.parsed]));
+  processInOrder(
+    deps,
+    rows.flatMap(({ id, externalId, chat, updateId, behind }) => {
+      if (id === null || externalId === null || chat === null || updateId === null) return [];
+      const row = { id, channelId, chat, updateId };
+      // Taken as it was stored: no claim, and the update as parsed already.
+      const taken = behind ? undefined : parsed.get(externalId);
+      return [{ row, run: taken === undefined ? undefined : { processor, channel, update: taken } }];
+    }),
+    token,
+  );
+  void ensureSweeper();
+  return true;
+}
+
+interface TakenUpdate<T> {
+  processor: InboundProcessor<T>;
+  channel: UpdateChannel;
+  update: T;
+}
+
+/** This process's updates per chat: each starts when the one before it has finished. */
+const chats = new Map<string, Promise<void>>();
+
+/**
+ * Processes held rows, each chat's in order behind the ones this process already runs. Queued
+ * before any await, so arrival order is kept; failures are recorded on the row. A row with
+ * `run` was taken for processing as it was stored; the others are claimed first.
+ */
+function processInOrder(
+  deps: EngineDeps,
+  held: { row: HeldRow; run?: TakenUpdate<unknown> }[],
+  token: string,
+): Promise<void>[] {
+  const sorted = [...held].sort(
+    (a, b) => a.row.channelId - b.row.channelId || Number(a.row.updateId - b.row.updateId),
+  );
+  return sorted.map(({ row, run: taken }) => {
+    const key = `${row.channelId}:${row.chat || `update-${row.id}`}`;
+    const run = (chats.get(key) ?? Promise.resolve())
+      .then(() => (taken ? runUpdate(deps, row.id, token, taken) : processUpdate(deps, row.id, token)))
+      .catch((error: Error) => console.error(`[channels] update ${row.id} failed:`, error.message));
+    chats.set(key, run);
+    void run.then(() => {
+      if (chats.get(key) === run) chats.delete(key);
+    });
+    return run;
+  });
+}
+
+/** The processor of a kind, read when the sweeper needs it (the modules import this file). */
+async function processorOf(kind: string): Promise<InboundProcessor<unknown> | undefined> {
+  const { moduleOf } = await import('../modules');
+  return moduleOf(kind)?.inbound;
+}
+
+/**
+ * Runs one update held under `token` through the engine. Does nothing when the update was
+ * processed or taken by another process meanwhile.
+ */
+export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token: string): Promise<void> {
+  const [claimed] = await plainSql(deps.db).run(claimHeld, {
+    id: String(updateRowId),
+    token,
+    seconds: processHoldSeconds(),
+  });
+  if (!claimed || claimed.behind) return;
+  const channel: UpdateChannel = {
+    id: claimed.channelId,
+    kind: claimed.kind as ChannelKind,
+    projectId: claimed.projectId,
+    groupId: claimed.groupId,
+    credentials: claimed.credentials,
+  };
+  const processor = await processorOf(channel.kind);
+  if (!processor) {
+    await plainSql(deps.db).run(finishNotProcessed, {
+      id: String(updateRowId),
+      token,
+      error: `the ${channel.kind} channel takes no updates`,
+    });
+    return;
+  }
+  await runUpdate(deps, updateRowId, token, {
+    processor,
+    channel,
+    update: processor.parse(claimed.payload, channel),
+  });
+}
+
+/** Runs an update this process holds for processing. */
+async function runUpdate<T>(
+  deps: EngineDeps,
+  updateRowId: bigint,
+  token: string,
+  { processor, channel, update }: TakenUpdate<T>,
+): Promise<void> {
+  const sql = plainSql(deps.db);
+  const params = { id: String(updateRowId), token };
+  try {
+    await processor.run(deps, channel, update, {
+      done: { statement: finish, params },
+      async notProcessed(reason, onChannel = reason) {
+        // On the channel first: an update marked processed has its reason shown.
+        await recordNotProcessed(deps.db, channel.id, onChannel);
+        await sql.run(finishNotProcessed, { ...params, error: reason });
+      },
+    });
+  } catch (error) {
+    await sql.run(recordFailure, { ...params, error: (error as Error).message, maxAttempts: MAX_ATTEMPTS });
+    throw error;
+  }
+}
+
+/**
+ * An update the channel could not process (malformed, or not an update at all): the reason is
+ * the channel's last error on the Channels tab, and logged.
+ */
+export async function recordNotProcessed(db: Db, channelId: number, reason: string): Promise<void> {
+  const lastError = `An update was not processed: ${reason}`;
+  console.warn(`[channels] channel ${channelId}: ${lastError}`);
+  await db.channel.updateMany({ where: { id: channelId }, data: { lastError } });
+}
+
+/**
+ * One pass of the sweeper: processes the updates whose holder died before finishing (or that
+ * waited behind an earlier one of their chat), in order, and prunes processed updates older
+ * than KEEP_PROCESSED_DAYS. Returns how many updates it took.
+ */
+export async function sweepChannelUpdates(deps: EngineDeps): Promise<number> {
+  const sql = plainSql(deps.db);
+  await sql.run(prune, { keepDays: KEEP_PROCESSED_DAYS });
+  const token = randomUUID();
+  const taken = await sql.run(takeExpired, { token, seconds: ACCEPT_HOLD_SECONDS, batch: SWEEP_BATCH });
+  await Promise.all(
+    processInOrder(
+      deps,
+      taken.map((row) => ({ row })),
+      token,
+    ),
+  );
+  return taken.length;
+}
+
+export const channelSweepJob = defineJob<Record<string, never>>({
+  name: 'channels.sweep',
+  policy: 'stately',
+  async handle() {
+    let taken = 0;
+    try {
+      taken = await sweepChannelUpdates(await getEngineDeps());
+    } finally {
+      // A full batch may have left more behind: the next pass at once.
+      await startSweeper(taken >= SWEEP_BATCH ? 0 : SWEEP_SECONDS);
+    }
+  },
+});
+
+const startSweeper = (afterSeconds: number) =>
+  enqueue(
+    channelSweepJob,
+    {},
+    { singletonKey: 'channels-sweep', ...(afterSeconds ? { startAfter: afterSeconds } : {}) },
+  );
+
+let sweeperStarted: Promise<unknown> | undefined;
+
+/**
+ * The sweeper is a chain of jobs (each pass queues the next; `stately` keeps one queued): the
+ * first update a process stores makes sure it exists, so it outlives any one process.
+ */
+function ensureSweeper(): Promise<unknown> {
+  sweeperStarted ??= startSweeper(SWEEP_SECONDS).catch((error: Error) => {
+    sweeperStarted = undefined;
+    console.error('[channels] the update sweeper could not be queued:', error.message);
+  });
+  return sweeperStarted;
+}
