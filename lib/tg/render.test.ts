@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { buttonRows, splitText } from '@/lib/channels/message-layout';
 import type { Button } from '@/lib/schema';
 import {
   CALLBACK_ID_PREFIX,
   callbackData,
   EMPTY_TEXT_WITH_BUTTONS,
-  keyboardRows,
   renderMessage,
-  splitText,
+  TEXT_LIMIT,
 } from './render';
 
 const to = { chat_id: 42 };
@@ -135,9 +135,9 @@ describe('rendering a message for the tg messenger', () => {
   });
 
   it('splits a text with no spaces at the limit, never between the halves of a character', () => {
-    expect(splitText('a'.repeat(9000)).map((p) => p.length)).toEqual([4096, 4096, 808]);
+    expect(splitText('a'.repeat(9000), TEXT_LIMIT).map((p) => p.length)).toEqual([4096, 4096, 808]);
     const emoji = `${'a'.repeat(4095)}😀b`;
-    expect(splitText(emoji)).toEqual(['a'.repeat(4095), '😀b']);
+    expect(splitText(emoji, TEXT_LIMIT)).toEqual(['a'.repeat(4095), '😀b']);
     expect(splitText('one two', 5)).toEqual(['one', 'two']);
   });
 
@@ -228,7 +228,7 @@ describe('rendering a message for the tg messenger', () => {
 
   it('orders buttons of one line by list order when index_in_line is missing', () => {
     expect(
-      keyboardRows([reply('a', { line: 3 }), reply('b', { line: 3 }), reply('c', { line: 1 })]).map((r) =>
+      buttonRows([reply('a', { line: 3 }), reply('b', { line: 3 }), reply('c', { line: 1 })]).map((r) =>
         r.map((b) => b.text),
       ),
     ).toEqual([['c'], ['a', 'b']]);

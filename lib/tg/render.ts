@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { buttonRows, numberedOptions, splitText } from '@/lib/channels/message-layout';
 import { type Attachment, type Button, type Buttons, CALLBACK_DATA_MAX_BYTES } from '@/lib/schema';
 
 /**
@@ -64,33 +65,12 @@ export function callbackData(button: Button): string {
   return CALLBACK_ID_PREFIX + bytesToHex(sha256(utf8ToBytes(button.text))).slice(0, 20);
 }
 
-/**
- * Rows by `line`, each ordered by `index_in_line` (then list order); a button without a line
- * gets a row of its own after the numbered rows, in list order.
- */
-export function keyboardRows(buttons: Button[]): Button[][] {
-  const numbered = new Map<number, { button: Button; at: number }[]>();
-  const loose: Button[][] = [];
-  buttons.forEach((button, at) => {
-    if (button.line === undefined) loose.push([button]);
-    else numbered.set(button.line, [...(numbered.get(button.line) ?? []), { button, at }]);
-  });
-  const rows = [...numbered.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, row]) =>
-      row
-        .sort((a, b) => (a.button.index_in_line ?? a.at) - (b.button.index_in_line ?? b.at) || a.at - b.at)
-        .map((r) => r.button),
-    );
-  return [...rows, ...loose];
-}
-
 function replyMarkup(
   buttons: Button[],
   callbackTexts: Record<string, string>,
 ): Record<string, unknown> | undefined {
   if (!buttons.length) return undefined;
-  const rows = keyboardRows(buttons);
+  const rows = buttonRows(buttons);
   if (!buttons.some((b) => b.type === 'inline' || b.url))
     return { keyboard: rows.map((row) => row.map((b) => ({ text: b.text }))), resize_keyboard: true };
   return {
@@ -105,36 +85,13 @@ function replyMarkup(
   };
 }
 
-/** Splits at the last line break, else the last space, before the limit; never inside a character. */
-export function splitText(text: string, limit = TEXT_LIMIT): string[] {
-  const parts: string[] = [];
-  let rest = text.trim();
-  while (rest.length > limit) {
-    const window = rest.slice(0, limit + 1);
-    let cut = window.lastIndexOf('\n');
-    if (cut <= 0) cut = window.search(/\s\S*$/);
-    if (cut <= 0) cut = /[\uD800-\uDBFF]/.test(rest[limit - 1]) ? limit - 1 : limit;
-    parts.push(rest.slice(0, cut).trimEnd());
-    rest = rest.slice(cut).trimStart();
-  }
-  if (rest) parts.push(rest);
-  return parts;
-}
-
-function hintText(text: string, hint: string, buttons: Button[]): string {
-  const options = keyboardRows(buttons)
-    .flat()
-    .map((b, i) => `${i + 1}. ${b.text}`);
-  return [text.trim(), [hint.trim(), ...options].filter(Boolean).join('\n')].filter(Boolean).join('\n\n');
-}
-
 export function renderMessage(
   message: OutgoingTgMessage,
   target: { chat_id: number | string; business_connection_id?: string },
 ): RenderedMessage {
   const callbackTexts: Record<string, string> = {};
   const hint = message.buttons && !Array.isArray(message.buttons) ? message.buttons : null;
-  const text = hint ? hintText(message.text, hint.hint, hint.buttons) : message.text.trim();
+  const text = hint ? numberedOptions(message.text, hint.hint, hint.buttons) : message.text.trim();
   const markup = replyMarkup(Array.isArray(message.buttons) ? message.buttons : [], callbackTexts);
   const base = { ...target };
 
@@ -146,7 +103,7 @@ export function renderMessage(
   const single = sends.length === 1 && message.attachments[0].type !== 'link' ? sends[0] : null;
   if (single && text && text.length <= CAPTION_LIMIT) single.params.caption = text;
   else {
-    const parts = splitText(text);
+    const parts = splitText(text, TEXT_LIMIT);
     if (!parts.length && !sends.length && markup) parts.push(EMPTY_TEXT_WITH_BUTTONS);
     for (const part of parts) sends.push({ method: 'sendMessage', params: { ...base, text: part } });
   }

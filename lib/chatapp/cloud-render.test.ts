@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { Button } from '@/lib/schema';
+import {
+  cloudButtonsLayout,
+  LIST_BUTTON_TEXT,
+  renderCloudMessage,
+  renderCloudTemplate,
+} from './cloud-render';
+
+const to = '79001234567';
+const b = (text: string, extra: Partial<Button> = {}): Button => ({ type: 'reply', text, ...extra });
+const msg = (
+  text: string,
+  buttons: Parameters<typeof renderCloudMessage>[0]['buttons'] = null,
+  attachments = [],
+) => renderCloudMessage({ text, buttons, attachments }, to);
+
+describe('a message on the Cloud API', () => {
+  it('sends plain text, split past 4096 characters', () => {
+    const sends = msg(`${'a '.repeat(2500)}end`);
+    expect(sends.map((s) => s.type)).toEqual(['text', 'text']);
+    for (const s of sends) expect((s.text as { body: string }).body.length).toBeLessThanOrEqual(4096);
+    expect(sends[0]).toMatchObject({ messaging_product: 'whatsapp', recipient_type: 'individual', to });
+  });
+
+  it('shows up to 3 short buttons as reply buttons whose id is the whole text', () => {
+    const [send] = msg('Pay?', [b('Yes'), b('No')]);
+    expect(send).toMatchObject({
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        body: { text: 'Pay?' },
+        action: {
+          buttons: [
+            { type: 'reply', reply: { id: 'Yes', title: 'Yes' } },
+            { type: 'reply', reply: { id: 'No', title: 'No' } },
+          ],
+        },
+      },
+    });
+  });
+
+  it('shows 4 to 10 buttons (or titles over 20 characters) as a list, more as numbered text', () => {
+    const four = ['One', 'Two', 'Three', 'Four'].map((t) => b(t));
+    expect(cloudButtonsLayout(four)).toBe('list');
+    expect(cloudButtonsLayout([b('A title of 21 letters')])).toBe('list');
+    const [list] = msg('Pick', four);
+    expect(list).toMatchObject({
+      interactive: {
+        type: 'list',
+        action: { button: LIST_BUTTON_TEXT, sections: [{ rows: [{ id: 'One' }, {}, {}, {}] }] },
+      },
+    });
+    const eleven = Array.from({ length: 11 }, (_, i) => b(`Option ${i + 1}`));
+    expect(cloudButtonsLayout(eleven)).toBe('numbered_text');
+    const [numbered] = msg('Pick', eleven);
+    expect(numbered.type).toBe('text');
+    expect((numbered.text as { body: string }).body).toBe(
+      `Pick\n\n${eleven.map((x, i) => `${i + 1}. ${x.text}`).join('\n')}`,
+    );
+    // A title over 24 characters, or two alike, cannot be a row either.
+    expect(cloudButtonsLayout([b('x'.repeat(25))])).toBe('numbered_text');
+    expect(cloudButtonsLayout([b('Same'), b('Same')])).toBe('numbered_text');
+  });
+
+  it('sends the hint variant as its hint and numbered options', () => {
+    const [send] = msg('Choose a size', { hint: 'Reply with a number', buttons: [b('S'), b('M')] });
+    expect((send.text as { body: string }).body).toBe('Choose a size\n\nReply with a number\n1. S\n2. M');
+  });
+
+  it('keeps the text before an interactive body of at most 1024 characters as plain messages', () => {
+    const sends = msg(`${'word '.repeat(400)}last`, [b('OK')]);
+    expect(sends.map((s) => s.type)).toEqual(['text', 'interactive']);
+    const body = (sends[1].interactive as { body: { text: string } }).body.text;
+    expect(body.length).toBeLessThanOrEqual(1024);
+    expect(body.endsWith('last')).toBe(true);
+  });
+
+  it('turns URL buttons into address lines beside the other buttons', () => {
+    const [send] = msg('Order 7', [b('Track', { type: 'inline', url: 'https://t.example/7' }), b('Help')]);
+    expect(send).toMatchObject({
+      type: 'interactive',
+      interactive: {
+        body: { text: 'Order 7\nTrack: https://t.example/7' },
+        action: { buttons: [{ reply: { id: 'Help' } }] },
+      },
+    });
+  });
+
+  it('sends files first by link, one of them captioned with a short text', () => {
+    const photo = [{ type: 'image' as const, url: 'https://f.example/a.png' }];
+    expect(msg('Look', null, photo as never)).toEqual([
+      {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to,
+        type: 'image',
+        image: { link: photo[0].url, caption: 'Look' },
+      },
+    ]);
+    const two = [
+      { type: 'file' as const, url: 'https://f.example/a.pdf' },
+      { type: 'audio' as const, url: 'https://f.example/a.ogg' },
+    ];
+    expect(msg('Files', null, two as never).map((s) => s.type)).toEqual(['document', 'audio', 'text']);
+  });
+
+  it('builds a template message with its body parameters', () => {
+    expect(renderCloudTemplate(to, { name: 'follow_up', language: 'en_US' }, ['Ann'])).toMatchObject({
+      type: 'template',
+      template: {
+        name: 'follow_up',
+        language: { code: 'en_US' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ann' }] }],
+      },
+    });
+  });
+});
