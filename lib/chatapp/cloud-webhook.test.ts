@@ -36,6 +36,7 @@ describe('the Cloud API webhook', () => {
       from: '79001234567',
       name: 'Ann',
       messageId: 'wamid.1',
+      sentAt: 1700000000,
       text: 'Hi',
       attachments: [],
     });
@@ -123,6 +124,7 @@ describe('the Cloud API webhook', () => {
       kind: 'status',
       phoneNumberId: '1001',
       messageId: 'wamid.9',
+      recipient: '79001234567',
       status: 'failed',
       error: { code: 131047, text: '131047 Re-engagement message: More than 24 hours have passed' },
     });

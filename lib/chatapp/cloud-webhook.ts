@@ -119,6 +119,8 @@ export type CloudInbound =
       from: string;
       name?: string;
       messageId: string;
+      /** When the client sent it (unix seconds, the messenger's clock): it opens the window. */
+      sentAt: number;
       text: string;
       attachments: CloudAttachment[];
       location?: { latitude: number; longitude: number };
@@ -127,6 +129,8 @@ export type CloudInbound =
       kind: 'status';
       phoneNumberId: string;
       messageId: string;
+      /** The client's number, E.164 digits. */
+      recipient: string;
       status: 'sent' | 'delivered' | 'read' | 'failed';
       /** A failure's code and why, as the messenger gave them. */
       error?: { code: number; text: string };
@@ -225,6 +229,7 @@ export function parseCloudItem(raw: unknown): CloudInbound {
       kind: 'status',
       phoneNumberId,
       messageId: s.id,
+      recipient: phoneDigits(s.recipient_id),
       status: s.status,
       ...(error ? { error: { code: error.code, text: errorText(error) } } : {}),
     };
@@ -238,6 +243,7 @@ export function parseCloudItem(raw: unknown): CloudInbound {
     from: phoneDigits(m.from),
     ...(sender?.profile?.name ? { name: sender.profile.name } : {}),
     messageId: m.id,
+    sentAt: m.timestamp,
     ...content,
   };
 }

@@ -21,4 +21,9 @@ export interface ChannelModule {
   disconnect?(channel: ChannelRow): Promise<string | null>;
   /** What its stored inbound updates mean, for a kind that receives webhooks or polls. */
   inbound?: InboundProcessor<unknown>;
+  /**
+   * Its webhook's handlers, served at `/api/channels/<kind>/<channel id>`
+   * (app/api/channels/[kind]/[channel]/route.ts) by method.
+   */
+  webhook?: Partial<Record<'GET' | 'POST', (req: Request, channelParam: string) => Promise<Response>>>;
 }

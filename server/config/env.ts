@@ -44,6 +44,13 @@ const envSchema = z
      * growing pauses, before its message records the error.
      */
     BLOCKBOT_TG_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
+    /** The WhatsApp Cloud API's Graph API root, with its version; tests change it. */
+    BLOCKBOT_CHATAPP_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /**
+     * How long a chat-app send the Cloud API could not take (a 5xx, a network error, a rate
+     * limit) is tried again, with growing pauses, before its message records the error.
+     */
+    BLOCKBOT_CHATAPP_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
     /** Key of messenger tokens at rest (32 bytes, hex or base64); generated in embedded mode. */
     BLOCKBOT_ENCRYPTION_KEY: optionalString,
     /** The mail server for invites, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; unset = links shown. */

@@ -78,10 +78,11 @@ export const insertHeld = new PreparedStatement(
 
 /** A $kind webhook's channel: its secret, its bot id and its credentials. */
 export const webhookChannel = new PreparedStatement(
-  `SELECT id, "groupId", "inboundSecret", credentials FROM "Channel"
+  `SELECT id, "projectId", "groupId", "inboundSecret", credentials FROM "Channel"
    WHERE id = $id::int AND kind = $kind::"ChannelKind" AND "receiveMode" = 'webhook'`,
   z.object({
     id: column.int,
+    projectId: column.int,
     groupId: column.text,
     inboundSecret: column.text,
     credentials: column.json(z.unknown()),

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { retryPause } from '@/lib/channels/retry';
 import { TG_CLIENT_TYPE } from '@/lib/tg/inbound';
 import type { PacingLimits } from '@/lib/tg/pacing';
 import { renderMessage, type TgSend } from '@/lib/tg/render';
-import { retryPause } from '@/lib/tg/retry';
 import type {
   ChannelAdapter,
   ChannelClient,

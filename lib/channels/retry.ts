@@ -1,7 +1,7 @@
 /**
- * How a tg send the Bot API could not take (a 5xx, a network error) is tried again: after
+ * How a send the messenger could not take (a 5xx, a network error) is tried again: after
  * 0.5 s, then twice as long each time up to 8 s, as long as the next try starts within the
- * bound (BLOCKBOT_TG_RETRY_SECONDS) of the first. Pure.
+ * bound (the channel's BLOCKBOT_<KIND>_RETRY_SECONDS) of the first. Pure.
  */
 
 const FIRST_PAUSE_MS = 500;

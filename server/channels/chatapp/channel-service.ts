@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { CLIENT_TYPES } from '@/lib/channels/descriptors';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
+import { baseUrl } from '@/server/config/env';
+import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
+import type { Db } from '@/server/db/client-type';
+import { DomainError, invalid, parseInput } from '@/server/errors';
+import type { ChannelRow } from '../channel-module';
+import { channelView } from '../channel-view';
+import { verifyTokenHash } from '../meta-webhook';
+import { type GraphApi, type GraphResult, graphApi } from './graph-api';
+
+/**
+ * Connecting a WhatsApp Business number through the Cloud API: the access token is checked by
+ * reading the number, the app is subscribed to the business account's webhooks, and the token
+ * and the app secret are stored sealed (secret-box). The number (E.164 digits) is the channel's
+ * group_id, the interface's chat-app bot id. Meta calls the webhook shown at connection, after
+ * the handshake with the verify token shown once (only its hash is kept).
+ */
+
+export const CHATAPP_CLIENT_TYPE = CLIENT_TYPES.chatapp;
+
+const graphId = (what: string, where: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{5,25}$/, { error: `must be the ${what}: digits only, from ${where}` });
+
+export const connectCloudInput = z.object({
+  phoneNumberId: graphId('phone number ID', 'WhatsApp Manager → API Setup (not the phone number itself)'),
+  businessAccountId: graphId('WhatsApp Business Account ID', 'WhatsApp Manager → API Setup'),
+  accessToken: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{20,1024}$/, {
+      error:
+        'must be an access token (a system user’s permanent token, from Business Settings → System users)',
+    }),
+  appSecret: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{32}$/i, {
+      error: 'must be the app secret: 32 hexadecimal characters, from App settings → Basic',
+    }),
+});
+
+/** The template sent when the client's 24-hour window is closed: its body's parameters in order. */
+export const windowTemplateSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9_]{1,512}$/, {
+      error: 'must be the template’s name as approved: lower-case letters, digits and _',
+    }),
+  language: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be the template’s language code, like en or en_US' }),
+  /** Each `{message}` (the message's text), `{name}` (the client's) or text as written. */
+  parameters: z
+    .array(z.string().max(1024, { error: 'must be at most 1024 characters' }))
+    .max(20)
+    .default([]),
+});
+export type WindowTemplate = z.infer<typeof windowTemplateSchema>;
+
+export const chatappSettingsSchema = z.object({
+  windowTemplate: windowTemplateSchema.nullable().default(null),
+});
+export type ChatappSettings = z.infer<typeof chatappSettingsSchema>;
+
+export const updateChatappInput = z.object({
+  channelId: z.number().int().positive(),
+  windowTemplate: windowTemplateSchema.nullable(),
+});
+
+interface SealedCloud {
+  provider: 'cloud';
+  phoneNumberId: string;
+  businessAccountId: string;
+  token: string;
+  appSecret: string;
+}
+
+/** The number's Cloud API credentials, opened. */
+export interface CloudCredentials {
+  phoneNumberId: string;
+  businessAccountId: string;
+  token: string;
+  appSecret: string;
+}
+
+type Owner = { projectId: number; groupId: string; credentials: unknown };
+
+/** Sealed values are bound to their project, number and use: a copied value opens nowhere else. */
+const context = (projectId: number, groupId: string, what: 'token' | 'app-secret') =>
+  `chatapp-channel:${projectId}:${groupId}:${what}`;
+
+export function cloudCredentials(channel: Owner): CloudCredentials {
+  const sealed = channel.credentials as Partial<SealedCloud> | null;
+  if (sealed?.provider !== 'cloud' || !sealed.token || !sealed.appSecret || !sealed.phoneNumberId)
+    throw new Error(`the chat-app number ${channel.groupId} has no stored Cloud API credentials`);
+  return {
+    phoneNumberId: sealed.phoneNumberId,
+    businessAccountId: sealed.businessAccountId ?? '',
+    token: decryptSecret(sealed.token, context(channel.projectId, channel.groupId, 'token')),
+    appSecret: decryptSecret(sealed.appSecret, context(channel.projectId, channel.groupId, 'app-secret')),
+  };
+}
+
+/** The channel's settings, read leniently: a stored value that no longer parses is no template. */
+export function chatappSettings(channel: Pick<ChannelRow, 'settings'>): ChatappSettings {
+  const parsed = chatappSettingsSchema.safeParse(channel.settings ?? {});
+  return parsed.success ? parsed.data : { windowTemplate: null };
+}
+
+export const chatappWebhookUrl = (channelId: number) =>
+  `${baseUrl().replace(/\/+$/, '')}/api/channels/chatapp/${channelId}`;
+
+/** A refused Graph API call as a message for the person connecting the number. */
+function refusal(result: Exclude<GraphResult<unknown>, { ok: true }>, what: string): string {
+  if (result.reason === 'invalid_token')
+    return `The Cloud API does not accept this access token (${result.description}); create a permanent token for a system user with the whatsapp_business_messaging permission.`;
+  if (result.reason === 'unavailable' || result.reason === 'rate_limited')
+    return `The Cloud API could not be reached to ${what}: ${result.description}`;
+  return `The Cloud API refused to ${what}: ${result.description}`;
+}
+
+export async function connectCloudChannel(
+  db: Db,
+  projectId: number,
+  input: z.input<typeof connectCloudInput>,
+) {
+  const { phoneNumberId, businessAccountId, accessToken, appSecret } = parseInput(connectCloudInput, input);
+  const api: GraphApi = graphApi(accessToken);
+  const number = await api.get<{ display_phone_number?: string; verified_name?: string }>(
+    `${phoneNumberId}?fields=display_phone_number,verified_name`,
+  );
+  if (!number.ok)
+    throw invalid(
+      refusal(number, 'read the phone number'),
+      number.reason === 'invalid_token' ? 'accessToken' : 'phoneNumberId',
+    );
+  const groupId = phoneDigits(number.result.display_phone_number ?? '');
+  if (groupId.length < 5)
+    throw invalid(
+      `The Cloud API gave no phone number for ID ${phoneNumberId}; check the phone number ID.`,
+      'phoneNumberId',
+    );
+  const taken = await db.channel.findFirst({ where: { clientType: CHATAPP_CLIENT_TYPE, groupId } });
+  if (taken)
+    throw new DomainError(
+      'conflict',
+      taken.projectId === projectId
+        ? `+${groupId} is already connected to this project.`
+        : `+${groupId} is connected to another project; disconnect it there first (a number delivers its messages to one place).`,
+      'phoneNumberId',
+    );
+  const subscribed = await api.post(`${businessAccountId}/subscribed_apps`, {});
+  if (!subscribed.ok)
+    throw invalid(
+      refusal(subscribed, 'subscribe the app to the business account’s webhooks'),
+      'businessAccountId',
+    );
+
+  const verifyToken = randomBytes(24).toString('base64url');
+  const channel = await db.channel.create({
+    data: {
+      projectId,
+      kind: 'chatapp',
+      clientType: CHATAPP_CLIENT_TYPE,
+      groupId,
+      name: number.result.verified_name ?? `+${groupId}`,
+      credentials: {
+        provider: 'cloud',
+        phoneNumberId,
+        businessAccountId,
+        token: encryptSecret(accessToken, context(projectId, groupId, 'token')),
+        appSecret: encryptSecret(appSecret, context(projectId, groupId, 'app-secret')),
+      } satisfies SealedCloud,
+      inboundSecret: verifyTokenHash(verifyToken),
+      receiveMode: 'webhook',
+      settings: { windowTemplate: null },
+    },
+  });
+  // The verify token is shown this once, with the address to paste beside it in the app's Webhooks.
+  return { ...channelView(channel), webhook: { url: chatappWebhookUrl(channel.id), verifyToken } };
+}
+
+export async function updateChatappSettings(
+  db: Db,
+  projectId: number,
+  input: z.input<typeof updateChatappInput>,
+) {
+  const { channelId, windowTemplate } = parseInput(updateChatappInput, input);
+  const channel = await db.channel.findFirst({ where: { id: channelId, projectId, kind: 'chatapp' } });
+  if (!channel)
+    throw new DomainError('not_found', 'No chat-app number with this id is connected to this project.');
+  const updated = await db.channel.update({
+    where: { id: channelId },
+    data: { settings: { windowTemplate } },
+  });
+  return channelView(updated);
+}
+
+/** The project's connected chat-app number with this bot id (its digits, in any format), or null. */
+export function findChatappChannel(db: Db, projectId: number, botId: string) {
+  return db.channel.findFirst({
+    where: { projectId, clientType: CHATAPP_CLIENT_TYPE, groupId: phoneDigits(botId) },
+  });
+}
