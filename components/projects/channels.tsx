@@ -10,6 +10,7 @@ import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { channelReach } from '@/lib/channel-reach';
+import { ChatappConnect, ChatappNumber } from './chatapp-channel';
 import { WidgetChannel } from './widget-channel';
 
 const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : 'never');
@@ -46,7 +47,8 @@ export function Channels({
   );
   const disconnect = useMutation(trpc.channels.disconnect.mutationOptions({ onSuccess: invalidate }));
   const createWidget = useMutation(trpc.channels.createWidget.mutationOptions({ onSuccess: invalidate }));
-  const bots = channels.data?.filter((c) => !c.widget);
+  const bots = channels.data?.filter((c) => c.kind === 'tg');
+  const numbers = channels.data?.flatMap((c) => (c.chatapp ? [{ ...c, chatapp: c.chatapp }] : []));
   const widgets = channels.data?.flatMap((c) => (c.widget ? [{ ...c, widget: c.widget }] : []));
   const canManage = project.data ? project.data.role !== 'operator' : false;
   const reach = channels.data ? channelReach(channels.data) : null;
@@ -183,6 +185,54 @@ export function Channels({
                   {channel.lastError}
                 </p>
               ) : null}
+            </li>
+          ))}
+        </ul>
+      </Card>
+      {canManage ? <ChatappConnect projectId={projectId} onConnected={invalidate} /> : null}
+      <Card>
+        <CardTitle>Chat-app numbers</CardTitle>
+        {numbers?.length === 0 ? (
+          <p className="text-sm text-slate-600" data-testid="chatapp-empty">
+            No chat-app number is connected.
+            {canManage ? '' : ' An owner or admin of the project connects one.'}
+          </p>
+        ) : null}
+        <ul className="divide-y divide-slate-100">
+          {numbers?.map((channel) => (
+            <li key={channel.id} className="space-y-2 py-3 text-sm" data-testid="chatapp-row">
+              <div className="flex items-center gap-2">
+                <span className="font-medium">+{channel.groupId}</span>
+                <span className="text-slate-500">{channel.name}</span>
+                <Badge>Cloud API</Badge>
+                {canManage ? (
+                  <Button
+                    className="ml-auto"
+                    variant="secondary"
+                    size="sm"
+                    disabled={disconnect.isPending}
+                    onClick={() => {
+                      if (
+                        confirm(
+                          `Disconnect +${channel.groupId}? The bot stops answering its clients; their history stays.`,
+                        )
+                      )
+                        disconnect.mutate({ projectId, channelId: channel.id });
+                    }}
+                  >
+                    Disconnect
+                  </Button>
+                ) : null}
+              </div>
+              <p className="text-slate-500">Last update received: {dateTime(channel.lastUpdateAt)}</p>
+              {channel.lastError ? <p className="text-red-700">{channel.lastError}</p> : null}
+              <ChatappNumber
+                projectId={projectId}
+                channelId={channel.id}
+                chatapp={channel.chatapp}
+                canManage={canManage}
+                onSaved={invalidate}
+              />
             </li>
           ))}
         </ul>

@@ -1,8 +1,12 @@
 import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
+import { chatappView } from './chatapp/channel-service';
 import type { ChannelRow } from './channel-module';
 import { widgetView } from './widget/channel-service';
 
-/** What the Channels tab shows: never the token nor the webhook secret; a widget's settings and snippet. */
+/**
+ * What the Channels tab shows: never a token, an app secret nor a webhook secret; a widget's
+ * settings and snippet, a chat-app number's ids, webhook address and window template.
+ */
 export function channelView(c: ChannelRow) {
   return {
     id: c.id,
@@ -15,6 +19,7 @@ export function channelView(c: ChannelRow) {
     lastError: c.lastError,
     createdAt: c.createdAt,
     widget: c.kind === 'widget' ? widgetView(c) : null,
+    chatapp: c.kind === 'chatapp' ? chatappView(c) : null,
   };
 }
 export type ChannelView = ReturnType<typeof channelView>;

@@ -115,6 +115,18 @@ export function chatappSettings(channel: Pick<ChannelRow, 'settings'>): ChatappS
   return parsed.success ? parsed.data : { windowTemplate: null };
 }
 
+/** What the Channels tab shows of a number: never its token nor its app secret. */
+export function chatappView(channel: Pick<ChannelRow, 'id' | 'credentials' | 'settings'>) {
+  const sealed = channel.credentials as Partial<SealedCloud> | null;
+  return {
+    provider: 'cloud' as const,
+    phoneNumberId: sealed?.phoneNumberId ?? '',
+    businessAccountId: sealed?.businessAccountId ?? '',
+    webhookUrl: chatappWebhookUrl(channel.id),
+    windowTemplate: chatappSettings(channel).windowTemplate,
+  };
+}
+
 export const chatappWebhookUrl = (channelId: number) =>
   `${baseUrl().replace(/\/+$/, '')}/api/channels/chatapp/${channelId}`;
 

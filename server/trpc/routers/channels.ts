@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { disconnectChannel, listChannels } from '@/server/channels/channel-list';
+import {
+  connectCloudChannel,
+  connectCloudInput,
+  updateChatappInput,
+  updateChatappSettings,
+} from '@/server/channels/chatapp/channel-service';
 import { connectTgChannel, connectTgInput } from '@/server/channels/tg/channel-service';
 import { startPolling } from '@/server/channels/tg/polling';
 import {
@@ -16,6 +22,12 @@ export const channelsRouter = createTRPCRouter({
   connectTg: projectManagerProcedure
     .input(connectTgInput)
     .mutation(({ ctx, input }) => connectTgChannel(ctx.db, ctx.projectId, input, (id) => startPolling(id))),
+  connectChatappCloud: projectManagerProcedure
+    .input(connectCloudInput)
+    .mutation(({ ctx, input }) => connectCloudChannel(ctx.db, ctx.projectId, input)),
+  updateChatapp: projectManagerProcedure
+    .input(updateChatappInput)
+    .mutation(({ ctx, input }) => updateChatappSettings(ctx.db, ctx.projectId, input)),
   createWidget: projectManagerProcedure
     .input(createWidgetInput)
     .mutation(({ ctx, input }) => createWidgetChannel(ctx.db, ctx.projectId, input)),
