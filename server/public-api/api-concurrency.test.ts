@@ -83,6 +83,7 @@ describe('first contacts of one new client at once resolve to one client', () =>
   });
 
   it('chatapp_callback: 50 at once → all 200, one client', async () => {
+    await db.channel.create({ data: { projectId, kind: 'chatapp', clientType: 6, groupId: '42' } });
     const results = await times(50, () =>
       call('chatapp_callback', { phone: '+7 900 555-00-11', bot_id: '42', message: 'signed_up' }),
     );

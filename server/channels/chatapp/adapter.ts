@@ -11,6 +11,7 @@ import type {
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
+import { DomainError } from '@/server/errors';
 import {
   CHATAPP_CLIENT_TYPE,
   chatappSettings,
@@ -153,8 +154,9 @@ export const chatappChannel: ChannelAdapter = {
   send,
   async call(_projectId, fn) {
     if (fn === 'check_chatapp')
-      throw new Error(
-        'the Cloud API cannot look numbers up: check_chatapp needs a number connected through a WhatsApp Web session gateway',
+      throw new DomainError(
+        'invalid',
+        'The Cloud API cannot look numbers up: check_chatapp needs a chat-app number connected through a WhatsApp Web session gateway.',
       );
     throw new Error(`${fn} is not a function of the chat-app messenger`);
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
+import { DomainError } from '@/server/errors';
 import { type ApiContext, defineAction } from '../action';
 import { ApiError } from '../api-error';
 import { textParam } from '../params';
@@ -24,6 +25,8 @@ async function askChannel(
   try {
     return await channelFor(clientType).call(ctx.projectId, fn, args, { db: ctx.db });
   } catch (error) {
+    // What the connected channel cannot do at all (the Cloud API looks no number up) is said as it is.
+    if (error instanceof DomainError) throw error;
     throw new ApiError(502, 'channel_error', `The ${label} did not answer: ${(error as Error).message}`);
   }
 }

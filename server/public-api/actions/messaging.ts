@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { attachmentTypeSchema, incomingButtonsSchema } from '@/lib/schema';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { findChatappChannel } from '@/server/channels/chatapp/channel-service';
 import { findTgChannel } from '@/server/channels/tg/channel-service';
 import { getClient, resolveClient } from '@/server/contacts/client-service';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
@@ -97,6 +98,18 @@ export const tgCallback = defineAction({
   },
 });
 
+/** The project's connected chat-app number with this bot id (its number, in any format), or a 404 naming it. */
+async function connectedChatapp(ctx: ApiContext, botId: string) {
+  const channel = await findChatappChannel(ctx.db, ctx.projectId, botId);
+  if (!channel)
+    throw new ApiError(
+      404,
+      'channel_not_found',
+      `No chat-app bot ${botId} is connected to this project (see connected_channels).`,
+    );
+  return channel;
+}
+
 const chatappKnown = ['name', 'message', 'phone', 'bot_id'] as const;
 export const chatappCallback = defineAction({
   name: 'chatapp_callback',
@@ -117,9 +130,10 @@ export const chatappCallback = defineAction({
   example: { phone: '+7 900 123-45-67', bot_id: '42', name: 'Ann', message: 'signed_up' },
   responseExample: { client_id: 1002, message_id: 1, sent: 1 },
   async handle(ctx, input) {
+    const channel = await connectedChatapp(ctx, input.bot_id);
     const client = await resolveClient(ctx.db, ctx.projectId, {
       clientType: CLIENT_TYPES.chatapp,
-      groupId: input.bot_id,
+      groupId: channel.groupId,
       platformId: input.phone,
       name: input.name,
     });
@@ -197,18 +211,10 @@ export const chatappMessage = defineAction({
   example: { chatapp_bot_id: 42, phone: '79001234567', message: 'Hello!' },
   responseExample: { client_id: 1002, message_id: null, sent: 1 },
   async handle(ctx, input) {
-    const channel = await ctx.db.channel.findFirst({
-      where: { projectId: ctx.projectId, clientType: CLIENT_TYPES.chatapp, groupId: input.chatapp_bot_id },
-    });
-    if (!channel)
-      throw new ApiError(
-        404,
-        'channel_not_found',
-        `No chat-app bot ${input.chatapp_bot_id} is connected to this project (see connected_channels).`,
-      );
+    const channel = await connectedChatapp(ctx, input.chatapp_bot_id);
     const client = await resolveClient(ctx.db, ctx.projectId, {
       clientType: CLIENT_TYPES.chatapp,
-      groupId: input.chatapp_bot_id,
+      groupId: channel.groupId,
       platformId: input.phone,
     });
     return runEvent(ctx, client.id, outgoingEvent(input));

@@ -56,7 +56,7 @@ export const botHandlers = {
  * into it; otherwise the text is sent. A timeout schedules it; other clients are handled after
  * this event, under their own lease.
  */
-async function sendToClient(
+export async function sendToClient(
   run: RunState,
   clientId: number,
   textArg: Value | undefined,
