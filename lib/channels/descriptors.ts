@@ -14,6 +14,8 @@ export interface ChannelCapabilities {
   buttons: boolean;
   /** Most buttons one message can carry, when limited. */
   maxButtons?: number;
+  /** Longest button title it shows as a button, when limited (a longer one makes numbered text). */
+  buttonTitleLength?: number;
   /** Longest text of one message, in characters, when limited (longer texts are split). */
   textLength?: number;
   /** Kinds of attachments it shows (`image`, `video`, `audio`, `document`). */
@@ -79,11 +81,13 @@ export const CHANNEL_DESCRIPTORS = [
     apiName: 'chatapp',
     label: 'Chat app',
     person: 'Chat app user',
-    // Up to 3 reply buttons, or a list of up to 10 rows.
+    // Up to 3 reply buttons of 20 characters, or a list of up to 10 rows of 24; past that,
+    // numbered text (lib/chatapp/cloud-render.ts).
     platformIds: 'phone',
     capabilities: {
       buttons: true,
       maxButtons: 10,
+      buttonTitleLength: 24,
       textLength: 4096,
       media: ALL_MEDIA,
       typing: true,

@@ -321,6 +321,30 @@ describe('bot lint', () => {
     expect(rule('messenger-cannot-show', many, messengersOf([]))).toEqual([]);
   });
 
+  it('messenger-cannot-show: the chat-app messenger shows 10 buttons at most, titles of 24 characters', () => {
+    const chatapp = messengersOf(['chatapp']);
+    expect(chatapp).toEqual([{ name: 'chatapp', buttons: true, maxButtons: 10, buttonTitleLength: 24 }]);
+    const eleven = bot([
+      { id: 2, kind: 'state', buttons: Array.from({ length: 11 }, (_, i) => ({ text: `b${i}` })) },
+    ]);
+    expect(rule('messenger-cannot-show', eleven, chatapp)[0].message).toContain(
+      '11 buttons; chatapp shows at most 10',
+    );
+    const long = bot([{ id: 2, kind: 'state', buttons: [{ text: 'Deliver to my office address' }] }]);
+    expect(rule('messenger-cannot-show', long, chatapp)).toMatchObject([
+      { target: { type: 'block', id: 2 }, message: expect.stringContaining('over 24 characters') },
+    ]);
+    // A URL button is sent as an address line, whatever its length; short titles are shown as they are.
+    const fine = bot([
+      {
+        id: 2,
+        kind: 'state',
+        buttons: [{ text: 'Open the full order page', url: 'https://x.test' }, { text: 'Yes' }],
+      },
+    ]);
+    expect(rule('messenger-cannot-show', fine, chatapp)).toEqual([]);
+  });
+
   it('unknown-crm-stage: a block action moving the deal to a stage the project no longer has', () => {
     const schema = bot([
       { id: 2, kind: 'state', actions: { crmStateId: 7, addToLists: [], removeFromLists: [] } },

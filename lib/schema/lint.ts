@@ -41,6 +41,8 @@ export interface MessengerCapabilities {
   buttons: boolean;
   /** Most buttons one message can carry. */
   maxButtons?: number;
+  /** Longest title shown as a button. */
+  buttonTitleLength?: number;
 }
 
 /**
@@ -50,9 +52,14 @@ export interface MessengerCapabilities {
 export function capabilitiesOf(kind: string): MessengerCapabilities | undefined {
   const descriptor = descriptorOfKind(kind);
   if (!descriptor) return undefined;
-  const { buttons, maxButtons } = descriptor.capabilities;
+  const { buttons, maxButtons, buttonTitleLength } = descriptor.capabilities;
   if (buttons && maxButtons === undefined) return undefined;
-  return { name: descriptor.kind, buttons, ...(maxButtons !== undefined && { maxButtons }) };
+  return {
+    name: descriptor.kind,
+    buttons,
+    ...(maxButtons !== undefined && { maxButtons }),
+    ...(buttonTitleLength !== undefined && { buttonTitleLength }),
+  };
 }
 
 /** The messengers a project's connected channels (by kind) bring to the `messenger-cannot-show` rule. */
@@ -729,6 +736,19 @@ const messengerCannotShow: Rule = (bot, options) =>
             severity: 'warning',
             target: block(b.id),
             message: `This block has ${count} buttons; ${messenger.name} shows at most ${messenger.maxButtons} in one message. Split them over several blocks.`,
+          },
+        ];
+      const long = messenger.buttonTitleLength
+        ? buttonList(b.buttons).find(
+            (x) => !x.url && x.text.trim().length > (messenger.buttonTitleLength ?? 0),
+          )
+        : undefined;
+      if (long && Array.isArray(b.buttons))
+        return [
+          {
+            severity: 'warning',
+            target: block(b.id),
+            message: `The button “${long.text.trim()}” is over ${messenger.buttonTitleLength} characters: ${messenger.name} shows such buttons as numbered text, and its clients answer with a number the arrows do not expect. Shorten it.`,
           },
         ];
       return [];
