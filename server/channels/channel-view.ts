@@ -1,6 +1,6 @@
 import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
-import { chatappView } from './chatapp/channel-service';
 import type { ChannelRow } from './channel-module';
+import { chatappView } from './chatapp/channel-service';
 import { widgetView } from './widget/channel-service';
 
 /**

@@ -7,7 +7,7 @@ import { SafeHttpError, safeFetch } from '@/server/http';
  * An answer is classified the way the chat-app channel acts on it.
  */
 
-const DEFAULT_API_ROOT = 'https://graph.facebook.com/v21.0';
+const DEFAULT_API_ROOT = 'https://graph.facebook.com/v23.0';
 
 export function graphApiRoot(): string {
   return (getEnv().BLOCKBOT_CHATAPP_API_ROOT ?? DEFAULT_API_ROOT).replace(/\/+$/, '');

@@ -1,0 +1,449 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAST_MESSAGE_KEY } from '@/lib/chatapp/cloud-window';
+import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { getDb } from '@/server/db';
+import type { PrismaClient } from '@/server/db/client-type';
+import { useFreshAppDatabase } from '@/server/db/test-support';
+import { startWorkers } from '@/server/jobs/jobs';
+import { createApiKey } from '@/server/projects/api-keys';
+import { saveBotSchema } from '@/server/projects/bot-schema-store';
+import { createProject } from '@/server/projects/project-service';
+import { startApiServer } from '@/server/public-api/testing/api-server';
+import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import { waitFor } from '@/server/testing/wait-for';
+import type { TRPCContext } from '@/server/trpc/init';
+import { createCaller } from '@/server/trpc/root';
+import { channelSweepJob } from '../inbound/pipeline';
+import { chatappChannel } from './adapter';
+import { type FakeCloudApi, type FakeNumber, startFakeCloudApi } from './testing/fake-cloud-api';
+
+/**
+ * The chat-app channel on the Cloud API end to end: a number connected through the web app's
+ * API against the fake Graph API, the webhook subscribed by the fake's handshake, messages
+ * delivered signed to the real route over HTTP and run through the engine, the bot's answers
+ * arriving at the fake as Cloud API messages, and the fake's status callbacks moving them.
+ */
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-chatapp-'));
+const HOUR = 3600_000;
+let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let db: PrismaClient;
+let fake: FakeCloudApi;
+let routes: RouteServer;
+let api: Awaited<ReturnType<typeof startApiServer>>;
+let owner: ReturnType<typeof createCaller>;
+let projectId: number;
+let apiKey: string;
+/** The fake's clock: real time, unless a test moves it (a client who wrote a day ago). */
+let shift = 0;
+let number: FakeNumber;
+let channelId: number;
+let verifyToken: string;
+
+async function serveRoute(): Promise<RouteServer> {
+  const { GET, POST } = await import('@/app/api/channels/[kind]/[channel]/route');
+  const pattern = /^\/api\/channels\/(?<kind>[^/]+)\/(?<channel>[^/]+)$/;
+  return serveRoutes([
+    { method: 'GET', pattern, handler: GET },
+    { method: 'POST', pattern, handler: POST },
+  ]);
+}
+
+async function connect(n: FakeNumber) {
+  return owner.channels.connectChatappCloud({
+    projectId,
+    phoneNumberId: n.phoneNumberId,
+    businessAccountId: n.wabaId,
+    accessToken: n.token,
+    appSecret: n.appSecret,
+  });
+}
+
+beforeAll(async () => {
+  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+  process.env.BLOCKBOT_API_RATE_LIMIT = '100000';
+  process.env.BLOCKBOT_CHATAPP_RETRY_SECONDS = '20';
+  fake = await startFakeCloudApi({ now: () => Date.now() + shift });
+  routes = await serveRoute();
+  process.env.BLOCKBOT_CHATAPP_API_ROOT = `${fake.url}/${fake.version}`;
+  process.env.BLOCKBOT_BASE_URL = routes.url;
+  app = await useFreshAppDatabase(tmp);
+  db = await getDb();
+  api = await startApiServer();
+  await startWorkers([channelSweepJob] as never);
+  const user = await db.user.create({ data: { id: 'u-ca', email: 'ca@example.com', name: 'ca' } });
+  owner = createCaller({
+    db,
+    session: { user, session: { id: 's-ca', userId: user.id } } as unknown as TRPCContext['session'],
+  });
+  projectId = (
+    await createProject(db, {
+      name: 'chat-app',
+      plan: 'business',
+      owner: { email: user.email, userId: user.id },
+    })
+  ).id;
+  apiKey = (await createApiKey(db, projectId, { name: 'main' })).key;
+  await saveBotSchema(db, projectId, {
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [
+      {
+        id: 1,
+        kind: 'start',
+        text: 'Welcome! Pay now?',
+        trigger: { alternatives: '' },
+        buttons: [
+          { type: 'reply', text: 'Yes' },
+          { type: 'reply', text: 'No' },
+        ],
+      },
+      { id: 2, kind: 'start', text: 'Paid, thank you', trigger: { alternatives: 'Yes' } },
+      { id: 3, kind: 'start', text: 'Got your file: #{attachment_url}', trigger: { alternatives: 'photo' } },
+    ],
+    arrows: [],
+  });
+  number = fake.addNumber({ displayPhoneNumber: '15550001111', verifiedName: 'Pizza' });
+  const connected = await connect(number);
+  channelId = connected.id;
+  verifyToken = connected.webhook.verifyToken;
+});
+afterAll(async () => {
+  await api?.close();
+  await app?.dispose();
+  await fake?.close();
+  routes?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+let nextClient = 79001000000;
+const newClient = () => String(nextClient++);
+
+const textsTo = (to: string) =>
+  fake.sent(number.phoneNumberId, to).map((m) => {
+    const p = m.payload as {
+      text?: { body: string };
+      interactive?: { body: { text: string } };
+      type: string;
+    };
+    return p.text?.body ?? p.interactive?.body.text ?? p.type;
+  });
+
+const historyOf = (platformId: string) =>
+  db.message.findMany({
+    where: { client: { projectId, platformId, clientType: 6 }, direction: 'out' },
+    orderBy: { id: 'asc' },
+  });
+
+async function callApi(action: string, params: Record<string, unknown>) {
+  const res = await fetch(`${api.url}/api/${apiKey}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(params),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('connecting a number', () => {
+  it('checks the number, subscribes the app, keeps the token and app secret sealed, shows the webhook once', async () => {
+    const channel = await db.channel.findUniqueOrThrow({ where: { id: channelId } });
+    expect(channel).toMatchObject({ kind: 'chatapp', clientType: 6, groupId: '15550001111', name: 'Pizza' });
+    const stored = JSON.stringify(channel.credentials);
+    expect(stored).not.toContain(number.token);
+    expect(stored).not.toContain(number.appSecret);
+    expect(channel.inboundSecret).not.toContain(verifyToken);
+    expect(fake.callsOf(new RegExp(`/${number.wabaId}/subscribed_apps$`))).toHaveLength(1);
+    const [view] = (await owner.channels.list({ projectId })).filter((c) => c.id === channelId);
+    expect(view.chatapp).toMatchObject({
+      phoneNumberId: number.phoneNumberId,
+      webhookUrl: `${routes.url}/api/channels/chatapp/${channelId}`,
+    });
+    expect(JSON.stringify(view)).not.toContain(number.token);
+  });
+
+  it('refuses a wrong token or number id, naming the field, and a number connected already', async () => {
+    const other = fake.addNumber();
+    await expect(connect({ ...other, token: 'EAAwrongwrongwrongwrongwrong' })).rejects.toMatchObject({
+      message: expect.stringContaining('does not accept this access token'),
+    });
+    await expect(connect({ ...other, phoneNumberId: '99999999999' })).rejects.toMatchObject({
+      message: expect.stringContaining('refused to read the phone number'),
+    });
+    await expect(connect(number)).rejects.toMatchObject({
+      message: '+15550001111 is already connected to this project.',
+    });
+  });
+
+  it('answers the subscription handshake for its verify token only', async () => {
+    const url = `${routes.url}/api/channels/chatapp/${channelId}`;
+    expect(await fake.setWebhook(number.phoneNumberId, { url, verifyToken: 'not-the-token' })).toBe(false);
+    expect(await fake.setWebhook(number.phoneNumberId, { url, verifyToken })).toBe(true);
+  });
+});
+
+describe('a client writing to the number', () => {
+  it('gets the bot’s answer as reply buttons; the message is read and its status follows the callbacks', async () => {
+    const from = newClient();
+    await fake.sendInbound(number.phoneNumberId, { from, name: 'Ann', type: 'text', text: 'hello' });
+    await waitFor(async () => textsTo(from).length === 1, 'the welcome');
+    const [welcome] = fake.sent(number.phoneNumberId, from);
+    expect(welcome.payload).toMatchObject({
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        action: { buttons: [{ reply: { id: 'Yes', title: 'Yes' } }, { reply: { id: 'No' } }] },
+      },
+    });
+    // Marked read, with the typing indicator, as the bot worked on it.
+    await fake.waitForCall((c) => (c.body as { status?: string } | undefined)?.status === 'read');
+    const client = await db.client.findFirstOrThrow({
+      where: { projectId, platformId: from, clientType: 6 },
+    });
+    expect(client).toMatchObject({ groupId: '15550001111', name: 'Ann' });
+    const [out] = await waitFor(async () => {
+      const rows = await historyOf(from);
+      return rows[0]?.status === 'sent' ? rows : null;
+    }, 'the reply recorded as sent');
+    expect(out.externalId).toBe(welcome.id);
+
+    await fake.flushStatuses();
+    await fake.markRead(welcome.id);
+    await waitFor(async () => (await historyOf(from))[0]?.status === 'read', 'the status moved to read');
+
+    // The press comes back as the button's text and follows its block.
+    await fake.sendInbound(number.phoneNumberId, { from, type: 'button_reply', id: 'Yes', title: 'Yes' });
+    await waitFor(async () => textsTo(from).at(-1) === 'Paid, thank you', 'the answer to the press');
+  });
+
+  it('stores a signed delivery once, and refuses an unsigned or wrongly signed one before storing anything', async () => {
+    const from = newClient();
+    const before = await db.channelUpdate.count();
+    const payload = (id: string) => ({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: number.wabaId,
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '15550001111', phone_number_id: number.phoneNumberId },
+                contacts: [{ profile: { name: 'Bob' }, wa_id: from }],
+                messages: [
+                  {
+                    from,
+                    id,
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    type: 'text',
+                    text: { body: 'hi' },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect(
+      (await fake.deliver(number.phoneNumberId, payload('wamid.unsigned'), { signature: null })).status,
+    ).toBe(401);
+    const forged = `sha256=${'0'.repeat(64)}`;
+    expect(
+      (await fake.deliver(number.phoneNumberId, payload('wamid.forged'), { signature: forged })).status,
+    ).toBe(401);
+    expect(await db.channelUpdate.count()).toBe(before);
+
+    // Meta repeats a delivery it thinks unanswered: one update, one answer.
+    expect((await fake.deliver(number.phoneNumberId, payload('wamid.twice'))).status).toBe(200);
+    expect((await fake.deliver(number.phoneNumberId, payload('wamid.twice'))).status).toBe(200);
+    await waitFor(async () => textsTo(from).length === 1, 'the answer');
+    expect(await db.channelUpdate.count({ where: { channelId, externalId: 'wamid.twice' } })).toBe(1);
+    await waitFor(
+      async () =>
+        (await db.channelUpdate.findFirst({
+          where: { externalId: 'wamid.twice', processedAt: { not: null } },
+        })) !== null,
+      'the update processed',
+    );
+    expect(textsTo(from)).toHaveLength(1);
+  });
+
+  it('downloads a photo through the Graph API and keeps it as the client’s file', async () => {
+    const from = newClient();
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    await fake.sendInbound(number.phoneNumberId, {
+      from,
+      type: 'image',
+      bytes,
+      mimeType: 'image/png',
+      caption: 'photo',
+    });
+    await waitFor(
+      async () => textsTo(from).some((t) => t.startsWith('Got your file: ')),
+      'the answer with the file',
+    );
+    const file = await db.storedFile.findFirstOrThrow({ where: { client: { platformId: from } } });
+    expect(file).toMatchObject({ mimeType: 'image/png', size: bytes.length });
+    expect(textsTo(from).find((t) => t.startsWith('Got your file'))).toContain(`/api/files/${file.id}/`);
+  });
+});
+
+describe('the 24-hour window', () => {
+  it('sends nothing free-form to a client who wrote more than a day ago: the message fails with why, or goes as the template', async () => {
+    const from = newClient();
+    shift = -25 * HOUR;
+    try {
+      await fake.sendInbound(number.phoneNumberId, { from, type: 'text', text: 'an old hello' });
+      await waitFor(async () => (await historyOf(from))[0]?.status === 'failed', 'the welcome refused');
+    } finally {
+      shift = 0;
+    }
+    const [refused] = await historyOf(from);
+    expect(refused.error).toContain('131047');
+    expect(fake.sent(number.phoneNumberId, from)).toHaveLength(0);
+
+    fake.addTemplate(number.wabaId, { name: 'follow_up', language: 'en_US', bodyParams: 1 });
+    await owner.channels.updateChatapp({
+      projectId,
+      channelId,
+      windowTemplate: { name: 'follow_up', language: 'en_US', parameters: ['{message}'] },
+    });
+    const sent = await callApi('chatapp_message', {
+      chatapp_bot_id: '+1 555 000 1111',
+      phone: from,
+      message: 'Your order is ready',
+    });
+    expect(sent.status).toBe(200);
+    await waitFor(async () => fake.sent(number.phoneNumberId, from).length === 1, 'the template');
+    expect(fake.sent(number.phoneNumberId, from)[0].payload).toMatchObject({
+      type: 'template',
+      template: {
+        name: 'follow_up',
+        language: { code: 'en_US' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Your order is ready' }] }],
+      },
+    });
+    await owner.channels.updateChatapp({ projectId, channelId, windowTemplate: null });
+  });
+
+  it('keeps when the client last wrote in their channel state, not in their variables', async () => {
+    const from = newClient();
+    await fake.sendInbound(number.phoneNumberId, { from, type: 'text', text: 'hi' });
+    const client = await waitFor(
+      () =>
+        db.client.findFirst({
+          where: { projectId, platformId: from },
+          include: { channelStates: true, variables: true },
+        }),
+      'the client',
+    );
+    await waitFor(
+      async () =>
+        (await db.clientChannelState.count({ where: { clientId: client.id, key: LAST_MESSAGE_KEY } })) === 1,
+      'the state',
+    );
+    expect(client.variables.map((v) => v.name)).not.toContain(LAST_MESSAGE_KEY);
+  });
+});
+
+describe('failures and limits', () => {
+  it('records a number that cannot receive messages as failed with the messenger’s error (131026)', async () => {
+    const from = newClient();
+    fake.blockRecipient(from);
+    await fake.sendInbound(number.phoneNumberId, { from, type: 'text', text: 'hi' });
+    await waitFor(async () => (await historyOf(from))[0]?.status === 'sent', 'accepted');
+    await fake.flushStatuses();
+    const [row] = await waitFor(async () => {
+      const rows = await historyOf(from);
+      return rows[0]?.status === 'failed' ? rows : null;
+    }, 'the failure reported');
+    expect(row.error).toContain('131026');
+  });
+
+  it('keeps a number within its throughput: 100 sends at once get no rate-limit error', async () => {
+    const clients = await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        const platformId = newClient();
+        const client = await db.client.create({
+          data: { projectId, clientType: 6, groupId: '15550001111', platformId },
+        });
+        await db.clientChannelState.create({
+          data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
+        });
+        return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
+      }),
+    );
+    const callsBefore = fake.calls.length;
+    const results = await Promise.all(
+      clients.map((c) =>
+        chatappChannel.send(c, { text: 'Sale today', attachments: [], buttons: null, blockId: null }, { db }),
+      ),
+    );
+    expect(results.every((r) => r.delivered)).toBe(true);
+    const limited = fake.calls.slice(callsBefore).filter((c) => c.status !== 200);
+    expect(limited.map((c) => JSON.stringify(c.answer).slice(0, 300))).toEqual([]);
+  });
+
+  it('tries again after a 502 or a rate limit, and never after a refusal', async () => {
+    const from = newClient();
+    const client = await db.client.create({
+      data: { projectId, clientType: 6, groupId: '15550001111', platformId: from },
+    });
+    await db.clientChannelState.create({
+      data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
+    });
+    const target = { id: client.id, projectId, platformId: from, groupId: '15550001111', clientType: 6 };
+    let failures = 1;
+    fake.intercept = () => (failures-- > 0 ? 'bad_gateway' : 'process');
+    try {
+      const ok = await chatappChannel.send(
+        target,
+        { text: 'after a 502', attachments: [], buttons: null, blockId: null },
+        { db },
+      );
+      expect(ok).toMatchObject({ delivered: true, externalId: expect.stringMatching(/^wamid\./) });
+    } finally {
+      fake.intercept = null;
+    }
+    const tooLong = await chatappChannel.send(
+      target,
+      { text: 'x', attachments: [{ type: 'image', url: 'not a url' }], buttons: null, blockId: null },
+      { db },
+    );
+    expect(tooLong.delivered).toBe(false);
+  });
+});
+
+describe('the interface’s chat-app calls', () => {
+  it('chatapp_callback starts the bot for a number; an unknown bot id is a 404', async () => {
+    const phone = '+1 (555) 010-2030';
+    const started = await callApi('chatapp_callback', {
+      phone,
+      bot_id: '15550001111',
+      message: 'signed_up',
+      name: 'Eve',
+    });
+    expect(started.status).toBe(200);
+    const client = await db.client.findFirstOrThrow({ where: { projectId, platformId: '15550102030' } });
+    expect(client).toMatchObject({ clientType: 6, groupId: '15550001111' });
+    const unknown = await callApi('chatapp_callback', { phone, bot_id: '4242', message: 'x' });
+    expect(unknown).toMatchObject({ status: 404, body: { message: expect.stringContaining('4242') } });
+  });
+
+  it('chatapp_client_id finds a number in any format; check_chatapp says the Cloud API cannot look numbers up', async () => {
+    const found = await fetch(
+      `${api.url}/api/${apiKey}/chatapp_client_id?phone=${encodeURIComponent('15550102030@c.us')}`,
+    );
+    expect(found.status).toBe(200);
+    const missing = await fetch(`${api.url}/api/${apiKey}/chatapp_client_id?phone=15550000000`);
+    expect(missing.status).toBe(404);
+    const check = await callApi('check_chatapp', { phone: '+1 555 010 2030' });
+    expect(check).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('cannot look numbers up') },
+    });
+  });
+});
