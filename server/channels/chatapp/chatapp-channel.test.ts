@@ -7,6 +7,7 @@ import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
+import { getEngineDeps } from '@/server/engine/engine';
 import { startWorkers } from '@/server/jobs/jobs';
 import { createApiKey } from '@/server/projects/api-keys';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
@@ -16,7 +17,7 @@ import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
-import { channelSweepJob } from '../inbound/pipeline';
+import { channelSweepJob, sweepChannelUpdates } from '../inbound/pipeline';
 import { chatappChannel } from './adapter';
 import { type FakeCloudApi, type FakeNumber, startFakeCloudApi } from './testing/fake-cloud-api';
 
@@ -109,6 +110,8 @@ beforeAll(async () => {
   const connected = await connect(number);
   channelId = connected.id;
   verifyToken = connected.webhook.verifyToken;
+  const url = `${routes.url}/api/channels/chatapp/${channelId}`;
+  if (!(await fake.setWebhook(number.phoneNumberId, { url, verifyToken }))) throw new Error('the handshake failed');
 });
 afterAll(async () => {
   await api?.close();
@@ -136,6 +139,13 @@ const historyOf = (platformId: string) =>
     where: { client: { projectId, platformId, clientType: 6 }, direction: 'out' },
     orderBy: { id: 'asc' },
   });
+
+/** A stored item as a webhook's `value`. */
+const itemValue = (i: { metadata: object; contact: object; message: object }) => ({
+  metadata: i.metadata,
+  contacts: [i.contact],
+  messages: [i.message],
+});
 
 async function callApi(action: string, params: Record<string, unknown>) {
   const res = await fetch(`${api.url}/api/${apiKey}/${action}`, {
@@ -269,6 +279,54 @@ describe('a client writing to the number', () => {
       'the update processed',
     );
     expect(textsTo(from)).toHaveLength(1);
+  });
+
+  it('answers an update whose process died after storing it once, by the sweeper, in its chat’s order', async () => {
+    const from = newClient();
+    const item = (id: string, at: number, text: string) => ({
+      metadata: { display_phone_number: '15550001111', phone_number_id: number.phoneNumberId },
+      contact: { wa_id: from, profile: { name: 'Dee' } },
+      message: { from, id, timestamp: String(at), type: 'text', text: { body: text } },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    // Stored by a process that died before running them (its hold expired), the later one first.
+    for (const [id, at, text] of [
+      ['wamid.late', now, 'Yes'],
+      ['wamid.early', now - 1, 'hello'],
+    ] as const)
+      await db.channelUpdate.create({
+        data: {
+          channelId,
+          externalId: id,
+          updateId: BigInt(at),
+          chat: from,
+          payload: item(id, at, text),
+          claimToken: 'a-process-that-died',
+          claimedUntil: new Date(Date.now() - 1000),
+          attempts: 1,
+        },
+      });
+    await sweepChannelUpdates(await getEngineDeps());
+    await waitFor(async () => textsTo(from).length === 2, 'both answers');
+    expect(textsTo(from)).toEqual(['Welcome! Pay now?', 'Paid, thank you']);
+    // Processed once: another pass, or Meta's repeat of one of them, answers nothing more.
+    await sweepChannelUpdates(await getEngineDeps());
+    await fake.deliver(number.phoneNumberId, {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: number.wabaId,
+          changes: [
+            {
+              field: 'messages',
+              value: { messaging_product: 'whatsapp', ...itemValue(item('wamid.late', now, 'Yes')) },
+            },
+          ],
+        },
+      ],
+    });
+    expect(await db.channelUpdate.count({ where: { channelId, chat: from, processedAt: null } })).toBe(0);
+    expect(textsTo(from)).toHaveLength(2);
   });
 
   it('downloads a photo through the Graph API and keeps it as the client’s file', async () => {
@@ -408,6 +466,21 @@ describe('failures and limits', () => {
     } finally {
       fake.intercept = null;
     }
+    // A number whose throughput is 1 a second: the second send is refused with 130429, then goes.
+    const limits = fake.limits;
+    fake.limits = limits && { ...limits, perSecond: 1 };
+    const callsBefore = fake.calls.length;
+    try {
+      const both = await Promise.all(
+        ['first', 'second'].map((text) =>
+          chatappChannel.send(target, { text, attachments: [], buttons: null, blockId: null }, { db }),
+        ),
+      );
+      expect(both.map((r) => r.delivered)).toEqual([true, true]);
+    } finally {
+      fake.limits = limits;
+    }
+    expect(fake.calls.slice(callsBefore).some((c) => JSON.stringify(c.answer).includes('130429'))).toBe(true);
     const tooLong = await chatappChannel.send(
       target,
       { text: 'x', attachments: [{ type: 'image', url: 'not a url' }], buttons: null, blockId: null },

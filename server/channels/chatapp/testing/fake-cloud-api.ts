@@ -131,6 +131,7 @@ export interface FakeCloudApi {
   intercept: ((request: InterceptedRequest) => Interception | Promise<Interception>) | null;
   calls: RecordedCall[];
   deliveries: WebhookDelivery[];
+  /** The limits in force; a test may change them (null: none). */
   limits: FakeLimits | null;
   addNumber(input?: Partial<FakeNumber>): FakeNumber;
   number(phoneNumberId: string): FakeNumber;
@@ -513,6 +514,8 @@ export async function startFakeCloudApi(
   }
 
   function checkRate(n: NumberState, to: string): void {
+    // The fake's limits as a test last set them.
+    const { limits } = api;
     if (!limits) return;
     const at = now();
     n.sends = n.sends.filter((t) => t > at - 1000);
