@@ -6,6 +6,8 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 /** The browser tests' fake Bot API (e2e/channels.spec.ts) listens here; the app's tg client points at it. */
 const fakeTgPort = port + 1;
+/** And their fake Cloud API (e2e/channels-chatapp.spec.ts), for the chat-app channel. */
+const fakeCloudPort = port + 2;
 // Debian's Chromium where present (this project's CI); elsewhere `npx playwright install chromium`.
 const debianChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const executablePath = fs.existsSync(debianChromium) ? debianChromium : undefined;
@@ -48,6 +50,7 @@ export default defineConfig({
       // Browser tests' fake third-party APIs listen on 127.0.0.1: the safe client may reach them.
       BLOCKBOT_HTTP_ALLOW_HOSTS: '127.0.0.1',
       BLOCKBOT_TG_API_ROOT: `http://127.0.0.1:${fakeTgPort}`,
+      BLOCKBOT_CHATAPP_API_ROOT: `http://127.0.0.1:${fakeCloudPort}/v23.0`,
       PORT: String(port),
     },
   },

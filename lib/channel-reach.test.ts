@@ -22,6 +22,12 @@ describe('where clients reach the bot', () => {
     ).toBe('Clients reach the bot through 2 tg bots and 2 chat widgets on your websites.');
   });
 
+  it('counts chat-app numbers by their name', () => {
+    expect(channelReach([tg(), { kind: 'chatapp', receiving: true, widget: null }]).text).toBe(
+      'Clients reach the bot through 1 tg bot and 1 chat-app number.',
+    );
+  });
+
   it('tells a newcomer how to let clients in when nothing reaches the bot', () => {
     for (const channels of [[], [tg(false)], [widget([])]]) {
       const reach = channelReach(channels);

@@ -18,16 +18,18 @@ export function channelReach(channels: readonly ReachChannel[]): { live: boolean
   const widgets = channels.filter(
     (c) => c.kind === 'widget' && c.widget?.settings.allowedOrigins.length,
   ).length;
-  const others = channels.filter((c) => c.kind !== 'tg' && c.kind !== 'widget' && c.receiving).length;
+  const numbers = channels.filter((c) => c.kind === 'chatapp' && c.receiving).length;
+  const others = channels.filter((c) => !['tg', 'widget', 'chatapp'].includes(c.kind) && c.receiving).length;
   const parts = [
     bots ? count(bots, 'tg bot', 'tg bots') : '',
+    numbers ? count(numbers, 'chat-app number', 'chat-app numbers') : '',
     widgets ? count(widgets, 'chat widget on your website', 'chat widgets on your websites') : '',
     others ? count(others, 'other channel', 'other channels') : '',
   ].filter(Boolean);
   if (!parts.length)
     return {
       live: false,
-      text: 'No client can reach the bot yet: it talks only in the builder’s simulator. Connect a tg bot, or create a chat widget and allow your website, and clients can write to it.',
+      text: 'No client can reach the bot yet: it talks only in the builder’s simulator. Connect a tg bot or a chat-app number, or create a chat widget and allow your website, and clients can write to it.',
     };
   return { live: true, text: `Clients reach the bot through ${parts.join(' and ')}.` };
 }

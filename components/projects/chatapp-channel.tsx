@@ -150,9 +150,9 @@ export function ChatappNumber({
   });
   const save = useMutation(trpc.channels.updateChatapp.mutationOptions({ onSuccess: onSaved }));
   const id = (name: string) => `chatapp-${channelId}-${name}`;
-  const fieldErrors = save.error?.data?.fieldErrors as Record<string, string[]> | undefined;
+  const issues = save.error?.data?.issues;
   const errorOf = (key: string) =>
-    Object.entries(fieldErrors ?? {}).find(([k]) => k.includes(key))?.[1]?.[0] ?? null;
+    issues?.find((i) => i.path.startsWith(`windowTemplate.${key}`))?.message ?? null;
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -212,7 +212,7 @@ export function ChatappNumber({
               />
             </Field>
           </div>
-          {save.error && !fieldErrors ? <Alert tone="error">{save.error.message}</Alert> : null}
+          {save.error && !issues ? <Alert tone="error">{save.error.message}</Alert> : null}
           <div className="flex items-center gap-3 sm:col-span-2">
             <Button type="submit" variant="secondary" size="sm" disabled={save.isPending}>
               {save.isPending ? 'Saving…' : 'Save template'}

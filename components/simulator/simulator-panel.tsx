@@ -9,6 +9,8 @@ import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import { useScrollToNewest } from '@/components/ui/use-scroll-to-newest';
 import type { Attachment, Buttons } from '@/lib/schema';
+import { chatappPreview } from './chatapp-preview';
+import { ChatappPreviewMessage } from './chatapp-preview-message';
 import { SimulatorLogEntry } from './simulator-log-entry';
 import { SimulatorTimer } from './simulator-timer';
 import { SimulatorWarning } from './simulator-warning';
@@ -43,7 +45,10 @@ export function SimulatorPanel({
   const fire = useMutation(trpc.simulator.fireNow.mutationOptions({ onSuccess: refresh }));
   const [text, setText] = useState('');
   const [tab, setTab] = useState<'variables' | 'log'>('variables');
-  const [asTg, setAsTg] = useState(false);
+  // How the bot's messages are drawn: the simulator's own way, or as a messenger shows them.
+  const [previewAs, setPreviewAs] = useState<'simulator' | 'tg' | 'chatapp'>('simulator');
+  const asTg = previewAs === 'tg';
+  const asChatapp = previewAs === 'chatapp';
   const data = state.data;
   const scroller = useRef<HTMLDivElement>(null);
   const newest = data?.transcript.at(-1);
@@ -78,6 +83,18 @@ export function SimulatorPanel({
         ])
       : [],
   );
+  const chatappBubbles = new Map(
+    asChatapp
+      ? sent.map((m) => [
+          m.id,
+          chatappPreview({
+            text: m.text,
+            attachments: m.attachments as Attachment[],
+            buttons: m.buttons as Buttons | null,
+          }),
+        ])
+      : [],
+  );
   // The messenger keeps a reply keyboard until a later message brings another.
   const replyKeyboard = [...previews.values()].reverse().find((p) => p.replyKeyboard)?.replyKeyboard;
   return (
@@ -87,19 +104,30 @@ export function SimulatorPanel({
     >
       <div className="flex items-center justify-between border-b border-slate-200 px-3 py-2">
         <h2 className="text-sm font-semibold">Simulator</h2>
-        <label className="ml-auto flex items-center gap-1.5 text-xs text-slate-600">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={asTg}
-            onChange={(e) => setAsTg(e.target.checked)}
-            aria-checked={asTg}
-          />
-          Preview as: tg messenger
-        </label>
         <Button variant="ghost" size="sm" onClick={() => reset.mutate({ projectId })}>
           Reset
         </Button>
+      </div>
+      <div className="flex items-center gap-3 border-b border-slate-100 px-3 py-1 text-xs text-slate-600">
+        <span>Preview as:</span>
+        {(
+          [
+            ['tg', 'tg messenger'],
+            ['chatapp', 'chat app'],
+          ] as const
+        ).map(([kind, label]) => (
+          <label key={kind} className="flex items-center gap-1.5">
+            <input
+              type="checkbox"
+              role="switch"
+              aria-label={`Preview as: ${label}`}
+              checked={previewAs === kind}
+              onChange={(e) => setPreviewAs(e.target.checked ? kind : 'simulator')}
+              aria-checked={previewAs === kind}
+            />
+            {label}
+          </label>
+        ))}
       </div>
       {currentBlockId !== null ? (
         <p className="flex items-center gap-1 border-b border-slate-100 px-3 py-1 text-xs text-slate-600">
@@ -116,7 +144,11 @@ export function SimulatorPanel({
       ) : null}
       <div
         ref={scroller}
-        className={cn('min-h-0 flex-1 overflow-y-auto p-3', asTg && 'bg-sky-100/60')}
+        className={cn(
+          'min-h-0 flex-1 overflow-y-auto p-3',
+          asTg && 'bg-sky-100/60',
+          asChatapp && 'bg-amber-50',
+        )}
         data-testid="simulator-scroller"
       >
         {data && !data.transcript.length ? (
@@ -139,6 +171,8 @@ export function SimulatorPanel({
                 <SimulatorWarning text={m.text} fix={m.fix} />
               ) : previews.has(m.id) ? (
                 <TgPreviewMessage bubbles={previews.get(m.id)?.bubbles ?? []} onPress={press} />
+              ) : chatappBubbles.has(m.id) ? (
+                <ChatappPreviewMessage bubbles={chatappBubbles.get(m.id) ?? []} onPress={press} />
               ) : (
                 <div
                   data-testid={m.direction === 'in' ? 'sim-in' : 'sim-out'}
@@ -166,7 +200,7 @@ export function SimulatorPanel({
           ))}
         </ol>
       </div>
-      {!asTg && lastOut && buttonList(lastOut.buttons).length ? (
+      {previewAs === 'simulator' && lastOut && buttonList(lastOut.buttons).length ? (
         <div className="flex flex-wrap gap-1 border-t border-slate-100 px-3 py-2">
           {buttonList(lastOut.buttons).map((b) => (
             <Button key={b.text} variant="secondary" size="sm" onClick={() => press(b.text)}>

@@ -22,6 +22,11 @@ const t = initTRPC.context<TRPCContext>().create({
         ...shape.data,
         // Field-level messages for forms; never a stack trace.
         fieldErrors: cause instanceof ZodError ? z.flattenError(cause).fieldErrors : undefined,
+        // Each message at its whole path (`windowTemplate.language`), for forms of nested inputs.
+        issues:
+          cause instanceof ZodError
+            ? cause.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+            : undefined,
         // The field a domain error is about (a variable's name), for the form to point at.
         field: cause instanceof DomainError ? cause.field : undefined,
         stack: undefined,

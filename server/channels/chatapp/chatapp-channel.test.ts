@@ -111,7 +111,8 @@ beforeAll(async () => {
   channelId = connected.id;
   verifyToken = connected.webhook.verifyToken;
   const url = `${routes.url}/api/channels/chatapp/${channelId}`;
-  if (!(await fake.setWebhook(number.phoneNumberId, { url, verifyToken }))) throw new Error('the handshake failed');
+  if (!(await fake.setWebhook(number.phoneNumberId, { url, verifyToken })))
+    throw new Error('the handshake failed');
 });
 afterAll(async () => {
   await api?.close();
