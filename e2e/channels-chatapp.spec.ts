@@ -28,14 +28,15 @@ test('a chat-app number connected on the Channels screen gets its webhook and an
 
   // A token the API refuses: said under the token's field.
   await form.getByLabel('Access token').fill('EAAnotavalidtokenatallxx');
-  await form.getByRole('button', { name: 'Connect', exact: true }).click();
+  await form.getByRole('button', { name: 'Connect the number' }).click();
   await expect(page.locator('#chatapp-accessToken-error')).toContainText('does not accept this access token');
 
   await form.getByLabel('Access token').fill(number.token);
-  await form.getByRole('button', { name: 'Connect', exact: true }).click();
+  await form.getByRole('button', { name: 'Connect the number' }).click();
   const setup = page.getByTestId('chatapp-webhook-setup');
   await expect(setup).toContainText(`+${number.displayPhoneNumber} is connected`);
-  const [url, verifyToken] = await setup.locator('code').allInnerTexts();
+  const url = await setup.getByTestId('chatapp-callback-url').innerText();
+  const verifyToken = await setup.getByTestId('chatapp-verify-token').innerText();
   expect(url).toMatch(/\/api\/channels\/chatapp\/\d+$/);
   await expect(page.getByTestId('channels-reach')).toHaveText(
     'Clients reach the bot through 1 chat-app number.',

@@ -89,7 +89,7 @@ export function ChatappConnect({
           <Alert tone="error">{connect.error.message}</Alert>
         ) : null}
         <Button type="submit" disabled={connect.isPending || FIELDS.some((f) => !form[f.key].trim())}>
-          {connect.isPending ? 'Connecting…' : 'Connect'}
+          {connect.isPending ? 'Connecting…' : 'Connect the number'}
         </Button>
       </form>
       {connect.data ? (
@@ -101,20 +101,26 @@ export function ChatappConnect({
             +{connect.data.groupId} is connected. Last step: in your Meta app, WhatsApp → Configuration →
             Webhook, paste these two values, verify, and subscribe to the <code>messages</code> field.
           </p>
-          <Copyable label="Callback URL" value={connect.data.webhook.url} />
-          <Copyable label="Verify token (shown only now)" value={connect.data.webhook.verifyToken} />
+          <Copyable label="Callback URL" value={connect.data.webhook.url} testId="chatapp-callback-url" />
+          <Copyable
+            label="Verify token (shown only now)"
+            value={connect.data.webhook.verifyToken}
+            testId="chatapp-verify-token"
+          />
         </div>
       ) : null}
     </Card>
   );
 }
 
-function Copyable({ label, value }: { label: string; value: string }) {
+function Copyable({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <div className="space-y-1">
       <p className="text-xs font-medium text-slate-700">{label}</p>
       <div className="flex items-start gap-2">
-        <code className="block flex-1 break-all rounded bg-white p-2 text-xs">{value}</code>
+        <code className="block flex-1 break-all rounded bg-white p-2 text-xs" data-testid={testId}>
+          {value}
+        </code>
         <CopyButton value={value} />
       </div>
     </div>

@@ -1,6 +1,6 @@
 'use client';
 
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import type { ChatappPreviewBubble } from './chatapp-preview';
 
 /**
@@ -61,6 +61,11 @@ function ListButton({
   onPress(text: string): void;
 }) {
   const [open, setOpen] = useState(false);
+  const rows = useRef<HTMLFieldSetElement>(null);
+  // The opened rows come into view, as the messenger's sheet would.
+  useEffect(() => {
+    if (open) rows.current?.scrollIntoView({ block: 'nearest' });
+  }, [open]);
   return (
     <div className="flex flex-col gap-1">
       <button type="button" className={optionClass} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
@@ -68,6 +73,7 @@ function ListButton({
       </button>
       {open ? (
         <fieldset
+          ref={rows}
           className="m-0 flex flex-col divide-y divide-slate-100 rounded-lg border-0 bg-white p-0 shadow-sm"
           aria-label="List"
         >
