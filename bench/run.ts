@@ -10,6 +10,7 @@ const benches: Record<string, string> = {
   'formula-editor': './formula-editor.bench.ts',
   isolation: './isolation.bench.ts',
   tg: './tg.bench.ts',
+  chatapp: './chatapp.bench.ts',
   'client-search': './client-search.bench.ts',
   widget: './widget.bench.ts',
   start: './start.bench.ts',

@@ -48,6 +48,7 @@ import { openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
+import { Tally } from './tally';
 import {
   AnswerWaiter,
   answerKey,
@@ -91,36 +92,6 @@ const LONG_TEXT = 'Our summer sale starts today: everything in the shop is 30 % 
 interface BenchBot {
   token: string;
   webhook: Webhook;
-}
-
-class Tally {
-  readonly latencies: number[] = [];
-  ms = 0;
-  /** This process's CPU time: the bot and the fake, and the load when it runs here (the database's is its own). */
-  cpuMs = 0;
-  /** A forked load process's CPU time. */
-  loadCpuMs = 0;
-
-  add(figures: RoundFigures, cpuMs: number, loadCpuMs = 0) {
-    this.latencies.push(...figures.latencies);
-    this.ms += figures.ms;
-    this.cpuMs += cpuMs;
-    this.loadCpuMs += loadCpuMs;
-  }
-
-  report(name: string) {
-    const sorted = [...this.latencies].sort((a, b) => a - b);
-    const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
-    const rate = (sorted.length / this.ms) * 1000;
-    const perUpdate = (ms: number) => (ms / sorted.length).toFixed(2);
-    const cpu = this.cpuMs
-      ? `   CPU ${perUpdate(this.cpuMs)} ms/update${this.loadCpuMs ? ` (+ load's ${perUpdate(this.loadCpuMs)})` : ''}`
-      : '';
-    console.log(
-      `${name.padEnd(40)} ${rate.toFixed(0).padStart(6)} updates/s   p50 ${p(0.5)} ms   p99 ${p(0.99)} ms${cpu}`,
-    );
-    return { rate, p99: Number(p(0.99)) };
-  }
 }
 
 const cpuMsSince = (start: NodeJS.CpuUsage) => {

@@ -203,7 +203,7 @@ function updateOf(raw: {
       order: s.timestamp,
       chat: phoneDigits(s.recipient_id),
       payload,
-      parsed: parseCloudItem(payload),
+      parsed: meaningOf(payload),
     };
   }
   return {
@@ -211,17 +211,20 @@ function updateOf(raw: {
     order: payload.message.timestamp,
     chat: phoneDigits(payload.message.from),
     payload,
-    parsed: parseCloudItem(payload),
+    parsed: meaningOf(payload),
   };
 }
 
 /** What a stored update means. */
 export function parseCloudItem(raw: unknown): CloudInbound {
   const parsed = item.safeParse(raw);
-  if (!parsed.success) return { kind: 'invalid', reason: issueText(parsed.error) };
-  const phoneNumberId = parsed.data.metadata.phone_number_id;
-  if ('status' in parsed.data) {
-    const s = parsed.data.status;
+  return parsed.success ? meaningOf(parsed.data) : { kind: 'invalid', reason: issueText(parsed.error) };
+}
+
+function meaningOf(data: CloudItem): CloudInbound {
+  const phoneNumberId = data.metadata.phone_number_id;
+  if ('status' in data) {
+    const s = data.status;
     if (s.status === 'deleted' || s.status === 'warning')
       return { kind: 'ignore', reason: `a ${s.status} status` };
     const error = s.errors?.[0];
@@ -234,7 +237,7 @@ export function parseCloudItem(raw: unknown): CloudInbound {
       ...(error ? { error: { code: error.code, text: errorText(error) } } : {}),
     };
   }
-  const { message: m, contact: sender } = parsed.data;
+  const { message: m, contact: sender } = data;
   const content = messageContent(m);
   if (!content) return { kind: 'ignore', reason: `a message of type ${m.type}` };
   return {

@@ -10,7 +10,9 @@ import type {
   SendContext,
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
+import { chatappSendRoute } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
+import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
 import {
   CHATAPP_CLIENT_TYPE,
@@ -35,7 +37,15 @@ import { type GraphApi, type GraphResult, graphApi } from './graph-api';
  * stalled event loop must not let sends planned apart leave together), as requests reach the
  * API closer together than they left.
  */
-const SEND_INTERVAL_MS = 1000 / (80 * 0.9);
+let sendIntervalMs = 1000 / (80 * 0.9);
+
+/**
+ * For the benchmark against a fake Cloud API without limits (bench/chatapp.bench.ts), so it
+ * measures the channel rather than the number's throughput; the app never calls it.
+ */
+export function setChatappThroughput(perSecond: number): void {
+  sendIntervalMs = 1000 / perSecond;
+}
 /** The pair rate limit asks for about 6 s between messages to one user once a burst was spent. */
 const PAIR_RATE_PAUSE_MS = 6000;
 
@@ -45,7 +55,7 @@ const lastSendAt = new Map<string, number>();
 async function paced(phoneNumberId: string): Promise<void> {
   for (;;) {
     const now = Date.now();
-    const wait = (lastSendAt.get(phoneNumberId) ?? Number.NEGATIVE_INFINITY) + SEND_INTERVAL_MS - now;
+    const wait = (lastSendAt.get(phoneNumberId) ?? Number.NEGATIVE_INFINITY) + sendIntervalMs - now;
     if (wait <= 0) {
       lastSendAt.set(phoneNumberId, now);
       return;
@@ -105,15 +115,13 @@ async function send(
   context: SendContext,
 ): Promise<DeliveryResult> {
   const { db } = context;
-  const [channel, window] = await Promise.all([
-    db.channel.findFirst({
-      where: { projectId: client.projectId, clientType: CHATAPP_CLIENT_TYPE, groupId: client.groupId },
-    }),
-    db.clientChannelState.findUnique({
-      where: { clientId_key: { clientId: client.id, key: LAST_MESSAGE_KEY } },
-      select: { value: true },
-    }),
-  ]);
+  const [channel] = await plainSql(db).run(chatappSendRoute, {
+    clientId: client.id,
+    stateKey: LAST_MESSAGE_KEY,
+    projectId: client.projectId,
+    clientType: CHATAPP_CLIENT_TYPE,
+    groupId: client.groupId,
+  });
   if (!channel)
     return {
       delivered: false,
@@ -121,7 +129,7 @@ async function send(
     };
   const credentials = cloudCredentials(channel);
   let sends: CloudMessageBody[];
-  if (windowOpen(window?.value, Date.now())) sends = renderCloudMessage(message, client.platformId);
+  if (windowOpen(channel.lastMessageAt, Date.now())) sends = renderCloudMessage(message, client.platformId);
   else {
     const template = chatappSettings(channel).windowTemplate;
     if (!template)

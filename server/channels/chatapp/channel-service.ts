@@ -97,20 +97,35 @@ type Owner = { projectId: number; groupId: string; credentials: unknown };
 const context = (projectId: number, groupId: string, what: 'token' | 'app-secret') =>
   `chatapp-channel:${projectId}:${groupId}:${what}`;
 
+/** Numbers' credentials kept opened per process (the least recently used beyond this many is dropped). */
+const MAX_OPENED = 256;
+const opened = new Map<string, CloudCredentials>();
+
+/**
+ * The number's credentials, opened once per process and reused by every update and send: keyed
+ * by the sealed values, so a number connected again with new ones is opened again.
+ */
 export function cloudCredentials(channel: Owner): CloudCredentials {
   const sealed = channel.credentials as Partial<SealedCloud> | null;
   if (sealed?.provider !== 'cloud' || !sealed.token || !sealed.appSecret || !sealed.phoneNumberId)
     throw new Error(`the chat-app number ${channel.groupId} has no stored Cloud API credentials`);
-  return {
-    phoneNumberId: sealed.phoneNumberId,
-    businessAccountId: sealed.businessAccountId ?? '',
-    token: decryptSecret(sealed.token, context(channel.projectId, channel.groupId, 'token')),
-    appSecret: decryptSecret(sealed.appSecret, context(channel.projectId, channel.groupId, 'app-secret')),
-  };
+  const key = `${context(channel.projectId, channel.groupId, 'token')} ${sealed.token} ${sealed.appSecret}`;
+  let credentials = opened.get(key);
+  if (credentials) opened.delete(key);
+  else
+    credentials = {
+      phoneNumberId: sealed.phoneNumberId,
+      businessAccountId: sealed.businessAccountId ?? '',
+      token: decryptSecret(sealed.token, context(channel.projectId, channel.groupId, 'token')),
+      appSecret: decryptSecret(sealed.appSecret, context(channel.projectId, channel.groupId, 'app-secret')),
+    };
+  opened.set(key, credentials);
+  if (opened.size > MAX_OPENED) opened.delete(opened.keys().next().value as string);
+  return credentials;
 }
 
 /** The channel's settings, read leniently: a stored value that no longer parses is no template. */
-export function chatappSettings(channel: Pick<ChannelRow, 'settings'>): ChatappSettings {
+export function chatappSettings(channel: { settings: unknown }): ChatappSettings {
   const parsed = chatappSettingsSchema.safeParse(channel.settings ?? {});
   return parsed.success ? parsed.data : { windowTemplate: null };
 }

@@ -178,6 +178,8 @@ export interface FakeCloudApi {
   lastInbound(phoneNumberId: string, waId: string): number | undefined;
   callsOf(path: RegExp | string): RecordedCall[];
   waitForCall(match: (call: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
+  /** Calls `listener` with every call from now on (a benchmark's one listener); answers how to stop. */
+  onCall(listener: (call: RecordedCall) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -1087,6 +1089,10 @@ export async function startFakeCloudApi(
         }, timeoutMs);
         recorded.on('call', onCall);
       });
+    },
+    onCall(listener) {
+      recorded.on('call', listener);
+      return () => recorded.off('call', listener);
     },
     close: async () => {
       await autoFlush.catch(() => undefined);

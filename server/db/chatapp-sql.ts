@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { column } from './columns';
+import { PreparedStatement } from './raw-sql';
+
+/**
+ * What a send to a chat-app client needs, in one statement (server/channels/chatapp/adapter.ts):
+ * the number the client wrote to (its group_id) with its sealed credentials and settings, and
+ * when the client last wrote ($stateKey of their channel state), which opens the window.
+ */
+export const chatappSendRoute = new PreparedStatement(
+  `SELECT c.id, c."projectId", c."groupId", c.credentials, c.settings, s.value AS "lastMessageAt"
+   FROM "Channel" c
+   LEFT JOIN "ClientChannelState" s ON s."clientId" = $clientId::int AND s.key = $stateKey
+   WHERE c."projectId" = $projectId::int AND c."clientType" = $clientType::int AND c."groupId" = $groupId
+   ORDER BY c.id LIMIT 1`,
+  z.object({
+    id: column.int,
+    projectId: column.int,
+    groupId: column.text,
+    credentials: column.json(z.unknown()),
+    settings: column.json(z.unknown()),
+    lastMessageAt: column.text.nullable(),
+  }),
+);
