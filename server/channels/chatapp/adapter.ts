@@ -21,6 +21,7 @@ import {
   type WindowTemplate,
 } from './channel-service';
 import { type GraphApi, type GraphResult, graphApi } from './graph-api';
+import { createSendSpacing } from './send-spacing';
 
 /**
  * The chat-app messenger's Cloud API numbers as a channel: a message is rendered within the
@@ -37,31 +38,16 @@ import { type GraphApi, type GraphResult, graphApi } from './graph-api';
  * stalled event loop must not let sends planned apart leave together), as requests reach the
  * API closer together than they left.
  */
-let sendIntervalMs = 1000 / (80 * 0.9);
+const spacing = createSendSpacing(1000 / (80 * 0.9));
+/** The pair rate limit asks for about 6 s between messages to one user once a burst was spent. */
+const PAIR_RATE_PAUSE_MS = 6000;
 
 /**
  * For the benchmark against a fake Cloud API without limits (bench/chatapp.bench.ts), so it
  * measures the channel rather than the number's throughput; the app never calls it.
  */
 export function setChatappThroughput(perSecond: number): void {
-  sendIntervalMs = 1000 / perSecond;
-}
-/** The pair rate limit asks for about 6 s between messages to one user once a burst was spent. */
-const PAIR_RATE_PAUSE_MS = 6000;
-
-/** When each number's last send left this process. */
-const lastSendAt = new Map<string, number>();
-
-async function paced(phoneNumberId: string): Promise<void> {
-  for (;;) {
-    const now = Date.now();
-    const wait = (lastSendAt.get(phoneNumberId) ?? Number.NEGATIVE_INFINITY) + sendIntervalMs - now;
-    if (wait <= 0) {
-      lastSendAt.set(phoneNumberId, now);
-      return;
-    }
-    await sleep(wait);
-  }
+  spacing.setInterval(1000 / perSecond);
 }
 
 type Outcome = { ok: true; messageId?: string } | { ok: false; error: string; invalidToken: boolean };
@@ -71,7 +57,7 @@ async function sendOne(api: GraphApi, phoneNumberId: string, body: CloudMessageB
   const started = Date.now();
   const within = getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
-    await paced(phoneNumberId);
+    await spacing.turn(phoneNumberId);
     const result: GraphResult<{ messages?: { id?: string }[] }> = await api.post(
       `${phoneNumberId}/messages`,
       body,

@@ -422,7 +422,9 @@ describe('failures and limits', () => {
     expect(row.error).toContain('131026');
   });
 
-  it('keeps a number within its throughput: 100 sends at once get no rate-limit error', async () => {
+  it('spaces a number’s sends to its throughput: 100 at once take at least 99 intervals, all delivered', async () => {
+    // That no two leave too close whatever the event loop does is send-spacing.test.ts's; here,
+    // that the adapter sends through it (a stalled test machine only makes this slower).
     const clients = await Promise.all(
       Array.from({ length: 100 }, async () => {
         const platformId = newClient();
@@ -435,15 +437,14 @@ describe('failures and limits', () => {
         return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
       }),
     );
-    const callsBefore = fake.calls.length;
+    const started = performance.now();
     const results = await Promise.all(
       clients.map((c) =>
         chatappChannel.send(c, { text: 'Sale today', attachments: [], buttons: null, blockId: null }, { db }),
       ),
     );
+    expect(performance.now() - started).toBeGreaterThanOrEqual((99 * 1000) / 72);
     expect(results.every((r) => r.delivered)).toBe(true);
-    const limited = fake.calls.slice(callsBefore).filter((c) => c.status !== 200);
-    expect(limited.map((c) => JSON.stringify(c.answer).slice(0, 300))).toEqual([]);
   });
 
   it('tries again after a 502 or a rate limit, and never after a refusal', async () => {

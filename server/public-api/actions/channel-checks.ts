@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
 import { DomainError } from '@/server/errors';
@@ -26,7 +27,7 @@ async function askChannel(
     return await channelFor(clientType).call(ctx.projectId, fn, args, { db: ctx.db });
   } catch (error) {
     // What the connected channel cannot do at all (the Cloud API looks no number up) is said as it is.
-    if (error instanceof DomainError) throw error;
+    if (error instanceof DomainError) throw new ApiError(400, 'not_supported', error.message);
     throw new ApiError(502, 'channel_error', `The ${label} did not answer: ${(error as Error).message}`);
   }
 }
@@ -35,7 +36,13 @@ export const checkChatapp = defineAction({
   name: 'check_chatapp',
   methods: ['GET', 'POST'],
   summary: 'Whether a phone number uses the chat-app messenger',
-  input: z.object({ phone: textParam(z.string().min(1, { error: 'must not be empty' })) }),
+  input: z.object({
+    phone: textParam(
+      z
+        .string()
+        .refine((p) => phoneDigits(p).length >= 5, { error: 'must be a phone number (at least 5 digits)' }),
+    ),
+  }),
   example: { phone: '+7 900 123-45-67' },
   responseExample: { exists: true },
   async handle(ctx, input) {
