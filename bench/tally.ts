@@ -3,7 +3,7 @@ import type { RoundFigures } from './tg-load';
 /** A benchmark's answered messages: their latencies, its time and CPU, printed as one line. */
 export class Tally {
   /** What is counted, in the plural: `updates`, `messages`. */
-  constructor(private readonly unit = 'updates') {}
+  constructor(readonly unit = 'updates') {}
 
   readonly latencies: number[] = [];
   ms = 0;

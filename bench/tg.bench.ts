@@ -56,7 +56,6 @@ import {
   closedLoopRound,
   type LoadOrder,
   type LoadReport,
-  type RoundFigures,
   textUpdate,
   type Webhook,
 } from './tg-load';
