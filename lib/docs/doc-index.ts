@@ -52,6 +52,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
       { doc: 'channels/widget', label: 'Chat widget', about: 'A chat on your website, with one script tag.' },
       { doc: 'channels/tg', label: 'tg messenger', about: 'Connecting a bot of the tg messenger.' },
       {
+        doc: 'channels/chatapp',
+        label: 'Chat-app messenger',
+        about: 'Connecting a WhatsApp number through the Cloud API.',
+      },
+      {
         doc: 'inbox',
         label: 'Conversations',
         about: 'Operators answering clients, and taking a conversation over from the bot.',

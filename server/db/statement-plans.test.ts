@@ -40,7 +40,10 @@ it.runIf(process.env.TEST_DATABASE_URL)(
   async () => {
     const stored = await plansOf(insertHeld, (run) => ({
       channelId: 1,
-      updates: JSON.stringify([{ updateId: String(run), chat: '7', payload: { update_id: run } }]),
+      kind: 'tg',
+      updates: JSON.stringify([
+        { externalId: String(run), updateId: String(run), chat: '7', payload: { update_id: run } },
+      ]),
       token: 'token',
       acceptSeconds: 30,
       processSeconds: 60,
