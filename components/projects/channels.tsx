@@ -53,6 +53,22 @@ export function Channels({
   const canManage = project.data ? project.data.role !== 'operator' : false;
   const reach = channels.data ? channelReach(channels.data) : null;
 
+  /** Disconnects a channel (or deletes a widget) once the manager confirms `question`. */
+  const removeButton = (label: string, question: string, channelId: number) =>
+    canManage ? (
+      <Button
+        className="ml-auto"
+        variant="secondary"
+        size="sm"
+        disabled={disconnect.isPending}
+        onClick={() => {
+          if (confirm(question)) disconnect.mutate({ projectId, channelId });
+        }}
+      >
+        {label}
+      </Button>
+    ) : null;
+
   function onConnect(event: FormEvent) {
     event.preventDefault();
     connect.mutate({ projectId, token, mode });
@@ -77,6 +93,9 @@ export function Channels({
           {reach.text}
         </p>
       ) : null}
+      {/* Whichever kind was disconnected, what went wrong shows here. */}
+      {disconnect.error ? <Alert tone="error">{disconnect.error.message}</Alert> : null}
+      {disconnect.data?.warning ? <Alert tone="info">{disconnect.data.warning}</Alert> : null}
       {canManage ? (
         <Card>
           <CardTitle description="The token is checked with the messenger, stored encrypted and never shown again.">
@@ -148,8 +167,6 @@ export function Channels({
             </p>
           </div>
         ) : null}
-        {disconnect.error ? <Alert tone="error">{disconnect.error.message}</Alert> : null}
-        {disconnect.data?.warning ? <Alert tone="info">{disconnect.data.warning}</Alert> : null}
         <ul className="divide-y divide-slate-100">
           {bots?.map((channel) => (
             <li key={channel.id} className="space-y-1 py-3 text-sm" data-testid="channel-row">
@@ -158,24 +175,11 @@ export function Channels({
                 <span className="text-slate-500">{channel.name}</span>
                 <Badge>{channel.receiveMode === 'polling' ? 'long polling' : 'webhook'}</Badge>
                 {channel.receiving ? null : <Badge className="bg-red-100 text-red-800">stopped</Badge>}
-                {canManage ? (
-                  <Button
-                    className="ml-auto"
-                    variant="secondary"
-                    size="sm"
-                    disabled={disconnect.isPending}
-                    onClick={() => {
-                      if (
-                        confirm(
-                          `Disconnect @${channel.groupId}? The bot stops answering its clients; their history stays.`,
-                        )
-                      )
-                        disconnect.mutate({ projectId, channelId: channel.id });
-                    }}
-                  >
-                    Disconnect
-                  </Button>
-                ) : null}
+                {removeButton(
+                  'Disconnect',
+                  `Disconnect @${channel.groupId}? The bot stops answering its clients; their history stays.`,
+                  channel.id,
+                )}
               </div>
               <p className="text-slate-500" data-testid="channel-last-update">
                 Last update received: {dateTime(channel.lastUpdateAt)}
@@ -205,24 +209,11 @@ export function Channels({
                 <span className="font-medium">+{channel.groupId}</span>
                 <span className="text-slate-500">{channel.name}</span>
                 <Badge>Cloud API</Badge>
-                {canManage ? (
-                  <Button
-                    className="ml-auto"
-                    variant="secondary"
-                    size="sm"
-                    disabled={disconnect.isPending}
-                    onClick={() => {
-                      if (
-                        confirm(
-                          `Disconnect +${channel.groupId}? The bot stops answering its clients; their history stays.`,
-                        )
-                      )
-                        disconnect.mutate({ projectId, channelId: channel.id });
-                    }}
-                  >
-                    Disconnect
-                  </Button>
-                ) : null}
+                {removeButton(
+                  'Disconnect',
+                  `Disconnect +${channel.groupId}? The bot stops answering its clients; their history stays.`,
+                  channel.id,
+                )}
               </div>
               <p className="text-slate-500">Last update received: {dateTime(channel.lastUpdateAt)}</p>
               {channel.lastError ? <p className="text-red-700">{channel.lastError}</p> : null}
@@ -253,24 +244,11 @@ export function Channels({
               <div className="flex items-center gap-2">
                 <span className="font-medium">{channel.name}</span>
                 <Badge>chat widget</Badge>
-                {canManage ? (
-                  <Button
-                    className="ml-auto"
-                    variant="secondary"
-                    size="sm"
-                    disabled={disconnect.isPending}
-                    onClick={() => {
-                      if (
-                        confirm(
-                          `Delete the chat widget “${channel.name}”? It disappears from the sites that use it; its dialogs stay in the history.`,
-                        )
-                      )
-                        disconnect.mutate({ projectId, channelId: channel.id });
-                    }}
-                  >
-                    Delete
-                  </Button>
-                ) : null}
+                {removeButton(
+                  'Delete',
+                  `Delete the chat widget “${channel.name}”? It disappears from the sites that use it; its dialogs stay in the history.`,
+                  channel.id,
+                )}
               </div>
               <WidgetChannel
                 projectId={projectId}

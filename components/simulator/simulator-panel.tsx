@@ -71,30 +71,14 @@ export function SimulatorPanel({
   const sent = (data?.transcript ?? []).flatMap((m) => (m.direction === 'out' ? [m] : []));
   const lastOut = sent.at(-1);
   const press = (text: string) => send.mutate({ projectId, text });
-  const previews = new Map(
-    asTg
-      ? sent.map((m) => [
-          m.id,
-          tgPreview({
-            text: m.text,
-            attachments: m.attachments as Attachment[],
-            buttons: m.buttons as Buttons | null,
-          }),
-        ])
-      : [],
-  );
-  const chatappBubbles = new Map(
-    asChatapp
-      ? sent.map((m) => [
-          m.id,
-          chatappPreview({
-            text: m.text,
-            attachments: m.attachments as Attachment[],
-            buttons: m.buttons as Buttons | null,
-          }),
-        ])
-      : [],
-  );
+  /** A sent message's content, as the messengers' renderers take it. */
+  const contentOf = (m: (typeof sent)[number]) => ({
+    text: m.text,
+    attachments: m.attachments as Attachment[],
+    buttons: m.buttons as Buttons | null,
+  });
+  const previews = new Map(asTg ? sent.map((m) => [m.id, tgPreview(contentOf(m))]) : []);
+  const chatappBubbles = new Map(asChatapp ? sent.map((m) => [m.id, chatappPreview(contentOf(m))]) : []);
   // The messenger keeps a reply keyboard until a later message brings another.
   const replyKeyboard = [...previews.values()].reverse().find((p) => p.replyKeyboard)?.replyKeyboard;
   return (
