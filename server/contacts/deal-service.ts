@@ -1,3 +1,4 @@
+import { MESSAGE_FROM } from '@/lib/history-message';
 import type { Db } from '@/server/db/client-type';
 import { shareLockCrmStage } from '@/server/db/row-queries';
 import { DomainError, notFound } from '@/server/errors';
@@ -64,4 +65,32 @@ export async function findStateIdByName(db: Db, projectId: number, name: string)
     orderBy: [{ funnelId: 'asc' }, { position: 'asc' }],
   });
   return state?.id ?? null;
+}
+
+/**
+ * The refusal of a move whose deal is no longer where the mover saw it (`expectedStateId`):
+ * names who moved it last and where, so an operator who lost a race knows what happened,
+ * whether the winner moved it to an open stage or closed it.
+ */
+export async function dealMovedMeanwhile(db: Db, dealId: number): Promise<DomainError> {
+  const deal = await db.deal.findUnique({ where: { id: dealId }, include: { state: true } });
+  const move = await db.message.findFirst({
+    where: { clientId: deal?.clientId ?? 0, messageFromOutside: MESSAGE_FROM.crm, direction: 'in' },
+    orderBy: { id: 'desc' },
+    select: { senderMember: { select: { name: true, email: true } } },
+  });
+  const member = move?.senderMember;
+  const by = member ? member.name || member.email : 'Someone else';
+  const where = `"${deal?.state?.name ?? 'no stage'}"`;
+  return deal?.closedAt
+    ? new DomainError(
+        'conflict',
+        `${by} moved this deal to ${where} meanwhile: it is closed now and no longer moves between stages. Reload the board.`,
+        'dealId',
+      )
+    : new DomainError(
+        'conflict',
+        `${by} moved this deal to ${where} meanwhile: it stays there. Drag it again if it should still move.`,
+        'expectedStateId',
+      );
 }

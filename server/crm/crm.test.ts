@@ -259,6 +259,26 @@ describe('moving a deal', () => {
     expect(refused[0].message).toMatch(/^(Olga|Oscar) moved this deal to "(In progress|Lost)" meanwhile/);
   });
 
+  it('a move from a stale board, after another operator closed the deal, names who closed it and where', async () => {
+    const [sales] = (await funnels()).filter((f) => f.name === 'Sales');
+    const lost = sales.stages.find((s) => s.kind === 'lost');
+    const { dealId } = await dealIn(sales.stages[0].id);
+    await operator2.crm.moveDeal({
+      projectId,
+      dealId,
+      stateId: lost?.id ?? 0,
+      expectedStateId: sales.stages[0].id,
+    });
+    await expect(
+      operator.crm.moveDeal({
+        projectId,
+        dealId,
+        stateId: sales.stages[1].id,
+        expectedStateId: sales.stages[0].id,
+      }),
+    ).rejects.toThrow(/^Oscar moved this deal to "Lost" meanwhile: it is closed now/);
+  });
+
   it("won and lost close the deal; the client's next event opens a new one; a closed deal no longer moves", async () => {
     const [sales] = (await funnels()).filter((f) => f.name === 'Sales');
     const won = sales.stages.find((s) => s.kind === 'won');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dealMovedMeanwhile } from '@/server/contacts/deal-service';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { DomainError, notFound, parseInput } from '@/server/errors';
@@ -43,12 +44,15 @@ export async function moveDealToStage(
     const input = parseInput(moveDealInput, { ...target, stateId });
     const deal = await deps.db.deal.findFirst({
       where: { id: input.dealId, projectId },
-      select: { clientId: true, closedAt: true },
+      select: { clientId: true, closedAt: true, stateId: true },
     });
     if (!deal)
       throw notFound(
         `Deal ${input.dealId} does not exist in this project (its client may have been deleted).`,
       );
+    // Closed before the board's move arrived: the board still showed its old stage.
+    if (deal.closedAt && input.expectedStateId !== undefined && input.expectedStateId !== deal.stateId)
+      throw await dealMovedMeanwhile(deps.db, input.dealId);
     if (deal.closedAt)
       throw new DomainError(
         'conflict',

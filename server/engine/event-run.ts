@@ -1,5 +1,6 @@
 import { isTruthy } from '@/lib/formula';
 import { type Arrow, type Attachment, BLOCK_KIND_RULES, type Block, type Condition } from '@/lib/schema';
+import { dealMovedMeanwhile } from '@/server/contacts/deal-service';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { DomainError } from '@/server/errors';
 import { movesClient } from './compiled-bot';
@@ -79,22 +80,22 @@ async function onMoveDeal(run: RunState, event: Extract<EngineEvent, { type: 'mo
       `Stage ${event.stateId} does not exist in this project (it may have been deleted). Stage ids are shown on the Deals tab's Funnels page.`,
       'stateId',
     );
-  if (event.dealId !== null && event.dealId !== run.dealId)
+  // A board's move names the deal it saw: closed meanwhile, it is no longer the client's open one.
+  if (event.dealId !== null && event.dealId !== run.dealId) {
+    if (event.expectedStateId !== undefined) throw await dealMovedMeanwhile(run.db, event.dealId);
     throw new DomainError(
       'conflict',
       `Deal #${event.dealId} is closed (won, lost or submitted) meanwhile: it no longer moves between stages. Reload the board.`,
       'dealId',
     );
-  const deal = await run.db.deal.findUnique({ where: { id: run.dealId }, include: { state: true } });
-  const current = deal?.stateId ?? null;
-  if (event.expectedStateId !== undefined && event.expectedStateId !== current) {
-    const by = await lastMover(run);
-    throw new DomainError(
-      'conflict',
-      `${by ?? 'Someone else'} moved this deal to "${deal?.state?.name ?? 'no stage'}" meanwhile: it stays there. Drag it again if it should still move.`,
-      'expectedStateId',
-    );
   }
+  const deal = await run.db.deal.findUnique({
+    where: { id: run.dealId },
+    select: { stateId: true, state: true },
+  });
+  const current = deal?.stateId ?? null;
+  if (event.expectedStateId !== undefined && event.expectedStateId !== current)
+    throw await dealMovedMeanwhile(run.db, run.dealId);
   if (current === stage.id) return;
   const text = `Deal #${run.dealId} moved to "${stage.name}"${deal?.state ? ` from "${deal.state.name}"` : ''}`;
   run.receive(
@@ -111,16 +112,6 @@ async function onMoveDeal(run: RunState, event: Extract<EngineEvent, { type: 'mo
 }
 
 /** Who last moved the client's deal by hand (the history's last CRM message with a member). */
-async function lastMover(run: RunState): Promise<string | null> {
-  const message = await run.db.message.findFirst({
-    where: { clientId: run.client.id, messageFromOutside: MESSAGE_FROM.crm, direction: 'in' },
-    orderBy: { id: 'desc' },
-    select: { senderMember: { select: { name: true, email: true } } },
-  });
-  const member = message?.senderMember;
-  return member ? member.name || member.email : null;
-}
-
 async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'message' }>) {
   const from = event.messageFromOutside ?? MESSAGE_FROM.client;
   run.receive(
