@@ -10,7 +10,12 @@ import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { channelReach } from '@/lib/channel-reach';
-import { ChatappConnect, ChatappNumber } from './chatapp-channel';
+import {
+  ChatappConnect,
+  ChatappGatewayConnect,
+  ChatappGatewaySession,
+  ChatappNumber,
+} from './chatapp-channel';
 import { WidgetChannel } from './widget-channel';
 
 const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : 'never');
@@ -194,6 +199,7 @@ export function Channels({
         </ul>
       </Card>
       {canManage ? <ChatappConnect projectId={projectId} onConnected={invalidate} /> : null}
+      {canManage ? <ChatappGatewayConnect projectId={projectId} onConnected={invalidate} /> : null}
       <Card>
         <CardTitle>Chat-app numbers</CardTitle>
         {numbers?.length === 0 ? (
@@ -206,24 +212,36 @@ export function Channels({
           {numbers?.map((channel) => (
             <li key={channel.id} className="space-y-2 py-3 text-sm" data-testid="chatapp-row">
               <div className="flex items-center gap-2">
-                <span className="font-medium">+{channel.groupId}</span>
+                <span className="font-medium">
+                  {channel.groupId ? `+${channel.groupId}` : 'Not paired yet'}
+                </span>
                 <span className="text-slate-500">{channel.name}</span>
-                <Badge>Cloud API</Badge>
+                <Badge>{channel.chatapp.provider === 'gateway' ? 'Session gateway' : 'Cloud API'}</Badge>
                 {removeButton(
                   'Disconnect',
-                  `Disconnect +${channel.groupId}? The bot stops answering its clients; their history stays.`,
+                  `Disconnect ${channel.groupId ? `+${channel.groupId}` : channel.name}? The bot stops answering its clients; their history stays.`,
                   channel.id,
                 )}
               </div>
               <p className="text-slate-500">Last update received: {dateTime(channel.lastUpdateAt)}</p>
               {channel.lastError ? <p className="text-red-700">{channel.lastError}</p> : null}
-              <ChatappNumber
-                projectId={projectId}
-                channelId={channel.id}
-                chatapp={channel.chatapp}
-                canManage={canManage}
-                onSaved={invalidate}
-              />
+              {channel.chatapp.provider === 'gateway' ? (
+                <ChatappGatewaySession
+                  projectId={projectId}
+                  channelId={channel.id}
+                  gateway={channel.chatapp}
+                  canManage={canManage}
+                  onChanged={invalidate}
+                />
+              ) : (
+                <ChatappNumber
+                  projectId={projectId}
+                  channelId={channel.id}
+                  chatapp={channel.chatapp}
+                  canManage={canManage}
+                  onSaved={invalidate}
+                />
+              )}
             </li>
           ))}
         </ul>

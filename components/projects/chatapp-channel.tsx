@@ -1,7 +1,7 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -231,6 +231,159 @@ export function ChatappNumber({
           Outside the 24-hour window: template {saved.name} ({saved.language}).
         </p>
       ) : null}
+    </div>
+  );
+}
+
+const GATEWAY_FIELDS = [
+  {
+    key: 'url',
+    label: 'Gateway address',
+    hint: 'Where your WAHA server answers, like http://waha:3000. A private address must be allowed with BLOCKBOT_HTTP_ALLOW_HOSTS.',
+  },
+  { key: 'apiKey', label: 'API key', hint: 'The gateway’s WAHA_API_KEY.' },
+  { key: 'session', label: 'Session name', hint: 'WAHA’s session: default unless you run several.' },
+] as const;
+type GatewayKey = (typeof GATEWAY_FIELDS)[number]['key'];
+const GATEWAY_EMPTY: Record<GatewayKey, string> = { url: '', apiKey: '', session: 'default' };
+
+/** The form that connects a number through a self-hosted WhatsApp Web session gateway (WAHA). */
+export function ChatappGatewayConnect({
+  projectId,
+  onConnected,
+}: {
+  projectId: number;
+  onConnected: () => unknown;
+}) {
+  const trpc = useTRPC();
+  const [form, setForm] = useState(GATEWAY_EMPTY);
+  const connect = useMutation(
+    trpc.channels.connectChatappGateway.mutationOptions({
+      onSuccess: () => {
+        setForm(GATEWAY_EMPTY);
+        return onConnected();
+      },
+    }),
+  );
+  const errorField = connect.error?.data?.field ?? null;
+  const fieldErrors = connect.error?.data?.fieldErrors as Partial<Record<GatewayKey, string[]>> | undefined;
+
+  return (
+    <Card>
+      <CardTitle description="A WhatsApp Web session on your own WAHA server, paired by scanning a QR code with the phone. The API key is stored encrypted and never shown again.">
+        Connect a number through a session gateway
+      </CardTitle>
+      <form
+        className="space-y-3"
+        aria-label="Connect a session gateway"
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          connect.mutate({ projectId, ...form });
+        }}
+      >
+        {GATEWAY_FIELDS.map((f) => (
+          <Field
+            key={f.key}
+            id={`gateway-${f.key}`}
+            label={f.label}
+            hint={f.hint}
+            error={
+              fieldErrors?.[f.key]?.[0] ?? (errorField === f.key ? (connect.error?.message ?? null) : null)
+            }
+          >
+            <Input
+              id={`gateway-${f.key}`}
+              value={form[f.key]}
+              type={f.key === 'apiKey' ? 'password' : 'text'}
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
+            />
+          </Field>
+        ))}
+        {connect.error && !errorField && !fieldErrors ? (
+          <Alert tone="error">{connect.error.message}</Alert>
+        ) : null}
+        <Button type="submit" disabled={connect.isPending || GATEWAY_FIELDS.some((f) => !form[f.key].trim())}>
+          {connect.isPending ? 'Connecting…' : 'Connect the session'}
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+const STATE_TEXT: Record<string, string> = {
+  STARTING: 'Starting…',
+  SCAN_QR_CODE: 'Waiting for the phone: scan this code in WhatsApp → Linked devices → Link a device.',
+  PASSKEY_REQUIRED: 'WhatsApp asks for a passkey on the phone to finish pairing.',
+  PASSKEY_CONFIRMATION_REQUIRED: 'Confirm the code on the phone to finish pairing.',
+  WORKING: 'Paired and working.',
+  FAILED:
+    'The session failed: the phone was unlinked or offline too long. Restart it, then pair again if asked.',
+  STOPPED: 'The session is stopped on the gateway.',
+};
+
+/** A gateway session: its state, the QR code to scan while it waits for one, and a restart. */
+export function ChatappGatewaySession({
+  projectId,
+  channelId,
+  gateway,
+  canManage,
+  onChanged,
+}: {
+  projectId: number;
+  channelId: number;
+  gateway: { url: string; session: string; status: number };
+  canManage: boolean;
+  onChanged: () => unknown;
+}) {
+  const trpc = useTRPC();
+  const working = gateway.status === 1;
+  // Polled while not paired: the QR code changes every 20 seconds or so.
+  const pairing = useQuery(
+    trpc.channels.chatappPairing.queryOptions(
+      { projectId, channelId },
+      { enabled: canManage, refetchInterval: (q) => (q.state.data?.state === 'WORKING' ? 30_000 : 3000) },
+    ),
+  );
+  const restart = useMutation(trpc.channels.restartChatappGateway.mutationOptions({ onSuccess: onChanged }));
+  const state = pairing.data?.state;
+  const paired = state === 'WORKING';
+  // Paired meanwhile: the list re-reads the channel (its number is the group_id now).
+  useEffect(() => {
+    if (paired && !working) void onChanged();
+  }, [paired, working, onChanged]);
+  return (
+    <div className="space-y-2" data-testid="gateway-session">
+      <p className="text-slate-500">
+        Session {gateway.session} on <code className="break-all">{gateway.url}</code>
+      </p>
+      {state ? (
+        <p className={state === 'FAILED' ? 'text-red-700' : 'text-slate-700'} data-testid="gateway-state">
+          {STATE_TEXT[state] ?? `The gateway says the session is ${state}.`}
+        </p>
+      ) : null}
+      {pairing.data?.error ? <Alert tone="error">{pairing.data.error}</Alert> : null}
+      {pairing.data?.qr ? (
+        // biome-ignore lint/performance/noImgElement: a data URL the gateway made, not an optimisable asset
+        <img
+          src={pairing.data.qr}
+          alt="QR code to pair the phone"
+          className="h-56 w-56 rounded border border-slate-200 bg-white p-2 [image-rendering:pixelated]"
+          data-testid="gateway-qr"
+        />
+      ) : null}
+      {canManage && (state === 'FAILED' || state === 'STOPPED' || state === 'SCAN_QR_CODE') ? (
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={restart.isPending}
+          onClick={() => restart.mutate({ projectId, channelId })}
+        >
+          {restart.isPending ? 'Restarting…' : 'Restart the session'}
+        </Button>
+      ) : null}
+      {restart.error ? <Alert tone="error">{restart.error.message}</Alert> : null}
     </div>
   );
 }

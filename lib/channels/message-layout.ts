@@ -49,3 +49,14 @@ export function numberedOptions(text: string, hint: string, buttons: Button[]): 
     .map((b, i) => `${i + 1}. ${b.text}`);
   return [text.trim(), [hint.trim(), ...options].filter(Boolean).join('\n')].filter(Boolean).join('\n\n');
 }
+
+/**
+ * The option a client chose by typing its number (`2`, `2.`, ` 2) `) in answer to options shown
+ * as numbered text (`numberedOptions`), in the order they were numbered; undefined for any
+ * other text or a number past the options.
+ */
+export function numberedChoice(text: string, buttons: Button[]): string | undefined {
+  const n = /^\s*(\d{1,2})\s*[.)]?\s*$/.exec(text)?.[1];
+  if (!n) return undefined;
+  return buttonRows(buttons.filter((b) => !b.url)).flat()[Number(n) - 1]?.text;
+}

@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { retryPause } from '@/lib/channels/retry';
 import { type CloudMessageBody, renderCloudMessage, renderCloudTemplate } from '@/lib/chatapp/cloud-render';
 import { LAST_MESSAGE_KEY, windowOpen } from '@/lib/chatapp/cloud-window';
+import { type GatewaySend, renderGatewayMessage } from '@/lib/chatapp/gateway-render';
+import { gatewayChatId } from '@/lib/chatapp/gateway-webhook';
 import type {
   ChannelAdapter,
   ChannelClient,
@@ -20,6 +23,8 @@ import {
   cloudCredentials,
   type WindowTemplate,
 } from './channel-service';
+import type { GatewayApi, GatewayResult } from './gateway-api';
+import { gatewayApiOf, gatewayCredentials, isGatewayChannel } from './gateway-service';
 import { type GraphApi, type GraphResult, graphApi } from './graph-api';
 import { createSendSpacing } from './send-spacing';
 
@@ -30,6 +35,8 @@ import { createSendSpacing } from './send-spacing';
  * instead, or the message fails with why. Sends of one number are spaced to its throughput;
  * a rate limit (130429, 131056), a 5xx or a lost connection is tried again with growing pauses
  * within BLOCKBOT_CHATAPP_RETRY_SECONDS; a refusal (131026, 131047, bad parameters) never is.
+ * A number paired through a session gateway sends through it (`sendGateway`): no window, no
+ * template, buttons as numbered text.
  */
 
 /**
@@ -113,6 +120,7 @@ async function send(
       delivered: false,
       error: `the chat-app number +${client.groupId} is not connected to this project`,
     };
+  if (isGatewayChannel(channel)) return sendGateway(db, channel, client, message, context);
   const credentials = cloudCredentials(channel);
   let sends: CloudMessageBody[];
   if (windowOpen(channel.lastMessageAt, Date.now())) sends = renderCloudMessage(message, client.platformId);
@@ -153,15 +161,108 @@ async function send(
   return { delivered: true, ...(externalId ? { externalId } : {}) };
 }
 
+/** A gateway's 422 for a feature of its paid tier (WAHA Core sends no files). */
+const PLUS_ONLY = /available only in Plus/i;
+
+/** One send through the gateway, tried again while it is unreachable or answers a 5xx. */
+async function gatewayCall(
+  api: GatewayApi,
+  path: string,
+  body: unknown,
+): Promise<GatewayResult<{ id?: string }>> {
+  const started = Date.now();
+  const within = getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
+  for (let attempt = 0; ; attempt++) {
+    const result = await api.post<{ id?: string }>(path, body);
+    const pause =
+      !result.ok && result.reason === 'unavailable'
+        ? retryPause(attempt, Date.now() - started, within)
+        : null;
+    if (pause === null || Date.now() - started + pause > within) return result;
+    await sleep(pause);
+  }
+}
+
+async function sendGateway(
+  db: PrismaClient,
+  channel: { id: number; projectId: number; credentials: unknown },
+  client: ChannelClient,
+  message: OutgoingMessage,
+  context: SendContext,
+): Promise<DeliveryResult> {
+  const api = gatewayApiOf(channel);
+  const { session } = gatewayCredentials(channel);
+  const chatId = gatewayChatId(client.platformId);
+  const sends = renderGatewayMessage(message);
+  const from = Math.min(context.partsSent ?? 0, sends.length);
+  let externalId: string | undefined;
+  for (let i = from; i < sends.length; i++) {
+    const part: GatewaySend = sends[i];
+    let result =
+      part.kind === 'text'
+        ? await gatewayCall(api, '/api/sendText', { session, chatId, text: part.text })
+        : await gatewayCall(api, part.kind === 'image' ? '/api/sendImage' : '/api/sendFile', {
+            session,
+            chatId,
+            file: { url: part.url, filename: part.filename },
+            ...(part.caption ? { caption: part.caption } : {}),
+          });
+    // A gateway that sends no files gets the file's address as text, with its caption.
+    if (!result.ok && part.kind !== 'text' && result.status === 422 && PLUS_ONLY.test(result.description))
+      result = await gatewayCall(api, '/api/sendText', {
+        session,
+        chatId,
+        text: [part.caption, part.url].filter(Boolean).join('\n'),
+      });
+    if (!result.ok) {
+      const error =
+        result.reason === 'not_ready'
+          ? `the gateway's session is not working (not paired, or the phone is offline): ${result.description}`
+          : result.reason === 'unauthorized'
+            ? `the gateway refused the API key: ${result.description}`
+            : `the gateway did not send it: ${result.description}`;
+      if (result.reason !== 'unavailable')
+        await db.channel.update({
+          where: { id: channel.id },
+          data: { lastError: `A send failed: ${error}` },
+        });
+      return { delivered: false, error };
+    }
+    externalId = result.result.id ?? externalId;
+    if (i < sends.length - 1) await context.onPartSent?.(i + 1);
+  }
+  return { delivered: true, ...(externalId ? { externalId } : {}) };
+}
+
+/**
+ * `check_chatapp`: asked of the project's paired gateway session (the Cloud API cannot look
+ * numbers up). The answer's chat id is the messenger's own for the number.
+ */
+async function checkNumber(db: PrismaClient, projectId: number, phone: string) {
+  const channels = await db.channel.findMany({
+    where: { projectId, clientType: CHATAPP_CLIENT_TYPE, NOT: { groupId: '' } },
+    orderBy: { id: 'asc' },
+  });
+  const gateway = channels.find(isGatewayChannel);
+  if (!gateway)
+    throw new DomainError(
+      'invalid',
+      'The Cloud API cannot look numbers up: check_chatapp needs a chat-app number paired through a WhatsApp Web session gateway.',
+    );
+  const { session } = gatewayCredentials(gateway);
+  const digits = phoneDigits(phone);
+  const answer = await gatewayApiOf(gateway).get<{ numberExists?: boolean; chatId?: string }>(
+    `/api/contacts/check-exists?phone=${digits}&session=${encodeURIComponent(session)}`,
+  );
+  if (!answer.ok) throw new Error(`the gateway could not check +${digits}: ${answer.description}`);
+  return { exists: answer.result.numberExists === true };
+}
+
 export const chatappChannel: ChannelAdapter = {
   clientType: CHATAPP_CLIENT_TYPE,
   send,
-  async call(_projectId, fn) {
-    if (fn === 'check_chatapp')
-      throw new DomainError(
-        'invalid',
-        'The Cloud API cannot look numbers up: check_chatapp needs a chat-app number connected through a WhatsApp Web session gateway.',
-      );
+  async call(projectId, fn, args, context) {
+    if (fn === 'check_chatapp') return checkNumber(context.db, projectId, String(args.phone ?? ''));
     throw new Error(`${fn} is not a function of the chat-app messenger`);
   },
 };

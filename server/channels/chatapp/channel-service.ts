@@ -9,6 +9,7 @@ import { DomainError, invalid, parseInput } from '@/server/errors';
 import type { ChannelRow } from '../channel-module';
 import { channelView } from '../channel-view';
 import { verifyTokenHash } from '../meta-webhook';
+import { gatewayView, isGatewayChannel } from './gateway-service';
 import { type GraphApi, type GraphResult, graphApi } from './graph-api';
 
 /**
@@ -131,7 +132,9 @@ export function chatappSettings(channel: { settings: unknown }): ChatappSettings
 }
 
 /** What the Channels tab shows of a number: never its token nor its app secret. */
-export function chatappView(channel: Pick<ChannelRow, 'id' | 'credentials' | 'settings'>) {
+export function chatappView(channel: Pick<ChannelRow, 'id' | 'credentials' | 'settings' | 'status'>) {
+  if (isGatewayChannel(channel))
+    return { ...gatewayView(channel), webhookUrl: chatappWebhookUrl(channel.id) };
   const sealed = channel.credentials as Partial<SealedCloud> | null;
   return {
     provider: 'cloud' as const,

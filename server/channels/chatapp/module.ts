@@ -1,5 +1,6 @@
 import type { ChannelModule } from '../channel-module';
 import { chatappChannel } from './adapter';
+import { disconnectGateway, isGatewayChannel } from './gateway-service';
 import { chatappInbound } from './updates';
 import { chatappHandshake, chatappWebhook } from './webhook';
 
@@ -7,5 +8,6 @@ export const chatappModule: ChannelModule = {
   kind: 'chatapp',
   adapter: chatappChannel,
   inbound: chatappInbound,
+  disconnect: async (channel) => (isGatewayChannel(channel) ? disconnectGateway(channel) : null),
   webhook: { GET: chatappHandshake, POST: chatappWebhook },
 };

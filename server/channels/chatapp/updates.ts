@@ -1,7 +1,16 @@
+import { numberedChoice } from '@/lib/channels/message-layout';
+import { cloudButtonsLayout } from '@/lib/chatapp/cloud-render';
 import { type CloudAttachment, type CloudInbound, parseCloudItem } from '@/lib/chatapp/cloud-webhook';
 import { LAST_MESSAGE_KEY } from '@/lib/chatapp/cloud-window';
+import {
+  type GatewayAttachment,
+  type GatewayInbound,
+  gatewayChatId,
+  isGatewayStored,
+  parseGatewayItem,
+} from '@/lib/chatapp/gateway-webhook';
 import { MAX_FILE_BYTES } from '@/lib/files/file-types';
-import type { Attachment } from '@/lib/schema';
+import { type Attachment, buttonsSchema } from '@/lib/schema';
 import { resolveClient } from '@/server/contacts/client-service';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
@@ -10,6 +19,8 @@ import { fileAttachment, storeFile } from '@/server/files/stored-files';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
 import { CHATAPP_CLIENT_TYPE, cloudCredentials } from './channel-service';
+import type { GatewayApi } from './gateway-api';
+import { gatewayApiOf, gatewayCredentials } from './gateway-service';
 import { graphApi } from './graph-api';
 
 /**
@@ -17,9 +28,24 @@ import { graphApi } from './graph-api';
  * marked read with the typing indicator on (the bot is working), its files are downloaded
  * and stored, and it runs through the engine as the client's message, opening the client's
  * 24-hour window (their channel state); a status report moves the message's delivery status.
+ * A session gateway's updates (WAHA) take the same way: seen and "typing…" through the
+ * gateway, files downloaded from it; it has no window. A bare number typed in answer to
+ * options shown as numbered text is the option's text.
  */
 
-async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: CloudInbound, end: UpdateEnd) {
+type ChatappUpdate = { via: 'cloud'; item: CloudInbound } | { via: 'gateway'; item: GatewayInbound };
+
+async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: ChatappUpdate, end: UpdateEnd) {
+  if (update.via === 'gateway') return runGatewayUpdate(deps, channel, update.item, end);
+  return runCloudUpdate(deps, channel, update.item, end);
+}
+
+async function runCloudUpdate(
+  deps: EngineDeps,
+  channel: UpdateChannel,
+  update: CloudInbound,
+  end: UpdateEnd,
+) {
   const sql = plainSql(deps.db);
   if (update.kind === 'invalid') return end.notProcessed(update.reason);
   if (update.kind === 'ignore') return void (await sql.run(end.done.statement, end.done.params));
@@ -27,18 +53,11 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Cloud
   const api = graphApi(credentials.token);
   const ref = { clientType: CHATAPP_CLIENT_TYPE, groupId: channel.groupId };
   if (update.kind === 'status') {
-    const client = await deps.db.client.findFirst({
-      where: { projectId: channel.projectId, ...ref, platformId: update.recipient },
-      select: { id: true },
+    await recordStatus(deps, channel, update.recipient, {
+      externalId: update.messageId,
+      status: update.status,
+      ...(update.error ? { error: update.error.text } : {}),
     });
-    if (client)
-      await recordDeliveryStatus(deps, {
-        projectId: channel.projectId,
-        clientId: client.id,
-        externalId: update.messageId,
-        status: update.status,
-        ...(update.error ? { error: update.error.text } : {}),
-      });
     return void (await sql.run(end.done.statement, end.done.params));
   }
   // Read, and "typing…" until the bot's first answer (or 25 s): not waited for, and a refusal changes nothing.
@@ -54,7 +73,7 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Cloud
     });
   const clientRef = { ...ref, platformId: update.from, ...(update.name ? { name: update.name } : {}) };
   const attachments = update.attachments.length
-    ? await storeFiles(deps, channel, api, clientRef, update.attachments)
+    ? await storeFiles(deps, channel, clientRef, update.attachments, (file) => cloudFile(api, file))
     : [];
   await handleEvent(
     deps,
@@ -62,7 +81,7 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Cloud
     { ref: clientRef },
     {
       type: 'message',
-      text: update.text,
+      text: await chosenOption(deps, channel.projectId, clientRef, update.text, 'cloud'),
       attachments,
       channelState: { [LAST_MESSAGE_KEY]: new Date(update.sentAt * 1000).toISOString() },
     },
@@ -70,39 +89,147 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Cloud
   );
 }
 
-/**
- * The message's files, downloaded through the Graph API (its address needs the token and
- * expires in minutes) and kept as the client's files, served at our signed addresses. A retry
- * of the update gets the files stored the first time (the media id is the upload key).
- */
-async function storeFiles(
+async function runGatewayUpdate(
   deps: EngineDeps,
   channel: UpdateChannel,
-  api: ReturnType<typeof graphApi>,
+  update: GatewayInbound,
+  end: UpdateEnd,
+) {
+  const sql = plainSql(deps.db);
+  if (update.kind === 'invalid') return end.notProcessed(update.reason);
+  if (update.kind === 'ignore') return void (await sql.run(end.done.statement, end.done.params));
+  const ref = { clientType: CHATAPP_CLIENT_TYPE, groupId: channel.groupId };
+  if (update.kind === 'status') {
+    await recordStatus(deps, channel, update.recipient, {
+      externalId: update.messageId,
+      status: update.status,
+      ...(update.error ? { error: update.error } : {}),
+    });
+    return void (await sql.run(end.done.statement, end.done.params));
+  }
+  const api = gatewayApiOf(channel);
+  const { session } = gatewayCredentials(channel);
+  const chatId = gatewayChatId(update.from);
+  // Seen, and "typing…" while the bot works: not waited for, and a refusal changes nothing.
+  void Promise.all([
+    api.post('/api/sendSeen', { session, chatId, messageIds: [update.messageId] }),
+    api.post('/api/startTyping', { session, chatId }),
+  ]).then((answers) => {
+    for (const answer of answers)
+      if (!answer.ok)
+        console.warn(`[chatapp] the gateway did not mark ${update.messageId} seen: ${answer.description}`);
+  });
+  const clientRef = { ...ref, platformId: update.from, ...(update.name ? { name: update.name } : {}) };
+  const attachments = update.attachments.length
+    ? await storeFiles(deps, channel, clientRef, update.attachments, (file) => gatewayFile(api, file))
+    : [];
+  await handleEvent(
+    deps,
+    channel.projectId,
+    { ref: clientRef },
+    {
+      type: 'message',
+      text: await chosenOption(deps, channel.projectId, clientRef, update.text, 'gateway'),
+      attachments,
+    },
+    { alsoWrite: end.done },
+  );
+}
+
+/**
+ * A bare number typed in answer to the client's last message from the bot, when that message
+ * showed its options as numbered text (always through a gateway; past the Cloud API's button
+ * limits there): the option's text, so the arrows match it as they match a pressed button.
+ */
+async function chosenOption(
+  deps: EngineDeps,
+  projectId: number,
+  ref: { clientType: number; groupId: string; platformId: string },
+  text: string,
+  via: ChatappUpdate['via'],
+): Promise<string> {
+  if (!/^\s*\d{1,2}\s*[.)]?\s*$/.test(text)) return text;
+  const last = await deps.db.message.findFirst({
+    where: { projectId, direction: 'out', client: { projectId, ...ref } },
+    orderBy: { id: 'desc' },
+    select: { buttons: true },
+  });
+  const buttons = buttonsSchema
+    .nullable()
+    .catch(null)
+    .parse(last?.buttons ?? null);
+  if (!buttons || (via === 'cloud' && cloudButtonsLayout(buttons) !== 'numbered_text')) return text;
+  return numberedChoice(text, Array.isArray(buttons) ? buttons : buttons.buttons) ?? text;
+}
+
+async function recordStatus(
+  deps: EngineDeps,
+  channel: UpdateChannel,
+  platformId: string,
+  report: Omit<Parameters<typeof recordDeliveryStatus>[1], 'projectId' | 'clientId'>,
+) {
+  const client = await deps.db.client.findFirst({
+    where: {
+      projectId: channel.projectId,
+      clientType: CHATAPP_CLIENT_TYPE,
+      groupId: channel.groupId,
+      platformId,
+    },
+    select: { id: true },
+  });
+  if (client)
+    await recordDeliveryStatus(deps, { projectId: channel.projectId, clientId: client.id, ...report });
+}
+
+type Downloaded = { bytes: Uint8Array; mime?: string };
+
+/**
+ * The message's files, downloaded (`download`: through the Graph API, whose address needs the
+ * token and expires in minutes, or from the gateway) and kept as the client's files, served at
+ * our signed addresses. A retry of the update gets the files stored the first time (the
+ * messenger's id of the file is the upload key).
+ */
+async function storeFiles<F extends CloudAttachment | GatewayAttachment>(
+  deps: EngineDeps,
+  channel: UpdateChannel,
   clientRef: Parameters<typeof resolveClient>[2],
-  files: CloudAttachment[],
+  files: F[],
+  download: (file: F) => Promise<Downloaded>,
 ): Promise<Attachment[]> {
   const client = await resolveClient(deps.db, channel.projectId, clientRef);
   const stored: Attachment[] = [];
   for (const file of files) {
-    const media = await api.get<{ url?: string; mime_type?: string }>(file.mediaId);
-    if (!media.ok || !media.result.url)
-      throw new Error(
-        `the file ${file.mediaId} could not be read: ${media.ok ? 'no address' : media.description}`,
-      );
-    const got = await api.download(media.result.url, MAX_FILE_BYTES);
-    if (!got.ok) throw new Error(`the file ${file.mediaId} could not be downloaded: ${got.description}`);
+    const key = 'mediaId' in file ? file.mediaId : file.url;
+    const got = await download(file);
     const ref = await storeFile(deps.db, {
       projectId: channel.projectId,
       clientId: client.id,
-      name: file.name ?? `${file.type}-${file.mediaId.slice(-12)}${extensionOf(file.mime)}`,
-      mimeType: media.result.mime_type ?? file.mime,
-      bytes: got.result.bytes,
-      uploadKey: `chatapp:${file.mediaId}`,
+      name: file.name ?? `${file.type}-${key.replace(/\W/g, '').slice(-12)}${extensionOf(file.mime)}`,
+      mimeType: got.mime ?? file.mime,
+      bytes: got.bytes,
+      uploadKey: `chatapp:${key}`,
     });
     stored.push(fileAttachment(ref));
   }
   return stored;
+}
+
+async function cloudFile(api: ReturnType<typeof graphApi>, file: CloudAttachment): Promise<Downloaded> {
+  const media = await api.get<{ url?: string; mime_type?: string }>(file.mediaId);
+  if (!media.ok || !media.result.url)
+    throw new Error(
+      `the file ${file.mediaId} could not be read: ${media.ok ? 'no address' : media.description}`,
+    );
+  const got = await api.download(media.result.url, MAX_FILE_BYTES);
+  if (!got.ok) throw new Error(`the file ${file.mediaId} could not be downloaded: ${got.description}`);
+  return { bytes: got.result.bytes, ...(media.result.mime_type ? { mime: media.result.mime_type } : {}) };
+}
+
+async function gatewayFile(api: GatewayApi, file: GatewayAttachment): Promise<Downloaded> {
+  const got = await api.download(file.url, MAX_FILE_BYTES);
+  if (!got.ok)
+    throw new Error(`the file ${file.url} could not be downloaded from the gateway: ${got.description}`);
+  return { bytes: got.result.bytes };
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -116,8 +243,11 @@ const EXTENSIONS: Record<string, string> = {
 };
 const extensionOf = (mime: string) => EXTENSIONS[mime.split(';')[0].trim()] ?? '';
 
-export const chatappInbound: InboundProcessor<CloudInbound> = {
+export const chatappInbound: InboundProcessor<ChatappUpdate> = {
   kind: 'chatapp',
-  parse: (payload) => parseCloudItem(payload),
+  parse: (payload) =>
+    isGatewayStored(payload)
+      ? { via: 'gateway', item: parseGatewayItem(payload) }
+      : { via: 'cloud', item: parseCloudItem(payload) },
   run: runUpdate,
 };

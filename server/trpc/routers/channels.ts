@@ -6,6 +6,12 @@ import {
   updateChatappInput,
   updateChatappSettings,
 } from '@/server/channels/chatapp/channel-service';
+import {
+  connectGatewayChannel,
+  connectGatewayInput,
+  gatewayPairing,
+  restartGateway,
+} from '@/server/channels/chatapp/gateway-service';
 import { connectTgChannel, connectTgInput } from '@/server/channels/tg/channel-service';
 import { startPolling } from '@/server/channels/tg/polling';
 import {
@@ -25,6 +31,16 @@ export const channelsRouter = createTRPCRouter({
   connectChatappCloud: projectManagerProcedure
     .input(connectCloudInput)
     .mutation(({ ctx, input }) => connectCloudChannel(ctx.db, ctx.projectId, input)),
+  connectChatappGateway: projectManagerProcedure
+    .input(connectGatewayInput)
+    .mutation(({ ctx, input }) => connectGatewayChannel(ctx.db, ctx.projectId, input)),
+  /** A gateway session's state and QR code, polled by the Channels tab while it pairs. */
+  chatappPairing: projectManagerProcedure
+    .input(z.object({ channelId: z.number().int().positive() }))
+    .query(({ ctx, input }) => gatewayPairing(ctx.db, ctx.projectId, input.channelId)),
+  restartChatappGateway: projectManagerProcedure
+    .input(z.object({ channelId: z.number().int().positive() }))
+    .mutation(({ ctx, input }) => restartGateway(ctx.db, ctx.projectId, input.channelId)),
   updateChatapp: projectManagerProcedure
     .input(updateChatappInput)
     .mutation(({ ctx, input }) => updateChatappSettings(ctx.db, ctx.projectId, input)),
