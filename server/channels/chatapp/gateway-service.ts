@@ -6,6 +6,7 @@ import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import type { ChannelRow } from '../channel-module';
+import { channelView } from '../channel-view';
 import { CHATAPP_CLIENT_TYPE, chatappWebhookUrl } from './channel-service';
 import { type GatewayApi, type GatewayResult, gatewayApi } from './gateway-api';
 
@@ -189,12 +190,8 @@ export async function connectGatewayChannel(
       const started = await api.post(`/api/sessions/${session}/start`, {});
       if (!started.ok) throw refusal(started, 'start the session');
     }
-    return await applySessionState(
-      db,
-      channel,
-      saved.result.status === 'STOPPED' ? 'STARTING' : saved.result.status,
-      meOf(saved.result),
-    );
+    const state = saved.result.status === 'STOPPED' ? 'STARTING' : saved.result.status;
+    return channelView(await applySessionState(db, channel, state, meOf(saved.result)));
   } catch (error) {
     await db.channel.delete({ where: { id: channel.id } });
     throw error;

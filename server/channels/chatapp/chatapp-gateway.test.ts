@@ -1,0 +1,280 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { getDb } from '@/server/db';
+import type { PrismaClient } from '@/server/db/client-type';
+import { useFreshAppDatabase } from '@/server/db/test-support';
+import { startWorkers } from '@/server/jobs/jobs';
+import { createApiKey } from '@/server/projects/api-keys';
+import { saveBotSchema } from '@/server/projects/bot-schema-store';
+import { createProject } from '@/server/projects/project-service';
+import { startApiServer } from '@/server/public-api/testing/api-server';
+import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import { waitFor } from '@/server/testing/wait-for';
+import type { TRPCContext } from '@/server/trpc/init';
+import { createCaller } from '@/server/trpc/root';
+import { channelSweepJob } from '../inbound/pipeline';
+import { type FakeWaha, startFakeWaha } from './testing/fake-waha';
+
+/**
+ * The chat-app channel through a WhatsApp Web session gateway end to end, against a fake WAHA
+ * server: the session created with our signed webhook, its QR code shown until the phone is
+ * paired, the paired number becoming the bot id, clients' messages delivered signed to the real
+ * route over HTTP and answered through the gateway, acks moving the delivery status,
+ * check_chatapp asked of the gateway, and the session's state in connected_channels.
+ */
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-gateway-'));
+const SESSION = 'default';
+const PHONE = '15550002222';
+let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let db: PrismaClient;
+let waha: FakeWaha;
+let routes: RouteServer;
+let api: Awaited<ReturnType<typeof startApiServer>>;
+let owner: ReturnType<typeof createCaller>;
+let projectId: number;
+let apiKey: string;
+let channelId: number;
+
+async function serveRoute(): Promise<RouteServer> {
+  const { GET, POST } = await import('@/app/api/channels/[kind]/[channel]/route');
+  const pattern = /^\/api\/channels\/(?<kind>[^/]+)\/(?<channel>[^/]+)$/;
+  return serveRoutes([
+    { method: 'GET', pattern, handler: GET },
+    { method: 'POST', pattern, handler: POST },
+  ]);
+}
+
+async function callApi(action: string, params: Record<string, unknown>) {
+  const res = await fetch(`${api.url}/api/${apiKey}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(params),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const textsTo = (chatId: string) => waha.sent.filter((m) => m.chatId === chatId).map((m) => m.text);
+
+beforeAll(async () => {
+  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+  process.env.BLOCKBOT_API_RATE_LIMIT = '100000';
+  process.env.BLOCKBOT_CHATAPP_RETRY_SECONDS = '5';
+  waha = await startFakeWaha({ apiKey: 'waha-secret-key', tier: 'CORE' });
+  routes = await serveRoute();
+  process.env.BLOCKBOT_BASE_URL = routes.url;
+  app = await useFreshAppDatabase(tmp);
+  db = await getDb();
+  api = await startApiServer();
+  await startWorkers([channelSweepJob] as never);
+  const user = await db.user.create({ data: { id: 'u-gw', email: 'gw@example.com', name: 'gw' } });
+  owner = createCaller({
+    db,
+    session: { user, session: { id: 's-gw', userId: user.id } } as unknown as TRPCContext['session'],
+  });
+  projectId = (
+    await createProject(db, {
+      name: 'gateway',
+      plan: 'business',
+      owner: { email: user.email, userId: user.id },
+    })
+  ).id;
+  apiKey = (await createApiKey(db, projectId, { name: 'main' })).key;
+  await saveBotSchema(db, projectId, {
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [
+      {
+        id: 1,
+        kind: 'start',
+        text: 'Welcome! Pay now?',
+        trigger: { alternatives: '' },
+        buttons: [
+          { type: 'reply', text: 'Yes' },
+          { type: 'reply', text: 'No' },
+          { type: 'reply', text: 'Site', url: 'https://shop.example/pay' },
+        ],
+      },
+      { id: 2, kind: 'start', text: 'Paid, thank you', trigger: { alternatives: 'Yes' } },
+      {
+        id: 3,
+        kind: 'start',
+        text: 'Got your file',
+        trigger: { alternatives: 'photo' },
+        attachments: [{ type: 'image', url: 'https://cdn.example/receipt.png' }],
+      },
+    ],
+    arrows: [],
+  });
+});
+afterAll(async () => {
+  await api?.close();
+  await app?.dispose();
+  await waha?.close();
+  routes?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('connecting a session', () => {
+  it('refuses a wrong API key and an unreachable gateway, naming the field, and stores nothing', async () => {
+    await expect(
+      owner.channels.connectChatappGateway({ projectId, url: waha.url, apiKey: 'wrong', session: SESSION }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('refused the API key') });
+    await expect(
+      owner.channels.connectChatappGateway({
+        projectId,
+        url: 'http://127.0.0.1:9',
+        apiKey: 'k',
+        session: SESSION,
+      }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('could not be reached') });
+    await expect(
+      owner.channels.connectChatappGateway({ projectId, url: 'waha:3000', apiKey: 'k', session: SESSION }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('gateway’s address') });
+    expect(await db.channel.count({ where: { projectId } })).toBe(0);
+  });
+
+  it('creates the session with our signed webhook, shows its QR code, and takes the paired number as the bot id', async () => {
+    const connected = await owner.channels.connectChatappGateway({
+      projectId,
+      url: waha.url,
+      apiKey: waha.apiKey,
+      session: SESSION,
+    });
+    channelId = connected.id;
+    expect(connected).toMatchObject({ groupId: '', chatapp: { provider: 'gateway', session: SESSION } });
+    const config = waha.session(SESSION)?.config as {
+      webhooks: { url: string; events: string[]; hmac: { key: string } }[];
+    };
+    expect(config.webhooks[0]).toMatchObject({
+      url: `${routes.url}/api/channels/chatapp/${channelId}`,
+      events: ['message', 'message.ack', 'session.status'],
+    });
+    const channel = await db.channel.findUniqueOrThrow({ where: { id: channelId } });
+    expect(JSON.stringify(channel.credentials)).not.toContain(waha.apiKey);
+    expect(JSON.stringify(channel.credentials)).not.toContain(config.webhooks[0].hmac.key);
+    expect(JSON.stringify(await owner.channels.list({ projectId }))).not.toContain(waha.apiKey);
+
+    await waitFor(async () => waha.session(SESSION)?.status === 'SCAN_QR_CODE');
+    const pairing = await owner.channels.chatappPairing({ projectId, channelId });
+    expect(pairing).toMatchObject({ state: 'SCAN_QR_CODE', status: 0 });
+    expect(pairing.qr).toMatch(/^data:image\/png;base64,/);
+    expect((await callApi('connected_channels', {})).body).toMatchObject({ status: 'success' });
+
+    await waha.pair(SESSION, PHONE, 'Pizza');
+    await waha.idle();
+    const paired = await db.channel.findUniqueOrThrow({ where: { id: channelId } });
+    expect(paired).toMatchObject({ groupId: PHONE, status: 1, name: `Pizza (+${PHONE})` });
+    expect(JSON.stringify((await callApi('connected_channels', {})).body)).toContain(PHONE);
+  });
+});
+
+describe('a client writing to the paired number', () => {
+  it('is answered through the gateway with numbered options; typing the number follows the option', async () => {
+    const [result] = await waha.receive(SESSION, { from: '79001000001@c.us', body: 'hello' });
+    expect(result.status).toBe(200);
+    await waitFor(async () => textsTo('79001000001@c.us').length === 1);
+    expect(textsTo('79001000001@c.us')[0]).toBe(
+      'Welcome! Pay now?\n\n1. Yes\n2. No\nSite: https://shop.example/pay',
+    );
+    expect(waha.calls.some((c) => c.path === '/api/sendSeen')).toBe(true);
+    const client = await db.client.findFirstOrThrow({ where: { projectId, platformId: '79001000001' } });
+    expect(client).toMatchObject({ clientType: 6, groupId: PHONE });
+
+    await waha.receive(SESSION, { from: '79001000001@s.whatsapp.net', body: '1' });
+    await waitFor(async () => textsTo('79001000001@c.us').length === 2);
+    expect(textsTo('79001000001@c.us')[1]).toBe('Paid, thank you');
+    // Both suffixes are one client.
+    expect(await db.client.count({ where: { projectId, clientType: 6 } })).toBe(1);
+    const history = await db.message.findMany({
+      where: { clientId: client.id, direction: 'in' },
+      orderBy: { id: 'asc' },
+    });
+    expect(history.map((m) => m.text)).toEqual(['hello', 'Yes']);
+  });
+
+  it('acks move the delivery status; a resent delivery is stored once', async () => {
+    const sent = waha.sent.find((m) => m.text === 'Paid, thank you');
+    if (!sent) throw new Error('no send');
+    const message = await db.message.findFirstOrThrow({ where: { externalId: sent.id } });
+    expect(message.status).toBe('sent');
+    await waha.ack(SESSION, sent.id, 3);
+    await waitFor(
+      async () => (await db.message.findUniqueOrThrow({ where: { id: message.id } })).status === 'read',
+    );
+    const id = 'false_79001000002@c.us_AAAABBBBCCCCDDDDEEEEFFFF00001111';
+    await waha.receive(SESSION, { from: '79001000002@c.us', body: 'hi', id });
+    await waha.receive(SESSION, { from: '79001000002@c.us', body: 'hi', id });
+    await waitFor(async () => textsTo('79001000002@c.us').length >= 1);
+    expect(await db.channelUpdate.count({ where: { channelId, externalId: id } })).toBe(1);
+    expect(
+      await db.message.count({ where: { client: { platformId: '79001000002' }, direction: 'in' } }),
+    ).toBe(1);
+  });
+
+  it('stores the client’s file from the gateway; a file the bot sends goes as its address on WAHA Core', async () => {
+    await waha.receive(SESSION, {
+      from: '79001000003@c.us',
+      body: 'photo',
+      media: { bytes: Buffer.from('png-bytes'), mimetype: 'image/png', filename: 'receipt.png' },
+    });
+    await waitFor(async () => textsTo('79001000003@c.us').length === 1);
+    const file = await db.storedFile.findFirstOrThrow({ where: { client: { platformId: '79001000003' } } });
+    expect(Buffer.from(file.bytes).toString()).toBe('png-bytes');
+    expect(textsTo('79001000003@c.us')[0]).toBe('Got your file\nhttps://cdn.example/receipt.png');
+    expect(waha.calls.some((c) => c.path === '/api/sendImage' && c.status === 422)).toBe(true);
+  });
+
+  it('refuses a delivery not signed with the session’s key, storing nothing', async () => {
+    const body = JSON.stringify({
+      event: 'message',
+      session: SESSION,
+      payload: {
+        id: 'false_forged',
+        timestamp: 1,
+        from: '79001000009@c.us',
+        body: 'forged',
+        hasMedia: false,
+      },
+    });
+    const [unsigned] = await waha.deliverRaw(SESSION, body, { 'X-Webhook-Hmac': '' });
+    expect(unsigned.status).toBe(401);
+    const [forged] = await waha.deliverRaw(SESSION, body, { 'X-Webhook-Hmac': 'ab'.repeat(64) });
+    expect(forged.status).toBe(401);
+    expect(await db.channelUpdate.count({ where: { externalId: 'false_forged' } })).toBe(0);
+  });
+});
+
+describe('the API through the gateway', () => {
+  it('check_chatapp asks the gateway, any phone format', async () => {
+    waha.registerNumber('79005554433');
+    expect((await callApi('check_chatapp', { phone: '+7 (900) 555-44-33' })).body).toMatchObject({
+      status: 'success',
+      exists: true,
+    });
+    expect((await callApi('check_chatapp', { phone: '79005550000' })).body).toMatchObject({ exists: false });
+    expect(waha.calls.filter((c) => c.path === '/api/contacts/check-exists').at(-1)?.query).toMatchObject({
+      phone: '79005550000',
+      session: SESSION,
+    });
+  });
+
+  it('chatapp_message sends through the gateway; a failed session is ASLEEP (2) in connected_channels', async () => {
+    const sent = await callApi('chatapp_message', {
+      chatapp_bot_id: `+${PHONE}`,
+      phone: '79001000001@c.us',
+      message: 'From the API',
+    });
+    expect(sent.status).toBe(200);
+    await waitFor(async () => textsTo('79001000001@c.us').includes('From the API'));
+    await waha.fail(SESSION);
+    await waha.idle();
+    expect((await callApi('connected_channels', {})).body).toMatchObject({
+      channels: { chatapp: [{ group_id: PHONE, client_type: 6, status: 2 }] },
+    });
+    const channel = await db.channel.findUniqueOrThrow({ where: { id: channelId } });
+    expect(channel.lastError).toContain('session failed');
+  });
+});
