@@ -157,7 +157,10 @@ describe('connecting a session', () => {
     expect(JSON.stringify(channel.credentials)).not.toContain(config.webhooks[0].hmac.key);
     expect(JSON.stringify(await owner.channels.list({ projectId }))).not.toContain(waha.apiKey);
 
-    await waitFor(async () => waha.session(SESSION)?.status === 'SCAN_QR_CODE');
+    await waitFor(
+      async () => waha.session(SESSION)?.status === 'SCAN_QR_CODE',
+      'the session showing a QR code',
+    );
     const pairing = await owner.channels.chatappPairing({ projectId, channelId });
     expect(pairing).toMatchObject({ state: 'SCAN_QR_CODE', status: 0 });
     expect(pairing.qr).toMatch(/^data:image\/png;base64,/);
@@ -175,7 +178,7 @@ describe('a client writing to the paired number', () => {
   it('is answered through the gateway with numbered options; typing the number follows the option', async () => {
     const [result] = await waha.receive(SESSION, { from: '79001000001@c.us', body: 'hello' });
     expect(result.status).toBe(200);
-    await waitFor(async () => textsTo('79001000001@c.us').length === 1);
+    await waitFor(async () => textsTo('79001000001@c.us').length === 1, 'the welcome');
     expect(textsTo('79001000001@c.us')[0]).toBe(
       'Welcome! Pay now?\n\n1. Yes\n2. No\nSite: https://shop.example/pay',
     );
@@ -184,7 +187,7 @@ describe('a client writing to the paired number', () => {
     expect(client).toMatchObject({ clientType: 6, groupId: PHONE });
 
     await waha.receive(SESSION, { from: '79001000001@s.whatsapp.net', body: '1' });
-    await waitFor(async () => textsTo('79001000001@c.us').length === 2);
+    await waitFor(async () => textsTo('79001000001@c.us').length === 2, 'the answer to 1');
     expect(textsTo('79001000001@c.us')[1]).toBe('Paid, thank you');
     // Both suffixes are one client.
     expect(await db.client.count({ where: { projectId, clientType: 6 } })).toBe(1);
@@ -203,11 +206,12 @@ describe('a client writing to the paired number', () => {
     await waha.ack(SESSION, sent.id, 3);
     await waitFor(
       async () => (await db.message.findUniqueOrThrow({ where: { id: message.id } })).status === 'read',
+      'the status moved to read',
     );
     const id = 'false_79001000002@c.us_AAAABBBBCCCCDDDDEEEEFFFF00001111';
     await waha.receive(SESSION, { from: '79001000002@c.us', body: 'hi', id });
     await waha.receive(SESSION, { from: '79001000002@c.us', body: 'hi', id });
-    await waitFor(async () => textsTo('79001000002@c.us').length >= 1);
+    await waitFor(async () => textsTo('79001000002@c.us').length >= 1, 'the welcome');
     expect(await db.channelUpdate.count({ where: { channelId, externalId: id } })).toBe(1);
     expect(
       await db.message.count({ where: { client: { platformId: '79001000002' }, direction: 'in' } }),
@@ -220,7 +224,7 @@ describe('a client writing to the paired number', () => {
       body: 'photo',
       media: { bytes: Buffer.from('png-bytes'), mimetype: 'image/png', filename: 'receipt.png' },
     });
-    await waitFor(async () => textsTo('79001000003@c.us').length === 1);
+    await waitFor(async () => textsTo('79001000003@c.us').length === 1, 'the answer to the photo');
     const file = await db.storedFile.findFirstOrThrow({ where: { client: { platformId: '79001000003' } } });
     expect(Buffer.from(file.bytes).toString()).toBe('png-bytes');
     expect(textsTo('79001000003@c.us')[0]).toBe('Got your file\nhttps://cdn.example/receipt.png');
@@ -268,7 +272,7 @@ describe('the API through the gateway', () => {
       message: 'From the API',
     });
     expect(sent.status).toBe(200);
-    await waitFor(async () => textsTo('79001000001@c.us').includes('From the API'));
+    await waitFor(async () => textsTo('79001000001@c.us').includes('From the API'), 'the API’s message');
     await waha.fail(SESSION);
     await waha.idle();
     expect((await callApi('connected_channels', {})).body).toMatchObject({
