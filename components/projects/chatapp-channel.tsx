@@ -21,8 +21,14 @@ const FIELDS = [
     key: 'accessToken',
     label: 'Access token',
     hint: 'A system user’s permanent token with whatsapp_business_messaging (Business Settings → System users).',
+    secret: true,
   },
-  { key: 'appSecret', label: 'App secret', hint: 'Your Meta app → App settings → Basic → App secret.' },
+  {
+    key: 'appSecret',
+    label: 'App secret',
+    hint: 'Your Meta app → App settings → Basic → App secret.',
+    secret: true,
+  },
 ] as const;
 
 type Key = (typeof FIELDS)[number]['key'];
@@ -51,47 +57,22 @@ export function ChatappConnect({
       },
     }),
   );
-  const errorField = connect.error?.data?.field ?? null;
-  const fieldErrors = connect.error?.data?.fieldErrors as Partial<Record<Key, string[]>> | undefined;
-
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    connect.mutate({ projectId, ...form });
-  }
-
   return (
     <Card>
       <CardTitle description="The WhatsApp Cloud API, Meta’s official API. The token and the app secret are checked, stored encrypted and never shown again.">
         Connect a chat-app number
       </CardTitle>
-      <form className="space-y-3" onSubmit={onSubmit} aria-label="Connect a chat-app number">
-        {FIELDS.map((f) => (
-          <Field
-            key={f.key}
-            id={`chatapp-${f.key}`}
-            label={f.label}
-            hint={f.hint}
-            error={
-              fieldErrors?.[f.key]?.[0] ?? (errorField === f.key ? (connect.error?.message ?? null) : null)
-            }
-          >
-            <Input
-              id={`chatapp-${f.key}`}
-              value={form[f.key]}
-              type={f.key === 'accessToken' || f.key === 'appSecret' ? 'password' : 'text'}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
-            />
-          </Field>
-        ))}
-        {connect.error && !errorField && !fieldErrors ? (
-          <Alert tone="error">{connect.error.message}</Alert>
-        ) : null}
-        <Button type="submit" disabled={connect.isPending || FIELDS.some((f) => !form[f.key].trim())}>
-          {connect.isPending ? 'Connecting…' : 'Connect the number'}
-        </Button>
-      </form>
+      <CredentialsForm
+        name="Connect a chat-app number"
+        idPrefix="chatapp"
+        fields={FIELDS}
+        form={form}
+        setForm={setForm}
+        onSubmit={() => connect.mutate({ projectId, ...form })}
+        pending={connect.isPending}
+        error={connect.error}
+        submitLabel="Connect the number"
+      />
       {connect.data ? (
         <div
           className="mt-4 space-y-2 rounded-md bg-emerald-50 p-3 text-sm"
@@ -110,6 +91,75 @@ export function ChatappConnect({
         </div>
       ) : null}
     </Card>
+  );
+}
+
+interface CredentialField<K extends string> {
+  key: K;
+  label: string;
+  hint: string;
+  secret?: boolean;
+}
+
+/**
+ * A form of credentials for one way of connecting: each field with its hint and its own error
+ * (the server names the field), the rest of an error above the button.
+ */
+function CredentialsForm<K extends string>({
+  name,
+  idPrefix,
+  fields,
+  form,
+  setForm,
+  onSubmit,
+  pending,
+  error,
+  submitLabel,
+}: {
+  name: string;
+  idPrefix: string;
+  fields: readonly CredentialField<K>[];
+  form: Record<K, string>;
+  setForm: (update: (form: Record<K, string>) => Record<K, string>) => void;
+  onSubmit: () => void;
+  pending: boolean;
+  error: { message: string; data?: { field?: string | null; fieldErrors?: unknown } | null } | null;
+  submitLabel: string;
+}) {
+  const errorField = error?.data?.field ?? null;
+  const fieldErrors = error?.data?.fieldErrors as Partial<Record<K, string[]>> | undefined;
+  return (
+    <form
+      className="space-y-3"
+      aria-label={name}
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {fields.map((f) => (
+        <Field
+          key={f.key}
+          id={`${idPrefix}-${f.key}`}
+          label={f.label}
+          hint={f.hint}
+          error={fieldErrors?.[f.key]?.[0] ?? (errorField === f.key ? (error?.message ?? null) : null)}
+        >
+          <Input
+            id={`${idPrefix}-${f.key}`}
+            value={form[f.key]}
+            type={f.secret ? 'password' : 'text'}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
+          />
+        </Field>
+      ))}
+      {error && !errorField && !fieldErrors ? <Alert tone="error">{error.message}</Alert> : null}
+      <Button type="submit" disabled={pending || fields.some((f) => !form[f.key].trim())}>
+        {pending ? 'Connecting…' : submitLabel}
+      </Button>
+    </form>
   );
 }
 
@@ -241,7 +291,7 @@ const GATEWAY_FIELDS = [
     label: 'Gateway address',
     hint: 'Where your WAHA server answers, like http://waha:3000. A private address must be allowed with BLOCKBOT_HTTP_ALLOW_HOSTS.',
   },
-  { key: 'apiKey', label: 'API key', hint: 'The gateway’s WAHA_API_KEY.' },
+  { key: 'apiKey', label: 'API key', hint: 'The gateway’s WAHA_API_KEY.', secret: true },
   { key: 'session', label: 'Session name', hint: 'WAHA’s session: default unless you run several.' },
 ] as const;
 type GatewayKey = (typeof GATEWAY_FIELDS)[number]['key'];
@@ -265,49 +315,22 @@ export function ChatappGatewayConnect({
       },
     }),
   );
-  const errorField = connect.error?.data?.field ?? null;
-  const fieldErrors = connect.error?.data?.fieldErrors as Partial<Record<GatewayKey, string[]>> | undefined;
-
   return (
     <Card>
       <CardTitle description="A WhatsApp Web session on your own WAHA server, paired by scanning a QR code with the phone. The API key is stored encrypted and never shown again.">
         Connect a number through a session gateway
       </CardTitle>
-      <form
-        className="space-y-3"
-        aria-label="Connect a session gateway"
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          connect.mutate({ projectId, ...form });
-        }}
-      >
-        {GATEWAY_FIELDS.map((f) => (
-          <Field
-            key={f.key}
-            id={`gateway-${f.key}`}
-            label={f.label}
-            hint={f.hint}
-            error={
-              fieldErrors?.[f.key]?.[0] ?? (errorField === f.key ? (connect.error?.message ?? null) : null)
-            }
-          >
-            <Input
-              id={`gateway-${f.key}`}
-              value={form[f.key]}
-              type={f.key === 'apiKey' ? 'password' : 'text'}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
-            />
-          </Field>
-        ))}
-        {connect.error && !errorField && !fieldErrors ? (
-          <Alert tone="error">{connect.error.message}</Alert>
-        ) : null}
-        <Button type="submit" disabled={connect.isPending || GATEWAY_FIELDS.some((f) => !form[f.key].trim())}>
-          {connect.isPending ? 'Connecting…' : 'Connect the session'}
-        </Button>
-      </form>
+      <CredentialsForm
+        name="Connect a session gateway"
+        idPrefix="gateway"
+        fields={GATEWAY_FIELDS}
+        form={form}
+        setForm={setForm}
+        onSubmit={() => connect.mutate({ projectId, ...form })}
+        pending={connect.isPending}
+        error={connect.error}
+        submitLabel="Connect the session"
+      />
     </Card>
   );
 }

@@ -4,21 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_MESSAGE_KEY } from '@/lib/chatapp/cloud-window';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
-import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
-import { startWorkers } from '@/server/jobs/jobs';
-import { createApiKey } from '@/server/projects/api-keys';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
-import { createProject } from '@/server/projects/project-service';
-import { startApiServer } from '@/server/public-api/testing/api-server';
-import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
-import type { TRPCContext } from '@/server/trpc/init';
-import { createCaller } from '@/server/trpc/root';
-import { channelSweepJob, sweepChannelUpdates } from '../inbound/pipeline';
+import { sweepChannelUpdates } from '../inbound/pipeline';
 import { chatappChannel } from './adapter';
+import { type ChatappTestApp, useChatappTestApp } from './testing/chatapp-test-app';
 import { type FakeCloudApi, type FakeNumber, startFakeCloudApi } from './testing/fake-cloud-api';
 
 /**
@@ -30,12 +23,11 @@ import { type FakeCloudApi, type FakeNumber, startFakeCloudApi } from './testing
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-chatapp-'));
 const HOUR = 3600_000;
-let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let app: ChatappTestApp;
 let db: PrismaClient;
 let fake: FakeCloudApi;
 let routes: RouteServer;
-let api: Awaited<ReturnType<typeof startApiServer>>;
-let owner: ReturnType<typeof createCaller>;
+let owner: ChatappTestApp['owner'];
 let projectId: number;
 let apiKey: string;
 /** The fake's clock: real time, unless a test moves it (a client who wrote a day ago). */
@@ -43,15 +35,6 @@ let shift = 0;
 let number: FakeNumber;
 let channelId: number;
 let verifyToken: string;
-
-async function serveRoute(): Promise<RouteServer> {
-  const { GET, POST } = await import('@/app/api/channels/[kind]/[channel]/route');
-  const pattern = /^\/api\/channels\/(?<kind>[^/]+)\/(?<channel>[^/]+)$/;
-  return serveRoutes([
-    { method: 'GET', pattern, handler: GET },
-    { method: 'POST', pattern, handler: POST },
-  ]);
-}
 
 async function connect(n: FakeNumber) {
   return owner.channels.connectChatappCloud({
@@ -64,30 +47,12 @@ async function connect(n: FakeNumber) {
 }
 
 beforeAll(async () => {
-  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
-  process.env.BLOCKBOT_API_RATE_LIMIT = '100000';
-  process.env.BLOCKBOT_CHATAPP_RETRY_SECONDS = '20';
   fake = await startFakeCloudApi({ now: () => Date.now() + shift });
-  routes = await serveRoute();
-  process.env.BLOCKBOT_CHATAPP_API_ROOT = `${fake.url}/${fake.version}`;
-  process.env.BLOCKBOT_BASE_URL = routes.url;
-  app = await useFreshAppDatabase(tmp);
-  db = await getDb();
-  api = await startApiServer();
-  await startWorkers([channelSweepJob] as never);
-  const user = await db.user.create({ data: { id: 'u-ca', email: 'ca@example.com', name: 'ca' } });
-  owner = createCaller({
-    db,
-    session: { user, session: { id: 's-ca', userId: user.id } } as unknown as TRPCContext['session'],
+  app = await useChatappTestApp(tmp, {
+    BLOCKBOT_CHATAPP_RETRY_SECONDS: '20',
+    BLOCKBOT_CHATAPP_API_ROOT: `${fake.url}/${fake.version}`,
   });
-  projectId = (
-    await createProject(db, {
-      name: 'chat-app',
-      plan: 'business',
-      owner: { email: user.email, userId: user.id },
-    })
-  ).id;
-  apiKey = (await createApiKey(db, projectId, { name: 'main' })).key;
+  ({ db, routes, owner, projectId, apiKey } = app);
   await saveBotSchema(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
@@ -115,10 +80,8 @@ beforeAll(async () => {
     throw new Error('the handshake failed');
 });
 afterAll(async () => {
-  await api?.close();
-  await app?.dispose();
+  await app?.close();
   await fake?.close();
-  routes?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -148,14 +111,7 @@ const itemValue = (i: { metadata: object; contact: object; message: object }) =>
   messages: [i.message],
 });
 
-async function callApi(action: string, params: Record<string, unknown>) {
-  const res = await fetch(`${api.url}/api/${apiKey}/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(params),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const callApi = (action: string, params: Record<string, unknown>) => app.callApi(action, params);
 
 describe('connecting a number', () => {
   it('checks the number, subscribes the app, keeps the token and app secret sealed, shows the webhook once', async () => {
@@ -510,10 +466,10 @@ describe('the interface’s chat-app calls', () => {
 
   it('chatapp_client_id finds a number in any format; check_chatapp says the Cloud API cannot look numbers up', async () => {
     const found = await fetch(
-      `${api.url}/api/${apiKey}/chatapp_client_id?phone=${encodeURIComponent('15550102030@c.us')}`,
+      `${app.apiUrl}/api/${apiKey}/chatapp_client_id?phone=${encodeURIComponent('15550102030@c.us')}`,
     );
     expect(found.status).toBe(200);
-    const missing = await fetch(`${api.url}/api/${apiKey}/chatapp_client_id?phone=15550000000`);
+    const missing = await fetch(`${app.apiUrl}/api/${apiKey}/chatapp_client_id?phone=15550000000`);
     expect(missing.status).toBe(404);
     const check = await callApi('check_chatapp', { phone: '+1 555 010 2030' });
     expect(check).toMatchObject({

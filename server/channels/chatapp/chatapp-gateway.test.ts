@@ -3,19 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
-import { useFreshAppDatabase } from '@/server/db/test-support';
-import { startWorkers } from '@/server/jobs/jobs';
-import { createApiKey } from '@/server/projects/api-keys';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
-import { createProject } from '@/server/projects/project-service';
-import { startApiServer } from '@/server/public-api/testing/api-server';
-import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
-import type { TRPCContext } from '@/server/trpc/init';
-import { createCaller } from '@/server/trpc/root';
-import { channelSweepJob } from '../inbound/pipeline';
+import { type ChatappTestApp, useChatappTestApp } from './testing/chatapp-test-app';
 import { type FakeWaha, startFakeWaha } from './testing/fake-waha';
 
 /**
@@ -29,60 +20,21 @@ import { type FakeWaha, startFakeWaha } from './testing/fake-waha';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-gateway-'));
 const SESSION = 'default';
 const PHONE = '15550002222';
-let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let app: ChatappTestApp;
 let db: PrismaClient;
 let waha: FakeWaha;
-let routes: RouteServer;
-let api: Awaited<ReturnType<typeof startApiServer>>;
-let owner: ReturnType<typeof createCaller>;
+let routes: ChatappTestApp['routes'];
+let owner: ChatappTestApp['owner'];
 let projectId: number;
-let apiKey: string;
 let channelId: number;
-
-async function serveRoute(): Promise<RouteServer> {
-  const { GET, POST } = await import('@/app/api/channels/[kind]/[channel]/route');
-  const pattern = /^\/api\/channels\/(?<kind>[^/]+)\/(?<channel>[^/]+)$/;
-  return serveRoutes([
-    { method: 'GET', pattern, handler: GET },
-    { method: 'POST', pattern, handler: POST },
-  ]);
-}
-
-async function callApi(action: string, params: Record<string, unknown>) {
-  const res = await fetch(`${api.url}/api/${apiKey}/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(params),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const callApi = (action: string, params: Record<string, unknown>) => app.callApi(action, params);
 
 const textsTo = (chatId: string) => waha.sent.filter((m) => m.chatId === chatId).map((m) => m.text);
 
 beforeAll(async () => {
-  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
-  process.env.BLOCKBOT_API_RATE_LIMIT = '100000';
-  process.env.BLOCKBOT_CHATAPP_RETRY_SECONDS = '5';
   waha = await startFakeWaha({ apiKey: 'waha-secret-key', tier: 'CORE' });
-  routes = await serveRoute();
-  process.env.BLOCKBOT_BASE_URL = routes.url;
-  app = await useFreshAppDatabase(tmp);
-  db = await getDb();
-  api = await startApiServer();
-  await startWorkers([channelSweepJob] as never);
-  const user = await db.user.create({ data: { id: 'u-gw', email: 'gw@example.com', name: 'gw' } });
-  owner = createCaller({
-    db,
-    session: { user, session: { id: 's-gw', userId: user.id } } as unknown as TRPCContext['session'],
-  });
-  projectId = (
-    await createProject(db, {
-      name: 'gateway',
-      plan: 'business',
-      owner: { email: user.email, userId: user.id },
-    })
-  ).id;
-  apiKey = (await createApiKey(db, projectId, { name: 'main' })).key;
+  app = await useChatappTestApp(tmp, { BLOCKBOT_CHATAPP_RETRY_SECONDS: '5' });
+  ({ db, routes, owner, projectId } = app);
   await saveBotSchema(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
@@ -110,10 +62,8 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await api?.close();
-  await app?.dispose();
+  await app?.close();
   await waha?.close();
-  routes?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
