@@ -10,12 +10,7 @@ import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { channelReach } from '@/lib/channel-reach';
-import {
-  ChatappConnect,
-  ChatappGatewayConnect,
-  ChatappGatewaySession,
-  ChatappNumber,
-} from './chatapp-channel';
+import { ChatappConnectCard, ChatappGatewaySession, ChatappNumber } from './chatapp-channel';
 import { WidgetChannel } from './widget-channel';
 
 const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : 'never');
@@ -198,8 +193,7 @@ export function Channels({
           ))}
         </ul>
       </Card>
-      {canManage ? <ChatappConnect projectId={projectId} onConnected={invalidate} /> : null}
-      {canManage ? <ChatappGatewayConnect projectId={projectId} onConnected={invalidate} /> : null}
+      {canManage ? <ChatappConnectCard projectId={projectId} onConnected={invalidate} /> : null}
       <Card>
         <CardTitle>Chat-app numbers</CardTitle>
         {numbers?.length === 0 ? (
@@ -223,7 +217,9 @@ export function Channels({
                   channel.id,
                 )}
               </div>
-              <p className="text-slate-500">Last update received: {dateTime(channel.lastUpdateAt)}</p>
+              {channel.groupId ? (
+                <p className="text-slate-500">Last update received: {dateTime(channel.lastUpdateAt)}</p>
+              ) : null}
               {channel.lastError ? <p className="text-red-700">{channel.lastError}</p> : null}
               {channel.chatapp.provider === 'gateway' ? (
                 <ChatappGatewaySession

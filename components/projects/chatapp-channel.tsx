@@ -40,13 +40,7 @@ const EMPTY: Record<Key, string> = {
 };
 
 /** The form that connects a chat-app number through the Cloud API; then where Meta must call. */
-export function ChatappConnect({
-  projectId,
-  onConnected,
-}: {
-  projectId: number;
-  onConnected: () => unknown;
-}) {
+function ChatappConnect({ projectId, onConnected }: { projectId: number; onConnected: () => unknown }) {
   const trpc = useTRPC();
   const [form, setForm] = useState(EMPTY);
   const connect = useMutation(
@@ -58,10 +52,11 @@ export function ChatappConnect({
     }),
   );
   return (
-    <Card>
-      <CardTitle description="The WhatsApp Cloud API, Meta’s official API. The token and the app secret are checked, stored encrypted and never shown again.">
-        Connect a chat-app number
-      </CardTitle>
+    <div className="space-y-3">
+      <p className="text-sm text-slate-600">
+        The WhatsApp Cloud API, Meta’s official API. The token and the app secret are checked, stored
+        encrypted and never shown again.
+      </p>
       <CredentialsForm
         name="Connect a chat-app number"
         idPrefix="chatapp"
@@ -90,7 +85,7 @@ export function ChatappConnect({
           />
         </div>
       ) : null}
-    </Card>
+    </div>
   );
 }
 
@@ -298,7 +293,7 @@ type GatewayKey = (typeof GATEWAY_FIELDS)[number]['key'];
 const GATEWAY_EMPTY: Record<GatewayKey, string> = { url: '', apiKey: '', session: 'default' };
 
 /** The form that connects a number through a self-hosted WhatsApp Web session gateway (WAHA). */
-export function ChatappGatewayConnect({
+function ChatappGatewayConnect({
   projectId,
   onConnected,
 }: {
@@ -316,10 +311,11 @@ export function ChatappGatewayConnect({
     }),
   );
   return (
-    <Card>
-      <CardTitle description="A WhatsApp Web session on your own WAHA server, paired by scanning a QR code with the phone. The API key is stored encrypted and never shown again.">
-        Connect a number through a session gateway
-      </CardTitle>
+    <div className="space-y-3">
+      <p className="text-sm text-slate-600">
+        A WhatsApp Web session on your own WAHA server, paired by scanning a QR code with the phone: any
+        number, no Meta business account. The API key is stored encrypted and never shown again.
+      </p>
       <CredentialsForm
         name="Connect a session gateway"
         idPrefix="gateway"
@@ -331,6 +327,42 @@ export function ChatappGatewayConnect({
         error={connect.error}
         submitLabel="Connect the session"
       />
+    </div>
+  );
+}
+
+/** Connecting a chat-app number, one of two ways: the Cloud API, or a session gateway. */
+export function ChatappConnectCard({
+  projectId,
+  onConnected,
+}: {
+  projectId: number;
+  onConnected: () => unknown;
+}) {
+  const [way, setWay] = useState<'cloud' | 'gateway'>('cloud');
+  const choice = (value: typeof way, label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={way === value}
+      onClick={() => setWay(value)}
+      className={`rounded-md px-3 py-1.5 text-sm ${way === value ? 'bg-blue-50 font-medium text-blue-800' : 'text-slate-600 hover:bg-slate-50'}`}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <Card>
+      <CardTitle>Connect a chat-app number</CardTitle>
+      <div role="tablist" aria-label="How to connect" className="mb-3 flex gap-2">
+        {choice('cloud', 'Cloud API')}
+        {choice('gateway', 'Session gateway (QR code)')}
+      </div>
+      {way === 'cloud' ? (
+        <ChatappConnect projectId={projectId} onConnected={onConnected} />
+      ) : (
+        <ChatappGatewayConnect projectId={projectId} onConnected={onConnected} />
+      )}
     </Card>
   );
 }

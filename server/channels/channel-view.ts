@@ -14,7 +14,8 @@ export function channelView(c: ChannelRow) {
     groupId: c.groupId,
     name: c.name,
     receiveMode: c.receiveMode,
-    receiving: c.status !== CHANNEL_STATUS.stopped,
+    // A chat-app session not paired yet (0) or asleep (2) receives nothing either.
+    receiving: c.status === CHANNEL_STATUS.started,
     lastUpdateAt: c.lastUpdateAt,
     lastError: c.lastError,
     createdAt: c.createdAt,

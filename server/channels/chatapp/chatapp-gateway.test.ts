@@ -119,7 +119,7 @@ describe('connecting a session', () => {
     await waha.pair(SESSION, PHONE, 'Pizza');
     await waha.idle();
     const paired = await db.channel.findUniqueOrThrow({ where: { id: channelId } });
-    expect(paired).toMatchObject({ groupId: PHONE, status: 1, name: `Pizza (+${PHONE})` });
+    expect(paired).toMatchObject({ groupId: PHONE, status: 1, name: 'Pizza' });
     expect(JSON.stringify((await callApi('connected_channels', {})).body)).toContain(PHONE);
   });
 });

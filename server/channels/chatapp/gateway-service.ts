@@ -229,7 +229,7 @@ export async function applySessionState(
       data.lastError = `+${me.phone} is already connected ${taken.projectId === channel.projectId ? 'to this project' : 'to another project'}: its messages go there. Remove that connection, then restart this session.`;
     else {
       data.groupId = me.phone;
-      data.name = me.name ? `${me.name} (+${me.phone})` : `+${me.phone}`;
+      data.name = me.name || `+${me.phone}`;
     }
   }
   return db.channel.update({ where: { id: channel.id }, data });
