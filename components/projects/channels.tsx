@@ -1,19 +1,63 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { channelReach } from '@/lib/channel-reach';
+import { connectTgInput } from '@/lib/channels/connect-inputs';
 import { ChatappConnectCard, ChatappGatewaySession, ChatappNumber } from './chatapp-channel';
+import { ConnectForm, useConnectValues } from './connect-form';
 import { WidgetChannel } from './widget-channel';
 
 const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : 'never');
+
+/**
+ * What every connected channel's row starts with, whatever its kind: what it is, its badges,
+ * its removal, when it last heard from the messenger, and its last error.
+ */
+function ChannelHeader({
+  channel,
+  title,
+  badges,
+  remove,
+  showLastUpdate = true,
+}: {
+  channel: { name: string; receiving: boolean; lastUpdateAt: Date | string | null; lastError: string | null };
+  title: string;
+  badges: string[];
+  remove: ReactNode;
+  showLastUpdate?: boolean;
+}) {
+  return (
+    <>
+      <div className="flex items-center gap-2">
+        <span className="font-medium">{title}</span>
+        {channel.name ? <span className="text-slate-500">{channel.name}</span> : null}
+        {badges.map((badge) => (
+          <Badge key={badge}>{badge}</Badge>
+        ))}
+        {showLastUpdate && !channel.receiving ? (
+          <Badge className="bg-red-100 text-red-800">stopped</Badge>
+        ) : null}
+        {remove}
+      </div>
+      {showLastUpdate ? (
+        <p className="text-slate-500" data-testid="channel-last-update">
+          Last update received: {dateTime(channel.lastUpdateAt)}
+        </p>
+      ) : null}
+      {channel.lastError ? (
+        <p className="text-red-700" data-testid="channel-error">
+          {channel.lastError}
+        </p>
+      ) : null}
+    </>
+  );
+}
 
 /**
  * The project's channels: connect a tg bot by token, see what it receives, disconnect it; create
@@ -35,12 +79,11 @@ export function Channels({
   const channels = useQuery({ ...trpc.channels.list.queryOptions({ projectId }), refetchInterval: 3000 });
   const invalidate = () =>
     queryClient.invalidateQueries({ queryKey: trpc.channels.list.queryKey({ projectId }) });
-  const [token, setToken] = useState('');
-  const [mode, setMode] = useState<'webhook' | 'polling'>('webhook');
+  const tgForm = useConnectValues(connectTgInput);
   const connect = useMutation(
     trpc.channels.connectTg.mutationOptions({
       onSuccess: () => {
-        setToken('');
+        tgForm.reset();
         return invalidate();
       },
     }),
@@ -69,11 +112,6 @@ export function Channels({
       </Button>
     ) : null;
 
-  function onConnect(event: FormEvent) {
-    event.preventDefault();
-    connect.mutate({ projectId, token, mode });
-  }
-
   if (channels.error)
     return (
       <div className="p-6">
@@ -101,58 +139,34 @@ export function Channels({
           <CardTitle description="The token is checked with the messenger, stored encrypted and never shown again.">
             Connect a tg bot
           </CardTitle>
-          <form className="space-y-3" onSubmit={onConnect}>
-            <Field
-              id="tg-token"
-              label="Bot token"
-              hint="From BotFather: 123456789:AAH…"
-              error={connect.error?.message ?? null}
-            >
-              <Input
-                id="tg-token"
-                value={token}
-                onChange={(e) => setToken(e.target.value)}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="123456789:AAH…"
-              />
-            </Field>
-            <fieldset className="space-y-1 text-sm">
-              <legend className="font-medium text-slate-700">Receive messages by</legend>
-              <label className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="tg-mode"
-                  checked={mode === 'webhook'}
-                  onChange={() => setMode('webhook')}
-                />
-                Webhook — the messenger calls this server (needs a public https BLOCKBOT_BASE_URL)
-              </label>
-              <label className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="tg-mode"
-                  checked={mode === 'polling'}
-                  onChange={() => setMode('polling')}
-                />
-                Long polling — this server asks the messenger (works without a public address)
-              </label>
-            </fieldset>
-            {webhookProblem && mode === 'webhook' ? (
+          <ConnectForm
+            name="Connect a tg bot"
+            idPrefix="tg"
+            schema={connectTgInput}
+            values={tgForm.values}
+            setValues={tgForm.setValues}
+            onSubmit={() => connect.mutate({ projectId, ...tgForm.input })}
+            pending={connect.isPending}
+            error={connect.error}
+            submitLabel="Connect"
+          >
+            {webhookProblem && tgForm.values.mode === 'webhook' ? (
               <div
                 className="space-y-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
                 data-testid="tg-webhook-hint"
               >
                 <p>{webhookProblem}</p>
-                <Button type="button" variant="secondary" size="sm" onClick={() => setMode('polling')}>
+                <Button
+                  type="button"
+                  variant="secondary"
+                  size="sm"
+                  onClick={() => tgForm.setValues((v) => ({ ...v, mode: 'polling' }))}
+                >
                   Use long polling
                 </Button>
               </div>
             ) : null}
-            <Button type="submit" disabled={connect.isPending || !token.trim()}>
-              {connect.isPending ? 'Connecting…' : 'Connect'}
-            </Button>
-          </form>
+          </ConnectForm>
         </Card>
       ) : null}
       <Card>
@@ -170,25 +184,16 @@ export function Channels({
         <ul className="divide-y divide-slate-100">
           {bots?.map((channel) => (
             <li key={channel.id} className="space-y-1 py-3 text-sm" data-testid="channel-row">
-              <div className="flex items-center gap-2">
-                <span className="font-medium">@{channel.groupId}</span>
-                <span className="text-slate-500">{channel.name}</span>
-                <Badge>{channel.receiveMode === 'polling' ? 'long polling' : 'webhook'}</Badge>
-                {channel.receiving ? null : <Badge className="bg-red-100 text-red-800">stopped</Badge>}
-                {removeButton(
+              <ChannelHeader
+                channel={channel}
+                title={`@${channel.groupId}`}
+                badges={[channel.receiveMode === 'polling' ? 'long polling' : 'webhook']}
+                remove={removeButton(
                   'Disconnect',
                   `Disconnect @${channel.groupId}? The bot stops answering its clients; their history stays.`,
                   channel.id,
                 )}
-              </div>
-              <p className="text-slate-500" data-testid="channel-last-update">
-                Last update received: {dateTime(channel.lastUpdateAt)}
-              </p>
-              {channel.lastError ? (
-                <p className="text-red-700" data-testid="channel-error">
-                  {channel.lastError}
-                </p>
-              ) : null}
+              />
             </li>
           ))}
         </ul>
@@ -205,22 +210,17 @@ export function Channels({
         <ul className="divide-y divide-slate-100">
           {numbers?.map((channel) => (
             <li key={channel.id} className="space-y-2 py-3 text-sm" data-testid="chatapp-row">
-              <div className="flex items-center gap-2">
-                <span className="font-medium">
-                  {channel.groupId ? `+${channel.groupId}` : 'Not paired yet'}
-                </span>
-                <span className="text-slate-500">{channel.name}</span>
-                <Badge>{channel.chatapp.provider === 'gateway' ? 'Session gateway' : 'Cloud API'}</Badge>
-                {removeButton(
+              <ChannelHeader
+                channel={channel}
+                title={channel.groupId ? `+${channel.groupId}` : 'Not paired yet'}
+                badges={[channel.chatapp.provider === 'gateway' ? 'Session gateway' : 'Cloud API']}
+                remove={removeButton(
                   'Disconnect',
                   `Disconnect ${channel.groupId ? `+${channel.groupId}` : channel.name}? The bot stops answering its clients; their history stays.`,
                   channel.id,
                 )}
-              </div>
-              {channel.groupId ? (
-                <p className="text-slate-500">Last update received: {dateTime(channel.lastUpdateAt)}</p>
-              ) : null}
-              {channel.lastError ? <p className="text-red-700">{channel.lastError}</p> : null}
+                showLastUpdate={Boolean(channel.groupId)}
+              />
               {channel.chatapp.provider === 'gateway' ? (
                 <ChatappGatewaySession
                   projectId={projectId}
@@ -255,15 +255,17 @@ export function Channels({
         <ul className="divide-y divide-slate-100">
           {widgets?.map((channel) => (
             <li key={channel.id} className="space-y-3 py-3 text-sm" data-testid="widget-row">
-              <div className="flex items-center gap-2">
-                <span className="font-medium">{channel.name}</span>
-                <Badge>chat widget</Badge>
-                {removeButton(
+              <ChannelHeader
+                channel={{ ...channel, name: '' }}
+                title={channel.name}
+                badges={['chat widget']}
+                remove={removeButton(
                   'Delete',
                   `Delete the chat widget “${channel.name}”? It disappears from the sites that use it; its dialogs stay in the history.`,
                   channel.id,
                 )}
-              </div>
+                showLastUpdate={false}
+              />
               <WidgetChannel
                 projectId={projectId}
                 channelId={channel.id}

@@ -9,44 +9,17 @@ import { Card, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
-
-const FIELDS = [
-  {
-    key: 'phoneNumberId',
-    label: 'Phone number ID',
-    hint: 'WhatsApp Manager → API Setup: the ID under the number, not the number itself.',
-  },
-  { key: 'businessAccountId', label: 'WhatsApp Business Account ID', hint: 'WhatsApp Manager → API Setup.' },
-  {
-    key: 'accessToken',
-    label: 'Access token',
-    hint: 'A system user’s permanent token with whatsapp_business_messaging (Business Settings → System users).',
-    secret: true,
-  },
-  {
-    key: 'appSecret',
-    label: 'App secret',
-    hint: 'Your Meta app → App settings → Basic → App secret.',
-    secret: true,
-  },
-] as const;
-
-type Key = (typeof FIELDS)[number]['key'];
-const EMPTY: Record<Key, string> = {
-  phoneNumberId: '',
-  businessAccountId: '',
-  accessToken: '',
-  appSecret: '',
-};
+import { connectCloudInput, connectGatewayInput } from '@/lib/channels/connect-inputs';
+import { ConnectForm, useConnectValues } from './connect-form';
 
 /** The form that connects a chat-app number through the Cloud API; then where Meta must call. */
 function ChatappConnect({ projectId, onConnected }: { projectId: number; onConnected: () => unknown }) {
   const trpc = useTRPC();
-  const [form, setForm] = useState(EMPTY);
+  const form = useConnectValues(connectCloudInput);
   const connect = useMutation(
     trpc.channels.connectChatappCloud.mutationOptions({
       onSuccess: () => {
-        setForm(EMPTY);
+        form.reset();
         return onConnected();
       },
     }),
@@ -57,13 +30,13 @@ function ChatappConnect({ projectId, onConnected }: { projectId: number; onConne
         The WhatsApp Cloud API, Meta’s official API. The token and the app secret are checked, stored
         encrypted and never shown again.
       </p>
-      <CredentialsForm
+      <ConnectForm
         name="Connect a chat-app number"
         idPrefix="chatapp"
-        fields={FIELDS}
-        form={form}
-        setForm={setForm}
-        onSubmit={() => connect.mutate({ projectId, ...form })}
+        schema={connectCloudInput}
+        values={form.values}
+        setValues={form.setValues}
+        onSubmit={() => connect.mutate({ projectId, ...form.input })}
         pending={connect.isPending}
         error={connect.error}
         submitLabel="Connect the number"
@@ -86,75 +59,6 @@ function ChatappConnect({ projectId, onConnected }: { projectId: number; onConne
         </div>
       ) : null}
     </div>
-  );
-}
-
-interface CredentialField<K extends string> {
-  key: K;
-  label: string;
-  hint: string;
-  secret?: boolean;
-}
-
-/**
- * A form of credentials for one way of connecting: each field with its hint and its own error
- * (the server names the field), the rest of an error above the button.
- */
-function CredentialsForm<K extends string>({
-  name,
-  idPrefix,
-  fields,
-  form,
-  setForm,
-  onSubmit,
-  pending,
-  error,
-  submitLabel,
-}: {
-  name: string;
-  idPrefix: string;
-  fields: readonly CredentialField<K>[];
-  form: Record<K, string>;
-  setForm: (update: (form: Record<K, string>) => Record<K, string>) => void;
-  onSubmit: () => void;
-  pending: boolean;
-  error: { message: string; data?: { field?: string | null; fieldErrors?: unknown } | null } | null;
-  submitLabel: string;
-}) {
-  const errorField = error?.data?.field ?? null;
-  const fieldErrors = error?.data?.fieldErrors as Partial<Record<K, string[]>> | undefined;
-  return (
-    <form
-      className="space-y-3"
-      aria-label={name}
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
-      {fields.map((f) => (
-        <Field
-          key={f.key}
-          id={`${idPrefix}-${f.key}`}
-          label={f.label}
-          hint={f.hint}
-          error={fieldErrors?.[f.key]?.[0] ?? (errorField === f.key ? (error?.message ?? null) : null)}
-        >
-          <Input
-            id={`${idPrefix}-${f.key}`}
-            value={form[f.key]}
-            type={f.secret ? 'password' : 'text'}
-            autoComplete="off"
-            spellCheck={false}
-            onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
-          />
-        </Field>
-      ))}
-      {error && !errorField && !fieldErrors ? <Alert tone="error">{error.message}</Alert> : null}
-      <Button type="submit" disabled={pending || fields.some((f) => !form[f.key].trim())}>
-        {pending ? 'Connecting…' : submitLabel}
-      </Button>
-    </form>
   );
 }
 
@@ -280,18 +184,6 @@ export function ChatappNumber({
   );
 }
 
-const GATEWAY_FIELDS = [
-  {
-    key: 'url',
-    label: 'Gateway address',
-    hint: 'Where your WAHA server answers, like http://waha:3000. A private address must be allowed with BLOCKBOT_HTTP_ALLOW_HOSTS.',
-  },
-  { key: 'apiKey', label: 'API key', hint: 'The gateway’s WAHA_API_KEY.', secret: true },
-  { key: 'session', label: 'Session name', hint: 'WAHA’s session: default unless you run several.' },
-] as const;
-type GatewayKey = (typeof GATEWAY_FIELDS)[number]['key'];
-const GATEWAY_EMPTY: Record<GatewayKey, string> = { url: '', apiKey: '', session: 'default' };
-
 /** The form that connects a number through a self-hosted WhatsApp Web session gateway (WAHA). */
 function ChatappGatewayConnect({
   projectId,
@@ -301,11 +193,11 @@ function ChatappGatewayConnect({
   onConnected: () => unknown;
 }) {
   const trpc = useTRPC();
-  const [form, setForm] = useState(GATEWAY_EMPTY);
+  const form = useConnectValues(connectGatewayInput);
   const connect = useMutation(
     trpc.channels.connectChatappGateway.mutationOptions({
       onSuccess: () => {
-        setForm(GATEWAY_EMPTY);
+        form.reset();
         return onConnected();
       },
     }),
@@ -316,13 +208,13 @@ function ChatappGatewayConnect({
         A WhatsApp Web session on your own WAHA server, paired by scanning a QR code with the phone: any
         number, no Meta business account. The API key is stored encrypted and never shown again.
       </p>
-      <CredentialsForm
+      <ConnectForm
         name="Connect a session gateway"
         idPrefix="gateway"
-        fields={GATEWAY_FIELDS}
-        form={form}
-        setForm={setForm}
-        onSubmit={() => connect.mutate({ projectId, ...form })}
+        schema={connectGatewayInput}
+        values={form.values}
+        setValues={form.setValues}
+        onSubmit={() => connect.mutate({ projectId, ...form.input })}
         pending={connect.isPending}
         error={connect.error}
         submitLabel="Connect the session"

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { connectCloudInput } from '@/lib/channels/connect-inputs';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { baseUrl } from '@/server/config/env';
@@ -21,30 +22,6 @@ import { type GraphApi, type GraphResult, graphApi } from './graph-api';
  */
 
 export const CHATAPP_CLIENT_TYPE = CLIENT_TYPES.chatapp;
-
-const graphId = (what: string, where: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{5,25}$/, { error: `must be the ${what}: digits only, from ${where}` });
-
-export const connectCloudInput = z.object({
-  phoneNumberId: graphId('phone number ID', 'WhatsApp Manager → API Setup (not the phone number itself)'),
-  businessAccountId: graphId('WhatsApp Business Account ID', 'WhatsApp Manager → API Setup'),
-  accessToken: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{20,1024}$/, {
-      error:
-        'must be an access token (a system user’s permanent token, from Business Settings → System users)',
-    }),
-  appSecret: z
-    .string()
-    .trim()
-    .regex(/^[0-9a-f]{32}$/i, {
-      error: 'must be the app secret: 32 hexadecimal characters, from App settings → Basic',
-    }),
-});
 
 /** The template sent when the client's 24-hour window is closed: its body's parameters in order. */
 export const windowTemplateSchema = z.object({

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { connectGatewayInput } from '@/lib/channels/connect-inputs';
 import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
 import { gatewayChannelStatus } from '@/lib/chatapp/gateway-webhook';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
@@ -18,27 +19,6 @@ import { type GatewayApi, type GatewayResult, gatewayApi } from './gateway-api';
  * interface's chat-app bot id); until then it is empty. The API key and the webhook key are
  * stored sealed (secret-box) and never shown again.
  */
-
-export const connectGatewayInput = z.object({
-  url: z
-    .string()
-    .trim()
-    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
-      error: 'must be the gateway’s address, like http://waha:3000 (http or https, no query)',
-    }),
-  apiKey: z
-    .string()
-    .trim()
-    .min(1, { error: 'must be the gateway’s API key (its WAHA_API_KEY)' })
-    .max(512, { error: 'must be at most 512 characters' }),
-  session: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, {
-      error: 'must be a session name: letters, digits, _ and -, like default',
-    })
-    .default('default'),
-});
 
 interface SealedGateway {
   provider: 'gateway';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { connectTgInput } from '@/lib/channels/connect-inputs';
 import { TG_CLIENT_TYPE } from '@/lib/tg/inbound';
 import { baseUrl } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
@@ -26,16 +27,6 @@ export const TG_ALLOWED_UPDATES = [
   // A user blocking or unblocking the bot: their subscription follows.
   'my_chat_member',
 ] as const;
-
-export const connectTgInput = z.object({
-  token: z
-    .string()
-    .trim()
-    .regex(/^\d{1,20}:[A-Za-z0-9_-]{10,100}$/, {
-      error: 'must look like 123456789:AAH… — copy the whole token from BotFather',
-    }),
-  mode: z.enum(['webhook', 'polling']),
-});
 
 interface TokenOwner {
   projectId: number;

@@ -1,18 +1,17 @@
 import { z } from 'zod';
+import { connectCloudInput, connectGatewayInput, connectTgInput } from '@/lib/channels/connect-inputs';
 import { disconnectChannel, listChannels } from '@/server/channels/channel-list';
 import {
   connectCloudChannel,
-  connectCloudInput,
   updateChatappInput,
   updateChatappSettings,
 } from '@/server/channels/chatapp/channel-service';
 import {
   connectGatewayChannel,
-  connectGatewayInput,
   gatewayPairing,
   restartGateway,
 } from '@/server/channels/chatapp/gateway-service';
-import { connectTgChannel, connectTgInput } from '@/server/channels/tg/channel-service';
+import { connectTgChannel } from '@/server/channels/tg/channel-service';
 import { startPolling } from '@/server/channels/tg/polling';
 import {
   createWidgetChannel,

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { connectCloudInput, connectFields, connectGatewayInput, connectTgInput } from './connect-inputs';
+
+describe('connect forms from their schemas', () => {
+  it('lists every field in order with its label, hint, kind and starting value', () => {
+    expect(connectFields(connectTgInput).map((f) => [f.key, f.meta.label, f.initial])).toEqual([
+      ['token', 'Bot token', ''],
+      ['mode', 'Receive messages by', 'webhook'],
+    ]);
+    expect(connectFields(connectGatewayInput).map((f) => [f.key, f.initial, Boolean(f.meta.secret)])).toEqual(
+      [
+        ['url', '', false],
+        ['apiKey', '', true],
+        ['session', 'default', false],
+      ],
+    );
+    const cloud = connectFields(connectCloudInput);
+    expect(cloud.map((f) => f.key)).toEqual([
+      'phoneNumberId',
+      'businessAccountId',
+      'accessToken',
+      'appSecret',
+    ]);
+    expect(cloud.every((f) => f.meta.hint)).toBe(true);
+  });
+
+  it('names the field and how to fix it when a value is wrong', () => {
+    const parsed = connectGatewayInput.safeParse({ url: 'waha:3000', apiKey: 'k' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['url'],
+      message: expect.stringContaining('http://waha:3000'),
+    });
+    expect(connectGatewayInput.parse({ url: 'http://waha:3000', apiKey: 'k' }).session).toBe('default');
+  });
+});

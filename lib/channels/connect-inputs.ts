@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+/**
+ * What connecting a channel asks for, one schema per way of connecting: the server parses the
+ * input with it (each field's error names the field), and the Channels tab renders its form
+ * from it (`connectFields`): each field's label, hint and kind are registered beside its rule.
+ */
+
+export interface ConnectFieldMeta {
+  label: string;
+  hint?: string;
+  placeholder?: string;
+  /** Typed into a password input, never shown again once stored. */
+  secret?: boolean;
+  /** A choice: each value's label, shown as radio buttons. */
+  options?: Record<string, string>;
+}
+
+export const connectFieldMeta = z.registry<ConnectFieldMeta>();
+
+export const connectTgInput = z.object({
+  token: z
+    .string()
+    .trim()
+    .regex(/^\d{1,20}:[A-Za-z0-9_-]{10,100}$/, {
+      error: 'must look like 123456789:AAH… — copy the whole token from BotFather',
+    })
+    .register(connectFieldMeta, {
+      label: 'Bot token',
+      hint: 'From BotFather: 123456789:AAH…',
+      placeholder: '123456789:AAH…',
+    }),
+  mode: z.enum(['webhook', 'polling']).register(connectFieldMeta, {
+    label: 'Receive messages by',
+    options: {
+      webhook: 'Webhook — the messenger calls this server (needs a public https BLOCKBOT_BASE_URL)',
+      polling: 'Long polling — this server asks the messenger (works without a public address)',
+    },
+  }),
+});
+
+const graphId = (what: string, where: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{5,25}$/, { error: `must be the ${what}: digits only, from ${where}` });
+
+export const connectCloudInput = z.object({
+  phoneNumberId: graphId(
+    'phone number ID',
+    'WhatsApp Manager → API Setup (not the phone number itself)',
+  ).register(connectFieldMeta, {
+    label: 'Phone number ID',
+    hint: 'WhatsApp Manager → API Setup: the ID under the number, not the number itself.',
+  }),
+  businessAccountId: graphId('WhatsApp Business Account ID', 'WhatsApp Manager → API Setup').register(
+    connectFieldMeta,
+    { label: 'WhatsApp Business Account ID', hint: 'WhatsApp Manager → API Setup.' },
+  ),
+  accessToken: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{20,1024}$/, {
+      error:
+        'must be an access token (a system user’s permanent token, from Business Settings → System users)',
+    })
+    .register(connectFieldMeta, {
+      label: 'Access token',
+      hint: 'A system user’s permanent token with whatsapp_business_messaging (Business Settings → System users).',
+      secret: true,
+    }),
+  appSecret: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{32}$/i, {
+      error: 'must be the app secret: 32 hexadecimal characters, from App settings → Basic',
+    })
+    .register(connectFieldMeta, {
+      label: 'App secret',
+      hint: 'Your Meta app → App settings → Basic → App secret.',
+      secret: true,
+    }),
+});
+
+export const connectGatewayInput = z.object({
+  url: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+      error: 'must be the gateway’s address, like http://waha:3000 (http or https, no query)',
+    })
+    .register(connectFieldMeta, {
+      label: 'Gateway address',
+      hint: 'Where your WAHA server answers, like http://waha:3000. A private address must be allowed with BLOCKBOT_HTTP_ALLOW_HOSTS.',
+      placeholder: 'http://waha:3000',
+    }),
+  apiKey: z
+    .string()
+    .trim()
+    .min(1, { error: 'must be the gateway’s API key (its WAHA_API_KEY)' })
+    .max(512, { error: 'must be at most 512 characters' })
+    .register(connectFieldMeta, { label: 'API key', hint: 'The gateway’s WAHA_API_KEY.', secret: true }),
+  session: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, {
+      error: 'must be a session name: letters, digits, _ and -, like default',
+    })
+    .default('default')
+    .register(connectFieldMeta, {
+      label: 'Session name',
+      hint: 'WAHA’s session: default unless you run several.',
+    }),
+});
+
+export interface ConnectField {
+  key: string;
+  meta: ConnectFieldMeta;
+  /** The value the form starts with (the schema's default, the first option, or empty). */
+  initial: string;
+}
+
+/** A connect schema's fields in order, as its form shows them. */
+export function connectFields(schema: z.ZodObject): ConnectField[] {
+  return Object.entries(schema.shape).map(([key, field]) => {
+    const meta = connectFieldMeta.get(field as z.ZodType) ?? { label: key };
+    const parsed = (field as z.ZodType).safeParse(undefined);
+    const initial = parsed.success && typeof parsed.data === 'string' ? parsed.data : '';
+    return { key, meta, initial: initial || (meta.options ? Object.keys(meta.options)[0] : '') };
+  });
+}
