@@ -68,6 +68,14 @@ beforeAll(async () => {
       },
       { id: 2, kind: 'start', text: 'Paid, thank you', trigger: { alternatives: 'Yes' } },
       { id: 3, kind: 'start', text: 'Got your file: #{attachment_url}', trigger: { alternatives: 'photo' } },
+      {
+        id: 4,
+        kind: 'start',
+        text: 'Choose a size',
+        trigger: { alternatives: 'sizes' },
+        buttons: Array.from({ length: 11 }, (_, i) => ({ type: 'reply' as const, text: `Size ${i + 1}` })),
+      },
+      { id: 5, kind: 'start', text: 'Size 11 it is', trigger: { alternatives: 'Size 11' } },
     ],
     arrows: [],
   });
@@ -182,6 +190,20 @@ describe('a client writing to the number', () => {
     // The press comes back as the button's text and follows its block.
     await fake.sendInbound(number.phoneNumberId, { from, type: 'button_reply', id: 'Yes', title: 'Yes' });
     await waitFor(async () => textsTo(from).at(-1) === 'Paid, thank you', 'the answer to the press');
+  });
+
+  it('shows more than 10 options as numbered text, and takes a typed number as its option', async () => {
+    const from = newClient();
+    await fake.sendInbound(number.phoneNumberId, { from, type: 'text', text: 'sizes' });
+    await waitFor(async () => textsTo(from).length === 1, 'the sizes');
+    expect(textsTo(from)[0]).toContain('\n11. Size 11');
+    await fake.sendInbound(number.phoneNumberId, { from, type: 'text', text: '11' });
+    await waitFor(async () => textsTo(from).at(-1) === 'Size 11 it is', 'the answer to 11');
+    const typed = await db.message.findFirstOrThrow({
+      where: { client: { platformId: from }, direction: 'in' },
+      orderBy: { id: 'desc' },
+    });
+    expect(typed.text).toBe('Size 11');
   });
 
   it('stores a signed delivery once, and refuses an unsigned or wrongly signed one before storing anything', async () => {
