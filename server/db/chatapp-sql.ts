@@ -1,18 +1,24 @@
 import { z } from 'zod';
+import { slotColumns, takeSlotSql } from './channel-pacing-sql';
 import { column } from './columns';
 import { PreparedStatement } from './raw-sql';
 
 /**
  * What a send to a chat-app client needs, in one statement (server/channels/chatapp/adapter.ts):
  * the number the client wrote to (its group_id) with its sealed credentials and settings, and
- * when the client last wrote ($stateKey of their channel state), which opens the window.
+ * when the client last wrote ($stateKey of their channel state), which opens the window. A
+ * Cloud API number's first send also takes its slot of the number's throughput, shared by
+ * every process (the pacing row of server/db/channel-pacing-sql.ts, keyed by the channel).
  */
 export const chatappSendRoute = new PreparedStatement(
-  `SELECT c.id, c."projectId", c."groupId", c.credentials, c.settings, s.value AS "lastMessageAt"
-   FROM "Channel" c
-   LEFT JOIN "ClientChannelState" s ON s."clientId" = $clientId::int AND s.key = $stateKey
-   WHERE c."projectId" = $projectId::int AND c."clientType" = $clientType::int AND c."groupId" = $groupId
-   ORDER BY c.id LIMIT 1`,
+  `WITH route AS (
+     SELECT c.id, c."projectId", c."groupId", c.credentials, c.settings, s.value AS "lastMessageAt"
+     FROM "Channel" c
+     LEFT JOIN "ClientChannelState" s ON s."clientId" = $clientId::int AND s.key = $stateKey
+     WHERE c."projectId" = $projectId::int AND c."clientType" = $clientType::int AND c."groupId" = $groupId
+     ORDER BY c.id LIMIT 1),
+   ${takeSlotSql('route.id', 'route', `route.credentials ->> 'provider' = 'cloud'`)}
+   SELECT route.*, slot."waitMs" FROM route LEFT JOIN slot ON true`,
   z.object({
     id: column.int,
     projectId: column.int,
@@ -20,5 +26,6 @@ export const chatappSendRoute = new PreparedStatement(
     credentials: column.json(z.unknown()),
     settings: column.json(z.unknown()),
     lastMessageAt: column.text.nullable(),
+    waitMs: slotColumns.waitMs.nullable(),
   }),
 );

@@ -1,14 +1,14 @@
 import { z } from 'zod';
+import { slotColumns, takeSlotSql } from './channel-pacing-sql';
 import { column } from './columns';
 import { PreparedStatement } from './raw-sql';
-import { slotColumns, takeSlotSql } from './tg-pacing-sql';
 
 /**
  * What a send to a tg client needs, in one statement (server/channels/tg/business.ts): the
  * bot the client wrote to (its group_id, any case) and, when the client last wrote through a
  * business account, that connection's id and state (null when the bot never saw it). When the
  * route may be used (no connection, one the bot never saw, or one enabled with the right to
- * reply), the first send's pacing slot is taken in the same statement (server/db/tg-pacing-sql.ts);
+ * reply), the first send's pacing slot is taken in the same statement (server/db/channel-pacing-sql.ts);
  * a refused route takes none, and its slot columns are null.
  */
 export const sendRouteWithSlot = new PreparedStatement(

@@ -13,6 +13,7 @@ import type {
   SendContext,
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
+import { takeSlot } from '@/server/db/channel-pacing-sql';
 import { chatappSendRoute } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
@@ -45,7 +46,13 @@ import { createSendSpacing } from './send-spacing';
  * stalled event loop must not let sends planned apart leave together), as requests reach the
  * API closer together than they left.
  */
-const spacing = createSendSpacing(1000 / (80 * 0.9));
+const THROUGHPUT_PER_SECOND = 80 * 0.9;
+const spacing = createSendSpacing(1000 / THROUGHPUT_PER_SECOND);
+/**
+ * Every process's sends of a number together keep to the same rate: each send also takes its
+ * slot of the number from the database (the first with its route, server/db/chatapp-sql.ts).
+ */
+let slotMs = 1000 / THROUGHPUT_PER_SECOND;
 /** The pair rate limit asks for about 6 s between messages to one user once a burst was spent. */
 const PAIR_RATE_PAUSE_MS = 6000;
 
@@ -55,15 +62,31 @@ const PAIR_RATE_PAUSE_MS = 6000;
  */
 export function setChatappThroughput(perSecond: number): void {
   spacing.setInterval(1000 / perSecond);
+  slotMs = 1000 / perSecond;
+}
+
+/** The slot parameters of a send of the number (no spacing per client: the pair rate is retried). */
+const slotParams = (chat: string) => ({ chat, releasing: null, botMs: slotMs, chatMs: 0 });
+
+/** Waits for the number's next slot shared by every process (the first send's came with its route). */
+async function numberSlot(db: PrismaClient, channelId: number, chat: string, taken: number | null) {
+  const waitMs = taken ?? (await plainSql(db).run(takeSlot, { channelId, ...slotParams(chat) }))[0].waitMs;
+  if (waitMs > 0) await sleep(waitMs);
 }
 
 type Outcome = { ok: true; messageId?: string } | { ok: false; error: string; invalidToken: boolean };
 
 /** One message to the API, in the number's pace, tried again while that can help. */
-async function sendOne(api: GraphApi, phoneNumberId: string, body: CloudMessageBody): Promise<Outcome> {
+async function sendOne(
+  api: GraphApi,
+  phoneNumberId: string,
+  body: CloudMessageBody,
+  slot: (attempt: number) => Promise<void>,
+): Promise<Outcome> {
   const started = Date.now();
   const within = getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
+    await slot(attempt);
     await spacing.turn(phoneNumberId);
     const result: GraphResult<{ messages?: { id?: string }[] }> = await api.post(
       `${phoneNumberId}/messages`,
@@ -114,6 +137,7 @@ async function send(
     projectId: client.projectId,
     clientType: CHATAPP_CLIENT_TYPE,
     groupId: client.groupId,
+    ...slotParams(client.platformId),
   });
   if (!channel)
     return {
@@ -144,7 +168,9 @@ async function send(
   const from = Math.min(context.partsSent ?? 0, sends.length);
   let externalId: string | undefined;
   for (let i = from; i < sends.length; i++) {
-    const outcome = await sendOne(api, credentials.phoneNumberId, sends[i]);
+    const outcome = await sendOne(api, credentials.phoneNumberId, sends[i], (attempt) =>
+      numberSlot(db, channel.id, client.platformId, i === from && attempt === 0 ? channel.waitMs : null),
+    );
     if (!outcome.ok) {
       if (outcome.invalidToken)
         await db.channel.update({

@@ -425,6 +425,29 @@ describe('failures and limits', () => {
     expect(results.every((r) => r.delivered)).toBe(true);
   });
 
+  it('keeps the slots another process took for the number: a send waits for the number’s next free slot', async () => {
+    // Another process's sends hold the number's slots for the next 1.5 s (on the database's clock).
+    await db.$executeRaw`INSERT INTO "ChannelPacing" ("channelId", "nextAt", chats)
+      VALUES (${channelId}, extract(epoch from clock_timestamp()) * 1000 + 1500, '{}')
+      ON CONFLICT ("channelId") DO UPDATE SET "nextAt" = EXCLUDED."nextAt"`;
+    const started = performance.now();
+    const platformId = newClient();
+    const client = await db.client.create({
+      data: { projectId, clientType: 6, groupId: '15550001111', platformId },
+    });
+    await db.clientChannelState.create({
+      data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
+    });
+    const result = await chatappChannel.send(
+      { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 },
+      { text: 'After the others', attachments: [], buttons: null, blockId: null },
+      { db },
+    );
+    expect(result.delivered).toBe(true);
+    // Not before the slot: its wait is a lower bound, whatever the machine's speed.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1400);
+  });
+
   it('tries again after a 502 or a rate limit, and never after a refusal', async () => {
     const from = newClient();
     const client = await db.client.create({

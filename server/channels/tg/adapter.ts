@@ -11,8 +11,8 @@ import type {
   SendContext,
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
+import type { TakenSlot } from '@/server/db/channel-pacing-sql';
 import type { Db, PrismaClient } from '@/server/db/client-type';
-import type { TakenSlot } from '@/server/db/tg-pacing-sql';
 import type { BotApiClient } from './bot-api';
 import { tgRoute } from './business';
 import { channelBot, tgChannelFor } from './channel-service';

@@ -1,10 +1,10 @@
 import type { Value } from '@/lib/formula';
 import { BUSINESS_CONNECTION_KEY } from '@/lib/tg/inbound';
 import type { ChannelClient } from '@/server/channels/channel-adapter';
+import type { TakenSlot } from '@/server/db/channel-pacing-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { plainSql } from '@/server/db/raw-sql';
-import type { TakenSlot } from '@/server/db/tg-pacing-sql';
 import { sendRouteWithSlot } from '@/server/db/tg-send-sql';
 import type { SlotParams } from './pacing';
 

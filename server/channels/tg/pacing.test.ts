@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slotSpacing } from '@/lib/tg/pacing';
+import { takeSlot } from '@/server/db/channel-pacing-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
-import { takeSlot } from '@/server/db/tg-pacing-sql';
 import { createProject } from '@/server/projects/project-service';
 
 /**

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type PacingLimits, slotSpacing, TG_LIMITS } from '@/lib/tg/pacing';
+import { pauseBot, type TakenSlot, takeSlot } from '@/server/db/channel-pacing-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
-import { pauseBot, type TakenSlot, takeSlot } from '@/server/db/tg-pacing-sql';
 
-/** A first slot's parameters, for a statement that takes it with other work (tg-pacing-sql's takeSlotSql). */
+/** A first slot's parameters, for a statement that takes it with other work (channel-pacing-sql's takeSlotSql). */
 export interface SlotParams {
   chat: string;
   releasing: null;
@@ -29,7 +29,7 @@ export interface TgTurn {
 /**
  * The tg messenger's limits obeyed by every process sending for a bot together (web instances,
  * job workers): each send takes its slot from the bot's row in the database (one statement,
- * server/db/tg-pacing-sql.ts), waits for it, then goes. A 429's retry_after moves the bot's next
+ * server/db/channel-pacing-sql.ts), waits for it, then goes. A 429's retry_after moves the bot's next
  * slot, so every process waits it out. Within the process, a send also waits for its turn (see
  * `turn`), which keeps the limits however late the messenger counts this process's sends.
  */

@@ -407,7 +407,7 @@ describe('a bot connected by webhook', () => {
       await db.clientVariable.count({ where: { clientId: client.id, name: { contains: 'business' } } }),
     ).toBe(0);
     const sends = fake.callsOf('sendMessage', bot.token).length;
-    const pacing = () => db.tgPacing.findMany({ where: { channel: { groupId: 'shop_bot' } } });
+    const pacing = () => db.channelPacing.findMany({ where: { channel: { groupId: 'shop_bot' } } });
     const pacingBefore = await pacing();
     const refused = await tgChannel.send(
       client,

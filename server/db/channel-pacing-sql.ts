@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { PreparedStatement } from './raw-sql';
 
 /**
- * The tg messenger's limits shared by every process sending for a bot (server/channels/tg/pacing.ts):
- * one row per bot holding its next free slot and the next free slot of each chat it sent to
+ * A messenger's limits shared by every process sending for a channel (a tg bot,
+ * server/channels/tg/pacing.ts; a chat-app Cloud API number, server/channels/chatapp/adapter.ts):
+ * one row per channel holding its next free slot and the next free slot of each chat it sent to
  * lately. A send takes its slot with one statement, which locks the row, so two processes never
  * take the same slot. Times are milliseconds on the database's clock, so the instances' clocks
  * need not agree; the caller only learns how long to wait.
@@ -37,7 +38,7 @@ const SLOT = `greatest(${NOW_MS}, p."nextAt",
 export function takeSlotSql(channelId: string, from: string, where = 'true'): string {
   return `no_flush AS (SELECT set_config('synchronous_commit', 'off', true)),
    slot AS (
-   INSERT INTO "TgPacing" AS p ("channelId", "nextAt", chats)
+   INSERT INTO "ChannelPacing" AS p ("channelId", "nextAt", chats)
    SELECT ${channelId}, ${NOW_MS} + $botMs::float8,
      jsonb_build_object($chat::text, ${NOW_MS} + $chatMs::float8)
    FROM ${from}, no_flush WHERE ${where}
@@ -62,6 +63,6 @@ export const takeSlot = new PreparedStatement(
 
 /** A 429's retry_after: no send of the bot, from any process, before `pauseMs` from now. */
 export const pauseBot = new PreparedStatement(
-  `INSERT INTO "TgPacing" AS p ("channelId", "nextAt") VALUES ($channelId::int, ${NOW_MS} + $pauseMs::float8)
+  `INSERT INTO "ChannelPacing" AS p ("channelId", "nextAt") VALUES ($channelId::int, ${NOW_MS} + $pauseMs::float8)
    ON CONFLICT ("channelId") DO UPDATE SET "nextAt" = greatest(p."nextAt", EXCLUDED."nextAt")`,
 );
