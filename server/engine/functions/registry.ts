@@ -1,8 +1,8 @@
 import type { InFlowName, Value } from '@/lib/formula';
+import { chatappHandlers } from '@/server/channels/chatapp/functions';
 import { tgHandlers } from '@/server/channels/tg/functions';
 import type { RunState } from '@/server/engine/run-state';
 import { botHandlers } from './handlers/bot';
-import { chatappHandlers } from './handlers/chatapp';
 import { crmHandlers } from './handlers/crm';
 import { listHandlers } from './handlers/lists';
 import { requestHandlers } from './handlers/requests';

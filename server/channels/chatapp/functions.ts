@@ -1,10 +1,10 @@
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { resolveClient } from '@/server/contacts/client-service';
+import { sendToClient } from '@/server/engine/functions/handlers/bot';
+import { messengerFunction } from '@/server/engine/functions/handlers/messenger';
+import type { AreaHandlers } from '@/server/engine/functions/registry';
+import { asString } from '@/server/engine/functions/values';
 import type { RunState } from '@/server/engine/run-state';
-import type { AreaHandlers } from '../registry';
-import { asString } from '../values';
-import { sendToClient } from './bot';
-import { messengerFunction } from './messenger';
 
 const simulated = messengerFunction(CLIENT_TYPES.chatapp);
 
