@@ -11,7 +11,14 @@ import { applyMigrations, MigrationError, type SqlSession } from './migrate';
 import { pipelinedPool } from './pipelined-client';
 import { createPrismaClient, preparedStatementName } from './raw-sql';
 
-export type DatabaseConfig = { mode: 'embedded'; dataDir: string | null } | { mode: 'server'; url: string };
+export type DatabaseConfig =
+  | {
+      mode: 'embedded';
+      dataDir: string | null;
+      /** A dump of a migrated database (`PGlite.dumpDataDir`) to start a new one from (tests). */
+      template?: Blob;
+    }
+  | { mode: 'server'; url: string };
 
 export interface Database {
   mode: 'embedded' | 'server';
@@ -28,7 +35,7 @@ export class StartupError extends Error {}
 
 /** Opens the database and applies pending migrations. `dataDir: null` is an in-memory database. */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  return config.mode === 'embedded' ? openEmbedded(config.dataDir) : openServer(config.url);
+  return config.mode === 'embedded' ? openEmbedded(config.dataDir, config.template) : openServer(config.url);
 }
 
 /**
@@ -38,12 +45,17 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
  */
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
-async function openEmbedded(dataDir: string | null): Promise<Database> {
+async function openEmbedded(dataDir: string | null, template?: Blob): Promise<Database> {
   const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
   let pglite: PGlite;
   try {
-    if (dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await createDataDir(dataDir);
-    pglite = await PGlite.create({ dataDir: dataDir ?? undefined, startParams: PGLITE_START_PARAMS });
+    const fresh = dataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+    if (fresh && !template) await createDataDir(dataDir);
+    pglite = await PGlite.create({
+      dataDir: dataDir ?? undefined,
+      startParams: PGLITE_START_PARAMS,
+      ...(template && (fresh || !dataDir) ? { loadDataDir: template } : {}),
+    });
     await migrate({
       query: (sql, params) => pglite.query(sql, params),
       exec: async (sql) => void (await pglite.exec(sql)),
