@@ -61,6 +61,25 @@ export const takeSlot = new PreparedStatement(
   slotRow,
 );
 
+/**
+ * Takes the channel's next slot (`rateMs` after the previous one) with no spacing per chat (a
+ * chat-app number's throughput), and answers how many ms from now it is: `rate` AS ("waitMs").
+ * Cheaper than takeSlotSql, which also keeps each chat's next slot.
+ */
+export function takeRateSlotSql(channelId: string, from: string, where = 'true'): string {
+  return `no_flush AS (SELECT set_config('synchronous_commit', 'off', true)),
+   rate AS (
+   INSERT INTO "ChannelPacing" AS p ("channelId", "nextAt")
+   SELECT ${channelId}, ${NOW_MS} + $rateMs::float8 FROM ${from}, no_flush WHERE ${where}
+   ON CONFLICT ("channelId") DO UPDATE SET "nextAt" = greatest(${NOW_MS}, p."nextAt") + $rateMs::float8
+   RETURNING p."nextAt" - $rateMs::float8 - ${NOW_MS} AS "waitMs")`;
+}
+
+export const takeRateSlot = new PreparedStatement(
+  `WITH ${takeRateSlotSql('$channelId::int', '(SELECT 1) AS one')} SELECT * FROM rate`,
+  z.object({ waitMs: slotColumns.waitMs }),
+);
+
 /** A 429's retry_after: no send of the bot, from any process, before `pauseMs` from now. */
 export const pauseBot = new PreparedStatement(
   `INSERT INTO "ChannelPacing" AS p ("channelId", "nextAt") VALUES ($channelId::int, ${NOW_MS} + $pauseMs::float8)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { slotColumns, takeSlotSql } from './channel-pacing-sql';
+import { slotColumns, takeRateSlotSql } from './channel-pacing-sql';
 import { column } from './columns';
 import { PreparedStatement } from './raw-sql';
 
@@ -17,8 +17,8 @@ export const chatappSendRoute = new PreparedStatement(
      LEFT JOIN "ClientChannelState" s ON s."clientId" = $clientId::int AND s.key = $stateKey
      WHERE c."projectId" = $projectId::int AND c."clientType" = $clientType::int AND c."groupId" = $groupId
      ORDER BY c.id LIMIT 1),
-   ${takeSlotSql('route.id', 'route', `route.credentials ->> 'provider' = 'cloud'`)}
-   SELECT route.*, slot."waitMs" FROM route LEFT JOIN slot ON true`,
+   ${takeRateSlotSql('route.id', 'route', `route.credentials ->> 'provider' = 'cloud'`)}
+   SELECT route.*, rate."waitMs" FROM route LEFT JOIN rate ON true`,
   z.object({
     id: column.int,
     projectId: column.int,

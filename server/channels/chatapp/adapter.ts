@@ -13,7 +13,7 @@ import type {
   SendContext,
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
-import { takeSlot } from '@/server/db/channel-pacing-sql';
+import { takeRateSlot } from '@/server/db/channel-pacing-sql';
 import { chatappSendRoute } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
@@ -65,12 +65,10 @@ export function setChatappThroughput(perSecond: number): void {
   slotMs = 1000 / perSecond;
 }
 
-/** The slot parameters of a send of the number (no spacing per client: the pair rate is retried). */
-const slotParams = (chat: string) => ({ chat, releasing: null, botMs: slotMs, chatMs: 0 });
-
 /** Waits for the number's next slot shared by every process (the first send's came with its route). */
-async function numberSlot(db: PrismaClient, channelId: number, chat: string, taken: number | null) {
-  const waitMs = taken ?? (await plainSql(db).run(takeSlot, { channelId, ...slotParams(chat) }))[0].waitMs;
+// No spacing per client: the pair rate limit (131056) is waited out when the API answers it.
+async function numberSlot(db: PrismaClient, channelId: number, taken: number | null) {
+  const waitMs = taken ?? (await plainSql(db).run(takeRateSlot, { channelId, rateMs: slotMs }))[0].waitMs;
   if (waitMs > 0) await sleep(waitMs);
 }
 
@@ -137,7 +135,7 @@ async function send(
     projectId: client.projectId,
     clientType: CHATAPP_CLIENT_TYPE,
     groupId: client.groupId,
-    ...slotParams(client.platformId),
+    rateMs: slotMs,
   });
   if (!channel)
     return {
@@ -169,7 +167,7 @@ async function send(
   let externalId: string | undefined;
   for (let i = from; i < sends.length; i++) {
     const outcome = await sendOne(api, credentials.phoneNumberId, sends[i], (attempt) =>
-      numberSlot(db, channel.id, client.platformId, i === from && attempt === 0 ? channel.waitMs : null),
+      numberSlot(db, channel.id, i === from && attempt === 0 ? channel.waitMs : null),
     );
     if (!outcome.ok) {
       if (outcome.invalidToken)
