@@ -216,7 +216,7 @@ export function Channels({
                 badges={[channel.chatapp.provider === 'gateway' ? 'Session gateway' : 'Cloud API']}
                 remove={removeButton(
                   'Disconnect',
-                  `Disconnect ${channel.groupId ? `+${channel.groupId}` : channel.name}? The bot stops answering its clients; their history stays.`,
+                  `Disconnect ${channel.groupId ? `+${channel.groupId}` : 'this session, not paired yet'}? The bot stops answering its clients; their history stays.`,
                   channel.id,
                 )}
                 showLastUpdate={Boolean(channel.groupId)}

@@ -303,7 +303,7 @@ export function ChatappGatewaySession({
   return (
     <div className="space-y-2" data-testid="gateway-session">
       <p className="text-slate-500">
-        Session {gateway.session} on <code className="break-all">{gateway.url}</code>
+        Session “{gateway.session}” of the gateway at <code className="break-all">{gateway.url}</code>
       </p>
       {state ? (
         <p className={state === 'FAILED' ? 'text-red-700' : 'text-slate-700'} data-testid="gateway-state">

@@ -146,7 +146,7 @@ export async function connectGatewayChannel(
       kind: 'chatapp',
       clientType: CHATAPP_CLIENT_TYPE,
       groupId: '',
-      name: `Session ${session}`,
+      name: '',
       status: CHANNEL_STATUS.notStarted,
       credentials: {
         provider: 'gateway',
