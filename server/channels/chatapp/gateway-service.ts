@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { connectGatewayInput } from '@/lib/channels/connect-inputs';
 import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { gatewayChannelStatus } from '@/lib/chatapp/gateway-webhook';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
@@ -179,9 +180,7 @@ export async function connectGatewayChannel(
 }
 
 const meOf = (info: SessionInfo) =>
-  info.me?.id
-    ? { phone: info.me.id.replace(/@.*$/, '').replace(/\D/g, ''), name: info.me.pushName ?? '' }
-    : null;
+  info.me?.id ? { phone: phoneDigits(info.me.id), name: info.me.pushName ?? '' } : null;
 
 /**
  * A session's state, as its webhook or the gateway reported it, on the channel: its status
