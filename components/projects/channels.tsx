@@ -34,8 +34,8 @@ function ChannelHeader({
 }) {
   return (
     <>
-      <div className="flex items-center gap-2">
-        <span className="font-medium">{title}</span>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="whitespace-nowrap font-medium">{title}</span>
         {channel.name ? <span className="text-slate-500">{channel.name}</span> : null}
         {badges.map((badge) => (
           <Badge key={badge}>{badge}</Badge>
