@@ -27,11 +27,12 @@ import {
   type FakeNumber,
   startFakeCloudApi,
 } from '../server/channels/chatapp/testing/fake-cloud-api';
+import { serveChannelRoutes } from '../server/channels/testing/channel-routes';
 import { openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
-import { type RouteServer, serveRoutes } from '../server/testing/route-server';
+import type { RouteServer } from '../server/testing/route-server';
 import { Tally } from './tally';
 import { AnswerWaiter, answerKey, answerText, closedLoopRound } from './tg-load';
 
@@ -101,12 +102,7 @@ async function paced(fake: FakeCloudApi, n: FakeNumber, tally: Tally) {
 
 /** Our webhook route over real HTTP, as Next.js hands it a Request. */
 async function serveWebhook(): Promise<RouteServer> {
-  const { GET, POST } = await import('../app/api/channels/[kind]/[channel]/route');
-  const pattern = /^\/api\/channels\/(?<kind>[^/]+)\/(?<channel>[^/]+)$/;
-  return serveRoutes([
-    { method: 'GET', pattern, handler: GET },
-    { method: 'POST', pattern, handler: POST },
-  ]);
+  return serveChannelRoutes();
 }
 
 /** A bare node:http + pg handler: the signature, the same rows, the same answer through the API. */

@@ -22,8 +22,21 @@ export interface ChannelModule {
   /** What its stored inbound updates mean, for a kind that receives webhooks or polls. */
   inbound?: InboundProcessor<unknown>;
   /**
-   * Its webhook's handlers, served at `/api/channels/<kind>/<channel id>`
-   * (app/api/channels/[kind]/[channel]/route.ts) by method.
+   * Its webhook's handlers, served at `/api/channels/<kind>/<channel id>` by method: the one
+   * route family (app/api/channels/[kind]/[channel]/[[...path]]/route.ts) hands them on.
    */
   webhook?: Partial<Record<'GET' | 'POST', (req: Request, channelParam: string) => Promise<Response>>>;
+  /**
+   * What the kind serves below its channel's address, `/api/channels/<kind>/<channel id>/…`
+   * (the widget's endpoints, the tg messenger's files), by method; `path` is the segments
+   * after the channel, never empty.
+   */
+  endpoints?: Partial<Record<ChannelHttpMethod, ChannelEndpoint>>;
 }
+
+export type ChannelHttpMethod = 'GET' | 'POST' | 'OPTIONS';
+export type ChannelEndpoint = (
+  req: Request,
+  channelParam: string,
+  path: readonly string[],
+) => Promise<Response>;

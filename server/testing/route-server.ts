@@ -10,6 +10,8 @@ export interface Route {
   /** Matched against the path; its named groups are the handler's params (URL-decoded). */
   pattern: RegExp;
   handler: RouteHandler;
+  /** A group that is a catch-all segment (`[...path]`): its param is its parts, split at `/`, each decoded. */
+  catchAll?: string;
 }
 
 export interface RouteServer {
@@ -32,7 +34,12 @@ export async function serveRoutes(routes: readonly Route[]): Promise<RouteServer
       return;
     }
     const params = Object.fromEntries(
-      Object.entries(route.pattern.exec(path)?.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]),
+      Object.entries(route.pattern.exec(path)?.groups ?? {}).flatMap(([k, v]) =>
+        // An optional group that did not take part is no param.
+        v === undefined
+          ? []
+          : [[k, k === route.catchAll ? v.split('/').map(decodeURIComponent) : decodeURIComponent(v)]],
+      ),
     );
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { PrismaClient } from '@/server/db/client-type';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
+import type { Interception } from '@/server/testing/intercepted';
 import { waitFor } from '@/server/testing/wait-for';
 import { type ChatappTestApp, useChatappTestApp } from './testing/chatapp-test-app';
 import { type FakeWaha, startFakeWaha } from './testing/fake-waha';
@@ -198,6 +199,52 @@ describe('a client writing to the paired number', () => {
     const [forged] = await waha.deliverRaw(SESSION, body, { 'X-Webhook-Hmac': 'ab'.repeat(64) });
     expect(forged.status).toBe(401);
     expect(await db.channelUpdate.count({ where: { externalId: 'false_forged' } })).toBe(0);
+  });
+});
+
+describe("a gateway's bad day", () => {
+  /** Sends of text to `chatId`, as the fake saw them arrive (intercepted or processed). */
+  const sendsArriving = (chatId: string, fates: Interception[]) => {
+    const seen: Interception[] = [];
+    waha.intercept = ({ path, body }) => {
+      if (path !== '/api/sendText' || (body as { chatId?: string }).chatId !== chatId) return 'process';
+      const fate = fates[seen.length] ?? 'process';
+      seen.push(fate);
+      return fate;
+    };
+    return seen;
+  };
+  afterEach(() => {
+    waha.intercept = null;
+  });
+
+  it('sends again after a 502 and a closed connection, and the client gets the answer once', async () => {
+    const chat = '79001000004@c.us';
+    const seen = sendsArriving(chat, ['bad_gateway', 'drop']);
+    await waha.receive(SESSION, { from: chat, body: 'hello' });
+    await waitFor(async () => textsTo(chat).length === 1, 'the welcome, on the third try');
+    expect(seen).toEqual(['bad_gateway', 'drop', 'process']);
+    const message = await db.message.findFirstOrThrow({
+      where: { client: { platformId: '79001000004' }, direction: 'out' },
+    });
+    expect(message).toMatchObject({ status: 'sent', delivered: true, error: null });
+  });
+
+  it('records the error once BLOCKBOT_CHATAPP_RETRY_SECONDS (5 s here) have passed', async () => {
+    const chat = '79001000005@c.us';
+    const seen = sendsArriving(chat, Array(100).fill('bad_gateway'));
+    await waha.receive(SESSION, { from: chat, body: 'hello' });
+    const failed = await waitFor(
+      () =>
+        db.message.findFirst({
+          where: { client: { platformId: '79001000005' }, direction: 'out', status: 'failed' },
+        }),
+      'the send recorded failed',
+      30_000,
+    );
+    expect(failed.error).toContain('the gateway did not send it: HTTP 502');
+    expect(seen.length).toBeGreaterThan(2);
+    expect(textsTo(chat)).toEqual([]);
   });
 });
 

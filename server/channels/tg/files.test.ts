@@ -9,9 +9,10 @@ import { useFreshAppDatabase } from '@/server/db/test-support';
 import { startWorkers } from '@/server/jobs/jobs';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
-import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
 import { channelSweepJob } from '../inbound/pipeline';
+import { serveChannelRoutes } from '../testing/channel-routes';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
 
@@ -27,20 +28,6 @@ let db: PrismaClient;
 let fake: FakeBotApi;
 let server: RouteServer;
 let routeUrl: string;
-
-/** The webhook (POST) and file (GET) routes over real HTTP (imported once the environment is set). */
-async function serveTgRoutes(): Promise<RouteServer> {
-  const webhook = await import('@/app/api/channels/tg/[channel]/route');
-  const files = await import('@/app/api/channels/tg/[channel]/[kind]/[id]/route');
-  return serveRoutes([
-    { method: 'POST', pattern: /^\/api\/channels\/tg\/(?<channel>[^/]+)$/, handler: webhook.POST },
-    {
-      method: 'GET',
-      pattern: /^\/api\/channels\/tg\/(?<channel>[^/]+)\/(?<kind>[^/]+)\/(?<id>[^/]+)$/,
-      handler: files.GET,
-    },
-  ]);
-}
 
 async function newBot(username: string) {
   const bot = fake.addBot({ username });
@@ -68,7 +55,7 @@ let other: Awaited<ReturnType<typeof newBot>>;
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
   fake = await startFakeBotApi({ limits: null });
-  server = await serveTgRoutes();
+  server = await serveChannelRoutes();
   routeUrl = server.url;
   process.env.BLOCKBOT_TG_API_ROOT = fake.url;
   process.env.BLOCKBOT_BASE_URL = routeUrl;

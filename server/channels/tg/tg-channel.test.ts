@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { serveChannelRoutes } from '@/server/channels/testing/channel-routes';
 import { readVariables } from '@/server/contacts/variable-store';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
@@ -11,7 +12,7 @@ import { useFreshAppDatabase } from '@/server/db/test-support';
 import { startWorkers } from '@/server/jobs/jobs';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
-import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
@@ -36,19 +37,11 @@ let routeUrl: string;
 let owner: ReturnType<typeof createCaller>;
 let projectId: number;
 
-/** The webhook route over real HTTP (imported once the test's environment is set). */
-async function serveRoute(): Promise<RouteServer> {
-  const { POST } = await import('@/app/api/channels/tg/[channel]/route');
-  return serveRoutes([
-    { method: 'POST', pattern: /^\/api\/channels\/tg\/(?<channel>[^/]+)$/, handler: POST },
-  ]);
-}
-
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
   // Presses answered later than 2 s are refused: a flow's paced sends must not hold the answer.
   fake = await startFakeBotApi({ limits: null, callbackAnswerSeconds: 2 });
-  routeServer = await serveRoute();
+  routeServer = await serveChannelRoutes();
   routeUrl = routeServer.url;
   process.env.BLOCKBOT_TG_API_ROOT = fake.url;
   process.env.BLOCKBOT_BASE_URL = routeUrl;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { serveChannelRoutes } from '@/server/channels/testing/channel-routes';
 import { getDatabase, getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { PipelinedClient } from '@/server/db/pipelined-client';
@@ -11,7 +12,7 @@ import { useFreshAppDatabase } from '@/server/db/test-support';
 import { recordSend } from '@/server/engine/store';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
-import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
@@ -32,10 +33,7 @@ let channelId: number;
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
   fake = await startFakeBotApi({ limits: null });
-  const { POST } = await import('@/app/api/channels/tg/[channel]/route');
-  routeServer = await serveRoutes([
-    { method: 'POST', pattern: /^\/api\/channels\/tg\/(?<channel>[^/]+)$/, handler: POST },
-  ]);
+  routeServer = await serveChannelRoutes();
   process.env.BLOCKBOT_TG_API_ROOT = fake.url;
   process.env.BLOCKBOT_BASE_URL = routeServer.url;
   app = await useFreshAppDatabase(tmp);

@@ -95,6 +95,9 @@ async function notProcessed(deps: EngineDeps, channelId: number, reason: string)
 
 /** The route handler's form (`next start`, `next dev`, and the first update under `npm start`). */
 export async function handleTgWebhook(req: Request, channelParam: string): Promise<Response> {
+  // `npm start` serves later updates straight from node:http (scripts/start.mjs); the channels'
+  // route answers the first one, and every update under `next dev` and `next start`.
+  exposeTgWebhookToProductionServer();
   const reply = await answerTgWebhook({
     channelParam,
     secret: req.headers.get(SECRET_HEADER),
@@ -137,7 +140,7 @@ export function serveTgWebhook(req: IncomingMessage, res: ServerResponse): boole
 
 const ENTRY = Symbol.for('blockbot.serveTgWebhook');
 
-/** Hands serveTgWebhook to the production server; called when the route's module loads (see the public API's). */
+/** Hands serveTgWebhook to the production server; called by the route's form (see the public API's). */
 export function exposeTgWebhookToProductionServer(): void {
   (globalThis as Record<symbol, unknown>)[ENTRY] = serveTgWebhook;
 }

@@ -1,3 +1,4 @@
+import { serveChannelRoutes } from '@/server/channels/testing/channel-routes';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
@@ -5,7 +6,7 @@ import { startWorkers } from '@/server/jobs/jobs';
 import { createApiKey } from '@/server/projects/api-keys';
 import { createProject } from '@/server/projects/project-service';
 import { startApiServer } from '@/server/public-api/testing/api-server';
-import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import type { RouteServer } from '@/server/testing/route-server';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
 import { channelSweepJob } from '../../inbound/pipeline';
@@ -37,12 +38,7 @@ export async function useChatappTestApp(dir: string, env: Record<string, string>
     BLOCKBOT_API_RATE_LIMIT: '100000',
     ...env,
   });
-  const { GET, POST } = await import('@/app/api/channels/[kind]/[channel]/route');
-  const pattern = /^\/api\/channels\/(?<kind>[^/]+)\/(?<channel>[^/]+)$/;
-  const routes = await serveRoutes([
-    { method: 'GET', pattern, handler: GET },
-    { method: 'POST', pattern, handler: POST },
-  ]);
+  const routes = await serveChannelRoutes();
   process.env.BLOCKBOT_BASE_URL = routes.url;
   const app = await useFreshAppDatabase(dir);
   const db = await getDb();

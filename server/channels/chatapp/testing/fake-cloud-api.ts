@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { type Interception, interrupted } from '@/server/testing/intercepted';
 
 /**
  * A WhatsApp Cloud API (Meta Graph API) server on 127.0.0.1 for tests, written from Meta's published
@@ -87,7 +88,7 @@ export interface WebhookDelivery {
   at: number;
 }
 
-export type Interception = 'process' | 'bad_gateway' | 'drop';
+export type { Interception };
 
 export interface InterceptedRequest {
   method: string;
@@ -867,15 +868,7 @@ export async function startFakeCloudApi(
       const fate = api.intercept
         ? await api.intercept({ method: req.method ?? 'GET', path: url.pathname, body })
         : 'process';
-      if (fate === 'drop') {
-        req.socket.destroy();
-        return;
-      }
-      if (fate === 'bad_gateway') {
-        res.writeHead(502, { 'content-type': 'text/html' });
-        res.end('<html><head><title>502 Bad Gateway</title></head><body>502 Bad Gateway</body></html>');
-        return;
-      }
+      if (interrupted(fate, req, res)) return;
       if (url.pathname === '/whatsapp_business/attachments/') {
         download(req, res, url);
         return;

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { z } from 'zod';
+import { type Interception, interrupted } from '@/server/testing/intercepted';
 
 /**
  * A WAHA (WhatsApp HTTP API, devlikeapro/waha) server on 127.0.0.1 for tests, written from WAHA's
@@ -58,10 +59,23 @@ export interface WahaInbound {
   timestamp?: number;
 }
 
+/** A request as `intercept` sees it. */
+export interface InterceptedWahaRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
 export interface FakeWaha {
   /** http://127.0.0.1:<port>; the API lives under /api. */
   url: string;
   apiKey: string;
+  /**
+   * The test's hand on the network: called for each request as it arrives; its answer (awaited,
+   * so a test can hold a request and make a slow answer) says what happens to it. Unset, every
+   * request is processed.
+   */
+  intercept: ((request: InterceptedWahaRequest) => Interception | Promise<Interception>) | null;
   calls: RecordedWahaCall[];
   /** Every accepted sendText/sendImage/sendFile, in order. */
   sent: WahaSentMessage[];
@@ -600,10 +614,19 @@ export async function startFakeWaha(
       size += chunk.length;
       if (size <= MAX_BODY) chunks.push(chunk);
     });
-    req.on('end', () => {
+    req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://fake-waha');
       const method = req.method ?? 'GET';
       const raw = Buffer.concat(chunks).toString('utf8');
+      if (api.intercept) {
+        let parsed: unknown = raw || null;
+        try {
+          parsed = raw ? JSON.parse(raw) : null;
+        } catch {
+          // Not JSON: intercept sees the text.
+        }
+        if (interrupted(await api.intercept({ method, path: url.pathname, body: parsed }), req, res)) return;
+      }
       let status: number;
       let answer: unknown;
       let bytes: Buffer | null = null;
@@ -663,6 +686,7 @@ export async function startFakeWaha(
   const api: FakeWaha = {
     url: base,
     apiKey,
+    intercept: null,
     calls,
     sent,
     onCall(listener) {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Interception, interrupted } from '@/server/testing/intercepted';
 import {
   BotApiFailure,
   badRequest,
@@ -97,13 +98,7 @@ const MAX_BODY = 10 * 1024 * 1024;
 /** getFile refuses larger files, as the real Bot API does. */
 const MAX_DOWNLOAD = 20 * 1024 * 1024;
 
-/**
- * What happens to a request before the service processes it: it is processed (`process`), the
- * proxy in front of the service answers 502 Bad Gateway without processing it (`bad_gateway`),
- * or the connection is closed with no answer and nothing done (`drop`, a keep-alive connection
- * the service closed).
- */
-export type Interception = 'process' | 'bad_gateway' | 'drop';
+export type { Interception };
 
 /** A request as `intercept` sees it: its bot and method, and its JSON parameters when it has them. */
 export interface InterceptedRequest {
@@ -468,16 +463,7 @@ export async function startFakeBotApi(
     });
     req.on('end', async () => {
       const fate = api.intercept ? await api.intercept(intercepted(req, chunks)) : 'process';
-      if (fate === 'drop') {
-        req.socket.destroy();
-        return;
-      }
-      if (fate === 'bad_gateway') {
-        // A proxy's page, not the Bot API's JSON, as nginx in front of the service answers.
-        res.writeHead(502, { 'content-type': 'text/html' });
-        res.end('<html><head><title>502 Bad Gateway</title></head><body>502 Bad Gateway</body></html>');
-        return;
-      }
+      if (interrupted(fate, req, res)) return;
       const [status, body, token, params] =
         size > MAX_BODY
           ? [413, { ok: false as const, error_code: 413, description: 'Request Entity Too Large' }, '', {}]
