@@ -13,8 +13,8 @@ import { BOT_SCHEMA_FORMAT } from '../lib/schema';
 import { openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { createApiKey } from '../server/projects/api-keys';
-import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
+import { saveAndPublish } from '../server/versions/bot-versions';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const PORT = 3300;
@@ -48,7 +48,7 @@ export async function run(): Promise<void> {
   const url = await createServerDatabase(serverUrl);
   const db = await openDatabase({ mode: 'server', url });
   const project = await createProject(db.prisma, { name: 'api bench', plan: 'business' });
-  await saveBotSchema(db.prisma, project.id, {
+  await saveAndPublish(db.prisma, project.id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'ok', trigger: { alternatives: '' } }],
     arrows: [],

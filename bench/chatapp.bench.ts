@@ -30,9 +30,9 @@ import {
 import { serveChannelRoutes } from '../server/channels/testing/channel-routes';
 import { openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
-import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
 import type { RouteServer } from '../server/testing/route-server';
+import { saveAndPublish } from '../server/versions/bot-versions';
 import { Tally } from './tally';
 import { AnswerWaiter, answerKey, answerText, closedLoopRound } from './tg-load';
 
@@ -214,7 +214,7 @@ async function measure(fake: FakeCloudApi, bareUrl: string) {
   const pool = new pg.Pool({ connectionString: bareUrl, max: 10 });
 
   const project = await createProject(db, { name: 'chat-app bench', plan: 'business' });
-  await saveBotSchema(db, project.id, {
+  await saveAndPublish(db, project.id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Got #{question}', trigger: { alternatives: '' } }],
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],

@@ -14,8 +14,8 @@ import { type Database, openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import type { EngineDeps } from '../server/engine/engine-deps';
 import { handleEvent } from '../server/engine/handle-event';
-import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
+import { saveAndPublish } from '../server/versions/bot-versions';
 
 const CLIENTS = 50;
 const MESSAGES_PER_CLIENT = Number(process.env.BENCH_MESSAGES ?? 20);
@@ -62,7 +62,7 @@ async function round(send: SendOne, tally: Tally, messages = MESSAGES_PER_CLIENT
  */
 async function engineSender(db: Database): Promise<{ known: SendOne; firstContact: SendOne }> {
   const project = await createProject(db.prisma, { name: 'bench', plan: 'business' });
-  await saveBotSchema(db.prisma, project.id, {
+  await saveAndPublish(db.prisma, project.id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       {

@@ -14,8 +14,8 @@ import path from 'node:path';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { createApiKey } from '../server/projects/api-keys';
-import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
+import { saveAndPublish } from '../server/versions/bot-versions';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Concurrent get_variables callers of project B, and hostile clients of project A. */
@@ -125,7 +125,7 @@ async function measure(label: string) {
     const getVariables = `${api.url}/api/${quietKey}/get_variables?client_id=${client.id}`;
 
     const hostile = await createProject(db, { name: 'A: hostile', plan: 'business' });
-    await saveBotSchema(db, hostile.id, hostileBot(slow.url));
+    await saveAndPublish(db, hostile.id, hostileBot(slow.url));
     const hostileKey = (await createApiKey(db, hostile.id, { name: 'bench' })).key;
     const victims = await Promise.all(
       Array.from({ length: HOSTILE_CLIENTS }, (_, i) =>

@@ -46,8 +46,8 @@ import { type FakeBotApi, startFakeBotApi } from '../server/channels/tg/testing/
 import type { PrismaClient } from '../server/db/client-type';
 import { openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
-import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
+import { saveAndPublish } from '../server/versions/bot-versions';
 import { Tally } from './tally';
 import {
   AnswerWaiter,
@@ -468,7 +468,7 @@ async function measure(fake: FakeBotApi, bareUrl: string) {
   const pool = new pg.Pool({ connectionString: bareUrl, max: 10 });
 
   const project = await createProject(db, { name: 'tg bench', plan: 'business' });
-  await saveBotSchema(db, project.id, {
+  await saveAndPublish(db, project.id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Got #{question}', trigger: { alternatives: '' } }],
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],

@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
-import { saveBotSchema } from '../server/projects/bot-schema-store';
 import { createProject } from '../server/projects/project-service';
+import { saveAndPublish } from '../server/versions/bot-versions';
 
 const VISITORS = Number(process.env.BENCH_WIDGET_VISITORS ?? 500);
 const MESSAGES = Number(process.env.BENCH_WIDGET_MESSAGES ?? 5);
@@ -57,7 +57,7 @@ async function measure() {
   // As the server starts (server/runtime): every event also leaves by PostgreSQL NOTIFY.
   await connectLiveHub(liveHub(), await getDatabase());
   const project = await createProject(db, { name: 'widget bench', plan: 'business' });
-  await saveBotSchema(db, project.id, {
+  await saveAndPublish(db, project.id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Got #{question}', trigger: { alternatives: '' } }],
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],

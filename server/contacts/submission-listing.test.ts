@@ -10,11 +10,11 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
 import { handleEvent } from '@/server/engine/handle-event';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { signUpForTest } from '@/server/testing/sign-up';
 import { signedInCaller } from '@/server/trpc/testing/signed-in';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 
 /**
  * The Submissions page's reads and its CSV download: a red or yellow block's submissions with
@@ -49,7 +49,7 @@ beforeAll(async () => {
     })
   ).id;
   // Start asks nothing: the formula fills the deal, the arrow goes on to the red block.
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       {

@@ -11,10 +11,10 @@ import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { type LiveEvent, subscribeLive } from '@/server/live/live-events';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { moveDealToStage } from './move-deal';
 
 /**
@@ -60,7 +60,7 @@ beforeAll(async () => {
     })
   ).id;
   await db.project.update({ where: { id: projectId }, data: { webhookUrl: 'http://127.0.0.1:9/hook' } });
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Hi', trigger: { alternatives: '' } }],
     arrows: [],
@@ -302,7 +302,7 @@ describe('moving a deal', () => {
     ).rejects.toThrow(/is closed/);
     // A block's action into a lost stage closes the deal too (the engine's own move).
     const lost = sales.stages.find((s) => s.kind === 'lost');
-    await saveBotSchema(db, projectId, {
+    await saveAndPublish(db, projectId, {
       format: BOT_SCHEMA_FORMAT,
       blocks: [
         { id: 1, kind: 'start', text: 'Hi', trigger: { alternatives: '' } },

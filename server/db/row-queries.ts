@@ -10,12 +10,20 @@ import { Plan, Prisma } from './generated/client';
  * its project, a phone search by digits, the variables of every scope in one read.
  */
 
-/** Locks the project's row until the transaction ends; its bot schema's revision and next ids. */
+/** Locks the project's row until the transaction ends; its draft's revision and next ids, its published version. */
 export async function lockProjectRow(tx: Prisma.TransactionClient, projectId: number) {
   const rows = await tx.$queryRaw`
-    SELECT "schemaRevision", "nextBlockId", "nextArrowId" FROM "Project" WHERE id = ${projectId} FOR UPDATE`;
+    SELECT "schemaRevision", "publishedVersion", "nextBlockId", "nextArrowId" FROM "Project"
+    WHERE id = ${projectId} FOR UPDATE`;
   return z
-    .array(z.object({ schemaRevision: column.int, nextBlockId: column.int, nextArrowId: column.int }))
+    .array(
+      z.object({
+        schemaRevision: column.int,
+        publishedVersion: column.int,
+        nextBlockId: column.int,
+        nextArrowId: column.int,
+      }),
+    )
     .parse(rows)
     .at(0);
 }

@@ -11,30 +11,42 @@ const schema = (text: string) =>
 
 it('events arriving while a revision compiles share one load; a new revision loads again', async () => {
   let loads = 0;
-  const load = (text: string, revision: number) => async () => {
+  const load = (text: string) => async () => {
     loads++;
     await new Promise((resolve) => setTimeout(resolve, 10));
-    return { schema: schema(text), revision };
+    return schema(text);
   };
-  const bots = await Promise.all(Array.from({ length: 20 }, () => getCompiledBot(9001, 1, load('one', 1))));
+  const bots = await Promise.all(
+    Array.from({ length: 20 }, () => getCompiledBot(9001, 'published', 1, load('one'))),
+  );
   expect(loads).toBe(1);
   expect(new Set(bots).size).toBe(1);
   expect(bots[0].entry?.text).toBe('one');
 
-  const next = await getCompiledBot(9001, 2, load('two', 2));
+  const next = await getCompiledBot(9001, 'published', 2, load('two'));
   expect(loads).toBe(2);
   expect(next.entry?.text).toBe('two');
 });
 
+it("a project's draft and published bot are cached side by side", async () => {
+  const published = await getCompiledBot(9003, 'published', 1, async () => schema('live'));
+  const draft = await getCompiledBot(9003, 'draft', 7, async () => schema('edited'));
+  expect((await getCompiledBot(9003, 'published', 1, async () => schema('reloaded'))).entry?.text).toBe(
+    'live',
+  );
+  expect((await getCompiledBot(9003, 'draft', 7, async () => schema('reloaded'))).entry?.text).toBe('edited');
+  expect([published.entry?.text, draft.entry?.text]).toEqual(['live', 'edited']);
+});
+
 it('when the shared load fails, each waiting event loads for itself and the failure is not cached', async () => {
-  const failing = getCompiledBot(9002, 1, async () => {
+  const failing = getCompiledBot(9002, 'published', 1, async () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     throw new Error('transaction aborted');
   });
-  const waiting = getCompiledBot(9002, 1, async () => ({ schema: schema('retried'), revision: 1 }));
+  const waiting = getCompiledBot(9002, 'published', 1, async () => schema('retried'));
   await expect(failing).rejects.toThrow('transaction aborted');
   expect((await waiting).entry?.text).toBe('retried');
-  const later = await getCompiledBot(9002, 1, async () => ({ schema: schema('fresh'), revision: 1 }));
+  const later = await getCompiledBot(9002, 'published', 1, async () => schema('fresh'));
   expect(later.entry?.text).toBe('fresh');
 });
 

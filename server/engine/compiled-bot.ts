@@ -4,9 +4,11 @@ import { arrowButtonText } from '@/lib/schema/buttons';
 
 /**
  * A bot schema indexed for the engine: blocks by id, arrows by source, start triggers in a
- * stable order. Built once per schema revision and shared by every event of that revision.
+ * stable order. Built once per published version (or draft revision, for the simulator) and
+ * shared by every event that runs it.
  */
 export interface CompiledBot {
+  /** The published version's number, or the draft's revision. */
   revision: number;
   blocks: Map<number, Block>;
   arrowsFrom: Map<number, Arrow[]>;
@@ -54,29 +56,32 @@ export function compileBot(schema: BotSchema, revision: number): CompiledBot {
 
 export const movesClient = (block: Block) => BLOCK_KIND_RULES[block.kind].movesClient;
 
-const cache = new Map<number, { revision: number; bot: Promise<CompiledBot> }>();
+/** Which of a project's bots: the published version clients talk to, or the simulator's draft. */
+export type BotEdition = 'published' | 'draft';
+
+const cache = new Map<string, { revision: number; bot: Promise<CompiledBot> }>();
 
 /**
- * The compiled bot of a project at a revision; a newer revision replaces the cached one.
- * Events arriving while it compiles share the one load (a busy bot right after an edit).
+ * The compiled bot of a project's edition at a revision (a version's number, a draft's
+ * revision); a newer revision replaces the cached one. Events arriving while it compiles share
+ * the one load (a busy bot right after a publish).
  */
 export function getCompiledBot(
   projectId: number,
+  edition: BotEdition,
   revision: number,
-  load: () => Promise<{ schema: BotSchema; revision: number }>,
+  load: () => Promise<BotSchema>,
 ): Promise<CompiledBot> {
-  const compile = async () => {
-    const loaded = await load();
-    return compileBot(loaded.schema, loaded.revision);
-  };
-  const cached = cache.get(projectId);
+  const compile = async () => compileBot(await load(), revision);
+  const key = `${projectId}:${edition}`;
+  const cached = cache.get(key);
   // A failed shared load (its event's transaction failed) is this event's to retry.
   if (cached?.revision === revision) return cached.bot.catch(compile);
   const bot = compile();
-  cache.set(projectId, { revision, bot });
+  cache.set(key, { revision, bot });
   bot.catch(() => {
-    if (cache.get(projectId)?.bot === bot) cache.delete(projectId);
+    if (cache.get(key)?.bot === bot) cache.delete(key);
   });
-  if (cache.size > 500) cache.delete(cache.keys().next().value as number);
+  if (cache.size > 500) cache.delete(cache.keys().next().value as string);
   return bot;
 }

@@ -8,7 +8,7 @@ import type { RunProject } from './run-state';
 import { claimAndLoadStatements, loadState, type StateRow } from './store';
 
 export interface EventState {
-  project: RunProject & { schemaRevision: number; hasWebhook: boolean };
+  project: RunProject & { schemaRevision: number; publishedVersion: number; hasWebhook: boolean };
   /** The client's open deal, created when it has none. */
   dealId: number;
   variables: ScopedVariables;
@@ -21,6 +21,7 @@ function eventState(projectId: number, row: StateRow & { dealId: number }): Even
       plan: row.plan,
       timeZone: row.timeZone,
       schemaRevision: row.schemaRevision,
+      publishedVersion: row.publishedVersion,
       hasWebhook: row.hasWebhook,
     },
     dealId: row.dealId,

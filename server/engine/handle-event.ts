@@ -1,9 +1,10 @@
-import { messengerApiName } from '@/lib/channels/descriptors';
+import { CLIENT_TYPES, messengerApiName } from '@/lib/channels/descriptors';
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
 import { type LiveEvent, publishLive } from '@/server/live/live-events';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
+import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { inClientOrder, releaseLease, untilClaimed } from './client-lease';
 import { getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -77,9 +78,16 @@ export async function handleEvent(
     const typing = channelFor(client.clientType).typingIndicator === true;
     if (typing) publishLive([{ kind: 'typing', projectId, clientId: client.id, on: true }]);
     try {
-      const bot = await getCompiledBot(projectId, state.project.schemaRevision, () =>
-        loadBotSchema(deps.db, projectId),
-      );
+      // The simulator runs the draft; every channel, the API, timers and broadcasts the published version.
+      const { schemaRevision, publishedVersion } = state.project;
+      const bot =
+        client.clientType === CLIENT_TYPES.simulator
+          ? await getCompiledBot(projectId, 'draft', schemaRevision, async () => {
+              return (await loadBotSchema(deps.db, projectId)).schema;
+            })
+          : await getCompiledBot(projectId, 'published', publishedVersion, () =>
+              loadVersionSchema(deps.db, projectId, publishedVersion),
+            );
       const run = new RunState(
         deps,
         deps.db,

@@ -8,9 +8,9 @@ import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { getDb } from '@/server/db';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { createApiKey } from '@/server/projects/api-keys';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { startApiServer } from '@/server/public-api/testing/api-server';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 
 // An event waiting on a third party holds neither a transaction nor a connection: in embedded
 // mode (one connection) another project's calls used to wait for it. Both database modes.
@@ -57,7 +57,7 @@ afterAll(async () => {
 async function project(name: string, request?: { type: 'GET'; url: string }) {
   const db = await getDb();
   const { id } = await createProject(db, { name, plan: 'business', owner: { email: `${name}@example.com` } });
-  await saveBotSchema(db, id, {
+  await saveAndPublish(db, id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       { id: 1, kind: 'start', text: 'Answer #{custom_answer}', trigger: { alternatives: '' }, request },

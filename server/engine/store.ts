@@ -36,9 +36,13 @@ export const release = new PreparedStatement(
 );
 
 // What an event starts from (event-state.ts).
-/** Project p's settings (its schema revision keys the compiled bot), the deal and the variables. */
+/**
+ * Project p's settings (its published version, or for the simulator its draft's revision, keys
+ * the compiled bot), the deal and the variables.
+ */
 export const stateColumns = (ids: { project: string; client: string; deal: string; variablesDeal: string }) =>
-  `p.plan::text AS plan, p."timeZone", p."schemaRevision", p."webhookUrl" IS NOT NULL AS "hasWebhook",
+  `p.plan::text AS plan, p."timeZone", p."schemaRevision", p."publishedVersion",
+   p."webhookUrl" IS NOT NULL AS "hasWebhook",
    ${ids.deal} AS "dealId", ${scopedVariablesColumns(ids.variablesDeal, ids.client, ids.project)}`;
 
 /** The columns of `stateColumns`, typed. */
@@ -46,6 +50,7 @@ export const stateRow = scopedVariablesRow.extend({
   plan: z.enum(Plan),
   timeZone: column.text,
   schemaRevision: column.int,
+  publishedVersion: column.int,
   hasWebhook: column.bool,
   /** Null when the client has no open deal yet. */
   dealId: column.int.nullable(),

@@ -9,10 +9,10 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
 import { handleEvent } from '@/server/engine/handle-event';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { pauseBot } from './handoff';
 import { listConversations, markRead } from './inbox-query';
 
@@ -36,7 +36,7 @@ afterAll(async () => {
 /** A project whose bot answers every message; a driver for its simulator clients. */
 async function echoBot() {
   const { id: projectId } = await createProject(db, { name: 'inbox', plan: 'business' });
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Got it', trigger: { alternatives: '' } }],
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],

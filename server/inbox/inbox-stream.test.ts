@@ -9,10 +9,10 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
 import { handleEvent } from '@/server/engine/handle-event';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { signUpForTest } from '@/server/testing/sign-up';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { pauseBot } from './handoff';
 
 /**
@@ -147,7 +147,7 @@ it('checks the session and the membership', async () => {
 });
 
 it('streams the open conversation and the list, and resumes from Last-Event-ID', async () => {
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Echo', trigger: { alternatives: '' } }],
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],

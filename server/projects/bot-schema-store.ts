@@ -95,6 +95,11 @@ function arrowToRow(projectId: number, arrow: Arrow): Prisma.ArrowCreateManyInpu
 export interface SaveOptions {
   /** The revision the editor started from; a save over a newer revision is refused. */
   expectedRevision?: number;
+  /**
+   * The schema is this published version's bot (a discarded draft): the draft saved has no
+   * unpublished changes. Ignored when another version was published meanwhile.
+   */
+  publishedAgain?: number;
 }
 
 /**
@@ -132,6 +137,9 @@ export async function saveBotSchema(
       where: { id: projectId },
       data: {
         schemaRevision: { increment: 1 },
+        ...(options.publishedAgain !== undefined && options.publishedAgain === project.publishedVersion
+          ? { publishedRevision: project.schemaRevision + 1 }
+          : {}),
         // Ids are never reused after a delete: integrators keep block ids in their code.
         nextBlockId: Math.max(project.nextBlockId, maxBlock + 1),
         nextArrowId: Math.max(project.nextArrowId, maxArrow + 1),

@@ -9,8 +9,8 @@ import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
 import { DomainError, notFound, parseInput } from '@/server/errors';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { forgetProjectKeys } from '@/server/projects/live-key-cache';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { demoBotSchema } from './demo-bot';
 
 export const PLANS = FORMULA_PLANS satisfies readonly Plan[];
@@ -77,7 +77,15 @@ export async function createProject(db: PrismaClient, input: z.input<typeof crea
     }
     return project;
   });
-  if (data.withDemoBot) await saveBotSchema(db, project.id, demoBotSchema);
+  // The demo bot answers on every channel at once: it is version 1, published.
+  if (data.withDemoBot)
+    await saveAndPublish(
+      db,
+      project.id,
+      demoBotSchema,
+      { userId: data.owner?.userId ?? null, name: data.owner?.name ?? '' },
+      'The demo bot',
+    );
   return project;
 }
 

@@ -9,8 +9,8 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { createApiKey } from '@/server/projects/api-keys';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { actionAliases } from './actions/aliases';
 import { buildOpenApiDocument } from './openapi';
 import { startApiServer } from './testing/api-server';
@@ -45,7 +45,7 @@ beforeAll(async () => {
   db = await getDb();
   server = await startApiServer();
   projectId = (await createProject(db, { name: 'Aliases', owner: { email: 'owner@example.com' } })).id;
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Welcome', trigger: { alternatives: '' } }],
     arrows: [],

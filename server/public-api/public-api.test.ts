@@ -10,10 +10,10 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { createApiKey, revokeApiKey } from '@/server/projects/api-keys';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { parseRawAnswer, rawUpload } from '@/server/testing/raw-upload';
 import { waitFor } from '@/server/testing/wait-for';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { startApiServer } from './testing/api-server';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers
@@ -38,7 +38,7 @@ beforeAll(async () => {
     owner: { email: 'owner@example.com' },
   });
   projectId = project.id;
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       { id: 1, kind: 'start', text: 'Welcome', trigger: { alternatives: '' } },

@@ -11,8 +11,8 @@ import { useFreshAppDatabase } from '@/server/db/test-support';
 import { startWorkers } from '@/server/jobs/jobs';
 import { jobDefinitions } from '@/server/jobs/registry';
 import { createApiKey } from '@/server/projects/api-keys';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { actions } from './actions';
 import { buildOpenApiDocument } from './openapi';
 import { startApiServer } from './testing/api-server';
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 async function projectWithKey(webhookUrl?: string) {
   const project = await createProject(db, { name: 'hooks', plan: 'business' });
-  await saveBotSchema(db, project.id, {
+  await saveAndPublish(db, project.id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'pong', trigger: { alternatives: 'ping' } }],
     arrows: [],

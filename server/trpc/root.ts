@@ -12,6 +12,7 @@ import { requestTestRouter } from './routers/request-test';
 import { simulatorRouter } from './routers/simulator';
 import { submissionsRouter } from './routers/submissions';
 import { teamRouter } from './routers/team';
+import { versionsRouter } from './routers/versions';
 import { webhooksRouter } from './routers/webhooks';
 
 export const appRouter = createTRPCRouter({
@@ -29,6 +30,7 @@ export const appRouter = createTRPCRouter({
   crm: crmRouter,
   lists: listsRouter,
   broadcasts: broadcastsRouter,
+  versions: versionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

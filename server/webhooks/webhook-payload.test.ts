@@ -8,11 +8,11 @@ import { getDb } from '@/server/db';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { type FakeApi, startFakeApi } from '@/server/engine/testing/fake-api-server';
 import { createApiKey } from '@/server/projects/api-keys';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { buildOpenApiDocument } from '@/server/public-api/openapi';
 import { startApiServer } from '@/server/public-api/testing/api-server';
 import { startRecordingReceiver } from '@/server/testing/recording-receiver';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { buildSubmissionPayload, buildWebhookPayload } from './webhook-payload';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON the receiver got
@@ -53,7 +53,7 @@ async function receivedPayloads(count: number, secret: string): Promise<Payload[
 it("carries bot-semantics §7's fields, and client.custom_answer once a block request ran for the client", async () => {
   const db = await getDb();
   const project = await createProject(db, { name: 'Hooks', owner: { email: 'owner@example.com' } });
-  await saveBotSchema(db, project.id, {
+  await saveAndPublish(db, project.id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       { id: 1, kind: 'start', text: 'Welcome', trigger: { alternatives: '' } },
@@ -124,7 +124,7 @@ it("carries bot-semantics §7's fields, and client.custom_answer once a block re
 it("delivers each red and yellow block's submission, signed under its own webhook-id, after the event's message webhooks", async () => {
   const db = await getDb();
   const project = await createProject(db, { name: 'Orders', owner: { email: 'orders@example.com' } });
-  await saveBotSchema(db, project.id, {
+  await saveAndPublish(db, project.id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       { id: 1, kind: 'start', text: 'order?', trigger: { alternatives: '' }, formula: "item = 'pizza'" },

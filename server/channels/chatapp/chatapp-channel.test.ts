@@ -6,9 +6,9 @@ import { LAST_MESSAGE_KEY } from '@/lib/chatapp/cloud-window';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { PrismaClient } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { sweepChannelUpdates } from '../inbound/pipeline';
 import { chatappChannel } from './adapter';
 import { type ChatappTestApp, useChatappTestApp } from './testing/chatapp-test-app';
@@ -53,7 +53,7 @@ beforeAll(async () => {
     BLOCKBOT_CHATAPP_API_ROOT: `${fake.url}/${fake.version}`,
   });
   ({ db, routes, owner, projectId, apiKey } = app);
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       {

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { PrismaClient } from '@/server/db/client-type';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import type { Interception } from '@/server/testing/intercepted';
 import { waitFor } from '@/server/testing/wait-for';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { type ChatappTestApp, useChatappTestApp } from './testing/chatapp-test-app';
 import { type FakeWaha, startFakeWaha } from './testing/fake-waha';
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
   waha = await startFakeWaha({ apiKey: 'waha-secret-key', tier: 'CORE' });
   app = await useChatappTestApp(tmp, { BLOCKBOT_CHATAPP_RETRY_SECONDS: '5' });
   ({ db, routes, owner, projectId } = app);
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       {

@@ -7,10 +7,10 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { startWorkers } from '@/server/jobs/jobs';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { channelSweepJob } from '../inbound/pipeline';
 import { serveChannelRoutes } from '../testing/channel-routes';
 import { connectTgChannel } from './channel-service';
@@ -32,7 +32,7 @@ let routeUrl: string;
 async function newBot(username: string) {
   const bot = fake.addBot({ username });
   const project = await createProject(db, { name: username, plan: 'business' });
-  await saveBotSchema(db, project.id, {
+  await saveAndPublish(db, project.id, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Hi', trigger: { alternatives: '' } }],
     arrows: [],

@@ -8,9 +8,9 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { waitFor } from '@/server/testing/wait-for';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
 import { storeUpdates } from './updates';
@@ -41,7 +41,7 @@ beforeAll(async () => {
   app = await useFreshAppDatabase(tmp);
   db = await getDb();
   projectId = (await createProject(db, { name: 'two bots', plan: 'business' })).id;
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       { id: 1, kind: 'start', text: 'Hi #{question}', trigger: { alternatives: '' } },

@@ -10,12 +10,12 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { startWorkers } from '@/server/jobs/jobs';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { channelSweepJob } from '../inbound/pipeline';
 import { tgChannel } from './adapter';
 import { tgPollJob } from './polling';
@@ -56,7 +56,7 @@ beforeAll(async () => {
   projectId = (
     await createProject(db, { name: 'tg', plan: 'business', owner: { email: user.email, userId: user.id } })
   ).id;
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       {
@@ -600,7 +600,7 @@ describe('a bot whose flow answers presses with a link (tg_callback_url_open)', 
         owner: { email: 'tg@example.com', userId: 'u-tg' },
       })
     ).id;
-    await saveBotSchema(db, linked, {
+    await saveAndPublish(db, linked, {
       format: BOT_SCHEMA_FORMAT,
       blocks: [
         {

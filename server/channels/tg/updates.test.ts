@@ -9,9 +9,9 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { waitFor } from '@/server/testing/wait-for';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { KEEP_PROCESSED_DAYS, processUpdate, sweepChannelUpdates } from '../inbound/pipeline';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
@@ -39,7 +39,7 @@ beforeAll(async () => {
   db = await getDb();
   deps = await getEngineDeps();
   projectId = (await createProject(db, { name: 'tg updates', plan: 'business' })).id;
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Got #{question}', trigger: { alternatives: '' } }],
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],

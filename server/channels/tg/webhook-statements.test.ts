@@ -10,10 +10,10 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { PipelinedClient } from '@/server/db/pipelined-client';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { recordSend } from '@/server/engine/store';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
   app = await useFreshAppDatabase(tmp);
   db = await getDb();
   const projectId = (await createProject(db, { name: 'tg statements', plan: 'business' })).id;
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Got #{question}', trigger: { alternatives: '' } }],
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],

@@ -10,10 +10,10 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
 import { replyToClient } from '@/server/inbox/operator-reply';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { DEFAULT_WIDGET_LIMITS, setWidgetLimits } from './limits';
 import { serveWidgetRoute } from './testing/route-server';
 import { openTestStream } from './testing/sse-client';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   projectId = (
     await createProject(db, { name: 'w', plan: 'business', owner: { email: user.email, userId: user.id } })
   ).id;
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       {

@@ -11,11 +11,11 @@ import { clearHistory } from '@/server/contacts/history-service';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { startRecordingReceiver } from '@/server/testing/recording-receiver';
 import { waitFor } from '@/server/testing/wait-for';
 import { signedInCaller } from '@/server/trpc/testing/signed-in';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { DEFAULT_WIDGET_LIMITS, setWidgetLimits } from './limits';
 import { serveWidgetRoute } from './testing/route-server';
 
@@ -61,7 +61,7 @@ beforeAll(async () => {
       owner: { email: 'f@example.com', userId: 'u-f@example.com' },
     })
   ).id;
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [
       {

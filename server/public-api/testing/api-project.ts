@@ -5,8 +5,8 @@ import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { getDb } from '@/server/db';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { createApiKey } from '@/server/projects/api-keys';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { saveAndPublish } from '@/server/versions/bot-versions';
 import { startApiServer } from './api-server';
 
 /**
@@ -24,7 +24,7 @@ export async function startApiProject(name: string) {
   const projectId = (
     await createProject(db, { name, plan: 'business', owner: { email: 'owner@example.com' } })
   ).id;
-  await saveBotSchema(db, projectId, {
+  await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Welcome', trigger: { alternatives: '' } }],
     arrows: [],

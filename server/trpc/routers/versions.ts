@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { serializeBotSchema } from '@/lib/schema';
+import {
+  discardDraft,
+  listVersions,
+  loadVersionSchema,
+  type Publisher,
+  publishDraft,
+  publishState,
+  republishVersion,
+} from '@/server/versions/bot-versions';
+import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
+
+const note = z.string().max(500, 'A note is at most 500 characters.').default('');
+const versionNumber = z.number().int().positive();
+
+const publisherOf = (ctx: { userId: string; member: { name: string }; session: { user: { name: string } } }) =>
+  ({ userId: ctx.userId, name: ctx.member.name || ctx.session.user.name }) satisfies Publisher;
+
+/** Draft and published versions (docs/versions.md): everyone sees them; owners and admins publish. */
+export const versionsRouter = createTRPCRouter({
+  state: projectProcedure.query(({ ctx }) => publishState(ctx.db, ctx.projectId)),
+
+  list: projectProcedure.query(({ ctx }) => listVersions(ctx.db, ctx.projectId)),
+
+  publish: projectManagerProcedure
+    .input(z.object({ note, expectedRevision: z.number().int().min(0) }))
+    .mutation(({ ctx, input }) =>
+      publishDraft(ctx.db, ctx.projectId, publisherOf(ctx), {
+        note: input.note,
+        expectedRevision: input.expectedRevision,
+      }),
+    ),
+
+  rollback: projectManagerProcedure
+    .input(z.object({ version: versionNumber, note }))
+    .mutation(({ ctx, input }) =>
+      republishVersion(ctx.db, ctx.projectId, input.version, publisherOf(ctx), input.note),
+    ),
+
+  discardDraft: projectManagerProcedure.mutation(({ ctx }) => discardDraft(ctx.db, ctx.projectId)),
+
+  export: projectProcedure.input(z.object({ version: versionNumber })).query(async ({ ctx, input }) => ({
+    json: serializeBotSchema(await loadVersionSchema(ctx.db, ctx.projectId, input.version)),
+  })),
+});

@@ -1,0 +1,270 @@
+import {
+  BOT_SCHEMA_FORMAT,
+  type BotSchema,
+  botSchemaSchema,
+  describeFieldErrors,
+  type FieldError,
+  parseBotSchema,
+} from '@/lib/schema';
+import { describeLintTarget, lintBot } from '@/lib/schema/lint';
+import type { Db, PrismaClient } from '@/server/db/client-type';
+import type { Prisma } from '@/server/db/generated/client';
+import { lockProjectRow } from '@/server/db/row-queries';
+import { DomainError, invalid } from '@/server/errors';
+import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
+import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
+
+/**
+ * Draft and published (docs/versions.md): the builder edits the draft (the Block and Arrow
+ * rows); publishing snapshots it as an immutable, numbered BotVersion that every channel, the
+ * API, timers and broadcasts run. Publishing, rolling back and discarding lock the project's
+ * row, so two at once are applied one after the other.
+ */
+
+/** Who publishes: kept by name too, so the history still names a member who left. */
+export interface Publisher {
+  userId: string | null;
+  name: string;
+}
+
+export interface VersionSummary {
+  number: number;
+  note: string;
+  publishedAt: Date;
+  publishedBy: string;
+  /** The version a rollback published again. */
+  restoredFrom: number | null;
+  blocks: number;
+  arrows: number;
+}
+
+const summarySelect = {
+  number: true,
+  note: true,
+  publishedAt: true,
+  publishedByName: true,
+  restoredFrom: true,
+  schema: true,
+} satisfies Prisma.BotVersionSelect;
+
+function summaryOf(row: Prisma.BotVersionGetPayload<{ select: typeof summarySelect }>): VersionSummary {
+  const schema = row.schema as { blocks?: unknown[]; arrows?: unknown[] };
+  return {
+    number: row.number,
+    note: row.note,
+    publishedAt: row.publishedAt,
+    publishedBy: row.publishedByName,
+    restoredFrom: row.restoredFrom,
+    blocks: schema.blocks?.length ?? 0,
+    arrows: schema.arrows?.length ?? 0,
+  };
+}
+
+/**
+ * A published version's bot (checked when it was published, parsed as any file is); version 0,
+ * nothing published yet, is an empty bot.
+ */
+export async function loadVersionSchema(db: Db, projectId: number, number: number): Promise<BotSchema> {
+  if (number === 0) return { format: BOT_SCHEMA_FORMAT, blocks: [], arrows: [] };
+  const row = await db.botVersion.findUnique({
+    where: { projectId_number: { projectId, number } },
+    select: { schema: true },
+  });
+  if (!row) throw new DomainError('not_found', `The bot has no version ${number}.`);
+  return botSchemaSchema.parse(row.schema);
+}
+
+/** The bot clients talk to, and its number; an empty bot (number 0) while none is published. */
+export async function loadPublishedSchema(
+  db: Db,
+  projectId: number,
+): Promise<{ schema: BotSchema; version: number }> {
+  const project = await db.project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { publishedVersion: true },
+  });
+  const version = project.publishedVersion;
+  return { version, schema: await loadVersionSchema(db, projectId, version) };
+}
+
+/** The state the toolbar shows: the published version, and whether the draft differs from it. */
+export async function publishState(db: Db, projectId: number) {
+  const project = await db.project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { schemaRevision: true, publishedVersion: true, publishedRevision: true },
+  });
+  const published = project.publishedVersion
+    ? await db.botVersion.findUnique({
+        where: { projectId_number: { projectId, number: project.publishedVersion } },
+        select: summarySelect,
+      })
+    : null;
+  return {
+    draftRevision: project.schemaRevision,
+    published: published ? summaryOf(published) : null,
+    unpublishedChanges: project.publishedRevision !== project.schemaRevision,
+  };
+}
+
+/** Every version, newest first. */
+export async function listVersions(db: Db, projectId: number): Promise<VersionSummary[]> {
+  const rows = await db.botVersion.findMany({
+    where: { projectId },
+    orderBy: { number: 'desc' },
+    select: summarySelect,
+  });
+  return rows.map(summaryOf);
+}
+
+/** Lint's rules that keep a bot from being published besides its errors: what it refers to is gone. */
+const MISSING_REFERENCES = new Set(['unknown-list', 'unknown-crm-stage']);
+
+/**
+ * What keeps a bot from being published: the builder's own checks (formulas, fields), lint's
+ * errors, and references to lists or CRM stages the project no longer has, each naming its
+ * block or arrow.
+ */
+async function publishProblems(tx: Db, projectId: number, schema: BotSchema): Promise<FieldError[]> {
+  const [project, lists, states] = await Promise.all([
+    tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { plan: true } }),
+    tx.clientList.findMany({ where: { projectId }, select: { id: true } }),
+    tx.crmState.findMany({ where: { projectId }, select: { id: true } }),
+  ]);
+  const lint = lintBot(schema, {
+    plan: project.plan,
+    listIds: lists.map((l) => l.id),
+    crmStateIds: states.map((s) => s.id),
+  })
+    .filter((p) => p.severity === 'error' || MISSING_REFERENCES.has(p.rule))
+    .map((p) => ({ field: describeLintTarget(p.target), message: p.message }));
+  return [...botSchemaContentErrors(schema), ...lint];
+}
+
+/**
+ * Stores `schema` as the next version and makes it the published one (in the caller's
+ * transaction); `draftRevision`, the draft revision whose bot it is (null for a rollback's).
+ */
+async function storeVersion(
+  tx: Prisma.TransactionClient,
+  projectId: number,
+  schema: BotSchema,
+  by: Publisher,
+  fields: { note: string; draftRevision: number | null; restoredFrom: number | null },
+): Promise<VersionSummary> {
+  const last = await tx.botVersion.aggregate({ where: { projectId }, _max: { number: true } });
+  const number = (last._max.number ?? 0) + 1;
+  const row = await tx.botVersion.create({
+    data: {
+      projectId,
+      number,
+      schema: schema as unknown as Prisma.InputJsonObject,
+      note: fields.note,
+      restoredFrom: fields.restoredFrom,
+      publishedById: by.userId,
+      publishedByName: by.name,
+    },
+    select: summarySelect,
+  });
+  await tx.project.update({
+    where: { id: projectId },
+    data: { publishedVersion: number, publishedRevision: fields.draftRevision },
+  });
+  return summaryOf(row);
+}
+
+export interface PublishOptions {
+  note?: string;
+  /** The draft revision the designer sees; a draft changed since then is not published. */
+  expectedRevision?: number;
+}
+
+/**
+ * Publishes the draft as the next version: refused, listing the problems by block and field,
+ * when it does not pass the builder's checks and lint; refused when it is the published
+ * version's draft already (nothing to publish).
+ */
+export async function publishDraft(
+  db: PrismaClient,
+  projectId: number,
+  by: Publisher,
+  options: PublishOptions = {},
+): Promise<VersionSummary> {
+  return db.$transaction(async (tx) => {
+    const project = await lockProjectRow(tx, projectId);
+    if (!project) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
+    if (options.expectedRevision !== undefined && options.expectedRevision !== project.schemaRevision)
+      throw new DomainError(
+        'conflict',
+        `The draft was changed elsewhere (revision ${project.schemaRevision}, you see ${options.expectedRevision}). Reload, check it, and publish again; nothing was published.`,
+      );
+    const state = await publishState(tx, projectId);
+    if (state.published && !state.unpublishedChanges)
+      throw new DomainError(
+        'conflict',
+        `The draft has no changes since version ${state.published.number}: there is nothing to publish.`,
+      );
+    const { schema } = await loadBotSchema(tx, projectId);
+    const problems = await publishProblems(tx, projectId, schema);
+    if (problems.length)
+      throw invalid(`The draft was not published; fix these first:\n${describeFieldErrors(problems)}`);
+    return storeVersion(tx, projectId, schema, by, {
+      note: options.note?.trim() ?? '',
+      draftRevision: project.schemaRevision,
+      restoredFrom: null,
+    });
+  });
+}
+
+/**
+ * Rolls back: publishes version `number`'s bot again, as a new version (history is never
+ * rewritten). The draft is left as it is. Refused, with the reasons, when that bot no longer
+ * passes the checks (it sends clients to a list or CRM stage deleted since).
+ */
+export async function republishVersion(
+  db: PrismaClient,
+  projectId: number,
+  number: number,
+  by: Publisher,
+  note = '',
+): Promise<VersionSummary> {
+  return db.$transaction(async (tx) => {
+    if (!(await lockProjectRow(tx, projectId)))
+      throw new DomainError('not_found', `Project ${projectId} does not exist.`);
+    const schema = await loadVersionSchema(tx, projectId, number);
+    const problems = await publishProblems(tx, projectId, schema);
+    if (problems.length)
+      throw invalid(
+        `Version ${number} was not published again; the project has changed since:\n${describeFieldErrors(problems)}`,
+      );
+    return storeVersion(tx, projectId, schema, by, {
+      note: note.trim() || `Rollback to version ${number}`,
+      draftRevision: null,
+      restoredFrom: number,
+    });
+  });
+}
+
+/** Replaces the draft with the published version's bot (its unpublished changes are dropped). */
+export async function discardDraft(db: PrismaClient, projectId: number): Promise<{ revision: number }> {
+  const { version, schema } = await loadPublishedSchema(db, projectId);
+  if (!version)
+    throw new DomainError('conflict', 'Nothing is published yet: there is no version to go back to.');
+  return saveBotSchema(db, projectId, schema, { publishedAgain: version });
+}
+
+/**
+ * Saves `input` as the draft and publishes it (the demo bot of a new project, `blockbot import
+ * --publish`, test fixtures): one call for "this is the bot clients talk to now".
+ */
+export async function saveAndPublish(
+  db: PrismaClient,
+  projectId: number,
+  input: unknown,
+  by: Publisher = { userId: null, name: '' },
+  note = '',
+): Promise<VersionSummary> {
+  const parsed = parseBotSchema(input);
+  if (!parsed.ok) throw invalid(`The bot schema is invalid:\n${describeFieldErrors(parsed.errors)}`);
+  await saveBotSchema(db, projectId, parsed.value);
+  return publishDraft(db, projectId, by, { note });
+}
