@@ -12,6 +12,7 @@ import type { Prisma } from '@/server/db/generated/client';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { DomainError, notFound } from '@/server/errors';
+import { publishedBlockExists } from '@/server/versions/bot-versions';
 
 export const DEFAULT_SHIFT_SECONDS = 0.2;
 /** Recipients queued per step of the dispatcher. */
@@ -87,10 +88,10 @@ export async function checkRecipientFilter(
       `CRM stage ${f.crmStateId} does not exist in this project.`,
       'recipients.crmStateId',
     );
-  if (f.blockId && !(await db.block.count({ where: { projectId, id: f.blockId } })))
+  if (f.blockId && !(await publishedBlockExists(db, projectId, f.blockId)))
     throw new DomainError(
       'not_found',
-      `Block ${f.blockId} does not exist in this bot.`,
+      `Block ${f.blockId} is not in the published bot.`,
       'recipients.blockId',
     );
   if (f.firstContactAfter && f.firstContactBefore && f.firstContactAfter >= f.firstContactBefore)
@@ -129,8 +130,12 @@ async function checkBroadcastInput(db: Db, projectId: number, input: BroadcastIn
   }
   if (!(input.shiftSeconds >= 0 && input.shiftSeconds <= 3600))
     throw new DomainError('invalid', 'shift: must be between 0 and 3600 seconds.', 'shift');
-  if (input.blockId && !(await db.block.count({ where: { projectId, id: input.blockId } }))) {
-    throw new DomainError('not_found', `Block ${input.blockId} does not exist in this bot.`, 'blockId');
+  if (input.blockId && !(await publishedBlockExists(db, projectId, input.blockId))) {
+    throw new DomainError(
+      'not_found',
+      `Block ${input.blockId} is not in the published bot: publish it first, or pick another.`,
+      'blockId',
+    );
   }
   if (input.listId) await requireList(db, projectId, input.listId);
   const filter = await checkRecipientFilter(db, projectId, filterOf(input));

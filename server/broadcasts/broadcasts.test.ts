@@ -50,6 +50,8 @@ async function project(owner: Caller, name: string, n: number) {
       arrows: [],
     },
   });
+  // A broadcast's block is one of the published bot's.
+  await owner.versions.publish({ projectId: p.id, note: '', expectedRevision: 1 });
   await db.client.createMany({
     data: Array.from({ length: n }, (_, i) => ({
       projectId: p.id,
@@ -143,7 +145,7 @@ describe('recipients', () => {
     expect(await refused({ filter: { ...noFilter, listIds: [999_999] } })).toMatch(
       /List 999999 does not exist/,
     );
-    expect(await refused({ blockId: 77, text: '' })).toMatch(/Block 77 does not exist/);
+    expect(await refused({ blockId: 77, text: '' })).toMatch(/Block 77 is not in the published bot/);
     expect(await db.broadcast.count({ where: { projectId } })).toBe(0);
     // A draft may be empty, but cannot be sent so.
     const draft = await owner.broadcasts.create({ projectId, ...message({ text: '', mode: 'draft' }) });
@@ -469,7 +471,9 @@ describe('editing a draft', () => {
     expect(await refused({ filter: { ...noFilter, listIds: [999_999] }, mode: 'draft' })).toMatch(
       /List 999999 does not exist/,
     );
-    expect(await refused({ blockId: 77, text: '', mode: 'draft' })).toMatch(/Block 77 does not exist/);
+    expect(await refused({ blockId: 77, text: '', mode: 'draft' })).toMatch(
+      /Block 77 is not in the published bot/,
+    );
     expect(await db.broadcast.findUniqueOrThrow({ where: { id: draft.id } })).toEqual(before);
     expect(await db.broadcastRecipient.count({ where: { broadcastId: draft.id } })).toBe(0);
   });

@@ -10,6 +10,7 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { createApiKey, revokeApiKey } from '@/server/projects/api-keys';
+import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { parseRawAnswer, rawUpload } from '@/server/testing/raw-upload';
 import { waitFor } from '@/server/testing/wait-for';
@@ -517,7 +518,13 @@ describe('CRM, lists, members, project info', () => {
     ).toBe('agent@example.com');
   });
 
-  it('lists blocks and connected channels', async () => {
+  it("lists the published bot's blocks and connected channels", async () => {
+    // A block added to the draft is not listed until it is published.
+    const { schema } = await loadBotSchema(db, projectId);
+    await saveBotSchema(db, projectId, {
+      ...schema,
+      blocks: [...schema.blocks, { id: 4, kind: 'state', name: 'Draft only', text: 'Soon' }],
+    });
     const blocks = await call('get_messages', {}, { method: 'GET' });
     expect(blocks.body.messages.map((b: { id: number; name: string }) => [b.id, b.name])).toEqual([
       [1, ''],

@@ -87,6 +87,12 @@ export async function loadPublishedSchema(
   return { version, schema: await loadVersionSchema(db, projectId, version) };
 }
 
+/** Whether the published bot has a block with this id (a broadcast's block, a filter by block). */
+export async function publishedBlockExists(db: Db, projectId: number, blockId: number): Promise<boolean> {
+  const { schema } = await loadPublishedSchema(db, projectId);
+  return schema.blocks.some((b) => b.id === blockId);
+}
+
 /** The state the toolbar shows: the published version, and whether the draft differs from it. */
 export async function publishState(db: Db, projectId: number) {
   const project = await db.project.findUniqueOrThrow({

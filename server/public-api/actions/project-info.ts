@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messengerApiName } from '@/lib/channels/descriptors';
+import { loadPublishedSchema } from '@/server/versions/bot-versions';
 import { defineAction } from '../action';
 
 export const connectedChannels = defineAction({
@@ -39,16 +40,16 @@ export const connectedChannels = defineAction({
 export const getMessages = defineAction({
   name: 'get_messages',
   methods: ['GET'],
-  summary: "The bot's blocks",
+  summary: "The published bot's blocks",
   input: z.object({}),
   example: {},
   responseExample: { messages: [{ id: 1, name: 'Welcome', kind: 'start', text: 'Hi #{name}!' }] },
   async handle(ctx) {
-    const blocks = await ctx.db.block.findMany({
-      where: { projectId: ctx.projectId, kind: { not: 'comment' } },
-      orderBy: { id: 'asc' },
-      select: { id: true, name: true, kind: true, text: true },
-    });
-    return { messages: blocks };
+    const { schema } = await loadPublishedSchema(ctx.db, ctx.projectId);
+    const messages = schema.blocks
+      .filter((b) => b.kind !== 'comment')
+      .sort((a, b) => a.id - b.id)
+      .map(({ id, name, kind, text }) => ({ id, name, kind, text }));
+    return { messages };
   },
 });

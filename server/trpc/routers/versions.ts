@@ -14,8 +14,11 @@ import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../
 const note = z.string().max(500, 'A note is at most 500 characters.').default('');
 const versionNumber = z.number().int().positive();
 
-const publisherOf = (ctx: { userId: string; member: { name: string }; session: { user: { name: string } } }) =>
-  ({ userId: ctx.userId, name: ctx.member.name || ctx.session.user.name }) satisfies Publisher;
+const publisherOf = (ctx: {
+  userId: string;
+  member: { name: string };
+  session: { user: { name: string } };
+}) => ({ userId: ctx.userId, name: ctx.member.name || ctx.session.user.name }) satisfies Publisher;
 
 /** Draft and published versions (docs/versions.md): everyone sees them; owners and admins publish. */
 export const versionsRouter = createTRPCRouter({
