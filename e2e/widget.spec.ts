@@ -89,6 +89,12 @@ async function trpc(page: Page, path: string, input: unknown) {
   return (await response.json()).result.data.json;
 }
 
+/** Imports the bot into the draft and publishes it: the widget's visitors talk to the published bot. */
+async function importAndPublish(page: Page, projectId: number, bot: unknown) {
+  const { revision } = await trpc(page, 'botSchema.import', { projectId, json: JSON.stringify(bot) });
+  await trpc(page, 'versions.publish', { projectId, note: '', expectedRevision: revision });
+}
+
 test('a visitor talks to the bot through the widget on another site, and comes back to the history', async ({
   page,
   browser,
@@ -97,7 +103,7 @@ test('a visitor talks to the bot through the widget on another site, and comes b
   test.setTimeout(180_000);
   await signUp(page, `widget-${Date.now()}@example.com`);
   const projectId = Number(/\/projects\/(\d+)/.exec(page.url())![1]);
-  await trpc(page, 'botSchema.import', { projectId, json: JSON.stringify(BOT) });
+  await importAndPublish(page, projectId, BOT);
 
   // The Channels tab: a widget made, its look and the site set, the snippet copied.
   await page.getByRole('link', { name: 'Channels' }).click();
@@ -304,21 +310,18 @@ test('a visitor sends an image through the attach button; the bot and the operat
 }) => {
   await signUp(page, `widget-files-${Date.now()}@example.com`);
   const projectId = Number(/\/projects\/(\d+)/.exec(page.url())![1]);
-  await trpc(page, 'botSchema.import', {
-    projectId,
-    json: JSON.stringify({
-      format: BOT_SCHEMA_FORMAT,
-      blocks: [
-        {
-          id: 1,
-          kind: 'start',
-          text: 'Thanks for the file',
-          trigger: { alternatives: '' },
-          attachments: [{ type: 'image', url: '#{attachment_url}' }],
-        },
-      ],
-      arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
-    }),
+  await importAndPublish(page, projectId, {
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [
+      {
+        id: 1,
+        kind: 'start',
+        text: 'Thanks for the file',
+        trigger: { alternatives: '' },
+        attachments: [{ type: 'image', url: '#{attachment_url}' }],
+      },
+    ],
+    arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
   });
   const { key } = await trpc(page, 'channels.createWidget', {
     projectId,

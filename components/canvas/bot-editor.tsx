@@ -62,6 +62,7 @@ import { createLintStore, LintStoreContext } from './lint-badge';
 import { type NodesStore, useNodes } from './nodes-store';
 import { type Box, freeSpot } from './placement';
 import { ProblemsPanel } from './problems-panel';
+import { PublishControl } from './publish-control';
 import { SaveStateIndicator } from './save-state';
 import { DEFAULT_COMMENT_SIZE } from './schema-ops';
 import {
@@ -471,6 +472,15 @@ export function BotEditor({
           >
             Read-only: only owners and admins edit the bot
           </span>
+        ) : null}
+        {readOnly ? (
+          <PublishControl
+            projectId={projectId}
+            saveState={saveState}
+            heldBack={0}
+            canPublish={false}
+            onDraftReplaced={reload}
+          />
         ) : (
           <>
             <ImportExport
@@ -484,6 +494,13 @@ export function BotEditor({
               onRetry={editor.retrySave}
               heldBack={heldBack}
               onShowHeldBack={showHeldBack}
+            />
+            <PublishControl
+              projectId={projectId}
+              saveState={saveState}
+              heldBack={heldBack}
+              canPublish
+              onDraftReplaced={reload}
             />
           </>
         )}

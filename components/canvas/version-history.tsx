@@ -1,0 +1,128 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Download, Undo2, X } from 'lucide-react';
+import { useState } from 'react';
+import { useTRPC, useTRPCClient } from '@/components/trpc/client';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { useModal } from './publish-control';
+
+/**
+ * The bot's published versions, newest first: who published each, when, and why. A version can
+ * be exported, and (owners and admins) published again as a new version: a rollback, which
+ * leaves the draft as it is.
+ */
+export function VersionHistory({
+  projectId,
+  canPublish,
+  live,
+  onClose,
+}: {
+  projectId: number;
+  canPublish: boolean;
+  /** The version clients talk to. */
+  live: number | null;
+  onClose(): void;
+}) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const { dialog, titleId } = useModal();
+  const versions = useQuery(trpc.versions.list.queryOptions({ projectId }));
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const rollback = useMutation(
+    trpc.versions.rollback.mutationOptions({
+      onSuccess: () => {
+        setConfirming(null);
+        // The list and the toolbar's state (which version is live) both change.
+        void queryClient.invalidateQueries({ queryKey: trpc.versions.pathKey() });
+      },
+    }),
+  );
+  const exportVersion = useMutation({
+    mutationFn: async (version: number) => {
+      const { json } = await client.versions.export.query({ projectId, version });
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
+      link.download = `bot-version-${version}.json`;
+      link.click();
+      URL.revokeObjectURL(link.href);
+    },
+  });
+  const error = rollback.error ?? exportVersion.error;
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      onCancel={onClose}
+      className="m-auto w-[40rem] max-w-[94vw] rounded-lg p-5 shadow-xl backdrop:bg-slate-900/30"
+    >
+      <div className="flex flex-col gap-3">
+        <div className="flex items-center justify-between">
+          <h2 id={titleId} className="text-base font-semibold">
+            Versions of the bot
+          </h2>
+          <button type="button" aria-label="Close" onClick={onClose}>
+            <X className="size-4" aria-hidden />
+          </button>
+        </div>
+        {error ? <Alert tone="error">{error.message}</Alert> : null}
+        {versions.data && !versions.data.length ? (
+          <p className="text-sm text-slate-600">
+            Nothing is published yet. Publish the draft from the toolbar: clients on your channels talk to the
+            published version, the simulator to the draft.
+          </p>
+        ) : null}
+        <ol
+          className="flex max-h-[60vh] flex-col divide-y divide-slate-200 overflow-auto"
+          data-testid="versions"
+        >
+          {versions.data?.map((v) => (
+            <li key={v.number} className="flex items-start gap-3 py-2" data-version={v.number}>
+              <div className="min-w-0 flex-1">
+                <div className="flex items-center gap-2 text-sm font-medium">
+                  Version {v.number}
+                  {v.number === live ? (
+                    <span className="rounded bg-emerald-50 px-1.5 text-xs text-emerald-700">live</span>
+                  ) : null}
+                </div>
+                <div className="text-xs text-slate-600">
+                  {new Date(v.publishedAt).toLocaleString()}
+                  {v.publishedBy ? ` · ${v.publishedBy}` : ''} · {v.blocks} blocks, {v.arrows} arrows
+                  {v.restoredFrom ? ` · the bot of version ${v.restoredFrom}` : ''}
+                </div>
+                {v.note ? <div className="mt-0.5 text-sm text-slate-800">{v.note}</div> : null}
+              </div>
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`Export version ${v.number}`}
+                onClick={() => exportVersion.mutate(v.number)}
+              >
+                <Download className="size-3.5" aria-hidden />
+              </Button>
+              {canPublish && v.number !== live ? (
+                confirming === v.number ? (
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    disabled={rollback.isPending}
+                    onClick={() => rollback.mutate({ projectId, version: v.number, note: '' })}
+                  >
+                    Publish it for every client
+                  </Button>
+                ) : (
+                  <Button size="sm" variant="secondary" onClick={() => setConfirming(v.number)}>
+                    <Undo2 className="size-3.5" aria-hidden />
+                    Roll back to it
+                  </Button>
+                )
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      </div>
+    </dialog>
+  );
+}
