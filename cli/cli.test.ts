@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serializeBotSchema } from '@/lib/schema';
 import { createProcessEnv } from '@/server/db/test-support';
 import { runTsx } from '@/server/testing/run-tsx';
 
@@ -57,13 +58,37 @@ describe('admin CLI', { timeout: 180_000 }, () => {
     const imported = await cli('schema', 'import', '--project', projectId, fixture);
     expect(imported).toMatchObject({
       code: 0,
-      stdout: `Imported 3 blocks and 3 arrows into project ${projectId} (revision 1).\n`,
+      stdout: `Imported 3 blocks and 3 arrows into project ${projectId}'s draft (revision 1); publish it for clients to get it.\n`,
     });
     const out = path.join(tmp, 'exported.json');
     expect((await cli('schema', 'export', '--project', projectId, out)).code).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toBe(fs.readFileSync(fixture, 'utf8'));
     const toStdout = await cli('schema', 'export', '--project', projectId);
     expect(toStdout.stdout).toBe(fs.readFileSync(fixture, 'utf8'));
+
+    // Published from the CLI, and exported by its version number; not while it adds clients to
+    // a list the project does not have.
+    const refused = await cli('schema', 'import', '--project', projectId, '--publish', 'From CI', fixture);
+    expect(refused.stderr).toContain("block #2: This block's actions use list 1, which no longer exists");
+    const withoutList = JSON.parse(fs.readFileSync(fixture, 'utf8'));
+    delete withoutList.blocks[1].actions;
+    const publishable = path.join(tmp, 'publishable.json');
+    fs.writeFileSync(publishable, serializeBotSchema(withoutList));
+    const published = await cli(
+      'schema',
+      'import',
+      '--project',
+      projectId,
+      '--publish',
+      'From CI',
+      publishable,
+    );
+    expect(published.stdout).toContain('published as version 1');
+    const version = await cli('schema', 'export', '--project', projectId, '--version', '1');
+    expect(version.stdout).toBe(fs.readFileSync(publishable, 'utf8'));
+    expect((await cli('schema', 'export', '--project', projectId, '--version', '2')).stderr).toContain(
+      'The bot has no version 2.',
+    );
   });
 
   it('refuses a malformed schema file with errors that name the field, and keeps the saved schema', async () => {

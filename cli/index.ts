@@ -8,6 +8,7 @@ import { createApiKey } from '@/server/projects/api-keys';
 import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
+import { loadVersionSchema, publishDraft } from '@/server/versions/bot-versions';
 
 /** The admin CLI: `npm run blockbot -- <command>`. Talks to the configured database directly. */
 
@@ -18,6 +19,13 @@ function projectId(value: string): number {
   if (!Number.isSafeInteger(id) || id <= 0)
     throw new InvalidArgumentError('a project id is a positive whole number');
   return id;
+}
+
+function versionNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError("a version is a positive whole number (see the builder's Versions)");
+  return n;
 }
 
 async function withDb<T>(run: (db: Awaited<ReturnType<typeof getDb>>) => Promise<T>): Promise<T> {
@@ -109,10 +117,11 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
   const schema = program.command('schema').description('import and export bot schemas (docs/bot-schema.md)');
   schema
     .command('import')
-    .description("replace a project's bot schema with a JSON file")
+    .description("replace a project's draft bot with a JSON file (docs/versions.md)")
     .requiredOption('--project <id>', 'project id', projectId)
+    .option('--publish [note]', 'publish it too: clients on every channel get it (a note says what changed)')
     .argument('<file>', 'schema JSON file')
-    .action(async (file: string, opts: { project: number }) => {
+    .action(async (file: string, opts: { project: number; publish?: string | true }) => {
       const parsed = parseBotSchemaJson(await fs.readFile(file, 'utf8'));
       // What the builder refuses (a formula that does not parse, ...) is refused here too.
       const errors = parsed.ok ? botSchemaContentErrors(parsed.value) : parsed.errors;
@@ -123,24 +132,32 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       if (problems.some((p) => p.severity === 'error'))
         throw new CliError(`${file} cannot be imported:\n${formatLintProblems(problems)}`);
       if (problems.length) process.stderr.write(formatLintProblems(problems));
-      const { revision } = await withDb(async (db) => {
+      const { revision, version } = await withDb(async (db) => {
         await getProject(db, opts.project);
-        return saveBotSchema(db, opts.project, parsed.value);
+        const saved = await saveBotSchema(db, opts.project, parsed.value);
+        if (opts.publish === undefined) return { ...saved, version: null };
+        const note = opts.publish === true ? '' : opts.publish;
+        const published = await publishDraft(db, opts.project, { userId: null, name: 'CLI' }, { note });
+        return { ...saved, version: published.number };
       });
       out(
-        `Imported ${parsed.value.blocks.length} blocks and ${parsed.value.arrows.length} arrows into project ${opts.project} (revision ${revision}).\n`,
+        `Imported ${parsed.value.blocks.length} blocks and ${parsed.value.arrows.length} arrows into project ${opts.project}'s draft (revision ${revision})${version ? `, published as version ${version}` : '; publish it for clients to get it'}.\n`,
       );
     });
 
   schema
     .command('export')
-    .description("write a project's bot schema as JSON (to a file, or to standard output)")
+    .description(
+      "write a project's draft bot, or a published version, as JSON (to a file, or to standard output)",
+    )
     .requiredOption('--project <id>', 'project id', projectId)
+    .option('--version <number>', 'a published version instead of the draft', versionNumber)
     .argument('[file]', 'output file')
-    .action(async (file: string | undefined, opts: { project: number }) => {
-      const { schema: botSchema } = await withDb(async (db) => {
+    .action(async (file: string | undefined, opts: { project: number; version?: number }) => {
+      const botSchema = await withDb(async (db) => {
         await getProject(db, opts.project);
-        return loadBotSchema(db, opts.project);
+        if (opts.version !== undefined) return loadVersionSchema(db, opts.project, opts.version);
+        return (await loadBotSchema(db, opts.project)).schema;
       });
       const text = serializeBotSchema(botSchema);
       if (file) await fs.writeFile(file, text);
