@@ -143,6 +143,12 @@ export function describeLogEntry(kind: string, raw: unknown): DescribedLogEntry 
         tone: 'timer',
         details: [],
       };
+    case 'scheduled_cancelled':
+      return {
+        title: `Delayed send of block #${d.blockId} cancelled: ${str(d.reason)}`,
+        tone: 'timer',
+        details: [],
+      };
     case 'submission':
       return {
         title: `Deal submitted from block #${d.blockId}${d.kept ? ' (variables kept)' : ' (variables discarded)'}`,

@@ -192,19 +192,35 @@ async function onScheduled(run: RunState, scheduledSendId: number) {
       run.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the client left the block' });
       return;
     }
-    run.finishScheduled(send.id, 'sent');
     const arrow = [...run.bot.arrowsFrom.values()].flat().find((a) => a.id === send.arrowId);
+    if (!arrow) {
+      // Scheduled under a version of the bot that had the arrow (bot-semantics §9).
+      run.finishScheduled(send.id, 'cancelled');
+      run.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the bot no longer has this arrow' });
+      return;
+    }
+    run.finishScheduled(send.id, 'sent');
     run.note('timer_fired', { arrowId: send.arrowId });
-    if (!arrow) return;
     run.setMessageFromOutside(0);
     await enterBlock(run, run.requireBlock(arrow.to), 'timer');
     return;
   }
-  run.finishScheduled(send.id, 'sent');
   if (payload.blockId && !payload.text) {
-    await enterBlock(run, run.requireBlock(payload.blockId), 'api');
+    const block = run.bot.blocks.get(payload.blockId);
+    if (!block) {
+      // A block's delayed send whose block a later version removed (bot-semantics §9).
+      run.finishScheduled(send.id, 'cancelled');
+      run.note('scheduled_cancelled', {
+        blockId: payload.blockId,
+        reason: 'the bot no longer has this block',
+      });
+      return;
+    }
+    run.finishScheduled(send.id, 'sent');
+    await enterBlock(run, block, 'api');
     return;
   }
+  run.finishScheduled(send.id, 'sent');
   await run.prepareExpressions(payload.text ?? '');
   run.send({
     text: run.render(payload.text ?? ''),

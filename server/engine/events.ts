@@ -98,6 +98,8 @@ export type LogKind =
   | 'timer_scheduled'
   | 'timer_fired'
   | 'timer_cancelled'
+  /** A block's delayed send (the API's, a formula's) that was not carried out, and why. */
+  | 'scheduled_cancelled'
   | 'submission'
   | 'function'
   | 'variable_error'

@@ -26,7 +26,10 @@ export async function routeMessage(
   for (const block of bot.triggeredStarts) {
     if (await holds(text, block.trigger, check)) return { via: 'start', block };
   }
-  if (currentBlockId === null) return bot.entry ? { via: 'entry', block: bot.entry } : null;
+  // A client whose block the published version no longer has starts over, as a new client
+  // would (bot-semantics §9): a dead end would leave them unanswered for good.
+  if (currentBlockId === null || !bot.blocks.has(currentBlockId))
+    return bot.entry ? { via: 'entry', block: bot.entry } : null;
 
   const arrows = bot.arrowsFrom.get(currentBlockId) ?? [];
   for (const arrow of arrows) {
