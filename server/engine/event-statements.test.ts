@@ -51,6 +51,7 @@ it('a message of a known client takes two statements: claim and load, then store
 
 it("a messenger that really sends adds its adapter's channel lookup and one statement recording the outcome", async () => {
   const bot = await h.bot(countingBot);
+  await bot.publish();
   // No tg bot is connected in tests: the send fails, and the failure is recorded.
   const ref = { clientType: 1, groupId: 'shop_bot', platformId: '4242' };
   const send = (text: string) => handleEvent(h.deps, bot.projectId, { ref }, { type: 'message', text });

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@/server/db/test-support'
 import { getSafeHttpConfig, safeFetch } from '@/server/http';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { publishDraft } from '@/server/versions/bot-versions';
 import type { EngineDeps } from '../engine-deps';
 import type { EngineEvent } from '../events';
 import { handleEvent } from '../handle-event';
@@ -103,6 +104,11 @@ export class BotDriver {
 
   get db() {
     return this.harness.tdb.prisma;
+  }
+
+  /** Publishes the draft: clients of the messengers talk to it (the simulator's to the draft). */
+  publish() {
+    return publishDraft(this.db, this.projectId, { userId: null, name: 'test' });
   }
 
   async event(event: EngineEvent) {
