@@ -40,6 +40,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
       },
       { doc: 'formula', label: 'Formulas', about: 'The formula language and every built-in function.' },
       {
+        doc: 'versions',
+        label: 'Versions',
+        about: 'Draft and published: publishing, the history, rollback, discarding the draft.',
+      },
+      {
         doc: 'bot-schema',
         label: 'Schema format',
         about: 'The JSON format of a bot, for import and export.',

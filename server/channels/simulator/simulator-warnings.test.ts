@@ -70,7 +70,9 @@ it("shows why in the simulator's chat, where it happened; a real channel sends o
     fix: "The other lines ran; fix this one in the block's formula.",
   });
 
-  // The same bot talking to a widget client: the same log, but the client gets only the bot's texts.
+  // The same bot, published, talking to a widget client: the same log, but the client gets only
+  // the bot's texts.
+  await bot.publish();
   registerChannel(widget);
   const ref = { clientType: CLIENT_TYPES.widget, groupId: 'site', platformId: 'visitor', name: 'Visitor' };
   const result = await handleEvent(h.deps, bot.projectId, { ref }, { type: 'message', text: 'hi' });
