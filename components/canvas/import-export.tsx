@@ -2,10 +2,11 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { Download, Upload, X } from 'lucide-react';
-import { memo, useEffect, useId, useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { useTRPC, useTRPCClient } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useModal } from '@/components/ui/use-modal';
 import type { BotSchema } from '@/lib/schema';
 import { exportFileName } from '@/lib/schema/export-file-name';
 
@@ -133,11 +134,7 @@ function ImportChoice({
   importedCount: number;
   onChoose(choice: 'replace' | 'beside' | 'cancel'): void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
+  const { dialog, titleId } = useModal();
   return (
     <dialog
       ref={dialog}

@@ -2,11 +2,12 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleDot, History, Rocket } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
+import { useModal } from '@/components/ui/use-modal';
 import type { SaveState } from './use-autosave';
 import { VersionHistory } from './version-history';
 
@@ -128,16 +129,6 @@ export function PublishControl({
       ) : null}
     </div>
   );
-}
-
-/** A modal dialog that opens at once; Escape closes it. */
-export function useModal() {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
-  return { dialog, titleId };
 }
 
 function PublishDialog({

@@ -1,7 +1,8 @@
 'use client';
 
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
+import { useModal } from '@/components/ui/use-modal';
 import { isEditableTarget } from './use-canvas-shortcuts';
 
 /** What use-canvas-shortcuts and React Flow do with keys and the mouse, as the overlay lists it. */
@@ -36,11 +37,7 @@ export function useShortcutsKey(onPress: () => void) {
 
 /** The keyboard shortcuts overlay (modal); Escape or Close shuts it. */
 export function ShortcutsDialog({ onClose }: { onClose(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
+  const { dialog, titleId } = useModal();
   return (
     <dialog
       ref={dialog}

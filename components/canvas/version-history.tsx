@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTRPC, useTRPCClient } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { useModal } from './publish-control';
+import { useModal } from '@/components/ui/use-modal';
 
 /**
  * The bot's published versions, newest first: who published each, when, and why. A version can
