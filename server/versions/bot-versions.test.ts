@@ -157,9 +157,30 @@ describe('draft and published', () => {
     );
   });
 
+  it('refuses to roll back to a version whose list was deleted since, saying which block uses it', async () => {
+    const list = await owner.lists.create({ projectId, name: 'Newsletter' });
+    await saveDraft(
+      bot('Join?', [{ id: 2, kind: 'state', text: 'Joined', actions: { addToLists: [list.id] } }]),
+    );
+    const { revision } = await owner.botSchema.get({ projectId });
+    const withList = await owner.versions.publish({
+      projectId,
+      note: 'With the list',
+      expectedRevision: revision,
+    });
+    await owner.versions.rollback({ projectId, version: 1, note: '' });
+    await owner.lists.delete({ projectId, listId: list.id });
+    const refused = await owner.versions
+      .rollback({ projectId, version: withList.number, note: '' })
+      .catch((e: Error) => e);
+    expect((refused as Error).message).toContain(`Version ${withList.number} was not published again`);
+    expect((refused as Error).message).toContain(`block #2: This block's actions use list ${list.id}`);
+    expect((await owner.versions.state({ projectId })).published?.number).toBe(withList.number + 1);
+  });
+
   it('operators see versions but cannot publish, roll back or discard', async () => {
     const operator = await memberCaller('oleg@example.com', 'operator');
-    expect((await operator.versions.list({ projectId })).length).toBe(4);
+    expect((await operator.versions.list({ projectId })).length).toBe(6);
     await expect(operator.versions.discardDraft({ projectId })).rejects.toThrow('owner or an admin');
     await expect(operator.versions.rollback({ projectId, version: 2, note: '' })).rejects.toThrow(
       'owner or an admin',
