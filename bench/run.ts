@@ -18,6 +18,7 @@ const benches: Record<string, string> = {
   'crm-board': './crm-board.bench.ts',
   'list-import': './list-import.bench.ts',
   broadcast: './broadcast.bench.ts',
+  versions: './versions.bench.ts',
 };
 
 async function main() {

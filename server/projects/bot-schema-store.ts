@@ -92,6 +92,12 @@ function arrowToRow(projectId: number, arrow: Arrow): Prisma.ArrowCreateManyInpu
   return { projectId, id, fromId: from, toId: to, kind, settings: settings as Prisma.InputJsonObject };
 }
 
+/**
+ * A whole bot written or snapshotted in one transaction: a bot of 5,000 blocks takes seconds on
+ * a loaded machine, past Prisma's default 5 s (the save then failed with nothing saved).
+ */
+export const BOT_WRITE_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
+
 export interface SaveOptions {
   /** The revision the editor started from; a save over a newer revision is refused. */
   expectedRevision?: number;
@@ -147,5 +153,5 @@ export async function saveBotSchema(
       select: { schemaRevision: true },
     });
     return { revision: updated.schemaRevision };
-  });
+  }, BOT_WRITE_TRANSACTION);
 }

@@ -11,7 +11,7 @@ import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
 import { DomainError, invalid } from '@/server/errors';
-import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
+import { BOT_WRITE_TRANSACTION, loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
 
 /**
@@ -218,7 +218,7 @@ export async function publishDraft(
       draftRevision: project.schemaRevision,
       restoredFrom: null,
     });
-  });
+  }, BOT_WRITE_TRANSACTION);
 }
 
 /**
@@ -247,7 +247,7 @@ export async function republishVersion(
       draftRevision: null,
       restoredFrom: number,
     });
-  });
+  }, BOT_WRITE_TRANSACTION);
 }
 
 /** Replaces the draft with the published version's bot (its unpublished changes are dropped). */
