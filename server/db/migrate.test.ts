@@ -74,6 +74,81 @@ describe('data migrations', () => {
   });
 });
 
+describe('data migrations: bot_versions', () => {
+  it("makes each project's bot as it is its version 1, published, in the schema format", async () => {
+    const { session, close } = await freshSession();
+    try {
+      const files = readMigrations();
+      const at = files.findIndex((f) => f.name.endsWith('_bot_versions'));
+      await applyMigrations(session, files.slice(0, at));
+      await session.exec(`
+        INSERT INTO "Project" (id, name, "webhookSecret", "updatedAt", "schemaRevision") VALUES
+          (1, 'p', 's', now(), 7), (2, 'empty', 's', now(), 0);
+        INSERT INTO "Block" ("projectId", id, kind, name, x, y, width, height, text, trigger, buttons, "updatedAt") VALUES
+          (1, 2, 'state', 'Ask', 10, 20, NULL, NULL, 'Size?', NULL, '[{"type":"reply","text":"S"}]', now()),
+          (1, 1, 'start', '', 0, 0, 240, 120, 'Hi', '{"alternatives":""}', NULL, now());
+        INSERT INTO "Arrow" ("projectId", id, "fromId", "toId", kind, settings) VALUES
+          (1, 1, 1, 2, 'condition', '{"condition":{"alternatives":"yes"}}');
+      `);
+      await applyMigrations(session, files);
+      const { rows } = await session.query<{ projectId: number; number: number; schema: unknown }>(
+        'SELECT "projectId", number, schema, "blockCount", "arrowCount" FROM "BotVersion" ORDER BY "projectId"',
+      );
+      expect(rows).toEqual([
+        {
+          projectId: 1,
+          number: 1,
+          blockCount: 2,
+          arrowCount: 1,
+          schema: {
+            format: 'blockbot/schema@1',
+            blocks: [
+              {
+                id: 1,
+                kind: 'start',
+                name: '',
+                position: { x: 0, y: 0 },
+                size: { width: 240, height: 120 },
+                trigger: { alternatives: '' },
+                text: 'Hi',
+                attachments: [],
+                formula: '',
+              },
+              {
+                id: 2,
+                kind: 'state',
+                name: 'Ask',
+                position: { x: 10, y: 20 },
+                text: 'Size?',
+                attachments: [],
+                buttons: [{ type: 'reply', text: 'S' }],
+                formula: '',
+              },
+            ],
+            arrows: [{ id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'yes' } }],
+          },
+        },
+        {
+          projectId: 2,
+          number: 1,
+          blockCount: 0,
+          arrowCount: 0,
+          schema: { format: 'blockbot/schema@1', blocks: [], arrows: [] },
+        },
+      ]);
+      const projects = await session.query(
+        'SELECT "publishedVersion", "publishedRevision" FROM "Project" ORDER BY id',
+      );
+      expect(projects.rows).toEqual([
+        { publishedVersion: 1, publishedRevision: 7 },
+        { publishedVersion: 1, publishedRevision: 0 },
+      ]);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('migrations at start', () => {
   it('apply to an empty database, as Prisma records them, and are a no-op the second time', async () => {
     const { session, close } = await freshSession();

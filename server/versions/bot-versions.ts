@@ -44,19 +44,19 @@ const summarySelect = {
   publishedAt: true,
   publishedByName: true,
   restoredFrom: true,
-  schema: true,
+  blockCount: true,
+  arrowCount: true,
 } satisfies Prisma.BotVersionSelect;
 
 function summaryOf(row: Prisma.BotVersionGetPayload<{ select: typeof summarySelect }>): VersionSummary {
-  const schema = row.schema as { blocks?: unknown[]; arrows?: unknown[] };
   return {
     number: row.number,
     note: row.note,
     publishedAt: row.publishedAt,
     publishedBy: row.publishedByName,
     restoredFrom: row.restoredFrom,
-    blocks: schema.blocks?.length ?? 0,
-    arrows: schema.arrows?.length ?? 0,
+    blocks: row.blockCount,
+    arrows: row.arrowCount,
   };
 }
 
@@ -164,6 +164,8 @@ async function storeVersion(
       projectId,
       number,
       schema: schema as unknown as Prisma.InputJsonObject,
+      blockCount: schema.blocks.length,
+      arrowCount: schema.arrows.length,
       note: fields.note,
       restoredFrom: fields.restoredFrom,
       publishedById: by.userId,

@@ -8,6 +8,8 @@ CREATE TABLE "BotVersion" (
     "projectId" INTEGER NOT NULL,
     "number" INTEGER NOT NULL,
     "schema" JSONB NOT NULL,
+    "blockCount" INTEGER NOT NULL DEFAULT 0,
+    "arrowCount" INTEGER NOT NULL DEFAULT 0,
     "restoredFrom" INTEGER,
     "note" TEXT NOT NULL DEFAULT '',
     "publishedById" TEXT,
@@ -54,5 +56,7 @@ SELECT p."id", 1,
   ),
   'The bot as it was when versions came'
 FROM "Project" p;
+
+UPDATE "BotVersion" SET "blockCount" = jsonb_array_length("schema"->'blocks'), "arrowCount" = jsonb_array_length("schema"->'arrows');
 
 UPDATE "Project" SET "publishedVersion" = 1, "publishedRevision" = "schemaRevision";
