@@ -25,10 +25,12 @@ import {
   useRef,
   useState,
 } from 'react';
+import { createPortal } from 'react-dom';
 import { ArrowEditor } from '@/components/arrow-editor/arrow-editor';
 import { BlockEditor } from '@/components/block-editor/block-editor';
 import { type ButtonArrows, ButtonArrowsContext } from '@/components/block-editor/button-arrows';
 import { HeldBackContext } from '@/components/block-editor/use-validated-draft';
+import { PROJECT_NAV_SLOT } from '@/components/projects/project-nav';
 import { useProjectPlan } from '@/components/projects/use-project-plan';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
@@ -413,6 +415,9 @@ export function BotEditor({
   );
 
   const saveState = editor.saveState;
+  // The versions and Publish sit in the project's tab row, which has room, not in the toolbar.
+  const [navSlot, setNavSlot] = useState<HTMLElement | null>(null);
+  useEffect(() => setNavSlot(document.getElementById(PROJECT_NAV_SLOT)), []);
   // Fields the block and arrow editors hold back, by form: the toolbar says so, not "Saved".
   const [heldBackForms, setHeldBackForms] = useState<ReadonlyMap<string, number>>(new Map());
   const reportHeldBack = useCallback(
@@ -449,6 +454,18 @@ export function BotEditor({
       {currentBlock !== null ? (
         <style>{`[data-block-id="${currentBlock}"] { outline: 3px solid #f59e0b; outline-offset: 2px; }`}</style>
       ) : null}
+      {navSlot
+        ? createPortal(
+            <PublishControl
+              projectId={projectId}
+              saveState={saveState}
+              heldBack={readOnly ? 0 : heldBack}
+              canPublish={!readOnly}
+              onDraftReplaced={reload}
+            />,
+            navSlot,
+          )
+        : null}
       <CanvasToolbar
         canUndo={editor.canUndo}
         canRedo={editor.canRedo}
@@ -473,15 +490,7 @@ export function BotEditor({
             Read-only: only owners and admins edit the bot
           </span>
         ) : null}
-        {readOnly ? (
-          <PublishControl
-            projectId={projectId}
-            saveState={saveState}
-            heldBack={0}
-            canPublish={false}
-            onDraftReplaced={reload}
-          />
-        ) : (
+        {readOnly ? null : (
           <>
             <ImportExport
               projectId={projectId}
@@ -494,13 +503,6 @@ export function BotEditor({
               onRetry={editor.retrySave}
               heldBack={heldBack}
               onShowHeldBack={showHeldBack}
-            />
-            <PublishControl
-              projectId={projectId}
-              saveState={saveState}
-              heldBack={heldBack}
-              canPublish
-              onDraftReplaced={reload}
             />
           </>
         )}

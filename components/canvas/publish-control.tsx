@@ -49,7 +49,6 @@ export function PublishControl({
   return (
     <div className="flex items-center gap-1.5">
       <span
-        role="status"
         data-testid="publish-state"
         data-unpublished={changed ? 'true' : 'false'}
         title={

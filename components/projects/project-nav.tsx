@@ -7,6 +7,9 @@ import { type ReactNode, useId, useState } from 'react';
 import { cn } from '@/components/ui/cn';
 import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 
+/** The id of the nav row's slot a page puts its own controls into (a portal). */
+export const PROJECT_NAV_SLOT = 'project-nav-slot';
+
 const MANAGERS_ONLY = "Only the project's owners and admins can open this.";
 
 export function ProjectNav({ projectId, name, role }: { projectId: number; name: string; role: MemberRole }) {
@@ -89,6 +92,8 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
       >
         {links}
       </div>
+      {/* The page's own controls for the whole row (the Bot tab: its versions and Publish). */}
+      <div id={PROJECT_NAV_SLOT} className="ml-auto hidden shrink-0 items-center sm:flex" />
     </nav>
   );
 }
