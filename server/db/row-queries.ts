@@ -13,13 +13,14 @@ import { Plan, Prisma } from './generated/client';
 /** Locks the project's row until the transaction ends; its draft's revision and next ids, its published version. */
 export async function lockProjectRow(tx: Prisma.TransactionClient, projectId: number) {
   const rows = await tx.$queryRaw`
-    SELECT "schemaRevision", "publishedVersion", "nextBlockId", "nextArrowId" FROM "Project"
+    SELECT "schemaRevision", "publishedVersion", "publishedRevision", "nextBlockId", "nextArrowId" FROM "Project"
     WHERE id = ${projectId} FOR UPDATE`;
   return z
     .array(
       z.object({
         schemaRevision: column.int,
         publishedVersion: column.int,
+        publishedRevision: column.int.nullable(),
         nextBlockId: column.int,
         nextArrowId: column.int,
       }),

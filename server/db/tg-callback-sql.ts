@@ -9,7 +9,7 @@ import { PreparedStatement } from './raw-sql';
 export const answersCallbacksItself = new PreparedStatement(
   `SELECT EXISTS (
      SELECT 1 FROM "BotVersion" v JOIN "Project" p ON p.id = v."projectId" AND v.number = p."publishedVersion"
-     WHERE p.id = $projectId::int AND strpos(v.schema::text, 'tg_callback_url_open') > 0
+     WHERE p.id = $projectId::int AND v."answersCallbacks"
    ) AS itself`,
   z.object({ itself: column.bool }),
 );

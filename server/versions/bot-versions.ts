@@ -166,6 +166,8 @@ async function storeVersion(
       schema: schema as unknown as Prisma.InputJsonObject,
       blockCount: schema.blocks.length,
       arrowCount: schema.arrows.length,
+      // Read at every press of a tg button: worked out once here, not from the schema each time.
+      answersCallbacks: JSON.stringify(schema).includes('tg_callback_url_open'),
       note: fields.note,
       restoredFrom: fields.restoredFrom,
       publishedById: by.userId,
@@ -205,11 +207,10 @@ export async function publishDraft(
         'conflict',
         `The draft was changed elsewhere (revision ${project.schemaRevision}, you see ${options.expectedRevision}). Reload, check it, and publish again; nothing was published.`,
       );
-    const state = await publishState(tx, projectId);
-    if (state.published && !state.unpublishedChanges)
+    if (project.publishedVersion && project.publishedRevision === project.schemaRevision)
       throw new DomainError(
         'conflict',
-        `The draft has no changes since version ${state.published.number}: there is nothing to publish.`,
+        `The draft has no changes since version ${project.publishedVersion}: there is nothing to publish.`,
       );
     const { schema } = await loadBotSchema(tx, projectId);
     const problems = await publishProblems(tx, projectId, schema);

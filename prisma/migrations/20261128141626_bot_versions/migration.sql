@@ -10,6 +10,7 @@ CREATE TABLE "BotVersion" (
     "schema" JSONB NOT NULL,
     "blockCount" INTEGER NOT NULL DEFAULT 0,
     "arrowCount" INTEGER NOT NULL DEFAULT 0,
+    "answersCallbacks" BOOLEAN NOT NULL DEFAULT false,
     "restoredFrom" INTEGER,
     "note" TEXT NOT NULL DEFAULT '',
     "publishedById" TEXT,
@@ -57,6 +58,7 @@ SELECT p."id", 1,
   'The bot as it was when versions came'
 FROM "Project" p;
 
-UPDATE "BotVersion" SET "blockCount" = jsonb_array_length("schema"->'blocks'), "arrowCount" = jsonb_array_length("schema"->'arrows');
+UPDATE "BotVersion" SET "blockCount" = jsonb_array_length("schema"->'blocks'), "arrowCount" = jsonb_array_length("schema"->'arrows'),
+  "answersCallbacks" = strpos("schema"::text, 'tg_callback_url_open') > 0;
 
 UPDATE "Project" SET "publishedVersion" = 1, "publishedRevision" = "schemaRevision";
