@@ -146,7 +146,7 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
   }
   if (target.via === 'arrow' && target.arrow.collectInto)
     run.setVariable(target.arrow.collectInto, event.text);
-  await enterBlock(run, target.block, target.via);
+  await enterBlock(run, target.block, target.via, target.via === 'arrow' ? target.arrow.id : undefined);
 }
 
 /** The comparison expression and condition request of a matched condition. */
@@ -202,7 +202,7 @@ async function onScheduled(run: RunState, scheduledSendId: number) {
     run.finishScheduled(send.id, 'sent');
     run.note('timer_fired', { arrowId: send.arrowId });
     run.setMessageFromOutside(0);
-    await enterBlock(run, run.requireBlock(arrow.to), 'timer');
+    await enterBlock(run, run.requireBlock(arrow.to), 'timer', arrow.id);
     return;
   }
   if (payload.blockId && !payload.text) {
@@ -234,14 +234,14 @@ async function onScheduled(run: RunState, scheduledSendId: number) {
 }
 
 /** bot-semantics §1, "What entering a block does, in order". */
-async function enterBlock(run: RunState, block: Block, via: string): Promise<void> {
+async function enterBlock(run: RunState, block: Block, via: string, arrowId?: number): Promise<void> {
   if (run.paused) {
     run.note('paused', { blockId: block.id, via });
     return;
   }
   run.enteringBlock(block.id);
   if (!BLOCK_KIND_RULES[block.kind].runs) return;
-  run.note('block', { blockId: block.id, name: block.name, kind: block.kind, via });
+  run.note('block', { blockId: block.id, name: block.name, kind: block.kind, via, arrowId });
 
   await actionsStep(run, block);
   const { handoffFailed } = await formulaStep(run, block);
@@ -255,7 +255,7 @@ async function enterBlock(run: RunState, block: Block, via: string): Promise<voi
   else await messageStep(run, block);
   await submitStep(run, block);
   if (movesClient(block)) await run.moveClientTo(block.id);
-  const enter = (next: Block, how: string) => enterBlock(run, next, how);
+  const enter = (next: Block, how: string, arrowId: number) => enterBlock(run, next, how, arrowId);
   await timersStep(run, block, enter);
   await continueStep(run, block, enter);
   // message(client_id, '', id) from this block's formula: the client ends up in that block.

@@ -72,6 +72,8 @@ export async function storeEventResults(
     outboxId: bigint | null;
     /** A write of the event's source, stored in the same statement (see EventOptions). */
     alsoWrite?: AlsoWrite;
+    /** The published version the event ran, counted by analytics; null: not counted (the simulator's draft). */
+    analyticsVersion: number | null;
   },
 ): Promise<StoredEvent> {
   const messages: MessageRow[] = [
@@ -117,6 +119,7 @@ export async function storeEventResults(
     fromClient: run.incoming?.messageFromOutside === MESSAGE_FROM.client,
     // What a variable could hold: the webhook carries it with every message of the client.
     customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
+    ...flowHitParams(run, options.analyticsVersion),
     logKinds: run.log.map((entry) => entry.kind),
     logData: run.log.map((entry) => JSON.stringify(entry.data)),
     leaseToken: options.leaseToken,
@@ -138,6 +141,30 @@ export async function storeEventResults(
       stored.flatMap((row) => (row.id === null ? [] : [{ id: row.id, dedupeKey: row.dedupeKey }])),
     ),
     outbox: stored[0]?.outbox ?? [],
+  };
+}
+
+/**
+ * What analytics count of the event (docs/analytics.md), read off its log: the blocks it
+ * entered and the arrows it followed to them, the CRM stages its deal moved into, the blocks
+ * that submitted. An event that did none of these writes no hit.
+ */
+function flowHitParams(run: RunState, version: number | null) {
+  const of = (kind: string, key: string) =>
+    run.log.flatMap((e) =>
+      e.kind === kind && typeof e.data[key] === 'number' ? [e.data[key] as number] : [],
+    );
+  const blocks = of('block', 'blockId');
+  const stages = of('deal_moved', 'stateId');
+  const submitted = of('submission', 'blockId');
+  const counted = version !== null && blocks.length + stages.length + submitted.length > 0;
+  return {
+    enteredBlock: blocks.length > 0,
+    hitVersion: counted ? version : null,
+    hitBlocks: blocks,
+    hitArrows: of('block', 'arrowId'),
+    hitStages: stages,
+    hitSubmitted: submitted,
   };
 }
 

@@ -80,14 +80,14 @@ export async function handleEvent(
     try {
       // The simulator runs the draft; every channel, the API, timers and broadcasts the published version.
       const { schemaRevision, publishedVersion } = state.project;
-      const bot =
-        client.clientType === CLIENT_TYPES.simulator
-          ? await getCompiledBot(projectId, 'draft', schemaRevision, async () => {
-              return (await loadBotSchema(deps.db, projectId)).schema;
-            })
-          : await getCompiledBot(projectId, 'published', publishedVersion, () =>
-              loadVersionSchema(deps.db, projectId, publishedVersion),
-            );
+      const simulated = client.clientType === CLIENT_TYPES.simulator;
+      const bot = simulated
+        ? await getCompiledBot(projectId, 'draft', schemaRevision, async () => {
+            return (await loadBotSchema(deps.db, projectId)).schema;
+          })
+        : await getCompiledBot(projectId, 'published', publishedVersion, () =>
+            loadVersionSchema(deps.db, projectId, publishedVersion),
+          );
       const run = new RunState(
         deps,
         deps.db,
@@ -109,6 +109,7 @@ export async function handleEvent(
         hasWebhook: state.project.hasWebhook,
         outboxId,
         alsoWrite,
+        analyticsVersion: simulated || publishedVersion === 0 ? null : publishedVersion,
       };
       // One statement commits on its own: a transaction only for a run with writes of its own.
       const stored = run.writes.length

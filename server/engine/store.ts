@@ -241,6 +241,7 @@ export const storeEvent = new PreparedStatement(
    ),${VARIABLE_WRITES_SQL},${CHANNEL_STATE_WRITES_SQL},
    client AS (
      UPDATE "Client" SET "currentBlockId" = $currentBlockId::int, "updatedAt" = $at::timestamp(3),
+       "lastBlockAt" = CASE WHEN $enteredBlock::boolean THEN $at::timestamp(3) ELSE "lastBlockAt" END,
        "lastMessageAt" = coalesce($lastMessageAt::timestamp(3), "lastMessageAt"),
        "customAnswer" = coalesce($customAnswer::text, "customAnswer"),
        -- A client's own message subscribes them again (a tg client who blocked the bot was not).
@@ -255,6 +256,12 @@ export const storeEvent = new PreparedStatement(
      SELECT $projectId::int, $clientId::int, l.kind, l.data, $at::timestamp(3)
      FROM unnest($logKinds::text[], $logData::jsonb[]) WITH ORDINALITY AS l (kind, data, n)
      ORDER BY l.n
+   ), hit AS (
+     -- What the event did, for the analytics roll-up (server/analytics/roll-up.ts).
+     INSERT INTO "FlowHit" ("projectId", version, "clientId", at, blocks, arrows, stages, submitted)
+     SELECT $projectId::int, $hitVersion::int, $clientId::int, $at::timestamp(3), $hitBlocks::int[],
+       $hitArrows::int[], $hitStages::int[], $hitSubmitted::int[]
+     WHERE $hitVersion::int IS NOT NULL
    ), outbox AS (
      -- The event's side effects, held by this process for a while: it carries them out at once.
      INSERT INTO "Outbox" ("projectId", "clientId", kind, "messageId", payload, "claimedUntil", "createdAt")

@@ -1,3 +1,4 @@
+import { startFlowRollUp } from '@/server/analytics/roll-up';
 import { getEnv } from '@/server/config/env';
 import { getSecrets } from '@/server/config/secrets';
 import { closeDb, getDatabase, StartupError } from '@/server/db';
@@ -26,6 +27,7 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
       await resumePendingSends();
       // Side effects of events committed before a crash, and from now on any left undone.
       await startOutboxSweeper(await getEngineDeps());
+      startFlowRollUp((await getEngineDeps()).db);
     }
   } catch (error) {
     if (error instanceof StartupError || (error as Error).name === 'EnvError') {

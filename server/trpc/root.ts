@@ -1,4 +1,5 @@
 import { createCallerFactory, createTRPCRouter } from './init';
+import { analyticsRouter } from './routers/analytics';
 import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
 import { broadcastsRouter } from './routers/broadcasts';
@@ -31,6 +32,7 @@ export const appRouter = createTRPCRouter({
   lists: listsRouter,
   broadcasts: broadcastsRouter,
   versions: versionsRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

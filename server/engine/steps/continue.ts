@@ -9,9 +9,9 @@ import type { RunState } from '../run-state';
 export async function continueStep(
   run: RunState,
   block: Block,
-  enter: (block: Block, via: string) => Promise<void>,
+  enter: (block: Block, via: string, arrowId: number) => Promise<void>,
 ): Promise<void> {
   for (const arrow of run.bot.arrowsFrom.get(block.id) ?? []) {
-    if (arrow.kind === 'continue') await enter(run.requireBlock(arrow.to), 'continue');
+    if (arrow.kind === 'continue') await enter(run.requireBlock(arrow.to), 'continue', arrow.id);
   }
 }

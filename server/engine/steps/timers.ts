@@ -11,7 +11,7 @@ import { parseLocalDateTime } from '../system-variables';
 export async function timersStep(
   run: RunState,
   block: Block,
-  enter: (block: Block, via: string) => Promise<void>,
+  enter: (block: Block, via: string, arrowId: number) => Promise<void>,
 ): Promise<void> {
   for (const arrow of run.bot.arrowsFrom.get(block.id) ?? []) {
     if (arrow.kind !== 'timer' || !arrow.timer) continue;
@@ -38,7 +38,7 @@ export async function timersStep(
           });
     if (!send) {
       run.note('timer_fired', { arrowId: arrow.id, immediate: true });
-      await enter(run.requireBlock(arrow.to), 'timer');
+      await enter(run.requireBlock(arrow.to), 'timer', arrow.id);
       continue;
     }
     run.note('timer_scheduled', { arrowId: arrow.id, scheduledSendId: send.id, runAt: runAt.toISOString() });

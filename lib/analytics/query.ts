@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** The longest range analytics answer: a year of daily counts stays quick to add up. */
+export const ANALYTICS_MAX_DAYS = 366;
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date as YYYY-MM-DD.')
+  .refine((d) => {
+    const time = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(time) && new Date(time).toISOString().startsWith(d);
+  }, 'Not a calendar date.');
+
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** What the canvas overlay and the funnel ask for (docs/analytics.md). */
+export const analyticsQuerySchema = z
+  .object({
+    /** A published version's number; omitted: the one clients talk to now. */
+    version: z.number().int().positive().optional(),
+    /** The first and last day of the range, in the project's time zone, both included. */
+    from: day,
+    to: day,
+    /** A client whose last block was entered longer ago than this has stopped there. */
+    stoppedAfterMinutes: z
+      .number()
+      .int()
+      .min(1, 'At least 1 minute.')
+      .max(60 * 24 * 90, 'At most 90 days.'),
+  })
+  .superRefine((q, ctx) => {
+    if (q.to < q.from)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'The range ends before it starts.' });
+    else if (daysBetween(q.from, q.to) > ANALYTICS_MAX_DAYS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: `A range is at most ${ANALYTICS_MAX_DAYS} days: pick a shorter one.`,
+      });
+  });
+
+export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
+
+export interface BlockFigures {
+  blockId: number;
+  /** Times clients entered it. */
+  entries: number;
+  /** Different clients who entered it (estimated past a few hundred). */
+  clients: number;
+  /** Clients whose last block it is, entered in the range and longer ago than the chosen time. */
+  stopped: number;
+}
+
+export interface FlowAnalytics {
+  version: number;
+  from: string;
+  to: string;
+  stoppedAfterMinutes: number;
+  blocks: BlockFigures[];
+  arrows: { arrowId: number; passes: number }[];
+  stages: { stageId: number; entries: number; clients: number }[];
+  submissions: { blockId: number; entries: number; clients: number }[];
+  /** Hits still queued beyond what this answer counted (a burst): the next answer has them. */
+  behind: boolean;
+}

@@ -1,0 +1,78 @@
+import type { AnalyticsQuery, FlowAnalytics } from '@/lib/analytics/query';
+import { countVisitors, mergeVisitors, visitorsFromHex } from '@/lib/analytics/visitors';
+import { CLIENT_TYPES } from '@/lib/channels/descriptors';
+import { rangeCounts, stoppedClients } from '@/server/db/analytics-sql';
+import type { PrismaClient } from '@/server/db/generated/client';
+import { plainSql } from '@/server/db/raw-sql';
+import { invalid, notFound } from '@/server/errors';
+import { rollUpFlowHits } from './roll-up';
+
+/** Queued hits counted before answering: more than this is a burst the worker's roll-up takes. */
+const FRESH_BATCHES = 2;
+
+/**
+ * Per-block analytics of a published version over a range of days (docs/analytics.md): read
+ * from the daily counts, after counting what the engine queued since the last roll-up.
+ */
+export async function flowAnalytics(
+  db: PrismaClient,
+  projectId: number,
+  query: AnalyticsQuery,
+): Promise<FlowAnalytics> {
+  const project = await db.project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { publishedVersion: true },
+  });
+  const version = query.version ?? project.publishedVersion;
+  if (version === 0)
+    throw invalid('The bot has no published version yet: publish it to see analytics.', 'version');
+  if (!(await db.botVersion.findUnique({ where: { projectId_number: { projectId, number: version } } })))
+    throw notFound(`The bot has no version ${version}.`);
+  const { more } = await rollUpFlowHits(db, { projectId, maxBatches: FRESH_BATCHES });
+
+  const sql = plainSql(db);
+  const range = { projectId, from: query.from, to: query.to };
+  const [counts, stopped] = await Promise.all([
+    sql.run(rangeCounts, { ...range, version }),
+    // Clients are not kept by version: only the version clients talk to has stopped clients.
+    version === project.publishedVersion
+      ? sql.run(stoppedClients, {
+          ...range,
+          simulator: CLIENT_TYPES.simulator,
+          minutes: query.stoppedAfterMinutes,
+        })
+      : [],
+  ]);
+  const clientsOf = (hex: string | null) =>
+    hex ? countVisitors(mergeVisitors(hex.split(',').map(visitorsFromHex))) : 0;
+  const of = (kind: string) => counts.filter((c) => c.kind === kind);
+  const stoppedIn = new Map(stopped.map((s) => [s.blockId, s.stopped]));
+  const blockIds = new Set([...of('block').map((c) => c.targetId), ...stoppedIn.keys()]);
+  const entered = new Map(of('block').map((c) => [c.targetId, c]));
+  return {
+    version,
+    from: query.from,
+    to: query.to,
+    stoppedAfterMinutes: query.stoppedAfterMinutes,
+    blocks: [...blockIds]
+      .sort((a, b) => a - b)
+      .map((blockId) => ({
+        blockId,
+        entries: entered.get(blockId)?.count ?? 0,
+        clients: clientsOf(entered.get(blockId)?.visitors ?? null),
+        stopped: stoppedIn.get(blockId) ?? 0,
+      })),
+    arrows: of('arrow').map((c) => ({ arrowId: c.targetId, passes: c.count })),
+    stages: of('stage').map((c) => ({
+      stageId: c.targetId,
+      entries: c.count,
+      clients: clientsOf(c.visitors),
+    })),
+    submissions: of('submission').map((c) => ({
+      blockId: c.targetId,
+      entries: c.count,
+      clients: clientsOf(c.visitors),
+    })),
+    behind: more,
+  };
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { column, DB_NOW } from './columns';
+import { PreparedStatement } from './raw-sql';
+
+// Analytics (docs/analytics.md): the roll-up of queued hits into daily counts
+// (server/analytics/roll-up.ts), and the read of a range (server/analytics/flow-analytics.ts).
+
+const ROLL_UP_LOCK = 73_400_101;
+
+const intArray = column.json(z.array(z.number().int()));
+
+export const takeHits = new PreparedStatement(
+  `WITH taken AS (
+     DELETE FROM "FlowHit" WHERE id IN (
+       SELECT id FROM "FlowHit" WHERE $projectId::int IS NULL OR "projectId" = $projectId::int
+       ORDER BY id LIMIT $limit::int)
+     RETURNING "projectId", version, "clientId", at, blocks, arrows, stages, submitted
+   )
+   -- The project's own day; a deleted project's hits are dropped.
+   SELECT t."projectId", t.version, t."clientId",
+     to_char((t.at AT TIME ZONE 'UTC') AT TIME ZONE p."timeZone", 'YYYY-MM-DD') AS day,
+     array_to_json(coalesce(t.blocks, '{}')) AS blocks, array_to_json(coalesce(t.arrows, '{}')) AS arrows,
+     array_to_json(coalesce(t.stages, '{}')) AS stages, array_to_json(coalesce(t.submitted, '{}')) AS submitted
+   FROM taken t JOIN "Project" p ON p.id = t."projectId"`,
+  z.object({
+    projectId: column.int,
+    version: column.int,
+    clientId: column.int,
+    day: column.text,
+    blocks: intArray,
+    arrows: intArray,
+    stages: intArray,
+    submitted: intArray,
+  }),
+);
+
+const countColumns = `"projectId" int, version int, day date, kind text, "targetId" int`;
+
+export const readCounts = new PreparedStatement(
+  `SELECT c."projectId", c.version, to_char(c.day, 'YYYY-MM-DD') AS day, c.kind, c."targetId",
+     encode(c.visitors, 'hex') AS visitors
+   FROM jsonb_to_recordset($keys::jsonb) AS k(${countColumns})
+   JOIN "FlowCount" c USING ("projectId", version, day, kind, "targetId")`,
+  z.object({
+    projectId: column.int,
+    version: column.int,
+    day: column.text,
+    kind: column.text,
+    targetId: column.int,
+    visitors: column.text,
+  }),
+);
+
+export const writeCounts = new PreparedStatement(
+  `INSERT INTO "FlowCount" ("projectId", version, day, kind, "targetId", count, visitors)
+   SELECT r."projectId", r.version, r.day, r.kind, r."targetId", r.count, decode(r.visitors, 'hex')
+   FROM jsonb_to_recordset($rows::jsonb) AS r(${countColumns}, count int, visitors text)
+   ON CONFLICT ("projectId", version, day, kind, "targetId")
+   DO UPDATE SET count = "FlowCount".count + excluded.count, visitors = excluded.visitors`,
+);
+
+// Selected as a row: the driver adapters cannot read a void column.
+export const rollUpLock = new PreparedStatement(`SELECT 1 FROM pg_advisory_xact_lock(${ROLL_UP_LOCK})`);
+
+/** The range's counts by target, their days' clients merged (in node: PostgreSQL has no byte-wise max). */
+export const rangeCounts = new PreparedStatement(
+  `SELECT kind, "targetId", sum(count)::int AS count,
+     string_agg(encode(visitors, 'hex'), ',') FILTER (WHERE length(visitors) > 0) AS visitors
+   FROM "FlowCount"
+   WHERE "projectId" = $projectId::int AND version = $version::int AND day BETWEEN $from::date AND $to::date
+   GROUP BY kind, "targetId"`,
+  z.object({ kind: column.text, targetId: column.int, count: column.int, visitors: column.text.nullable() }),
+);
+
+/**
+ * Clients whose last block was entered in the range and longer ago than the chosen time,
+ * by that block: where they stopped. The range's days are the project's.
+ */
+export const stoppedClients = new PreparedStatement(
+  `SELECT c."currentBlockId" AS "blockId", count(*)::int AS stopped
+   FROM "Client" c JOIN "Project" p ON p.id = c."projectId"
+   WHERE c."projectId" = $projectId::int AND c."clientType" <> $simulator::int AND c."currentBlockId" IS NOT NULL
+     AND c."lastBlockAt" >= ($from::date::timestamp AT TIME ZONE p."timeZone") AT TIME ZONE 'UTC'
+     AND c."lastBlockAt" < ((($to::date + 1)::timestamp AT TIME ZONE p."timeZone") AT TIME ZONE 'UTC')
+     AND c."lastBlockAt" < ${DB_NOW} - make_interval(mins => $minutes::int)
+   GROUP BY c."currentBlockId"`,
+  z.object({ blockId: column.int, stopped: column.int }),
+);
