@@ -19,6 +19,7 @@ const benches: Record<string, string> = {
   'list-import': './list-import.bench.ts',
   broadcast: './broadcast.bench.ts',
   versions: './versions.bench.ts',
+  analytics: './analytics.bench.ts',
 };
 
 async function main() {

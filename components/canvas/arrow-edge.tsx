@@ -12,6 +12,7 @@ import { ChevronsRight, Inbox, MousePointerClick, Timer } from 'lucide-react';
 import { memo, use } from 'react';
 import { cn } from '@/components/ui/cn';
 import type { Arrow } from '@/lib/schema';
+import { ArrowFigures } from './analytics-overlay';
 import { type ArrowRoute, arrowRoute, isBackward } from './arrow-route';
 import { FarZoomContext } from './far-zoom';
 import { nodesBounds } from './initial-viewport';
@@ -104,6 +105,7 @@ function ArrowLine({
             )}
           >
             <LintBadge target={{ type: 'arrow', id: arrow.id }} />
+            <ArrowFigures arrowId={arrow.id} />
             {timer ? <Timer className="size-3 shrink-0" aria-hidden /> : null}
             {continues ? <ChevronsRight className="size-3 shrink-0" aria-hidden /> : null}
             {arrow.collectInto !== undefined ? (

@@ -5,6 +5,7 @@ import { Globe, ListChecks, Paperclip, Sigma, Timer, Zap } from 'lucide-react';
 import { memo, type ReactNode, use } from 'react';
 import { cn } from '@/components/ui/cn';
 import type { Block } from '@/lib/schema';
+import { BlockFigures } from './analytics-overlay';
 import { blockKindStyle } from './block-colors';
 import { useIsCurrentBlock } from './current-block';
 import { FarZoomContext } from './far-zoom';
@@ -102,6 +103,7 @@ function FarBlockNode({ block, buttons, selected }: DrawingProps & { block: Bloc
         />
       ))}
       {block.name ? truncate(block.name, FAR_NAME_LENGTH) : <span className="text-current/50">Untitled</span>}
+      <BlockFigures blockId={block.id} far />
     </div>
   );
 }
@@ -151,6 +153,7 @@ function NearBlockNode({ data, buttons, selected }: DrawingProps & { data: Block
         {block.name || <span className="text-current/50">Untitled</span>}
       </p>
       <BlockDetails data={data} buttons={buttons} />
+      <BlockFigures blockId={block.id} />
     </div>
   );
 }

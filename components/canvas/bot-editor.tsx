@@ -39,6 +39,8 @@ import { type BlockKind, type BotSchema, botSchemaSchema } from '@/lib/schema';
 import { buttonArrowsOf } from '@/lib/schema/buttons';
 import { demoBotSchema } from '@/lib/schema/demo-bot';
 import { type LintTarget, messengersOf } from '@/lib/schema/lint';
+import { AnalyticsStoreContext, createAnalyticsStore } from './analytics-overlay';
+import { AnalyticsPanel } from './analytics-panel';
 import { ArrowEdge } from './arrow-edge';
 import { blockKindStyle } from './block-colors';
 import { BlockNode } from './block-node';
@@ -205,6 +207,7 @@ export function BotEditor({
   );
   const problems = useLintProblems(schema, messengers, plan, listIds, crmStateIds);
   const [lintStore] = useState(createLintStore);
+  const [analyticsStore] = useState(createAnalyticsStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 
   // The block or arrow editor follows in a transition, so the canvas shows a click at once.
@@ -537,55 +540,60 @@ export function BotEditor({
           ) : (
             <EmptyCanvas onAddStart={addStart} onOpenTemplate={openTemplate} />
           )}
+          {schema.blocks.length ? (
+            <AnalyticsPanel projectId={projectId} blocks={schema.blocks} store={analyticsStore} />
+          ) : null}
           {opening ? (
             <FarZoomContext value={far}>
               <CurrentBlockContext value={currentBlockStore}>
                 <LintStoreContext value={lintStore}>
-                  <EditorFlow
-                    nodesStore={editor.nodesStore}
-                    edges={editor.edges}
-                    onNodesChange={editor.onNodesChange}
-                    onEdgesChange={editor.onEdgesChange}
-                    onSelectionChange={onSelectionChange}
-                    onConnect={onConnect}
-                    onConnectEnd={onConnectEnd}
-                    onDragOver={onDragOver}
-                    onDrop={onDrop}
-                    nodesDraggable={!readOnly}
-                    noDragClassName={far ? FAR_NO_DRAG_CLASS : 'nodrag'}
-                    nodesConnectable={!readOnly}
-                    elementsSelectable={!readOnly}
-                    nodeTypes={nodeTypes}
-                    edgeTypes={edgeTypes}
-                    deleteKeyCode={null}
-                    selectionKeyCode="Shift"
-                    multiSelectionKeyCode={multiSelectionKeys}
-                    onlyRenderVisibleElements={schema.blocks.length > VISIBLE_ONLY_FROM}
-                    defaultViewport={opening.viewport}
-                    fitView={opening.fitted}
-                    fitViewOptions={FIT}
-                    minZoom={ZOOM.min}
-                    maxZoom={ZOOM.max}
-                  >
-                    <Background />
-                    <SelectedArrowLayers />
-                    {readOnly ? null : <FarDrag onNodesChange={editor.onNodesChange} />}
-                    {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
-                    {/* In a row on a phone, where the canvas is short. */}
-                    <Controls showFitView={false} orientation={wide ? 'vertical' : 'horizontal'}>
-                      <ControlButton onClick={fitView} aria-label="Fit view" title="Fit view">
-                        <Maximize aria-hidden style={OUTLINE_ICON} />
-                      </ControlButton>
-                      <ControlButton
-                        onClick={toggleMinimap}
-                        aria-label={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
-                        title={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
-                      >
-                        {/* React Flow fills its controls' icons; this one is drawn with strokes. */}
-                        <MapIcon aria-hidden style={OUTLINE_ICON} />
-                      </ControlButton>
-                    </Controls>
-                  </EditorFlow>
+                  <AnalyticsStoreContext value={analyticsStore}>
+                    <EditorFlow
+                      nodesStore={editor.nodesStore}
+                      edges={editor.edges}
+                      onNodesChange={editor.onNodesChange}
+                      onEdgesChange={editor.onEdgesChange}
+                      onSelectionChange={onSelectionChange}
+                      onConnect={onConnect}
+                      onConnectEnd={onConnectEnd}
+                      onDragOver={onDragOver}
+                      onDrop={onDrop}
+                      nodesDraggable={!readOnly}
+                      noDragClassName={far ? FAR_NO_DRAG_CLASS : 'nodrag'}
+                      nodesConnectable={!readOnly}
+                      elementsSelectable={!readOnly}
+                      nodeTypes={nodeTypes}
+                      edgeTypes={edgeTypes}
+                      deleteKeyCode={null}
+                      selectionKeyCode="Shift"
+                      multiSelectionKeyCode={multiSelectionKeys}
+                      onlyRenderVisibleElements={schema.blocks.length > VISIBLE_ONLY_FROM}
+                      defaultViewport={opening.viewport}
+                      fitView={opening.fitted}
+                      fitViewOptions={FIT}
+                      minZoom={ZOOM.min}
+                      maxZoom={ZOOM.max}
+                    >
+                      <Background />
+                      <SelectedArrowLayers />
+                      {readOnly ? null : <FarDrag onNodesChange={editor.onNodesChange} />}
+                      {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
+                      {/* In a row on a phone, where the canvas is short. */}
+                      <Controls showFitView={false} orientation={wide ? 'vertical' : 'horizontal'}>
+                        <ControlButton onClick={fitView} aria-label="Fit view" title="Fit view">
+                          <Maximize aria-hidden style={OUTLINE_ICON} />
+                        </ControlButton>
+                        <ControlButton
+                          onClick={toggleMinimap}
+                          aria-label={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
+                          title={minimapShown ? 'Hide the minimap' : 'Show the minimap'}
+                        >
+                          {/* React Flow fills its controls' icons; this one is drawn with strokes. */}
+                          <MapIcon aria-hidden style={OUTLINE_ICON} />
+                        </ControlButton>
+                      </Controls>
+                    </EditorFlow>
+                  </AnalyticsStoreContext>
                 </LintStoreContext>
               </CurrentBlockContext>
             </FarZoomContext>

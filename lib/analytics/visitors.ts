@@ -91,5 +91,12 @@ export function countVisitors(v: Visitors): number {
   return Math.round(estimate);
 }
 
-export const visitorsToHex = (v: Visitors): string => Buffer.from(v).toString('hex');
-export const visitorsFromHex = (hex: string): Visitors => new Uint8Array(Buffer.from(hex, 'hex'));
+/** The form the database's `encode(visitors, 'hex')` and `decode(…, 'hex')` speak. */
+export const visitorsToHex = (v: Visitors): string =>
+  Array.from(v, (b) => b.toString(16).padStart(2, '0')).join('');
+
+export function visitorsFromHex(hex: string): Visitors {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}

@@ -45,6 +45,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'Draft and published: publishing, the history, rollback, discarding the draft.',
       },
       {
+        doc: 'analytics',
+        label: 'Analytics',
+        about: 'Clients per block, arrows followed, where clients stop, and funnels.',
+      },
+      {
         doc: 'bot-schema',
         label: 'Schema format',
         about: 'The JSON format of a bot, for import and export.',

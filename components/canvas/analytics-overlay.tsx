@@ -1,0 +1,106 @@
+'use client';
+
+import { createContext, use, useSyncExternalStore } from 'react';
+import { cn } from '@/components/ui/cn';
+import { dropOff } from '@/lib/analytics/funnel';
+import type { FlowAnalytics } from '@/lib/analytics/query';
+
+/**
+ * The analytics overlay's figures (docs/analytics.md), for the blocks and arrows on the canvas.
+ * An external store, as the lint badges' (lint-badge.tsx): a new range re-renders only the nodes
+ * whose figures changed, each reading a short string.
+ */
+export interface AnalyticsStore {
+  set(analytics: FlowAnalytics | null): void;
+  subscribe(listener: () => void): () => void;
+  /** `entries|clients|stopped` of a block, '0|0|0' for one nobody entered, '' with the overlay off. */
+  block(id: number): string;
+  /** An arrow's passes, '' with the overlay off. */
+  arrow(id: number): string;
+}
+
+export function createAnalyticsStore(): AnalyticsStore {
+  let shown: FlowAnalytics | null = null;
+  let blocks = new Map<number, string>();
+  let arrows = new Map<number, string>();
+  const listeners = new Set<() => void>();
+  return {
+    set(analytics) {
+      shown = analytics;
+      blocks = new Map(analytics?.blocks.map((b) => [b.blockId, `${b.entries}|${b.clients}|${b.stopped}`]));
+      arrows = new Map(analytics?.arrows.map((a) => [a.arrowId, String(a.passes)]));
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    block: (id) => (shown ? (blocks.get(id) ?? '0|0|0') : ''),
+    arrow: (id) => (shown ? (arrows.get(id) ?? '0') : ''),
+  };
+}
+
+export const AnalyticsStoreContext = createContext<AnalyticsStore | null>(null);
+
+const noSubscribe = () => () => {};
+
+function useFigures(read: (store: AnalyticsStore) => string): string {
+  const store = use(AnalyticsStoreContext);
+  return useSyncExternalStore(
+    store?.subscribe ?? noSubscribe,
+    () => (store ? read(store) : ''),
+    () => '',
+  );
+}
+
+const number = new Intl.NumberFormat('en');
+const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 0 });
+
+/** The drop-off's colour: green while few stop here, amber, then red where most do. */
+const tone = (share: number) =>
+  share >= 0.5
+    ? 'border-red-300 bg-red-50 text-red-900'
+    : share >= 0.2
+      ? 'border-amber-300 bg-amber-50 text-amber-900'
+      : 'border-emerald-300 bg-emerald-50 text-emerald-900';
+
+/** A block's figures, below it: entries, unique clients and how many stopped there. */
+export function BlockFigures({ blockId, far }: { blockId: number; far?: boolean }) {
+  const figures = useFigures((s) => s.block(blockId));
+  if (!figures) return null;
+  const [entries, clients, stopped] = figures.split('|').map(Number);
+  const share = dropOff({ clients, stopped });
+  return (
+    <div
+      data-testid={`figures-${blockId}`}
+      title={`${number.format(entries)} entries by ${number.format(clients)} clients; ${number.format(stopped)} stopped here (${percent.format(share)} of them)`}
+      className={cn(
+        'mt-1.5 flex items-center justify-between gap-2 rounded border px-1.5 py-0.5 font-medium tabular-nums',
+        far ? 'text-base' : 'text-[10px]',
+        tone(share),
+      )}
+    >
+      <span>
+        {number.format(clients)} {clients === 1 ? 'client' : 'clients'}
+      </span>
+      <span>
+        {number.format(stopped)} stopped · {percent.format(share)}
+      </span>
+    </div>
+  );
+}
+
+/** How many clients followed an arrow, on its label. */
+export function ArrowFigures({ arrowId }: { arrowId: number }) {
+  const passes = useFigures((s) => s.arrow(arrowId));
+  if (!passes) return null;
+  return (
+    <span
+      data-testid={`arrow-figures-${arrowId}`}
+      title={`Followed ${number.format(Number(passes))} times`}
+      className="shrink-0 rounded bg-brand-600 px-1 font-semibold text-white tabular-nums"
+    >
+      {number.format(Number(passes))}
+    </span>
+  );
+}
