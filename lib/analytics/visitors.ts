@@ -29,16 +29,16 @@ export function clientHash(clientId: number): number {
 
 const isDense = (v: Visitors) => v.length === REGISTERS;
 
-function hashesOf(v: Visitors): number[] {
+function forEachHash(v: Visitors, fn: (hash: number) => void): void {
   const view = new DataView(v.buffer, v.byteOffset, v.byteLength);
-  const out: number[] = [];
-  for (let i = 0; i < v.length; i += 4) out.push(view.getUint32(i));
-  return out;
+  for (let i = 0; i < v.length; i += 4) fn(view.getUint32(i));
 }
 
+/** Distinct hashes, sorted, while few; registers past EXACT_LIMIT (only then is sorting skipped). */
 function exact(hashes: Iterable<number>): Visitors {
-  const sorted = [...new Set(hashes)].sort((a, b) => a - b);
-  if (sorted.length > EXACT_LIMIT) return dense(sorted);
+  const distinct = new Set(hashes);
+  if (distinct.size > EXACT_LIMIT) return dense(distinct);
+  const sorted = [...distinct].sort((a, b) => a - b);
   const out = new Uint8Array(sorted.length * 4);
   const view = new DataView(out.buffer);
   for (const [i, h] of sorted.entries()) view.setUint32(i * 4, h);
@@ -64,15 +64,21 @@ export function visitorsOf(clientIds: Iterable<number>): Visitors {
 
 /** The union of sets (a range of days, several processes' roll-ups). */
 export function mergeVisitors(sets: Iterable<Visitors>): Visitors {
-  const hashes: number[] = [];
+  // Exact while the union is small; past EXACT_LIMIT every further client goes straight to the
+  // registers, so a merge of many days costs no large set.
+  const hashes = new Set<number>();
   let registers: Uint8Array | null = null;
+  const add = (h: number) => {
+    if (registers) addToRegisters(registers, h);
+    else if (hashes.add(h).size > EXACT_LIMIT) registers = dense(hashes);
+  };
   for (const set of sets) {
     if (isDense(set)) {
-      registers ??= new Uint8Array(REGISTERS);
+      registers ??= dense(hashes);
       for (let i = 0; i < REGISTERS; i++) if (set[i] > registers[i]) registers[i] = set[i];
-    } else hashes.push(...hashesOf(set));
+    } else forEachHash(set, add);
   }
-  return registers ? dense(hashes, registers) : exact(hashes);
+  return registers ?? exact(hashes);
 }
 
 /** How many clients: exact for a small set, estimated (±3 % typically) for a large one. */

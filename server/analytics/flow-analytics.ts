@@ -1,5 +1,5 @@
 import type { AnalyticsQuery, FlowAnalytics } from '@/lib/analytics/query';
-import { countVisitors, mergeVisitors, visitorsFromHex } from '@/lib/analytics/visitors';
+import { countVisitors, mergeVisitors } from '@/lib/analytics/visitors';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { rangeCounts, stoppedClients } from '@/server/db/analytics-sql';
 import type { PrismaClient } from '@/server/db/generated/client';
@@ -43,12 +43,22 @@ export async function flowAnalytics(
         })
       : [],
   ]);
-  const clientsOf = (hex: string | null) =>
-    hex ? countVisitors(mergeVisitors(hex.split(',').map(visitorsFromHex))) : 0;
-  const of = (kind: string) => counts.filter((c) => c.kind === kind);
+  // Each target's days added up, their clients merged.
+  const totals = new Map<string, { kind: string; targetId: number; count: number; sets: Uint8Array[] }>();
+  for (const row of counts) {
+    const key = `${row.kind}:${row.targetId}`;
+    const total = totals.get(key) ?? { kind: row.kind, targetId: row.targetId, count: 0, sets: [] };
+    total.count += row.count;
+    if (row.visitors.length) total.sets.push(row.visitors);
+    totals.set(key, total);
+  }
+  const of = (kind: string) =>
+    [...totals.values()]
+      .filter((t) => t.kind === kind)
+      .map((t) => ({ targetId: t.targetId, count: t.count, clients: countVisitors(mergeVisitors(t.sets)) }));
   const stoppedIn = new Map(stopped.map((s) => [s.blockId, s.stopped]));
-  const blockIds = new Set([...of('block').map((c) => c.targetId), ...stoppedIn.keys()]);
   const entered = new Map(of('block').map((c) => [c.targetId, c]));
+  const blockIds = new Set([...entered.keys(), ...stoppedIn.keys()]);
   return {
     version,
     from: query.from,
@@ -59,19 +69,19 @@ export async function flowAnalytics(
       .map((blockId) => ({
         blockId,
         entries: entered.get(blockId)?.count ?? 0,
-        clients: clientsOf(entered.get(blockId)?.visitors ?? null),
+        clients: entered.get(blockId)?.clients ?? 0,
         stopped: stoppedIn.get(blockId) ?? 0,
       })),
     arrows: of('arrow').map((c) => ({ arrowId: c.targetId, passes: c.count })),
     stages: of('stage').map((c) => ({
       stageId: c.targetId,
       entries: c.count,
-      clients: clientsOf(c.visitors),
+      clients: c.clients,
     })),
     submissions: of('submission').map((c) => ({
       blockId: c.targetId,
       entries: c.count,
-      clients: clientsOf(c.visitors),
+      clients: c.clients,
     })),
     behind: more,
   };

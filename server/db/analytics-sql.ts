@@ -62,14 +62,21 @@ export const writeCounts = new PreparedStatement(
 // Selected as a row: the driver adapters cannot read a void column.
 export const rollUpLock = new PreparedStatement(`SELECT 1 FROM pg_advisory_xact_lock(${ROLL_UP_LOCK})`);
 
-/** The range's counts by target, their days' clients merged (in node: PostgreSQL has no byte-wise max). */
+/**
+ * The range's daily counts. Row by row, not aggregated: the drivers read a bytea column fast
+ * but an array of them slowly, and PostgreSQL has no byte-wise max to merge the clients with.
+ */
 export const rangeCounts = new PreparedStatement(
-  `SELECT kind, "targetId", sum(count)::int AS count,
-     string_agg(encode(visitors, 'hex'), ',') FILTER (WHERE length(visitors) > 0) AS visitors
+  `SELECT kind, "targetId", count, visitors
    FROM "FlowCount"
-   WHERE "projectId" = $projectId::int AND version = $version::int AND day BETWEEN $from::date AND $to::date
-   GROUP BY kind, "targetId"`,
-  z.object({ kind: column.text, targetId: column.int, count: column.int, visitors: column.text.nullable() }),
+   WHERE "projectId" = $projectId::int AND version = $version::int AND day BETWEEN $from::date AND $to::date`,
+  z.object({
+    kind: column.text,
+    targetId: column.int,
+    count: column.int,
+    // bytea arrives as bytes on both databases (a Buffer from pg, a Uint8Array from PGlite).
+    visitors: z.instanceof(Uint8Array),
+  }),
 );
 
 /**
