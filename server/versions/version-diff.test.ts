@@ -145,10 +145,18 @@ describe('comparing versions', () => {
 
   it('refuses a side that is not a version or the draft', async () => {
     await expect(
-      owner.versions.diff({ projectId, from: -1, to: 'draft' } as unknown as { from: number; to: 'draft' }),
+      owner.versions.diff({ projectId, from: -1, to: 'draft' } as unknown as {
+        projectId: number;
+        from: number;
+        to: 'draft';
+      }),
     ).rejects.toThrow('A version is 0 or more.');
     await expect(
-      owner.versions.diff({ projectId, from: 1, to: 'latest' } as unknown as { from: number; to: 'draft' }),
+      owner.versions.diff({ projectId, from: 1, to: 'latest' } as unknown as {
+        projectId: number;
+        from: number;
+        to: 'draft';
+      }),
     ).rejects.toThrow();
   });
 
