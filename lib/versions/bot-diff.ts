@@ -7,6 +7,13 @@ import type { Arrow, Block, BlockKind, BotSchema } from '@/lib/schema';
  * canvas does not bury the changes clients will notice.
  */
 
+/** A side of a comparison: a version's number (0, the empty bot before version 1), or the draft. */
+export type VersionSide = number | 'draft';
+
+/** `the draft`, `version 3`, `the empty bot` (version 0), as messages and the history say it. */
+export const versionSideLabel = (side: VersionSide) =>
+  side === 'draft' ? 'the draft' : side === 0 ? 'the empty bot' : `version ${side}`;
+
 /** One field that differs; a side where the field is absent has no value (undefined). */
 export interface FieldChange {
   /** Where in the block or arrow, e.g. `text`, `buttons[1].text`, `trigger.alternatives`. */

@@ -7,7 +7,7 @@ import {
   parseBotSchema,
 } from '@/lib/schema';
 import { describeLintTarget, lintBot } from '@/lib/schema/lint';
-import { type BotDiff, diffBots } from '@/lib/versions/bot-diff';
+import { type BotDiff, diffBots, type VersionSide, versionSideLabel } from '@/lib/versions/bot-diff';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
@@ -113,11 +113,6 @@ export async function publishState(db: Db, projectId: number) {
   };
 }
 
-/** One side of a comparison: a version's number (0, the empty bot before the first), or the draft. */
-export type VersionSide = number | 'draft';
-
-const sideName = (side: VersionSide) => (side === 'draft' ? 'the draft' : `version ${side}`);
-
 async function loadSide(db: Db, projectId: number, side: VersionSide): Promise<BotSchema> {
   if (side === 'draft') return (await loadBotSchema(db, projectId)).schema;
   return loadVersionSchema(db, projectId, side);
@@ -139,7 +134,7 @@ export async function diffVersions(
   if (missing.length)
     throw new DomainError(
       'not_found',
-      `Cannot compare ${sideName(from)} with ${sideName(to)}: the bot has no ${missing.map(sideName).join(' and no ')}.`,
+      `Cannot compare ${versionSideLabel(from)} with ${versionSideLabel(to)}: the bot has no ${missing.map(versionSideLabel).join(' and no ')}.`,
     );
   const [before, after] = await Promise.all([loadSide(db, projectId, from), loadSide(db, projectId, to)]);
   return { from, to, diff: diffBots(before, after) };
