@@ -12,7 +12,7 @@ import type { BlockRef } from '@/lib/versions/bot-diff';
 export interface DiffMarks {
   /** `version 1 → version 2`, `version 3 → the draft`. */
   label: string;
-  /** The newer side is the draft, the bot the canvas shows; else the marks go on its ids. */
+  /** The newer side is the bot the canvas shows (the draft, or the version it is); else the marks go on its ids. */
   onDraft: boolean;
   added: number[];
   changed: number[];
@@ -51,14 +51,22 @@ export function DiffMarksBanner({ marks, onHide }: { marks: DiffMarks; onHide():
     >
       <div className="min-w-0 flex-1 space-y-0.5">
         <p className="font-medium text-slate-900">Changes {marks.label}</p>
-        <p>
-          <span className="mr-1 inline-block size-2.5 rounded-sm bg-emerald-500 align-middle" aria-hidden />
-          {marks.added.length} added
-          <span
-            className="mr-1 ml-3 inline-block size-2.5 rounded-sm bg-amber-600 align-middle"
-            aria-hidden
-          />
-          {marks.changed.length} changed
+        <p className="flex gap-3">
+          {marks.added.length ? (
+            <span>
+              <span
+                className="mr-1 inline-block size-2.5 rounded-sm bg-emerald-500 align-middle"
+                aria-hidden
+              />
+              {marks.added.length} added
+            </span>
+          ) : null}
+          {marks.changed.length ? (
+            <span>
+              <span className="mr-1 inline-block size-2.5 rounded-sm bg-amber-600 align-middle" aria-hidden />
+              {marks.changed.length} changed
+            </span>
+          ) : null}
         </p>
         {marks.removed.length ? (
           <p>

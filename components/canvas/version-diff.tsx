@@ -37,6 +37,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function VersionDiff({
   projectId,
   versions,
+  draftVersion,
   from,
   to,
   onPick,
@@ -46,6 +47,8 @@ export function VersionDiff({
   projectId: number;
   /** The published versions' numbers, newest first. */
   versions: readonly number[];
+  /** The version the draft is (nothing changed since it was published), or null. */
+  draftVersion: number | null;
   from: VersionSide;
   to: VersionSide;
   onPick(from: VersionSide, to: VersionSide): void;
@@ -114,7 +117,7 @@ export function VersionDiff({
           onShowOnCanvas={() =>
             onShowOnCanvas({
               label: `from ${versionSideLabel(from)} to ${versionSideLabel(to)}`,
-              onDraft: to === 'draft',
+              onDraft: to === 'draft' || to === draftVersion,
               added: diff.blocks.added.map((b) => b.id),
               changed: diff.blocks.changed.map((b) => b.id),
               removed: diff.blocks.removed,
@@ -185,6 +188,11 @@ function DiffBody({
           </Button>
         ) : null}
       </div>
+      {counts.blocksChanged + counts.arrowsChanged + counts.botChanged ? (
+        <p className="-mt-1 text-xs text-slate-500">
+          Each changed field shows its value before, in red, and after, in green.
+        </p>
+      ) : null}
       <div className="flex max-h-[60vh] flex-col gap-2 overflow-auto pr-1">
         {diff.bot.length ? (
           <Entry status="changed" title="Bot settings">

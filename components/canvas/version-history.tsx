@@ -92,6 +92,7 @@ export function VersionHistory({
           <VersionDiff
             projectId={projectId}
             versions={versions.data?.map((v) => v.number) ?? []}
+            draftVersion={live && !unpublishedChanges ? live : null}
             from={compare.from}
             to={compare.to}
             onPick={(from, to) => setCompare({ from, to })}
