@@ -30,6 +30,18 @@ type Status = keyof typeof STATUS;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** Entries shown of each list: a whole imported bot against the one before is thousands. */
+const SHOWN = 300;
+
+function More({ total, what }: { total: number; what: string }) {
+  if (total <= SHOWN) return null;
+  return (
+    <p className="text-xs text-slate-500">
+      …and {total - SHOWN} more {what}. Export both versions to compare them in full.
+    </p>
+  );
+}
+
 /**
  * What changed between two versions, or a version and the draft: the counts, then each block and
  * arrow with its changed fields before and after; blocks only moved, folded away at the end.
@@ -202,7 +214,7 @@ function DiffBody({
         {blocks.length ? (
           <h3 className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Blocks</h3>
         ) : null}
-        {blocks.map(({ status, block, changes, moved }) => (
+        {blocks.slice(0, SHOWN).map(({ status, block, changes, moved }) => (
           <Entry
             key={`b${block.id}`}
             status={status}
@@ -223,10 +235,11 @@ function DiffBody({
             {changes ? <Changes changes={changes} /> : null}
           </Entry>
         ))}
+        <More total={blocks.length} what="blocks" />
         {arrows.length ? (
           <h3 className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Arrows</h3>
         ) : null}
-        {arrows.map(({ status, arrow, changes }) => (
+        {arrows.slice(0, SHOWN).map(({ status, arrow, changes }) => (
           <Entry
             key={`a${arrow.id}`}
             status={status}
@@ -244,18 +257,20 @@ function DiffBody({
             {changes ? <Changes changes={changes} /> : null}
           </Entry>
         ))}
+        <More total={arrows.length} what="arrows" />
         {diff.blocks.moved.length ? (
           <details className="text-xs text-slate-600" data-testid="diff-moved">
             <summary className="cursor-pointer">
               {plural(diff.blocks.moved.length, 'block')} only moved on the canvas (clients see no difference)
             </summary>
             <ul className="mt-1 ml-4 list-disc">
-              {diff.blocks.moved.map((b) => (
+              {diff.blocks.moved.slice(0, SHOWN).map((b) => (
                 <li key={b.id}>
                   #{b.id} {b.name}
                 </li>
               ))}
             </ul>
+            <More total={diff.blocks.moved.length} what="moved blocks" />
           </details>
         ) : null}
       </div>
