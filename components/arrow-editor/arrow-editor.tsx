@@ -26,7 +26,7 @@ export interface ArrowEditorProps {
   onDelete(arrowId: number): void;
 }
 
-const kindLabels = {
+export const arrowKindLabels = {
   condition: 'Condition',
   unconditional: 'Unconditional (any reply)',
   continue: 'Continue at once (no reply)',
@@ -124,7 +124,7 @@ function ArrowForm({ arrow, from, to, onChange, onDelete }: ArrowEditorProps) {
         >
           {ARROW_KINDS.map((kind) => (
             <option key={kind} value={kind}>
-              {kindLabels[kind]}
+              {arrowKindLabels[kind]}
             </option>
           ))}
         </Select>

@@ -48,6 +48,7 @@ import { BlockPalette, PALETTE_MIME } from './block-palette';
 import { BotMiniMap } from './bot-minimap';
 import { CommentNode } from './comment-node';
 import { CurrentBlockContext, createCurrentBlockStore } from './current-block';
+import { type DiffMarks, DiffMarksBanner, diffMarksCss } from './diff-marks';
 import { EmptyCanvas, EmptyReadOnlyCanvas } from './empty-canvas';
 import { FAR_NO_DRAG_CLASS, FarDrag } from './far-drag';
 import { FarZoomContext, useFarZoom } from './far-zoom';
@@ -182,6 +183,8 @@ export function BotEditor({
   // The conversation's block keeps some room from the edge, so the next one is likely in view.
   useFollowBlock(followCurrentBlock ? currentBlock : null, pane, 40, view);
   const [currentBlockStore] = useState(createCurrentBlockStore);
+  // A comparison of versions the history marks on the canvas, until hidden.
+  const [diffMarks, setDiffMarks] = useState<DiffMarks | null>(null);
   useEffect(() => currentBlockStore.set(currentBlock), [currentBlockStore, currentBlock]);
   // The messenger rule knows what the project's connected channels can show.
   const trpc = useTRPC();
@@ -453,7 +456,9 @@ export function BotEditor({
       data-testid="canvas"
       data-current-block={currentBlock ?? ''}
     >
-      {/* The simulator's current block, highlighted without re-rendering any node. */}
+      {diffMarks ? <style>{diffMarksCss(diffMarks)}</style> : null}
+      {/* The simulator's current block, highlighted without re-rendering any node (after the
+          diff's marks: the same rule, so this outline wins on a block that has both). */}
       {currentBlock !== null ? (
         <style>{`[data-block-id="${currentBlock}"] { outline: 3px solid #f59e0b; outline-offset: 2px; }`}</style>
       ) : null}
@@ -465,6 +470,7 @@ export function BotEditor({
               heldBack={readOnly ? 0 : heldBack}
               canPublish={!readOnly}
               onDraftReplaced={reload}
+              onShowDiff={setDiffMarks}
             />,
             navSlot,
           )
@@ -535,6 +541,7 @@ export function BotEditor({
         ) : null}
         {readOnly ? null : <BlockPalette onAdd={addBlock} />}
         <div ref={pane} className="relative min-h-0 min-w-0 flex-1">
+          {diffMarks ? <DiffMarksBanner marks={diffMarks} onHide={() => setDiffMarks(null)} /> : null}
           {schema.blocks.length ? null : readOnly ? (
             <EmptyReadOnlyCanvas />
           ) : (

@@ -8,6 +8,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { useModal } from '@/components/ui/use-modal';
+import type { DiffMarks } from './diff-marks';
 import type { SaveState } from './use-autosave';
 import { VersionHistory } from './version-history';
 
@@ -23,6 +24,7 @@ export function PublishControl({
   heldBack,
   canPublish,
   onDraftReplaced,
+  onShowDiff,
 }: {
   projectId: number;
   saveState: SaveState;
@@ -31,6 +33,8 @@ export function PublishControl({
   canPublish: boolean;
   /** The draft changed on the server (discarded, or a rollback): the canvas loads it again. */
   onDraftReplaced(): void;
+  /** Marks a comparison of versions on the canvas. */
+  onShowDiff(marks: DiffMarks): void;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -120,6 +124,11 @@ export function PublishControl({
           projectId={projectId}
           canPublish={canPublish}
           live={published?.number ?? null}
+          unpublishedChanges={!!published && changed}
+          onShowDiff={(marks) => {
+            setDialog(null);
+            onShowDiff(marks);
+          }}
           onClose={() => {
             setDialog(null);
             void refresh();

@@ -1,28 +1,36 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Download, Undo2, X } from 'lucide-react';
+import { Download, GitCompare, Undo2, X } from 'lucide-react';
 import { useState } from 'react';
 import { useTRPC, useTRPCClient } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useModal } from '@/components/ui/use-modal';
+import type { VersionSide } from '@/lib/versions/bot-diff';
+import type { DiffMarks } from './diff-marks';
+import { VersionDiff } from './version-diff';
 
 /**
  * The bot's published versions, newest first: who published each, when, and why. A version can
- * be exported, and (owners and admins) published again as a new version: a rollback, which
- * leaves the draft as it is.
+ * be exported, compared with another or the draft, and (owners and admins) published again as a
+ * new version: a rollback, which leaves the draft as it is.
  */
 export function VersionHistory({
   projectId,
   canPublish,
   live,
+  unpublishedChanges,
+  onShowDiff,
   onClose,
 }: {
   projectId: number;
   canPublish: boolean;
   /** The version clients talk to. */
   live: number | null;
+  /** The draft differs from the live version. */
+  unpublishedChanges: boolean;
+  onShowDiff(marks: DiffMarks): void;
   onClose(): void;
 }) {
   const trpc = useTRPC();
@@ -31,6 +39,8 @@ export function VersionHistory({
   const { dialog, titleId } = useModal();
   const versions = useQuery(trpc.versions.list.queryOptions({ projectId }));
   const [confirming, setConfirming] = useState<number | null>(null);
+  // The two sides compared; null shows the list.
+  const [compare, setCompare] = useState<{ from: VersionSide; to: VersionSide } | null>(null);
   const rollback = useMutation(
     trpc.versions.rollback.mutationOptions({
       onSuccess: () => {
@@ -56,17 +66,50 @@ export function VersionHistory({
       ref={dialog}
       aria-labelledby={titleId}
       onCancel={onClose}
-      className="m-auto w-[40rem] max-w-[94vw] rounded-lg p-5 shadow-xl backdrop:bg-slate-900/30"
+      className="m-auto w-[46rem] max-w-[94vw] rounded-lg p-5 shadow-xl backdrop:bg-slate-900/30"
     >
       <div className="flex flex-col gap-3">
-        <div className="flex items-center justify-between">
-          <h2 id={titleId} className="text-base font-semibold">
-            Versions of the bot
+        <div className="flex items-center justify-between gap-2">
+          <h2 id={titleId} className="flex-1 text-base font-semibold">
+            {compare ? 'Compare versions' : 'Versions of the bot'}
           </h2>
+          {!compare && live && unpublishedChanges ? (
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => setCompare({ from: live, to: 'draft' })}
+              title={`What the draft changes from version ${live}, the one clients talk to`}
+            >
+              <GitCompare className="size-3.5" aria-hidden />
+              Unpublished changes
+            </Button>
+          ) : null}
           <button type="button" aria-label="Close" onClick={onClose}>
             <X className="size-4" aria-hidden />
           </button>
         </div>
+        {compare ? (
+          <VersionDiff
+            projectId={projectId}
+            versions={versions.data?.map((v) => v.number) ?? []}
+            draftVersion={live && !unpublishedChanges ? live : null}
+            from={compare.from}
+            to={compare.to}
+            onPick={(from, to) => setCompare({ from, to })}
+            onBack={() => setCompare(null)}
+            onShowOnCanvas={onShowDiff}
+          />
+        ) : (
+          renderList()
+        )}
+      </div>
+    </dialog>
+  );
+
+  /** A render function, not a component: it would remount on every render of the dialog. */
+  function renderList() {
+    return (
+      <>
         {error ? <Alert tone="error">{error.message}</Alert> : null}
         {versions.data && !versions.data.length ? (
           <p className="text-sm text-slate-600">
@@ -97,6 +140,20 @@ export function VersionHistory({
               <Button
                 size="sm"
                 variant="ghost"
+                aria-label={`Changes in version ${v.number}`}
+                title={
+                  v.number === 1
+                    ? 'What version 1 has: the first published bot'
+                    : `What changed from version ${v.number - 1} to version ${v.number}`
+                }
+                onClick={() => setCompare({ from: v.number - 1, to: v.number })}
+              >
+                <GitCompare className="size-3.5" aria-hidden />
+                Changes
+              </Button>
+              <Button
+                size="sm"
+                variant="ghost"
                 aria-label={`Export version ${v.number}`}
                 onClick={() => exportVersion.mutate(v.number)}
               >
@@ -122,7 +179,7 @@ export function VersionHistory({
             </li>
           ))}
         </ol>
-      </div>
-    </dialog>
-  );
+      </>
+    );
+  }
 }

@@ -7,6 +7,7 @@ import {
   parseBotSchema,
 } from '@/lib/schema';
 import { describeLintTarget, lintBot } from '@/lib/schema/lint';
+import { type BotDiff, diffBots, type VersionSide, versionSideLabel } from '@/lib/versions/bot-diff';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
@@ -110,6 +111,45 @@ export async function publishState(db: Db, projectId: number) {
     published: published ? summaryOf(published) : null,
     unpublishedChanges: project.publishedRevision !== project.schemaRevision,
   };
+}
+
+async function loadSide(db: Db, projectId: number, side: VersionSide): Promise<BotSchema> {
+  if (side === 'draft') return (await loadBotSchema(db, projectId)).schema;
+  return loadVersionSchema(db, projectId, side);
+}
+
+/**
+ * What changed from one version to another, or to the draft (docs/versions.md, "Comparing
+ * versions"). A side the bot does not have is refused by name.
+ */
+export async function diffVersions(
+  db: Db,
+  projectId: number,
+  from: VersionSide,
+  to: VersionSide,
+): Promise<{ from: VersionSide; to: VersionSide; diff: BotDiff }> {
+  const project = await db.project.findUnique({ where: { id: projectId }, select: { id: true } });
+  if (!project) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
+  const missing = await missingVersions(db, projectId, [from, to]);
+  if (missing.length)
+    throw new DomainError(
+      'not_found',
+      `Cannot compare ${versionSideLabel(from)} with ${versionSideLabel(to)}: the bot has no ${missing.map(versionSideLabel).join(' and no ')}.`,
+    );
+  const [before, after] = await Promise.all([loadSide(db, projectId, from), loadSide(db, projectId, to)]);
+  return { from, to, diff: diffBots(before, after) };
+}
+
+/** The numbered sides the bot has no version of (0 and the draft always exist). */
+async function missingVersions(db: Db, projectId: number, sides: VersionSide[]): Promise<number[]> {
+  const numbers = [...new Set(sides.filter((s): s is number => s !== 'draft' && s !== 0))];
+  if (!numbers.length) return [];
+  const found = await db.botVersion.findMany({
+    where: { projectId, number: { in: numbers } },
+    select: { number: true },
+  });
+  const have = new Set(found.map((v) => v.number));
+  return numbers.filter((n) => !have.has(n));
 }
 
 /** Every version, newest first. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { serializeBotSchema } from '@/lib/schema';
 import {
+  diffVersions,
   discardDraft,
   listVersions,
   loadVersionSchema,
@@ -13,6 +14,11 @@ import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../
 
 const note = z.string().max(500, 'A note is at most 500 characters.').default('');
 const versionNumber = z.number().int().positive();
+/** A side of a comparison: a version, 0 (the empty bot before version 1), or the draft. */
+const versionSide = z.union([
+  z.literal('draft'),
+  z.number().int('A version is a whole number.').min(0, 'A version is 0 or more.'),
+]);
 
 const publisherOf = (ctx: {
   userId: string;
@@ -42,6 +48,11 @@ export const versionsRouter = createTRPCRouter({
     ),
 
   discardDraft: projectManagerProcedure.mutation(({ ctx }) => discardDraft(ctx.db, ctx.projectId)),
+
+  /** What changed between two versions, or a version and the draft; operators may look too. */
+  diff: projectProcedure
+    .input(z.object({ from: versionSide, to: versionSide }))
+    .query(({ ctx, input }) => diffVersions(ctx.db, ctx.projectId, input.from, input.to)),
 
   export: projectProcedure.input(z.object({ version: versionNumber })).query(async ({ ctx, input }) => ({
     json: serializeBotSchema(await loadVersionSchema(ctx.db, ctx.projectId, input.version)),
