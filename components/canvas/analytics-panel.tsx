@@ -245,7 +245,7 @@ function AnalyticsBody({
               <ol className="flex flex-col gap-1" data-testid="funnel">
                 {rows.map((row, i) => (
                   <li
-                    key={`${row.step.kind}-${row.step.id}-${i}`}
+                    key={`${row.step.kind}-${row.step.id}`}
                     className="flex items-center gap-2 rounded bg-slate-50 px-2 py-1"
                   >
                     <span className="min-w-0 flex-1 truncate" title={stepName(row.step)}>
