@@ -156,6 +156,7 @@ function AnalyticsBody({
             <span className="text-xs font-medium text-slate-600">Version</span>
             <select
               className={selectClass}
+              aria-label="Version"
               value={version ?? ''}
               onChange={(e) => setVersion(e.target.value ? Number(e.target.value) : undefined)}
             >
@@ -173,6 +174,7 @@ function AnalyticsBody({
               <span className="text-xs font-medium text-slate-600">Days</span>
               <select
                 className={selectClass}
+                aria-label="Days"
                 value={range}
                 onChange={(e) => setRange(e.target.value as typeof range)}
               >
@@ -187,6 +189,7 @@ function AnalyticsBody({
               <span className="text-xs font-medium text-slate-600">Stopped after</span>
               <select
                 className={selectClass}
+                aria-label="Stopped after"
                 value={stoppedAfterMinutes}
                 onChange={(e) => setStoppedAfter(Number(e.target.value))}
               >
@@ -205,6 +208,7 @@ function AnalyticsBody({
                 <input
                   type="date"
                   className={selectClass}
+                  aria-label="From"
                   value={custom.from}
                   onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
                 />
@@ -214,6 +218,7 @@ function AnalyticsBody({
                 <input
                   type="date"
                   className={selectClass}
+                  aria-label="To"
                   value={custom.to}
                   onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
                 />
@@ -273,9 +278,9 @@ function AnalyticsBody({
             ) : null}
             <label className="flex items-center gap-2">
               <Plus className="size-4 shrink-0 text-slate-500" aria-hidden />
-              <span className="sr-only">Add a funnel step</span>
               <select
                 className={selectClass}
+                aria-label="Add a funnel step"
                 value=""
                 onChange={(e) => {
                   const [kind, stepId] = e.target.value.split(':');
