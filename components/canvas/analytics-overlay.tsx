@@ -56,7 +56,7 @@ function useFigures(read: (store: AnalyticsStore) => string): string {
 const number = new Intl.NumberFormat('en');
 const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 0 });
 
-/** The drop-off's colour: green while few stop here, amber, then red where most do. */
+/** The drop-off's colour: green while few stop here, amber, then red where most do (grey: nobody came). */
 const tone = (share: number) =>
   share >= 0.5
     ? 'border-red-300 bg-red-50 text-red-900'
@@ -77,7 +77,7 @@ export function BlockFigures({ blockId, far }: { blockId: number; far?: boolean 
       className={cn(
         'mt-1.5 flex items-center justify-between gap-2 rounded border px-1.5 py-0.5 font-medium tabular-nums',
         far ? 'text-base' : 'text-[10px]',
-        tone(share),
+        clients ? tone(share) : 'border-slate-200 bg-white/70 text-slate-500',
       )}
     >
       <span>
@@ -98,7 +98,10 @@ export function ArrowFigures({ arrowId }: { arrowId: number }) {
     <span
       data-testid={`arrow-figures-${arrowId}`}
       title={`Followed ${number.format(Number(passes))} times`}
-      className="shrink-0 rounded bg-brand-600 px-1 font-semibold text-white tabular-nums"
+      className={cn(
+        'shrink-0 rounded px-1 font-semibold tabular-nums',
+        passes === '0' ? 'bg-slate-100 text-slate-500' : 'bg-brand-600 text-white',
+      )}
     >
       {number.format(Number(passes))}
     </span>
