@@ -9,6 +9,7 @@ import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import { useScrollToNewest } from '@/components/ui/use-scroll-to-newest';
 import type { Attachment, Buttons } from '@/lib/schema';
+import { SIMULATOR_EDITIONS, type SimulatorEdition } from '@/lib/simulator/editions';
 import { chatappPreview } from './chatapp-preview';
 import { ChatappPreviewMessage } from './chatapp-preview-message';
 import { SimulatorLogEntry } from './simulator-log-entry';
@@ -37,9 +38,16 @@ export function SimulatorPanel({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const state = useQuery({ ...trpc.simulator.state.queryOptions({ projectId }), refetchInterval: 2000 });
+  // The draft being edited, or the published version clients get: a conversation each.
+  const [edition, setEdition] = useState<SimulatorEdition>('draft');
+  const publishState = useQuery(trpc.versions.state.queryOptions({ projectId }));
+  const live = publishState.data?.published?.number ?? null;
+  const state = useQuery({
+    ...trpc.simulator.state.queryOptions({ projectId, edition }),
+    refetchInterval: 2000,
+  });
   const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: trpc.simulator.state.queryKey({ projectId }) });
+    queryClient.invalidateQueries({ queryKey: trpc.simulator.state.queryKey({ projectId, edition }) });
   const send = useMutation(trpc.simulator.send.mutationOptions({ onSuccess: refresh }));
   const reset = useMutation(trpc.simulator.reset.mutationOptions({ onSuccess: refresh }));
   const fire = useMutation(trpc.simulator.fireNow.mutationOptions({ onSuccess: refresh }));
@@ -64,13 +72,13 @@ export function SimulatorPanel({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!text.trim()) return;
-    send.mutate({ projectId, text });
+    send.mutate({ projectId, text, edition });
     setText('');
   }
 
   const sent = (data?.transcript ?? []).flatMap((m) => (m.direction === 'out' ? [m] : []));
   const lastOut = sent.at(-1);
-  const press = (text: string) => send.mutate({ projectId, text });
+  const press = (text: string) => send.mutate({ projectId, text, edition });
   /** A sent message's content, as the messengers' renderers take it. */
   const contentOf = (m: (typeof sent)[number]) => ({
     text: m.text,
@@ -88,9 +96,40 @@ export function SimulatorPanel({
     >
       <div className="flex items-center justify-between border-b border-slate-200 px-3 py-2">
         <h2 className="text-sm font-semibold">Simulator</h2>
-        <Button variant="ghost" size="sm" onClick={() => reset.mutate({ projectId })}>
-          Reset
-        </Button>
+        <div className="flex items-center gap-2">
+          <fieldset className="flex rounded-md border border-slate-200 p-0.5 text-xs" aria-label="Talk to">
+            {SIMULATOR_EDITIONS.map((e) => (
+              <label
+                key={e}
+                title={
+                  e === 'draft'
+                    ? 'The bot as you edit it'
+                    : live
+                      ? `Version ${live}, what clients on your channels get`
+                      : 'Nothing is published yet'
+                }
+                className={cn(
+                  'cursor-pointer rounded px-2 py-0.5 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500',
+                  edition === e ? 'bg-slate-800 text-white' : 'text-slate-600 hover:bg-slate-100',
+                  e === 'published' && !live && 'cursor-not-allowed text-slate-300 hover:bg-transparent',
+                )}
+              >
+                <input
+                  type="radio"
+                  name="simulator-edition"
+                  className="sr-only"
+                  checked={edition === e}
+                  disabled={e === 'published' && !live}
+                  onChange={() => setEdition(e)}
+                />
+                {e === 'draft' ? 'Draft' : live ? `Published v${live}` : 'Published'}
+              </label>
+            ))}
+          </fieldset>
+          <Button variant="ghost" size="sm" onClick={() => reset.mutate({ projectId, edition })}>
+            Reset
+          </Button>
+        </div>
       </div>
       <div className="flex items-center gap-3 border-b border-slate-100 px-3 py-1 text-xs text-slate-600">
         <span>Preview as:</span>
@@ -238,7 +277,7 @@ export function SimulatorPanel({
               <SimulatorTimer
                 key={t.id}
                 timer={t}
-                onFireNow={() => fire.mutate({ projectId, scheduledSendId: t.id })}
+                onFireNow={() => fire.mutate({ projectId, scheduledSendId: t.id, edition })}
               />
             ))}
           </div>

@@ -1,4 +1,5 @@
 import { CLIENT_TYPES, messengerApiName } from '@/lib/channels/descriptors';
+import { runsDraft } from '@/lib/simulator/editions';
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
@@ -78,10 +79,11 @@ export async function handleEvent(
     const typing = channelFor(client.clientType).typingIndicator === true;
     if (typing) publishLive([{ kind: 'typing', projectId, clientId: client.id, on: true }]);
     try {
-      // The simulator runs the draft; every channel, the API, timers and broadcasts the published version.
+      // The simulator runs the draft (or, when asked, the published version); every channel, the
+      // API, timers and broadcasts the published version.
       const { schemaRevision, publishedVersion } = state.project;
       const simulated = client.clientType === CLIENT_TYPES.simulator;
-      const bot = simulated
+      const bot = runsDraft(client)
         ? await getCompiledBot(projectId, 'draft', schemaRevision, async () => {
             return (await loadBotSchema(deps.db, projectId)).schema;
           })

@@ -1,3 +1,4 @@
+import { type SimulatorEdition, simulatorGroupId } from '@/lib/simulator/editions';
 import { placeWarnings, WARNING_KINDS, warningOf } from '@/lib/simulator/warnings';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import type { ClientRef } from '@/server/contacts/client-service';
@@ -9,16 +10,25 @@ import { handleEvent } from '@/server/engine/handle-event';
  * The builder's test chat: one simulator client per designer and project, driven through the
  * same engine flow as every messenger (the `simulator` channel, client type 99).
  */
-export function simulatorClientRef(userId: string, name: string): ClientRef {
-  return { clientType: CLIENT_TYPES.simulator, groupId: 'simulator', platformId: `user:${userId}`, name };
+export function simulatorClientRef(
+  userId: string,
+  name: string,
+  edition: SimulatorEdition = 'draft',
+): ClientRef {
+  return {
+    clientType: CLIENT_TYPES.simulator,
+    groupId: simulatorGroupId(edition),
+    platformId: `user:${userId}`,
+    name,
+  };
 }
 
-async function findClient(deps: EngineDeps, projectId: number, userId: string) {
+async function findClient(deps: EngineDeps, projectId: number, userId: string, edition: SimulatorEdition) {
   return deps.db.client.findFirst({
     where: {
       projectId,
       clientType: CLIENT_TYPES.simulator,
-      groupId: 'simulator',
+      groupId: simulatorGroupId(edition),
       platformId: `user:${userId}`,
     },
   });
@@ -29,11 +39,12 @@ export async function simulatorSend(
   projectId: number,
   user: { id: string; name: string },
   text: string,
+  edition: SimulatorEdition = 'draft',
 ) {
   return handleEvent(
     deps,
     projectId,
-    { ref: simulatorClientRef(user.id, user.name) },
+    { ref: simulatorClientRef(user.id, user.name, edition) },
     { type: 'message', text },
   );
 }
@@ -44,8 +55,9 @@ export async function simulatorFireNow(
   projectId: number,
   userId: string,
   scheduledSendId: number,
+  edition: SimulatorEdition = 'draft',
 ) {
-  const client = await findClient(deps, projectId, userId);
+  const client = await findClient(deps, projectId, userId, edition);
   const send =
     client &&
     (await deps.db.scheduledSend.findFirst({
@@ -57,8 +69,13 @@ export async function simulatorFireNow(
 }
 
 /** Forgets the test client: history, deals, variables, timers and log. */
-export async function simulatorReset(deps: EngineDeps, projectId: number, userId: string) {
-  const client = await findClient(deps, projectId, userId);
+export async function simulatorReset(
+  deps: EngineDeps,
+  projectId: number,
+  userId: string,
+  edition: SimulatorEdition = 'draft',
+) {
+  const client = await findClient(deps, projectId, userId, edition);
   if (!client) return;
   const jobs = await deps.db.scheduledSend.findMany({
     where: { clientId: client.id, status: 'pending', jobId: { not: null } },
@@ -71,8 +88,13 @@ export async function simulatorReset(deps: EngineDeps, projectId: number, userId
  * Everything the simulator panel shows. The transcript is the chat with the log's warnings
  * (lib/simulator/warnings) in their places: the designer sees why a value is empty.
  */
-export async function simulatorState(deps: EngineDeps, projectId: number, userId: string) {
-  const client = await findClient(deps, projectId, userId);
+export async function simulatorState(
+  deps: EngineDeps,
+  projectId: number,
+  userId: string,
+  edition: SimulatorEdition = 'draft',
+) {
+  const client = await findClient(deps, projectId, userId, edition);
   if (!client)
     return {
       clientId: null,
