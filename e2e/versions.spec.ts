@@ -55,3 +55,21 @@ test('publishes the draft with a note, rolls back from the history, discards the
   await expect(page.getByTestId('block-5')).toBeVisible();
   await expect(state).toHaveText('Published · v3');
 });
+
+test('the simulator talks to the draft or to the published version, a conversation each', async ({ page }) => {
+  await signUp(page, `versions-sim-${Date.now()}@example.com`);
+  const simulator = page.getByRole('complementary', { name: 'Simulator' });
+  const talkTo = simulator.getByRole('group', { name: 'Talk to' });
+  await expect(talkTo.getByRole('radio', { name: 'Draft' })).toBeChecked();
+  await talkTo.getByText('Published v1').click();
+  await expect(talkTo.getByRole('radio', { name: 'Published v1' })).toBeChecked();
+  await simulator.getByLabel('Message to the bot').fill('hi');
+  await simulator.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('sim-out').last()).toContainText('Blockbot demo');
+
+  // The draft's conversation is another one: still empty; back on the published one, it is there.
+  await talkTo.getByText('Draft').click();
+  await expect(page.getByTestId('sim-out')).toHaveCount(0);
+  await talkTo.getByText('Published v1').click();
+  await expect(page.getByTestId('sim-out').last()).toContainText('Blockbot demo');
+});
