@@ -221,6 +221,52 @@ describe('running a broadcast', () => {
     ).rejects.toThrow(/only a paused broadcast can be resumed/);
   });
 
+  it('a version published mid-broadcast reaches the recipients not yet sent; a block it removed fails theirs', async () => {
+    const owner = await signedInCaller(db, 'midway@example.com');
+    const { projectId, ids } = await project(owner, 'midway', 4);
+    const deps = await getEngineDeps();
+    const sent = async (clientId: number) =>
+      (await db.message.findFirst({ where: { clientId, direction: 'out' }, orderBy: { id: 'desc' } }))?.text;
+    const republish = async (blocks: object[]) => {
+      const { draftRevision } = await owner.versions.state({ projectId });
+      await owner.botSchema.save({
+        projectId,
+        expectedRevision: draftRevision,
+        schema: { format: BOT_SCHEMA_FORMAT, blocks, arrows: [] },
+      });
+      await owner.versions.publish({ projectId, note: '', expectedRevision: draftRevision + 1 });
+    };
+    const start = { id: 1, kind: 'start', text: 'Hi', trigger: { alternatives: '' } };
+    const broadcast = await owner.broadcasts.create({ projectId, ...message({ text: '', blockId: 2 }) });
+    await sendBroadcastMessage(deps, { projectId, broadcastId: broadcast.id, clientId: ids[0]!, epoch: 0 });
+    expect(await sent(ids[0]!)).toBe('Offer for c0');
+
+    // Version 2 rewrites the block: the next recipients get it as version 2 has it.
+    await republish([start, { id: 2, kind: 'state', name: 'Offer', text: 'New offer for #{name}' }]);
+    await sendBroadcastMessage(deps, { projectId, broadcastId: broadcast.id, clientId: ids[1]!, epoch: 0 });
+    expect(await sent(ids[1]!)).toBe('New offer for c1');
+
+    // Version 3 removes it: the rest fail, saying why, and the report counts them.
+    await republish([start]);
+    for (const clientId of ids.slice(2))
+      await sendBroadcastMessage(deps, { projectId, broadcastId: broadcast.id, clientId, epoch: 0 });
+    expect(await owner.broadcasts.get({ projectId, broadcastId: broadcast.id })).toMatchObject({
+      status: 'done',
+      sent: 2,
+      failed: 2,
+    });
+    const failed = await owner.broadcasts.recipients({
+      projectId,
+      broadcastId: broadcast.id,
+      status: 'failed',
+    });
+    expect(failed.items.map((r) => r.error)).toEqual([
+      'Block 2 does not exist in this bot.',
+      'Block 2 does not exist in this bot.',
+    ]);
+    expect(await sent(ids[2]!)).toBeUndefined();
+  });
+
   it('the dispatcher queues sends in batches, at most a minute ahead, and carries on later', async () => {
     const owner = await signedInCaller(db, 'dispatch@example.com');
     const { projectId } = await project(owner, 'dispatch', 1200);
