@@ -57,7 +57,7 @@ export function PublishControl({
         data-unpublished={changed ? 'true' : 'false'}
         title={
           published
-            ? `Clients talk to version ${published.number}, published by ${published.publishedBy || 'someone'}.`
+            ? `${changed ? 'The draft has unpublished changes. ' : ''}Clients talk to version ${published.number}, published by ${published.publishedBy || 'someone'}.`
             : 'Nothing is published yet: clients on your channels get no answer.'
         }
         className={cn(
@@ -66,17 +66,20 @@ export function PublishControl({
         )}
       >
         <CircleDot className="size-3.5" aria-hidden />
-        {!state
-          ? '…'
-          : changed
-            ? published
-              ? `Unpublished changes · live: v${published.number}`
-              : 'Not published yet'
-            : `Published · v${published?.number}`}
+        {/* Below 768 px the dot's colour says it; the words stay for screen readers and the tooltip. */}
+        <span className="max-md:sr-only">
+          {!state
+            ? '…'
+            : changed
+              ? published
+                ? `Unpublished changes · live: v${published.number}`
+                : 'Not published yet'
+              : `Published · v${published?.number}`}
+        </span>
       </span>
       <Button size="sm" variant="ghost" onClick={() => setDialog('history')} aria-label="Version history">
         <History className="size-3.5" aria-hidden />
-        Versions
+        <span className="max-md:sr-only">Versions</span>
       </Button>
       {canPublish ? (
         <Button

@@ -92,8 +92,9 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
       >
         {links}
       </div>
-      {/* The page's own controls for the whole row (the Bot tab: its versions and Publish). */}
-      <div id={PROJECT_NAV_SLOT} className="ml-auto hidden shrink-0 items-center sm:flex" />
+      {/* The page's own controls for the whole row (the Bot tab: its versions and Publish); on a
+          phone beside the menu, as icons where words do not fit. */}
+      <div id={PROJECT_NAV_SLOT} className="ml-1 flex shrink-0 items-center sm:ml-auto" />
     </nav>
   );
 }
