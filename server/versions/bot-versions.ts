@@ -10,7 +10,7 @@ import { describeLintTarget, lintBot } from '@/lib/schema/lint';
 import { type BotDiff, diffBots, type VersionSide, versionSideLabel } from '@/lib/versions/bot-diff';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
-import { lockProjectRow } from '@/server/db/row-queries';
+import { insertPublishedVersion, lockProjectRow } from '@/server/db/row-queries';
 import { DomainError, invalid } from '@/server/errors';
 import { BOT_WRITE_TRANSACTION, loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
@@ -197,27 +197,19 @@ async function storeVersion(
   by: Publisher,
   fields: { note: string; draftRevision: number | null; restoredFrom: number | null },
 ): Promise<VersionSummary> {
-  const last = await tx.botVersion.aggregate({ where: { projectId }, _max: { number: true } });
-  const number = (last._max.number ?? 0) + 1;
-  const row = await tx.botVersion.create({
-    data: {
-      projectId,
-      number,
-      schema: schema as unknown as Prisma.InputJsonObject,
-      blockCount: schema.blocks.length,
-      arrowCount: schema.arrows.length,
-      // Read at every press of a tg button: worked out once here, not from the schema each time.
-      answersCallbacks: JSON.stringify(schema).includes('tg_callback_url_open'),
-      note: fields.note,
-      restoredFrom: fields.restoredFrom,
-      publishedById: by.userId,
-      publishedByName: by.name,
-    },
-    select: summarySelect,
-  });
-  await tx.project.update({
-    where: { id: projectId },
-    data: { publishedVersion: number, publishedRevision: fields.draftRevision },
+  const schemaJson = JSON.stringify(schema);
+  const row = await insertPublishedVersion(tx, {
+    projectId,
+    schemaJson,
+    blockCount: schema.blocks.length,
+    arrowCount: schema.arrows.length,
+    // Read at every press of a tg button: worked out once here, not from the schema each time.
+    answersCallbacks: schemaJson.includes('tg_callback_url_open'),
+    note: fields.note,
+    restoredFrom: fields.restoredFrom,
+    publishedById: by.userId,
+    publishedByName: by.name,
+    draftRevision: fields.draftRevision,
   });
   return summaryOf(row);
 }
