@@ -184,6 +184,28 @@ describe('analytics of a published version', () => {
     expect(blockOf(both, 1)).toMatchObject({ entries: 3, clients: 2 });
   });
 
+  it("counts a deal's move into a CRM stage, by the stage, for the funnel's goal", async () => {
+    const bot = await h.bot(schema);
+    const funnel = await h.tdb.prisma.crmFunnel.create({ data: { projectId: bot.projectId, name: 'Sales' } });
+    const won = await h.tdb.prisma.crmState.create({
+      data: { projectId: bot.projectId, funnelId: funnel.id, name: 'Interested' },
+    });
+    await saveBotSchema(h.tdb.prisma, bot.projectId, {
+      format: BOT_SCHEMA_FORMAT,
+      ...schema,
+      blocks: [start, { ...ask, actions: { crmStateId: won.id } }, done],
+    });
+    await bot.publish();
+    for (const name of ['ann', 'bob']) {
+      await visitor(bot, name).say('hi');
+      await visitor(bot, name).say('yes');
+    }
+    await visitor(bot, 'cid').say('hi');
+    const a = await flowAnalytics(h.tdb.prisma, bot.projectId, query());
+    expect(a.stages).toEqual([{ stageId: won.id, entries: 2, clients: 2 }]);
+    expect(blockOf(a, 1)).toMatchObject({ clients: 3 });
+  });
+
   it('drops what was queued for a project deleted before the roll-up', async () => {
     const bot = await publishedBot();
     await visitor(bot, 'ann').say('hi');

@@ -178,9 +178,18 @@ describe('draft and published', () => {
     expect((await owner.versions.state({ projectId })).published?.number).toBe(withList.number + 1);
   });
 
-  it('operators see versions but cannot publish, roll back or discard', async () => {
+  it('operators see versions, their differences and analytics, but cannot publish, roll back or discard', async () => {
     const operator = await memberCaller('oleg@example.com', 'operator');
     expect((await operator.versions.list({ projectId })).length).toBe(6);
+    expect((await operator.versions.diff({ projectId, from: 1, to: 2 })).diff).toBeDefined();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(
+      await operator.analytics.flow({ projectId, from: today, to: today, stoppedAfterMinutes: 60 }),
+    ).toMatchObject({ version: 6, blocks: [] });
+    // The input is checked at the boundary, naming the field.
+    await expect(
+      operator.analytics.flow({ projectId, from: '2016-01-01', to: today, stoppedAfterMinutes: 60 }),
+    ).rejects.toThrow('A range is at most 366 days');
     await expect(operator.versions.discardDraft({ projectId })).rejects.toThrow('owner or an admin');
     await expect(operator.versions.rollback({ projectId, version: 2, note: '' })).rejects.toThrow(
       'owner or an admin',
