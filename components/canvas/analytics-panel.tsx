@@ -6,6 +6,8 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
 import { type FunnelStep, funnelRows } from '@/lib/analytics/funnel';
 import { analyticsQuerySchema } from '@/lib/analytics/query';
 import { BLOCK_KIND_RULES, type Block } from '@/lib/schema';
@@ -35,7 +37,6 @@ const dayBefore = (back: number) => {
 
 const number = new Intl.NumberFormat('en');
 const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
-const selectClass = 'h-8 w-full rounded-md border border-slate-300 bg-white px-2 text-sm';
 
 /**
  * The canvas's analytics (docs/analytics.md): a published version's figures over a range of
@@ -93,6 +94,10 @@ function AnalyticsBody({
   onClose(): void;
 }) {
   const trpc = useTRPC();
+  const idBase = useId();
+  const ids = Object.fromEntries(
+    ['version', 'days', 'stopped', 'from', 'to', 'step'].map((k) => [k, `${idBase}-${k}`]),
+  ) as Record<'version' | 'days' | 'stopped' | 'from' | 'to' | 'step', string>;
   const versions = useQuery(trpc.versions.list.queryOptions({ projectId }));
   const funnels = useQuery(trpc.crm.funnels.queryOptions({ projectId }));
   const [version, setVersion] = useState<number | undefined>(undefined);
@@ -152,11 +157,10 @@ function AnalyticsBody({
         </p>
       ) : (
         <>
-          <label className="flex flex-col gap-1">
-            <span className="text-xs font-medium text-slate-600">Version</span>
-            <select
-              className={selectClass}
-              aria-label="Version"
+          <Field id={ids.version} label="Version">
+            <Select
+              className="h-8 px-2"
+              id={ids.version}
               value={version ?? ''}
               onChange={(e) => setVersion(e.target.value ? Number(e.target.value) : undefined)}
             >
@@ -167,14 +171,13 @@ function AnalyticsBody({
                   {v.note ? `: ${v.note}` : ''}
                 </option>
               ))}
-            </select>
-          </label>
+            </Select>
+          </Field>
           <div className="grid grid-cols-2 gap-2">
-            <label className="flex flex-col gap-1">
-              <span className="text-xs font-medium text-slate-600">Days</span>
-              <select
-                className={selectClass}
-                aria-label="Days"
+            <Field id={ids.days} label="Days">
+              <Select
+                className="h-8 px-2"
+                id={ids.days}
                 value={range}
                 onChange={(e) => setRange(e.target.value as typeof range)}
               >
@@ -183,13 +186,12 @@ function AnalyticsBody({
                     {r.label}
                   </option>
                 ))}
-              </select>
-            </label>
-            <label className="flex flex-col gap-1">
-              <span className="text-xs font-medium text-slate-600">Stopped after</span>
-              <select
-                className={selectClass}
-                aria-label="Stopped after"
+              </Select>
+            </Field>
+            <Field id={ids.stopped} label="Stopped after">
+              <Select
+                className="h-8 px-2"
+                id={ids.stopped}
                 value={stoppedAfterMinutes}
                 onChange={(e) => setStoppedAfter(Number(e.target.value))}
               >
@@ -198,31 +200,29 @@ function AnalyticsBody({
                     {s.label}
                   </option>
                 ))}
-              </select>
-            </label>
+              </Select>
+            </Field>
           </div>
           {range === 'custom' ? (
             <div className="grid grid-cols-2 gap-2">
-              <label className="flex flex-col gap-1">
-                <span className="text-xs font-medium text-slate-600">From</span>
-                <input
+              <Field id={ids.from} label="From">
+                <Input
                   type="date"
-                  className={selectClass}
-                  aria-label="From"
+                  className="h-8 px-2"
+                  id={ids.from}
                   value={custom.from}
                   onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))}
                 />
-              </label>
-              <label className="flex flex-col gap-1">
-                <span className="text-xs font-medium text-slate-600">To</span>
-                <input
+              </Field>
+              <Field id={ids.to} label="To">
+                <Input
                   type="date"
-                  className={selectClass}
-                  aria-label="To"
+                  className="h-8 px-2"
+                  id={ids.to}
                   value={custom.to}
                   onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))}
                 />
-              </label>
+              </Field>
             </div>
           ) : null}
           {problem ? <Alert tone="error">{problem}</Alert> : null}
@@ -276,11 +276,14 @@ function AnalyticsBody({
                 Conversion from the first step: {percent.format(rows.at(-1)?.ofFirst ?? 0)}
               </p>
             ) : null}
-            <label className="flex items-center gap-2">
+            <div className="flex items-center gap-2">
               <Plus className="size-4 shrink-0 text-slate-500" aria-hidden />
-              <select
-                className={selectClass}
-                aria-label="Add a funnel step"
+              <label htmlFor={ids.step} className="sr-only">
+                Add a funnel step
+              </label>
+              <Select
+                className="h-8 px-2"
+                id={ids.step}
                 value=""
                 onChange={(e) => {
                   const [kind, stepId] = e.target.value.split(':');
@@ -320,8 +323,8 @@ function AnalyticsBody({
                     ))}
                   </optgroup>
                 ) : null}
-              </select>
-            </label>
+              </Select>
+            </div>
           </div>
         </>
       )}
