@@ -56,7 +56,9 @@ test('publishes the draft with a note, rolls back from the history, discards the
   await expect(state).toHaveText('Published · v3');
 });
 
-test('the simulator talks to the draft or to the published version, a conversation each', async ({ page }) => {
+test('the simulator talks to the draft or to the published version, a conversation each', async ({
+  page,
+}) => {
   await signUp(page, `versions-sim-${Date.now()}@example.com`);
   const simulator = page.getByRole('complementary', { name: 'Simulator' });
   const talkTo = simulator.getByRole('group', { name: 'Talk to' });
