@@ -2,6 +2,7 @@
 
 import { X } from 'lucide-react';
 import type { BlockRef } from '@/lib/versions/bot-diff';
+import { edgeId } from './schema-to-flow';
 
 /**
  * A comparison of versions marked on the canvas (docs/versions.md, "Comparing versions"):
@@ -17,6 +18,8 @@ export interface DiffMarks {
   added: number[];
   changed: number[];
   removed: BlockRef[];
+  /** Arrows by id: their lines and labels take the same colours. */
+  arrows: { added: number[]; changed: number[] };
 }
 
 const MARKS = {
@@ -24,22 +27,38 @@ const MARKS = {
   changed: { colour: '#d97706', text: 'changed' },
 } as const;
 
-/** The style rules of the marks: an outline and a label above each block. */
+/** The style rules of the marks: an outline and a label above each block; arrows coloured alike. */
 export function diffMarksCss(marks: DiffMarks): string {
   return (['added', 'changed'] as const)
-    .filter((status) => marks[status].length)
     .map((status) => {
       const { colour, text } = MARKS[status];
-      const blocks = marks[status].map((id) => `[data-block-id="${id}"]`);
-      const labels = marks[status].map((id) => `[data-block-id="${id}"]::after`);
-      return (
-        `${blocks.join(',')}{outline:3px solid ${colour};outline-offset:3px}` +
-        `${labels.join(',')}{content:"${text}";position:absolute;top:-22px;left:0;padding:0 6px;` +
-        `border-radius:4px;background:${colour};color:#fff;font:600 11px/16px system-ui,sans-serif;` +
-        'text-transform:none;letter-spacing:0;pointer-events:none}'
-      );
+      return arrowMarksCss(marks.arrows[status], colour) + blockMarksCss(marks[status], colour, text);
     })
+    .filter(Boolean)
     .join('\n');
+}
+
+function blockMarksCss(ids: number[], colour: string, text: string): string {
+  if (!ids.length) return '';
+  const blocks = ids.map((id) => `[data-block-id="${id}"]`);
+  const labels = ids.map((id) => `[data-block-id="${id}"]::after`);
+  return (
+    `${blocks.join(',')}{outline:3px solid ${colour};outline-offset:3px}` +
+    `${labels.join(',')}{content:"${text}";position:absolute;top:-22px;left:0;padding:0 6px;` +
+    `border-radius:4px;background:${colour};color:#fff;font:600 11px/16px system-ui,sans-serif;` +
+    'text-transform:none;letter-spacing:0;pointer-events:none}'
+  );
+}
+
+/** An arrow's line in the colour, thicker (over its kind's inline style), and its label outlined. */
+function arrowMarksCss(ids: number[], colour: string): string {
+  if (!ids.length) return '';
+  const lines = ids.map((id) => `.react-flow__edge[data-id="${edgeId(id)}"] .react-flow__edge-path`);
+  const labels = ids.map((id) => `[data-testid="arrow-${id}"]`);
+  return (
+    `${lines.join(',')}{stroke:${colour}!important;stroke-width:3px!important}` +
+    `${labels.join(',')}{outline:2px solid ${colour};outline-offset:1px}\n`
+  );
 }
 
 /** What the marks mean, over the canvas, with the removed blocks and a way to hide them. */
@@ -66,6 +85,9 @@ export function DiffMarksBanner({ marks, onHide }: { marks: DiffMarks; onHide():
               <span className="mr-1 inline-block size-2.5 rounded-sm bg-amber-600 align-middle" aria-hidden />
               {marks.changed.length} changed
             </span>
+          ) : null}
+          {marks.arrows.added.length + marks.arrows.changed.length ? (
+            <span>{marks.arrows.added.length + marks.arrows.changed.length} arrows added or changed</span>
           ) : null}
         </p>
         {marks.removed.length ? (

@@ -133,6 +133,10 @@ export function VersionDiff({
               added: diff.blocks.added.map((b) => b.id),
               changed: diff.blocks.changed.map((b) => b.id),
               removed: diff.blocks.removed,
+              arrows: {
+                added: diff.arrows.added.map((a) => a.id),
+                changed: diff.arrows.changed.map((a) => a.id),
+              },
             })
           }
         />
