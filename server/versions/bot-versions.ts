@@ -231,29 +231,46 @@ export async function publishDraft(
   by: Publisher,
   options: PublishOptions = {},
 ): Promise<VersionSummary> {
+  // Read and checked before taking the project's lock (a big bot's lint takes a while, and
+  // autosaves wait for the lock); the lock then makes sure it is still the draft.
+  const seen = await db.project.findUnique({
+    where: { id: projectId },
+    select: { schemaRevision: true, publishedVersion: true, publishedRevision: true },
+  });
+  if (!seen) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
+  refuseStale(seen, options.expectedRevision);
+  const { schema } = await loadBotSchema(db, projectId);
+  const problems = await publishProblems(db, projectId, schema);
+  if (problems.length)
+    throw invalid(`The draft was not published; fix these first:\n${describeFieldErrors(problems)}`);
   return db.$transaction(async (tx) => {
     const project = await lockProjectRow(tx, projectId);
     if (!project) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
-    if (options.expectedRevision !== undefined && options.expectedRevision !== project.schemaRevision)
-      throw new DomainError(
-        'conflict',
-        `The draft was changed elsewhere (revision ${project.schemaRevision}, you see ${options.expectedRevision}). Reload, check it, and publish again; nothing was published.`,
-      );
-    if (project.publishedVersion && project.publishedRevision === project.schemaRevision)
-      throw new DomainError(
-        'conflict',
-        `The draft has no changes since version ${project.publishedVersion}: there is nothing to publish.`,
-      );
-    const { schema } = await loadBotSchema(tx, projectId);
-    const problems = await publishProblems(tx, projectId, schema);
-    if (problems.length)
-      throw invalid(`The draft was not published; fix these first:\n${describeFieldErrors(problems)}`);
+    // Saved again meanwhile, or published by someone else: refused as if it had been so at the start.
+    refuseStale(project, seen.schemaRevision);
     return storeVersion(tx, projectId, schema, by, {
       note: options.note?.trim() ?? '',
       draftRevision: project.schemaRevision,
       restoredFrom: null,
     });
   }, BOT_WRITE_TRANSACTION);
+}
+
+/** A draft other than the one the publisher saw, or one that is the published version already. */
+function refuseStale(
+  project: { schemaRevision: number; publishedVersion: number; publishedRevision: number | null },
+  expectedRevision: number | undefined,
+): void {
+  if (expectedRevision !== undefined && expectedRevision !== project.schemaRevision)
+    throw new DomainError(
+      'conflict',
+      `The draft was changed elsewhere (revision ${project.schemaRevision}, you see ${expectedRevision}). Reload, check it, and publish again; nothing was published.`,
+    );
+  if (project.publishedVersion && project.publishedRevision === project.schemaRevision)
+    throw new DomainError(
+      'conflict',
+      `The draft has no changes since version ${project.publishedVersion}: there is nothing to publish.`,
+    );
 }
 
 /**
