@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { type FunnelStep, funnelRows } from '@/lib/analytics/funnel';
-import { analyticsQuerySchema } from '@/lib/analytics/query';
+import { analyticsQuerySchema, dayInZone } from '@/lib/analytics/query';
 import { BLOCK_KIND_RULES, type Block } from '@/lib/schema';
 import type { AnalyticsStore } from './analytics-overlay';
 
@@ -27,13 +27,6 @@ const STOPPED_AFTER = [
   { minutes: 60 * 24 * 3, label: '3 days' },
   { minutes: 60 * 24 * 7, label: '7 days' },
 ];
-
-/** A day as YYYY-MM-DD in the browser's calendar, `back` days before today. */
-const dayBefore = (back: number) => {
-  const d = new Date();
-  d.setDate(d.getDate() - back);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
 
 const number = new Intl.NumberFormat('en');
 const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
@@ -99,6 +92,9 @@ function AnalyticsBody({
     ['version', 'days', 'stopped', 'from', 'to', 'step'].map((k) => [k, `${idBase}-${k}`]),
   ) as Record<'version' | 'days' | 'stopped' | 'from' | 'to' | 'step', string>;
   const versions = useQuery(trpc.versions.list.queryOptions({ projectId }));
+  // "The last 30 days" are the project's days, as the counts are.
+  const timeZone = useQuery(trpc.project.get.queryOptions({ projectId })).data?.timeZone ?? 'UTC';
+  const dayBefore = (back: number) => dayInZone(new Date(), timeZone, back);
   const funnels = useQuery(trpc.crm.funnels.queryOptions({ projectId }));
   const [version, setVersion] = useState<number | undefined>(undefined);
   const [range, setRange] = useState<(typeof RANGES)[number]['value']>('30');

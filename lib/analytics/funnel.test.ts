@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dropOff, funnelRows } from './funnel';
 import type { FlowAnalytics } from './query';
+import { dayInZone } from './query';
 
 const analytics: FlowAnalytics = {
   version: 1,
@@ -48,5 +49,15 @@ describe('funnel', () => {
     expect(dropOff(analytics.blocks[1])).toBe(0.5);
     expect(dropOff({ clients: 0, stopped: 3 })).toBe(0);
     expect(dropOff({ clients: 2, stopped: 5 })).toBe(1);
+  });
+});
+
+describe('days', () => {
+  it("counts back from the project's own day, not the browser's", () => {
+    const late = new Date('2026-05-01T22:30:00Z'); // already 2 May in Vladivostok (UTC+10)
+    expect(dayInZone(late, 'UTC')).toBe('2026-05-01');
+    expect(dayInZone(late, 'Asia/Vladivostok')).toBe('2026-05-02');
+    expect(dayInZone(late, 'Asia/Vladivostok', 29)).toBe('2026-04-03');
+    expect(dayInZone(new Date('2026-03-01T01:00:00Z'), 'America/New_York', 0)).toBe('2026-02-28');
   });
 });

@@ -11,6 +11,17 @@ const day = z
     return !Number.isNaN(time) && new Date(time).toISOString().startsWith(d);
   }, 'Not a calendar date.');
 
+/** The day `back` days before `now`'s day in the time zone, as YYYY-MM-DD (the analytics' days are the project's). */
+export function dayInZone(now: Date, timeZone: string, back = 0): string {
+  const today = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+  return new Date(Date.parse(`${today}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
+}
+
 export const daysBetween = (from: string, to: string): number =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
