@@ -129,3 +129,88 @@ export function connectFields(schema: z.ZodObject): ConnectField[] {
     return { key, meta, initial: initial || (meta.options ? Object.keys(meta.options)[0] : '') };
   });
 }
+
+const jambonzSid = (what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+      error: `must be the ${what}: a UUID like 9351f46a-678c-43f5-b8a6-d4eb58d131af, from the jambonz portal`,
+    });
+const phoneNumber = z
+  .string()
+  .trim()
+  .regex(/^\+?[\d\s().-]{5,25}$/, { error: 'must be a phone number, like +1 415 555 2671' });
+
+/** Telephony on a jambonz voice gateway (docs/channels/telephony.md). */
+export const connectTelephonyInput = z.object({
+  apiUrl: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+      error: 'must be the jambonz REST API’s address, like https://jambonz.example.com (no /v1)',
+    })
+    .register(connectFieldMeta, {
+      label: 'jambonz API address',
+      hint: 'Where the jambonz REST API answers, without /v1. A private address must be allowed with BLOCKBOT_HTTP_ALLOW_HOSTS.',
+      placeholder: 'https://jambonz.example.com',
+    }),
+  accountSid: jambonzSid('account SID').register(connectFieldMeta, {
+    label: 'Account SID',
+    hint: 'The jambonz portal → Account.',
+  }),
+  apiKey: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{8,256}$/, { error: 'must be an API key of the account, from the jambonz portal' })
+    .register(connectFieldMeta, {
+      label: 'API key',
+      hint: 'The jambonz portal → Account → API keys.',
+      secret: true,
+    }),
+  applicationSid: jambonzSid('application SID').register(connectFieldMeta, {
+    label: 'Application SID',
+    hint: 'The jambonz application whose calling and call status webhooks are the addresses shown after connecting.',
+  }),
+  webhookSecret: z
+    .string()
+    .trim()
+    .min(8, { error: 'must be the account’s webhook secret, from the jambonz portal → Account' })
+    .max(256, { error: 'must be at most 256 characters' })
+    .register(connectFieldMeta, {
+      label: 'Webhook secret',
+      hint: 'The jambonz portal → Account → Webhook secret: every webhook is checked against its signature.',
+      secret: true,
+    }),
+  callerNumber: phoneNumber.register(connectFieldMeta, {
+    label: 'Caller number',
+    hint: 'The number outbound calls come from (a number of your carrier routed to this application).',
+  }),
+  voiceVendor: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9_:-]{2,40}$/, {
+      error: 'must be a speech vendor’s name as jambonz knows it, like google',
+    })
+    .default('google')
+    .register(connectFieldMeta, {
+      label: 'Speech vendor',
+      hint: 'As configured in jambonz: google, aws, microsoft…',
+    }),
+  language: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, { error: 'must be a language code like en-US' })
+    .default('en-US')
+    .register(connectFieldMeta, { label: 'Language', hint: 'What is spoken and recognised, like en-US.' }),
+  voice: z
+    .string()
+    .trim()
+    .max(100, { error: 'must be at most 100 characters' })
+    .default('')
+    .register(connectFieldMeta, { label: 'Voice', hint: 'The vendor’s voice name; empty for its default.' }),
+  transferNumber: phoneNumber.or(z.literal('')).default('').register(connectFieldMeta, {
+    label: 'Transfer number',
+    hint: 'Where a call goes when the bot asks for an operator (ask_operator()); empty: the call stays with the bot.',
+  }),
+});

@@ -24,7 +24,10 @@ export interface ChannelFilter {
 export const groupIdFilter = (groupId: string | undefined) =>
   groupId === undefined ? undefined : { equals: groupId, mode: 'insensitive' as const };
 
-/** The chat-app number's forms a client may be stored under. */
+/** The clients stored by their phone number: the chat-app messenger's and telephony's. */
+const PHONE_CLIENT_TYPES = [CLIENT_TYPES.chatapp, CLIENT_TYPES.telephony];
+
+/** The forms a phone client's number may be stored under (telephony's: the digits). */
 const chatappNumbers = (digits: string) => [
   digits,
   `+${digits}`,
@@ -33,7 +36,7 @@ const chatappNumbers = (digits: string) => [
 ];
 
 /**
- * Clients with this phone: chat-app clients by their number (with or without the messenger
+ * Clients with this phone: chat-app and telephony clients by their number (with or without the messenger
  * suffix), then those whose `phone` variable has its digits; at most `limit`.
  */
 export async function findClientIdsByPhone(
@@ -47,7 +50,7 @@ export async function findClientIdsByPhone(
   const chatapp = await db.client.findMany({
     where: {
       projectId,
-      clientType: CLIENT_TYPES.chatapp,
+      clientType: { in: PHONE_CLIENT_TYPES },
       platformId: { in: chatappNumbers(digits) },
       groupId: groupIdFilter(options.groupId),
     },

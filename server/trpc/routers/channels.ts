@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { connectCloudInput, connectGatewayInput, connectTgInput } from '@/lib/channels/connect-inputs';
+import {
+  connectCloudInput,
+  connectGatewayInput,
+  connectTelephonyInput,
+  connectTgInput,
+} from '@/lib/channels/connect-inputs';
 import { disconnectChannel, listChannels } from '@/server/channels/channel-list';
 import {
   connectCloudChannel,
@@ -11,6 +16,7 @@ import {
   gatewayPairing,
   restartGateway,
 } from '@/server/channels/chatapp/gateway-service';
+import { connectTelephonyChannel } from '@/server/channels/telephony/channel-service';
 import { connectTgChannel } from '@/server/channels/tg/channel-service';
 import { startPolling } from '@/server/channels/tg/polling';
 import {
@@ -43,6 +49,9 @@ export const channelsRouter = createTRPCRouter({
   updateChatapp: projectManagerProcedure
     .input(updateChatappInput)
     .mutation(({ ctx, input }) => updateChatappSettings(ctx.db, ctx.projectId, input)),
+  connectTelephony: projectManagerProcedure
+    .input(connectTelephonyInput)
+    .mutation(({ ctx, input }) => connectTelephonyChannel(ctx.db, ctx.projectId, input)),
   createWidget: projectManagerProcedure
     .input(createWidgetInput)
     .mutation(({ ctx, input }) => createWidgetChannel(ctx.db, ctx.projectId, input)),

@@ -1,0 +1,198 @@
+import { buttonRows, numberedChoice } from '@/lib/channels/message-layout';
+import type { Attachment, Button, Buttons } from '@/lib/schema';
+
+/**
+ * What a voice call does with the bot's messages, on the jambonz webhook protocol: a message's
+ * text is spoken (`say`), its buttons become a `gather` of one digit each (1, 2, 3 …, announced
+ * as the hint variant: "Press 1 for Yes") and speech, the digit or phrase the caller answers
+ * is the client's message (the button's text for its digit), and a call with nothing left to
+ * ask hangs up. Pure: the channel (server/channels/telephony) sends and receives the verbs.
+ */
+
+/** A jambonz verb as this channel uses it (docs.jambonz.org, "Webhook verbs"). */
+export type Verb =
+  | { verb: 'say'; text: string; synthesizer?: Synthesizer }
+  | {
+      verb: 'gather';
+      actionHook: string;
+      input: ('digits' | 'speech')[];
+      numDigits?: number;
+      finishOnKey?: string;
+      timeout: number;
+      say?: { text: string; synthesizer?: Synthesizer };
+      recognizer?: { vendor: string; language: string };
+    }
+  | { verb: 'dial'; target: { type: 'phone'; number: string }[]; callerId?: string; actionHook?: string }
+  | { verb: 'hangup' }
+  | { verb: 'pause'; length: number }
+  | { verb: 'redirect'; actionHook: string };
+
+export interface Synthesizer {
+  vendor: string;
+  language: string;
+  voice?: string;
+}
+
+/** How the channel speaks: its text-to-speech voice and language (the channel's setting). */
+export interface VoiceSettings {
+  vendor: string;
+  language: string;
+  voice: string;
+}
+
+/** A voice answer can name at most 9 options with one key each (0 is kept for "repeat"). */
+export const MAX_VOICE_OPTIONS = 9;
+/** Spoken text is cut here: a longer text is not something a caller listens to. */
+export const MAX_SPOKEN_CHARS = 3000;
+/** Seconds a gather waits for the caller's answer. */
+export const GATHER_TIMEOUT_SECONDS = 8;
+
+/** The options of a message's buttons, numbered as they are announced (the designer's rows in order). */
+export function voiceOptions(buttons: Buttons | null | undefined): Button[] {
+  if (!buttons) return [];
+  return buttonRows(Array.isArray(buttons) ? buttons : buttons.buttons)
+    .flat()
+    .slice(0, MAX_VOICE_OPTIONS);
+}
+
+/** What is said for a message: its text, and for buttons the hint and `Press N for …` lines. */
+export function spokenText(message: { text: string; buttons: Buttons | null }): string {
+  const options = voiceOptions(message.buttons);
+  const hint = message.buttons && !Array.isArray(message.buttons) ? message.buttons.hint.trim() : '';
+  const lines = [
+    message.text.trim(),
+    hint,
+    ...options.map((b, i) => `Press ${i + 1} for ${b.text.trim()}.`),
+  ].filter(Boolean);
+  const text = lines.join('\n');
+  return text.length > MAX_SPOKEN_CHARS ? `${text.slice(0, MAX_SPOKEN_CHARS - 1)}…` : text;
+}
+
+const synthesizerOf = (voice: VoiceSettings): Synthesizer => ({
+  vendor: voice.vendor,
+  language: voice.language,
+  ...(voice.voice ? { voice: voice.voice } : {}),
+});
+
+export interface MessageForVoice {
+  text: string;
+  attachments: Attachment[];
+  buttons: Buttons | null;
+}
+
+/**
+ * One message's verbs: its text said, or for a message with buttons a `gather` that says it
+ * (the caller may answer while it speaks) and waits for one digit or a phrase. Attachments are
+ * not spoken (lint warns of them).
+ */
+export function messageVerbs(message: MessageForVoice, voice: VoiceSettings, actionHook: string): Verb[] {
+  const text = spokenText(message);
+  const options = voiceOptions(message.buttons);
+  const synthesizer = synthesizerOf(voice);
+  if (options.length)
+    return [
+      {
+        verb: 'gather',
+        actionHook,
+        input: ['digits', 'speech'],
+        numDigits: 1,
+        timeout: GATHER_TIMEOUT_SECONDS,
+        say: { text, synthesizer },
+        recognizer: { vendor: voice.vendor, language: voice.language },
+      },
+    ];
+  return text ? [{ verb: 'say', text, synthesizer }] : [];
+}
+
+/** How a turn ends once the bot's messages are said: wait for an answer, or hang up. */
+export type TurnEnd = 'listen' | 'hangup';
+
+/**
+ * A turn's verbs: the messages' verbs, then, when the last of them asks nothing (no gather),
+ * a gather of speech and digits (ended by #) when the bot waits for an answer, or a hangup.
+ */
+export function turnVerbs(verbs: Verb[], end: TurnEnd, actionHook: string, voice: VoiceSettings): Verb[] {
+  const last = verbs.at(-1);
+  if (end === 'hangup') return [...verbs, { verb: 'hangup' }];
+  if (last?.verb === 'gather') return verbs;
+  return [
+    ...verbs,
+    {
+      verb: 'gather',
+      actionHook,
+      input: ['digits', 'speech'],
+      finishOnKey: '#',
+      timeout: GATHER_TIMEOUT_SECONDS,
+      recognizer: { vendor: voice.vendor, language: voice.language },
+    },
+  ];
+}
+
+/** What a gather's actionHook reports (the fields this channel reads). */
+export interface GatherResult {
+  reason?: string;
+  digits?: string;
+  speech?: { alternatives?: { transcript?: string }[] };
+}
+
+/**
+ * The client's message for a gather's result: the digits pressed (the option's text when they
+ * name one of the last message's options), or the phrase recognised; null on a timeout or
+ * anything else (nothing was said).
+ */
+export function answerText(result: GatherResult, lastButtons: Buttons | null): string | null {
+  if (result.reason === 'dtmfDetected' && result.digits) {
+    const options = voiceOptions(lastButtons);
+    return numberedChoice(result.digits, options) ?? result.digits;
+  }
+  if (result.reason === 'speechDetected') {
+    const transcript = result.speech?.alternatives?.[0]?.transcript?.trim();
+    if (!transcript) return null;
+    // "two" or "2" said for an option is its number too.
+    const spokenDigit = SPOKEN_DIGITS[transcript.toLowerCase().replace(/[.!?]$/, '')];
+    const options = voiceOptions(lastButtons);
+    if (spokenDigit && options.length) return numberedChoice(spokenDigit, options) ?? transcript;
+    return numberedChoice(transcript, options) ?? transcript;
+  }
+  return null;
+}
+
+const SPOKEN_DIGITS: Record<string, string> = {
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+};
+
+/** A call status as jambonz's call_status_hook reports it. */
+export type CallStatus =
+  | 'trying'
+  | 'ringing'
+  | 'early-media'
+  | 'in-progress'
+  | 'completed'
+  | 'failed'
+  | 'busy'
+  | 'no-answer'
+  | 'queued';
+
+/** An outbound call's outcome as the delivery status of the message it was placed for. */
+export function deliveryOf(status: string): { status: 'delivered' | 'failed'; error?: string } | null {
+  if (status === 'in-progress' || status === 'completed') return { status: 'delivered' };
+  if (status === 'busy') return { status: 'failed', error: 'the line was busy' };
+  if (status === 'no-answer') return { status: 'failed', error: 'the call was not answered' };
+  if (status === 'failed') return { status: 'failed', error: 'the call failed' };
+  return null;
+}
+
+/** The call events the bot receives as callbacks (`message_from_outside` 5). */
+export const CALL_EVENTS = {
+  answered: 'call_answered',
+  ended: 'call_ended',
+  missed: 'call_missed',
+} as const;

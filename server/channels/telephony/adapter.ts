@@ -1,0 +1,76 @@
+import { messageVerbs } from '@/lib/telephony/verbs';
+import type { ChannelAdapter, DeliveryResult } from '../channel-adapter';
+import { addPending, openTurn, PENDING_KEY, readCall, writeCall } from './calls';
+import {
+  apiOf,
+  projectTelephonyChannel,
+  TELEPHONY_CLIENT_TYPE,
+  telephonyCredentials,
+  telephonySettings,
+  telephonyUrls,
+} from './channel-service';
+
+/**
+ * Speaks the bot's messages. A message for a call whose webhook this process is answering
+ * joins that answer (the call's turn, ./calls.ts); for a call live elsewhere (another process,
+ * a `message()` from the API during the call) it waits as the call's pending verbs and the call
+ * is redirected to fetch them (live call control: PUT the call with a call_hook); for a client
+ * with no call it is the call: an outbound call is placed through the REST API, whose answer
+ * speaks it. The message is `sent` with the call's sid; the call's outcome is its delivery
+ * status (./updates.ts).
+ */
+
+const ended = (): DeliveryResult => ({
+  delivered: false,
+  error: 'the call had ended: a message to a call that is over is not spoken',
+});
+
+export const telephonyChannel: ChannelAdapter = {
+  clientType: TELEPHONY_CLIENT_TYPE,
+  async send(client, message, { db }) {
+    const channel = await projectTelephonyChannel(db, client.projectId);
+    if (!channel) return { delivered: false, error: 'no telephony channel is connected to this project' };
+    const urls = telephonyUrls(channel.id);
+    const verbs = messageVerbs(message, telephonySettings(channel), urls.gather);
+    const turn = openTurn(client.projectId, client.platformId);
+    if (turn) {
+      if (turn.ended) return ended();
+      turn.verbs.push(...verbs);
+      if (message.buttons) turn.lastButtons = message.buttons;
+      return { delivered: true, externalId: turn.callSid };
+    }
+    const call = await readCall(db, client.id);
+    await addPending(db, client.id, verbs);
+    const api = apiOf(channel);
+    const { accountSid, applicationSid } = telephonyCredentials(channel);
+    if (call?.status === 'dialing') return { delivered: true, externalId: call.sid };
+    if (call?.status === 'live') {
+      const redirected = await api.put(`Accounts/${accountSid}/Calls/${call.sid}`, {
+        call_hook: { url: urls.pending, method: 'POST' },
+      });
+      if (redirected.ok) return { delivered: true, externalId: call.sid };
+      if (redirected.reason !== 'not_found') return { delivered: false, error: redirected.description };
+      // The call is over: this message places a new one.
+    }
+    const placed = await api.post<{ sid?: string }>(`Accounts/${accountSid}/Calls`, {
+      application_sid: applicationSid,
+      from: channel.groupId,
+      to: { type: 'phone', number: client.platformId },
+      call_hook: { url: urls.callHook, method: 'POST' },
+      call_status_hook: { url: urls.statusHook, method: 'POST' },
+      tag: { clientId: client.id },
+    });
+    if (!placed.ok || !placed.result.sid) {
+      await db.clientChannelState.deleteMany({ where: { clientId: client.id, key: PENDING_KEY } });
+      return {
+        delivered: false,
+        error: `jambonz did not place the call: ${placed.ok ? 'no call sid in its answer' : placed.description}`,
+      };
+    }
+    await writeCall(db, client.id, { sid: placed.result.sid, status: 'dialing', channelId: channel.id });
+    return { delivered: true, externalId: placed.result.sid };
+  },
+  async call(_projectId, fn) {
+    throw new Error(`${fn} is not a telephony function`);
+  },
+};

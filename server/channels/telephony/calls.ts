@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import type { Buttons } from '@/lib/schema';
+import type { Verb } from '@/lib/telephony/verbs';
+import type { Db } from '@/server/db/client-type';
+
+/**
+ * What the channel knows of a client's call, and the turns this process is answering.
+ *
+ * A call's state is the client's channel state (`ClientChannelState`, never the bot's
+ * variables): `telephony.call` holds its sid and whether it is being dialed or live, and
+ * `telephony.pending` the verbs waiting for it (an outbound call not answered yet, or a send
+ * made while no webhook of the call was being answered in this process).
+ *
+ * A turn is one webhook's answer being built: while the engine runs the caller's message in
+ * this process, the adapter's sends append their verbs to the call's turn, and the webhook
+ * answers them. A turn of a call that has ended (the call events `call_ended`,
+ * `call_missed`) takes no verbs: nothing is spoken to a call that is over.
+ */
+
+export const CALL_KEY = 'telephony.call';
+export const PENDING_KEY = 'telephony.pending';
+
+export const callStateSchema = z.object({
+  sid: z.string(),
+  status: z.enum(['dialing', 'live']),
+  channelId: z.number().int(),
+});
+export type CallState = z.infer<typeof callStateSchema>;
+
+export async function readCall(db: Db, clientId: number): Promise<CallState | null> {
+  const row = await db.clientChannelState.findUnique({
+    where: { clientId_key: { clientId, key: CALL_KEY } },
+  });
+  if (!row) return null;
+  try {
+    return callStateSchema.parse(JSON.parse(row.value));
+  } catch {
+    return null;
+  }
+}
+
+async function writeState(db: Db, clientId: number, key: string, value: string | null) {
+  if (value === null) await db.clientChannelState.deleteMany({ where: { clientId, key } });
+  else
+    await db.clientChannelState.upsert({
+      where: { clientId_key: { clientId, key } },
+      create: { clientId, key, value },
+      update: { value, updatedAt: new Date() },
+    });
+}
+
+export const writeCall = (db: Db, clientId: number, call: CallState | null) =>
+  writeState(db, clientId, CALL_KEY, call && JSON.stringify(call));
+
+/** The call state as an event's channel state (written with the event). */
+export const callChannelState = (call: CallState | null) => ({
+  [CALL_KEY]: call && JSON.stringify(call),
+  ...(call ? {} : { [PENDING_KEY]: null }),
+});
+
+/** Adds verbs to those waiting for the client's call. */
+export async function addPending(db: Db, clientId: number, verbs: Verb[]): Promise<void> {
+  if (!verbs.length) return;
+  await db.$transaction(async (tx) => {
+    const row = await tx.clientChannelState.findUnique({
+      where: { clientId_key: { clientId, key: PENDING_KEY } },
+    });
+    const before = row ? (JSON.parse(row.value) as Verb[]) : [];
+    await writeState(tx as unknown as Db, clientId, PENDING_KEY, JSON.stringify([...before, ...verbs]));
+  });
+}
+
+/** Takes the verbs waiting for the client's call (they are answered once). */
+export async function takePending(db: Db, clientId: number): Promise<Verb[]> {
+  const rows = await db.clientChannelState.findMany({ where: { clientId, key: PENDING_KEY } });
+  if (!rows.length) return [];
+  const { count } = await db.clientChannelState.deleteMany({
+    where: { clientId, key: PENDING_KEY, value: rows[0].value },
+  });
+  return count ? (JSON.parse(rows[0].value) as Verb[]) : [];
+}
+
+export interface Turn {
+  callSid: string;
+  /** The call has ended: sends are not spoken. */
+  ended: boolean;
+  verbs: Verb[];
+  lastButtons: Buttons | null;
+}
+
+const turns = new Map<string, Turn>();
+const clientKey = (projectId: number, platformId: string) => `${projectId}:${platformId}`;
+
+/** Runs `work` with the client's call turn open in this process; answers what it collected. */
+export async function withTurn<T>(
+  projectId: number,
+  platformId: string,
+  callSid: string,
+  ended: boolean,
+  work: (turn: Turn) => Promise<T>,
+): Promise<{ turn: Turn; result: T }> {
+  const key = clientKey(projectId, platformId);
+  const turn: Turn = { callSid, ended, verbs: [], lastButtons: null };
+  const before = turns.get(key);
+  turns.set(key, turn);
+  try {
+    return { turn, result: await work(turn) };
+  } finally {
+    if (before) turns.set(key, before);
+    else if (turns.get(key) === turn) turns.delete(key);
+  }
+}
+
+/** The client's call turn open in this process, if any. */
+export const openTurn = (projectId: number, platformId: string): Turn | undefined =>
+  turns.get(clientKey(projectId, platformId));
+
+type TurnAnswer = Verb[];
+const waiters = new Map<string, (verbs: TurnAnswer) => void>();
+
+/**
+ * Waits for the turn of an update this process stored (by its id) to be answered by the
+ * processor; undefined after `ms` (the update was a repeat, or is processed elsewhere).
+ */
+export function awaitTurn(updateId: string, ms: number): Promise<TurnAnswer | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      waiters.delete(updateId);
+      resolve(undefined);
+    }, ms);
+    waiters.set(updateId, (verbs) => {
+      clearTimeout(timer);
+      waiters.delete(updateId);
+      resolve(verbs);
+    });
+  });
+}
+
+/** Hands a turn's verbs to its waiting webhook; false when none waits (the caller then redirects the call). */
+export function answerTurn(updateId: string, verbs: TurnAnswer): boolean {
+  const waiter = waiters.get(updateId);
+  if (!waiter) return false;
+  waiter(verbs);
+  return true;
+}

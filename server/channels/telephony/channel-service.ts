@@ -1,0 +1,164 @@
+import type { z } from 'zod';
+import { connectTelephonyInput } from '@/lib/channels/connect-inputs';
+import { CLIENT_TYPES } from '@/lib/channels/descriptors';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
+import type { VoiceSettings } from '@/lib/telephony/verbs';
+import { baseUrl } from '@/server/config/env';
+import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
+import type { Db } from '@/server/db/client-type';
+import { DomainError, invalid, parseInput } from '@/server/errors';
+import { channelView } from '../channel-view';
+import { type JambonzApi, jambonzApi } from './rest-api';
+
+/**
+ * Connecting a jambonz voice gateway: the API key is checked by reading the application, and
+ * the API key and the webhook secret are stored sealed (secret-box). The caller number (E.164
+ * digits) is the channel's group_id; its clients have none (`groupless`). The addresses to
+ * enter as the application's calling and call status webhooks are answered at connection.
+ */
+
+export const TELEPHONY_CLIENT_TYPE = CLIENT_TYPES.telephony;
+
+interface SealedTelephony {
+  apiUrl: string;
+  accountSid: string;
+  applicationSid: string;
+  apiKey: string;
+  webhookSecret: string;
+}
+
+/** The channel's jambonz credentials, opened. */
+export interface TelephonyCredentials {
+  apiUrl: string;
+  accountSid: string;
+  applicationSid: string;
+  apiKey: string;
+  webhookSecret: string;
+}
+
+/** How the channel speaks, and where a call asking for an operator goes. */
+export interface TelephonySettings extends VoiceSettings {
+  transferNumber: string;
+}
+
+type Owner = { projectId: number; groupId: string; credentials: unknown };
+
+const context = (projectId: number, groupId: string, what: 'api-key' | 'webhook-secret') =>
+  `telephony-channel:${projectId}:${groupId}:${what}`;
+
+const MAX_OPENED = 256;
+const opened = new Map<string, TelephonyCredentials>();
+
+/** The channel's credentials, opened once per process (keyed by the sealed values). */
+export function telephonyCredentials(channel: Owner): TelephonyCredentials {
+  const sealed = channel.credentials as Partial<SealedTelephony> | null;
+  if (!sealed?.apiKey || !sealed.webhookSecret || !sealed.apiUrl || !sealed.accountSid)
+    throw new Error(`the telephony channel ${channel.groupId} has no stored jambonz credentials`);
+  const key = `${channel.projectId}:${channel.groupId} ${sealed.apiKey} ${sealed.webhookSecret}`;
+  let credentials = opened.get(key);
+  if (credentials) opened.delete(key);
+  else
+    credentials = {
+      apiUrl: sealed.apiUrl,
+      accountSid: sealed.accountSid,
+      applicationSid: sealed.applicationSid ?? '',
+      apiKey: decryptSecret(sealed.apiKey, context(channel.projectId, channel.groupId, 'api-key')),
+      webhookSecret: decryptSecret(
+        sealed.webhookSecret,
+        context(channel.projectId, channel.groupId, 'webhook-secret'),
+      ),
+    };
+  opened.set(key, credentials);
+  if (opened.size > MAX_OPENED) opened.delete(opened.keys().next().value as string);
+  return credentials;
+}
+
+export const apiOf = (channel: Owner): JambonzApi => {
+  const { apiUrl, apiKey } = telephonyCredentials(channel);
+  return jambonzApi(apiUrl, apiKey);
+};
+
+/** The channel's voice settings, read leniently (defaults for anything missing). */
+export function telephonySettings(channel: { settings: unknown }): TelephonySettings {
+  const s = (channel.settings ?? {}) as Partial<TelephonySettings>;
+  return {
+    vendor: typeof s.vendor === 'string' && s.vendor ? s.vendor : 'google',
+    language: typeof s.language === 'string' && s.language ? s.language : 'en-US',
+    voice: typeof s.voice === 'string' ? s.voice : '',
+    transferNumber: typeof s.transferNumber === 'string' ? s.transferNumber : '',
+  };
+}
+
+/** The channel's addresses: its calling webhook, and below it what jambonz calls back. */
+export function telephonyUrls(channelId: number) {
+  const root = `${baseUrl().replace(/\/+$/, '')}/api/channels/telephony/${channelId}`;
+  return {
+    callHook: root,
+    statusHook: `${root}/status`,
+    gather: `${root}/gather`,
+    pending: `${root}/pending`,
+    dialEnd: `${root}/dial-end`,
+  };
+}
+
+export async function connectTelephonyChannel(
+  db: Db,
+  projectId: number,
+  input: z.input<typeof connectTelephonyInput>,
+) {
+  const parsed = parseInput(connectTelephonyInput, input);
+  const { apiUrl, accountSid, apiKey, applicationSid, webhookSecret, callerNumber } = parsed;
+  const api = jambonzApi(apiUrl, apiKey);
+  const app = await api.get<{ name?: string; account_sid?: string }>(`Applications/${applicationSid}`);
+  if (!app.ok)
+    throw invalid(
+      app.reason === 'unauthorized'
+        ? `jambonz does not accept this API key (${app.description}).`
+        : app.reason === 'not_found'
+          ? `jambonz has no application ${applicationSid} (${app.description}); check the application SID.`
+          : `jambonz could not be asked about the application: ${app.description}`,
+      app.reason === 'unauthorized' ? 'apiKey' : app.reason === 'not_found' ? 'applicationSid' : 'apiUrl',
+    );
+  if (app.result.account_sid && app.result.account_sid !== accountSid)
+    throw invalid(`The application ${applicationSid} belongs to another account.`, 'accountSid');
+  const groupId = phoneDigits(callerNumber);
+  const taken = await db.channel.findFirst({ where: { kind: 'telephony', groupId } });
+  if (taken)
+    throw new DomainError(
+      'conflict',
+      taken.projectId === projectId
+        ? `+${groupId} is already connected to this project.`
+        : `+${groupId} is connected to another project; disconnect it there first.`,
+      'callerNumber',
+    );
+  const channel = await db.channel.create({
+    data: {
+      projectId,
+      kind: 'telephony',
+      clientType: TELEPHONY_CLIENT_TYPE,
+      groupId,
+      name: app.result.name ?? `+${groupId}`,
+      credentials: {
+        apiUrl,
+        accountSid,
+        applicationSid,
+        apiKey: encryptSecret(apiKey, context(projectId, groupId, 'api-key')),
+        webhookSecret: encryptSecret(webhookSecret, context(projectId, groupId, 'webhook-secret')),
+      } satisfies SealedTelephony,
+      receiveMode: 'webhook',
+      settings: {
+        vendor: parsed.voiceVendor,
+        language: parsed.language,
+        voice: parsed.voice,
+        transferNumber: parsed.transferNumber ? phoneDigits(parsed.transferNumber) : '',
+      } satisfies TelephonySettings,
+    },
+  });
+  const urls = telephonyUrls(channel.id);
+  return { ...channelView(channel), webhook: { callHook: urls.callHook, statusHook: urls.statusHook } };
+}
+
+/** The project's telephony channel outbound calls go through (the first connected). */
+export function projectTelephonyChannel(db: Db, projectId: number) {
+  return db.channel.findFirst({ where: { projectId, kind: 'telephony' }, orderBy: { id: 'asc' } });
+}

@@ -1,0 +1,12 @@
+import type { ChannelModule } from '../channel-module';
+import { telephonyChannel } from './adapter';
+import { telephonyInbound } from './updates';
+import { telephonyEndpoint, telephonyWebhook } from './webhook';
+
+export const telephonyModule: ChannelModule = {
+  kind: 'telephony',
+  adapter: telephonyChannel,
+  inbound: telephonyInbound as ChannelModule['inbound'],
+  webhook: { POST: telephonyWebhook },
+  endpoints: { POST: telephonyEndpoint },
+};

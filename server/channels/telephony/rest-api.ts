@@ -1,0 +1,70 @@
+import { SafeHttpError, safeFetch } from '@/server/http';
+
+/**
+ * The jambonz REST API of one account (docs.jambonz.org, "REST API"), every request through
+ * safeFetch with the API key as a Bearer header. Errors come as `{msg}` with 400, 401, 404,
+ * 422, 429 or 500.
+ */
+
+export type JambonzResult<T> =
+  | { ok: true; result: T }
+  | {
+      ok: false;
+      status: number;
+      reason: 'unauthorized' | 'not_found' | 'refused' | 'unavailable';
+      description: string;
+    };
+
+export interface JambonzApi {
+  get<T>(path: string): Promise<JambonzResult<T>>;
+  post<T>(path: string, body: unknown): Promise<JambonzResult<T>>;
+  put<T>(path: string, body: unknown): Promise<JambonzResult<T>>;
+}
+
+export function jambonzApi(apiUrl: string, apiKey: string): JambonzApi {
+  const root = `${apiUrl.replace(/\/+$/, '')}/v1`;
+  const headers = { authorization: `Bearer ${apiKey}` };
+  async function request<T>(method: string, path: string, body?: unknown): Promise<JambonzResult<T>> {
+    try {
+      const res = await safeFetch(`${root}/${path.replace(/^\/+/, '')}`, {
+        method,
+        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return answerOf<T>(res.status, res.body);
+    } catch (error) {
+      if (error instanceof SafeHttpError)
+        return { ok: false, status: 0, reason: 'unavailable', description: error.message };
+      throw error;
+    }
+  }
+  return {
+    get: (path) => request('GET', path),
+    post: (path, body) => request('POST', path, body),
+    put: (path, body) => request('PUT', path, body),
+  };
+}
+
+function answerOf<T>(status: number, text: string): JambonzResult<T> {
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    json = undefined;
+  }
+  if (status >= 200 && status < 300) return { ok: true, result: (json ?? {}) as T };
+  const msg =
+    json && typeof json === 'object' && 'msg' in json && typeof json.msg === 'string'
+      ? json.msg
+      : `the answer was not jambonz's (${text.slice(0, 120)})`;
+  const description = `HTTP ${status}: ${msg}`;
+  const reason =
+    status === 401 || status === 403
+      ? 'unauthorized'
+      : status === 404
+        ? 'not_found'
+        : status === 429 || status >= 500
+          ? 'unavailable'
+          : 'refused';
+  return { ok: false, status, reason, description };
+}

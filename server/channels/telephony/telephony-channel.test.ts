@@ -1,0 +1,310 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGE_FROM } from '@/lib/history-message';
+import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import type { PrismaClient } from '@/server/db/client-type';
+import { waitFor } from '@/server/testing/wait-for';
+import { saveAndPublish } from '@/server/versions/bot-versions';
+import { type ChatappTestApp, useChatappTestApp } from '../chatapp/testing/chatapp-test-app';
+import { CALL_KEY } from './calls';
+import { type FakeCall, type FakeJambonz, startFakeJambonz } from './testing/fake-jambonz';
+
+/**
+ * The telephony channel end to end: a jambonz gateway (the fake, on 127.0.0.1) connected
+ * through the web app's API, calls driven against the real route over HTTP with signed
+ * webhooks, the bot's blocks spoken and its buttons gathered as digits and speech, outbound
+ * calls placed for the API's messages with their outcome as delivery status, and call events
+ * reaching the bot.
+ */
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-telephony-'));
+let app: ChatappTestApp;
+let db: PrismaClient;
+let fake: FakeJambonz;
+let projectId: number;
+let channelId: number;
+let callHook: string;
+
+beforeAll(async () => {
+  fake = await startFakeJambonz();
+  app = await useChatappTestApp(tmp, {});
+  ({ db, projectId } = app);
+  await saveAndPublish(db, projectId, {
+    format: BOT_SCHEMA_FORMAT,
+    blocks: [
+      {
+        id: 1,
+        kind: 'start',
+        text: 'Welcome to Pizza.',
+        trigger: { alternatives: '' },
+        buttons: {
+          hint: 'What would you like?',
+          buttons: [{ text: 'Order a pizza' }, { text: 'Opening hours' }],
+        },
+      },
+      { id: 2, kind: 'state', text: 'Which size? Say small or large.' },
+      { id: 3, kind: 'state', text: 'We are open from nine to five.' },
+      { id: 4, kind: 'close_deal', text: 'A large pizza is on its way. Goodbye.' },
+      { id: 5, kind: 'start', text: 'Sorry we missed you', trigger: { alternatives: 'call_missed' } },
+      {
+        id: 6,
+        kind: 'start',
+        text: 'Connecting you to an operator.',
+        trigger: { alternatives: 'operator' },
+        formula: 'ask_operator()',
+      },
+    ],
+    arrows: [
+      { id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'Order a pizza' } },
+      { id: 2, from: 1, to: 3, kind: 'condition', condition: { alternatives: 'Opening hours' } },
+      { id: 3, from: 2, to: 4, kind: 'condition', condition: { alternatives: 'large' } },
+    ],
+  });
+  const connected = await app.owner.channels.connectTelephony({
+    projectId,
+    apiUrl: fake.url,
+    accountSid: fake.account.accountSid,
+    apiKey: fake.account.apiKey,
+    applicationSid: fake.account.applicationSid,
+    webhookSecret: fake.account.webhookSecret,
+    callerNumber: '+1 555 000 1000',
+    transferNumber: '+1 (555) 999-0000',
+  });
+  channelId = connected.id;
+  callHook = connected.webhook.callHook;
+  fake.setApplication({ callHook, statusHook: connected.webhook.statusHook });
+});
+afterAll(async () => {
+  await app?.close();
+  await fake?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const clientOf = (platformId: string) =>
+  db.client.findFirstOrThrow({ where: { projectId, clientType: 13, platformId } });
+
+describe('connecting', () => {
+  it('checks the API key against the application and keeps the key and webhook secret sealed', async () => {
+    const channel = await db.channel.findUniqueOrThrow({ where: { id: channelId } });
+    expect(channel).toMatchObject({ kind: 'telephony', clientType: 13, groupId: '15550001000' });
+    const stored = JSON.stringify(channel.credentials);
+    expect(stored).not.toContain(fake.account.apiKey);
+    expect(stored).not.toContain(fake.account.webhookSecret);
+    await expect(
+      app.owner.channels.connectTelephony({
+        projectId,
+        apiUrl: fake.url,
+        accountSid: fake.account.accountSid,
+        apiKey: 'wrong_key_123',
+        applicationSid: fake.account.applicationSid,
+        webhookSecret: fake.account.webhookSecret,
+        callerNumber: '+1 555 000 2000',
+      }),
+    ).rejects.toThrow(/does not accept this API key.*401: Invalid token/);
+  });
+});
+
+describe('an incoming call', () => {
+  let call: FakeCall;
+  it('speaks the entry block with its buttons as a gather of digits and speech, then follows the digit pressed', async () => {
+    call = await fake.inboundCall('+1 (415) 555-2671');
+    expect(call.spoken).toEqual([
+      'Welcome to Pizza.\nWhat would you like?\nPress 1 for Order a pizza.\nPress 2 for Opening hours.',
+    ]);
+    expect(call.gather).toMatchObject({ input: ['digits', 'speech'], numDigits: 1 });
+    const client = await clientOf('14155552671');
+    expect(client.groupId).toBe('');
+    const first = await db.message.findFirstOrThrow({ where: { clientId: client.id, direction: 'in' } });
+    expect(first).toMatchObject({ text: 'call_answered', messageFromOutside: MESSAGE_FROM.telephony });
+    const state = await db.clientChannelState.findUniqueOrThrow({
+      where: { clientId_key: { clientId: client.id, key: CALL_KEY } },
+    });
+    expect(JSON.parse(state.value)).toMatchObject({ sid: call.sid, status: 'live' });
+
+    await fake.press(call, '1');
+    expect(call.spoken.at(-1)).toBe('Which size? Say small or large.');
+    // A block with arrows and no buttons waits for an answer: speech or digits ended by #.
+    expect(call.gather).toMatchObject({ input: ['digits', 'speech'], finishOnKey: '#' });
+    const texts = await db.message.findMany({
+      where: { clientId: client.id, direction: 'in' },
+      orderBy: { id: 'asc' },
+      select: { text: true },
+    });
+    expect(texts.map((t) => t.text)).toEqual(['call_answered', 'Order a pizza']);
+  });
+
+  it('takes a spoken answer as the message, and a red block hangs up', async () => {
+    await fake.speak(call, 'large');
+    expect(call.spoken.at(-1)).toBe('A large pizza is on its way. Goodbye.');
+    expect(call.verbs.at(-1)).toEqual({ verb: 'hangup' });
+    expect(call.hungUp).toBe(true);
+    const client = await clientOf('14155552671');
+    // The call's end reaches the bot as a telephony callback, and the call state is cleared.
+    await waitFor(
+      () =>
+        db.message.findFirst({
+          where: { clientId: client.id, text: 'call_ended', messageFromOutside: MESSAGE_FROM.telephony },
+        }),
+      'the call_ended callback',
+    );
+    await waitFor(
+      async () => !(await db.clientChannelState.findFirst({ where: { clientId: client.id, key: CALL_KEY } })),
+      'the call state cleared',
+    );
+  });
+
+  it('says the option pressed by a number spoken too, and hangs up at the end of the flow', async () => {
+    const other = await fake.inboundCall('+1 415 555 0002');
+    await fake.speak(other, 'two');
+    expect(other.spoken.at(-1)).toBe('We are open from nine to five.');
+    expect(other.verbs.at(-1)).toEqual({ verb: 'hangup' });
+  });
+
+  it('transfers the call to the transfer number when the bot asks for an operator', async () => {
+    const other = await fake.inboundCall('+1 415 555 0003');
+    await fake.speak(other, 'operator');
+    expect(other.spoken.at(-1)).toBe('Connecting you to an operator.');
+    expect(other.dialed).toEqual(['15559990000']);
+    expect(other.verbs.find((v) => v.verb === 'dial')).toMatchObject({ callerId: '15550001000' });
+    expect(other.hungUp).toBe(true);
+  });
+});
+
+describe('signatures', () => {
+  const body = (sid: string) => ({
+    call_sid: sid,
+    direction: 'inbound',
+    from: '+14155550009',
+    to: '15550001000',
+    call_status: 'in-progress',
+  });
+  const stored = () => db.client.count({ where: { projectId, clientType: 13, platformId: '14155550009' } });
+
+  it('refuses a call_hook with no signature, a wrong one or a stale one, storing nothing', async () => {
+    const text = JSON.stringify(body('bad-1'));
+    const wrong = `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`;
+    const stale = fake.sign(text, Math.floor(Date.now() / 1000) - 3600);
+    for (const signature of [null, wrong, stale]) {
+      const answer = await fake.post(callHook, body('bad-1'), signature);
+      expect(answer.status).toBe(401);
+    }
+    const gather = await fake.post(
+      `${callHook}/gather`,
+      { ...body('bad-1'), reason: 'dtmfDetected', digits: '1' },
+      null,
+    );
+    expect(gather.status).toBe(401);
+    const status = await fake.post(
+      `${callHook}/status`,
+      { ...body('bad-1'), call_status: 'no-answer' },
+      wrong,
+    );
+    expect(status.status).toBe(401);
+    expect(await stored()).toBe(0);
+    expect(await db.channelUpdate.count({ where: { channelId, externalId: { contains: 'bad-1' } } })).toBe(0);
+  });
+
+  it('takes the same call signed', async () => {
+    const answer = await fake.post(callHook, body('good-1'));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([expect.objectContaining({ verb: 'gather' })]);
+    expect(await stored()).toBe(1);
+  });
+});
+
+describe('outbound calls', () => {
+  let clientId: number;
+  beforeAll(async () => {
+    const loaded = await app.callApi('load_clients', {
+      clients: [{ platform_id: '+1 (212) 555-0101', group_id: '', client_type: 13 }],
+    });
+    clientId = (loaded.body.clients as { client_id: number }[])[0].client_id;
+  });
+
+  const statusOf = (text: string) =>
+    db.message.findFirst({
+      where: { clientId, direction: 'out', text },
+      select: { status: true, error: true },
+    });
+
+  it("places a call for the API's message; busy is a failed delivery, and the missed call reaches the bot", async () => {
+    const sent = await app.callApi('message', { client_id: clientId, message: 'Your order is ready.' });
+    expect(sent.status).toBe(200);
+    const call = await waitFor(async () => fake.calls().find((c) => c.to === '12125550101'), 'the call');
+    expect(fake.requests.find((r) => r.method === 'POST' && r.path.endsWith('/Calls'))).toMatchObject({
+      status: 201,
+      body: { from: '15550001000', application_sid: fake.account.applicationSid, tag: { clientId } },
+    });
+    expect(await statusOf('Your order is ready.')).toMatchObject({ status: 'sent' });
+    await fake.fail(call, 'busy');
+    await waitFor(async () => (await statusOf('Your order is ready.'))?.status === 'failed', 'failed');
+    expect((await statusOf('Your order is ready.'))?.error).toBe('the line was busy');
+    const missed = await waitFor(
+      () => db.message.findFirst({ where: { clientId, text: 'call_missed', direction: 'in' } }),
+      'call_missed',
+    );
+    expect(missed.messageFromOutside).toBe(MESSAGE_FROM.telephony);
+    // The bot's answer to a missed call is not spoken to a call that is over, nor a new call placed.
+    const sorry = await waitFor(
+      () => db.message.findFirst({ where: { clientId, text: 'Sorry we missed you', direction: 'out' } }),
+      'the answer',
+    );
+    expect(sorry.status).toBe('failed');
+    expect(fake.calls().filter((c) => c.to === '12125550101')).toHaveLength(1);
+  });
+
+  it('an answered call speaks the message and is a delivered one', async () => {
+    await app.callApi('message', { client_id: clientId, message: 'Your pizza is at the door.' });
+    const call = await waitFor(
+      async () => fake.calls().find((c) => c.to === '12125550101' && c.status === 'queued'),
+      'the second call',
+    );
+    await fake.answer(call);
+    expect(call.spoken).toEqual(['Your pizza is at the door.']);
+    await waitFor(
+      async () => (await statusOf('Your pizza is at the door.'))?.status === 'delivered',
+      'delivered',
+    );
+  });
+
+  it('a message during a live call not answered by this turn redirects the call to fetch it', async () => {
+    const call = await fake.inboundCall('+1 415 555 0004');
+    const client = await clientOf('14155550004');
+    await app.callApi('message', { client_id: client.id, message: 'One more thing.' });
+    await waitFor(async () => call.spoken.includes('One more thing.'), 'the redirect');
+    expect(fake.requests.find((r) => r.method === 'PUT')).toMatchObject({
+      status: 202,
+      body: { call_hook: { url: `${callHook}/pending` } },
+    });
+  });
+
+  it('a refused call is a failed message with jambonz’s reason', async () => {
+    fake.limitNext(1);
+    const loaded = await app.callApi('load_clients', {
+      clients: [{ platform_id: '12125550199', group_id: '', client_type: 13 }],
+    });
+    const id = (loaded.body.clients as { client_id: number }[])[0].client_id;
+    await app.callApi('message', { client_id: id, message: 'Hello?' });
+    const message = await waitFor(
+      () => db.message.findFirst({ where: { clientId: id, direction: 'out', status: 'failed' } }),
+      'failed',
+    );
+    expect(message.error).toContain('429');
+  });
+});
+
+describe('finding a telephony client by phone', () => {
+  it('answers callback with client_phone in any format for a client loaded with client_type 13', async () => {
+    const loaded = await app.callApi('load_clients', {
+      clients: [{ platform_id: '+44 20 7946 0111', group_id: '', client_type: 13 }],
+    });
+    const id = (loaded.body.clients as { client_id: number }[])[0].client_id;
+    const answer = await app.callApi('callback', { client_phone: '0044 (20) 7946-0111', message: 'ping' });
+    expect(answer.status).toBe(200);
+    expect(
+      await db.message.findFirst({ where: { clientId: id, text: 'ping', direction: 'in' } }),
+    ).not.toBeNull();
+  });
+});

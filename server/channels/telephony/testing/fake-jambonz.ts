@@ -1,0 +1,315 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A jambonz voice gateway on 127.0.0.1 for tests, written from the jambonz documentation:
+ * the REST API (`Authorization: Bearer <api key>`; `GET /v1/Applications/{sid}`,
+ * `POST /v1/Accounts/{sid}/Calls` answering 201 `{sid}`, `PUT /v1/Accounts/{sid}/Calls/{sid}`
+ * for live call control; errors as `{msg}` with 400, 401, 404, 422 and 429), and the webhook
+ * side of a call: the application's call_hook POSTed with the call's information and signed
+ * (`Jambonz-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`), its answer's verbs carried
+ * out in order (`say`, `pause`, `gather` waiting for the test to press digits or speak,
+ * `redirect`, `dial`, `hangup`; a call whose verbs run out hangs up), and every status change
+ * POSTed to the call_status_hook. Every REST request and every verb is recorded.
+ */
+
+export interface FakeAccount {
+  accountSid: string;
+  apiKey: string;
+  applicationSid: string;
+  webhookSecret: string;
+}
+
+type Verb = { verb: string } & Record<string, unknown>;
+
+export interface FakeCall {
+  sid: string;
+  direction: 'inbound' | 'outbound';
+  from: string;
+  to: string;
+  status: string;
+  /** What was said, in order (a say's text, a gather's prompt). */
+  spoken: string[];
+  /** Every verb the app answered, in order. */
+  verbs: Verb[];
+  /** The gather waiting for the caller, if any. */
+  gather: Verb | null;
+  dialed: string[];
+  hungUp: boolean;
+  callHook: string;
+  statusHook: string;
+  tag: unknown;
+}
+
+export interface FakeJambonz {
+  url: string;
+  account: FakeAccount;
+  /** The application's webhooks (what its settings in the portal say). */
+  setApplication(hooks: { callHook: string; statusHook: string }): void;
+  /** A call comes in from `from`: the call_hook is asked, its verbs run until a gather or the end. */
+  inboundCall(from: string, to?: string): Promise<FakeCall>;
+  /** The caller presses keys in answer to the waiting gather. */
+  press(call: FakeCall, digits: string): Promise<void>;
+  /** The caller says a phrase in answer to the waiting gather. */
+  speak(call: FakeCall, transcript: string): Promise<void>;
+  /** The callee of an outbound call answers. */
+  answer(call: FakeCall): Promise<void>;
+  /** An outbound call ends unanswered. */
+  fail(call: FakeCall, status: 'busy' | 'no-answer' | 'failed'): Promise<void>;
+  /** The caller hangs up. */
+  hangUp(call: FakeCall): Promise<void>;
+  calls(): FakeCall[];
+  requests: { method: string; path: string; body: unknown; status: number }[];
+  /** Answers the next REST requests 429 (rate limited). */
+  limitNext(count: number): void;
+  /** A raw signed (or not) POST to one of our hooks, answering its status and body. */
+  post(url: string, body: object, signature?: string | null): Promise<{ status: number; body: unknown }>;
+  sign(body: string, at?: number): string;
+  close(): Promise<void>;
+}
+
+export async function startFakeJambonz(): Promise<FakeJambonz> {
+  const account: FakeAccount = {
+    accountSid: randomUUID(),
+    apiKey: `key_${randomUUID().replace(/-/g, '')}`,
+    applicationSid: randomUUID(),
+    webhookSecret: `wh_${randomUUID().replace(/-/g, '')}`,
+  };
+  let hooks = { callHook: '', statusHook: '' };
+  const calls = new Map<string, FakeCall>();
+  const requests: FakeJambonz['requests'] = [];
+  let limited = 0;
+
+  const sign = (body: string, at = Math.floor(Date.now() / 1000)) =>
+    `t=${at},v1=${createHmac('sha256', account.webhookSecret).update(`${at}.${body}`).digest('hex')}`;
+
+  async function post(url: string, body: object, signature: string | null | undefined = undefined) {
+    const text = JSON.stringify(body);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const sig = signature === undefined ? sign(text) : signature;
+    if (sig !== null) headers['jambonz-signature'] = sig;
+    const res = await fetch(url, { method: 'POST', headers, body: text });
+    const answer = await res.text();
+    let parsed: unknown = answer;
+    try {
+      parsed = JSON.parse(answer);
+    } catch {}
+    return { status: res.status, body: parsed };
+  }
+
+  const info = (call: FakeCall) => ({
+    call_sid: call.sid,
+    account_sid: account.accountSid,
+    application_sid: account.applicationSid,
+    direction: call.direction,
+    from: call.from,
+    to: call.to,
+    call_id: `${call.sid}@sip`,
+    sip_status: call.status === 'in-progress' ? 200 : 100,
+    call_status: call.status,
+    caller_name: '',
+    ...(call.tag ? { customerData: call.tag } : {}),
+  });
+
+  async function setStatus(call: FakeCall, status: string) {
+    call.status = status;
+    if (call.statusHook) await post(call.statusHook, info(call));
+  }
+
+  /** Asks a hook for verbs and runs them until a gather waits or the call ends. */
+  async function ask(call: FakeCall, url: string, extra: object = {}) {
+    const answer = await post(url, { ...info(call), ...extra });
+    if (answer.status !== 200 || !Array.isArray(answer.body))
+      throw new Error(`the app answered ${answer.status} ${JSON.stringify(answer.body)} to ${url}`);
+    await run(call, answer.body as Verb[], url);
+  }
+
+  async function run(call: FakeCall, verbs: Verb[], base: string) {
+    call.gather = null;
+    for (const verb of verbs) {
+      if (call.hungUp) return;
+      call.verbs.push(verb);
+      const hook = (h: unknown) =>
+        new URL(String(typeof h === 'object' && h ? (h as { url: string }).url : h), base).toString();
+      switch (verb.verb) {
+        case 'say':
+          call.spoken.push(String(verb.text));
+          break;
+        case 'pause':
+          break;
+        case 'gather': {
+          const prompt = verb.say as { text?: string } | undefined;
+          if (prompt?.text) call.spoken.push(prompt.text);
+          call.gather = verb;
+          return;
+        }
+        case 'redirect':
+          return ask(call, hook(verb.actionHook));
+        case 'dial': {
+          for (const t of verb.target as { number: string }[]) call.dialed.push(t.number);
+          if (verb.actionHook) return ask(call, hook(verb.actionHook), { dial_call_status: 'completed' });
+          break;
+        }
+        case 'hangup':
+          call.hungUp = true;
+          await setStatus(call, 'completed');
+          return;
+        default:
+          throw new Error(`the fake does not know the verb ${verb.verb}`);
+      }
+    }
+    // The verbs ran out: jambonz ends the call.
+    call.hungUp = true;
+    await setStatus(call, 'completed');
+  }
+
+  async function answerGather(call: FakeCall, result: object) {
+    const gather = call.gather;
+    if (!gather)
+      throw new Error(`call ${call.sid} waits for no gather (it said: ${call.spoken.join(' | ')})`);
+    const url = new URL(String(gather.actionHook), call.callHook).toString();
+    await ask(call, url, result);
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> = {};
+      try {
+        body = text ? JSON.parse(text) : {};
+      } catch {
+        body = { unparsable: text };
+      }
+      const path = (req.url ?? '').split('?')[0];
+      const reply = (status: number, payload: object) => {
+        requests.push({ method: req.method ?? '', path, body, status });
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      };
+      if (req.headers.authorization !== `Bearer ${account.apiKey}`)
+        return reply(401, { msg: 'Invalid token' });
+      if (limited > 0) {
+        limited--;
+        return reply(429, { msg: 'too many requests' });
+      }
+      const m = /^\/v1\/(?:Applications\/([^/]+)|Accounts\/([^/]+)(?:\/Calls(?:\/([^/]+))?)?)$/.exec(path);
+      if (!m) return reply(404, { msg: 'not found' });
+      const [, appSid, accountSid, callSid] = m;
+      if (appSid !== undefined) {
+        if (req.method !== 'GET') return reply(405, { msg: 'method not allowed' });
+        if (appSid !== account.applicationSid) return reply(404, { msg: 'application not found' });
+        return reply(200, {
+          application_sid: account.applicationSid,
+          account_sid: account.accountSid,
+          name: 'Voice bot',
+          call_hook: { url: hooks.callHook, method: 'POST' },
+          call_status_hook: { url: hooks.statusHook, method: 'POST' },
+        });
+      }
+      if (accountSid !== account.accountSid) return reply(404, { msg: 'account not found' });
+      if (req.method === 'POST' && !callSid && path.endsWith('/Calls')) {
+        const to = body.to as { type?: string; number?: string } | undefined;
+        const callHook = body.call_hook as { url?: string } | string | undefined;
+        const hookUrl = typeof callHook === 'string' ? callHook : callHook?.url;
+        if (!body.from || !to?.number || to.type !== 'phone')
+          return reply(400, { msg: 'from and to ({type: "phone", number}) are required' });
+        if (!hookUrl && body.application_sid !== account.applicationSid)
+          return reply(422, { msg: 'either call_hook or a valid application_sid is required' });
+        const statusHook = body.call_status_hook as { url?: string } | string | undefined;
+        const call: FakeCall = {
+          sid: randomUUID(),
+          direction: 'outbound',
+          from: String(body.from),
+          to: to.number,
+          status: 'queued',
+          spoken: [],
+          verbs: [],
+          gather: null,
+          dialed: [],
+          hungUp: false,
+          callHook: hookUrl ?? hooks.callHook,
+          statusHook: (typeof statusHook === 'string' ? statusHook : statusHook?.url) ?? hooks.statusHook,
+          tag: body.tag ?? null,
+        };
+        calls.set(call.sid, call);
+        return reply(201, { sid: call.sid });
+      }
+      if (req.method === 'PUT' && callSid) {
+        const call = calls.get(callSid);
+        if (!call || call.hungUp) return reply(404, { msg: 'call not found' });
+        reply(202, {});
+        // Live call control, carried out after the answer as jambonz does.
+        const hook = body.call_hook as { url?: string } | string | undefined;
+        const url = typeof hook === 'string' ? hook : hook?.url;
+        if (url) void ask(call, url).catch((e: Error) => console.error('[fake-jambonz]', e.message));
+        else if (body.call_status === 'completed') {
+          call.hungUp = true;
+          void setStatus(call, 'completed');
+        }
+        return;
+      }
+      return reply(405, { msg: 'method not allowed' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    account,
+    requests,
+    sign,
+    post,
+    setApplication(h) {
+      hooks = h;
+    },
+    async inboundCall(from, to = '15550001000') {
+      const call: FakeCall = {
+        sid: randomUUID(),
+        direction: 'inbound',
+        from,
+        to,
+        status: 'in-progress',
+        spoken: [],
+        verbs: [],
+        gather: null,
+        dialed: [],
+        hungUp: false,
+        callHook: hooks.callHook,
+        statusHook: hooks.statusHook,
+        tag: null,
+      };
+      calls.set(call.sid, call);
+      await ask(call, hooks.callHook);
+      return call;
+    },
+    press: (call, digits) => answerGather(call, { reason: 'dtmfDetected', digits }),
+    speak: (call, transcript) =>
+      answerGather(call, {
+        reason: 'speechDetected',
+        speech: { language_code: 'en-US', is_final: true, alternatives: [{ confidence: 0.92, transcript }] },
+      }),
+    async answer(call) {
+      await setStatus(call, 'ringing');
+      await setStatus(call, 'in-progress');
+      await ask(call, call.callHook);
+    },
+    async fail(call, status) {
+      call.hungUp = true;
+      await setStatus(call, 'ringing');
+      await setStatus(call, status);
+    },
+    async hangUp(call) {
+      call.hungUp = true;
+      await setStatus(call, 'completed');
+    },
+    calls: () => [...calls.values()],
+    limitNext(count) {
+      limited = count;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
+import { MESSAGE_FROM } from '@/lib/history-message';
+import type { Attachment } from '@/lib/schema';
+import { CALL_EVENTS, deliveryOf, turnVerbs, type Verb } from '@/lib/telephony/verbs';
+import { plainSql } from '@/server/db/raw-sql';
+import { getCompiledBot } from '@/server/engine/compiled-bot';
+import type { EngineDeps } from '@/server/engine/engine-deps';
+import { type EventResult, handleEvent } from '@/server/engine/handle-event';
+import { loadVersionSchema } from '@/server/versions/bot-versions';
+import { recordDeliveryStatus } from '../delivery-status';
+import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
+import { addPending, answerTurn, callChannelState, type Turn, withTurn } from './calls';
+import {
+  apiOf,
+  TELEPHONY_CLIENT_TYPE,
+  type TelephonySettings,
+  telephonyCredentials,
+  telephonySettings,
+  telephonyUrls,
+} from './channel-service';
+
+/**
+ * What the channel's stored updates do, on the channels' inbound pipeline:
+ * - `call`: a call came in; the caller (found or created by number) gets the callback
+ *   `call_answered` (`message_from_outside` 5), routed as any message, and the bot's answer is
+ *   spoken;
+ * - `answer`: what the caller pressed or said in answer to a gather, as the client's message;
+ * - `status`: the call's status changed: an outbound call's outcome is the delivery status of
+ *   the message it was placed for, a call that ends reaches the bot as `call_ended`, one never
+ *   answered as `call_missed` (both `message_from_outside` 5; nothing the bot sends then is
+ *   spoken, the call being over).
+ * Each turn's verbs go back to the webhook waiting for them in this process (`answerTurn`), or,
+ * when none waits (the webhook's process died and the sweeper runs the update), to the live
+ * call by live call control.
+ */
+
+const updateSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('call'), key: z.string(), callSid: z.string(), number: z.string() }),
+  z.object({
+    type: z.literal('answer'),
+    key: z.string(),
+    callSid: z.string(),
+    number: z.string(),
+    text: z.string(),
+  }),
+  z.object({
+    type: z.literal('status'),
+    key: z.string(),
+    callSid: z.string(),
+    number: z.string(),
+    status: z.string(),
+    recordingUrl: z.string().optional(),
+    transcript: z.string().optional(),
+  }),
+]);
+export type TelephonyUpdate = z.infer<typeof updateSchema>;
+
+const refOf = (number: string) => ({
+  clientType: TELEPHONY_CLIENT_TYPE,
+  groupId: '',
+  platformId: phoneDigits(number),
+});
+
+async function channelRow(deps: EngineDeps, channel: UpdateChannel) {
+  const row = await deps.db.channel.findUnique({ where: { id: channel.id } });
+  if (!row) throw new Error(`the telephony channel ${channel.id} is gone`);
+  return row;
+}
+
+async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUpdate, end: UpdateEnd) {
+  const row = await channelRow(deps, channel);
+  const ref = refOf(update.number);
+  if (update.type === 'status') return runStatus(deps, channel, update, end);
+  const live = { sid: update.callSid, status: 'live' as const, channelId: channel.id };
+  const { turn, result } = await withTurn(channel.projectId, ref.platformId, update.callSid, false, () =>
+    handleEvent(
+      deps,
+      channel.projectId,
+      { ref },
+      update.type === 'call'
+        ? {
+            type: 'message',
+            text: CALL_EVENTS.answered,
+            messageFromOutside: MESSAGE_FROM.telephony,
+            channelState: callChannelState(live),
+          }
+        : { type: 'message', text: update.text, channelState: callChannelState(live) },
+      { alsoWrite: end.done },
+    ),
+  );
+  const verbs = await finishTurn(deps, row, result, turn);
+  if (answerTurn(update.key, verbs)) return;
+  // No webhook of this call waits here: the call fetches the verbs (live call control).
+  await addPending(deps.db, result.clientId, verbs);
+  const { accountSid } = telephonyCredentials(row);
+  const redirected = await apiOf(row).put(`Accounts/${accountSid}/Calls/${update.callSid}`, {
+    call_hook: { url: telephonyUrls(channel.id).pending, method: 'POST' },
+  });
+  if (!redirected.ok)
+    console.warn(`[telephony] call ${update.callSid} not redirected: ${redirected.description}`);
+}
+
+type ChannelRowLike = Awaited<ReturnType<typeof channelRow>>;
+
+/**
+ * A turn's verbs: what the bot said, then a transfer (the bot asked for an operator and the
+ * channel has a transfer number), a hangup (a red block, or a block with no arrows out and no
+ * buttons: the end of the flow), or a gather waiting for the caller's answer.
+ */
+export async function finishTurn(
+  deps: EngineDeps,
+  channel: ChannelRowLike,
+  result: Pick<EventResult, 'clientId' | 'currentBlockId'>,
+  turn: Pick<Turn, 'verbs'>,
+): Promise<Verb[]> {
+  const settings = telephonySettings(channel);
+  const urls = telephonyUrls(channel.id);
+  const end = await turnEnd(deps, channel.projectId, result, settings);
+  if (end === 'dial')
+    return [
+      ...turn.verbs,
+      {
+        verb: 'dial',
+        target: [{ type: 'phone', number: settings.transferNumber }],
+        callerId: channel.groupId,
+        actionHook: urls.dialEnd,
+      },
+    ];
+  return turnVerbs(turn.verbs, end, urls.gather, settings);
+}
+
+async function turnEnd(
+  deps: EngineDeps,
+  projectId: number,
+  { clientId, currentBlockId }: Pick<EventResult, 'clientId' | 'currentBlockId'>,
+  settings: TelephonySettings,
+): Promise<'dial' | 'listen' | 'hangup'> {
+  const client = await deps.db.client.findUniqueOrThrow({
+    where: { id: clientId },
+    select: { botPausedAt: true, botPausedUntil: true, project: { select: { publishedVersion: true } } },
+  });
+  const paused =
+    client.botPausedAt !== null && (client.botPausedUntil === null || client.botPausedUntil > deps.now());
+  if (paused) return settings.transferNumber ? 'dial' : 'listen';
+  if (currentBlockId === null) return 'hangup';
+  const version = client.project.publishedVersion;
+  const bot = await getCompiledBot(projectId, 'published', version, () =>
+    loadVersionSchema(deps.db, projectId, version),
+  );
+  const block = bot.blocks.get(currentBlockId);
+  if (!block || block.kind === 'close_deal') return 'hangup';
+  const buttons = block.buttons ? (Array.isArray(block.buttons) ? block.buttons : block.buttons.buttons) : [];
+  if (!bot.arrowsFrom.get(currentBlockId)?.length && !buttons.length) return 'hangup';
+  return 'listen';
+}
+
+async function runStatus(
+  deps: EngineDeps,
+  channel: UpdateChannel,
+  update: Extract<TelephonyUpdate, { type: 'status' }>,
+  end: UpdateEnd,
+) {
+  const ref = refOf(update.number);
+  const client = await deps.db.client.findFirst({
+    where: {
+      projectId: channel.projectId,
+      clientType: ref.clientType,
+      groupId: '',
+      platformId: ref.platformId,
+    },
+    select: { id: true },
+  });
+  const outcome = deliveryOf(update.status);
+  if (client && outcome)
+    await recordDeliveryStatus(deps, {
+      projectId: channel.projectId,
+      clientId: client.id,
+      externalId: update.callSid,
+      ...outcome,
+    });
+  const event =
+    update.status === 'completed'
+      ? CALL_EVENTS.ended
+      : ['busy', 'no-answer', 'failed'].includes(update.status)
+        ? CALL_EVENTS.missed
+        : null;
+  if (!event) return void (await plainSql(deps.db).run(end.done.statement, end.done.params));
+  const attachments: Attachment[] = update.recordingUrl ? [{ type: 'audio', url: update.recordingUrl }] : [];
+  await withTurn(channel.projectId, ref.platformId, update.callSid, true, () =>
+    handleEvent(
+      deps,
+      channel.projectId,
+      { ref },
+      {
+        type: 'message',
+        text: event,
+        attachments,
+        messageFromOutside: MESSAGE_FROM.telephony,
+        channelState: callChannelState(null),
+        ...(update.transcript ? { variables: { call_transcript: update.transcript } } : {}),
+      },
+      { alsoWrite: end.done },
+    ),
+  );
+}
+
+export const telephonyInbound: InboundProcessor<TelephonyUpdate> = {
+  kind: 'telephony',
+  parse: (payload) => updateSchema.parse(payload),
+  run,
+};

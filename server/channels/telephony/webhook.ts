@@ -1,0 +1,246 @@
+import { createHash } from 'node:crypto';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
+import { buttonsSchema } from '@/lib/schema';
+import { answerText, type GatherResult, turnVerbs, type Verb } from '@/lib/telephony/verbs';
+import { webhookChannel } from '@/server/db/channel-update-sql';
+import { plainSql } from '@/server/db/raw-sql';
+import { getEngineDeps } from '@/server/engine/engine';
+import type { EngineDeps } from '@/server/engine/engine-deps';
+import { cappedBytes } from '../capped-body';
+import type { ChannelEndpoint } from '../channel-module';
+import { storeUpdates } from '../inbound/pipeline';
+import { awaitTurn, takePending, writeCall } from './calls';
+import {
+  TELEPHONY_CLIENT_TYPE,
+  telephonyCredentials,
+  telephonySettings,
+  telephonyUrls,
+} from './channel-service';
+import { SIGNATURE_HEADER, validSignature } from './signature';
+import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
+
+/**
+ * `/api/channels/telephony/<channel>`: the jambonz application's calling webhook (call_hook),
+ * and below it `/gather` (a gather's actionHook), `/status` (the call_status_hook),
+ * `/pending` (where a live call is redirected to fetch what the bot said meanwhile) and
+ * `/dial-end` (a transfer's end). Every request is checked against its `Jambonz-Signature`
+ * (HMAC-SHA256 of the body with the account's webhook secret, within 5 minutes) before
+ * anything is stored: no channel here is a 404, a missing, wrong or stale signature a 401.
+ *
+ * A call's turn is answered synchronously, as jambonz waits for the verbs: the update is
+ * stored through the inbound pipeline (so a crash loses nothing: the sweeper runs it, and its
+ * verbs reach the call by live call control), and this process, which runs it at once, hands
+ * the turn's verbs to the waiting request (./calls.ts).
+ */
+
+const MAX_BODY_BYTES = 256 * 1024;
+/** How long a webhook waits for its turn before telling jambonz to wait and fetch it later. */
+const TURN_WAIT_MS = 12_000;
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+type ChannelRow = NonNullable<Awaited<ReturnType<typeof readChannel>>>;
+
+async function readChannel(deps: EngineDeps, id: number) {
+  if (!id) return undefined;
+  const [row] = await plainSql(deps.db).run(webhookChannel, { id, kind: 'telephony' });
+  if (!row) return undefined;
+  const full = await deps.db.channel.findUnique({ where: { id } });
+  return full ?? undefined;
+}
+
+/** What jambonz posts to every hook (the fields this channel reads). */
+interface CallInfo extends GatherResult {
+  call_sid?: string;
+  direction?: string;
+  from?: string;
+  to?: string;
+  call_status?: string;
+  recording_url?: string;
+  transcript?: string;
+}
+
+type Verified = { deps: EngineDeps; channel: ChannelRow; info: CallInfo; body: Uint8Array };
+
+async function verify(req: Request, channelParam: string): Promise<Verified | Response> {
+  const id = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
+  const deps = await getEngineDeps();
+  const channel = await readChannel(deps, id);
+  if (!channel) return json(404, { error: 'no telephony channel is connected at this address' });
+  const body = await cappedBytes(req, MAX_BODY_BYTES);
+  if (!body) return json(413, { error: `the body is over ${MAX_BODY_BYTES} bytes` });
+  const { webhookSecret } = telephonyCredentials(channel);
+  if (
+    !validSignature(
+      body,
+      req.headers.get(SIGNATURE_HEADER),
+      webhookSecret,
+      Math.floor(deps.now().getTime() / 1000),
+    )
+  )
+    return json(401, {
+      error:
+        'the Jambonz-Signature header is missing, stale, or not the signature of the body with this account’s webhook secret',
+    });
+  let info: CallInfo;
+  try {
+    info = JSON.parse(new TextDecoder().decode(body)) as CallInfo;
+  } catch {
+    return json(400, { error: 'the body is not JSON' });
+  }
+  if (!info || typeof info.call_sid !== 'string' || !info.call_sid)
+    return json(400, { error: 'the body has no call_sid: not a jambonz webhook' });
+  return { deps, channel, info, body };
+}
+
+/** The caller's number: who called in, or who an outbound call went to. */
+const numberOf = (info: CallInfo) => (info.direction === 'outbound' ? info.to : info.from) ?? '';
+
+let sequence = 0;
+const order = () => BigInt(Date.now()) * 1000n + BigInt(sequence++ % 1000);
+
+/** Stores a turn's update and answers the verbs the bot's answer became. */
+async function storeTurn(
+  v: Verified,
+  update: Exclude<TelephonyUpdate, { type: 'status' }>,
+): Promise<Response> {
+  const waiting = awaitTurn(update.key, TURN_WAIT_MS);
+  await storeUpdates(v.deps, telephonyInbound, v.channel.id, [
+    {
+      externalId: update.key,
+      order: order(),
+      chat: phoneDigits(update.number),
+      payload: update,
+      parsed: update,
+    },
+  ]);
+  const verbs = await waiting;
+  // Processed elsewhere (a repeat, a slow turn): the call waits, then fetches what is pending.
+  return json(200, verbs ?? waitForPending(v.channel.id));
+}
+
+const waitForPending = (channelId: number): Verb[] => [
+  { verb: 'pause', length: 2 },
+  { verb: 'redirect', actionHook: telephonyUrls(channelId).pending },
+];
+
+/** The calling webhook: a call comes in, or an outbound call placed for a message was answered. */
+export async function telephonyWebhook(req: Request, channelParam: string): Promise<Response> {
+  const v = await verify(req, channelParam);
+  if (v instanceof Response) return v;
+  const { info } = v;
+  const callSid = info.call_sid as string;
+  if (info.direction === 'outbound') return json(200, await pendingVerbs(v, true));
+  return storeTurn(v, { type: 'call', key: `call:${callSid}`, callSid, number: numberOf(info) });
+}
+
+async function clientOf(v: Verified) {
+  return v.deps.db.client.findFirst({
+    where: {
+      projectId: v.channel.projectId,
+      clientType: TELEPHONY_CLIENT_TYPE,
+      groupId: '',
+      platformId: phoneDigits(numberOf(v.info)),
+    },
+    select: { id: true, currentBlockId: true },
+  });
+}
+
+/** What waits for the call (an outbound call's message, a send made meanwhile), then the turn's end. */
+async function pendingVerbs(v: Verified, answered: boolean): Promise<Verb[]> {
+  const client = await clientOf(v);
+  if (!client) return [{ verb: 'hangup' }];
+  if (answered)
+    await writeCall(v.deps.db, client.id, {
+      sid: v.info.call_sid as string,
+      status: 'live',
+      channelId: v.channel.id,
+    });
+  const verbs = await takePending(v.deps.db, client.id);
+  return finishTurn(
+    v.deps,
+    v.channel,
+    { clientId: client.id, currentBlockId: client.currentBlockId },
+    { verbs },
+  );
+}
+
+/** A gather's result: the caller's answer as their message; silence asks once more, then hangs up. */
+async function gather(v: Verified, url: URL): Promise<Response> {
+  const client = await clientOf(v);
+  const last = client
+    ? await v.deps.db.message.findFirst({
+        where: { clientId: client.id, direction: 'out' },
+        orderBy: { id: 'desc' },
+        select: { buttons: true },
+      })
+    : null;
+  const buttons = buttonsSchema
+    .nullable()
+    .catch(null)
+    .parse(last?.buttons ?? null);
+  const text = answerText(v.info, buttons);
+  const callSid = v.info.call_sid as string;
+  if (text === null) {
+    const silences = Number(url.searchParams.get('silence') ?? 0) + 1;
+    const settings = telephonySettings(v.channel);
+    if (silences >= 2) return json(200, [{ verb: 'hangup' }]);
+    const again = `${telephonyUrls(v.channel.id).gather}?silence=${silences}`;
+    return json(200, turnVerbs([], 'listen', again, settings));
+  }
+  const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
+  return storeTurn(v, {
+    type: 'answer',
+    key: `answer:${callSid}:${digest}`,
+    callSid,
+    number: numberOf(v.info),
+    text,
+  });
+}
+
+const STATUSES_TAKEN = new Set(['in-progress', 'completed', 'failed', 'busy', 'no-answer']);
+
+/** The call_status_hook: stored, processed without the answer waiting for it. */
+async function status(v: Verified): Promise<Response> {
+  const { info } = v;
+  const callStatus = info.call_status ?? '';
+  if (!STATUSES_TAKEN.has(callStatus)) return json(200, {});
+  const callSid = info.call_sid as string;
+  const update: TelephonyUpdate = {
+    type: 'status',
+    key: `status:${callSid}:${callStatus}`,
+    callSid,
+    number: numberOf(info),
+    status: callStatus,
+    ...(info.recording_url ? { recordingUrl: info.recording_url } : {}),
+    ...(info.transcript ? { transcript: info.transcript } : {}),
+  };
+  await storeUpdates(v.deps, telephonyInbound, v.channel.id, [
+    {
+      externalId: update.key,
+      order: order(),
+      chat: phoneDigits(update.number),
+      payload: update,
+      parsed: update,
+    },
+  ]);
+  return json(200, {});
+}
+
+export const telephonyEndpoint: ChannelEndpoint = async (req, channelParam, path) => {
+  const v = await verify(req, channelParam);
+  if (v instanceof Response) return v;
+  switch (path.join('/')) {
+    case 'gather':
+      return gather(v, new URL(req.url));
+    case 'status':
+      return status(v);
+    case 'pending':
+      return json(200, await pendingVerbs(v, false));
+    case 'dial-end':
+      return json(200, [{ verb: 'hangup' }]);
+    default:
+      return json(404, { error: `no telephony endpoint /${path.join('/')}` });
+  }
+};
