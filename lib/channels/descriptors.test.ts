@@ -32,7 +32,7 @@ describe('the channel descriptors', () => {
     expect(capabilitiesOf('widget')).toBeUndefined();
     expect(messengersOf(['tg', 'widget', 'simulator', 'telephony'])).toEqual([
       { name: 'tg', buttons: true, maxButtons: 100 },
-      { name: 'telephony', buttons: false },
+      { name: 'telephony', buttons: true, maxButtons: 9, media: [] },
     ]);
   });
 });

@@ -117,10 +117,10 @@ export const CHANNEL_DESCRIPTORS = [
     apiName: 'telephony',
     label: 'Telephony',
     person: 'Caller',
-    // Spoken; buttons become digits to press.
+    // Spoken; buttons become the digits 1-9 to press or say (lib/telephony/verbs.ts); no media.
     platformIds: 'phone',
     groupless: true,
-    capabilities: { buttons: false, media: [], typing: false, templates: false },
+    capabilities: { buttons: true, maxButtons: 9, media: [], typing: false, templates: false },
   },
   {
     kind: 'simulator',

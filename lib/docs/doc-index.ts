@@ -67,6 +67,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'Connecting a WhatsApp number through the Cloud API.',
       },
       {
+        doc: 'channels/telephony',
+        label: 'Telephony',
+        about: 'Voice calls on a jambonz gateway: blocks spoken, buttons as keys to press.',
+      },
+      {
         doc: 'inbox',
         label: 'Conversations',
         about: 'Operators answering clients, and taking a conversation over from the bot.',

@@ -43,6 +43,8 @@ export interface MessengerCapabilities {
   maxButtons?: number;
   /** Longest title shown as a button. */
   buttonTitleLength?: number;
+  /** The attachment kinds it shows, when not every kind (telephony: none, it speaks). */
+  media?: readonly string[];
 }
 
 /**
@@ -52,13 +54,15 @@ export interface MessengerCapabilities {
 export function capabilitiesOf(kind: string): MessengerCapabilities | undefined {
   const descriptor = descriptorOfKind(kind);
   if (!descriptor) return undefined;
-  const { buttons, maxButtons, buttonTitleLength } = descriptor.capabilities;
-  if (buttons && maxButtons === undefined) return undefined;
+  const { buttons, maxButtons, buttonTitleLength, media } = descriptor.capabilities;
+  const someMedia = MEDIA_KINDS.some((kind) => !media.includes(kind));
+  if (buttons && maxButtons === undefined && !someMedia) return undefined;
   return {
     name: descriptor.kind,
     buttons,
     ...(maxButtons !== undefined && { maxButtons }),
     ...(buttonTitleLength !== undefined && { buttonTitleLength }),
+    ...(someMedia && { media }),
   };
 }
 
@@ -715,45 +719,69 @@ const functionNeedsPlan: Rule = (bot, options) => {
   ];
 };
 
+/** The attachment kinds of a block as the descriptors' media name them (a link is text: always shown). */
+const MEDIA_KINDS = ['image', 'video', 'audio', 'document'] as const;
+const mediaOf = (type: string) => (type === 'file' ? 'document' : type === 'link' ? null : type);
+
 const messengerCannotShow: Rule = (bot, options) =>
   (options.messengers ?? []).flatMap((messenger) =>
-    bot.schema.blocks.flatMap((b): Problem[] => {
-      const count =
-        buttonList(b.buttons).length +
-        (bot.arrowsFrom.get(b.id) ?? []).filter((a) => a.showAsButton && a.kind === 'condition').length;
-      if (!count || !runs(b)) return [];
-      if (!messenger.buttons && Array.isArray(b.buttons ?? []))
-        return [
-          {
-            severity: 'warning',
-            target: block(b.id),
-            message: `${messenger.name} shows no buttons, so this block's buttons do not reach its clients. Use the hint variant (a hint with numbered options) or say the options in the text.`,
-          },
-        ];
-      if (messenger.maxButtons !== undefined && count > messenger.maxButtons)
-        return [
-          {
-            severity: 'warning',
-            target: block(b.id),
-            message: `This block has ${count} buttons; ${messenger.name} shows at most ${messenger.maxButtons} in one message. Split them over several blocks.`,
-          },
-        ];
-      const long = messenger.buttonTitleLength
-        ? buttonList(b.buttons).find(
-            (x) => !x.url && x.text.trim().length > (messenger.buttonTitleLength ?? 0),
-          )
-        : undefined;
-      if (long && Array.isArray(b.buttons))
-        return [
-          {
-            severity: 'warning',
-            target: block(b.id),
-            message: `The button “${long.text.trim()}” is over ${messenger.buttonTitleLength} characters: ${messenger.name} shows such buttons as numbered text, and its clients answer with a number the arrows do not expect. Shorten it.`,
-          },
-        ];
-      return [];
-    }),
+    bot.schema.blocks.flatMap((b): Problem[] => [
+      ...mediaNotShown(messenger, b),
+      ...buttonsNotShown(messenger, b, bot.arrowsFrom.get(b.id) ?? []),
+    ]),
   );
+
+/** Attachments a messenger cannot show (a voice call speaks the text only). */
+function mediaNotShown(messenger: MessengerCapabilities, b: Block): Problem[] {
+  if (!messenger.media || !runs(b)) return [];
+  const shown = messenger.media;
+  const missing = [
+    ...new Set((b.attachments ?? []).flatMap((a) => mediaOf(a.type) ?? []).filter((m) => !shown.includes(m))),
+  ];
+  if (!missing.length) return [];
+  return [
+    {
+      severity: 'warning',
+      target: block(b.id),
+      message: `${messenger.name} cannot show this block's ${missing.join(', ')} attachments: its clients get the text only${shown.length ? '' : ' (a voice call speaks it: say in words what the attachment shows)'}.`,
+    },
+  ];
+}
+
+/** Buttons a messenger cannot show: none at all, too many, or titles too long. */
+function buttonsNotShown(messenger: MessengerCapabilities, b: Block, arrows: readonly Arrow[]): Problem[] {
+  const count =
+    buttonList(b.buttons).length + arrows.filter((a) => a.showAsButton && a.kind === 'condition').length;
+  if (!count || !runs(b)) return [];
+  if (!messenger.buttons && Array.isArray(b.buttons ?? []))
+    return [
+      {
+        severity: 'warning',
+        target: block(b.id),
+        message: `${messenger.name} shows no buttons, so this block's buttons do not reach its clients. Use the hint variant (a hint with numbered options) or say the options in the text.`,
+      },
+    ];
+  if (messenger.maxButtons !== undefined && count > messenger.maxButtons)
+    return [
+      {
+        severity: 'warning',
+        target: block(b.id),
+        message: `This block has ${count} buttons; ${messenger.name} shows at most ${messenger.maxButtons} in one message. Split them over several blocks.`,
+      },
+    ];
+  const long = messenger.buttonTitleLength
+    ? buttonList(b.buttons).find((x) => !x.url && x.text.trim().length > (messenger.buttonTitleLength ?? 0))
+    : undefined;
+  if (long && Array.isArray(b.buttons))
+    return [
+      {
+        severity: 'warning',
+        target: block(b.id),
+        message: `The button “${long.text.trim()}” is over ${messenger.buttonTitleLength} characters: ${messenger.name} shows such buttons as numbered text, and its clients answer with a number the arrows do not expect. Shorten it.`,
+      },
+    ];
+  return [];
+}
 
 /** A block action moving the deal to a CRM stage that no longer exists (the engine logs an error and skips it). */
 const unknownCrmStage: Rule = (bot, options) => {

@@ -1,3 +1,4 @@
+import { descriptorOfKind } from '@/lib/channels/descriptors';
 import { buttonRows, numberedChoice } from '@/lib/channels/message-layout';
 import type { Attachment, Button, Buttons } from '@/lib/schema';
 
@@ -40,8 +41,8 @@ export interface VoiceSettings {
   voice: string;
 }
 
-/** A voice answer can name at most 9 options with one key each (0 is kept for "repeat"). */
-export const MAX_VOICE_OPTIONS = 9;
+/** A voice answer names at most 9 options, one key each (the descriptor's limit, which lint checks). */
+export const MAX_VOICE_OPTIONS = descriptorOfKind('telephony')?.capabilities.maxButtons ?? 9;
 /** Spoken text is cut here: a longer text is not something a caller listens to. */
 export const MAX_SPOKEN_CHARS = 3000;
 /** Seconds a gather waits for the caller's answer. */

@@ -172,6 +172,33 @@ describe('an incoming call', () => {
   });
 });
 
+describe("a call's recording and transcript", () => {
+  it('stay with the call_ended callback in the history', async () => {
+    const call = await fake.inboundCall('+1 415 555 0005');
+    const answer = await fake.post(`${callHook}/status`, {
+      call_sid: call.sid,
+      direction: 'inbound',
+      from: call.from,
+      to: call.to,
+      call_status: 'completed',
+      recording_url: 'https://recordings.example/call-5.mp3',
+      transcript: 'Hello, I would like a pizza.',
+    });
+    expect(answer.status).toBe(200);
+    const client = await clientOf('14155550005');
+    const ended = await waitFor(
+      () => db.message.findFirst({ where: { clientId: client.id, text: 'call_ended', direction: 'in' } }),
+      'call_ended',
+    );
+    expect(ended.attachments).toEqual([{ type: 'audio', url: 'https://recordings.example/call-5.mp3' }]);
+    const transcript = await waitFor(
+      () => db.dealVariable.findFirst({ where: { deal: { clientId: client.id }, name: 'call_transcript' } }),
+      'the transcript',
+    );
+    expect(transcript.value).toBe('Hello, I would like a pizza.');
+  });
+});
+
 describe('signatures', () => {
   const body = (sid: string) => ({
     call_sid: sid,

@@ -37,7 +37,7 @@ export const findClientIdByPlatformId = defineAction({
 export const findClientIdByPhoneAction = defineAction({
   name: 'find_client_id_by_phone',
   methods: ['GET'],
-  summary: 'Client id by phone number (chat-app clients, then phone variables)',
+  summary: 'Client id by phone number (chat-app and telephony clients, then phone variables)',
   input: z.object({ phone: textParam(z.string().min(1, { error: 'must not be empty' })) }),
   example: { phone: '+7 900 123-45-67' },
   responseExample: { client_id: 1001 },
