@@ -36,7 +36,6 @@ export const telephonyChannel: ChannelAdapter = {
     if (turn) {
       if (turn.ended) return ended();
       turn.verbs.push(...verbs);
-      if (message.buttons) turn.lastButtons = message.buttons;
       return { delivered: true, externalId: turn.callSid };
     }
     const call = await readCall(db, client.id);

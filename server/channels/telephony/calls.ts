@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Buttons } from '@/lib/schema';
 import type { Verb } from '@/lib/telephony/verbs';
 import type { Db } from '@/server/db/client-type';
 
@@ -85,7 +84,6 @@ export interface Turn {
   /** The call has ended: sends are not spoken. */
   ended: boolean;
   verbs: Verb[];
-  lastButtons: Buttons | null;
 }
 
 const turns = new Map<string, Turn>();
@@ -100,7 +98,7 @@ export async function withTurn<T>(
   work: (turn: Turn) => Promise<T>,
 ): Promise<{ turn: Turn; result: T }> {
   const key = clientKey(projectId, platformId);
-  const turn: Turn = { callSid, ended, verbs: [], lastButtons: null };
+  const turn: Turn = { callSid, ended, verbs: [] };
   const before = turns.get(key);
   turns.set(key, turn);
   try {

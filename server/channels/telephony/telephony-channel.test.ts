@@ -5,11 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_FROM } from '@/lib/history-message';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { PrismaClient } from '@/server/db/client-type';
+import { getEngineDeps } from '@/server/engine/engine';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
 import { type ChatappTestApp, useChatappTestApp } from '../chatapp/testing/chatapp-test-app';
+import { storeUpdates } from '../inbound/pipeline';
 import { CALL_KEY } from './calls';
 import { type FakeCall, type FakeJambonz, startFakeJambonz } from './testing/fake-jambonz';
+import { telephonyInbound } from './updates';
 
 /**
  * The telephony channel end to end: a jambonz gateway (the fake, on 127.0.0.1) connected
@@ -305,6 +308,22 @@ describe('outbound calls', () => {
       status: 202,
       body: { call_hook: { url: `${callHook}/pending` } },
     });
+  });
+
+  it('a turn run where no webhook waits for it (the sweeper after a crash) reaches the call by redirect', async () => {
+    const call = await fake.inboundCall('+1 415 555 0006');
+    const update = {
+      type: 'answer' as const,
+      key: `answer:${call.sid}:swept`,
+      callSid: call.sid,
+      number: call.from,
+      text: 'Order a pizza',
+    };
+    await storeUpdates(await getEngineDeps(), telephonyInbound, channelId, [
+      { externalId: update.key, order: 1, chat: '14155550006', payload: update, parsed: update },
+    ]);
+    await waitFor(async () => call.spoken.includes('Which size? Say small or large.'), 'the redirected turn');
+    expect(call.gather).toMatchObject({ finishOnKey: '#' });
   });
 
   it('a refused call is a failed message with jambonz’s reason', async () => {

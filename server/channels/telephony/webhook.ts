@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { buttonsSchema } from '@/lib/schema';
 import { answerText, type GatherResult, turnVerbs, type Verb } from '@/lib/telephony/verbs';
-import { webhookChannel } from '@/server/db/channel-update-sql';
-import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
@@ -44,10 +42,7 @@ type ChannelRow = NonNullable<Awaited<ReturnType<typeof readChannel>>>;
 
 async function readChannel(deps: EngineDeps, id: number) {
   if (!id) return undefined;
-  const [row] = await plainSql(deps.db).run(webhookChannel, { id, kind: 'telephony' });
-  if (!row) return undefined;
-  const full = await deps.db.channel.findUnique({ where: { id } });
-  return full ?? undefined;
+  return (await deps.db.channel.findFirst({ where: { id, kind: 'telephony' } })) ?? undefined;
 }
 
 /** What jambonz posts to every hook (the fields this channel reads). */
@@ -100,13 +95,9 @@ const numberOf = (info: CallInfo) => (info.direction === 'outbound' ? info.to : 
 let sequence = 0;
 const order = () => BigInt(Date.now()) * 1000n + BigInt(sequence++ % 1000);
 
-/** Stores a turn's update and answers the verbs the bot's answer became. */
-async function storeTurn(
-  v: Verified,
-  update: Exclude<TelephonyUpdate, { type: 'status' }>,
-): Promise<Response> {
-  const waiting = awaitTurn(update.key, TURN_WAIT_MS);
-  await storeUpdates(v.deps, telephonyInbound, v.channel.id, [
+/** Stores an update on the inbound pipeline, in its caller's order; this process runs it at once. */
+const store = (v: Verified, update: TelephonyUpdate) =>
+  storeUpdates(v.deps, telephonyInbound, v.channel.id, [
     {
       externalId: update.key,
       order: order(),
@@ -115,6 +106,15 @@ async function storeTurn(
       parsed: update,
     },
   ]);
+
+/** Stores a turn's update and answers the verbs the bot's answer became. */
+async function storeTurn(
+  v: Verified,
+  update: Exclude<TelephonyUpdate, { type: 'status' }>,
+): Promise<Response> {
+  const waiting = awaitTurn(update.key, TURN_WAIT_MS);
+  if (!(await store(v, update)))
+    return json(404, { error: 'no telephony channel is connected at this address' });
   const verbs = await waiting;
   // Processed elsewhere (a repeat, a slow turn): the call waits, then fetches what is pending.
   return json(200, verbs ?? waitForPending(v.channel.id));
@@ -216,15 +216,7 @@ async function status(v: Verified): Promise<Response> {
     ...(info.recording_url ? { recordingUrl: info.recording_url } : {}),
     ...(info.transcript ? { transcript: info.transcript } : {}),
   };
-  await storeUpdates(v.deps, telephonyInbound, v.channel.id, [
-    {
-      externalId: update.key,
-      order: order(),
-      chat: phoneDigits(update.number),
-      payload: update,
-      parsed: update,
-    },
-  ]);
+  await store(v, update);
   return json(200, {});
 }
 

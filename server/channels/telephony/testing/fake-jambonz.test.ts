@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { jambonzApi } from '../rest-api';
+import { type FakeJambonz, startFakeJambonz } from './fake-jambonz';
+
+/** The fake speaks jambonz's REST protocol, as the channel's client reads it. */
+
+let fake: FakeJambonz;
+beforeAll(async () => {
+  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+  fake = await startFakeJambonz();
+});
+afterAll(() => fake?.close());
+
+it('answers a wrong key 401, an unknown application or account 404, with their {msg}', async () => {
+  const wrong = await jambonzApi(fake.url, 'nope_nope_nope').get(
+    `Applications/${fake.account.applicationSid}`,
+  );
+  expect(wrong).toMatchObject({
+    ok: false,
+    status: 401,
+    reason: 'unauthorized',
+    description: 'HTTP 401: Invalid token',
+  });
+  const api = jambonzApi(`${fake.url}/`, fake.account.apiKey);
+  expect(await api.get(`Applications/${crypto.randomUUID()}`)).toMatchObject({
+    ok: false,
+    reason: 'not_found',
+    description: 'HTTP 404: application not found',
+  });
+  expect(await api.post('Accounts/other/Calls', {})).toMatchObject({ ok: false, status: 404 });
+  expect(await api.get(`Applications/${fake.account.applicationSid}`)).toMatchObject({
+    ok: true,
+    result: { account_sid: fake.account.accountSid, name: 'Voice bot' },
+  });
+});
+
+it('creates a call 201 with its sid, refuses a bad one 400 or 422, and rate limits 429', async () => {
+  const api = jambonzApi(fake.url, fake.account.apiKey);
+  const calls = `Accounts/${fake.account.accountSid}/Calls`;
+  const good = {
+    application_sid: fake.account.applicationSid,
+    from: '15550001000',
+    to: { type: 'phone', number: '12125550101' },
+  };
+  const placed = await api.post<{ sid: string }>(calls, good);
+  expect(placed).toMatchObject({ ok: true });
+  expect(fake.calls().find((c) => c.sid === (placed.ok ? placed.result.sid : ''))).toMatchObject({
+    direction: 'outbound',
+    status: 'queued',
+  });
+  expect(await api.post(calls, { ...good, to: '12125550101' })).toMatchObject({
+    status: 400,
+    reason: 'refused',
+  });
+  expect(await api.post(calls, { ...good, application_sid: undefined })).toMatchObject({
+    status: 422,
+    reason: 'refused',
+  });
+  fake.limitNext(1);
+  expect(await api.post(calls, good)).toMatchObject({ status: 429, reason: 'unavailable' });
+  expect(await api.put(`${calls}/${crypto.randomUUID()}`, { call_status: 'completed' })).toMatchObject({
+    status: 404,
+    reason: 'not_found',
+  });
+});
