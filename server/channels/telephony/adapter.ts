@@ -1,6 +1,6 @@
 import { messageVerbs } from '@/lib/telephony/verbs';
 import type { ChannelAdapter, DeliveryResult } from '../channel-adapter';
-import { addPending, openTurn, PENDING_KEY, readCall, writeCall } from './calls';
+import { addPending, DIALING_STALE_MS, openTurn, PENDING_KEY, readCall, writeCall } from './calls';
 import {
   apiOf,
   projectTelephonyChannel,
@@ -42,7 +42,8 @@ export const telephonyChannel: ChannelAdapter = {
     await addPending(db, client.id, verbs);
     const api = apiOf(channel);
     const { accountSid, applicationSid } = telephonyCredentials(channel);
-    if (call?.status === 'dialing') return { delivered: true, externalId: call.sid };
+    if (call?.status === 'dialing' && Date.now() - (call.at ?? 0) < DIALING_STALE_MS)
+      return { delivered: true, externalId: call.sid };
     if (call?.status === 'live') {
       const redirected = await api.put(`Accounts/${accountSid}/Calls/${call.sid}`, {
         call_hook: { url: urls.pending, method: 'POST' },
@@ -66,7 +67,12 @@ export const telephonyChannel: ChannelAdapter = {
         error: `jambonz did not place the call: ${placed.ok ? 'no call sid in its answer' : placed.description}`,
       };
     }
-    await writeCall(db, client.id, { sid: placed.result.sid, status: 'dialing', channelId: channel.id });
+    await writeCall(db, client.id, {
+      sid: placed.result.sid,
+      status: 'dialing',
+      channelId: channel.id,
+      at: Date.now(),
+    });
     return { delivered: true, externalId: placed.result.sid };
   },
   async call(_projectId, fn) {

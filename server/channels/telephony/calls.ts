@@ -23,8 +23,13 @@ export const callStateSchema = z.object({
   sid: z.string(),
   status: z.enum(['dialing', 'live']),
   channelId: z.number().int(),
+  /** When it was placed (ms): a call still "dialing" long after is lost (no status came). */
+  at: z.number().optional(),
 });
 export type CallState = z.infer<typeof callStateSchema>;
+
+/** A dialing call with no status for this long is taken as lost: the next message places another. */
+export const DIALING_STALE_MS = 3 * 60_000;
 
 export async function readCall(db: Db, clientId: number): Promise<CallState | null> {
   const row = await db.clientChannelState.findUnique({

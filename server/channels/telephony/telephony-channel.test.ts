@@ -259,7 +259,11 @@ describe('outbound calls', () => {
       select: { status: true, error: true },
     });
 
-  it("places a call for the API's message; busy is a failed delivery, and the missed call reaches the bot", async () => {
+  it("places a call for the API's message; busy is a failed delivery, and the missed call reaches the bot and the webhook", async () => {
+    await db.project.update({
+      where: { id: projectId },
+      data: { webhookUrl: 'https://hooks.example/blockbot' },
+    });
     const sent = await app.callApi('message', { client_id: clientId, message: 'Your order is ready.' });
     expect(sent.status).toBe(200);
     const call = await waitFor(async () => fake.calls().find((c) => c.to === '12125550101'), 'the call');
@@ -276,6 +280,9 @@ describe('outbound calls', () => {
       'call_missed',
     );
     expect(missed.messageFromOutside).toBe(MESSAGE_FROM.telephony);
+    // The callback goes to the project's webhook as every message does.
+    expect(await db.outbox.count({ where: { kind: 'webhook', messageId: missed.id } })).toBe(1);
+    await db.project.update({ where: { id: projectId }, data: { webhookUrl: null } });
     // The bot's answer to a missed call is not spoken to a call that is over, nor a new call placed.
     const sorry = await waitFor(
       () => db.message.findFirst({ where: { clientId, text: 'Sorry we missed you', direction: 'out' } }),
