@@ -11,6 +11,7 @@ import { channelReach } from '@/lib/channel-reach';
 import { connectTgInput } from '@/lib/channels/connect-inputs';
 import { ChatappConnectCard, ChatappGatewaySession, ChatappNumber } from './chatapp-channel';
 import { ConnectForm, useConnectValues } from './connect-form';
+import { TelephonyCard } from './telephony-channel';
 import { WidgetChannel } from './widget-channel';
 
 const dateTime = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : 'never');
@@ -92,6 +93,7 @@ export function Channels({
   const createWidget = useMutation(trpc.channels.createWidget.mutationOptions({ onSuccess: invalidate }));
   const bots = channels.data?.filter((c) => c.kind === 'tg');
   const numbers = channels.data?.flatMap((c) => (c.chatapp ? [{ ...c, chatapp: c.chatapp }] : []));
+  const telephony = channels.data?.filter((c) => c.kind === 'telephony');
   const widgets = channels.data?.flatMap((c) => (c.widget ? [{ ...c, widget: c.widget }] : []));
   const canManage = project.data ? project.data.role !== 'operator' : false;
   const reach = channels.data ? channelReach(channels.data) : null;
@@ -242,6 +244,24 @@ export function Channels({
           ))}
         </ul>
       </Card>
+      <TelephonyCard
+        projectId={projectId}
+        canManage={canManage}
+        channels={telephony}
+        onConnected={invalidate}
+        header={(channel) => (
+          <ChannelHeader
+            channel={channel}
+            title={`+${channel.groupId}`}
+            badges={['jambonz']}
+            remove={removeButton(
+              'Disconnect',
+              `Disconnect +${channel.groupId}? Its calls are no longer answered; the callers' history stays.`,
+              channel.id,
+            )}
+          />
+        )}
+      />
       <Card>
         <CardTitle description="A chat bubble on your website: visitors talk to the bot, operators see them like any client.">
           Chat widget

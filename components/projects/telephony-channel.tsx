@@ -1,0 +1,100 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTRPC } from '@/components/trpc/client';
+import { Card, CardTitle } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { connectTelephonyInput } from '@/lib/channels/connect-inputs';
+import { ConnectForm, useConnectValues } from './connect-form';
+
+/**
+ * Telephony on a jambonz gateway (docs/channels/telephony.md): the form that connects it, then
+ * the two webhook addresses to enter in the jambonz application; and the connected caller
+ * numbers, each row's header given by the Channels tab (`header`).
+ */
+export function TelephonyCard<C extends { id: number }>({
+  projectId,
+  canManage,
+  channels,
+  header,
+  onConnected,
+}: {
+  projectId: number;
+  canManage: boolean;
+  channels: C[] | undefined;
+  header: (channel: C) => ReactNode;
+  onConnected: () => unknown;
+}) {
+  const trpc = useTRPC();
+  const form = useConnectValues(connectTelephonyInput);
+  const connect = useMutation(
+    trpc.channels.connectTelephony.mutationOptions({
+      onSuccess: () => {
+        form.reset();
+        return onConnected();
+      },
+    }),
+  );
+  return (
+    <Card>
+      <CardTitle description="Voice calls through your jambonz gateway: blocks are spoken, buttons become keys to press.">
+        Telephony
+      </CardTitle>
+      {channels?.length === 0 ? (
+        <p className="text-sm text-slate-600" data-testid="telephony-empty">
+          No caller number is connected.{canManage ? '' : ' An owner or admin of the project connects one.'}
+        </p>
+      ) : null}
+      <ul className="divide-y divide-slate-100">
+        {channels?.map((channel) => (
+          <li key={channel.id} className="space-y-1 py-3 text-sm" data-testid="telephony-row">
+            {header(channel)}
+          </li>
+        ))}
+      </ul>
+      {canManage ? (
+        <div className="mt-4 space-y-3">
+          <p className="text-sm text-slate-600">
+            The API key and the webhook secret are checked with jambonz, stored encrypted and never shown
+            again.
+          </p>
+          <ConnectForm
+            name="Connect a jambonz gateway"
+            idPrefix="telephony"
+            schema={connectTelephonyInput}
+            values={form.values}
+            setValues={form.setValues}
+            onSubmit={() => connect.mutate({ projectId, ...form.input })}
+            pending={connect.isPending}
+            error={connect.error}
+            submitLabel="Connect the gateway"
+          />
+          {connect.data ? (
+            <div
+              className="space-y-2 rounded-md bg-emerald-50 p-3 text-sm"
+              data-testid="telephony-webhook-setup"
+            >
+              <p className="font-medium text-emerald-900">
+                +{connect.data.groupId} is connected. Last step: in jambonz, set the application’s webhooks
+                (method POST) to these addresses.
+              </p>
+              {[
+                ['Calling webhook', connect.data.webhook.callHook],
+                ['Call status webhook', connect.data.webhook.statusHook],
+              ].map(([label, value]) => (
+                <div key={label} className="space-y-1">
+                  <p className="text-xs font-medium text-slate-700">{label}</p>
+                  <div className="flex items-start gap-2">
+                    <code className="block flex-1 break-all rounded bg-white p-2 text-xs">{value}</code>
+                    <CopyButton value={value} />
+                  </div>
+                </div>
+              ))}
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </Card>
+  );
+}
