@@ -68,7 +68,7 @@ export const DOC_SECTIONS: readonly DocSection[] = [
       },
       {
         doc: 'channels/telephony',
-        label: 'Telephony',
+        label: 'Voice calls (telephony)',
         about: 'Voice calls on a jambonz gateway: blocks spoken, buttons as keys to press.',
       },
       {
