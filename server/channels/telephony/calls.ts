@@ -92,6 +92,11 @@ export interface Turn {
 }
 
 const turns = new Map<string, Turn>();
+/** Calls whose turn this process is running. */
+const running = new Set<string>();
+
+/** This process is still running a turn of the call (a webhook that stopped waiting asks). */
+export const turnRunning = (callSid: string) => running.has(callSid);
 const clientKey = (projectId: number, platformId: string) => `${projectId}:${platformId}`;
 
 /** Runs `work` with the client's call turn open in this process; answers what it collected. */
@@ -106,9 +111,11 @@ export async function withTurn<T>(
   const turn: Turn = { callSid, ended, verbs: [] };
   const before = turns.get(key);
   turns.set(key, turn);
+  running.add(callSid);
   try {
     return { turn, result: await work(turn) };
   } finally {
+    running.delete(callSid);
     if (before) turns.set(key, before);
     else if (turns.get(key) === turn) turns.delete(key);
   }

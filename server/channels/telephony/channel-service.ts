@@ -8,6 +8,7 @@ import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import { channelView } from '../channel-view';
+import { OpenedCredentials } from '../opened-credentials';
 import { type JambonzApi, jambonzApi } from './rest-api';
 
 /**
@@ -46,31 +47,23 @@ type Owner = { projectId: number; groupId: string; credentials: unknown };
 const context = (projectId: number, groupId: string, what: 'api-key' | 'webhook-secret') =>
   `telephony-channel:${projectId}:${groupId}:${what}`;
 
-const MAX_OPENED = 256;
-const opened = new Map<string, TelephonyCredentials>();
+const opened = new OpenedCredentials<TelephonyCredentials>();
 
-/** The channel's credentials, opened once per process (keyed by the sealed values). */
+/** The channel's credentials, opened once per process. */
 export function telephonyCredentials(channel: Owner): TelephonyCredentials {
   const sealed = channel.credentials as Partial<SealedTelephony> | null;
   if (!sealed?.apiKey || !sealed.webhookSecret || !sealed.apiUrl || !sealed.accountSid)
     throw new Error(`the telephony channel ${channel.groupId} has no stored jambonz credentials`);
-  const key = `${channel.projectId}:${channel.groupId} ${sealed.apiKey} ${sealed.webhookSecret}`;
-  let credentials = opened.get(key);
-  if (credentials) opened.delete(key);
-  else
-    credentials = {
-      apiUrl: sealed.apiUrl,
-      accountSid: sealed.accountSid,
-      applicationSid: sealed.applicationSid ?? '',
-      apiKey: decryptSecret(sealed.apiKey, context(channel.projectId, channel.groupId, 'api-key')),
-      webhookSecret: decryptSecret(
-        sealed.webhookSecret,
-        context(channel.projectId, channel.groupId, 'webhook-secret'),
-      ),
-    };
-  opened.set(key, credentials);
-  if (opened.size > MAX_OPENED) opened.delete(opened.keys().next().value as string);
-  return credentials;
+  const { apiKey, webhookSecret, apiUrl, accountSid } = sealed;
+  const sealedWith = (what: Parameters<typeof context>[2]) =>
+    context(channel.projectId, channel.groupId, what);
+  return opened.get(`${sealedWith('api-key')} ${apiKey} ${webhookSecret}`, () => ({
+    apiUrl,
+    accountSid,
+    applicationSid: sealed.applicationSid ?? '',
+    apiKey: decryptSecret(apiKey, sealedWith('api-key')),
+    webhookSecret: decryptSecret(webhookSecret, sealedWith('webhook-secret')),
+  }));
 }
 
 export const apiOf = (channel: Owner): JambonzApi => {

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,8 +32,14 @@ let projectId: number;
 let channelId: number;
 let callHook: string;
 
+/** A block request's server answering after 4.5 s: longer than a webhook waits for its turn. */
+let slow: http.Server;
+
 beforeAll(async () => {
   fake = await startFakeJambonz();
+  slow = http.createServer((_req, res) => setTimeout(() => res.end('{}'), 4500));
+  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+  const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
   app = await useChatappTestApp(tmp, {});
   ({ db, projectId } = app);
   await saveAndPublish(db, projectId, {
@@ -58,6 +66,13 @@ beforeAll(async () => {
         trigger: { alternatives: 'operator' },
         formula: 'ask_operator()',
       },
+      {
+        id: 7,
+        kind: 'start',
+        text: 'Thanks for waiting.',
+        trigger: { alternatives: 'slow' },
+        request: { type: 'GET', url: slowUrl },
+      },
     ],
     arrows: [
       { id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'Order a pizza' } },
@@ -80,6 +95,7 @@ beforeAll(async () => {
   fake.setApplication({ callHook, statusHook: connected.webhook.statusHook });
 });
 afterAll(async () => {
+  slow?.close();
   await app?.close();
   await fake?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -173,6 +189,22 @@ describe('an incoming call', () => {
     expect(other.verbs.find((v) => v.verb === 'dial')).toMatchObject({ callerId: '15550001000' });
     expect(other.hungUp).toBe(true);
   });
+});
+
+describe('a slow turn', () => {
+  it('is answered by a pause and a redirect, then spoken when the bot is done', async () => {
+    const call = await fake.inboundCall('+1 415 555 0007');
+    await fake.speak(call, 'slow');
+    await waitFor(async () => call.spoken.includes('Thanks for waiting.'), 'the slow answer', 20_000);
+    // The webhook stopped waiting: jambonz was told to pause (then to fetch what is pending); the
+    // turn, done meanwhile, reached the call by live call control and was spoken after it.
+    const kinds = call.verbs.map((v) => v.verb);
+    expect(kinds.indexOf('pause')).toBeGreaterThan(0);
+    expect(kinds.indexOf('pause')).toBeLessThan(
+      call.verbs.findIndex((v) => v.text === 'Thanks for waiting.'),
+    );
+    expect(kinds.at(-1)).toBe('hangup');
+  }, 30_000);
 });
 
 describe("a call's recording and transcript", () => {

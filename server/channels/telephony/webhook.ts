@@ -7,7 +7,7 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
 import type { ChannelEndpoint } from '../channel-module';
 import { storeUpdates } from '../inbound/pipeline';
-import { awaitTurn, takePending, writeCall } from './calls';
+import { awaitTurn, takePending, turnRunning, writeCall } from './calls';
 import {
   TELEPHONY_CLIENT_TYPE,
   telephonyCredentials,
@@ -32,8 +32,13 @@ import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
  */
 
 const MAX_BODY_BYTES = 256 * 1024;
-/** How long a webhook waits for its turn before telling jambonz to wait and fetch it later. */
-const TURN_WAIT_MS = 12_000;
+/**
+ * How long a webhook waits for its turn before telling jambonz to pause and fetch it later
+ * (a slow block request): within the few seconds a voice gateway waits for an answer.
+ */
+const TURN_WAIT_MS = 4000;
+/** How often a call is told to pause again while its turn still runs here (2 s each). */
+const MAX_WAITS = 30;
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -117,12 +122,12 @@ async function storeTurn(
     return json(404, { error: 'no telephony channel is connected at this address' });
   const verbs = await waiting;
   // Processed elsewhere (a repeat, a slow turn): the call waits, then fetches what is pending.
-  return json(200, verbs ?? waitForPending(v.channel.id));
+  return json(200, verbs ?? waitForPending(v.channel.id, 1));
 }
 
-const waitForPending = (channelId: number): Verb[] => [
+const waitForPending = (channelId: number, waits: number): Verb[] => [
   { verb: 'pause', length: 2 },
-  { verb: 'redirect', actionHook: telephonyUrls(channelId).pending },
+  { verb: 'redirect', actionHook: `${telephonyUrls(channelId).pending}?waits=${waits}` },
 ];
 
 /** The calling webhook: a call comes in, or an outbound call placed for a message was answered. */
@@ -147,8 +152,11 @@ async function clientOf(v: Verified) {
   });
 }
 
-/** What waits for the call (an outbound call's message, a send made meanwhile), then the turn's end. */
-async function pendingVerbs(v: Verified, answered: boolean): Promise<Verb[]> {
+/**
+ * What waits for the call (an outbound call's message, a send made meanwhile), then the turn's
+ * end; while the call's turn still runs in this process with nothing said yet, another pause.
+ */
+async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<Verb[]> {
   const client = await clientOf(v);
   if (!client) return [{ verb: 'hangup' }];
   if (answered)
@@ -158,6 +166,8 @@ async function pendingVerbs(v: Verified, answered: boolean): Promise<Verb[]> {
       channelId: v.channel.id,
     });
   const verbs = await takePending(v.deps.db, client.id);
+  if (!verbs.length && waits && waits < MAX_WAITS && turnRunning(v.info.call_sid as string))
+    return waitForPending(v.channel.id, waits + 1);
   return finishTurn(
     v.deps,
     v.channel,
@@ -229,7 +239,7 @@ export const telephonyEndpoint: ChannelEndpoint = async (req, channelParam, path
     case 'status':
       return status(v);
     case 'pending':
-      return json(200, await pendingVerbs(v, false));
+      return json(200, await pendingVerbs(v, false, Number(new URL(req.url).searchParams.get('waits') ?? 0)));
     case 'dial-end':
       return json(200, [{ verb: 'hangup' }]);
     default:

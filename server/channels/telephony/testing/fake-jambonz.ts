@@ -137,6 +137,7 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
           call.spoken.push(String(verb.text));
           break;
         case 'pause':
+          await new Promise((resolve) => setTimeout(resolve, Number(verb.length) * 1000));
           break;
         case 'gather': {
           const prompt = verb.say as { text?: string } | undefined;
