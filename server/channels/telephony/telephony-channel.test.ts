@@ -6,8 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_FROM } from '@/lib/history-message';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
 import type { PrismaClient } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
+import { startWorkers } from '@/server/jobs/jobs';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
 import { type ChatappTestApp, useChatappTestApp } from '../chatapp/testing/chatapp-test-app';
@@ -363,6 +365,33 @@ describe('outbound calls', () => {
     ]);
     await waitFor(async () => call.spoken.includes('Which size? Say small or large.'), 'the redirected turn');
     expect(call.gather).toMatchObject({ finishOnKey: '#' });
+  });
+
+  it('a broadcast calls each telephony recipient, each message with its own call’s outcome', async () => {
+    await startWorkers([broadcastSendJob, broadcastDispatchJob] as never);
+    const loaded = await app.callApi('load_clients', {
+      clients: ['12125550301', '12125550302'].map((platform_id) => ({
+        platform_id,
+        group_id: '',
+        client_type: 13,
+      })),
+    });
+    const [a, b] = (loaded.body.clients as { client_id: number }[]).map((c) => c.client_id);
+    const started = await app.callApi('broadcast', {
+      message: 'We are open on Sunday.',
+      clients: [a, b],
+      shift: 0,
+    });
+    expect(started.body).toMatchObject({ recipients: 2 });
+    const callTo = (number: string) =>
+      waitFor(async () => fake.calls().find((c) => c.to === number), `the call to ${number}`);
+    await fake.answer(await callTo('12125550301'));
+    await fake.fail(await callTo('12125550302'), 'no-answer');
+    const statusOf = (clientId: number) =>
+      db.message.findFirst({ where: { clientId, direction: 'out', text: 'We are open on Sunday.' } });
+    await waitFor(async () => (await statusOf(a))?.status === 'delivered', 'delivered to a');
+    await waitFor(async () => (await statusOf(b))?.status === 'failed', 'failed to b');
+    expect((await statusOf(b))?.error).toBe('the call was not answered');
   });
 
   it('a refused call is a failed message with jambonz’s reason', async () => {
