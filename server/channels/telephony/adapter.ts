@@ -2,13 +2,13 @@ import { messageVerbs } from '@/lib/telephony/verbs';
 import type { ChannelAdapter, DeliveryResult } from '../channel-adapter';
 import { addPending, DIALING_STALE_MS, openTurn, PENDING_KEY, readCall, writeCall } from './calls';
 import {
-  apiOf,
   projectTelephonyChannel,
   TELEPHONY_CLIENT_TYPE,
   telephonyCredentials,
   telephonySettings,
   telephonyUrls,
 } from './channel-service';
+import { providerOf } from './provider';
 
 /**
  * Speaks the bot's messages. A message for a call whose webhook this process is answering
@@ -40,40 +40,34 @@ export const telephonyChannel: ChannelAdapter = {
     }
     const call = await readCall(db, client.id);
     await addPending(db, client.id, verbs);
-    const api = apiOf(channel);
-    const { accountSid, applicationSid } = telephonyCredentials(channel);
+    const provider = providerOf(channel);
+    const credentials = telephonyCredentials(channel);
     if (call?.status === 'dialing' && Date.now() - (call.at ?? 0) < DIALING_STALE_MS)
       return { delivered: true, externalId: call.sid };
     if (call?.status === 'live') {
-      const redirected = await api.put(`Accounts/${accountSid}/Calls/${call.sid}`, {
-        call_hook: { url: urls.pending, method: 'POST' },
-      });
+      const redirected = await provider.redirectCall(credentials, call.sid, urls.pending);
       if (redirected.ok) return { delivered: true, externalId: call.sid };
-      if (redirected.reason !== 'not_found') return { delivered: false, error: redirected.description };
+      if (!redirected.gone) return { delivered: false, error: redirected.error };
       // The call is over: this message places a new one.
     }
-    const placed = await api.post<{ sid?: string }>(`Accounts/${accountSid}/Calls`, {
-      application_sid: applicationSid,
+    const placed = await provider.placeCall(credentials, {
       from: channel.groupId,
-      to: { type: 'phone', number: client.platformId },
-      call_hook: { url: urls.callHook, method: 'POST' },
-      call_status_hook: { url: urls.statusHook, method: 'POST' },
+      to: client.platformId,
+      callHook: urls.callHook,
+      statusHook: urls.statusHook,
       tag: { clientId: client.id },
     });
-    if (!placed.ok || !placed.result.sid) {
+    if (!placed.ok) {
       await db.clientChannelState.deleteMany({ where: { clientId: client.id, key: PENDING_KEY } });
-      return {
-        delivered: false,
-        error: `jambonz did not place the call: ${placed.ok ? 'no call sid in its answer' : placed.description}`,
-      };
+      return { delivered: false, error: placed.error };
     }
     await writeCall(db, client.id, {
-      sid: placed.result.sid,
+      sid: placed.sid,
       status: 'dialing',
       channelId: channel.id,
       at: Date.now(),
     });
-    return { delivered: true, externalId: placed.result.sid };
+    return { delivered: true, externalId: placed.sid };
   },
   async call(_projectId, fn) {
     throw new Error(`${fn} is not a telephony function`);

@@ -9,7 +9,7 @@ import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import { channelView } from '../channel-view';
 import { OpenedCredentials } from '../opened-credentials';
-import { type JambonzApi, jambonzApi } from './rest-api';
+import { jambonzApi } from './rest-api';
 
 /**
  * Connecting a jambonz voice gateway: the API key is checked by reading the application, and
@@ -65,11 +65,6 @@ export function telephonyCredentials(channel: Owner): TelephonyCredentials {
     webhookSecret: decryptSecret(webhookSecret, sealedWith('webhook-secret')),
   }));
 }
-
-export const apiOf = (channel: Owner): JambonzApi => {
-  const { apiUrl, apiKey } = telephonyCredentials(channel);
-  return jambonzApi(apiUrl, apiKey);
-};
 
 /** The channel's voice settings, read leniently (defaults for anything missing). */
 export function telephonySettings(channel: { settings: unknown }): TelephonySettings {

@@ -12,13 +12,13 @@ import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
 import { addPending, answerTurn, callChannelState, type Turn, withTurn } from './calls';
 import {
-  apiOf,
   TELEPHONY_CLIENT_TYPE,
   type TelephonySettings,
   telephonyCredentials,
   telephonySettings,
   telephonyUrls,
 } from './channel-service';
+import { providerOf } from './provider';
 
 /**
  * What the channel's stored updates do, on the channels' inbound pipeline:
@@ -93,12 +93,12 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
   if (answerTurn(update.key, verbs)) return;
   // No webhook of this call waits here: the call fetches the verbs (live call control).
   await addPending(deps.db, result.clientId, verbs);
-  const { accountSid } = telephonyCredentials(row);
-  const redirected = await apiOf(row).put(`Accounts/${accountSid}/Calls/${update.callSid}`, {
-    call_hook: { url: telephonyUrls(channel.id).pending, method: 'POST' },
-  });
-  if (!redirected.ok)
-    console.warn(`[telephony] call ${update.callSid} not redirected: ${redirected.description}`);
+  const redirected = await providerOf(row).redirectCall(
+    telephonyCredentials(row),
+    update.callSid,
+    telephonyUrls(channel.id).pending,
+  );
+  if (!redirected.ok) console.warn(`[telephony] call ${update.callSid} not redirected: ${redirected.error}`);
 }
 
 type ChannelRowLike = Awaited<ReturnType<typeof channelRow>>;

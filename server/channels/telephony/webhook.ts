@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { buttonsSchema } from '@/lib/schema';
-import { answerText, type GatherResult, turnVerbs, type Verb } from '@/lib/telephony/verbs';
+import { answerText, turnVerbs, type Verb } from '@/lib/telephony/verbs';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
@@ -14,7 +14,7 @@ import {
   telephonySettings,
   telephonyUrls,
 } from './channel-service';
-import { SIGNATURE_HEADER, validSignature } from './signature';
+import { type CallInfo, providerOf, type TelephonyProvider } from './provider';
 import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
 
 /**
@@ -50,18 +50,13 @@ async function readChannel(deps: EngineDeps, id: number) {
   return (await deps.db.channel.findFirst({ where: { id, kind: 'telephony' } })) ?? undefined;
 }
 
-/** What jambonz posts to every hook (the fields this channel reads). */
-interface CallInfo extends GatherResult {
-  call_sid?: string;
-  direction?: string;
-  from?: string;
-  to?: string;
-  call_status?: string;
-  recording_url?: string;
-  transcript?: string;
-}
-
-type Verified = { deps: EngineDeps; channel: ChannelRow; info: CallInfo; body: Uint8Array };
+type Verified = {
+  deps: EngineDeps;
+  channel: ChannelRow;
+  provider: TelephonyProvider;
+  info: CallInfo;
+  body: Uint8Array;
+};
 
 async function verify(req: Request, channelParam: string): Promise<Verified | Response> {
   const id = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
@@ -70,32 +65,21 @@ async function verify(req: Request, channelParam: string): Promise<Verified | Re
   if (!channel) return json(404, { error: 'no telephony channel is connected at this address' });
   const body = await cappedBytes(req, MAX_BODY_BYTES);
   if (!body) return json(413, { error: `the body is over ${MAX_BODY_BYTES} bytes` });
-  const { webhookSecret } = telephonyCredentials(channel);
-  if (
-    !validSignature(
-      body,
-      req.headers.get(SIGNATURE_HEADER),
-      webhookSecret,
-      Math.floor(deps.now().getTime() / 1000),
-    )
-  )
+  const provider = providerOf(channel);
+  const now = Math.floor(deps.now().getTime() / 1000);
+  const info = provider.readHook(body, req.headers, telephonyCredentials(channel), now);
+  if (info === 'unsigned')
     return json(401, {
       error:
         'the Jambonz-Signature header is missing, stale, or not the signature of the body with this account’s webhook secret',
     });
-  let info: CallInfo;
-  try {
-    info = JSON.parse(new TextDecoder().decode(body)) as CallInfo;
-  } catch {
-    return json(400, { error: 'the body is not JSON' });
-  }
-  if (!info || typeof info.call_sid !== 'string' || !info.call_sid)
-    return json(400, { error: 'the body has no call_sid: not a jambonz webhook' });
-  return { deps, channel, info, body };
+  if (info === 'malformed')
+    return json(400, { error: 'the body is not a voice gateway’s webhook (no call sid)' });
+  return { deps, channel, provider, info, body };
 }
 
 /** The caller's number: who called in, or who an outbound call went to. */
-const numberOf = (info: CallInfo) => (info.direction === 'outbound' ? info.to : info.from) ?? '';
+const numberOf = (info: CallInfo) => (info.direction === 'outbound' ? info.to : info.from);
 
 let sequence = 0;
 const order = () => BigInt(Date.now()) * 1000n + BigInt(sequence++ % 1000);
@@ -122,7 +106,7 @@ async function storeTurn(
     return json(404, { error: 'no telephony channel is connected at this address' });
   const verbs = await waiting;
   // Processed elsewhere (a repeat, a slow turn): the call waits, then fetches what is pending.
-  return json(200, verbs ?? waitForPending(v.channel.id, 1));
+  return v.provider.answer(verbs ?? waitForPending(v.channel.id, 1));
 }
 
 const waitForPending = (channelId: number, waits: number): Verb[] => [
@@ -135,8 +119,8 @@ export async function telephonyWebhook(req: Request, channelParam: string): Prom
   const v = await verify(req, channelParam);
   if (v instanceof Response) return v;
   const { info } = v;
-  const callSid = info.call_sid as string;
-  if (info.direction === 'outbound') return json(200, await pendingVerbs(v, true));
+  const callSid = info.callSid;
+  if (info.direction === 'outbound') return v.provider.answer(await pendingVerbs(v, true));
   return storeTurn(v, { type: 'call', key: `call:${callSid}`, callSid, number: numberOf(info) });
 }
 
@@ -161,12 +145,12 @@ async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<
   if (!client) return [{ verb: 'hangup' }];
   if (answered)
     await writeCall(v.deps.db, client.id, {
-      sid: v.info.call_sid as string,
+      sid: v.info.callSid,
       status: 'live',
       channelId: v.channel.id,
     });
   const verbs = await takePending(v.deps.db, client.id);
-  if (!verbs.length && waits && waits < MAX_WAITS && turnRunning(v.info.call_sid as string))
+  if (!verbs.length && waits && waits < MAX_WAITS && turnRunning(v.info.callSid))
     return waitForPending(v.channel.id, waits + 1);
   return finishTurn(
     v.deps,
@@ -190,14 +174,14 @@ async function gather(v: Verified, url: URL): Promise<Response> {
     .nullable()
     .catch(null)
     .parse(last?.buttons ?? null);
-  const text = answerText(v.info, buttons);
-  const callSid = v.info.call_sid as string;
+  const text = answerText(v.info.gather, buttons);
+  const callSid = v.info.callSid;
   if (text === null) {
     const silences = Number(url.searchParams.get('silence') ?? 0) + 1;
     const settings = telephonySettings(v.channel);
-    if (silences >= 2) return json(200, [{ verb: 'hangup' }]);
+    if (silences >= 2) return v.provider.answer([{ verb: 'hangup' }]);
     const again = `${telephonyUrls(v.channel.id).gather}?silence=${silences}`;
-    return json(200, turnVerbs([], 'listen', again, settings));
+    return v.provider.answer(turnVerbs([], 'listen', again, settings));
   }
   const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
   return storeTurn(v, {
@@ -214,16 +198,16 @@ const STATUSES_TAKEN = new Set(['in-progress', 'completed', 'failed', 'busy', 'n
 /** The call_status_hook: stored, processed without the answer waiting for it. */
 async function status(v: Verified): Promise<Response> {
   const { info } = v;
-  const callStatus = info.call_status ?? '';
+  const callStatus = info.status;
   if (!STATUSES_TAKEN.has(callStatus)) return json(200, {});
-  const callSid = info.call_sid as string;
+  const callSid = info.callSid;
   const update: TelephonyUpdate = {
     type: 'status',
     key: `status:${callSid}:${callStatus}`,
     callSid,
     number: numberOf(info),
     status: callStatus,
-    ...(info.recording_url ? { recordingUrl: info.recording_url } : {}),
+    ...(info.recordingUrl ? { recordingUrl: info.recordingUrl } : {}),
     ...(info.transcript ? { transcript: info.transcript } : {}),
   };
   await store(v, update);
@@ -239,9 +223,11 @@ export const telephonyEndpoint: ChannelEndpoint = async (req, channelParam, path
     case 'status':
       return status(v);
     case 'pending':
-      return json(200, await pendingVerbs(v, false, Number(new URL(req.url).searchParams.get('waits') ?? 0)));
+      return v.provider.answer(
+        await pendingVerbs(v, false, Number(new URL(req.url).searchParams.get('waits') ?? 0)),
+      );
     case 'dial-end':
-      return json(200, [{ verb: 'hangup' }]);
+      return v.provider.answer([{ verb: 'hangup' }]);
     default:
       return json(404, { error: `no telephony endpoint /${path.join('/')}` });
   }

@@ -1,0 +1,103 @@
+import type { GatherResult, Verb } from '@/lib/telephony/verbs';
+import type { TelephonyCredentials } from './channel-service';
+import { jambonzApi } from './rest-api';
+import { SIGNATURE_HEADER, validSignature } from './signature';
+
+/**
+ * A voice gateway's protocol behind one interface (docs/channels/telephony.md): how its
+ * webhooks are checked and read, how a turn's verbs answer them, and how its REST API places
+ * and redirects calls. jambonz implements it; another protocol (TwiML) would be another
+ * implementation, rendering the same verbs as its own markup. The turn, the call state and
+ * the inbound updates do not depend on it.
+ */
+export interface TelephonyProvider {
+  /** A webhook's call information, once its signature checks with the channel's secret. */
+  readHook(
+    body: Uint8Array,
+    headers: Headers,
+    credentials: TelephonyCredentials,
+    nowSeconds: number,
+  ): CallInfo | 'unsigned' | 'malformed';
+  /** A turn's verbs as the webhook's answer. */
+  answer(verbs: Verb[]): Response;
+  /** Places an outbound call whose webhooks are `hooks`. */
+  placeCall(
+    credentials: TelephonyCredentials,
+    call: { from: string; to: string; callHook: string; statusHook: string; tag: object },
+  ): Promise<{ ok: true; sid: string } | { ok: false; error: string }>;
+  /** Points a live call at `url` for its next verbs (live call control); `gone` when it is over. */
+  redirectCall(
+    credentials: TelephonyCredentials,
+    callSid: string,
+    url: string,
+  ): Promise<{ ok: true } | { ok: false; gone: boolean; error: string }>;
+}
+
+/** What a call's webhook says, whatever the protocol. */
+export interface CallInfo {
+  callSid: string;
+  direction: 'inbound' | 'outbound';
+  from: string;
+  to: string;
+  /** The call's status (the status webhook). */
+  status: string;
+  /** A gather's result (its actionHook). */
+  gather: GatherResult;
+  recordingUrl?: string;
+  transcript?: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+export const jambonz: TelephonyProvider = {
+  readHook(body, headers, { webhookSecret }, nowSeconds) {
+    if (!validSignature(body, headers.get(SIGNATURE_HEADER), webhookSecret, nowSeconds)) return 'unsigned';
+    let raw: Record<string, unknown>;
+    try {
+      raw = JSON.parse(new TextDecoder().decode(body));
+    } catch {
+      return 'malformed';
+    }
+    if (!raw || typeof raw !== 'object' || !text(raw.call_sid)) return 'malformed';
+    return {
+      callSid: text(raw.call_sid),
+      direction: raw.direction === 'outbound' ? 'outbound' : 'inbound',
+      from: text(raw.from),
+      to: text(raw.to),
+      status: text(raw.call_status),
+      gather: {
+        reason: text(raw.reason),
+        digits: text(raw.digits),
+        speech: raw.speech as GatherResult['speech'],
+      },
+      ...(text(raw.recording_url) ? { recordingUrl: text(raw.recording_url) } : {}),
+      ...(text(raw.transcript) ? { transcript: text(raw.transcript) } : {}),
+    };
+  },
+  answer: (verbs) =>
+    new Response(JSON.stringify(verbs), { status: 200, headers: { 'content-type': 'application/json' } }),
+  async placeCall({ apiUrl, apiKey, accountSid, applicationSid }, call) {
+    const placed = await jambonzApi(apiUrl, apiKey).post<{ sid?: string }>(`Accounts/${accountSid}/Calls`, {
+      application_sid: applicationSid,
+      from: call.from,
+      to: { type: 'phone', number: call.to },
+      call_hook: { url: call.callHook, method: 'POST' },
+      call_status_hook: { url: call.statusHook, method: 'POST' },
+      tag: call.tag,
+    });
+    if (!placed.ok) return { ok: false, error: `jambonz did not place the call: ${placed.description}` };
+    if (!placed.result.sid)
+      return { ok: false, error: 'jambonz did not place the call: no call sid in its answer' };
+    return { ok: true, sid: placed.result.sid };
+  },
+  async redirectCall({ apiUrl, apiKey, accountSid }, callSid, url) {
+    const redirected = await jambonzApi(apiUrl, apiKey).put(`Accounts/${accountSid}/Calls/${callSid}`, {
+      call_hook: { url, method: 'POST' },
+    });
+    if (redirected.ok) return { ok: true };
+    return { ok: false, gone: redirected.reason === 'not_found', error: redirected.description };
+  },
+};
+
+/** The channel's provider: jambonz, the one implemented. */
+export const providerOf = (_channel: { credentials: unknown }): TelephonyProvider => jambonz;
