@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { connectTelephonyInput } from '@/lib/channels/connect-inputs';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
@@ -144,6 +144,34 @@ export async function connectTelephonyChannel(
   });
   const urls = telephonyUrls(channel.id);
   return { ...channelView(channel), webhook: { callHook: urls.callHook, statusHook: urls.statusHook } };
+}
+
+/** The voice settings a connected channel may change: the connect form's fields for them. */
+export const updateTelephonyInput = connectTelephonyInput
+  .pick({ voiceVendor: true, language: true, voice: true, transferNumber: true })
+  .extend({ channelId: z.number().int().positive() });
+
+export async function updateTelephonySettings(
+  db: Db,
+  projectId: number,
+  input: z.input<typeof updateTelephonyInput>,
+) {
+  const { channelId, voiceVendor, language, voice, transferNumber } = parseInput(updateTelephonyInput, input);
+  const channel = await db.channel.findFirst({ where: { id: channelId, projectId, kind: 'telephony' } });
+  if (!channel)
+    throw new DomainError('not_found', 'No telephony channel with this id is connected to this project.');
+  const updated = await db.channel.update({
+    where: { id: channelId },
+    data: {
+      settings: {
+        vendor: voiceVendor,
+        language,
+        voice,
+        transferNumber: transferNumber ? phoneDigits(transferNumber) : '',
+      } satisfies TelephonySettings,
+    },
+  });
+  return { ...channelView(updated), telephony: telephonySettings(updated) };
 }
 
 /** The project's telephony channel outbound calls go through (the first connected). */

@@ -127,6 +127,40 @@ describe('connecting', () => {
   });
 });
 
+describe('voice settings', () => {
+  it('change what the next call says with and where it transfers, for managers of the project', async () => {
+    const updated = await app.owner.channels.updateTelephony({
+      projectId,
+      channelId,
+      voiceVendor: 'microsoft',
+      language: 'de-DE',
+      voice: 'de-DE-KatjaNeural',
+      transferNumber: '+1 (555) 999-0000',
+    });
+    expect(updated.telephony).toEqual({
+      vendor: 'microsoft',
+      language: 'de-DE',
+      voice: 'de-DE-KatjaNeural',
+      transferNumber: '15559990000',
+    });
+    const call = await fake.inboundCall('+1 415 555 0008');
+    expect(call.gather?.say).toMatchObject({
+      synthesizer: { vendor: 'microsoft', language: 'de-DE', voice: 'de-DE-KatjaNeural' },
+    });
+    await app.owner.channels.updateTelephony({
+      projectId,
+      channelId,
+      voiceVendor: 'google',
+      language: 'en-US',
+      voice: '',
+      transferNumber: '+1 (555) 999-0000',
+    });
+    await expect(
+      app.owner.channels.updateTelephony({ projectId, channelId, language: 'English' }),
+    ).rejects.toThrow(/language code/);
+  });
+});
+
 describe('an incoming call', () => {
   let call: FakeCall;
   it('speaks the entry block with its buttons as a gather of digits and speech, then follows the digit pressed', async () => {

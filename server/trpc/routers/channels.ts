@@ -16,7 +16,11 @@ import {
   gatewayPairing,
   restartGateway,
 } from '@/server/channels/chatapp/gateway-service';
-import { connectTelephonyChannel } from '@/server/channels/telephony/channel-service';
+import {
+  connectTelephonyChannel,
+  updateTelephonyInput,
+  updateTelephonySettings,
+} from '@/server/channels/telephony/channel-service';
 import { connectTgChannel } from '@/server/channels/tg/channel-service';
 import { startPolling } from '@/server/channels/tg/polling';
 import {
@@ -52,6 +56,9 @@ export const channelsRouter = createTRPCRouter({
   connectTelephony: projectManagerProcedure
     .input(connectTelephonyInput)
     .mutation(({ ctx, input }) => connectTelephonyChannel(ctx.db, ctx.projectId, input)),
+  updateTelephony: projectManagerProcedure
+    .input(updateTelephonyInput)
+    .mutation(({ ctx, input }) => updateTelephonySettings(ctx.db, ctx.projectId, input)),
   createWidget: projectManagerProcedure
     .input(createWidgetInput)
     .mutation(({ ctx, input }) => createWidgetChannel(ctx.db, ctx.projectId, input)),
