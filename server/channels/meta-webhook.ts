@@ -33,6 +33,15 @@ export function answerHandshake(
   const given = Buffer.from(verifyTokenHash(token), 'hex');
   const stored = Buffer.from(tokenHash, 'hex');
   if (!token || given.length !== stored.length || !timingSafeEqual(given, stored))
-    return text(403, 'hub.verify_token is not the verify token shown when the number was connected');
+    return text(403, 'hub.verify_token is not the verify token shown when the channel was connected');
   return text(200, params.get('hub.challenge') ?? '');
+}
+
+/** The handshake as the webhook route's answer. */
+export function handshakeResponse(req: Request, tokenHash: string): Response {
+  const answer = answerHandshake(new URL(req.url).searchParams, tokenHash);
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { 'content-type': answer.contentType },
+  });
 }

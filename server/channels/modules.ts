@@ -1,6 +1,7 @@
 import type { ChannelModule } from './channel-module';
 import { chatappModule } from './chatapp/module';
 import { simulatorModule } from './simulator/module';
+import { socialModule } from './social/module';
 import { tgModule } from './tg/module';
 import { widgetModule } from './widget/module';
 
@@ -10,6 +11,7 @@ export const CHANNEL_MODULES: readonly ChannelModule[] = [
   tgModule,
   widgetModule,
   chatappModule,
+  socialModule,
 ];
 
 export const moduleOf = (kind: string): ChannelModule | undefined =>

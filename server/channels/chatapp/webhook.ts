@@ -5,7 +5,7 @@ import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { recordNotProcessed, storeUpdates } from '../inbound/pipeline';
-import { answerHandshake, SIGNATURE_HEADER, validHubSignature } from '../meta-webhook';
+import { handshakeResponse, SIGNATURE_HEADER, validHubSignature } from '../meta-webhook';
 import { cloudCredentials } from './channel-service';
 import { gatewayCredentials, isGatewayChannel } from './gateway-service';
 import {
@@ -77,11 +77,7 @@ export async function chatappHandshake(req: Request, channelParam: string): Prom
   const id = channelIdOf(channelParam);
   const channel = id ? await readChannel(await getEngineDeps(), id) : undefined;
   if (channel?.provider !== 'cloud') return notConnected();
-  const answer = answerHandshake(new URL(req.url).searchParams, channel.inboundSecret);
-  return new Response(answer.body, {
-    status: answer.status,
-    headers: { 'content-type': answer.contentType },
-  });
+  return handshakeResponse(req, channel.inboundSecret);
 }
 
 export async function chatappWebhook(req: Request, channelParam: string): Promise<Response> {

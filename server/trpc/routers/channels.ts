@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { connectCloudInput, connectGatewayInput, connectTgInput } from '@/lib/channels/connect-inputs';
+import {
+  connectCloudInput,
+  connectGatewayInput,
+  connectSocialInput,
+  connectTgInput,
+} from '@/lib/channels/connect-inputs';
 import { disconnectChannel, listChannels } from '@/server/channels/channel-list';
 import {
   connectCloudChannel,
@@ -11,6 +16,7 @@ import {
   gatewayPairing,
   restartGateway,
 } from '@/server/channels/chatapp/gateway-service';
+import { connectSocialChannel } from '@/server/channels/social/channel-service';
 import { connectTgChannel } from '@/server/channels/tg/channel-service';
 import { startPolling } from '@/server/channels/tg/polling';
 import {
@@ -43,6 +49,9 @@ export const channelsRouter = createTRPCRouter({
   updateChatapp: projectManagerProcedure
     .input(updateChatappInput)
     .mutation(({ ctx, input }) => updateChatappSettings(ctx.db, ctx.projectId, input)),
+  connectSocial: projectManagerProcedure
+    .input(connectSocialInput)
+    .mutation(({ ctx, input }) => connectSocialChannel(ctx.db, ctx.projectId, input)),
   createWidget: projectManagerProcedure
     .input(createWidgetInput)
     .mutation(({ ctx, input }) => createWidgetChannel(ctx.db, ctx.projectId, input)),
