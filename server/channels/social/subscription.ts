@@ -98,7 +98,7 @@ export async function checkSubscription(
     status: 'checked',
     subscribed: follows,
     clientId: state.client.id,
-    username: profile.result.username ?? userName,
+    username: normalUsername(profile.result.username ?? userName),
     name: profile.result.name ?? null,
     followerCount: profile.result.follower_count ?? null,
     businessFollowsUser: profile.result.is_business_follow_user ?? null,
