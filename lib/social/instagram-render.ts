@@ -1,4 +1,4 @@
-import { buttonRows, numberedOptions, splitText } from '@/lib/channels/message-layout';
+import { optionsAndText, splitText } from '@/lib/channels/message-layout';
 import type { Attachment, Buttons } from '@/lib/schema';
 
 /**
@@ -54,25 +54,11 @@ export function instagramButtonsLayout(buttons: Buttons | null | undefined): Ins
 }
 
 export function renderInstagramMessage(message: OutgoingInstagramMessage): InstagramMessage[] {
-  const all = message.buttons
-    ? Array.isArray(message.buttons)
-      ? message.buttons
-      : message.buttons.buttons
-    : [];
   const layout = instagramButtonsLayout(message.buttons);
-  const options = buttonRows(all.filter((b) => !b.url)).flat();
-  let text = message.text.trim();
-  if (layout === 'numbered_text')
-    text = numberedOptions(
-      text,
-      Array.isArray(message.buttons) ? '' : (message.buttons?.hint ?? ''),
-      options,
-    );
-  const lines = [
-    ...all.filter((b) => b.url).map((b) => `${b.text}: ${b.url}`),
-    ...message.attachments.filter((a) => a.type === 'link').map((a) => a.url),
-  ];
-  text = [text, ...lines].filter(Boolean).join('\n');
+  const shown = optionsAndText(message.text, message.buttons, layout === 'numbered_text');
+  const options = shown.options;
+  const links = message.attachments.filter((a) => a.type === 'link').map((a) => a.url);
+  const text = [shown.text, ...links].filter(Boolean).join('\n');
 
   const sends: InstagramMessage[] = message.attachments
     .filter((a): a is Attachment & { type: 'image' | 'video' | 'audio' | 'file' } => a.type !== 'link')

@@ -5,7 +5,7 @@ import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { recordNotProcessed, storeUpdates } from '../inbound/pipeline';
-import { handshakeResponse, SIGNATURE_HEADER, validHubSignature } from '../meta-webhook';
+import { handshakeResponse, readDelivery, SIGNATURE_HEADER, validHubSignature } from '../meta-webhook';
 import { cloudCredentials } from './channel-service';
 import { gatewayCredentials, isGatewayChannel } from './gateway-service';
 import {
@@ -98,22 +98,8 @@ export async function chatappWebhook(req: Request, channelParam: string): Promis
         error: `the ${SIGNATURE_HEADER} header is missing or is not this app's signature of the body`,
       });
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    await recordNotProcessed(deps.db, channel.id, 'a webhook delivery whose body is not JSON');
-    return json(200, { ok: true });
-  }
-  const read = cloudUpdates(raw);
-  if (!read.ok) {
-    await recordNotProcessed(
-      deps.db,
-      channel.id,
-      `a webhook delivery that is not the Cloud API's: ${read.reason}`,
-    );
-    return json(200, { ok: true });
-  }
+  const read = await readDelivery(deps.db, channel.id, body, cloudUpdates, 'the Cloud API');
+  if (!read) return json(200, { ok: true });
   const own = channel.phoneNumberId;
   const updates = read.updates.filter((u) => numberOf(u) === own || numberOf(u) === undefined);
   const others = new Set(read.updates.map(numberOf).filter((n) => n !== undefined && n !== own));

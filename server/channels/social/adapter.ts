@@ -12,6 +12,7 @@ import type {
 import { getEnv } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { GraphApi } from '../chatapp/graph-api';
+import { sendInParts } from '../send-parts';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
 import { checkSubscription } from './subscription';
 
@@ -80,29 +81,22 @@ async function send(
   const { accountId, token } = socialCredentials(channel);
   const api = instagramApi(token);
   const sends: InstagramMessage[] = renderInstagramMessage(message);
-  const from = Math.min(context.partsSent ?? 0, sends.length);
-  let externalId: string | undefined;
-  for (let i = from; i < sends.length; i++) {
+  return sendInParts(sends, context, async (part) => {
     const outcome = await sendOne(api, accountId, {
       recipient: { id: client.platformId },
       messaging_type: rule.messagingType,
       ...(rule.messagingType === 'MESSAGE_TAG' ? { tag: rule.tag } : {}),
-      message: sends[i],
+      message: part,
     });
-    if (!outcome.ok) {
-      if (outcome.invalidToken)
-        await db.channel.update({
-          where: { id: channel.id },
-          data: {
-            lastError: `The Graph API refused the access token: ${outcome.error}. Connect the account again with a valid token.`,
-          },
-        });
-      return { delivered: false, error: outcome.error };
-    }
-    externalId = outcome.messageId;
-    if (i < sends.length - 1) await context.onPartSent?.(i + 1);
-  }
-  return { delivered: true, ...(externalId ? { externalId } : {}) };
+    if (!outcome.ok && outcome.invalidToken)
+      await db.channel.update({
+        where: { id: channel.id },
+        data: {
+          lastError: `The Graph API refused the access token: ${outcome.error}. Connect the account again with a valid token.`,
+        },
+      });
+    return outcome.ok ? { ok: true, externalId: outcome.messageId } : outcome;
+  });
 }
 
 export const socialChannel: ChannelAdapter = {

@@ -1,6 +1,5 @@
-import { numberedChoice } from '@/lib/channels/message-layout';
 import { MAX_FILE_BYTES } from '@/lib/files/file-types';
-import { type Attachment, buttonsSchema } from '@/lib/schema';
+import type { Attachment } from '@/lib/schema';
 import { instagramButtonsLayout } from '@/lib/social/instagram-render';
 import {
   type InstagramAttachment,
@@ -14,6 +13,7 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { fileAttachment, storeFile } from '@/server/files/stored-files';
 import { SafeHttpError, safeFetch } from '@/server/http';
+import { chosenOption } from '../chosen-option';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
@@ -70,7 +70,13 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Insta
     { ref: clientRef },
     {
       type: 'message',
-      text: await chosenOption(deps, channel.projectId, ref, update.text),
+      text: await chosenOption(
+        deps,
+        channel.projectId,
+        ref,
+        update.text,
+        (buttons) => instagramButtonsLayout(buttons) === 'numbered_text',
+      ),
       attachments,
       channelState: {
         [LAST_MESSAGE_KEY]: new Date(update.sentAt).toISOString(),
@@ -105,31 +111,6 @@ async function newProfile(
     ...(got.result.name ? { name: got.result.name } : {}),
     ...(got.result.username ? { username: got.result.username.toLowerCase() } : {}),
   };
-}
-
-/**
- * A bare number typed in answer to the client's last message from the bot, when that message
- * showed its options as numbered text (past the quick replies' limits, or the hint variant):
- * the option's text, so the arrows match it as they match a pressed quick reply.
- */
-async function chosenOption(
-  deps: EngineDeps,
-  projectId: number,
-  ref: { clientType: number; groupId: string; platformId: string },
-  text: string,
-): Promise<string> {
-  if (!/^\s*\d{1,2}\s*[.)]?\s*$/.test(text)) return text;
-  const last = await deps.db.message.findFirst({
-    where: { projectId, direction: 'out', client: { projectId, ...ref } },
-    orderBy: { id: 'desc' },
-    select: { buttons: true },
-  });
-  const buttons = buttonsSchema
-    .nullable()
-    .catch(null)
-    .parse(last?.buttons ?? null);
-  if (!buttons || instagramButtonsLayout(buttons) !== 'numbered_text') return text;
-  return numberedChoice(text, Array.isArray(buttons) ? buttons : buttons.buttons) ?? text;
 }
 
 /**

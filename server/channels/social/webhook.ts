@@ -5,7 +5,7 @@ import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { recordNotProcessed, storeUpdates } from '../inbound/pipeline';
-import { handshakeResponse, SIGNATURE_HEADER, validHubSignature } from '../meta-webhook';
+import { handshakeResponse, readDelivery, SIGNATURE_HEADER, validHubSignature } from '../meta-webhook';
 import { socialCredentials } from './channel-service';
 import { socialInbound } from './updates';
 
@@ -48,22 +48,8 @@ export async function socialWebhook(req: Request, channelParam: string): Promise
     return json(401, {
       error: `the ${SIGNATURE_HEADER} header is missing or is not this app's signature of the body`,
     });
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    await recordNotProcessed(deps.db, channel.id, 'a webhook delivery whose body is not JSON');
-    return json(200, { ok: true });
-  }
-  const read = instagramUpdates(raw);
-  if (!read.ok) {
-    await recordNotProcessed(
-      deps.db,
-      channel.id,
-      `a webhook delivery that is not Instagram's: ${read.reason}`,
-    );
-    return json(200, { ok: true });
-  }
+  const read = await readDelivery(deps.db, channel.id, body, instagramUpdates, 'Instagram');
+  if (!read) return json(200, { ok: true });
   const others = read.accounts.filter((a) => a !== channel.accountId);
   if (others.length)
     await recordNotProcessed(
