@@ -79,6 +79,14 @@ beforeAll(async () => {
       { id: 4, kind: 'start', text: 'Size 14 it is', trigger: { alternatives: 'Size 14' } },
       { id: 5, kind: 'start', text: 'Thanks for the mention', trigger: { alternatives: 'story_mention' } },
       { id: 6, kind: 'start', text: 'Started from the menu', trigger: { alternatives: 'GET_STARTED' } },
+      {
+        id: 7,
+        kind: 'start',
+        text: 'Fan: #{fan}; unknown: #{unknown}',
+        trigger: { alternatives: 'am i a fan' },
+        formula:
+          "fan = check_social_subscription('big.fan')\nunknown = check_social_subscription('nobody.here') == None",
+      },
     ],
     arrows: [],
   });
@@ -413,5 +421,10 @@ describe('check_social_subscription', () => {
       login: 'other_shop',
     });
     expect(unknown).toMatchObject({ status: 404, body: { error: 'account_not_connected' } });
+
+    // The in-flow form: True or False, None for a person who never wrote; login defaults to the client's account.
+    await fake.sendInbound(account.accountId, fan.igsid, { text: 'am i a fan' });
+    await waitFor(async () => textsTo(fan).at(-1)?.startsWith('Fan:'), 'the in-flow answer');
+    expect(textsTo(fan).at(-1)).toBe('Fan: True; unknown: True');
   });
 });
