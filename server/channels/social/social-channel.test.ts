@@ -177,6 +177,15 @@ describe('a person writing to the account', () => {
       },
     });
     expect(welcome.tag).toBeUndefined();
+    // Seen and "typing…" as the bot worked on it.
+    await waitFor(
+      async () => fake.senderActions.filter((a) => a.recipient === ann.igsid).length === 2,
+      'the sender actions',
+    );
+    expect(fake.senderActions.filter((a) => a.recipient === ann.igsid).map((a) => a.action)).toEqual([
+      'mark_seen',
+      'typing_on',
+    ]);
     const client = await clientOf(ann);
     expect(client).toMatchObject({ groupId: 'pizza_place', name: 'Ann Smith' });
     expect(client.channelStates.map((s) => [s.key, s.value])).toContainEqual([USERNAME_KEY, 'ann.smith']);
@@ -302,7 +311,11 @@ describe('the messaging window', () => {
     expect(refused.error).toContain('outside the 24-hour messaging window');
     expect(refused.error).toContain('HUMAN_AGENT');
     // Not even tried: the API would have refused it (10, 2534022).
-    expect(fake.calls.filter((c) => JSON.stringify(c.body).includes(eve.igsid))).toEqual([]);
+    const sends = fake.calls.filter(
+      (c) =>
+        (c.body as { recipient?: { id: string }; message?: unknown } | null)?.recipient?.id === eve.igsid,
+    );
+    expect(sends.filter((c) => (c.body as { message?: unknown }).message)).toEqual([]);
   });
 
   it('sends an operator’s reply with the HUMAN_AGENT tag within 7 days, and refuses it after', async () => {

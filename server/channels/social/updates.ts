@@ -13,6 +13,7 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { fileAttachment, storeFile } from '@/server/files/stored-files';
 import { SafeHttpError, safeFetch } from '@/server/http';
+import type { GraphApi } from '../chatapp/graph-api';
 import { chosenOption } from '../chosen-option';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
@@ -20,8 +21,8 @@ import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-s
 
 /**
  * What Instagram's messaging updates do, on the channels' inbound pipeline: a person's message
- * (a text, a quick reply's or postback's payload, media, a story reply or mention) runs through
- * the engine as the client's message, opening their 24-hour window (their channel state); the
+ * (a text, a quick reply's or postback's payload, media, a story reply or mention) is marked
+ * seen with the typing indicator on (the bot is working) and runs through the engine as the client's message, opening their 24-hour window (their channel state); the
  * first time, their profile's name and username are read (the username is what
  * `check_social_subscription` finds them by). Files are downloaded and kept as the client's
  * files; a story's address comes as a link. A read or delivery report moves the message's
@@ -54,7 +55,20 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Insta
         });
     return void (await sql.run(end.done.statement, end.done.params));
   }
-  const profile = await newProfile(deps, channel, ref);
+  // Seen, and "typing…" while the bot works: not waited for, and a refusal changes nothing.
+  const { accountId, token } = socialCredentials(channel);
+  const api = instagramApi(token);
+  void (async () => {
+    for (const action of ['mark_seen', 'typing_on']) {
+      const sent = await api.post(`${accountId}/messages`, {
+        recipient: { id: update.from },
+        sender_action: action,
+      });
+      if (!sent.ok)
+        return console.warn(`[social] ${action} for ${update.mid} was refused: ${sent.description}`);
+    }
+  })();
+  const profile = await newProfile(deps, channel, api, ref);
   const clientRef = { ...ref, ...(profile?.name ? { name: profile.name } : {}) };
   const files = update.attachments.filter((a): a is InstagramFile => a.type !== 'link');
   const attachments: Attachment[] = [
@@ -94,6 +108,7 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Insta
 async function newProfile(
   deps: EngineDeps,
   channel: UpdateChannel,
+  api: GraphApi,
   ref: { clientType: number; groupId: string; platformId: string },
 ): Promise<{ name?: string; username?: string } | undefined> {
   const known = await deps.db.clientChannelState.findFirst({
@@ -101,7 +116,6 @@ async function newProfile(
     select: { value: true },
   });
   if (known) return undefined;
-  const api = instagramApi(socialCredentials(channel).token);
   const got = await api.get<{ name?: string; username?: string }>(`${ref.platformId}?fields=name,username`);
   if (!got.ok) {
     console.warn(`[social] the profile of ${ref.platformId} could not be read: ${got.description}`);

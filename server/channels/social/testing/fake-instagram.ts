@@ -7,7 +7,7 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  * The Instagram messaging API (Meta's Graph API) on 127.0.0.1 for tests, written from Meta's
  * published documentation: `GET /{version}/{ig-user-id}?fields=username,name` (the account),
  * `POST /{version}/{ig-user-id | me}/messages` with a Bearer token and its limits (a text of
- * 1,000 characters, 13 quick replies of 20-character titles, attachments by URL), the 24-hour
+ * 1,000 characters, 13 quick replies of 20-character titles, attachments by URL; sender actions), the 24-hour
  * window and the HUMAN_AGENT tag's 7 days (code 10, subcode 2534022, as the API answers), a
  * recipient who never wrote (100, 2534014), token errors (190), the app's rate limit (613),
  * `POST /me/subscribed_apps`, the User Profile API (`GET /{igsid}?fields=…` with
@@ -74,6 +74,8 @@ export interface FakeInstagram {
   /** Calls an account's token may make in any second before 613 (null: no limit). */
   perSecond: number | null;
   subscribedFields: Map<string, string>;
+  /** The sender actions (typing_on, mark_seen) the account sent, in order. */
+  senderActions: { recipient: string; action: string }[];
   addAccount(input?: Partial<FakeAccount>): FakeAccount;
   addUser(input?: Partial<FakeUser>): FakeUser;
   user(igsid: string): FakeUser;
@@ -209,6 +211,14 @@ export async function startFakeInstagram(options: { now?: () => number } = {}): 
   function sendMessage(account: FakeAccount, body: Record<string, unknown>): [number, unknown] {
     const recipient = (body.recipient as { id?: string } | undefined)?.id;
     if (!recipient) throw param('(#100) The parameter recipient is required');
+    if (body.sender_action !== undefined) {
+      if (!['typing_on', 'typing_off', 'mark_seen'].includes(String(body.sender_action)))
+        throw param('(#100) param sender_action must be one of {MARK_SEEN, TYPING_ON, TYPING_OFF}');
+      if (!lastInbound.get(account.accountId)?.has(recipient))
+        throw param('(#100) No matching user found', 2534014);
+      api.senderActions.push({ recipient, action: String(body.sender_action) });
+      return [200, { recipient_id: recipient }];
+    }
     const message = validate(body.message);
     const type = String(body.messaging_type ?? 'RESPONSE');
     const tag = body.tag as string | undefined;
@@ -347,6 +357,7 @@ export async function startFakeInstagram(options: { now?: () => number } = {}): 
     intercept: null,
     perSecond: null,
     subscribedFields: new Map(),
+    senderActions: [],
     addAccount(input = {}) {
       counter++;
       const account: FakeAccount = {
