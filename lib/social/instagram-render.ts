@@ -75,3 +75,25 @@ export function renderInstagramMessage(message: OutgoingInstagramMessage): Insta
   );
   return [...sends, ...parts.map((part) => ({ text: part })), { text: last, quick_replies }];
 }
+
+/**
+ * The one private reply to a comment on the account's post: text only, of at most 1,000
+ * characters (the rest is cut), its options as numbered text (a typed number chooses one) and
+ * its files and links as addresses.
+ */
+export function renderPrivateReply(message: OutgoingInstagramMessage): { text: string } {
+  const all = message.buttons
+    ? Array.isArray(message.buttons)
+      ? message.buttons
+      : message.buttons.buttons
+    : [];
+  const shown = optionsAndText(
+    message.text,
+    all.length
+      ? { hint: Array.isArray(message.buttons) ? '' : (message.buttons?.hint ?? ''), buttons: all }
+      : null,
+    all.some((b) => !b.url),
+  );
+  const text = [shown.text, ...message.attachments.map((a) => a.url)].filter(Boolean).join('\n');
+  return { text: splitText(text, INSTAGRAM_TEXT_LIMIT)[0] ?? TEXT_FOR_BUTTONS_ONLY };
+}

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The Instagram messaging webhook (`object: instagram`, `entry[].messaging[]`) as the social
- * channel's updates: each messaging event is one update, deduplicated by the messenger's id (a
+ * The Instagram messaging webhook (`object: instagram`, `entry[].messaging[]`, and comments on
+ * the account's posts, `entry[].changes[]` of the `comments` field) as the social channel's
+ * updates: each messaging event or comment is one update, deduplicated by the messenger's id (a
  * message or postback by its `mid`, a read or delivery report by what it names), ordered in its
  * chat (the person's Instagram-scoped id) by its time. The stored payload is the event with its
  * account's id (`entry.id`), read back by `parseInstagramItem`, so the sweeper sees what the
@@ -47,8 +48,23 @@ const event = z.looseObject({
   reaction: z.looseObject({}).optional(),
 });
 
-/** One stored update: a messaging event and the account (entry) it came to. */
-const item = z.object({ account: z.string(), event });
+/** A comment on one of the account's posts (a `comments` change). */
+const comment = z.looseObject({
+  id: z.string().min(1),
+  text: z.string().default(''),
+  from: z.looseObject({ id: z.string().min(1), username: z.string().optional() }),
+  media: z.looseObject({ id: z.string().optional() }).optional(),
+  parent_id: z.string().optional(),
+});
+
+/**
+ * One stored update: a messaging event, or a comment with its time (ms), and the account
+ * (entry) it came to.
+ */
+const item = z.union([
+  z.object({ account: z.string(), event }),
+  z.object({ account: z.string(), comment, at: z.number() }),
+]);
 export type InstagramItem = z.infer<typeof item>;
 
 const webhook = z.object({
@@ -85,6 +101,16 @@ export type InstagramInbound =
       /** The story it answers or mentions, by its address. */
       story?: { kind: 'reply' | 'mention'; url: string };
     }
+  | {
+      /** A comment on the account's post: the bot may answer it with one private reply. */
+      kind: 'comment';
+      account: string;
+      from: string;
+      username?: string;
+      commentId: string;
+      sentAt: number;
+      text: string;
+    }
   | { kind: 'status'; account: string; from: string; mids: string[]; status: 'delivered' | 'read' }
   | { kind: 'ignore' }
   | { kind: 'invalid'; reason: string };
@@ -117,7 +143,7 @@ export function instagramUpdates(
   const read = webhook.safeParse(raw);
   if (!read.success) return { ok: false, reason: z.prettifyError(read.error) };
   const updates: InstagramUpdate[] = [];
-  for (const entry of read.data.entry)
+  for (const entry of read.data.entry) {
     for (const rawEvent of entry.messaging ?? []) {
       const parsedEvent = event.safeParse(rawEvent);
       if (!parsedEvent.success) continue;
@@ -133,6 +159,20 @@ export function instagramUpdates(
         parsed: inboundOf(payload),
       });
     }
+    for (const change of entry.changes ?? []) {
+      const c = change.field === 'comments' ? comment.safeParse(change.value) : undefined;
+      // The account's own comments (its answers under its posts) start nothing.
+      if (!c?.success || c.data.from.id === entry.id) continue;
+      const payload: InstagramItem = { account: entry.id, comment: c.data, at: (entry.time ?? 0) * 1000 };
+      updates.push({
+        externalId: `comment:${c.data.id}`,
+        order: payload.at,
+        chat: c.data.from.id,
+        payload,
+        parsed: inboundOf(payload),
+      });
+    }
+  }
   return { ok: true, updates, accounts: [...new Set(read.data.entry.map((e) => e.id))] };
 }
 
@@ -152,7 +192,21 @@ export function parseInstagramItem(payload: unknown): InstagramInbound {
   return inboundOf(read.data);
 }
 
-function inboundOf({ account, event: e }: InstagramItem): InstagramInbound {
+function inboundOf(stored: InstagramItem): InstagramInbound {
+  const { account } = stored;
+  if ('comment' in stored) {
+    const c = stored.comment;
+    return {
+      kind: 'comment',
+      account,
+      from: c.from.id,
+      ...(c.from.username ? { username: c.from.username.toLowerCase() } : {}),
+      commentId: c.id,
+      sentAt: stored.at,
+      text: c.text,
+    };
+  }
+  const e = stored.event;
   const from = e.sender.id;
   const sentAt = e.timestamp;
   if (e.read?.mid) return { kind: 'status', account, from, mids: [e.read.mid], status: 'read' };

@@ -4,10 +4,11 @@ import {
   instagramButtonsLayout,
   QUICK_REPLIES_MAX,
   renderInstagramMessage,
+  renderPrivateReply,
   TEXT_FOR_BUTTONS_ONLY,
 } from './instagram-render';
 import { instagramUpdates, parseInstagramItem, STORY_MENTION_TEXT } from './instagram-webhook';
-import { HUMAN_AGENT_MS, WINDOW_MS, windowRule } from './instagram-window';
+import { HUMAN_AGENT_MS, PRIVATE_REPLY_MS, privateReplyTo, WINDOW_MS, windowRule } from './instagram-window';
 
 const buttons = (n: number, title = (i: number) => `Option ${i + 1}`) =>
   Array.from({ length: n }, (_, i) => ({ type: 'reply' as const, text: title(i) }));
@@ -61,6 +62,19 @@ describe('rendering a message for Instagram', () => {
     expect(texts.slice(0, -1).every((t) => !t.quick_replies)).toBe(true);
   });
 
+  it('renders a private reply as one text with numbered options and addresses, cut at 1,000', () => {
+    expect(
+      renderPrivateReply({
+        text: 'Menu',
+        attachments: [{ type: 'image', url: 'https://x.test/m.png' }],
+        buttons: [...buttons(2), { type: 'inline', text: 'Site', url: 'https://x.test' }],
+      }),
+    ).toEqual({ text: 'Menu\n\n1. Option 1\n2. Option 2\nSite: https://x.test\nhttps://x.test/m.png' });
+    expect(renderPrivateReply({ text: 'x'.repeat(1500), attachments: [], buttons: null }).text).toHaveLength(
+      1000,
+    );
+  });
+
   it('gives buttons without a text a text to ride on', () => {
     expect(renderInstagramMessage({ text: '', attachments: [], buttons: buttons(1) })).toEqual([
       {
@@ -93,6 +107,17 @@ describe('the messaging window', () => {
       ok: false,
       error: expect.stringContaining('never wrote'),
     });
+  });
+});
+
+describe('the private reply to a comment', () => {
+  it('is open for 7 days after the comment', () => {
+    const now = Date.parse('2026-05-10T12:00:00Z');
+    const state = (ago: number) => JSON.stringify({ id: 'c1', at: new Date(now - ago).toISOString() });
+    expect(privateReplyTo(state(1000), now)).toBe('c1');
+    expect(privateReplyTo(state(PRIVATE_REPLY_MS + 1000), now)).toBeNull();
+    expect(privateReplyTo(null, now)).toBeNull();
+    expect(privateReplyTo('not json', now)).toBeNull();
   });
 });
 
@@ -177,6 +202,42 @@ describe('reading the webhook', () => {
     // The stored payload reads back the same (the sweeper's way).
     expect(read.updates.map((u) => parseInstagramItem(JSON.parse(JSON.stringify(u.payload))))).toEqual(
       parsed,
+    );
+  });
+
+  it('reads a comment on a post, and ignores the account’s own comments and other fields', () => {
+    const change = (from: string, id: string) => ({
+      field: 'comments',
+      value: { from: { id: from, username: 'Ann' }, media: { id: 'p1' }, id, text: 'price?' },
+    });
+    const read = instagramUpdates({
+      object: 'instagram',
+      entry: [
+        {
+          id: '17841',
+          time: 1_700_000_000,
+          changes: [change('900', 'c1'), change('17841', 'c2'), { field: 'mentions', value: {} }],
+        },
+      ],
+    });
+    if (!read.ok) throw new Error(read.reason);
+    expect(read.updates).toHaveLength(1);
+    expect(read.updates[0]).toMatchObject({
+      externalId: 'comment:c1',
+      chat: '900',
+      order: 1_700_000_000_000,
+    });
+    expect(read.updates[0].parsed).toEqual({
+      kind: 'comment',
+      account: '17841',
+      from: '900',
+      username: 'ann',
+      commentId: 'c1',
+      sentAt: 1_700_000_000_000,
+      text: 'price?',
+    });
+    expect(parseInstagramItem(JSON.parse(JSON.stringify(read.updates[0].payload)))).toEqual(
+      read.updates[0].parsed,
     );
   });
 

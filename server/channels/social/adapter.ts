@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { retryPause } from '@/lib/channels/retry';
-import { type InstagramMessage, renderInstagramMessage } from '@/lib/social/instagram-render';
-import { LAST_MESSAGE_KEY, windowRule } from '@/lib/social/instagram-window';
+import {
+  type InstagramMessage,
+  renderInstagramMessage,
+  renderPrivateReply,
+} from '@/lib/social/instagram-render';
+import { COMMENT_KEY, LAST_MESSAGE_KEY, privateReplyTo, windowRule } from '@/lib/social/instagram-window';
 import type {
   ChannelAdapter,
   ChannelClient,
@@ -12,7 +16,7 @@ import type {
 import { getEnv } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { GraphApi } from '../chatapp/graph-api';
-import { sendInParts } from '../send-parts';
+import { type PartOutcome, sendInParts } from '../send-parts';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
 import { checkSubscription } from './subscription';
 
@@ -21,7 +25,9 @@ import { checkSubscription } from './subscription';
  * (lib/social/instagram-render) and sent by the account the client wrote to (its group_id),
  * as a response within the client's 24-hour window; an operator's reply from the inbox (a
  * message with its sender member) goes with the HUMAN_AGENT tag within 7 days; anything
- * else fails with the rule named, unsent (lib/social/instagram-window). A rate limit (4, 613),
+ * else fails with the rule named, unsent (lib/social/instagram-window), unless the person
+ * commented on the account's post: the first message then goes as the comment's one private
+ * reply (text only), within 7 days of the comment. A rate limit (4, 613),
  * a 5xx or a lost connection is tried again with growing pauses within
  * BLOCKBOT_SOCIAL_RETRY_SECONDS; a refusal never is; a refused token is the channel's last error.
  */
@@ -70,24 +76,18 @@ async function send(
       delivered: false,
       error: `the Instagram account @${client.groupId} is not connected to this project`,
     };
-  const last = await db.clientChannelState.findUnique({
-    where: { clientId_key: { clientId: client.id, key: LAST_MESSAGE_KEY } },
-    select: { value: true },
+  const states = await db.clientChannelState.findMany({
+    where: { clientId: client.id, key: { in: [LAST_MESSAGE_KEY, COMMENT_KEY] } },
+    select: { key: true, value: true },
   });
+  const lastMessageAt = states.find((s) => s.key === LAST_MESSAGE_KEY)?.value;
   const now = Date.now();
-  let rule = windowRule(last?.value, now, false);
-  if (!rule.ok) rule = windowRule(last?.value, now, await byOperator(db, context.idempotencyKey));
-  if (!rule.ok) return { delivered: false, error: rule.error };
+  let rule = windowRule(lastMessageAt, now, false);
+  if (!rule.ok) rule = windowRule(lastMessageAt, now, await byOperator(db, context.idempotencyKey));
   const { accountId, token } = socialCredentials(channel);
   const api = instagramApi(token);
-  const sends: InstagramMessage[] = renderInstagramMessage(message);
-  return sendInParts(sends, context, async (part) => {
-    const outcome = await sendOne(api, accountId, {
-      recipient: { id: client.platformId },
-      messaging_type: rule.messagingType,
-      ...(rule.messagingType === 'MESSAGE_TAG' ? { tag: rule.tag } : {}),
-      message: part,
-    });
+  const post = async (body: Record<string, unknown>): Promise<PartOutcome> => {
+    const outcome = await sendOne(api, accountId, body);
     if (!outcome.ok && outcome.invalidToken)
       await db.channel.update({
         where: { id: channel.id },
@@ -96,7 +96,23 @@ async function send(
         },
       });
     return outcome.ok ? { ok: true, externalId: outcome.messageId } : outcome;
-  });
+  };
+  if (rule.ok) {
+    const { messagingType } = rule;
+    const tag = rule.messagingType === 'MESSAGE_TAG' ? { tag: rule.tag } : {};
+    return sendInParts(renderInstagramMessage(message), context, (part: InstagramMessage) =>
+      post({ recipient: { id: client.platformId }, messaging_type: messagingType, ...tag, message: part }),
+    );
+  }
+  // Outside any window, a comment on the account's post may still get its one private reply.
+  const commentId = privateReplyTo(states.find((s) => s.key === COMMENT_KEY)?.value, now);
+  if (!commentId) return { delivered: false, error: rule.error };
+  const sent = await sendInParts([renderPrivateReply(message)], context, (part) =>
+    post({ recipient: { comment_id: commentId }, message: part }),
+  );
+  if (sent.delivered)
+    await db.clientChannelState.deleteMany({ where: { clientId: client.id, key: COMMENT_KEY } });
+  return sent;
 }
 
 export const socialChannel: ChannelAdapter = {

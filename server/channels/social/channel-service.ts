@@ -25,8 +25,8 @@ export const SOCIAL_CLIENT_TYPE = CLIENT_TYPES.social;
 /** The Graph API's version the channel speaks. */
 const VERSION = 'v21.0';
 
-/** The webhook fields the channel reads (messages, postbacks, reads). */
-export const WEBHOOK_FIELDS = 'messages,messaging_postbacks,messaging_seen';
+/** The webhook fields the channel reads (messages, postbacks, reads, comments on posts). */
+export const WEBHOOK_FIELDS = 'messages,messaging_postbacks,messaging_seen,comments';
 
 /**
  * The API root for a token: BLOCKBOT_SOCIAL_API_ROOT when set (tests), else graph.instagram.com

@@ -346,6 +346,47 @@ describe('the messaging window', () => {
   });
 });
 
+describe('a comment on the account’s post', () => {
+  it('gets the bot’s answer as its one private reply, text only; then nothing until the person writes', async () => {
+    const ivy = fake.addUser({ username: 'Ivy.Reads' });
+    const { commentId } = await fake.sendComment(account.accountId, ivy.igsid, 'how much is it?');
+    await waitFor(async () => textsTo(ivy).length === 1, 'the private reply');
+    const [reply] = fake.sent(account.accountId, ivy.igsid);
+    expect(reply).toMatchObject({
+      commentId,
+      message: { text: 'Welcome! Pay now?\n\n1. Yes\n2. No' },
+    });
+    const client = await clientOf(ivy);
+    expect(client.name).toBe('ivy.reads');
+    const [incoming] = await historyOf(ivy, 'in');
+    expect(incoming.text).toBe('how much is it?');
+
+    // One private reply per comment: the next message has no window to go in.
+    const again = await socialChannel.send(
+      { id: client.id, projectId, platformId: ivy.igsid, groupId: 'pizza_place', clientType: 10 },
+      { text: 'Anything else?', attachments: [], buttons: null, blockId: null },
+      { db },
+    );
+    expect(again).toMatchObject({ delivered: false, error: expect.stringContaining('never wrote') });
+    expect(fake.sent(account.accountId, ivy.igsid)).toHaveLength(1);
+
+    // Their answer in Direct opens the window: a typed number picks the option.
+    await fake.sendInbound(account.accountId, ivy.igsid, { text: '1' });
+    await waitFor(async () => textsTo(ivy).at(-1) === 'Paid, thank you', 'the answer to 1');
+  });
+
+  it('is not answered privately after 7 days', async () => {
+    const jon = fake.addUser();
+    await fake.sendComment(account.accountId, jon.igsid, 'old comment', { at: Date.now() - 8 * DAY });
+    const [refused] = await waitFor(async () => {
+      const rows = await historyOf(jon);
+      return rows[0]?.status === 'failed' ? rows : null;
+    }, 'the answer refused');
+    expect(refused.error).toContain('outside the messaging window');
+    expect(fake.sent(account.accountId, jon.igsid)).toHaveLength(0);
+  });
+});
+
 describe('failures', () => {
   it('waits out the API’s rate limit (613) and records a refused token on the channel', async () => {
     const gus = fake.addUser();

@@ -1,12 +1,11 @@
 import { MAX_FILE_BYTES } from '@/lib/files/file-types';
 import type { Attachment } from '@/lib/schema';
-import { instagramButtonsLayout } from '@/lib/social/instagram-render';
 import {
   type InstagramAttachment,
   type InstagramInbound,
   parseInstagramItem,
 } from '@/lib/social/instagram-webhook';
-import { LAST_MESSAGE_KEY } from '@/lib/social/instagram-window';
+import { COMMENT_KEY, LAST_MESSAGE_KEY } from '@/lib/social/instagram-window';
 import { resolveClient } from '@/server/contacts/client-service';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
@@ -26,8 +25,10 @@ import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-s
  * first time, their profile's name and username are read (the username is what
  * `check_social_subscription` finds them by). Files are downloaded and kept as the client's
  * files; a story's address comes as a link. A read or delivery report moves the message's
- * delivery status. A bare number typed in answer to options shown as numbered text is the
- * option's text.
+ * delivery status. A bare number typed in answer to the bot's last options is the option's
+ * text (they may have gone as numbered text: past the quick replies' limits, the hint variant,
+ * a private reply). A comment on the account's post runs as the client's message too, kept as the
+ * comment the bot may answer once, privately (no window opens: the person did not write).
  */
 
 type InstagramFile = InstagramAttachment & { type: 'image' | 'video' | 'audio' | 'file' };
@@ -54,6 +55,24 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Insta
           status: update.status,
         });
     return void (await sql.run(end.done.statement, end.done.params));
+  }
+  if (update.kind === 'comment') {
+    // A comment starts a conversation the bot may answer once, privately (./adapter.ts).
+    await handleEvent(
+      deps,
+      channel.projectId,
+      { ref: { ...ref, ...(update.username ? { name: update.username } : {}) } },
+      {
+        type: 'message',
+        text: update.text,
+        attachments: [],
+        channelState: {
+          [COMMENT_KEY]: JSON.stringify({ id: update.commentId, at: new Date(update.sentAt).toISOString() }),
+        },
+      },
+      { alsoWrite: end.done },
+    );
+    return;
   }
   // Seen, and "typing…" while the bot works: not waited for, and a refusal changes nothing.
   const { accountId, token } = socialCredentials(channel);
@@ -89,7 +108,8 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Insta
         channel.projectId,
         ref,
         update.text,
-        (buttons) => instagramButtonsLayout(buttons) === 'numbered_text',
+        // Quick replies, or numbered text (past their limits, the hint variant, a private reply).
+        () => true,
       ),
       attachments,
       channelState: {

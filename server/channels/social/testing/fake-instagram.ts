@@ -13,7 +13,9 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  * `POST /me/subscribed_apps`, the User Profile API (`GET /{igsid}?fields=…` with
  * is_user_follow_business, only for a person who wrote to the account: 230 otherwise), the
  * webhook subscription handshake and signed webhook deliveries (`object: instagram`: messages,
- * postbacks, story replies and mentions, reads). Files it serves stand for Instagram's CDN.
+ * postbacks, story replies and mentions, reads, comments on posts), and a comment's one private
+ * reply (`recipient: {comment_id}`, text only, within 7 days; the second's error code is the
+ * fake's own guess, 10 with subcode 2534023). Files it serves stand for Instagram's CDN.
  * Every request is recorded.
  */
 
@@ -43,6 +45,8 @@ export interface SentMessage {
   recipient: string;
   messagingType: string;
   tag?: string;
+  /** The comment a private reply answered. */
+  commentId?: string;
   message: { text?: string; quick_replies?: { title: string; payload: string }[]; attachment?: unknown };
   at: number;
 }
@@ -87,6 +91,13 @@ export interface FakeInstagram {
     igsid: string,
     input: InboundInput,
   ): Promise<{ status: number; mid: string }>;
+  /** A person's comment on the account's post (a `comments` change), delivered signed; gives no consent. */
+  sendComment(
+    accountId: string,
+    igsid: string,
+    text: string,
+    options?: { at?: number },
+  ): Promise<{ status: number; commentId: string }>;
   /** The person read the account's message (a `read` event). */
   markRead(accountId: string, igsid: string, mid: string): Promise<{ status: number }>;
   /** POSTs any payload to the account's webhook, signed unless `signature` is given (null: none). */
@@ -136,6 +147,7 @@ export async function startFakeInstagram(options: { now?: () => number } = {}): 
   const lastInbound = new Map<string, Map<string, number>>();
   const sends: SentMessage[] = [];
   const files = new Map<string, { bytes: Uint8Array; mimeType: string }>();
+  const comments = new Map<string, { accountId: string; igsid: string; at: number; replied: boolean }>();
   const callTimes = new Map<string, number[]>();
   let counter = 0;
 
@@ -209,6 +221,8 @@ export async function startFakeInstagram(options: { now?: () => number } = {}): 
   }
 
   function sendMessage(account: FakeAccount, body: Record<string, unknown>): [number, unknown] {
+    const commentId = (body.recipient as { comment_id?: string } | undefined)?.comment_id;
+    if (commentId) return privateReply(account, commentId, body.message);
     const recipient = (body.recipient as { id?: string } | undefined)?.id;
     if (!recipient) throw param('(#100) The parameter recipient is required');
     if (body.sender_action !== undefined) {
@@ -242,6 +256,30 @@ export async function startFakeInstagram(options: { now?: () => number } = {}): 
       at: now(),
     });
     return [200, { recipient_id: recipient, message_id: mid }];
+  }
+
+  /** One private reply per comment, text only, within 7 days of it; no window opens. */
+  function privateReply(account: FakeAccount, commentId: string, message: unknown): [number, unknown] {
+    const c = comments.get(commentId);
+    if (!c || c.accountId !== account.accountId)
+      throw param('(#100) Invalid parameter: no comment with this id', 33);
+    const m = validate(message);
+    if (m.attachment || m.quick_replies) throw param('(#100) A private reply can only be a text message');
+    if (c.replied) throw failure(400, 10, '(#10) This comment already has its private reply.', 2534023);
+    if (now() - c.at >= 7 * DAY)
+      throw failure(400, 10, '(#10) This message is sent outside of allowed window.', 2534022);
+    c.replied = true;
+    const mid = `aWdfZAG1faXRlbToxOklHTWVzc2FnZAUlEOj${randomBytes(12).toString('hex')}`;
+    sends.push({
+      mid,
+      accountId: account.accountId,
+      recipient: c.igsid,
+      messagingType: 'PRIVATE_REPLY',
+      commentId,
+      message: m,
+      at: now(),
+    });
+    return [200, { recipient_id: c.igsid, message_id: mid }];
   }
 
   function route(req: http.IncomingMessage, url: URL, body: unknown): [number, unknown] {
@@ -424,6 +462,33 @@ export async function startFakeInstagram(options: { now?: () => number } = {}): 
       lastInbound.set(accountId, seen);
       const { status } = await post(accountId, envelope(accountId, igsid, at, event));
       return { status, mid };
+    },
+    async sendComment(accountId, igsid, text, opts = {}) {
+      const at = opts.at ?? now();
+      const commentId = String(17_900_000_000_000_000 + ++counter);
+      comments.set(commentId, { accountId, igsid, at, replied: false });
+      const user = users.get(igsid);
+      const { status } = await post(accountId, {
+        object: 'instagram',
+        entry: [
+          {
+            id: accountId,
+            time: Math.floor(at / 1000),
+            changes: [
+              {
+                field: 'comments',
+                value: {
+                  from: { id: igsid, ...(user ? { username: user.username } : {}) },
+                  media: { id: '17887498072083520', media_product_type: 'FEED' },
+                  id: commentId,
+                  text,
+                },
+              },
+            ],
+          },
+        ],
+      });
+      return { status, commentId };
     },
     async markRead(accountId, igsid, mid) {
       return post(accountId, envelope(accountId, igsid, now(), { read: { mid } }));
