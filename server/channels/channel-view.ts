@@ -6,8 +6,8 @@ import { widgetView } from './widget/channel-service';
 
 /**
  * What the Channels tab shows: never a token, an app secret nor a webhook secret; a widget's
- * settings and snippet, a chat-app number's ids, webhook address and window template; an Instagram account's id
- * and webhook address.
+ * settings and snippet, a chat-app number's ids, webhook address and window template; an
+ * Instagram account's id and webhook address.
  */
 export function channelView(c: ChannelRow) {
   return {

@@ -57,8 +57,9 @@ export const checkChatapp = defineAction({
 export const checkSocialSubscription = defineAction({
   name: 'check_social_subscription',
   methods: ['GET', 'POST'],
-  summary:
-    'Whether a person follows the Instagram account `login` (docs/channels/instagram.md). Instagram answers only for a person who wrote to the account: `user_name` is found among its clients by their username, and their profile’s is_user_follow_business is the answer. A person who never wrote cannot be checked: 404 `user_never_wrote`, never a guess; an account not connected here: 404 `account_not_connected`.',
+  summary: 'Whether a person follows the social-network account',
+  description:
+    'Whether the person with the Instagram username `user_name` follows the connected Instagram account `login` (docs/channels/instagram.md). Instagram answers only for a person who wrote to the account: they are found among its clients by the username read when they first wrote, and their profile’s `is_user_follow_business` (the User Profile API, asked now) is the answer. A person who never wrote cannot be checked: 404 `user_never_wrote`, never a guess. An account not connected to the project: 404 `account_not_connected`.',
   input: z.object({
     user_name: textParam(z.string().min(1, { error: 'must not be empty' })),
     login: textParam(z.string().min(1, { error: 'must not be empty' })),
