@@ -10,6 +10,7 @@ import { replyToClient } from '@/server/inbox/operator-reply';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
 import { type ChatappTestApp, useChatappTestApp } from '../chatapp/testing/chatapp-test-app';
+import { sweepChannelUpdates } from '../inbound/pipeline';
 import { socialChannel } from './adapter';
 import {
   type FakeAccount,
@@ -294,6 +295,43 @@ describe('a person writing to the account', () => {
       'the update processed',
     );
     expect(await db.channelUpdate.count({ where: { channelId, externalId: 'm.twice' } })).toBe(1);
+  });
+});
+
+describe('the durable pipeline', () => {
+  it('answers an update whose process died after storing it, by the sweeper, once', async () => {
+    const kim = fake.addUser();
+    // The person wrote (the fake knows them), and the process that stored it died before running it.
+    await fake.sendInbound(account.accountId, kim.igsid, {
+      postback: { title: 'x', payload: 'x' },
+      at: Date.now() - 1000,
+    });
+    await waitFor(async () => textsTo(kim).length === 1, 'the first answer');
+    const at = Date.now();
+    await db.channelUpdate.create({
+      data: {
+        channelId,
+        externalId: 'm.swept',
+        updateId: BigInt(at),
+        chat: kim.igsid,
+        payload: {
+          account: account.accountId,
+          event: {
+            sender: { id: kim.igsid },
+            recipient: { id: account.accountId },
+            timestamp: at,
+            message: { mid: 'm.swept', text: 'Yes', quick_reply: { payload: 'Yes' } },
+          },
+        },
+        claimToken: 'a-process-that-died',
+        claimedUntil: new Date(Date.now() - 1000),
+        attempts: 1,
+      },
+    });
+    await sweepChannelUpdates(await getEngineDeps());
+    await waitFor(async () => textsTo(kim).at(-1) === 'Paid, thank you', 'the swept answer');
+    await sweepChannelUpdates(await getEngineDeps());
+    expect(textsTo(kim)).toHaveLength(2);
   });
 });
 
