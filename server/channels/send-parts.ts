@@ -1,3 +1,4 @@
+import type { PrismaClient } from '@/server/db/client-type';
 import type { DeliveryResult, SendContext } from './channel-adapter';
 
 /** How one part of a message went: the messenger's id of it, or its error. */
@@ -23,4 +24,26 @@ export async function sendInParts<P>(
     if (i < parts.length - 1) await context.onPartSent?.(i + 1);
   }
   return { delivered: true, ...(externalId ? { externalId } : {}) };
+}
+
+/**
+ * A part's outcome from a Graph API send (`sendOne` of the chat-app's Cloud API and of Instagram):
+ * a refused token (190) is also the channel's last error, so the Channels tab says to connect
+ * `what` again.
+ */
+export async function graphPartOutcome(
+  db: PrismaClient,
+  channelId: number,
+  what: string,
+  outcome: { ok: true; messageId?: string } | { ok: false; error: string; invalidToken: boolean },
+): Promise<PartOutcome> {
+  if (outcome.ok) return { ok: true, externalId: outcome.messageId };
+  if (outcome.invalidToken)
+    await db.channel.update({
+      where: { id: channelId },
+      data: {
+        lastError: `The Graph API refused the access token: ${outcome.error}. Connect ${what} again with a valid token.`,
+      },
+    });
+  return outcome;
 }

@@ -18,7 +18,7 @@ import { chatappSendRoute } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
-import { sendInParts } from '../send-parts';
+import { graphPartOutcome, sendInParts } from '../send-parts';
 import {
   CHATAPP_CLIENT_TYPE,
   chatappSettings,
@@ -164,19 +164,16 @@ async function send(
     ];
   }
   const api = graphApi(credentials.token);
-  return sendInParts(sends, context, async (body, first) => {
-    const outcome = await sendOne(api, credentials.phoneNumberId, body, (attempt) =>
-      numberSlot(db, channel.id, first && attempt === 0 ? channel.waitMs : null),
-    );
-    if (!outcome.ok && outcome.invalidToken)
-      await db.channel.update({
-        where: { id: channel.id },
-        data: {
-          lastError: `The Cloud API refused the access token: ${outcome.error}. Connect the number again with a valid token.`,
-        },
-      });
-    return outcome.ok ? { ok: true, externalId: outcome.messageId } : outcome;
-  });
+  return sendInParts(sends, context, async (body, first) =>
+    graphPartOutcome(
+      db,
+      channel.id,
+      'the number',
+      await sendOne(api, credentials.phoneNumberId, body, (attempt) =>
+        numberSlot(db, channel.id, first && attempt === 0 ? channel.waitMs : null),
+      ),
+    ),
+  );
 }
 
 /** A gateway's 422 for a feature of its paid tier (WAHA Core sends no files). */

@@ -16,7 +16,7 @@ import type {
 import { getEnv } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { GraphApi } from '../chatapp/graph-api';
-import { type PartOutcome, sendInParts } from '../send-parts';
+import { graphPartOutcome, sendInParts } from '../send-parts';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
 import { checkSubscription } from './subscription';
 
@@ -86,17 +86,8 @@ async function send(
   if (!rule.ok) rule = windowRule(lastMessageAt, now, await byOperator(db, context.idempotencyKey));
   const { accountId, token } = socialCredentials(channel);
   const api = instagramApi(token);
-  const post = async (body: Record<string, unknown>): Promise<PartOutcome> => {
-    const outcome = await sendOne(api, accountId, body);
-    if (!outcome.ok && outcome.invalidToken)
-      await db.channel.update({
-        where: { id: channel.id },
-        data: {
-          lastError: `The Graph API refused the access token: ${outcome.error}. Connect the account again with a valid token.`,
-        },
-      });
-    return outcome.ok ? { ok: true, externalId: outcome.messageId } : outcome;
-  };
+  const post = async (body: Record<string, unknown>) =>
+    graphPartOutcome(db, channel.id, 'the account', await sendOne(api, accountId, body));
   if (rule.ok) {
     const { messagingType } = rule;
     const tag = rule.messagingType === 'MESSAGE_TAG' ? { tag: rule.tag } : {};
