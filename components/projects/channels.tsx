@@ -11,6 +11,7 @@ import { channelReach } from '@/lib/channel-reach';
 import { connectTgInput } from '@/lib/channels/connect-inputs';
 import { ChatappConnectCard, ChatappGatewaySession, ChatappNumber } from './chatapp-channel';
 import { ConnectForm, useConnectValues } from './connect-form';
+import { SocialAccount, SocialConnectCard } from './social-channel';
 import { TelephonyCard } from './telephony-channel';
 import { WidgetChannel } from './widget-channel';
 
@@ -95,6 +96,7 @@ export function Channels({
   const numbers = channels.data?.flatMap((c) => (c.chatapp ? [{ ...c, chatapp: c.chatapp }] : []));
   const telephony = channels.data?.filter((c) => c.kind === 'telephony');
   const widgets = channels.data?.flatMap((c) => (c.widget ? [{ ...c, widget: c.widget }] : []));
+  const accounts = channels.data?.flatMap((c) => (c.social ? [{ ...c, social: c.social }] : []));
   const canManage = project.data ? project.data.role !== 'operator' : false;
   const reach = channels.data ? channelReach(channels.data) : null;
 
@@ -240,6 +242,33 @@ export function Channels({
                   onSaved={invalidate}
                 />
               )}
+            </li>
+          ))}
+        </ul>
+      </Card>
+      {canManage ? <SocialConnectCard projectId={projectId} onConnected={invalidate} /> : null}
+      <Card>
+        <CardTitle>Instagram accounts</CardTitle>
+        {accounts?.length === 0 ? (
+          <p className="text-sm text-slate-600" data-testid="social-empty">
+            No Instagram account is connected.
+            {canManage ? '' : ' An owner or admin of the project connects one.'}
+          </p>
+        ) : null}
+        <ul className="divide-y divide-slate-100">
+          {accounts?.map((channel) => (
+            <li key={channel.id} className="space-y-2 py-3 text-sm" data-testid="social-row">
+              <ChannelHeader
+                channel={channel}
+                title={`@${channel.groupId}`}
+                badges={['Instagram Direct']}
+                remove={removeButton(
+                  'Disconnect',
+                  `Disconnect @${channel.groupId}? The bot stops answering its clients; their history stays.`,
+                  channel.id,
+                )}
+              />
+              <SocialAccount social={channel.social} />
             </li>
           ))}
         </ul>

@@ -62,7 +62,7 @@ function ChatappConnect({ projectId, onConnected }: { projectId: number; onConne
   );
 }
 
-function Copyable({ label, value, testId }: { label: string; value: string; testId: string }) {
+export function Copyable({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <div className="space-y-1">
       <p className="text-xs font-medium text-slate-700">{label}</p>

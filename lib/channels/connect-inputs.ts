@@ -45,6 +45,19 @@ const graphId = (what: string, where: string) =>
     .trim()
     .regex(/^\d{5,25}$/, { error: `must be the ${what}: digits only, from ${where}` });
 
+/** A Meta app's secret, which signs its webhooks (the Cloud API's and Instagram's). */
+const metaAppSecret = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f]{32}$/i, {
+    error: 'must be the app secret: 32 hexadecimal characters, from App settings → Basic',
+  })
+  .register(connectFieldMeta, {
+    label: 'App secret',
+    hint: 'Your Meta app → App settings → Basic → App secret.',
+    secret: true,
+  });
+
 export const connectCloudInput = z.object({
   phoneNumberId: graphId(
     'phone number ID',
@@ -69,17 +82,30 @@ export const connectCloudInput = z.object({
       hint: 'A system user’s permanent token with whatsapp_business_messaging (Business Settings → System users).',
       secret: true,
     }),
-  appSecret: z
+  appSecret: metaAppSecret,
+});
+
+/** An Instagram professional account connected through the Graph API (docs/channels/instagram.md). */
+export const connectSocialInput = z.object({
+  accountId: graphId(
+    'Instagram account ID',
+    'the Graph API (GET /me/accounts?fields=instagram_business_account)',
+  ).register(connectFieldMeta, {
+    label: 'Instagram account ID',
+    hint: 'The professional account’s ID (instagram_business_account of its Page, or the ID under the account in the app’s Instagram settings).',
+  }),
+  accessToken: z
     .string()
     .trim()
-    .regex(/^[0-9a-f]{32}$/i, {
-      error: 'must be the app secret: 32 hexadecimal characters, from App settings → Basic',
+    .regex(/^[A-Za-z0-9_-]{20,1024}$/, {
+      error: 'must be an access token: the Page’s token (EAA…) or the Instagram account’s (IGAA…)',
     })
     .register(connectFieldMeta, {
-      label: 'App secret',
-      hint: 'Your Meta app → App settings → Basic → App secret.',
+      label: 'Access token',
+      hint: 'A long-lived Page access token with instagram_manage_messages, or an Instagram token with instagram_business_manage_messages.',
       secret: true,
     }),
+  appSecret: metaAppSecret,
 });
 
 export const connectGatewayInput = z.object({

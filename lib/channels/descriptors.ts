@@ -100,11 +100,13 @@ export const CHANNEL_DESCRIPTORS = [
     apiName: 'social',
     label: 'Social',
     person: 'Social network user',
-    // Instagram Direct: up to 13 quick replies, texts of 1,000 characters.
+    // Instagram Direct: up to 13 quick replies of 20 characters (past them numbered text), texts of
+    // 1,000 characters (lib/social/instagram-render.ts).
     platformIds: 'opaque',
     capabilities: {
       buttons: true,
       maxButtons: 13,
+      buttonTitleLength: 20,
       textLength: 1000,
       media: ALL_MEDIA,
       typing: true,

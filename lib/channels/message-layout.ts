@@ -1,4 +1,4 @@
-import type { Button } from '@/lib/schema';
+import type { Button, Buttons } from '@/lib/schema';
 
 /**
  * How a message's text and buttons are laid out on a messenger, whichever it is: long texts
@@ -59,4 +59,23 @@ export function numberedChoice(text: string, buttons: Button[]): string | undefi
   const n = /^\s*(\d{1,2})\s*[.)]?\s*$/.exec(text)?.[1];
   if (!n) return undefined;
   return buttonRows(buttons.filter((b) => !b.url)).flat()[Number(n) - 1]?.text;
+}
+
+/**
+ * A message's text and reply options as a messenger with option buttons shows them: the options
+ * (the buttons without an address) in their rows' order; the text with them as numbered text
+ * when `numbered` (past the messenger's limits, or the hint variant, whose hint comes first),
+ * and each URL button as a `text: address` line.
+ */
+export function optionsAndText(
+  text: string,
+  buttons: Buttons | null,
+  numbered: boolean,
+): { text: string; options: Button[] } {
+  const all = buttons ? (Array.isArray(buttons) ? buttons : buttons.buttons) : [];
+  const options = buttonRows(all.filter((b) => !b.url)).flat();
+  let shown = text.trim();
+  if (numbered) shown = numberedOptions(shown, Array.isArray(buttons) ? '' : (buttons?.hint ?? ''), options);
+  const links = all.filter((b) => b.url).map((b) => `${b.text}: ${b.url}`);
+  return { text: [shown, ...links].filter(Boolean).join('\n'), options };
 }

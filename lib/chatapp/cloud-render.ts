@@ -1,4 +1,4 @@
-import { buttonRows, numberedOptions, splitText } from '@/lib/channels/message-layout';
+import { optionsAndText, splitText } from '@/lib/channels/message-layout';
 import type { Attachment, Button, Buttons } from '@/lib/schema';
 
 /**
@@ -62,22 +62,10 @@ export function cloudButtonsLayout(buttons: Buttons | null | undefined): CloudBu
 
 export function renderCloudMessage(message: OutgoingCloudMessage, to: string): CloudMessageBody[] {
   const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
-  const all = message.buttons
-    ? Array.isArray(message.buttons)
-      ? message.buttons
-      : message.buttons.buttons
-    : [];
-  const links = all.filter((b) => b.url);
   const layout = cloudButtonsLayout(message.buttons);
-  const options = buttonRows(all.filter((b) => !b.url)).flat();
-  let text = message.text.trim();
-  if (layout === 'numbered_text')
-    text = numberedOptions(
-      text,
-      Array.isArray(message.buttons) ? '' : (message.buttons?.hint ?? ''),
-      options,
-    );
-  if (links.length) text = [text, ...links.map((b) => `${b.text}: ${b.url}`)].filter(Boolean).join('\n');
+  const shown = optionsAndText(message.text, message.buttons, layout === 'numbered_text');
+  const options = shown.options;
+  let text = shown.text;
 
   const sends: CloudMessageBody[] = [];
   const files = message.attachments.filter((a) => a.type !== 'link');

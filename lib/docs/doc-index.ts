@@ -67,6 +67,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'Connecting a WhatsApp number through the Cloud API.',
       },
       {
+        doc: 'channels/instagram',
+        label: 'Instagram Direct',
+        about: 'Connecting an Instagram account: its Meta app, the window rule, the subscription check.',
+      },
+      {
         doc: 'channels/telephony',
         label: 'Voice calls (telephony)',
         about: 'Voice calls on a jambonz gateway: blocks spoken, buttons as keys to press.',

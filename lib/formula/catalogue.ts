@@ -802,6 +802,13 @@ const botAndMessages = [
     "chatapp_message('79001234567', 'Your order is ready')",
   ),
   inFlow(
+    'check_social_subscription',
+    'user_name: string, login?: string',
+    'any',
+    'Whether the person with this Instagram username follows the connected account login (by default the client’s own, else the only one): True or False, None when they never wrote to it (Instagram cannot say).',
+    "check_social_subscription('ann.smith', 'our_shop')",
+  ),
+  inFlow(
     'get_client_id_by_platform_id',
     'client_type: number, platform_id: string, group?: string',
     'number',

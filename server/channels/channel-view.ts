@@ -1,11 +1,13 @@
 import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
 import type { ChannelRow } from './channel-module';
 import { chatappView } from './chatapp/channel-service';
+import { socialView } from './social/channel-service';
 import { widgetView } from './widget/channel-service';
 
 /**
  * What the Channels tab shows: never a token, an app secret nor a webhook secret; a widget's
- * settings and snippet, a chat-app number's ids, webhook address and window template.
+ * settings and snippet, a chat-app number's ids, webhook address and window template; an
+ * Instagram account's id and webhook address.
  */
 export function channelView(c: ChannelRow) {
   return {
@@ -21,6 +23,7 @@ export function channelView(c: ChannelRow) {
     createdAt: c.createdAt,
     widget: c.kind === 'widget' ? widgetView(c) : null,
     chatapp: c.kind === 'chatapp' ? chatappView(c) : null,
+    social: c.kind === 'social' ? socialView(c) : null,
   };
 }
 export type ChannelView = ReturnType<typeof channelView>;

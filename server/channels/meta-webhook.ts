@@ -1,4 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Db } from '@/server/db/client-type';
+import { recordNotProcessed } from './inbound/pipeline';
 
 /**
  * What Meta's webhooks (the WhatsApp Cloud API; the Instagram messaging API speaks the same)
@@ -33,6 +35,40 @@ export function answerHandshake(
   const given = Buffer.from(verifyTokenHash(token), 'hex');
   const stored = Buffer.from(tokenHash, 'hex');
   if (!token || given.length !== stored.length || !timingSafeEqual(given, stored))
-    return text(403, 'hub.verify_token is not the verify token shown when the number was connected');
+    return text(403, 'hub.verify_token is not the verify token shown when the channel was connected');
   return text(200, params.get('hub.challenge') ?? '');
+}
+
+/** The handshake as the webhook route's answer. */
+export function handshakeResponse(req: Request, tokenHash: string): Response {
+  const answer = answerHandshake(new URL(req.url).searchParams, tokenHash);
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { 'content-type': answer.contentType },
+  });
+}
+
+/**
+ * A signed delivery's updates, read from its JSON by `read`; a body that is not JSON, or not
+ * `api`'s webhook, is recorded on the channel (its last error) and gives undefined: it is
+ * answered 200 all the same (Meta resends an unanswered delivery for days).
+ */
+export async function readDelivery<T extends { ok: true }>(
+  db: Db,
+  channelId: number,
+  body: Uint8Array,
+  read: (raw: unknown) => T | { ok: false; reason: string },
+  api: string,
+): Promise<T | undefined> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    await recordNotProcessed(db, channelId, 'a webhook delivery whose body is not JSON');
+    return undefined;
+  }
+  const result = read(raw);
+  if (result.ok) return result;
+  await recordNotProcessed(db, channelId, `a webhook delivery that is not ${api}'s: ${result.reason}`);
+  return undefined;
 }

@@ -13,14 +13,14 @@ it("each channel module is its kind's, once, and its adapter serves its kind's c
   }
 });
 
-it('a kind with no module yet answers that no adapter is available, naming its type', async () => {
-  const result = await channelFor(CLIENT_TYPES.social).send(
-    { id: 1, platformId: '17841400000000001', groupId: '1', clientType: CLIENT_TYPES.social } as never,
+it('a client type with no module answers that no adapter is available, naming its type', async () => {
+  const result = await channelFor(42).send(
+    { id: 1, platformId: '17841400000000001', groupId: '1', clientType: 42 } as never,
     { text: 'hi', attachments: [], buttons: null, blockId: null },
     {} as never,
   );
   expect(result).toEqual({
     delivered: false,
-    error: 'No channel adapter for client type 10 is available on this server yet.',
+    error: 'No channel adapter for client type 42 is available on this server yet.',
   });
 });

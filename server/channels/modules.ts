@@ -1,6 +1,7 @@
 import type { ChannelModule } from './channel-module';
 import { chatappModule } from './chatapp/module';
 import { simulatorModule } from './simulator/module';
+import { socialModule } from './social/module';
 import { telephonyModule } from './telephony/module';
 import { tgModule } from './tg/module';
 import { widgetModule } from './widget/module';
@@ -11,6 +12,7 @@ export const CHANNEL_MODULES: readonly ChannelModule[] = [
   tgModule,
   widgetModule,
   chatappModule,
+  socialModule,
   telephonyModule,
 ];
 

@@ -51,6 +51,16 @@ const envSchema = z
      * limit) is tried again, with growing pauses, before its message records the error.
      */
     BLOCKBOT_CHATAPP_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
+    /**
+     * The Instagram messaging API's Graph API root, with its version; tests change it. Unset:
+     * graph.facebook.com (a Page token) or graph.instagram.com (an Instagram token), v21.0.
+     */
+    BLOCKBOT_SOCIAL_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /**
+     * How long a social-network send the Graph API could not take (a 5xx, a network error, a
+     * rate limit) is tried again, with growing pauses, before its message records the error.
+     */
+    BLOCKBOT_SOCIAL_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
     /** Key of messenger tokens at rest (32 bytes, hex or base64); generated in embedded mode. */
     BLOCKBOT_ENCRYPTION_KEY: optionalString,
     /** The mail server for invites, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; unset = links shown. */

@@ -18,6 +18,7 @@ import { chatappSendRoute } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
+import { graphPartOutcome, sendInParts } from '../send-parts';
 import {
   CHATAPP_CLIENT_TYPE,
   chatappSettings,
@@ -163,26 +164,16 @@ async function send(
     ];
   }
   const api = graphApi(credentials.token);
-  const from = Math.min(context.partsSent ?? 0, sends.length);
-  let externalId: string | undefined;
-  for (let i = from; i < sends.length; i++) {
-    const outcome = await sendOne(api, credentials.phoneNumberId, sends[i], (attempt) =>
-      numberSlot(db, channel.id, i === from && attempt === 0 ? channel.waitMs : null),
-    );
-    if (!outcome.ok) {
-      if (outcome.invalidToken)
-        await db.channel.update({
-          where: { id: channel.id },
-          data: {
-            lastError: `The Cloud API refused the access token: ${outcome.error}. Connect the number again with a valid token.`,
-          },
-        });
-      return { delivered: false, error: outcome.error };
-    }
-    externalId = outcome.messageId;
-    if (i < sends.length - 1) await context.onPartSent?.(i + 1);
-  }
-  return { delivered: true, ...(externalId ? { externalId } : {}) };
+  return sendInParts(sends, context, async (body, first) =>
+    graphPartOutcome(
+      db,
+      channel.id,
+      'the number',
+      await sendOne(api, credentials.phoneNumberId, body, (attempt) =>
+        numberSlot(db, channel.id, first && attempt === 0 ? channel.waitMs : null),
+      ),
+    ),
+  );
 }
 
 /** A gateway's 422 for a feature of its paid tier (WAHA Core sends no files). */
@@ -217,11 +208,7 @@ async function sendGateway(
   const api = gatewayApiOf(channel);
   const { session } = gatewayCredentials(channel);
   const chatId = gatewayChatId(client.platformId);
-  const sends = renderGatewayMessage(message);
-  const from = Math.min(context.partsSent ?? 0, sends.length);
-  let externalId: string | undefined;
-  for (let i = from; i < sends.length; i++) {
-    const part: GatewaySend = sends[i];
+  return sendInParts(renderGatewayMessage(message), context, async (part: GatewaySend) => {
     let result =
       part.kind === 'text'
         ? await gatewayCall(api, '/api/sendText', { session, chatId, text: part.text })
@@ -238,24 +225,20 @@ async function sendGateway(
         chatId,
         text: [part.caption, part.url].filter(Boolean).join('\n'),
       });
-    if (!result.ok) {
-      const error =
-        result.reason === 'not_ready'
-          ? `the gateway's session is not working (not paired, or the phone is offline): ${result.description}`
-          : result.reason === 'unauthorized'
-            ? `the gateway refused the API key: ${result.description}`
-            : `the gateway did not send it: ${result.description}`;
-      if (result.reason !== 'unavailable')
-        await db.channel.update({
-          where: { id: channel.id },
-          data: { lastError: `A send failed: ${error}` },
-        });
-      return { delivered: false, error };
-    }
-    externalId = result.result.id ?? externalId;
-    if (i < sends.length - 1) await context.onPartSent?.(i + 1);
-  }
-  return { delivered: true, ...(externalId ? { externalId } : {}) };
+    if (result.ok) return { ok: true, externalId: result.result.id };
+    const error =
+      result.reason === 'not_ready'
+        ? `the gateway's session is not working (not paired, or the phone is offline): ${result.description}`
+        : result.reason === 'unauthorized'
+          ? `the gateway refused the API key: ${result.description}`
+          : `the gateway did not send it: ${result.description}`;
+    if (result.reason !== 'unavailable')
+      await db.channel.update({
+        where: { id: channel.id },
+        data: { lastError: `A send failed: ${error}` },
+      });
+    return { ok: false, error };
+  });
 }
 
 /**

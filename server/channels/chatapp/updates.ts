@@ -1,4 +1,3 @@
-import { numberedChoice } from '@/lib/channels/message-layout';
 import { cloudButtonsLayout } from '@/lib/chatapp/cloud-render';
 import { type CloudAttachment, type CloudInbound, parseCloudItem } from '@/lib/chatapp/cloud-webhook';
 import { LAST_MESSAGE_KEY } from '@/lib/chatapp/cloud-window';
@@ -10,12 +9,13 @@ import {
   parseGatewayItem,
 } from '@/lib/chatapp/gateway-webhook';
 import { MAX_FILE_BYTES } from '@/lib/files/file-types';
-import { type Attachment, buttonsSchema } from '@/lib/schema';
+import type { Attachment } from '@/lib/schema';
 import { resolveClient } from '@/server/contacts/client-service';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { fileAttachment, storeFile } from '@/server/files/stored-files';
+import { chosenOption } from '../chosen-option';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
 import { CHATAPP_CLIENT_TYPE, cloudCredentials } from './channel-service';
@@ -81,7 +81,13 @@ async function runCloudUpdate(
     { ref: clientRef },
     {
       type: 'message',
-      text: await chosenOption(deps, channel.projectId, clientRef, update.text, 'cloud'),
+      text: await chosenOption(
+        deps,
+        channel.projectId,
+        clientRef,
+        update.text,
+        (buttons) => cloudButtonsLayout(buttons) === 'numbered_text',
+      ),
       attachments,
       channelState: { [LAST_MESSAGE_KEY]: new Date(update.sentAt * 1000).toISOString() },
     },
@@ -129,37 +135,11 @@ async function runGatewayUpdate(
     { ref: clientRef },
     {
       type: 'message',
-      text: await chosenOption(deps, channel.projectId, clientRef, update.text, 'gateway'),
+      text: await chosenOption(deps, channel.projectId, clientRef, update.text, () => true),
       attachments,
     },
     { alsoWrite: end.done },
   );
-}
-
-/**
- * A bare number typed in answer to the client's last message from the bot, when that message
- * showed its options as numbered text (always through a gateway; past the Cloud API's button
- * limits there): the option's text, so the arrows match it as they match a pressed button.
- */
-async function chosenOption(
-  deps: EngineDeps,
-  projectId: number,
-  ref: { clientType: number; groupId: string; platformId: string },
-  text: string,
-  via: ChatappUpdate['via'],
-): Promise<string> {
-  if (!/^\s*\d{1,2}\s*[.)]?\s*$/.test(text)) return text;
-  const last = await deps.db.message.findFirst({
-    where: { projectId, direction: 'out', client: { projectId, ...ref } },
-    orderBy: { id: 'desc' },
-    select: { buttons: true },
-  });
-  const buttons = buttonsSchema
-    .nullable()
-    .catch(null)
-    .parse(last?.buttons ?? null);
-  if (!buttons || (via === 'cloud' && cloudButtonsLayout(buttons) !== 'numbered_text')) return text;
-  return numberedChoice(text, Array.isArray(buttons) ? buttons : buttons.buttons) ?? text;
 }
 
 async function recordStatus(

@@ -5,7 +5,7 @@ import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { recordNotProcessed, storeUpdates } from '../inbound/pipeline';
-import { answerHandshake, SIGNATURE_HEADER, validHubSignature } from '../meta-webhook';
+import { handshakeResponse, readDelivery, SIGNATURE_HEADER, validHubSignature } from '../meta-webhook';
 import { cloudCredentials } from './channel-service';
 import { gatewayCredentials, isGatewayChannel } from './gateway-service';
 import {
@@ -77,11 +77,7 @@ export async function chatappHandshake(req: Request, channelParam: string): Prom
   const id = channelIdOf(channelParam);
   const channel = id ? await readChannel(await getEngineDeps(), id) : undefined;
   if (channel?.provider !== 'cloud') return notConnected();
-  const answer = answerHandshake(new URL(req.url).searchParams, channel.inboundSecret);
-  return new Response(answer.body, {
-    status: answer.status,
-    headers: { 'content-type': answer.contentType },
-  });
+  return handshakeResponse(req, channel.inboundSecret);
 }
 
 export async function chatappWebhook(req: Request, channelParam: string): Promise<Response> {
@@ -102,22 +98,8 @@ export async function chatappWebhook(req: Request, channelParam: string): Promis
         error: `the ${SIGNATURE_HEADER} header is missing or is not this app's signature of the body`,
       });
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    await recordNotProcessed(deps.db, channel.id, 'a webhook delivery whose body is not JSON');
-    return json(200, { ok: true });
-  }
-  const read = cloudUpdates(raw);
-  if (!read.ok) {
-    await recordNotProcessed(
-      deps.db,
-      channel.id,
-      `a webhook delivery that is not the Cloud API's: ${read.reason}`,
-    );
-    return json(200, { ok: true });
-  }
+  const read = await readDelivery(deps.db, channel.id, body, cloudUpdates, 'the Cloud API');
+  if (!read) return json(200, { ok: true });
   const own = channel.phoneNumberId;
   const updates = read.updates.filter((u) => numberOf(u) === own || numberOf(u) === undefined);
   const others = new Set(read.updates.map(numberOf).filter((n) => n !== undefined && n !== own));

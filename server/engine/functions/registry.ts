@@ -1,5 +1,6 @@
 import type { InFlowName, Value } from '@/lib/formula';
 import { chatappHandlers } from '@/server/channels/chatapp/functions';
+import { socialHandlers } from '@/server/channels/social/functions';
 import { tgHandlers } from '@/server/channels/tg/functions';
 import type { RunState } from '@/server/engine/run-state';
 import { botHandlers } from './handlers/bot';
@@ -35,6 +36,7 @@ export const inFlowHandlers = {
   ...listHandlers,
   ...tgHandlers,
   ...chatappHandlers,
+  ...socialHandlers,
 } satisfies Record<InFlowName, InFlowHandler>;
 
 export const isInFlowName = (name: string): name is InFlowName => Object.hasOwn(inFlowHandlers, name);

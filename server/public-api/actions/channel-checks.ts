@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { channelFor } from '@/server/channels/registry';
+import type { SubscriptionAnswer } from '@/server/channels/social/subscription';
 import { DomainError } from '@/server/errors';
 import { type ApiContext, defineAction } from '../action';
 import { ApiError } from '../api-error';
@@ -57,20 +58,34 @@ export const checkSocialSubscription = defineAction({
   name: 'check_social_subscription',
   methods: ['GET', 'POST'],
   summary: 'Whether a person follows the social-network account',
+  description:
+    'Whether the person with the Instagram username `user_name` follows the connected Instagram account `login` (docs/channels/instagram.md). Instagram answers only for a person who wrote to the account: they are found among its clients by the username read when they first wrote, and their profile’s `is_user_follow_business` (the User Profile API, asked now) is the answer. A person who never wrote cannot be checked: 404 `user_never_wrote`, never a guess. An account not connected to the project: 404 `account_not_connected`.',
   input: z.object({
     user_name: textParam(z.string().min(1, { error: 'must not be empty' })),
     login: textParam(z.string().min(1, { error: 'must not be empty' })),
   }),
   example: { user_name: 'ann.smith', login: 'our_shop' },
-  responseExample: { subscribed: true },
+  responseExample: { subscribed: true, client_id: 1234, user_name: 'ann.smith' },
   async handle(ctx, input) {
-    const answer = await askChannel(
+    const answer = (await askChannel(
       ctx,
       CLIENT_TYPES.social,
       'social-network account',
       'check_social_subscription',
       input,
-    );
-    return { subscribed: Boolean((answer as { subscribed?: boolean })?.subscribed ?? answer) };
+    )) as SubscriptionAnswer;
+    if (answer.status === 'account_not_connected')
+      throw new ApiError(
+        404,
+        'account_not_connected',
+        `No Instagram account @${answer.login} is connected to this project (see connected_channels).`,
+      );
+    if (answer.status === 'never_wrote')
+      throw new ApiError(
+        404,
+        'user_never_wrote',
+        `@${answer.userName} never wrote to @${answer.login}: Instagram lets an account look only at the profiles of people who messaged it, so whether they follow it cannot be checked.`,
+      );
+    return { subscribed: answer.subscribed, client_id: answer.clientId, user_name: answer.username };
   },
 });

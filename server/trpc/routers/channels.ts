@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   connectCloudInput,
   connectGatewayInput,
+  connectSocialInput,
   connectTelephonyInput,
   connectTgInput,
 } from '@/lib/channels/connect-inputs';
@@ -16,6 +17,7 @@ import {
   gatewayPairing,
   restartGateway,
 } from '@/server/channels/chatapp/gateway-service';
+import { connectSocialChannel } from '@/server/channels/social/channel-service';
 import {
   connectTelephonyChannel,
   updateTelephonyInput,
@@ -53,6 +55,9 @@ export const channelsRouter = createTRPCRouter({
   updateChatapp: projectManagerProcedure
     .input(updateChatappInput)
     .mutation(({ ctx, input }) => updateChatappSettings(ctx.db, ctx.projectId, input)),
+  connectSocial: projectManagerProcedure
+    .input(connectSocialInput)
+    .mutation(({ ctx, input }) => connectSocialChannel(ctx.db, ctx.projectId, input)),
   connectTelephony: projectManagerProcedure
     .input(connectTelephonyInput)
     .mutation(({ ctx, input }) => connectTelephonyChannel(ctx.db, ctx.projectId, input)),

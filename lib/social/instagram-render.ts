@@ -1,0 +1,99 @@
+import { optionsAndText, splitText } from '@/lib/channels/message-layout';
+import type { Attachment, Buttons } from '@/lib/schema';
+
+/**
+ * One of our outgoing messages → the Instagram messaging API's `message` objects that show it
+ * (each the `message` of one `POST /{ig-user-id}/messages`), within the API's limits:
+ * - attachments first, one message each, by URL (image, video, audio, file); links join the text;
+ * - text over 1,000 characters is split at a line break or a space;
+ * - up to 13 distinct buttons whose titles fit 20 characters become quick replies on the last
+ *   text (a press answers the button's whole text as its payload, so the arrows match it as they
+ *   match a typed text); more, longer ones and the hint variant become numbered text, as the
+ *   chat-app's renderer does (lib/chatapp/cloud-render.ts), a typed number choosing the option;
+ * - URL buttons, which quick replies cannot carry, become `text: address` lines.
+ */
+
+export const INSTAGRAM_TEXT_LIMIT = 1000;
+export const QUICK_REPLIES_MAX = 13;
+export const QUICK_REPLY_TITLE_MAX = 20;
+/** A quick reply's payload is at most 1,000 characters. */
+export const QUICK_REPLY_PAYLOAD_MAX = 1000;
+/** Quick replies need a text to ride on: a block with only buttons gets this. */
+export const TEXT_FOR_BUTTONS_ONLY = 'Choose an option';
+
+export interface OutgoingInstagramMessage {
+  text: string;
+  attachments: Attachment[];
+  buttons: Buttons | null;
+}
+
+export interface QuickReply {
+  content_type: 'text';
+  title: string;
+  payload: string;
+}
+
+export type InstagramMessage =
+  | { text: string; quick_replies?: QuickReply[] }
+  | { attachment: { type: 'image' | 'video' | 'audio' | 'file'; payload: { url: string } } };
+
+export type InstagramButtonsLayout = 'none' | 'quick_replies' | 'numbered_text';
+
+/** What the buttons become on Instagram: quick replies, or numbered text past their limits. */
+export function instagramButtonsLayout(buttons: Buttons | null | undefined): InstagramButtonsLayout {
+  if (!buttons) return 'none';
+  if (!Array.isArray(buttons)) return 'numbered_text';
+  const options = buttons.filter((b) => !b.url);
+  if (!options.length) return 'none';
+  const titles = options.map((b) => b.text.trim());
+  const fits =
+    new Set(titles).size === titles.length &&
+    titles.length <= QUICK_REPLIES_MAX &&
+    titles.every((t) => t.length <= QUICK_REPLY_TITLE_MAX);
+  return fits ? 'quick_replies' : 'numbered_text';
+}
+
+export function renderInstagramMessage(message: OutgoingInstagramMessage): InstagramMessage[] {
+  const layout = instagramButtonsLayout(message.buttons);
+  const shown = optionsAndText(message.text, message.buttons, layout === 'numbered_text');
+  const options = shown.options;
+  const links = message.attachments.filter((a) => a.type === 'link').map((a) => a.url);
+  const text = [shown.text, ...links].filter(Boolean).join('\n');
+
+  const sends: InstagramMessage[] = message.attachments
+    .filter((a): a is Attachment & { type: 'image' | 'video' | 'audio' | 'file' } => a.type !== 'link')
+    .map((a) => ({ attachment: { type: a.type, payload: { url: a.url } } }));
+  const parts = splitText(text, INSTAGRAM_TEXT_LIMIT);
+  if (layout !== 'quick_replies') return [...sends, ...parts.map((part) => ({ text: part }))];
+  const last = parts.pop() ?? TEXT_FOR_BUTTONS_ONLY;
+  const quick_replies = options.map(
+    (b): QuickReply => ({
+      content_type: 'text',
+      title: b.text.trim(),
+      payload: b.text.trim().slice(0, QUICK_REPLY_PAYLOAD_MAX),
+    }),
+  );
+  return [...sends, ...parts.map((part) => ({ text: part })), { text: last, quick_replies }];
+}
+
+/**
+ * The one private reply to a comment on the account's post: text only, of at most 1,000
+ * characters (the rest is cut), its options as numbered text (a typed number chooses one) and
+ * its files and links as addresses.
+ */
+export function renderPrivateReply(message: OutgoingInstagramMessage): { text: string } {
+  const all = message.buttons
+    ? Array.isArray(message.buttons)
+      ? message.buttons
+      : message.buttons.buttons
+    : [];
+  const shown = optionsAndText(
+    message.text,
+    all.length
+      ? { hint: Array.isArray(message.buttons) ? '' : (message.buttons?.hint ?? ''), buttons: all }
+      : null,
+    all.some((b) => !b.url),
+  );
+  const text = [shown.text, ...message.attachments.map((a) => a.url)].filter(Boolean).join('\n');
+  return { text: splitText(text, INSTAGRAM_TEXT_LIMIT)[0] ?? TEXT_FOR_BUTTONS_ONLY };
+}

@@ -1,0 +1,124 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { retryPause } from '@/lib/channels/retry';
+import {
+  type InstagramMessage,
+  renderInstagramMessage,
+  renderPrivateReply,
+} from '@/lib/social/instagram-render';
+import { COMMENT_KEY, LAST_MESSAGE_KEY, privateReplyTo, windowRule } from '@/lib/social/instagram-window';
+import type {
+  ChannelAdapter,
+  ChannelClient,
+  DeliveryResult,
+  OutgoingMessage,
+  SendContext,
+} from '@/server/channels/channel-adapter';
+import { getEnv } from '@/server/config/env';
+import type { PrismaClient } from '@/server/db/client-type';
+import type { GraphApi } from '../chatapp/graph-api';
+import { graphPartOutcome, sendInParts } from '../send-parts';
+import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
+import { checkSubscription } from './subscription';
+
+/**
+ * Instagram Direct as a channel: a message is rendered within the API's limits
+ * (lib/social/instagram-render) and sent by the account the client wrote to (its group_id),
+ * as a response within the client's 24-hour window; an operator's reply from the inbox (a
+ * message with its sender member) goes with the HUMAN_AGENT tag within 7 days; anything
+ * else fails with the rule named, unsent (lib/social/instagram-window), unless the person
+ * commented on the account's post: the first message then goes as the comment's one private
+ * reply (text only), within 7 days of the comment. A rate limit (4, 613),
+ * a 5xx or a lost connection is tried again with growing pauses within
+ * BLOCKBOT_SOCIAL_RETRY_SECONDS; a refusal never is; a refused token is the channel's last error.
+ */
+
+type Outcome = { ok: true; messageId?: string } | { ok: false; error: string; invalidToken: boolean };
+
+async function sendOne(api: GraphApi, accountId: string, body: Record<string, unknown>): Promise<Outcome> {
+  const started = Date.now();
+  const within = getEnv().BLOCKBOT_SOCIAL_RETRY_SECONDS * 1000;
+  for (let attempt = 0; ; attempt++) {
+    const result = await api.post<{ recipient_id?: string; message_id?: string }>(
+      `${accountId}/messages`,
+      body,
+    );
+    if (result.ok) return { ok: true, messageId: result.result.message_id };
+    const retry = result.reason === 'rate_limited' || result.reason === 'unavailable';
+    const pause = retry ? retryPause(attempt, Date.now() - started, within) : null;
+    if (pause !== null) {
+      await sleep(pause);
+      continue;
+    }
+    return { ok: false, error: result.description, invalidToken: result.reason === 'invalid_token' };
+  }
+}
+
+/** Whether the message being sent is an operator's reply (the outbox's key names the message). */
+async function byOperator(db: PrismaClient, idempotencyKey: string | undefined): Promise<boolean> {
+  const id = /^message-(\d+)$/.exec(idempotencyKey ?? '')?.[1];
+  if (!id) return false;
+  const row = await db.message.findUnique({ where: { id: BigInt(id) }, select: { senderMemberId: true } });
+  return row?.senderMemberId != null;
+}
+
+async function send(
+  client: ChannelClient,
+  message: OutgoingMessage,
+  context: SendContext,
+): Promise<DeliveryResult> {
+  const { db } = context;
+  const channel = await db.channel.findFirst({
+    where: { projectId: client.projectId, clientType: SOCIAL_CLIENT_TYPE, groupId: client.groupId },
+    orderBy: { id: 'asc' },
+  });
+  if (!channel)
+    return {
+      delivered: false,
+      error: `the Instagram account @${client.groupId} is not connected to this project`,
+    };
+  const states = await db.clientChannelState.findMany({
+    where: { clientId: client.id, key: { in: [LAST_MESSAGE_KEY, COMMENT_KEY] } },
+    select: { key: true, value: true },
+  });
+  const lastMessageAt = states.find((s) => s.key === LAST_MESSAGE_KEY)?.value;
+  const now = Date.now();
+  let rule = windowRule(lastMessageAt, now, false);
+  if (!rule.ok) rule = windowRule(lastMessageAt, now, await byOperator(db, context.idempotencyKey));
+  const { accountId, token } = socialCredentials(channel);
+  const api = instagramApi(token);
+  const post = async (body: Record<string, unknown>) =>
+    graphPartOutcome(db, channel.id, 'the account', await sendOne(api, accountId, body));
+  if (rule.ok) {
+    const { messagingType } = rule;
+    const tag = rule.messagingType === 'MESSAGE_TAG' ? { tag: rule.tag } : {};
+    return sendInParts(renderInstagramMessage(message), context, (part: InstagramMessage) =>
+      post({ recipient: { id: client.platformId }, messaging_type: messagingType, ...tag, message: part }),
+    );
+  }
+  // Outside any window, a comment on the account's post may still get its one private reply.
+  const commentId = privateReplyTo(states.find((s) => s.key === COMMENT_KEY)?.value, now);
+  if (!commentId) return { delivered: false, error: rule.error };
+  const sent = await sendInParts([renderPrivateReply(message)], context, (part) =>
+    post({ recipient: { comment_id: commentId }, message: part }),
+  );
+  if (sent.delivered)
+    await db.clientChannelState.deleteMany({ where: { clientId: client.id, key: COMMENT_KEY } });
+  return sent;
+}
+
+export const socialChannel: ChannelAdapter = {
+  clientType: SOCIAL_CLIENT_TYPE,
+  send,
+  async call(projectId, fn, args, context) {
+    if (fn === 'check_social_subscription') {
+      // From the API: {user_name, login}; from a formula: {args: [user_name, login?], clientId}.
+      const list = Array.isArray(args.args) ? args.args : [args.user_name, args.login];
+      return checkSubscription(context.db, projectId, {
+        userName: String(list[0] ?? ''),
+        login: list[1] == null ? null : String(list[1]),
+        clientId: typeof args.clientId === 'number' ? args.clientId : null,
+      });
+    }
+    throw new Error(`${fn} is not a function of the social network`);
+  },
+};

@@ -1,0 +1,12 @@
+import type { ChannelModule } from '../channel-module';
+import { socialChannel } from './adapter';
+import { socialInbound } from './updates';
+import { socialHandshake, socialWebhook } from './webhook';
+
+/** Instagram Direct (docs/channels/instagram.md): disconnecting undoes nothing at Meta (the app's webhook stays). */
+export const socialModule: ChannelModule = {
+  kind: 'social',
+  adapter: socialChannel,
+  inbound: socialInbound,
+  webhook: { GET: socialHandshake, POST: socialWebhook },
+};

@@ -1,0 +1,192 @@
+import { MAX_FILE_BYTES } from '@/lib/files/file-types';
+import type { Attachment } from '@/lib/schema';
+import {
+  type InstagramAttachment,
+  type InstagramInbound,
+  parseInstagramItem,
+} from '@/lib/social/instagram-webhook';
+import { COMMENT_KEY, LAST_MESSAGE_KEY } from '@/lib/social/instagram-window';
+import { resolveClient } from '@/server/contacts/client-service';
+import { plainSql } from '@/server/db/raw-sql';
+import type { EngineDeps } from '@/server/engine/engine-deps';
+import { handleEvent } from '@/server/engine/handle-event';
+import { fileAttachment, storeFile } from '@/server/files/stored-files';
+import { SafeHttpError, safeFetch } from '@/server/http';
+import type { GraphApi } from '../chatapp/graph-api';
+import { chosenOption } from '../chosen-option';
+import { recordDeliveryStatus } from '../delivery-status';
+import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
+import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
+
+/**
+ * What Instagram's messaging updates do, on the channels' inbound pipeline: a person's message
+ * (a text, a quick reply's or postback's payload, media, a story reply or mention) is marked
+ * seen with the typing indicator on (the bot is working) and runs through the engine as the client's message, opening their 24-hour window (their channel state); the
+ * first time, their profile's name and username are read (the username is what
+ * `check_social_subscription` finds them by). Files are downloaded and kept as the client's
+ * files; a story's address comes as a link. A read or delivery report moves the message's
+ * delivery status. A bare number typed in answer to the bot's last options is the option's
+ * text (they may have gone as numbered text: past the quick replies' limits, the hint variant,
+ * a private reply). A comment on the account's post runs as the client's message too, kept as the
+ * comment the bot may answer once, privately (no window opens: the person did not write).
+ */
+
+type InstagramFile = InstagramAttachment & { type: 'image' | 'video' | 'audio' | 'file' };
+
+/** The client's channel state holding their Instagram username (lower case). */
+export const USERNAME_KEY = 'social_username';
+
+async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: InstagramInbound, end: UpdateEnd) {
+  const sql = plainSql(deps.db);
+  if (update.kind === 'invalid') return end.notProcessed(update.reason);
+  if (update.kind === 'ignore') return void (await sql.run(end.done.statement, end.done.params));
+  const ref = { clientType: SOCIAL_CLIENT_TYPE, groupId: channel.groupId, platformId: update.from };
+  if (update.kind === 'status') {
+    const client = await deps.db.client.findUnique({
+      where: { projectId_clientType_groupId_platformId: { projectId: channel.projectId, ...ref } },
+      select: { id: true },
+    });
+    if (client)
+      for (const externalId of update.mids)
+        await recordDeliveryStatus(deps, {
+          projectId: channel.projectId,
+          clientId: client.id,
+          externalId,
+          status: update.status,
+        });
+    return void (await sql.run(end.done.statement, end.done.params));
+  }
+  if (update.kind === 'comment') {
+    // A comment starts a conversation the bot may answer once, privately (./adapter.ts).
+    await handleEvent(
+      deps,
+      channel.projectId,
+      { ref: { ...ref, ...(update.username ? { name: update.username } : {}) } },
+      {
+        type: 'message',
+        text: update.text,
+        attachments: [],
+        channelState: {
+          [COMMENT_KEY]: JSON.stringify({ id: update.commentId, at: new Date(update.sentAt).toISOString() }),
+        },
+      },
+      { alsoWrite: end.done },
+    );
+    return;
+  }
+  // Seen, and "typing…" while the bot works: not waited for, and a refusal changes nothing.
+  const { accountId, token } = socialCredentials(channel);
+  const api = instagramApi(token);
+  void (async () => {
+    for (const action of ['mark_seen', 'typing_on']) {
+      const sent = await api.post(`${accountId}/messages`, {
+        recipient: { id: update.from },
+        sender_action: action,
+      });
+      if (!sent.ok)
+        return console.warn(`[social] ${action} for ${update.mid} was refused: ${sent.description}`);
+    }
+  })();
+  const profile = await newProfile(deps, channel, api, ref);
+  const clientRef = { ...ref, ...(profile?.name ? { name: profile.name } : {}) };
+  const files = update.attachments.filter((a): a is InstagramFile => a.type !== 'link');
+  const attachments: Attachment[] = [
+    ...(files.length ? await storeFiles(deps, channel, clientRef, update.mid, files) : []),
+    ...update.attachments
+      .filter((a) => a.type === 'link')
+      .map((a) => ({ type: 'link' as const, url: a.url })),
+    ...(update.story ? [{ type: 'link' as const, url: update.story.url }] : []),
+  ];
+  await handleEvent(
+    deps,
+    channel.projectId,
+    { ref: clientRef },
+    {
+      type: 'message',
+      text: await chosenOption(
+        deps,
+        channel.projectId,
+        ref,
+        update.text,
+        // Quick replies, or numbered text (past their limits, the hint variant, a private reply).
+        () => true,
+      ),
+      attachments,
+      channelState: {
+        [LAST_MESSAGE_KEY]: new Date(update.sentAt).toISOString(),
+        ...(profile?.username ? { [USERNAME_KEY]: profile.username } : {}),
+      },
+    },
+    { alsoWrite: end.done },
+  );
+}
+
+/**
+ * The person's name and username from the User Profile API, for a client not seen before (or
+ * whose username is not known yet): best effort, a refusal leaves them unnamed.
+ */
+async function newProfile(
+  deps: EngineDeps,
+  channel: UpdateChannel,
+  api: GraphApi,
+  ref: { clientType: number; groupId: string; platformId: string },
+): Promise<{ name?: string; username?: string } | undefined> {
+  const known = await deps.db.clientChannelState.findFirst({
+    where: { key: USERNAME_KEY, client: { projectId: channel.projectId, ...ref } },
+    select: { value: true },
+  });
+  if (known) return undefined;
+  const got = await api.get<{ name?: string; username?: string }>(`${ref.platformId}?fields=name,username`);
+  if (!got.ok) {
+    console.warn(`[social] the profile of ${ref.platformId} could not be read: ${got.description}`);
+    return undefined;
+  }
+  return {
+    ...(got.result.name ? { name: got.result.name } : {}),
+    ...(got.result.username ? { username: got.result.username.toLowerCase() } : {}),
+  };
+}
+
+/**
+ * The message's files, downloaded from Instagram's CDN (its addresses expire) and kept as the
+ * client's files, served at our signed addresses. A retry of the update gets the files stored
+ * the first time (the message's id and the file's place are the upload key).
+ */
+async function storeFiles(
+  deps: EngineDeps,
+  channel: UpdateChannel,
+  clientRef: Parameters<typeof resolveClient>[2],
+  mid: string,
+  files: InstagramFile[],
+): Promise<Attachment[]> {
+  const client = await resolveClient(deps.db, channel.projectId, clientRef);
+  const stored: Attachment[] = [];
+  for (const [i, file] of files.entries()) {
+    let res: Awaited<ReturnType<typeof safeFetch>>;
+    try {
+      res = await safeFetch(file.url, { maxBytes: MAX_FILE_BYTES });
+    } catch (error) {
+      if (!(error instanceof SafeHttpError)) throw error;
+      throw new Error(`the ${file.type} ${file.url} could not be downloaded: ${error.message}`);
+    }
+    if (res.status !== 200)
+      throw new Error(`the ${file.type} ${file.url} could not be downloaded: HTTP ${res.status}`);
+    const mime = (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim();
+    const ref = await storeFile(deps.db, {
+      projectId: channel.projectId,
+      clientId: client.id,
+      name: new URL(file.url).pathname.split('/').pop() || `${file.type}-${i + 1}`,
+      mimeType: mime,
+      bytes: res.bytes,
+      uploadKey: `social:${mid}:${i}`,
+    });
+    stored.push(fileAttachment(ref));
+  }
+  return stored;
+}
+
+export const socialInbound: InboundProcessor<InstagramInbound> = {
+  kind: 'social',
+  parse: (payload) => parseInstagramItem(payload),
+  run: runUpdate,
+};
