@@ -1,4 +1,4 @@
-import { SafeHttpError, safeFetch } from '@/server/http';
+import { jsonInit, SafeHttpError, safeFetch } from '@/server/http';
 
 /**
  * The jambonz REST API of one account (docs.jambonz.org, "REST API"), every request through
@@ -26,11 +26,7 @@ export function jambonzApi(apiUrl: string, apiKey: string): JambonzApi {
   const headers = { authorization: `Bearer ${apiKey}` };
   async function request<T>(method: string, path: string, body?: unknown): Promise<JambonzResult<T>> {
     try {
-      const res = await safeFetch(`${root}/${path.replace(/^\/+/, '')}`, {
-        method,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+      const res = await safeFetch(`${root}/${path.replace(/^\/+/, '')}`, jsonInit(method, headers, body));
       return answerOf<T>(res.status, res.body);
     } catch (error) {
       if (error instanceof SafeHttpError)
