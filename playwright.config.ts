@@ -8,6 +8,8 @@ const baseURL = `http://127.0.0.1:${port}`;
 const fakeTgPort = port + 1;
 /** And their fake Cloud API (e2e/channels-chatapp.spec.ts), for the chat-app channel. */
 const fakeCloudPort = port + 2;
+/** And their fake Instagram Graph API (e2e/channels-instagram.spec.ts), for the social channel. */
+const fakeInstagramPort = port + 3;
 // Debian's Chromium where present (this project's CI); elsewhere `npx playwright install chromium`.
 const debianChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const executablePath = fs.existsSync(debianChromium) ? debianChromium : undefined;
@@ -51,6 +53,7 @@ export default defineConfig({
       BLOCKBOT_HTTP_ALLOW_HOSTS: '127.0.0.1',
       BLOCKBOT_TG_API_ROOT: `http://127.0.0.1:${fakeTgPort}`,
       BLOCKBOT_CHATAPP_API_ROOT: `http://127.0.0.1:${fakeCloudPort}/v23.0`,
+      BLOCKBOT_SOCIAL_API_ROOT: `http://127.0.0.1:${fakeInstagramPort}/v21.0`,
       PORT: String(port),
     },
   },

@@ -2,6 +2,7 @@ import { messageVerbs } from '@/lib/telephony/verbs';
 import type { ChannelAdapter, DeliveryResult } from '../channel-adapter';
 import { addPending, DIALING_STALE_MS, openTurn, PENDING_KEY, readCall, writeCall } from './calls';
 import {
+  gatherHook,
   projectTelephonyChannel,
   TELEPHONY_CLIENT_TYPE,
   telephonyCredentials,
@@ -31,7 +32,7 @@ export const telephonyChannel: ChannelAdapter = {
     const channel = await projectTelephonyChannel(db, client.projectId);
     if (!channel) return { delivered: false, error: 'no telephony channel is connected to this project' };
     const urls = telephonyUrls(channel.id);
-    const verbs = messageVerbs(message, telephonySettings(channel), urls.gather);
+    const verbs = messageVerbs(message, telephonySettings(channel), gatherHook(channel.id));
     const turn = openTurn(client.projectId, client.platformId);
     if (turn) {
       if (turn.ended) return ended();

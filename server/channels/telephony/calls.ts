@@ -91,9 +91,21 @@ export interface Turn {
   verbs: Verb[];
 }
 
-const turns = new Map<string, Turn>();
-/** Calls whose turn this process is running. */
-const running = new Set<string>();
+type TurnAnswer = Verb[];
+
+/**
+ * The process's open turns, the calls whose turn it runs and the webhooks waiting for theirs:
+ * one for the whole process (kept on globalThis, as the tg pacer is), though the webhook's
+ * route and the engine's adapter may be loaded as separate module copies (server chunks).
+ */
+interface TurnRegistry {
+  turns: Map<string, Turn>;
+  running: Set<string>;
+  waiters: Map<string, (verbs: TurnAnswer) => void>;
+}
+const processGlobal = globalThis as unknown as { blockbotTelephonyTurns?: TurnRegistry };
+processGlobal.blockbotTelephonyTurns ??= { turns: new Map(), running: new Set(), waiters: new Map() };
+const { turns, running, waiters } = processGlobal.blockbotTelephonyTurns;
 
 /** This process is still running a turn of the call (a webhook that stopped waiting asks). */
 export const turnRunning = (callSid: string) => running.has(callSid);
@@ -124,9 +136,6 @@ export async function withTurn<T>(
 /** The client's call turn open in this process, if any. */
 export const openTurn = (projectId: number, platformId: string): Turn | undefined =>
   turns.get(clientKey(projectId, platformId));
-
-type TurnAnswer = Verb[];
-const waiters = new Map<string, (verbs: TurnAnswer) => void>();
 
 /**
  * Waits for the turn of an update this process stored (by its id) to be answered by the

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { connectTelephonyInput } from '@/lib/channels/connect-inputs';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
@@ -88,6 +89,14 @@ export function telephonyUrls(channelId: number) {
     dialEnd: `${root}/dial-end`,
   };
 }
+
+/**
+ * A gather's actionHook, with a turn id of its own: the caller's answers to two gathers can be
+ * alike (1, then 1 again, in a menu that loops), and each must be a turn of its own, while the
+ * same answer posted again to one gather is stored once (webhook.ts keys answers by it).
+ */
+export const gatherHook = (channelId: number, silences = 0) =>
+  `${telephonyUrls(channelId).gather}?turn=${randomBytes(6).toString('hex')}${silences ? `&silence=${silences}` : ''}`;
 
 export async function connectTelephonyChannel(
   db: Db,

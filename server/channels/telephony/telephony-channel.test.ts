@@ -75,11 +75,21 @@ beforeAll(async () => {
         trigger: { alternatives: 'slow' },
         request: { type: 'GET', url: slowUrl },
       },
+      {
+        id: 8,
+        kind: 'start',
+        text: 'Round one.',
+        trigger: { alternatives: 'loop' },
+        buttons: [{ type: 'reply', text: 'Next' }],
+      },
+      { id: 9, kind: 'state', text: 'Round two.', buttons: [{ type: 'reply', text: 'Next' }] },
     ],
     arrows: [
       { id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'Order a pizza' } },
       { id: 2, from: 1, to: 3, kind: 'condition', condition: { alternatives: 'Opening hours' } },
       { id: 3, from: 2, to: 4, kind: 'condition', condition: { alternatives: 'large' } },
+      { id: 4, from: 8, to: 9, kind: 'condition', condition: { alternatives: 'Next' } },
+      { id: 5, from: 9, to: 8, kind: 'condition', condition: { alternatives: 'Next' } },
     ],
   });
   const connected = await app.owner.channels.connectTelephony({
@@ -188,6 +198,18 @@ describe('an incoming call', () => {
       select: { text: true },
     });
     expect(texts.map((t) => t.text)).toEqual(['call_answered', 'Order a pizza']);
+  });
+
+  it('takes the same key pressed at two gathers in a row as two answers (a menu that loops)', async () => {
+    const loop = await fake.inboundCall('+1 415 555 0199');
+    await fake.speak(loop, 'loop');
+    expect(loop.spoken.at(-1)).toContain('Round one.');
+    await fake.press(loop, '1');
+    expect(loop.spoken.at(-1)).toContain('Round two.');
+    // The gateway posts the very same body for this press: it is a new turn all the same.
+    await fake.press(loop, '1');
+    expect(loop.spoken.at(-1)).toContain('Round one.');
+    await fake.hangUp(loop);
   });
 
   it('takes a spoken answer as the message, and a red block hangs up', async () => {

@@ -12,6 +12,7 @@ import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
 import { addPending, answerTurn, callChannelState, type Turn, withTurn } from './calls';
 import {
+  gatherHook,
   TELEPHONY_CLIENT_TYPE,
   type TelephonySettings,
   telephonyCredentials,
@@ -127,7 +128,7 @@ export async function finishTurn(
         actionHook: urls.dialEnd,
       },
     ];
-  return turnVerbs(turn.verbs, end, urls.gather, settings);
+  return turnVerbs(turn.verbs, end, gatherHook(channel.id), settings);
 }
 
 async function turnEnd(

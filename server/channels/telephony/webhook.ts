@@ -9,6 +9,7 @@ import type { ChannelEndpoint } from '../channel-module';
 import { storeUpdates } from '../inbound/pipeline';
 import { awaitTurn, takePending, turnRunning, writeCall } from './calls';
 import {
+  gatherHook,
   TELEPHONY_CLIENT_TYPE,
   telephonyCredentials,
   telephonySettings,
@@ -180,13 +181,14 @@ async function gather(v: Verified, url: URL): Promise<Response> {
     const silences = Number(url.searchParams.get('silence') ?? 0) + 1;
     const settings = telephonySettings(v.channel);
     if (silences >= 2) return v.provider.answer([{ verb: 'hangup' }]);
-    const again = `${telephonyUrls(v.channel.id).gather}?silence=${silences}`;
+    const again = gatherHook(v.channel.id, silences);
     return v.provider.answer(turnVerbs([], 'listen', again, settings));
   }
   const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
   return storeTurn(v, {
     type: 'answer',
-    key: `answer:${callSid}:${digest}`,
+    // The gather's own turn id: alike answers to two gathers are two turns, a resend is one.
+    key: `answer:${callSid}:${url.searchParams.get('turn') ?? ''}:${digest}`,
     callSid,
     number: numberOf(v.info),
     text,

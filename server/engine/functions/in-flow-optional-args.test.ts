@@ -33,6 +33,7 @@ const samples = (): Record<string, string> => ({
   callback_message: "'ping'",
   description: "'A bot'",
   commands: "[['start', 'Start over']]",
+  user_name: "'someone'",
 });
 
 const withOptionals = catalogue.filter((e) => e.host && e.params.some((p) => !p.required));

@@ -138,7 +138,9 @@ export const QUICK_REPLIES_LIMIT = 13;
 export const TITLE_LIMIT = 20;
 const DAY = 24 * 3600_000;
 
-export async function startFakeInstagram(options: { now?: () => number } = {}): Promise<FakeInstagram> {
+export async function startFakeInstagram(
+  options: { now?: () => number; /** A fixed port (the browser tests'); any free one by default. */ port?: number } = {},
+): Promise<FakeInstagram> {
   const now = options.now ?? Date.now;
   const accounts = new Map<string, FakeAccount>();
   const users = new Map<string, FakeUser>();
@@ -359,7 +361,7 @@ export async function startFakeInstagram(options: { now?: () => number } = {}): 
       res.end(JSON.stringify(answer));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   async function post(accountId: string, payload: unknown, signature?: string | null) {
