@@ -61,7 +61,7 @@ export function ConnectForm({
         onSubmit();
       }}
     >
-      {fields.map(({ key, meta }) =>
+      {fields.map(({ key, meta, optional }) =>
         meta.options ? (
           <fieldset key={key} className="space-y-1 text-sm">
             <legend className="font-medium text-slate-700">{meta.label}</legend>
@@ -78,7 +78,13 @@ export function ConnectForm({
             ))}
           </fieldset>
         ) : (
-          <Field key={key} id={`${idPrefix}-${key}`} label={meta.label} hint={meta.hint} error={errorOf(key)}>
+          <Field
+            key={key}
+            id={`${idPrefix}-${key}`}
+            label={optional ? `${meta.label} (optional)` : meta.label}
+            hint={meta.hint}
+            error={errorOf(key)}
+          >
             <Input
               id={`${idPrefix}-${key}`}
               value={values[key] ?? ''}
@@ -93,7 +99,7 @@ export function ConnectForm({
       )}
       {children}
       {error && !fields.some((f) => errorOf(f.key)) ? <Alert tone="error">{error.message}</Alert> : null}
-      <Button type="submit" disabled={pending || fields.some((f) => !values[f.key]?.trim())}>
+      <Button type="submit" disabled={pending || fields.some((f) => !f.optional && !values[f.key]?.trim())}>
         {pending ? 'Connecting…' : submitLabel}
       </Button>
     </form>

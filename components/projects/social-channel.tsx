@@ -48,8 +48,8 @@ export function SocialConnectCard({
         >
           <p className="font-medium text-emerald-900">
             @{connect.data.groupId} is connected. Last step: in your Meta app, Instagram → Webhooks, paste
-            these two values, verify, and subscribe to <code>messages</code>, <code>messaging_postbacks</code>,{' '}
-            <code>messaging_seen</code> and <code>comments</code>.
+            these two values, verify, and subscribe to <code>messages</code>, <code>messaging_postbacks</code>
+            , <code>messaging_seen</code> and <code>comments</code>.
           </p>
           <Copyable label="Callback URL" value={connect.data.webhook.url} testId="social-callback-url" />
           <Copyable

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { connectCloudInput, connectFields, connectGatewayInput, connectTgInput } from './connect-inputs';
+import {
+  connectCloudInput,
+  connectFields,
+  connectGatewayInput,
+  connectTelephonyInput,
+  connectTgInput,
+} from './connect-inputs';
 
 describe('connect forms from their schemas', () => {
   it('lists every field in order with its label, hint, kind and starting value', () => {
@@ -22,6 +28,19 @@ describe('connect forms from their schemas', () => {
       'appSecret',
     ]);
     expect(cloud.every((f) => f.meta.hint)).toBe(true);
+  });
+
+  it('marks the fields the schema takes left out as optional: the form is sent without them', () => {
+    const optional = connectFields(connectTelephonyInput)
+      .filter((f) => f.optional)
+      .map((f) => [f.key, f.initial]);
+    expect(optional).toEqual([
+      ['voiceVendor', 'google'],
+      ['language', 'en-US'],
+      ['voice', ''],
+      ['transferNumber', ''],
+    ]);
+    expect(connectFields(connectCloudInput).some((f) => f.optional)).toBe(false);
   });
 
   it('names the field and how to fix it when a value is wrong', () => {

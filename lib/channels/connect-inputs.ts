@@ -144,6 +144,8 @@ export interface ConnectField {
   meta: ConnectFieldMeta;
   /** The value the form starts with (the schema's default, the first option, or empty). */
   initial: string;
+  /** The schema takes it left out (it has a default): the form may be sent without it. */
+  optional: boolean;
 }
 
 /** A connect schema's fields in order, as its form shows them. */
@@ -152,7 +154,12 @@ export function connectFields(schema: z.ZodObject): ConnectField[] {
     const meta = connectFieldMeta.get(field as z.ZodType) ?? { label: key };
     const parsed = (field as z.ZodType).safeParse(undefined);
     const initial = parsed.success && typeof parsed.data === 'string' ? parsed.data : '';
-    return { key, meta, initial: initial || (meta.options ? Object.keys(meta.options)[0] : '') };
+    return {
+      key,
+      meta,
+      initial: initial || (meta.options ? Object.keys(meta.options)[0] : ''),
+      optional: parsed.success,
+    };
   });
 }
 

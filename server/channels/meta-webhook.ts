@@ -1,6 +1,4 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Db } from '@/server/db/client-type';
-import { recordNotProcessed } from './inbound/pipeline';
 
 /**
  * What Meta's webhooks (the WhatsApp Cloud API; the Instagram messaging API speaks the same)
@@ -49,26 +47,24 @@ export function handshakeResponse(req: Request, tokenHash: string): Response {
 }
 
 /**
- * A signed delivery's updates, read from its JSON by `read`; a body that is not JSON, or not
- * `api`'s webhook, is recorded on the channel (its last error) and gives undefined: it is
- * answered 200 all the same (Meta resends an unanswered delivery for days).
+ * A signed delivery's updates, read from its JSON by `read`; for a body that is not JSON, or not
+ * `api`'s webhook, what to record on the channel (its last error): such a delivery is answered
+ * 200 all the same (Meta resends an unanswered one for days). Pure, and free of the inbound
+ * pipeline: the channels' services import this module, and the pipeline imports the engine.
  */
-export async function readDelivery<T extends { ok: true }>(
-  db: Db,
-  channelId: number,
+export function readDelivery<T extends { ok: true }>(
   body: Uint8Array,
   read: (raw: unknown) => T | { ok: false; reason: string },
   api: string,
-): Promise<T | undefined> {
+): T | { ok: false; problem: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(new TextDecoder().decode(body));
   } catch {
-    await recordNotProcessed(db, channelId, 'a webhook delivery whose body is not JSON');
-    return undefined;
+    return { ok: false, problem: 'a webhook delivery whose body is not JSON' };
   }
   const result = read(raw);
-  if (result.ok) return result;
-  await recordNotProcessed(db, channelId, `a webhook delivery that is not ${api}'s: ${result.reason}`);
-  return undefined;
+  return result.ok
+    ? result
+    : { ok: false, problem: `a webhook delivery that is not ${api}'s: ${result.reason}` };
 }

@@ -98,8 +98,11 @@ export async function chatappWebhook(req: Request, channelParam: string): Promis
         error: `the ${SIGNATURE_HEADER} header is missing or is not this app's signature of the body`,
       });
   }
-  const read = await readDelivery(deps.db, channel.id, body, cloudUpdates, 'the Cloud API');
-  if (!read) return json(200, { ok: true });
+  const read = readDelivery(body, cloudUpdates, 'the Cloud API');
+  if (!read.ok) {
+    await recordNotProcessed(deps.db, channel.id, read.problem);
+    return json(200, { ok: true });
+  }
   const own = channel.phoneNumberId;
   const updates = read.updates.filter((u) => numberOf(u) === own || numberOf(u) === undefined);
   const others = new Set(read.updates.map(numberOf).filter((n) => n !== undefined && n !== own));

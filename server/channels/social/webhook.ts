@@ -48,8 +48,11 @@ export async function socialWebhook(req: Request, channelParam: string): Promise
     return json(401, {
       error: `the ${SIGNATURE_HEADER} header is missing or is not this app's signature of the body`,
     });
-  const read = await readDelivery(deps.db, channel.id, body, instagramUpdates, 'Instagram');
-  if (!read) return json(200, { ok: true });
+  const read = readDelivery(body, instagramUpdates, 'Instagram');
+  if (!read.ok) {
+    await recordNotProcessed(deps.db, channel.id, read.problem);
+    return json(200, { ok: true });
+  }
   const others = read.accounts.filter((a) => a !== channel.accountId);
   if (others.length)
     await recordNotProcessed(

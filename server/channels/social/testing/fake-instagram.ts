@@ -139,7 +139,10 @@ export const TITLE_LIMIT = 20;
 const DAY = 24 * 3600_000;
 
 export async function startFakeInstagram(
-  options: { now?: () => number; /** A fixed port (the browser tests'); any free one by default. */ port?: number } = {},
+  options: {
+    now?: () => number /** A fixed port (the browser tests'); any free one by default. */;
+    port?: number;
+  } = {},
 ): Promise<FakeInstagram> {
   const now = options.now ?? Date.now;
   const accounts = new Map<string, FakeAccount>();
