@@ -29,7 +29,7 @@ export function channelReach(channels: readonly ReachChannel[]): { live: boolean
   if (!parts.length)
     return {
       live: false,
-      text: 'No client can reach the bot yet: it talks only in the builder’s simulator. Connect a tg bot or a chat-app number, or create a chat widget and allow your website, and clients can write to it.',
+      text: 'No client can reach the bot yet: it talks only in the builder’s simulator. Connect a tg bot, a chat-app number, an Instagram account or a telephony gateway, or create a chat widget and allow your website, and clients can write to it.',
     };
   return { live: true, text: `Clients reach the bot through ${parts.join(' and ')}.` };
 }
