@@ -130,15 +130,18 @@ describe('analytics of a published version', () => {
     await ann.say('yes');
     await bob.say('hi');
     await bob.say('yes');
-    // Ann's last block was entered two hours ago; Bob's just now.
+    // Ann's last block was entered two hours ago; Bob's just now. Two hours ago may be
+    // yesterday (a run just after midnight UTC): the range starts on that day.
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
     await h.tdb.prisma.client.update({
       where: { id: (await ann.row()).id },
-      data: { lastBlockAt: new Date(Date.now() - 2 * 3_600_000) },
+      data: { lastBlockAt: twoHoursAgo },
     });
-    const a = await flowAnalytics(h.tdb.prisma, bot.projectId, query());
+    const from = twoHoursAgo.toISOString().slice(0, 10);
+    const a = await flowAnalytics(h.tdb.prisma, bot.projectId, query({ from }));
     expect(blockOf(a, 2)).toMatchObject({ entries: 2, stopped: 1 });
     expect(
-      blockOf(await flowAnalytics(h.tdb.prisma, bot.projectId, query({ stoppedAfterMinutes: 180 })), 2),
+      blockOf(await flowAnalytics(h.tdb.prisma, bot.projectId, query({ from, stoppedAfterMinutes: 180 })), 2),
     ).toMatchObject({ stopped: 0 });
   });
 

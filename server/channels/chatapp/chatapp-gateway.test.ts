@@ -152,8 +152,12 @@ describe('a client writing to the paired number', () => {
   it('acks move the delivery status; a resent delivery is stored once', async () => {
     const sent = waha.sent.find((m) => m.text === 'Paid, thank you');
     if (!sent) throw new Error('no send');
+    // The gateway has the text as soon as it answers; our answer is recorded just after.
+    await waitFor(
+      async () => (await db.message.findFirst({ where: { externalId: sent.id } }))?.status === 'sent',
+      'the send recorded as sent',
+    );
     const message = await db.message.findFirstOrThrow({ where: { externalId: sent.id } });
-    expect(message.status).toBe('sent');
     await waha.ack(SESSION, sent.id, 3);
     await waitFor(
       async () => (await db.message.findUniqueOrThrow({ where: { id: message.id } })).status === 'read',
@@ -224,9 +228,14 @@ describe("a gateway's bad day", () => {
     await waha.receive(SESSION, { from: chat, body: 'hello' });
     await waitFor(async () => textsTo(chat).length === 1, 'the welcome, on the third try');
     expect(seen).toEqual(['bad_gateway', 'drop', 'process']);
-    const message = await db.message.findFirstOrThrow({
-      where: { client: { platformId: '79001000004' }, direction: 'out' },
-    });
+    // Recorded just after the gateway answers.
+    const message = await waitFor(
+      () =>
+        db.message.findFirst({
+          where: { client: { platformId: '79001000004' }, direction: 'out', status: { not: 'queued' } },
+        }),
+      'the send recorded',
+    );
     expect(message).toMatchObject({ status: 'sent', delivered: true, error: null });
   });
 

@@ -361,7 +361,8 @@ describe('outbound calls', () => {
       status: 201,
       body: { from: '15550001000', application_sid: fake.account.applicationSid, tag: { clientId } },
     });
-    expect(await statusOf('Your order is ready.')).toMatchObject({ status: 'sent' });
+    // The call's placing is recorded once the gateway has answered it.
+    await waitFor(async () => (await statusOf('Your order is ready.'))?.status === 'sent', 'sent');
     await fake.fail(call, 'busy');
     await waitFor(async () => (await statusOf('Your order is ready.'))?.status === 'failed', 'failed');
     expect((await statusOf('Your order is ready.'))?.error).toBe('the line was busy');
