@@ -4,6 +4,7 @@ import { createContext, use, useSyncExternalStore } from 'react';
 import { cn } from '@/components/ui/cn';
 import { dropOff } from '@/lib/analytics/funnel';
 import type { FlowAnalytics } from '@/lib/analytics/query';
+import { countFormat } from '@/lib/number-format';
 
 /**
  * The analytics overlay's figures (docs/analytics.md), for the blocks and arrows on the canvas.
@@ -53,7 +54,6 @@ function useFigures(read: (store: AnalyticsStore) => string): string {
   );
 }
 
-const number = new Intl.NumberFormat('en');
 const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 0 });
 
 /** The drop-off's colour: green while few stop here, amber, then red where most do (grey: nobody came). */
@@ -73,7 +73,7 @@ export function BlockFigures({ blockId, far }: { blockId: number; far?: boolean 
   return (
     <div
       data-testid={`figures-${blockId}`}
-      title={`${number.format(entries)} entries by ${number.format(clients)} clients; ${number.format(stopped)} stopped here (${percent.format(share)} of them)`}
+      title={`${countFormat.format(entries)} entries by ${countFormat.format(clients)} clients; ${countFormat.format(stopped)} stopped here (${percent.format(share)} of them)`}
       className={cn(
         'mt-1.5 flex items-center justify-between gap-2 rounded border px-1.5 py-0.5 font-medium tabular-nums',
         far ? 'text-base' : 'text-[10px]',
@@ -81,10 +81,10 @@ export function BlockFigures({ blockId, far }: { blockId: number; far?: boolean 
       )}
     >
       <span>
-        {number.format(clients)} {clients === 1 ? 'client' : 'clients'}
+        {countFormat.format(clients)} {clients === 1 ? 'client' : 'clients'}
       </span>
       <span>
-        {number.format(stopped)} stopped · {percent.format(share)}
+        {countFormat.format(stopped)} stopped · {percent.format(share)}
       </span>
     </div>
   );
@@ -97,13 +97,13 @@ export function ArrowFigures({ arrowId }: { arrowId: number }) {
   return (
     <span
       data-testid={`arrow-figures-${arrowId}`}
-      title={`Followed ${number.format(Number(passes))} times`}
+      title={`Followed ${countFormat.format(Number(passes))} times`}
       className={cn(
         'shrink-0 rounded px-1 font-semibold tabular-nums',
         passes === '0' ? 'bg-slate-100 text-slate-500' : 'bg-brand-600 text-white',
       )}
     >
-      {number.format(Number(passes))}
+      {countFormat.format(Number(passes))}
     </span>
   );
 }

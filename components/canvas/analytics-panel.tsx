@@ -10,6 +10,7 @@ import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
 import { type FunnelStep, funnelRows } from '@/lib/analytics/funnel';
 import { analyticsQuerySchema, dayInZone } from '@/lib/analytics/query';
+import { countFormat } from '@/lib/number-format';
 import { BLOCK_KIND_RULES, type Block } from '@/lib/schema';
 import type { AnalyticsStore } from './analytics-overlay';
 
@@ -28,7 +29,6 @@ const STOPPED_AFTER = [
   { minutes: 60 * 24 * 7, label: '7 days' },
 ];
 
-const number = new Intl.NumberFormat('en');
 const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
 
 /**
@@ -225,8 +225,8 @@ function AnalyticsBody({
           {analytics.error ? <Alert tone="error">{analytics.error.message}</Alert> : null}
           {analytics.data && totals ? (
             <p className="text-xs text-slate-600" data-testid="analytics-summary">
-              Version {analytics.data.version}: {number.format(totals.entries)} block entries,{' '}
-              {number.format(totals.stopped)} clients stopped. Each block shows its clients and how many
+              Version {analytics.data.version}: {countFormat.format(totals.entries)} block entries,{' '}
+              {countFormat.format(totals.stopped)} clients stopped. Each block shows its clients and how many
               stopped there; each arrow how often it was followed. Days are the project's time zone.
               {analytics.data.behind
                 ? ' Counting is catching up with a burst: figures grow for a minute.'
@@ -252,7 +252,7 @@ function AnalyticsBody({
                     <span className="min-w-0 flex-1 truncate" title={stepName(row.step)}>
                       {i + 1}. {stepName(row.step)}
                     </span>
-                    <span className="tabular-nums font-medium">{number.format(row.clients)}</span>
+                    <span className="tabular-nums font-medium">{countFormat.format(row.clients)}</span>
                     <span className="w-14 text-right text-xs tabular-nums text-slate-500">
                       {row.ofPrevious === null ? '' : percent.format(row.ofPrevious)}
                     </span>
