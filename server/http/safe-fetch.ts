@@ -72,13 +72,14 @@ export async function safeFetch(
 }
 
 /**
- * `safeFetch` for a body passed on as it arrives (a file served through us): the same checks
- * and timeouts; a body declared larger than the cap is refused before it is read, and one
- * that turns out larger is cut there, the stream ending with the error.
+ * `safeFetch` for a body passed on as it arrives (a file served through us, a model's streamed
+ * answer): the same checks and timeouts, the timeout covering the whole body; a body declared
+ * larger than the cap is refused before it is read, and one that turns out larger is cut there,
+ * the stream ending with the error.
  */
 export async function safeFetchStream(
   rawUrl: string,
-  init: Omit<SafeFetchInit, 'body'> = {},
+  init: SafeFetchInit = {},
   config: SafeHttpConfig = getSafeHttpConfig(),
 ): Promise<SafeStreamResponse> {
   const { response, url, timeoutMs } = await open(rawUrl, init, config);

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '@/server/testing/wait-for';
+import { type AiEndpoint, AiProviderError, chat, embed } from './provider';
+import { type FakeOpenAi, startFakeOpenAi } from './testing/fake-openai';
+
+let fake: FakeOpenAi;
+let endpoint: AiEndpoint;
+const allowed = process.env.BLOCKBOT_HTTP_ALLOW_HOSTS;
+
+beforeAll(async () => {
+  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+  fake = await startFakeOpenAi({ dimensions: 32 });
+  endpoint = {
+    baseUrl: fake.url,
+    apiKey: fake.apiKey,
+    chatModel: 'gpt-4o-mini',
+    embeddingModel: 'text-embedding-3-small',
+  };
+});
+afterAll(async () => {
+  await fake?.close();
+  if (allowed === undefined) delete process.env.BLOCKBOT_HTTP_ALLOW_HOSTS;
+  else process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = allowed;
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+
+const hello = { messages: [{ role: 'user' as const, content: 'Hello' }] };
+const options = { timeoutMs: 5_000 };
+
+async function failure(call: Promise<unknown>): Promise<AiProviderError> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AiProviderError);
+  return error as AiProviderError;
+}
+
+describe('chat completions', () => {
+  it('sends the system prompt, the turns, temperature and token limit, with the key as Bearer', async () => {
+    fake.next({ text: 'Hi there!', usage: { prompt_tokens: 12, completion_tokens: 3 } });
+    const answer = await chat(
+      endpoint,
+      { system: 'Be brief.', ...hello, temperature: 0.2, maxTokens: 50 },
+      options,
+    );
+    expect(answer).toEqual({
+      text: 'Hi there!',
+      usage: { inputTokens: 12, outputTokens: 3 },
+    });
+    const [request] = fake.requests;
+    expect(request.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
+    expect(request.body).toEqual({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello' },
+      ],
+      temperature: 0.2,
+      max_tokens: 50,
+    });
+  });
+
+  it('streams the answer piece by piece, in order, with the usage of the last chunk', async () => {
+    fake.next({ text: 'One two three four', usage: { prompt_tokens: 5, completion_tokens: 4 } });
+    const pieces: string[] = [];
+    const answer = await chat(endpoint, hello, { ...options, onText: (d) => pieces.push(d) });
+    expect(pieces.join('')).toBe('One two three four');
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(answer.usage).toEqual({ inputTokens: 5, outputTokens: 4 });
+    expect(fake.requests[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('asks for structured output by JSON schema and parses the answer', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    fake.next({ json: { city: 'Lyon' } });
+    const answer = await chat(endpoint, { ...hello, jsonSchema: schema }, { ...options, onText: () => {} });
+    expect(answer.json).toEqual({ city: 'Lyon' });
+    // Structured answers are never streamed: half a JSON object is nothing to show.
+    expect(fake.requests[0].body).toMatchObject({
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } },
+    });
+    expect(fake.requests[0].body?.stream).toBeUndefined();
+  });
+
+  it('refuses a structured answer that is not JSON, naming the model', async () => {
+    fake.next({ text: 'Lyon, I think' });
+    const error = await failure(chat(endpoint, { ...hello, jsonSchema: { type: 'object' } }, options));
+    expect(error.kind).toBe('bad_answer');
+    expect(error.message).toContain('gpt-4o-mini');
+  });
+
+  it('says the key was refused, without repeating it', async () => {
+    const error = await failure(chat({ ...endpoint, apiKey: 'sk-wrong-key-1234567890' }, hello, options));
+    expect(error).toMatchObject({ kind: 'auth', status: 401 });
+    expect(error.message).toContain('Settings, Secrets');
+    expect(error.message).toContain('invalid_api_key');
+    expect(error.message).not.toContain('sk-wrong-key-1234567890');
+    // OpenAI's own message repeats the key's end (sk-*****7890): cut out too.
+    expect(error.message).not.toContain('7890');
+  });
+
+  it('passes on the rate limit with its retry-after', async () => {
+    fake.next({ status: 429, retryAfter: 20 });
+    const error = await failure(chat(endpoint, hello, options));
+    expect(error).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterSeconds: 20 });
+    expect(error.message).toContain('rate_limit_exceeded');
+  });
+
+  it('names a server error, an unknown model and a refused request', async () => {
+    fake.next({ status: 500 });
+    expect(await failure(chat(endpoint, hello, options))).toMatchObject({
+      kind: 'provider_error',
+      status: 500,
+    });
+    const unknown = await failure(chat({ ...endpoint, chatModel: 'gpt-9' }, hello, options));
+    expect(unknown).toMatchObject({ kind: 'not_found' });
+    expect(unknown.message).toContain('gpt-9');
+    const refused = await failure(chat(endpoint, { messages: [] }, options));
+    expect(refused).toMatchObject({ kind: 'bad_request', status: 400 });
+    expect(refused.message).toContain("'messages'");
+  });
+
+  it('refuses malformed JSON, and an answer over the cap', async () => {
+    fake.next({ malformed: true });
+    expect(await failure(chat(endpoint, hello, options))).toMatchObject({ kind: 'bad_answer' });
+    fake.next({ hugeBytes: 50_000 });
+    expect(await failure(chat(endpoint, hello, { ...options, maxAnswerBytes: 10_000 }))).toMatchObject({
+      kind: 'too_large',
+    });
+  });
+
+  it('cuts an endless stream at the cap, and a hanging provider at the timeout', async () => {
+    fake.next({ endless: true });
+    const endless = await failure(
+      chat(endpoint, hello, { ...options, maxAnswerBytes: 20_000, onText: () => {} }),
+    );
+    expect(endless.kind).toBe('too_large');
+    fake.next({ endless: true });
+    expect(await failure(chat(endpoint, hello, { timeoutMs: 300, onText: () => {} }))).toMatchObject({
+      kind: 'timeout',
+    });
+    fake.next({ hang: true });
+    const hung = await failure(chat(endpoint, hello, { timeoutMs: 300 }));
+    expect(hung.kind).toBe('timeout');
+    await waitFor(async () => fake.open() === 0, 'the cut requests closed');
+  });
+
+  it('says an address the policy refuses is unreachable, and how to allow it', async () => {
+    process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '';
+    try {
+      const error = await failure(chat(endpoint, hello, options));
+      expect(error.kind).toBe('unreachable');
+      expect(error.message).toContain('BLOCKBOT_HTTP_ALLOW_HOSTS');
+    } finally {
+      process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+    }
+  });
+});
+
+describe('embeddings', () => {
+  it('embeds a batch in order, similar texts nearer than others, with the tokens counted', async () => {
+    const { vectors, usage } = await embed(
+      endpoint,
+      ['returns within 30 days', 'how many days for returns', 'opening hours'],
+      options,
+    );
+    expect(vectors).toHaveLength(3);
+    expect(vectors[0]).toHaveLength(32);
+    const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
+    expect(dot(vectors[0], vectors[1])).toBeGreaterThan(dot(vectors[0], vectors[2]));
+    expect(usage.tokens).toBeGreaterThan(0);
+    expect(fake.requests[0].body).toMatchObject({
+      model: 'text-embedding-3-small',
+      encoding_format: 'float',
+    });
+  });
+
+  it('asks for the dimensions set, and refuses vectors of another size', async () => {
+    await embed({ ...endpoint, embeddingDimensions: 16 }, ['a'], options);
+    expect(fake.requests[0].body).toMatchObject({ dimensions: 16 });
+    fake.next({ dimensions: 8 });
+    const error = await failure(embed(endpoint, ['a'], { ...options, expectedDimensions: 32 }));
+    expect(error.kind).toBe('wrong_dimensions');
+    expect(error.message).toContain('8 dimensions, 32 expected');
+  });
+
+  it('needs an embedding model', async () => {
+    const error = await failure(embed({ ...endpoint, embeddingModel: '' }, ['a'], options));
+    expect(error.message).toContain('Settings, AI');
+  });
+});
