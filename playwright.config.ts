@@ -10,6 +10,7 @@ const fakeTgPort = port + 1;
 const fakeCloudPort = port + 2;
 /** And their fake Instagram Graph API (e2e/channels-instagram.spec.ts), for the social channel. */
 const fakeInstagramPort = port + 3;
+// port + 4: the fake OpenAI-compatible server of e2e/ai.spec.ts, whose address the test types in Settings, AI.
 // Debian's Chromium where present (this project's CI); elsewhere `npx playwright install chromium`.
 const debianChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const executablePath = fs.existsSync(debianChromium) ? debianChromium : undefined;

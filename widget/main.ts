@@ -126,6 +126,7 @@ async function start(script: HTMLScriptElement) {
       event(name, data) {
         if (name === 'message') show(JSON.parse(data), true);
         else if (name === 'typing') panel.typing(JSON.parse(data).on);
+        else if (name === 'draft') panel.draft(JSON.parse(data).text);
       },
       gone: forget,
     });

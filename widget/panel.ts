@@ -190,6 +190,8 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
         }
       }
       append(messageView(message, press));
+      // The bot's message replaces the draft it was written as.
+      if (message.from === 'bot') typing.textContent = '…';
       replies.replaceChildren(...(message.replies.length ? [buttonRows(message.replies, press)] : []));
       if (live && message.from === 'bot' && !isOpen()) dot.hidden = false;
     },
@@ -252,7 +254,14 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
     },
     typing(on: boolean) {
       typing.hidden = !on;
+      if (!on) typing.textContent = '…';
       if (on) log.scrollTop = log.scrollHeight;
+    },
+    /** An AI answer as it is written, in the typing bubble until its message comes. */
+    draft(text: string) {
+      typing.hidden = false;
+      typing.textContent = text || '…';
+      log.scrollTop = log.scrollHeight;
     },
     status(text: string) {
       status.textContent = text;

@@ -195,6 +195,22 @@ function ArrowForm({ arrow, from, to, onChange, onDelete }: ArrowEditorProps) {
           </Field>
         </Section>
       ) : null}
+      {draft.kind === 'condition' || draft.description !== undefined ? (
+        <Section title="Description">
+          <Field
+            id={id('description')}
+            label="What this arrow is for (optional)"
+            hint="The AI choice of arrow of its block picks by it, e.g. “the client asks about delivery”."
+            error={errors.description}
+          >
+            <Input
+              id={id('description')}
+              value={draft.description ?? ''}
+              onChange={(e) => set({ description: e.target.value || undefined }, 'description')}
+            />
+          </Field>
+        </Section>
+      ) : null}
       {draft.kind !== 'continue' || draft.request !== undefined ? (
         <Section title="Condition request">
           <BlockRequestFields

@@ -13,6 +13,7 @@ import { BLOCK_KINDS, type Block, type BlockKind, TRIGGER_KINDS } from '@/lib/sc
 import { BLOCK_KIND_HELP } from '@/lib/schema/kind-help';
 import { errorsUnder, validateBlock } from '@/lib/schema/validate';
 import { ActionsFields } from './actions-fields';
+import { AiFields } from './ai-fields';
 import { AttachmentsFields } from './attachments-fields';
 import { BlockRequestFields } from './block-request-fields';
 import { ArrowTargetPicker, useButtonArrows } from './button-arrows';
@@ -160,6 +161,12 @@ function BlockForm({ block, onChange, onDelete }: BlockEditorProps) {
               onChange={(request) => set({ request }, 'request')}
             />
           </Section>
+          <AiFields
+            idPrefix={id('ai')}
+            value={draft.ai}
+            errors={errorsUnder(errors, 'ai.')}
+            onChange={(ai, field) => set({ ai }, field)}
+          />
           <ActionsFields
             idPrefix={id('act')}
             value={draft.actions}

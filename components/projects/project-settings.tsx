@@ -10,6 +10,7 @@ import { Card, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input, Select, Textarea } from '@/components/ui/input';
+import { SecretsCard } from './secrets-card';
 
 type Constant = { name: string; value: string };
 /** What each plan does here: a self-hosted install bills nothing; a plan gates in-flow functions only. */
@@ -24,7 +25,8 @@ const PLANS = [
   {
     value: 'ai',
     label: 'AI',
-    effect: 'Formulas can call every in-flow function (the same as Business in this install).',
+    effect:
+      'Formulas can call every in-flow function, and the AI features work: the AI step in blocks, the assistant and the knowledge base (Settings, AI).',
   },
 ] as const;
 
@@ -282,6 +284,10 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
           </Button>
         </form>
       </Card>
+
+      {project.data && project.data.role !== 'operator' ? (
+        <SecretsCard projectId={projectId} constants={project.data.constants.map((c) => c.name)} />
+      ) : null}
 
       <Card>
         <CardTitle description="Receivers verify deliveries with this secret (Standard Webhooks signature headers).">

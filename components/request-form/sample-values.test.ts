@@ -18,6 +18,11 @@ describe('sample values of a test request', () => {
     expect(requestVariables({ ...request, type: 'GET' })).toEqual(['order', 'q', 'project.token', 'key']);
   });
 
+  it('asks no sample for a secret, which is sent as set', () => {
+    const withSecret = { ...request, type: 'GET' as const, headers: '{"x": "#{secret.TOKEN}"}' };
+    expect(sampleRows(withSecret, []).map((r) => r.name)).toEqual(['order', 'q', 'key']);
+  });
+
   it("keeps the designer's rows and adds an empty one for each variable still without a value, but constants", () => {
     const rows = [
       { name: 'q', value: 'pizza' },

@@ -22,12 +22,13 @@ export function requestVariables(request: BlockRequest): string[] {
 
 /**
  * The sample rows the form shows: the ones the designer has, then an empty row for each variable
- * the request uses that has none yet (project constants come from the project's settings).
+ * the request uses that has none yet (project constants and secrets come from the project's
+ * settings: a secret is sent as set, never sampled).
  */
 export function sampleRows(request: BlockRequest, rows: readonly SampleValue[]): SampleValue[] {
   const named = new Set(rows.map((r) => r.name.trim()));
   const missing = requestVariables(request).filter(
-    (name) => !named.has(name) && !name.startsWith('project.'),
+    (name) => !named.has(name) && !name.startsWith('project.') && !name.startsWith('secret.'),
   );
   return [...rows, ...missing.map((name) => ({ name, value: '' }))];
 }

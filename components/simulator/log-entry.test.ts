@@ -102,4 +102,45 @@ describe('the simulator log in words', () => {
     ).toMatchObject({ tone: 'error', title: "Block #3's message not sent: its ask_operator() failed" });
     expect(describeLogEntry('something_new', { a: 1 }).title).toBe('something_new: {"a":1}');
   });
+
+  it('says what an AI call did, what it cost, why it did not answer, and which chunks it cited', () => {
+    const answered = describeLogEntry('ai', {
+      blockId: 4,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      inputTokens: 120,
+      outputTokens: 30,
+      ms: 850,
+      answer: 'Try the margherita.',
+    });
+    expect(answered).toMatchObject({
+      title: 'AI step in block #4 answered: openai, gpt-4o-mini, 120 + 30 tokens in 850 ms',
+      details: [{ label: 'Answer', text: 'Try the margherita.' }],
+    });
+    expect(
+      describeLogEntry('ai', {
+        assistant: 'Shop',
+        provider: 'p',
+        model: 'm',
+        inputTokens: 1,
+        outputTokens: 1,
+        ms: 1,
+      }).title,
+    ).toMatch(/^Assistant "Shop" answered/);
+    expect(
+      describeLogEntry('ai_error', {
+        blockId: 4,
+        reason: 'timeout',
+        message: 'the provider did not answer within 60 s',
+      }),
+    ).toMatchObject({
+      tone: 'error',
+      title: 'AI in block #4 did not answer (timeout): the provider did not answer within 60 s',
+    });
+    expect(
+      describeLogEntry('knowledge', {
+        chunks: [{ chunkId: 7, documentId: 2, title: 'Returns policy', score: 0.8123 }],
+      }).details,
+    ).toEqual([{ label: 'Cited', text: '[1] Returns policy (chunk 7, score 0.812)' }]);
+  });
 });

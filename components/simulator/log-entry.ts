@@ -28,6 +28,8 @@ const VIA: Record<string, string> = {
   continue: 'a continue arrow',
   'message()': 'message()',
   api: 'the API or a scheduled message',
+  ai_choice: "the AI's choice of arrow",
+  ai_fallback: "the AI's fallback",
 };
 
 const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -170,6 +172,44 @@ export function describeLogEntry(kind: string, raw: unknown): DescribedLogEntry 
       };
     case 'variable_error':
       return { title: `Variable ${quote(d.name)} not saved: ${str(d.message)}`, tone: 'error', details: [] };
+    case 'ai': {
+      const who = d.assistant
+        ? `Assistant ${quote(d.assistant)}`
+        : d.choice
+          ? `AI choice of arrow${where(d)}`
+          : `AI step${where(d)}`;
+      return {
+        title: `${who} answered: ${str(d.provider)}, ${str(d.model)}, ${d.inputTokens} + ${d.outputTokens} tokens in ${d.ms} ms`,
+        tone: 'request',
+        details: [{ label: 'Answer', text: pretty(d.answer ?? '') }],
+      };
+    }
+    case 'ai_error':
+      return {
+        title: `${d.assistantId !== undefined ? 'Assistant' : `AI${where(d)}`} did not answer (${str(d.reason)}): ${str(d.message)}`,
+        tone: 'error',
+        details: [],
+      };
+    case 'knowledge': {
+      const chunks = (d.chunks as { chunkId: number; title: string; score: number }[] | undefined) ?? [];
+      return info(
+        chunks.length
+          ? `Knowledge base: ${chunks.length} excerpt${chunks.length === 1 ? '' : 's'} given to the model`
+          : 'Knowledge base: nothing relevant found',
+        chunks.length
+          ? [
+              {
+                label: 'Cited',
+                text: chunks
+                  .map((c, i) => `[${i + 1}] ${c.title} (chunk ${c.chunkId}, score ${c.score.toFixed(3)})`)
+                  .join('\n'),
+              },
+            ]
+          : [],
+      );
+    }
+    case 'assistant_handoff':
+      return info('The assistant handed the conversation to an operator: the bot is paused for this client');
     case 'loop_guard':
     case 'error':
       return { title: `${str(d.message)}${where(d)}`, tone: 'error', details: [] };

@@ -50,6 +50,16 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'Clients per block, arrows followed, where clients stop, and funnels.',
       },
       {
+        doc: 'ai',
+        label: 'AI',
+        about: 'Providers, the AI step in blocks, the assistant, the knowledge base, costs and limits.',
+      },
+      {
+        doc: 'secrets',
+        label: 'Secrets',
+        about: 'API keys and tokens for requests and AI providers: write-only, encrypted, masked.',
+      },
+      {
         doc: 'bot-schema',
         label: 'Schema format',
         about: 'The JSON format of a bot, for import and export.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { blockAiSchema } from '../ai/block-ai';
 
 /**
  * The bot schema JSON format: one document with blocks and arrows. The CLI's import/export,
@@ -194,6 +195,8 @@ export const blockSchema = z.object({
   formula: z.string().max(LIMITS.formulaLength).default(''),
   request: blockRequestSchema.optional(),
   actions: blockActionsSchema.optional(),
+  /** The AI step and the AI choice of arrow (docs/ai.md). */
+  ai: blockAiSchema.optional(),
 });
 export type Block = z.infer<typeof blockSchema>;
 export type BlockInput = z.input<typeof blockSchema>;
@@ -230,6 +233,8 @@ export const arrowSchema = z.object({
   showAsButton: z.boolean().default(false),
   /** A condition request, run each time the condition is checked. */
   request: blockRequestSchema.optional(),
+  /** What the arrow is for, in words: the AI choice of arrow picks by it (docs/ai.md). */
+  description: z.string().max(500).optional(),
 });
 export type Arrow = z.infer<typeof arrowSchema>;
 export type ArrowInput = z.input<typeof arrowSchema>;

@@ -588,6 +588,49 @@ describe('bot lint', () => {
     expect(rule('function-needs-plan', schema)).toEqual([]);
   });
 
+  it('ai-needs-plan: a block with an AI step or choice on a plan without AI', () => {
+    const schema = bot([
+      { id: 2, kind: 'state', ai: { prompt: 'Suggest a dish', fallbackBlockId: 3 } },
+      { id: 3, kind: 'state', ai: { chooseArrow: true } },
+    ]);
+    const problems = lintBot(schema, { plan: 'business' }).filter((p) => p.rule === 'ai-needs-plan');
+    expect(problems).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        target: { type: 'block', id: 2 },
+        message: expect.stringContaining(
+          "the block's AI step never answers, the client goes to its fallback block",
+        ),
+      }),
+      expect.objectContaining({
+        target: { type: 'block', id: 3 },
+        message: expect.stringContaining('choice of arrow never answers'),
+      }),
+    ]);
+    expect(lintBot(schema, { plan: 'ai' }).filter((p) => p.rule === 'ai-needs-plan')).toEqual([]);
+    expect(rule('ai-needs-plan', schema)).toEqual([]);
+  });
+
+  it('ai-fallback-missing: an AI fallback block that is not in the bot', () => {
+    const schema = bot([{ id: 2, kind: 'state', ai: { prompt: 'Hi', fallbackBlockId: 40 } }]);
+    expect(rule('ai-fallback-missing', schema)).toEqual([
+      expect.objectContaining({ severity: 'error', message: expect.stringContaining('#40 does not exist') }),
+    ]);
+  });
+
+  it('variables an AI step stores are set; #{secret.NAME} is set outside the bot', () => {
+    const schema = bot([
+      {
+        id: 2,
+        kind: 'state',
+        text: '#{suggestion} #{city}',
+        request: { type: 'GET', url: 'https://x.example/?k=#{secret.KEY}' },
+        ai: { prompt: 'Hi', saveInto: 'suggestion', fields: [{ variable: 'city', type: 'string' }] },
+      },
+    ]);
+    expect(rule('placeholder-never-set', schema)).toEqual([]);
+  });
+
   it('unknown-list: a list id of the actions the project no longer has, only when the lists are known', () => {
     const schema = bot([
       { id: 2, kind: 'state', actions: { addToLists: [3, 9], removeFromLists: [9, 11] } },
@@ -610,7 +653,7 @@ describe('bot lint', () => {
   });
 
   it('has a test above for every rule, and sorts errors first', () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(22);
+    expect(Object.keys(LINT_RULES)).toHaveLength(24);
     const schema = bot([{ id: 2, kind: 'state', formula: 'x = y' }], [], false);
     expect(lintBot(schema).map((p) => p.severity)).toEqual(['warning', 'warning', 'info']);
   });

@@ -563,7 +563,9 @@ function namesRead(e: Expr | null, into: Set<string>) {
 }
 
 /** Scopes the schema cannot see being set: the API, callbacks and project settings set them. */
-const setOutside = (name: string) => name.startsWith('client.') || name.startsWith('project.');
+/** Set outside the bot: the client's profile, the project's constants and its secrets (Settings). */
+const setOutside = (name: string) =>
+  name.startsWith('client.') || name.startsWith('project.') || name.startsWith('secret.');
 
 const storedCache = new Map<string, string[]>();
 const storedTargets = (request: BlockRequest | undefined): string[] =>
@@ -588,6 +590,8 @@ function variablesSet(bot: LintContext): Set<string> {
       if (target?.type === 'name') names.add(target.name);
     }
     for (const name of storedTargets(b.request)) names.add(name);
+    if (b.ai?.saveInto) names.add(b.ai.saveInto);
+    for (const field of b.ai?.fields ?? []) names.add(field.variable);
   }
   for (const a of bot.schema.arrows) {
     if (a.collectInto) names.add(a.collectInto);
@@ -719,6 +723,32 @@ const functionNeedsPlan: Rule = (bot, options) => {
   ];
 };
 
+/** A block's AI step or arrow choice on a project without the AI plan never answers. */
+const aiNeedsPlan: Rule = (bot, options) =>
+  options.plan && options.plan !== 'ai'
+    ? bot.schema.blocks
+        .filter((b) => b.ai)
+        .map((b) => ({
+          severity: 'warning' as const,
+          target: block(b.id),
+          message: `AI features need the AI plan; this project is on the ${options.plan} plan (change it in Settings, General): the block's AI ${b.ai?.prompt.trim() ? 'step' : 'choice of arrow'} never answers${b.ai?.fallbackBlockId ? ', the client goes to its fallback block' : ''}.`,
+        }))
+    : [];
+
+/** A fallback block that is not in the bot: a failed AI call would leave the client where it is. */
+const aiFallbackMissing: Rule = (bot) =>
+  bot.schema.blocks.flatMap((b): Problem[] =>
+    b.ai?.fallbackBlockId && !bot.blocks.has(b.ai.fallbackBlockId)
+      ? [
+          {
+            severity: 'error',
+            target: block(b.id),
+            message: `The AI fallback block #${b.ai.fallbackBlockId} does not exist: pick a block of this bot, or clear the field.`,
+          },
+        ]
+      : [],
+  );
+
 /** The attachment kinds of a block as the descriptors' media name them (a link is text: always shown). */
 const MEDIA_KINDS = ['image', 'video', 'audio', 'document'] as const;
 const mediaOf = (type: string) => (type === 'file' ? 'document' : type === 'link' ? null : type);
@@ -840,6 +870,8 @@ export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'variable-never-set': variableNeverSet,
   'placeholder-never-set': placeholderNeverSet,
   'function-needs-plan': functionNeedsPlan,
+  'ai-needs-plan': aiNeedsPlan,
+  'ai-fallback-missing': aiFallbackMissing,
   'messenger-cannot-show': messengerCannotShow,
   'unknown-list': unknownList,
   'unknown-crm-stage': unknownCrmStage,

@@ -70,7 +70,7 @@ export function getEncryptionKey(): Buffer {
   if (env.BLOCKBOT_ENCRYPTION_KEY) key = parseEncryptionKey(env.BLOCKBOT_ENCRYPTION_KEY);
   else if (isServerMode(env))
     throw new EnvError(
-      'BLOCKBOT_ENCRYPTION_KEY is not set: in server mode (DATABASE_URL set) every instance needs the same key to read messenger tokens; generate one with `openssl rand -hex 32`.',
+      'BLOCKBOT_ENCRYPTION_KEY is not set: in server mode (DATABASE_URL set) every instance needs the same key to read messenger tokens and project secrets; generate one with `openssl rand -hex 32`.',
     );
   else key = readOrCreateKey(file);
   cached = { source, key };

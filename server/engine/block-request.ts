@@ -1,4 +1,5 @@
 import type { BlockRequest } from '@/lib/schema';
+import { describeSecrets } from '@/lib/secrets/secret-refs';
 import { NUL_REPLACED, replaceNul } from '@/lib/storable-reply';
 import {
   extractStoredValues,
@@ -68,7 +69,13 @@ export async function runBlockRequest(
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     }
   }
-  const described = { method, url, headers, body };
+  // Shown with `#{secret.NAME}` where a secret goes: the value is put in only as it is sent.
+  const described = {
+    method,
+    url: describeSecrets(url),
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, describeSecrets(v)])),
+    body: body === undefined ? undefined : describeSecrets(body),
+  };
   if (errors.length) return { ok: false, body: '', stored: [], errors, request: described };
 
   let response: SafeResponse;

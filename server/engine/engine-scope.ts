@@ -1,3 +1,4 @@
+import { defangSecretRefs } from '@/lib/secrets/secret-refs';
 import type { TemplateContext } from '@/lib/template';
 import { splitScope, VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import type { ScopedVariables, VariableChange } from '@/server/contacts/variable-store';
@@ -27,7 +28,13 @@ export class EngineScope {
     this.project = new Map(Object.entries(variables.project));
   }
 
+  /** A value as templates and formulas read it: data never spells a secret reference (docs/secrets.md). */
   get(name: string): string | undefined {
+    const value = this.read(name);
+    return value === undefined ? value : defangSecretRefs(value);
+  }
+
+  private read(name: string): string | undefined {
     const system = this.system(name);
     if (system !== undefined) return system;
     const { scope, name: bare } = splitScope(name);

@@ -1,14 +1,15 @@
-import { isTruthy } from '@/lib/formula';
 import { type Arrow, type Attachment, BLOCK_KIND_RULES, type Block, type Condition } from '@/lib/schema';
 import { dealMovedMeanwhile } from '@/server/contacts/deal-service';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { DomainError } from '@/server/errors';
 import { movesClient } from './compiled-bot';
 import type { EngineEvent } from './events';
-import { getExpression } from './formula-cache';
+import { expressionHolds } from './expression-holds';
 import { routeMessage } from './routing';
 import { LoopGuard, type RunState } from './run-state';
 import { actionsStep } from './steps/actions';
+import { aiStep, chooseArrow } from './steps/ai';
+import { assistantStep } from './steps/assistant';
 import { continueStep } from './steps/continue';
 import { formulaStep } from './steps/formula';
 import { messageStep } from './steps/message';
@@ -137,34 +138,33 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
     return;
   }
 
-  const target = await routeMessage(run.bot, run.currentBlockId, event.text, (condition, arrow) =>
-    conditionHolds(run, condition, arrow),
+  const current = run.currentBlockId === null ? undefined : run.bot.blocks.get(run.currentBlockId);
+  const target = await routeMessage(
+    run.bot,
+    run.currentBlockId,
+    event.text,
+    (condition, arrow) => conditionHolds(run, condition, arrow),
+    current?.ai?.chooseArrow
+      ? (arrows) => chooseArrow(run, { ...current, ai: current.ai! }, arrows, event.text)
+      : undefined,
   );
   if (!target) {
+    if (await assistantStep(run, event.text)) {
+      for (const next of run.takeQueuedBlocks()) await enterBlock(run, next, 'ai_fallback');
+      return;
+    }
     run.note('no_match', { text: event.text, blockId: run.currentBlockId });
     return;
   }
-  if (target.via === 'arrow' && target.arrow.collectInto)
-    run.setVariable(target.arrow.collectInto, event.text);
-  await enterBlock(run, target.block, target.via, target.via === 'arrow' ? target.arrow.id : undefined);
+  const arrow = target.via === 'arrow' || target.via === 'ai_choice' ? target.arrow : undefined;
+  if (arrow?.collectInto) run.setVariable(arrow.collectInto, event.text);
+  await enterBlock(run, target.block, target.via, arrow?.id);
 }
 
 /** The comparison expression and condition request of a matched condition. */
 async function conditionHolds(run: RunState, condition: Condition, arrow?: Arrow): Promise<boolean> {
   if (arrow?.request) await requestStep(run, arrow.request, { arrowId: arrow.id });
-  if (!condition.expression.trim()) return true;
-  const compiled = getExpression(condition.expression);
-  const failed = (message: string) => {
-    run.note('formula_error', { arrowId: arrow?.id, expression: condition.expression, message });
-    return false;
-  };
-  if (compiled.diagnostics.some((d) => d.severity === 'error'))
-    return failed(compiled.diagnostics[0].message);
-  try {
-    return isTruthy(await compiled.evaluate(run.formulaOptions()));
-  } catch (error) {
-    return failed((error as Error).message);
-  }
+  return expressionHolds(run, condition.expression, { arrowId: arrow?.id });
 }
 
 async function onScheduled(run: RunState, scheduledSendId: number) {
@@ -246,13 +246,14 @@ async function enterBlock(run: RunState, block: Block, via: string, arrowId?: nu
   await actionsStep(run, block);
   const { handoffFailed } = await formulaStep(run, block);
   if (block.request) await requestStep(run, block.request, { blockId: block.id });
+  const aiAnswer = block.ai?.prompt.trim() ? await aiStep(run, { ...block, ai: block.ai }) : undefined;
   // Its message would tell the client an operator answers, while none was asked.
   if (handoffFailed)
     run.note('message_withheld', {
       blockId: block.id,
       reason: 'its ask_operator() failed, so no operator was asked',
     });
-  else await messageStep(run, block);
+  else await messageStep(run, block, aiAnswer);
   await submitStep(run, block);
   if (movesClient(block)) await run.moveClientTo(block.id);
   const enter = (next: Block, how: string, arrowId: number) => enterBlock(run, next, how, arrowId);

@@ -114,6 +114,14 @@ export type LogKind =
   | 'operator_reply'
   /** The deal moved to another CRM stage (from outside the bot, or a block's action). */
   | 'deal_moved'
+  /** An AI call answered (docs/ai.md): provider, model, tokens, time, the answer, cited chunks. */
+  | 'ai'
+  /** An AI call did not answer (plan, provider, daily limit, timeout, the provider's error). */
+  | 'ai_error'
+  /** The knowledge base's chunks an AI call was given. */
+  | 'knowledge'
+  /** The assistant handed the conversation to an operator. */
+  | 'assistant_handoff'
   | 'error';
 
 export interface LogEntry {

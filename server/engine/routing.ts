@@ -7,6 +7,7 @@ export type RouteTarget =
   | { via: 'start'; block: Block }
   | { via: 'entry'; block: Block }
   | { via: 'arrow'; arrow: Arrow; block: Block }
+  | { via: 'ai_choice'; arrow: Arrow; block: Block }
   | { via: 'quick_reply'; block: Block };
 
 /** Checks a condition's extra parts (comparison expression, condition request); async as they may do I/O. */
@@ -17,11 +18,15 @@ async function holds(text: string, condition: Condition | undefined, check: Cond
   return check(condition, arrow);
 }
 
+/** The AI choice of arrow (docs/ai.md): among the block's condition arrows none of which matched. */
+export type ArrowChoice = (arrows: Arrow[]) => Promise<Arrow | null>;
+
 export async function routeMessage(
   bot: CompiledBot,
   currentBlockId: number | null,
   text: string,
   check: ConditionCheck,
+  choose?: ArrowChoice,
 ): Promise<RouteTarget | null> {
   for (const block of bot.triggeredStarts) {
     if (await holds(text, block.trigger, check)) return { via: 'start', block };
@@ -36,6 +41,11 @@ export async function routeMessage(
     if (arrow.kind === 'condition' && (await holds(text, arrow.condition, check, arrow))) {
       return { via: 'arrow', arrow, block: bot.blocks.get(arrow.to)! };
     }
+  }
+  const conditional = arrows.filter((a) => a.kind === 'condition');
+  if (choose && conditional.length) {
+    const chosen = await choose(conditional);
+    if (chosen) return { via: 'ai_choice', arrow: chosen, block: bot.blocks.get(chosen.to)! };
   }
   const unconditional = arrows.find((a) => a.kind === 'unconditional');
   if (unconditional) return { via: 'arrow', arrow: unconditional, block: bot.blocks.get(unconditional.to)! };

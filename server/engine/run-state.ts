@@ -1,6 +1,7 @@
 import { toDisplayString } from '@/lib/formula';
 import { isBotPaused } from '@/lib/inbox/pause';
 import type { Attachment, Block, Buttons } from '@/lib/schema';
+import { withSecretSentinels } from '@/lib/secrets/secret-refs';
 import { findPlaceholders, renderTemplate, type TemplateContext } from '@/lib/template';
 import type { LockedClient } from '@/server/contacts/client-service';
 import { closeDeal, moveDeal, recordSubmission } from '@/server/contacts/deal-service';
@@ -13,6 +14,8 @@ import { plainSql } from '@/server/db/raw-sql';
 import { createFormulaHost } from '@/server/engine/functions/formula-host';
 import { DomainError } from '@/server/errors';
 import { askForOperator } from '@/server/inbox/handoff';
+import { withSecrets } from '@/server/secrets/secret-http';
+import { loadSecrets } from '@/server/secrets/secret-service';
 import type { HttpClient } from './block-request';
 import type { CompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
@@ -100,11 +103,18 @@ export class RunState {
   readonly #deferred: { clientId: number; event: EngineEvent }[] = [];
   readonly #system: SystemState;
   readonly scope: EngineScope;
-  /** Every outgoing request of the event (formulas, block and condition requests) goes here. */
+  /**
+   * Every outgoing request of the event (formulas, block and condition requests) goes here,
+   * project secrets put in as it is sent (docs/secrets.md).
+   */
   readonly http: HttpClient;
+  /** The project's secrets, read once an event's request first refers to one. */
+  #secrets: Promise<ReadonlyMap<string, string>> | undefined;
   /** One host for the whole event, so its call cap counts the event's calls, not one formula's. */
   private readonly host = createFormulaHost(this);
   private blocksEntered = 0;
+  /** When the event began running (performance.now()): AI calls fit in what is left of its lease. */
+  readonly startedAt = performance.now();
   /** Blocks a formula's message() asked for: entered once the current block is done. */
   readonly #queuedBlocks: Block[] = [];
   /** The last block request's reply in this event, kept on the client for the webhook; null: none ran. */
@@ -133,7 +143,10 @@ export class RunState {
     this.#dealId = dealId;
     this.#currentBlockId = client.currentBlockId;
     this.#paused = isBotPaused(client, deps.now());
-    this.http = chain.guard(deps.http, (message) => this.limitReached('requests', { message }));
+    this.http = withSecrets(
+      chain.guard(deps.http, (message) => this.limitReached('requests', { message })),
+      () => (this.#secrets ??= loadSecrets(db, project.id)),
+    );
     this.#system = {
       clientId: client.id,
       platformId: client.platformId,
@@ -456,17 +469,21 @@ export class RunState {
   /** Names `#{...}` read that no variable has, logged once per event: they render empty. */
   private readonly unknownNames = new Set<string>();
 
-  /** The variables and the expressions `prepareExpressions` evaluated, for substitution. */
-  templateContext(): TemplateContext {
+  /**
+   * The variables and the expressions `prepareExpressions` evaluated, for substitution. A
+   * request's (`forRequest`) leaves `#{secret.NAME}` for the HTTP client to fill.
+   */
+  templateContext(forRequest = false): TemplateContext {
+    const lookup = (name: string) => {
+      const value = this.scope.get(name);
+      if (value === undefined && !this.unknownNames.has(name)) {
+        this.unknownNames.add(name);
+        this.note('unknown_variable', { name });
+      }
+      return value;
+    };
     return {
-      lookup: (name) => {
-        const value = this.scope.get(name);
-        if (value === undefined && !this.unknownNames.has(name)) {
-          this.unknownNames.add(name);
-          this.note('unknown_variable', { name });
-        }
-        return value;
-      },
+      lookup: forRequest ? withSecretSentinels(lookup) : lookup,
       evaluate: (expr) => this.expressionValues.get(expr) ?? '',
     };
   }

@@ -12,6 +12,12 @@ export type LiveEvent =
   | { kind: 'client'; projectId: number; clientId: number }
   /** The bot is working on an event of this client (channels with a typing indicator). */
   | { kind: 'typing'; projectId: number; clientId: number; on: boolean }
+  /**
+   * What the bot is writing, as an AI answer streams (docs/ai.md, "Streaming"): shown in place
+   * of the typing indicator until the message is stored. The one event that carries text, and
+   * only to the client's own listeners and the project's members, who read it anyway once stored.
+   */
+  | { kind: 'draft'; projectId: number; clientId: number; text: string }
   /** A deal moved to another CRM stage, was closed, or its variables changed (the deals board). */
   | { kind: 'deal'; projectId: number; clientId: number; dealId: number }
   /**

@@ -54,6 +54,7 @@ function blockFromRow(row: BlockRow): Block {
     formula: row.formula,
     ...(row.request != null ? { request: row.request } : {}),
     ...(row.actions != null ? { actions: row.actions } : {}),
+    ...(row.ai != null ? { ai: row.ai } : {}),
   });
 }
 
@@ -84,6 +85,7 @@ function blockToRow(projectId: number, block: Block): Prisma.BlockCreateManyInpu
     formula: block.formula,
     request: block.request ?? undefined,
     actions: block.actions ?? undefined,
+    ai: block.ai ?? undefined,
   };
 }
 

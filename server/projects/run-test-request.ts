@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { compileExpression, type RunOptions, toDisplayString } from '@/lib/formula';
 import { blockRequestSchema } from '@/lib/schema';
+import { withSecretSentinels } from '@/lib/secrets/secret-refs';
 import {
   extractStoredValues,
   renderTemplate,
@@ -11,6 +12,8 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { asText, type HttpClient, runBlockRequest } from '@/server/engine/block-request';
 import { notFound } from '@/server/errors';
 import { SafeHttpError, type SafeHttpErrorCode, type SafeResponse, safeFetch } from '@/server/http';
+import { withSecrets } from '@/server/secrets/secret-http';
+import { loadSecrets } from '@/server/secrets/secret-service';
 
 /** The builder's "Test request": a block request and the sample values of the variables it uses. */
 export const testRequestInput = z.object({
@@ -110,9 +113,10 @@ export async function runTestRequest(
   // The engine's outcome keeps the reply's text only: the form also shows its headers and the
   // safe client's reason for a refusal, so the client is wrapped to see them.
   const seen: { response?: SafeResponse; failure?: unknown } = {};
+  const secretHttp = withSecrets(http, () => loadSecrets(db, projectId));
   const recording: HttpClient = async (url, init) => {
     try {
-      seen.response = await http(url, init);
+      seen.response = await secretHttp(url, init);
       return seen.response;
     } catch (error) {
       seen.failure = error;
@@ -121,7 +125,7 @@ export async function runTestRequest(
   };
   const outcome = await runBlockRequest(
     request,
-    { lookup, evaluate: (expression) => expressions.get(expression) ?? '' },
+    { lookup: withSecretSentinels(lookup), evaluate: (expression) => expressions.get(expression) ?? '' },
     recording,
   );
   const sent = seen.response;

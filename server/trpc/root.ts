@@ -1,4 +1,5 @@
 import { createCallerFactory, createTRPCRouter } from './init';
+import { aiRouter } from './routers/ai';
 import { analyticsRouter } from './routers/analytics';
 import { apiKeyRouter } from './routers/api-key';
 import { botSchemaRouter } from './routers/bot-schema';
@@ -10,6 +11,7 @@ import { inboxRouter } from './routers/inbox';
 import { listsRouter } from './routers/lists';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
+import { secretsRouter } from './routers/secrets';
 import { simulatorRouter } from './routers/simulator';
 import { submissionsRouter } from './routers/submissions';
 import { teamRouter } from './routers/team';
@@ -27,6 +29,8 @@ export const appRouter = createTRPCRouter({
   team: teamRouter,
   inbox: inboxRouter,
   webhooks: webhooksRouter,
+  ai: aiRouter,
+  secrets: secretsRouter,
   submissions: submissionsRouter,
   crm: crmRouter,
   lists: listsRouter,

@@ -6,7 +6,7 @@ import { messagesAfter, RESUME_PAGE, type Visitor } from './visitors';
 /**
  * The visitor's live stream: every stored message after the one the browser last had (the SSE
  * id, sent back as Last-Event-ID when it reconnects), in id order, each once; then the new ones
- * as they are announced, and `typing` while the bot works. Subscribed before the first read,
+ * as they are announced, `typing` while the bot works, and `draft` as an AI answer is written. Subscribed before the first read,
  * so a message stored in between is announced to a listener that is already there.
  */
 export function dialogStream(req: Request, deps: EngineDeps, visitor: Visitor): Response {
@@ -42,6 +42,7 @@ export function dialogStream(req: Request, deps: EngineDeps, visitor: Visitor): 
         // A resync: events may have been missed while another instance was out of reach.
         if (event.kind === 'message' || event.kind === 'resync') catchUp();
         else if (event.kind === 'typing') send('typing', { on: event.on });
+        else if (event.kind === 'draft') send('draft', { text: event.text });
       },
     );
     catchUp();

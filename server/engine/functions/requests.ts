@@ -1,4 +1,5 @@
 import type { Value } from '@/lib/formula';
+import { urlSafeSecretRefs } from '@/lib/secrets/secret-refs';
 import { NUL_REPLACED, replaceNul } from '@/lib/storable-reply';
 import type { HttpClient } from '@/server/engine/block-request';
 import { asRecord, asString, given, jsonToValue, valueToJson } from './values';
@@ -47,7 +48,8 @@ export async function callRequestFunction(
       `${name}() takes at most ${SIGNATURES[name].length} arguments (${SIGNATURES[name].join(', ')})`,
     );
   }
-  const url = new URL(asString(named.url, 'url'));
+  // A reference written in the URL would read as its fragment: as a sentinel it stays in place.
+  const url = new URL(urlSafeSecretRefs(asString(named.url, 'url')));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(asRecord(named.headers, 'headers') ?? {}))
     headers[k.toLowerCase()] = String(v);

@@ -3,9 +3,10 @@ import type { RunState } from '../run-state';
 
 /**
  * Step 4: buttons, then the text with `#{...}` substituted, sent with attachments; nothing is
- * sent when the text renders empty and there is no attachment.
+ * sent when the text renders empty and there is no attachment. The block's AI answer, when it
+ * is sent as the message, takes the text's place as it is: a model's words are never a template.
  */
-export async function messageStep(run: RunState, block: Block): Promise<void> {
+export async function messageStep(run: RunState, block: Block, aiAnswer?: string): Promise<void> {
   const own = block.buttons;
   const buttons = (Array.isArray(own) ? own : (own?.buttons ?? [])).concat(
     run.bot.arrowButtons.get(block.id) ?? [],
@@ -17,7 +18,7 @@ export async function messageStep(run: RunState, block: Block): Promise<void> {
     ...buttons.map((b) => b.text),
     hint ?? '',
   );
-  const text = run.render(block.text);
+  const text = aiAnswer ?? run.render(block.text);
   const attachments = block.attachments
     .map((a) => ({ type: a.type, url: run.render(a.url, 'url') }))
     .filter((a) => a.url);

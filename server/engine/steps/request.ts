@@ -12,7 +12,7 @@ export async function requestStep(
   where: Record<string, unknown>,
 ): Promise<void> {
   await run.prepareExpressions(request.url, request.headers, request.params, request.storedValues);
-  const outcome = await runBlockRequest(request, run.templateContext(), run.http);
+  const outcome = await runBlockRequest(request, run.templateContext(true), run.http);
   run.setCustomAnswer(outcome.body);
   for (const { variable, value } of outcome.stored) run.setVariable(variable, value);
   run.note('request', {

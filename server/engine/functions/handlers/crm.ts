@@ -1,6 +1,6 @@
-import { pauseEnd } from '@/lib/inbox/pause';
 import { assignClient } from '@/server/contacts/assignment';
 import { findStateIdByName, requireState } from '@/server/contacts/deal-service';
+import { askOperator } from '../../ask-operator';
 import type { AreaHandlers } from '../registry';
 import { asInt, asString, given } from '../values';
 
@@ -27,11 +27,7 @@ export const crmHandlers = {
 
   /** The handoff (docs/inbox.md): waiting for an operator, the bot paused from here on. */
   async ask_operator({ run }) {
-    const { botPauseMinutes } = await run.db.project.findUniqueOrThrow({
-      where: { id: run.project.id },
-      select: { botPauseMinutes: true },
-    });
-    run.askOperator(pauseEnd(run.deps.now(), botPauseMinutes));
+    await askOperator(run);
     return true;
   },
 } satisfies AreaHandlers;

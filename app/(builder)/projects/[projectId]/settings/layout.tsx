@@ -18,6 +18,7 @@ export default async function SettingsLayout({
         pages={[
           { href: base, label: 'General' },
           { href: `${base}/webhooks`, label: 'Webhook log' },
+          { href: `${base}/ai`, label: 'AI' },
         ]}
       />
       <div className="min-h-0 flex-1 overflow-auto">{children}</div>
