@@ -1,0 +1,63 @@
+import { MAX_SEARCH_LIMIT } from '@/lib/knowledge/limits';
+import { anyWordQuery, fuseRanks, normalise } from '@/lib/knowledge/vectors';
+import type { PrismaClient } from '@/server/db/client-type';
+import { chunksForResults, fullTextRanked } from '@/server/db/knowledge-sql';
+import { plainSql } from '@/server/db/raw-sql';
+import { invalid } from '@/server/errors';
+import { nearest, projectVectors } from './vector-cache';
+
+export interface KnowledgeHit {
+  chunkId: number;
+  documentId: number;
+  title: string;
+  headingPath: string[];
+  text: string;
+  /** Reciprocal rank fusion of the vector and full-text ranks: higher is better, 2/61 at most. */
+  score: number;
+}
+
+/** Candidates each method ranks for fusion, per result asked for. */
+const CANDIDATES_PER_RESULT = 4;
+
+/**
+ * The chunks of the project's ready documents that best answer `query`, best first: the
+ * nearest by embedding (`queryVector`, the query embedded by the same model as the chunks)
+ * and the best full-text matches, fused by reciprocal rank (lib/knowledge/vectors.ts). Chunks
+ * of another dimension than the query's are not compared.
+ */
+export async function searchKnowledge(
+  db: PrismaClient,
+  projectId: number,
+  query: string,
+  queryVector: readonly number[],
+  options: { limit?: number } = {},
+): Promise<KnowledgeHit[]> {
+  const limit = Math.min(Math.max(1, Math.floor(options.limit ?? 5)), MAX_SEARCH_LIMIT);
+  const candidates = Math.max(20, limit * CANDIDATES_PER_RESULT);
+  let vector: Float32Array;
+  try {
+    vector = normalise(queryVector);
+  } catch (error) {
+    throw invalid(`queryVector: ${(error as Error).message}`, 'queryVector');
+  }
+  const tsQuery = anyWordQuery(query);
+  const [index, textIds] = await Promise.all([
+    projectVectors(db, projectId, vector.length),
+    tsQuery
+      ? plainSql(db)
+          .run(fullTextRanked, { projectId, query: tsQuery, limit: candidates })
+          .then((rows) => rows.map((r) => r.id))
+      : Promise.resolve([]),
+  ]);
+  const vectorIds = nearest(index, vector, candidates).map((hit) => hit.id);
+  const fused = [...fuseRanks([vectorIds, textIds]).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+  if (!fused.length) return [];
+  const rows = await plainSql(db).run(chunksForResults, { projectId, ids: fused.map(([id]) => id) });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return fused.flatMap(([id, score]) => {
+    const row = byId.get(id);
+    return row
+      ? [{ chunkId: id, documentId: row.documentId, title: row.title, headingPath: row.headingPath, text: row.text, score }]
+      : [];
+  });
+}
