@@ -41,10 +41,14 @@ describe('parsing', () => {
         headingPath: ['Returns'],
         text: 'Send it back within 30 days.\n\nKeep the receipt.\n\nAnd the box.',
       },
-      { headingPath: ['Returns', 'Refunds (cards)'], text: 'Card: 5 days\n\nCash: at once\n\nUnclosed\n\ntags' },
+      {
+        headingPath: ['Returns', 'Refunds (cards)'],
+        text: 'Card: 5 days\n\nCash: at once\n\nUnclosed\n\ntags',
+      },
     ]);
     const all = JSON.stringify(page);
-    for (const hidden of ['secret', 'color', 'Menu', 'banner', '©', 'track']) expect(all).not.toContain(hidden);
+    for (const hidden of ['secret', 'color', 'Menu', 'banner', '©', 'track'])
+      expect(all).not.toContain(hidden);
   });
 
   it('an HTML page without a title is named by its first heading', () => {
@@ -114,7 +118,9 @@ describe('vectors and ranking', () => {
   });
 
   it('builds an any-word tsquery from letters and digits only', () => {
-    expect(anyWordQuery("What's the refund policy? (30 days) a & b | !")).toBe("what | the | refund | policy | 30 | days");
+    expect(anyWordQuery("What's the refund policy? (30 days) a & b | !")).toBe(
+      'what | the | refund | policy | 30 | days',
+    );
     expect(anyWordQuery('?! -')).toBeNull();
     expect(anyWordQuery('Возврат товара')).toBe('возврат | товара');
   });

@@ -58,7 +58,8 @@ export const RRF_K = 60;
 export function fuseRanks(lists: readonly (readonly number[])[]): Map<number, number> {
   const scores = new Map<number, number>();
   for (const list of lists)
-    list.forEach((id, i) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+    for (let i = 0; i < list.length; i++)
+      scores.set(list[i], (scores.get(list[i]) ?? 0) + 1 / (RRF_K + i + 1));
   return scores;
 }
 

@@ -21,7 +21,11 @@ import { type ContentKind, parseDocument } from './parse-document';
 /** Texts sent to the embedder at once: small enough for every provider's request limits. */
 export const EMBED_BATCH = 64;
 
-export const titleInput = z.string().trim().min(1, 'Give the document a title.').max(200, 'At most 200 characters.');
+export const titleInput = z
+  .string()
+  .trim()
+  .min(1, 'Give the document a title.')
+  .max(200, 'At most 200 characters.');
 export const chunkSizeInput = z
   .number()
   .int()
@@ -63,7 +67,10 @@ export interface KnowledgeDocumentView {
 }
 
 type DocumentRow = Omit<KnowledgeDocumentView, 'chunkCount'> & { _count: { chunks: number } };
-const view = ({ _count, ...doc }: DocumentRow): KnowledgeDocumentView => ({ ...doc, chunkCount: _count.chunks });
+const view = ({ _count, ...doc }: DocumentRow): KnowledgeDocumentView => ({
+  ...doc,
+  chunkCount: _count.chunks,
+});
 
 export async function listDocuments(db: PrismaClient, projectId: number): Promise<KnowledgeDocumentView[]> {
   const rows = await db.knowledgeDocument.findMany({
@@ -97,7 +104,8 @@ export async function addDocument(
   const parsed = await parseDocument(input.kind, input.bytes);
   const title = parseInput(titleInput, input.title?.trim() || parsed.title || '');
   const chunks = chunkSections(parsed.sections, { maxChars: chunkSize });
-  if (!chunks.length) throw invalid('The document has no text to index (a scanned PDF holds only images).', 'file');
+  if (!chunks.length)
+    throw invalid('The document has no text to index (a scanned PDF holds only images).', 'file');
   const document = await db.knowledgeDocument.create({
     data: {
       projectId,
@@ -108,7 +116,12 @@ export async function addDocument(
       byteSize: input.bytes.byteLength,
       chunks: {
         createMany: {
-          data: chunks.map((c, position) => ({ projectId, position, headingPath: c.headingPath, text: c.text })),
+          data: chunks.map((c, position) => ({
+            projectId,
+            position,
+            headingPath: c.headingPath,
+            text: c.text,
+          })),
         },
       },
     },
@@ -175,7 +188,10 @@ export async function editChunk(
   embedder: KnowledgeEmbedder,
 ): Promise<KnowledgeDocumentView> {
   const value = parseInput(chunkTextInput, text);
-  const chunk = await db.knowledgeChunk.findFirst({ where: { id: chunkId, projectId }, select: { documentId: true } });
+  const chunk = await db.knowledgeChunk.findFirst({
+    where: { id: chunkId, projectId },
+    select: { documentId: true },
+  });
   if (!chunk) throw notFound(`No chunk ${chunkId} in this project's knowledge base; reload the document.`);
   // The trigger renews the chunk's full-text vector; the embedding waits for the embedder.
   await db.knowledgeChunk.update({
@@ -220,7 +236,10 @@ export async function documentChunks(
 }
 
 async function requireDocument(db: PrismaClient, projectId: number, documentId: number) {
-  const row = await db.knowledgeDocument.findFirst({ where: { id: documentId, projectId }, select: documentSelect });
+  const row = await db.knowledgeDocument.findFirst({
+    where: { id: documentId, projectId },
+    select: documentSelect,
+  });
   if (!row) throw notFound(`No document ${documentId} in this project's knowledge base.`);
   return view(row);
 }
@@ -251,7 +270,13 @@ async function embedDocument(
         projectId,
         ...(full
           ? {}
-          : { OR: [{ embedding: null }, { embeddingModel: null }, { embeddingModel: { not: embedder.model } }] }),
+          : {
+              OR: [
+                { embedding: null },
+                { embeddingModel: null },
+                { embeddingModel: { not: embedder.model } },
+              ],
+            }),
       },
       orderBy: { position: 'asc' },
       select: { id: true, headingPath: true, text: true },

@@ -1,6 +1,6 @@
 import { MAX_DOCUMENT_BYTES, megabytes } from '@/lib/knowledge/limits';
-import { SafeHttpError, safeFetch } from '@/server/http';
 import { invalid } from '@/server/errors';
+import { SafeHttpError, safeFetch } from '@/server/http';
 import type { ContentKind } from './parse-document';
 
 export interface FetchedPage {
@@ -33,8 +33,12 @@ export async function fetchPage(url: string): Promise<FetchedPage> {
     });
   } catch (error) {
     if (error instanceof SafeHttpError && error.code === 'too_large')
-      throw invalid(`The page is larger than ${megabytes(MAX_DOCUMENT_BYTES)}; save it and upload a part.`, 'url');
-    if (error instanceof SafeHttpError) throw invalid(`The page could not be fetched: ${error.message}`, 'url');
+      throw invalid(
+        `The page is larger than ${megabytes(MAX_DOCUMENT_BYTES)}; save it and upload a part.`,
+        'url',
+      );
+    if (error instanceof SafeHttpError)
+      throw invalid(`The page could not be fetched: ${error.message}`, 'url');
     throw error;
   }
   if (response.status < 200 || response.status > 299)

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,19 +47,20 @@ beforeAll(async () => {
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end('<title>Opening hours</title><nav>Menu</nav><h1>Hours</h1><p>We open at nine on weekdays.</p>');
     if (req.url === '/doc.pdf')
-      return res.writeHead(200, { 'content-type': 'application/pdf' }).end(minimalPdf(['Warranty lasts two years.']));
+      return res
+        .writeHead(200, { 'content-type': 'application/pdf' })
+        .end(minimalPdf(['Warranty lasts two years.']));
     if (req.url === '/image') return res.writeHead(200, { 'content-type': 'image/png' }).end('png');
     if (req.url === '/huge') {
       // Streamed with no length: the cap must cut it while it arrives.
       res.writeHead(200, { 'content-type': 'text/plain' });
       const block = 'x'.repeat(1024 * 1024);
-      let sent = 0;
-      const more = () => {
-        while (sent < 40 && res.write(block)) sent++;
-        if (sent >= 40) res.end();
-        else res.once('drain', () => ((sent += 1), more()));
-      };
-      return more();
+      void (async () => {
+        for (let sent = 0; sent < 40 && !res.destroyed; sent++)
+          if (!res.write(block)) await once(res, 'drain').catch(() => {});
+        res.end();
+      })();
+      return;
     }
     res.writeHead(404).end();
   });
@@ -82,7 +84,9 @@ const ask = (projectId: number, question: string, limit = 3) =>
 describe('parsing each format', () => {
   it('reads a real PDF page by page', async () => {
     const parsed = await parseDocument('pdf', minimalPdf(['Refund policy', 'Returns within (30) days.']));
-    expect(parsed.sections).toEqual([{ headingPath: ['Page 1'], text: 'Refund policy\nReturns within (30) days.' }]);
+    expect(parsed.sections).toEqual([
+      { headingPath: ['Page 1'], text: 'Refund policy\nReturns within (30) days.' },
+    ]);
   });
 
   it('refuses a file that is not a PDF, and a broken one, clearly', async () => {
@@ -96,8 +100,12 @@ describe('parsing each format', () => {
 
   it('reads text, Markdown and HTML bytes', async () => {
     const enc = (s: string) => new TextEncoder().encode(s);
-    expect((await parseDocument('text', enc('Hello.'))).sections).toEqual([{ headingPath: [], text: 'Hello.' }]);
-    expect((await parseDocument('markdown', enc('# T\nBody'))).sections).toEqual([{ headingPath: ['T'], text: 'Body' }]);
+    expect((await parseDocument('text', enc('Hello.'))).sections).toEqual([
+      { headingPath: [], text: 'Hello.' },
+    ]);
+    expect((await parseDocument('markdown', enc('# T\nBody'))).sections).toEqual([
+      { headingPath: ['T'], text: 'Body' },
+    ]);
     expect(await parseDocument('html', enc('<title>X</title><h1>H</h1><p>P</p>'))).toEqual({
       title: 'X',
       sections: [{ headingPath: ['H'], text: 'P' }],
@@ -109,8 +117,19 @@ describe('indexing and retrieval', () => {
   it('ranks the chunk that answers the question first, with its heading path', async () => {
     const projectId = await newProject();
     const embedder = hashingEmbedder();
-    const doc = await addTextDocument(db, projectId, { title: 'FAQ', kind: 'markdown', text: FAQ, chunkSize: 200 }, embedder);
-    expect(doc).toMatchObject({ status: 'ready', error: null, chunkCount: 3, sourceKind: 'markdown', chunkSize: 200 });
+    const doc = await addTextDocument(
+      db,
+      projectId,
+      { title: 'FAQ', kind: 'markdown', text: FAQ, chunkSize: 200 },
+      embedder,
+    );
+    expect(doc).toMatchObject({
+      status: 'ready',
+      error: null,
+      chunkCount: 3,
+      sourceKind: 'markdown',
+      chunkSize: 200,
+    });
     await addTextDocument(
       db,
       projectId,
@@ -122,7 +141,10 @@ describe('indexing and retrieval', () => {
     expect(top).toMatchObject({ title: 'FAQ', headingPath: ['Shop help', 'Returns'], documentId: doc.id });
     expect(top.text).toContain('within 30 days');
     expect(top.score).toBeGreaterThan(rest[0]?.score ?? 0);
-    expect((await ask(projectId, 'Which payment methods: cards?'))[0].headingPath).toEqual(['Shop help', 'Payment']);
+    expect((await ask(projectId, 'Which payment methods: cards?'))[0].headingPath).toEqual([
+      'Shop help',
+      'Payment',
+    ]);
     expect((await ask(projectId, 'Do you sell ceramics in Lisbon?'))[0].title).toBe('About');
   });
 
@@ -131,7 +153,12 @@ describe('indexing and retrieval', () => {
     const embedder = hashingEmbedder();
     const paragraph = (i: number) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(6)}`.trim();
     const text = Array.from({ length: 150 }, (_, i) => paragraph(i)).join('\n\n');
-    const doc = await addTextDocument(db, projectId, { title: 'Long', kind: 'text', text, chunkSize: 200 }, embedder);
+    const doc = await addTextDocument(
+      db,
+      projectId,
+      { title: 'Long', kind: 'text', text, chunkSize: 200 },
+      embedder,
+    );
     expect(doc.chunkCount).toBe(150);
     expect(embedder.calls.map((c) => c.length)).toEqual([64, 64, 22]);
     const chunk = await db.knowledgeChunk.findFirstOrThrow({ where: { documentId: doc.id } });
@@ -142,14 +169,28 @@ describe('indexing and retrieval', () => {
   it('an edited chunk is embedded again alone, and searched by its new text', async () => {
     const projectId = await newProject();
     const embedder = hashingEmbedder();
-    const doc = await addTextDocument(db, projectId, { title: 'FAQ', kind: 'markdown', text: FAQ, chunkSize: 200 }, embedder);
+    const doc = await addTextDocument(
+      db,
+      projectId,
+      { title: 'FAQ', kind: 'markdown', text: FAQ, chunkSize: 200 },
+      embedder,
+    );
     const { chunks } = await documentChunks(db, projectId, doc.id);
     const shipping = chunks.find((c) => c.headingPath.includes('Shipping'));
     if (!shipping) throw new Error('no shipping chunk');
-    const before = await db.knowledgeChunk.findMany({ where: { documentId: doc.id }, orderBy: { id: 'asc' } });
+    const before = await db.knowledgeChunk.findMany({
+      where: { documentId: doc.id },
+      orderBy: { id: 'asc' },
+    });
     embedder.calls.length = 0;
 
-    const after = await editChunk(db, projectId, shipping.id, 'Parcels travel by zeppelin to Antarctica.', embedder);
+    const after = await editChunk(
+      db,
+      projectId,
+      shipping.id,
+      'Parcels travel by zeppelin to Antarctica.',
+      embedder,
+    );
     expect(after.status).toBe('ready');
     expect(embedder.calls).toEqual([['Shop help › Shipping\n\nParcels travel by zeppelin to Antarctica.']]);
     const now = await db.knowledgeChunk.findMany({ where: { documentId: doc.id }, orderBy: { id: 'asc' } });
@@ -170,7 +211,12 @@ describe('indexing and retrieval', () => {
 
   it('a new embedding model re-embeds the chunks the old one embedded', async () => {
     const projectId = await newProject();
-    const doc = await addTextDocument(db, projectId, { title: 'FAQ', kind: 'markdown', text: FAQ }, hashingEmbedder());
+    const doc = await addTextDocument(
+      db,
+      projectId,
+      { title: 'FAQ', kind: 'markdown', text: FAQ },
+      hashingEmbedder(),
+    );
     const other = hashingEmbedder(128);
     await reindexDocument(db, projectId, doc.id, other);
     expect(other.calls.flat()).toHaveLength(doc.chunkCount);
@@ -180,7 +226,12 @@ describe('indexing and retrieval', () => {
 
   it('vectors of the wrong dimension, or a failing embedder, fail that document clearly and lose nothing else', async () => {
     const projectId = await newProject();
-    const good = await addTextDocument(db, projectId, { title: 'FAQ', kind: 'markdown', text: FAQ }, hashingEmbedder());
+    const good = await addTextDocument(
+      db,
+      projectId,
+      { title: 'FAQ', kind: 'markdown', text: FAQ },
+      hashingEmbedder(),
+    );
 
     const wrong = await addTextDocument(
       db,
@@ -192,8 +243,17 @@ describe('indexing and retrieval', () => {
     expect(wrong.error).toMatch(
       /^Indexing failed: the embedding model "hash-bow-256" returned a vector of 3 numbers where this project's knowledge base has 256/,
     );
-    const down = await addTextDocument(db, projectId, { title: 'Down', kind: 'text', text: 'More text.' }, brokenEmbedder('throws'));
-    expect(down).toMatchObject({ status: 'failed', error: 'Indexing failed: the provider answered HTTP 503', chunkCount: 1 });
+    const down = await addTextDocument(
+      db,
+      projectId,
+      { title: 'Down', kind: 'text', text: 'More text.' },
+      brokenEmbedder('throws'),
+    );
+    expect(down).toMatchObject({
+      status: 'failed',
+      error: 'Indexing failed: the provider answered HTTP 503',
+      chunkCount: 1,
+    });
 
     expect((await listDocuments(db, projectId)).map((d) => [d.title, d.status])).toEqual([
       ['Down', 'failed'],
@@ -212,8 +272,18 @@ describe('indexing and retrieval', () => {
   it('another project never sees the chunks', async () => {
     const mine = await newProject();
     const theirs = await newProject();
-    const doc = await addTextDocument(db, theirs, { title: 'Secret', kind: 'text', text: 'The vault code is 4711.' }, hashingEmbedder());
-    await addTextDocument(db, mine, { title: 'Mine', kind: 'text', text: 'Nothing here about codes.' }, hashingEmbedder());
+    const doc = await addTextDocument(
+      db,
+      theirs,
+      { title: 'Secret', kind: 'text', text: 'The vault code is 4711.' },
+      hashingEmbedder(),
+    );
+    await addTextDocument(
+      db,
+      mine,
+      { title: 'Mine', kind: 'text', text: 'Nothing here about codes.' },
+      hashingEmbedder(),
+    );
     const hits = await ask(mine, 'vault code 4711', 10);
     expect(hits.every((h) => h.title === 'Mine')).toBe(true);
     await expect(documentChunks(db, mine, doc.id)).rejects.toThrow(/No document/);
@@ -225,7 +295,12 @@ describe('indexing and retrieval', () => {
 
   it('a deleted document leaves the search at once', async () => {
     const projectId = await newProject();
-    const doc = await addTextDocument(db, projectId, { title: 'FAQ', kind: 'markdown', text: FAQ }, hashingEmbedder());
+    const doc = await addTextDocument(
+      db,
+      projectId,
+      { title: 'FAQ', kind: 'markdown', text: FAQ },
+      hashingEmbedder(),
+    );
     expect(await ask(projectId, 'return an item')).not.toEqual([]);
     await deleteDocument(db, projectId, doc.id);
     expect(await ask(projectId, 'return an item')).toEqual([]);
@@ -242,34 +317,56 @@ describe('indexing and retrieval', () => {
     );
     expect(pdf).toMatchObject({ status: 'ready', sourceKind: 'pdf', chunkCount: 1 });
     await expect(
-      addDocument(db, projectId, { title: 'Fake', kind: 'pdf', bytes: new TextEncoder().encode('hello') }, hashingEmbedder()),
+      addDocument(
+        db,
+        projectId,
+        { title: 'Fake', kind: 'pdf', bytes: new TextEncoder().encode('hello') },
+        hashingEmbedder(),
+      ),
     ).rejects.toThrow(/not a PDF/);
 
     const page = await addUrlDocument(db, projectId, { url: `${base}/page` }, hashingEmbedder());
-    expect(page).toMatchObject({ title: 'Opening hours', sourceKind: 'url', sourceUrl: `${base}/page`, status: 'ready' });
+    expect(page).toMatchObject({
+      title: 'Opening hours',
+      sourceKind: 'url',
+      sourceUrl: `${base}/page`,
+      status: 'ready',
+    });
     expect((await documentChunks(db, projectId, page.id)).chunks).toMatchObject([
       { headingPath: ['Hours'], text: 'We open at nine on weekdays.' },
     ]);
-    const remotePdf = await addUrlDocument(db, projectId, { url: `${base}/doc.pdf`, title: 'Remote' }, hashingEmbedder());
+    const remotePdf = await addUrlDocument(
+      db,
+      projectId,
+      { url: `${base}/doc.pdf`, title: 'Remote' },
+      hashingEmbedder(),
+    );
     expect(remotePdf).toMatchObject({ title: 'Remote', sourceKind: 'url', status: 'ready' });
 
     await expect(addUrlDocument(db, projectId, { url: `${base}/image` }, hashingEmbedder())).rejects.toThrow(
       /"image\/png"; only HTML, PDF, Markdown and plain text pages/,
     );
-    await expect(addUrlDocument(db, projectId, { url: `${base}/missing` }, hashingEmbedder())).rejects.toThrow(/HTTP 404/);
+    await expect(
+      addUrlDocument(db, projectId, { url: `${base}/missing` }, hashingEmbedder()),
+    ).rejects.toThrow(/HTTP 404/);
     await expect(addUrlDocument(db, projectId, { url: `${base}/huge` }, hashingEmbedder())).rejects.toThrow(
       /larger than 20 MB/,
     );
-    await expect(addTextDocument(db, projectId, { title: 'Empty', kind: 'text', text: ' \n ' }, hashingEmbedder())).rejects.toThrow(
-      /no text to index/,
-    );
+    await expect(
+      addTextDocument(db, projectId, { title: 'Empty', kind: 'text', text: ' \n ' }, hashingEmbedder()),
+    ).rejects.toThrow(/no text to index/);
     expect(await db.knowledgeDocument.count({ where: { projectId } })).toBe(3);
   });
 
   it('refuses a document over the size cap, naming the cap', async () => {
     const projectId = await newProject();
     await expect(
-      addDocument(db, projectId, { title: 'Big', kind: 'text', bytes: new Uint8Array(MAX_DOCUMENT_BYTES + 1) }, hashingEmbedder()),
+      addDocument(
+        db,
+        projectId,
+        { title: 'Big', kind: 'text', bytes: new Uint8Array(MAX_DOCUMENT_BYTES + 1) },
+        hashingEmbedder(),
+      ),
     ).rejects.toThrow(/at most 20 MB can be added/);
   });
 

@@ -10,7 +10,10 @@ import { invalid } from '@/server/errors';
  */
 export async function parsePdf(bytes: Uint8Array): Promise<Section[]> {
   if (!startsWithPdfHeader(bytes))
-    throw invalid('The file is not a PDF (it does not start with "%PDF-"). Upload a PDF, or choose its real kind.', 'file');
+    throw invalid(
+      'The file is not a PDF (it does not start with "%PDF-"). Upload a PDF, or choose its real kind.',
+      'file',
+    );
   let pages: string[];
   try {
     // PDF.js takes the buffer over; a copy leaves the caller's bytes intact.

@@ -4,6 +4,7 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { chunksForResults, fullTextRanked } from '@/server/db/knowledge-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import { invalid } from '@/server/errors';
+import type { KnowledgeEmbedder } from './embedder';
 import { nearest, projectVectors } from './vector-cache';
 
 export interface KnowledgeHit {
@@ -50,14 +51,50 @@ export async function searchKnowledge(
       : Promise.resolve([]),
   ]);
   const vectorIds = nearest(index, vector, candidates).map((hit) => hit.id);
-  const fused = [...fuseRanks([vectorIds, textIds]).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+  const fused = [...fuseRanks([vectorIds, textIds]).entries()]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, limit);
   if (!fused.length) return [];
   const rows = await plainSql(db).run(chunksForResults, { projectId, ids: fused.map(([id]) => id) });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return fused.flatMap(([id, score]) => {
     const row = byId.get(id);
     return row
-      ? [{ chunkId: id, documentId: row.documentId, title: row.title, headingPath: row.headingPath, text: row.text, score }]
+      ? [
+          {
+            chunkId: id,
+            documentId: row.documentId,
+            title: row.title,
+            headingPath: row.headingPath,
+            text: row.text,
+            score,
+          },
+        ]
       : [];
   });
+}
+
+/**
+ * `searchKnowledge` for a question in words: embedded first by the project's embedder (the
+ * assistant's retrieval and the screen's test search).
+ */
+export async function searchWithEmbedder(
+  db: PrismaClient,
+  projectId: number,
+  query: string,
+  embedder: KnowledgeEmbedder,
+  options: { limit?: number } = {},
+): Promise<KnowledgeHit[]> {
+  let vector: number[] | undefined;
+  try {
+    [vector] = await embedder.embed([query]);
+  } catch (error) {
+    throw invalid(
+      `The question could not be embedded: ${error instanceof Error ? error.message : String(error)}`,
+      'query',
+    );
+  }
+  if (!vector)
+    throw invalid(`The embedding model "${embedder.model}" returned no vector for the question.`, 'query');
+  return searchKnowledge(db, projectId, query, vector, options);
 }

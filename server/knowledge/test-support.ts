@@ -19,13 +19,13 @@ export function hashingEmbedder(dimensions = 256, model = `hash-bow-${dimensions
 }
 
 export function hashedVector(text: string, dimensions: number): number[] {
-  const vector = new Array<number>(dimensions).fill(0);
+  const vector: number[] = new Array(dimensions).fill(0);
   for (const raw of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     const word = raw.length > 3 ? raw.replace(/s$/, '') : raw;
     vector[fnv1a(word) % dimensions] += 1;
   }
   // A text with no words still gets a valid (non-zero) vector.
-  if (vector.every((x) => x === 0)) vector[0] = 1;
+  if (!vector.some((x) => x !== 0)) vector[0] = 1;
   const norm = Math.sqrt(vector.reduce((s, x) => s + x * x, 0));
   return vector.map((x) => x / norm);
 }
@@ -40,7 +40,10 @@ function fnv1a(text: string): number {
 }
 
 /** An embedder that answers with vectors of the wrong size, or fails, for the failure tests. */
-export function brokenEmbedder(kind: 'wrong-dimensions' | 'throws', model = 'hash-bow-256'): KnowledgeEmbedder {
+export function brokenEmbedder(
+  kind: 'wrong-dimensions' | 'throws',
+  model = 'hash-bow-256',
+): KnowledgeEmbedder {
   return {
     model,
     async embed(texts) {
@@ -52,8 +55,8 @@ export function brokenEmbedder(kind: 'wrong-dimensions' | 'throws', model = 'has
 
 /** A minimal valid one-page PDF with these lines of text (Helvetica), written by hand. */
 export function minimalPdf(lines: string[]): Uint8Array {
-  const escape = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
-  const content = `BT /F1 12 Tf 72 720 Td ${lines.map((l, i) => `${i ? '0 -16 Td ' : ''}(${escape(l)}) Tj`).join(' ')} ET`;
+  const pdfString = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
+  const content = `BT /F1 12 Tf 72 720 Td ${lines.map((l, i) => `${i ? '0 -16 Td ' : ''}(${pdfString(l)}) Tj`).join(' ')} ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',

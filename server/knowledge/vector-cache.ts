@@ -26,12 +26,17 @@ const globalForCache = globalThis as unknown as {
   blockbotVectorCache?: Map<string, Promise<VectorIndex>>;
 };
 // Insertion order is recency: a hit is moved to the end.
-const cache = (globalForCache.blockbotVectorCache ??= new Map());
+globalForCache.blockbotVectorCache ??= new Map();
+const cache = globalForCache.blockbotVectorCache;
 
 const sizeOf = (index: VectorIndex) => index.codes.byteLength + index.ids.byteLength * 2;
 
 /** The project's current vectors of `dimensions`, from the cache or loaded afresh. */
-export async function projectVectors(db: PrismaClient, projectId: number, dimensions: number): Promise<VectorIndex> {
+export async function projectVectors(
+  db: PrismaClient,
+  projectId: number,
+  dimensions: number,
+): Promise<VectorIndex> {
   const sql = plainSql(db);
   const [row] = await sql.run(knowledgeRevision, { projectId });
   const revision = row?.revision ?? 0;
