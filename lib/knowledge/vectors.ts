@@ -1,3 +1,5 @@
+import { STOP_WORDS } from './stop-words';
+
 /**
  * Embedding vectors as the knowledge base keeps them: normalised to length 1 (so a dot product
  * is the cosine similarity) and stored as little-endian float32 bytes.
@@ -66,12 +68,13 @@ export function fuseRanks(lists: readonly (readonly number[])[]): Map<number, nu
 /**
  * The words of a question as a tsquery any of whose words matches (`refund | policy`), so
  * ts_rank orders chunks by how many and how often they match; plainto_tsquery would demand
- * every word. Only letters and digits pass, so the text is always a valid tsquery. Null when
- * the question has no words.
+ * every word. Stop words are left out (they match every chunk, and each match is ranked).
+ * Only letters and digits pass, so the text is always a valid tsquery. Null when the question
+ * has no words to search for.
  */
 export function anyWordQuery(question: string, maxWords = 32): string | null {
   const words = [...new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])]
-    .filter((w) => w.length > 1)
+    .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
     .slice(0, maxWords);
   return words.length ? words.join(' | ') : null;
 }
