@@ -50,6 +50,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'Clients per block, arrows followed, where clients stop, and funnels.',
       },
       {
+        doc: 'knowledge-base',
+        label: 'Knowledge base',
+        about: 'Documents the AI assistant answers from: formats, chunks, search and limits.',
+      },
+      {
         doc: 'bot-schema',
         label: 'Schema format',
         about: 'The JSON format of a bot, for import and export.',
