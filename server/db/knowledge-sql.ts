@@ -22,14 +22,15 @@ export const knowledgeRevision = new PreparedStatement(
 );
 
 /**
- * One page (by id) of the searchable vectors of one dimension: chunks of ready documents.
+ * One page (by id) of the searchable vectors of one dimension (and of one model, unless $model
+ * is null): chunks of ready documents.
  * bytea arrives as bytes on both databases (a Buffer from pg, a Uint8Array from PGlite).
  */
 export const vectorPage = new PreparedStatement(
   `SELECT c.id, c.embedding
    FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d.id = c."documentId"
    WHERE c."projectId" = $projectId::int AND d.status = 'ready' AND c.dimensions = $dimensions::int
-     AND c.embedding IS NOT NULL AND c.id > $after::int
+     AND ($model::text IS NULL OR c."embeddingModel" = $model::text) AND c.embedding IS NOT NULL AND c.id > $after::int
    ORDER BY c.id LIMIT $limit::int`,
   z.object({ id: column.int, embedding: z.instanceof(Uint8Array) }),
 );

@@ -260,8 +260,9 @@ async function embedDocument(
   embedder: KnowledgeEmbedder,
   { full }: { full: boolean },
 ): Promise<KnowledgeDocumentView> {
+  // The status stays as it is meanwhile (a new document is `indexing`): a ready document whose
+  // edited chunk is embedded again stays searchable.
   await requireDocument(db, projectId, documentId);
-  await db.knowledgeDocument.update({ where: { id: documentId }, data: { status: 'indexing', error: null } });
   let error: string | null = null;
   try {
     const stale = await db.knowledgeChunk.findMany({

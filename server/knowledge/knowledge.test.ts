@@ -18,7 +18,7 @@ import {
   reindexDocument,
 } from './documents';
 import { parseDocument } from './parse-document';
-import { searchKnowledge } from './search';
+import { searchKnowledge, searchWithEmbedder } from './search';
 import { brokenEmbedder, hashedVector, hashingEmbedder, minimalPdf } from './test-support';
 
 let tdb: TestDatabase;
@@ -222,6 +222,26 @@ describe('indexing and retrieval', () => {
     expect(other.calls.flat()).toHaveLength(doc.chunkCount);
     const found = await searchKnowledge(db, projectId, 'return', hashedVector('return an item', 128));
     expect(found[0].headingPath).toEqual(['Shop help', 'Returns']);
+  });
+
+  it("never compares a model's question with another model's chunks of the same dimension", async () => {
+    const projectId = await newProject();
+    const one = hashingEmbedder(256, 'model-one');
+    const two = hashingEmbedder(256, 'model-two');
+    await addTextDocument(db, projectId, { title: 'One', kind: 'text', text: 'Alpha beta gamma.' }, one);
+    const second = await addTextDocument(
+      db,
+      projectId,
+      { title: 'Two', kind: 'text', text: 'Delta epsilon.' },
+      two,
+    );
+    // No words to match: the vector side alone.
+    const hits = await searchKnowledge(db, projectId, '', hashedVector('alpha beta gamma', 256), {
+      limit: 10,
+      model: 'model-two',
+    });
+    expect(hits.map((h) => h.documentId)).toEqual([second.id]);
+    expect((await searchWithEmbedder(db, projectId, 'gamma?', one))[0].title).toBe('One');
   });
 
   it('vectors of the wrong dimension, or a failing embedder, fail that document clearly and lose nothing else', async () => {

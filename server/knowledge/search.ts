@@ -24,14 +24,15 @@ const CANDIDATES_PER_RESULT = 4;
  * The chunks of the project's ready documents that best answer `query`, best first: the
  * nearest by embedding (`queryVector`, the query embedded by the same model as the chunks)
  * and the best full-text matches, fused by reciprocal rank (lib/knowledge/vectors.ts). Chunks
- * of another dimension than the query's are not compared.
+ * of another dimension than the query's are not compared, nor, with `model` (the embedder's),
+ * those another model embedded.
  */
 export async function searchKnowledge(
   db: PrismaClient,
   projectId: number,
   query: string,
   queryVector: readonly number[],
-  options: { limit?: number } = {},
+  options: { limit?: number; model?: string } = {},
 ): Promise<KnowledgeHit[]> {
   const limit = Math.min(Math.max(1, Math.floor(options.limit ?? 5)), MAX_SEARCH_LIMIT);
   const candidates = Math.max(20, limit * CANDIDATES_PER_RESULT);
@@ -43,7 +44,7 @@ export async function searchKnowledge(
   }
   const tsQuery = anyWordQuery(query);
   const [index, textIds] = await Promise.all([
-    projectVectors(db, projectId, vector.length),
+    projectVectors(db, projectId, vector.length, options.model ?? null),
     tsQuery
       ? plainSql(db)
           .run(fullTextRanked, { projectId, query: tsQuery, limit: candidates })
@@ -96,5 +97,5 @@ export async function searchWithEmbedder(
   }
   if (!vector)
     throw invalid(`The embedding model "${embedder.model}" returned no vector for the question.`, 'query');
-  return searchKnowledge(db, projectId, query, vector, options);
+  return searchKnowledge(db, projectId, query, vector, { ...options, model: embedder.model });
 }

@@ -31,16 +31,20 @@ const cache = globalForCache.blockbotVectorCache;
 
 const sizeOf = (index: VectorIndex) => index.codes.byteLength + index.ids.byteLength * 2;
 
-/** The project's current vectors of `dimensions`, from the cache or loaded afresh. */
+/**
+ * The project's current vectors of `dimensions` (and of `model`, when given: two models' vectors
+ * of one dimension are not comparable), from the cache or loaded afresh.
+ */
 export async function projectVectors(
   db: PrismaClient,
   projectId: number,
   dimensions: number,
+  model: string | null = null,
 ): Promise<VectorIndex> {
   const sql = plainSql(db);
   const [row] = await sql.run(knowledgeRevision, { projectId });
   const revision = row?.revision ?? 0;
-  const key = `${projectId}:${dimensions}`;
+  const key = `${projectId}:${dimensions}:${model ?? ''}`;
   const cached = cache.get(key);
   if (cached) {
     const index = await cached.catch(() => null);
@@ -51,7 +55,7 @@ export async function projectVectors(
     }
   }
   // Read after the revision: a change meanwhile makes the next search load again.
-  const loading = loadVectors(db, projectId, dimensions, revision);
+  const loading = loadVectors(db, projectId, dimensions, model, revision);
   cache.delete(key);
   cache.set(key, loading);
   loading.then(evict, () => cache.get(key) === loading && cache.delete(key));
@@ -62,6 +66,7 @@ async function loadVectors(
   db: PrismaClient,
   projectId: number,
   dimensions: number,
+  model: string | null,
   revision: number,
 ): Promise<VectorIndex> {
   const sql = plainSql(db);
@@ -69,7 +74,7 @@ async function loadVectors(
   const parts: Int8Array[] = [];
   const scales: number[] = [];
   for (let after = 0; ; ) {
-    const rows = await sql.run(vectorPage, { projectId, dimensions, after, limit: PAGE });
+    const rows = await sql.run(vectorPage, { projectId, dimensions, model, after, limit: PAGE });
     const codes = new Int8Array(rows.length * dimensions);
     rows.forEach((r, i) => {
       ids.push(r.id);
