@@ -66,15 +66,17 @@ export function fuseRanks(lists: readonly (readonly number[])[]): Map<number, nu
 }
 
 /**
- * The words of a question as a tsquery any of whose words matches (`refund | policy`), so
- * ts_rank orders chunks by how many and how often they match; plainto_tsquery would demand
- * every word. Stop words are left out (they match every chunk, and each match is ranked).
- * Only letters and digits pass, so the text is always a valid tsquery. Null when the question
- * has no words to search for.
+ * The full-text queries for a question (tsqueries of the 'simple' configuration): `pairs`
+ * matches chunks holding at least two of its words (`a & b | a & c | b & c`), `any` those
+ * holding any (`a | b | c`); ts_rank orders either by how many and how often they match.
+ * `pairs` is asked first: it is selective, while `any` matches every chunk with one common word,
+ * and ranking each match is the search's cost. Stop words are left out (they match every chunk).
+ * Only letters and digits pass, so the text is always a valid tsquery. Null: no such query.
  */
-export function anyWordQuery(question: string, maxWords = 32): string | null {
+export function textQueries(question: string, maxWords = 8): { pairs: string | null; any: string | null } {
   const words = [...new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])]
     .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
     .slice(0, maxWords);
-  return words.length ? words.join(' | ') : null;
+  const pairs = words.flatMap((a, i) => words.slice(i + 1).map((b) => `${a} & ${b}`));
+  return { pairs: pairs.length ? pairs.join(' | ') : null, any: words.length ? words.join(' | ') : null };
 }

@@ -37,7 +37,7 @@ export const vectorPage = new PreparedStatement(
 
 /**
  * Chunks of ready documents matching $query (a tsquery of the 'simple' configuration, see
- * anyWordQuery in lib/knowledge/vectors.ts), best first by ts_rank_cd: headings weigh less
+ * textQueries in lib/knowledge/vectors.ts), best first by ts_rank_cd: headings weigh less
  * than the text (weights set by the chunk's trigger).
  */
 export const fullTextRanked = new PreparedStatement(

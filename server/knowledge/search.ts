@@ -1,5 +1,5 @@
 import { MAX_SEARCH_LIMIT } from '@/lib/knowledge/limits';
-import { anyWordQuery, fuseRanks, normalise } from '@/lib/knowledge/vectors';
+import { fuseRanks, normalise, textQueries } from '@/lib/knowledge/vectors';
 import type { PrismaClient } from '@/server/db/client-type';
 import { chunksForResults, fullTextRanked } from '@/server/db/knowledge-sql';
 import { plainSql } from '@/server/db/raw-sql';
@@ -42,14 +42,9 @@ export async function searchKnowledge(
   } catch (error) {
     throw invalid(`queryVector: ${(error as Error).message}`, 'queryVector');
   }
-  const tsQuery = anyWordQuery(query);
   const [index, textIds] = await Promise.all([
     projectVectors(db, projectId, vector.length, options.model ?? null),
-    tsQuery
-      ? plainSql(db)
-          .run(fullTextRanked, { projectId, query: tsQuery, limit: candidates })
-          .then((rows) => rows.map((r) => r.id))
-      : Promise.resolve([]),
+    fullTextIds(db, projectId, query, candidates),
   ]);
   const vectorIds = nearest(index, vector, candidates).map((hit) => hit.id);
   const fused = [...fuseRanks([vectorIds, textIds]).entries()]
@@ -98,4 +93,21 @@ export async function searchWithEmbedder(
   if (!vector)
     throw invalid(`The embedding model "${embedder.model}" returned no vector for the question.`, 'query');
   return searchKnowledge(db, projectId, query, vector, { ...options, model: embedder.model });
+}
+
+/**
+ * The best full-text matches' ids, best first: chunks holding two of the question's words, then,
+ * when those are fewer than `limit`, chunks holding any of them.
+ */
+export async function fullTextIds(db: PrismaClient, projectId: number, question: string, limit: number) {
+  const { pairs, any } = textQueries(question);
+  const sql = plainSql(db);
+  const ids = pairs
+    ? (await sql.run(fullTextRanked, { projectId, query: pairs, limit })).map((r) => r.id)
+    : [];
+  if (ids.length >= limit || !any) return ids;
+  const seen = new Set(ids);
+  for (const { id } of await sql.run(fullTextRanked, { projectId, query: any, limit }))
+    if (!seen.has(id) && ids.length < limit) ids.push(id);
+  return ids;
 }
