@@ -313,6 +313,25 @@ describe('indexing and retrieval', () => {
     expect((await ask(theirs, 'vault code'))[0].title).toBe('Secret');
   });
 
+  it("another instance's change reaches this process's vector cache by the project's revision", async () => {
+    const projectId = await newProject();
+    const doc = await addTextDocument(
+      db,
+      projectId,
+      { title: 'FAQ', kind: 'markdown', text: FAQ },
+      hashingEmbedder(),
+    );
+    const vector = hashedVector('return an item within 30 days', 256);
+    const vectorOnly = () => searchKnowledge(db, projectId, '', vector, { limit: 10 });
+    expect(await vectorOnly()).toHaveLength(3);
+    // Written as another instance would, without this process's knowledge: the cache is only
+    // told by the revision.
+    await db.knowledgeDocument.update({ where: { id: doc.id }, data: { status: 'failed' } });
+    expect(await vectorOnly()).toHaveLength(3);
+    await db.project.update({ where: { id: projectId }, data: { knowledgeRevision: { increment: 1 } } });
+    expect(await vectorOnly()).toEqual([]);
+  });
+
   it('a deleted document leaves the search at once', async () => {
     const projectId = await newProject();
     const doc = await addTextDocument(
