@@ -1,4 +1,3 @@
-import { extractText, getDocumentProxy } from 'unpdf';
 import type { Section } from '@/lib/knowledge/sections';
 import { tidyText } from '@/lib/knowledge/sections';
 import { invalid } from '@/server/errors';
@@ -14,6 +13,8 @@ export async function parsePdf(bytes: Uint8Array): Promise<Section[]> {
       'The file is not a PDF (it does not start with "%PDF-"). Upload a PDF, or choose its real kind.',
       'file',
     );
+  // Loaded on first use: PDF.js is several MB, and the routes importing this module serve much else.
+  const { extractText, getDocumentProxy } = await import('unpdf');
   let pages: string[];
   try {
     // PDF.js takes the buffer over; a copy leaves the caller's bytes intact.
