@@ -11,6 +11,9 @@ const nextConfig = (phase) => ({
     'pg-boss',
     '@prisma/adapter-pg',
     'pg',
+    // PDF.js (inside unpdf, the knowledge base's PDF reader) is several MB loaded on first use:
+    // required from node_modules at run time rather than bundled into the routes that import it.
+    'unpdf',
   ],
   poweredByHeader: false,
   // Its 308 from `/api/{key}/{action}/` would repeat the API key in Location; the route matches

@@ -20,6 +20,7 @@ const benches: Record<string, string> = {
   broadcast: './broadcast.bench.ts',
   versions: './versions.bench.ts',
   analytics: './analytics.bench.ts',
+  knowledge: './knowledge.bench.ts',
   telephony: './telephony.bench.ts',
 };
 

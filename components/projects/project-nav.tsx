@@ -22,6 +22,7 @@ export function ProjectNav({ projectId, name, role }: { projectId: number; name:
     { href: `${base}/clients`, label: 'Clients' },
     { href: `${base}/broadcasts`, label: 'Broadcasts' },
     { href: `${base}/channels`, label: 'Channels' },
+    { href: `${base}/knowledge`, label: 'Knowledge' },
     { href: `${base}/settings`, label: 'Settings', managers: true },
     { href: `${base}/api-keys`, label: 'API keys', managers: true },
     { href: `${base}/team`, label: 'Team', managers: true },

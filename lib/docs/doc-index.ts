@@ -60,6 +60,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'API keys and tokens for requests and AI providers: write-only, encrypted, masked.',
       },
       {
+        doc: 'knowledge-base',
+        label: 'Knowledge base',
+        about: 'Documents the AI assistant answers from: formats, chunks, search and limits.',
+      },
+      {
         doc: 'bot-schema',
         label: 'Schema format',
         about: 'The JSON format of a bot, for import and export.',

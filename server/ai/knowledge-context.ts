@@ -1,10 +1,8 @@
 import type { KnowledgeExcerpt } from '@/lib/ai/prompt';
 import type { RunState } from '@/server/engine/run-state';
-import { searchKnowledge } from '@/server/knowledge/knowledge-search';
-import { providerEndpoint } from './ai-call';
+import { searchKnowledge } from '@/server/knowledge/search';
 import { findProvider } from './ai-settings';
-import { AiProviderError, embed } from './provider';
-import { recordUsage } from './usage';
+import { providerEmbedder } from './provider-embedder';
 
 /** Chunks an AI call is given: the best few are enough, and each costs prompt tokens. */
 const EXCERPTS = 5;
@@ -21,30 +19,28 @@ export async function knowledgeExcerpts(
 ): Promise<KnowledgeExcerpt[]> {
   if (run.project.plan !== 'ai' || !query.trim()) return [];
   const skipped = (message: string) => {
-    run.note('ai_error', { ...where, reason: 'knowledge', message });
+    run.note('ai_error', {
+      ...where,
+      reason: 'knowledge',
+      message: `the knowledge base was not searched: ${message}`,
+    });
     return [];
   };
   const provider = await findProvider(run.db, run.project.id, providerName);
   if ('missing' in provider) return skipped(provider.missing);
-  if (!provider.embeddingModel)
-    return skipped(
-      `AI provider "${provider.name}" has no embedding model: set one in Settings, AI to search the knowledge base`,
-    );
-  const endpoint = await providerEndpoint(run.db, run.project.id, provider);
-  if ('missing' in endpoint) return skipped(endpoint.missing);
-  let vector: number[];
+  const embedder = await providerEmbedder(run.db, run.project, provider);
+  if ('missing' in embedder) return skipped(embedder.missing);
+  let vector: number[] | undefined;
   try {
-    const embedded = await embed(endpoint, [query], { timeoutMs: provider.timeoutSeconds * 1000 });
-    vector = embedded.vectors[0];
-    await recordUsage(run.db, run.project, run.deps.now(), {
-      inputTokens: embedded.usage.tokens,
-      outputTokens: 0,
-    });
+    [vector] = await embedder.embed([query]);
   } catch (error) {
-    if (!(error instanceof AiProviderError)) throw error;
-    return skipped(`the knowledge base was not searched: ${error.message}`);
+    return skipped((error as Error).message);
   }
-  const hits = await searchKnowledge(run.db, run.project.id, query, vector, { limit: EXCERPTS });
+  if (!vector) return skipped('the embedding model gave no vector');
+  const hits = await searchKnowledge(run.db, run.project.id, query, vector, {
+    limit: EXCERPTS,
+    model: embedder.model,
+  });
   run.note('knowledge', {
     ...where,
     chunks: hits.map((h) => ({

@@ -8,6 +8,7 @@ import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
 import { crmRouter } from './routers/crm';
 import { inboxRouter } from './routers/inbox';
+import { knowledgeRouter } from './routers/knowledge';
 import { listsRouter } from './routers/lists';
 import { projectRouter } from './routers/project';
 import { requestTestRouter } from './routers/request-test';
@@ -37,6 +38,7 @@ export const appRouter = createTRPCRouter({
   broadcasts: broadcastsRouter,
   versions: versionsRouter,
   analytics: analyticsRouter,
+  knowledge: knowledgeRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,38 @@
+import { AI_PLAN_MESSAGE } from '@/server/ai/ai-call';
+import { findProvider } from '@/server/ai/ai-settings';
+import { providerEmbedder } from '@/server/ai/provider-embedder';
+import type { PrismaClient } from '@/server/db/client-type';
+import { DomainError } from '@/server/errors';
+
+/**
+ * What indexing and search need from an embedding provider: texts in, one vector per text out.
+ * `model` names the model (and its settings, e.g. a reduced dimension): chunks embedded by
+ * another model are embedded again at their document's next re-index, and are never compared
+ * with this one's vectors.
+ */
+export interface KnowledgeEmbedder {
+  model: string;
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+/**
+ * The embedder of a project's knowledge base: its default AI provider's embedding model
+ * (Settings, AI; docs/ai.md), on the AI plan.
+ */
+export async function projectEmbedder(db: PrismaClient, projectId: number): Promise<KnowledgeEmbedder> {
+  const project = await db.project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { id: true, plan: true, timeZone: true },
+  });
+  if (project.plan !== 'ai') throw new DomainError('invalid', `${AI_PLAN_MESSAGE(project.plan)}.`, 'plan');
+  const provider = await findProvider(db, projectId, '');
+  if ('missing' in provider)
+    throw new DomainError(
+      'invalid',
+      'No AI provider is configured for this project, so its knowledge base cannot be indexed or searched: add one with an embedding model in Settings, AI.',
+      'provider',
+    );
+  const embedder = await providerEmbedder(db, project, provider);
+  if ('missing' in embedder) throw new DomainError('invalid', embedder.missing, 'provider');
+  return embedder;
+}

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MAX_DOCUMENT_BYTES } from '@/lib/knowledge/limits';
+import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
+import { uploadedBytes } from '@/server/knowledge/knowledge-http';
+import { hashingEmbedder } from '@/server/knowledge/test-support';
+import { signedInCaller } from './testing/signed-in';
+
+// The provider settings do not exist yet: projects have no embedder unless a test gives one.
+const provider = vi.hoisted(() => ({ configured: false }));
+vi.mock('@/server/knowledge/embedder', async (original) => {
+  const real = await original<typeof import('@/server/knowledge/embedder')>();
+  return {
+    ...real,
+    projectEmbedder: async (db: never, projectId: number) =>
+      provider.configured ? hashingEmbedder() : real.projectEmbedder(db, projectId),
+  };
+});
+
+let tdb: TestDatabase;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+});
+afterAll(() => tdb?.close());
+
+async function setup(tag: string) {
+  const owner = await signedInCaller(tdb.prisma, `owner-${tag}@example.com`);
+  const project = await owner.project.create({ name: tag, timeZone: 'UTC', withDemoBot: false });
+  const operator = await signedInCaller(tdb.prisma, `op-${tag}@example.com`);
+  await tdb.prisma.projectMember.create({
+    data: {
+      projectId: project.id,
+      userId: `u-op-${tag}@example.com`,
+      email: `op-${tag}@example.com`,
+      role: 'operator',
+    },
+  });
+  const stranger = await signedInCaller(tdb.prisma, `x-${tag}@example.com`);
+  return { owner, operator, stranger, projectId: project.id };
+}
+
+describe('knowledge router', () => {
+  it('without an AI provider, says so clearly', async () => {
+    provider.configured = false;
+    const { owner, projectId } = await setup('none');
+    await expect(
+      owner.knowledge.addText({ projectId, title: 'A', kind: 'text', text: 'Hello' }),
+    ).rejects.toThrow(/No AI provider is configured for this project/);
+    await expect(owner.knowledge.testSearch({ projectId, query: 'hello' })).rejects.toThrow(/No AI provider/);
+    expect(await owner.knowledge.documents({ projectId })).toEqual([]);
+  });
+
+  it('owners and admins write, members read and test, strangers see nothing', async () => {
+    provider.configured = true;
+    const { owner, operator, stranger, projectId } = await setup('roles');
+    const doc = await owner.knowledge.addText({
+      projectId,
+      title: 'Hours',
+      kind: 'markdown',
+      text: '# Hours\nWe open at nine.\n\n# Prices\nCoffee costs two euros.',
+    });
+    expect(doc).toMatchObject({ status: 'ready', chunkCount: 2 });
+
+    expect((await operator.knowledge.documents({ projectId })).map((d) => d.title)).toEqual(['Hours']);
+    const { chunks } = await operator.knowledge.chunks({ projectId, documentId: doc.id });
+    expect(chunks.map((c) => c.headingPath)).toEqual([['Hours'], ['Prices']]);
+    const [hit] = await operator.knowledge.testSearch({ projectId, query: 'How much is a coffee?' });
+    expect(hit).toMatchObject({ chunkId: chunks[1].id, title: 'Hours', headingPath: ['Prices'] });
+
+    await expect(
+      operator.knowledge.editChunk({ projectId, chunkId: chunks[0].id, text: 'x' }),
+    ).rejects.toThrow(/owner or an admin/);
+    await expect(operator.knowledge.delete({ projectId, documentId: doc.id })).rejects.toThrow(
+      /owner or an admin/,
+    );
+    await expect(stranger.knowledge.documents({ projectId })).rejects.toThrow(/not a member/);
+
+    const edited = await owner.knowledge.editChunk({
+      projectId,
+      chunkId: chunks[0].id,
+      text: 'We open at ten.',
+    });
+    expect(edited.status).toBe('ready');
+    expect((await owner.knowledge.reindex({ projectId, documentId: doc.id })).status).toBe('ready');
+    await expect(owner.knowledge.addUrl({ projectId, url: 'ftp://example.com/x' })).rejects.toThrow(
+      /https:\/\//,
+    );
+    await expect(owner.knowledge.addText({ projectId, title: ' ', kind: 'text', text: 'x' })).rejects.toThrow(
+      /title: Give the document a title/,
+    );
+    await owner.knowledge.delete({ projectId, documentId: doc.id });
+    expect(await owner.knowledge.documents({ projectId })).toEqual([]);
+  });
+});
+
+describe('the upload route body', () => {
+  it('refuses a 200 MB upload by its declared length without reading it', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024 * 1024));
+      },
+    });
+    const request = new Request('http://localhost/upload', {
+      method: 'POST',
+      body,
+      headers: { 'content-length': String(200 * 1024 * 1024) },
+      duplex: 'half',
+    } as RequestInit);
+    const refused = await uploadedBytes(request);
+    expect(refused).toBeInstanceOf(Response);
+    expect((refused as Response).status).toBe(413);
+    expect(await (refused as Response).json()).toEqual({
+      error: 'The file is larger than 20 MB, the most a knowledge base document may be; split it into parts.',
+      field: 'file',
+    });
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
+  it('stops reading an undeclared body as soon as it passes the cap', async () => {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 1024 * 1024;
+        if (sent > 200 * 1024 * 1024) controller.close();
+        else controller.enqueue(new Uint8Array(1024 * 1024));
+      },
+    });
+    const request = new Request('http://localhost/upload', {
+      method: 'POST',
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const refused = await uploadedBytes(request);
+    expect((refused as Response).status).toBe(413);
+    expect(sent).toBeLessThan(MAX_DOCUMENT_BYTES + 4 * 1024 * 1024);
+  });
+
+  it('passes a body within the cap', async () => {
+    const bytes = await uploadedBytes(
+      new Request('http://localhost/upload', { method: 'POST', body: 'hello' }),
+    );
+    expect(new TextDecoder().decode(bytes as Uint8Array)).toBe('hello');
+  });
+});
