@@ -1,26 +1,39 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DOCUMENT_BYTES } from '@/lib/knowledge/limits';
+import { saveProvider } from '@/server/ai/ai-settings';
+import { type FakeOpenAi, startFakeOpenAi } from '@/server/ai/testing/fake-openai';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { uploadedBytes } from '@/server/knowledge/knowledge-http';
-import { hashingEmbedder } from '@/server/knowledge/test-support';
+import { setSecret } from '@/server/secrets/secret-service';
 import { signedInCaller } from './testing/signed-in';
 
-// The provider settings do not exist yet: projects have no embedder unless a test gives one.
-const provider = vi.hoisted(() => ({ configured: false }));
-vi.mock('@/server/knowledge/embedder', async (original) => {
-  const real = await original<typeof import('@/server/knowledge/embedder')>();
-  return {
-    ...real,
-    projectEmbedder: async (db: never, projectId: number) =>
-      provider.configured ? hashingEmbedder() : real.projectEmbedder(db, projectId),
-  };
+let tdb: TestDatabase;
+let fake: FakeOpenAi;
+const allowed = process.env.BLOCKBOT_HTTP_ALLOW_HOSTS;
+beforeAll(async () => {
+  process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+  tdb = await createTestDatabase();
+  fake = await startFakeOpenAi({ dimensions: 64 });
+});
+afterAll(async () => {
+  await fake?.close();
+  await tdb?.close();
+  if (allowed === undefined) delete process.env.BLOCKBOT_HTTP_ALLOW_HOSTS;
+  else process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = allowed;
 });
 
-let tdb: TestDatabase;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(() => tdb?.close());
+/** The AI plan, and the fake OpenAI server as the default provider with an embedding model. */
+async function withProvider(projectId: number) {
+  await tdb.prisma.project.update({ where: { id: projectId }, data: { plan: 'ai' } });
+  await setSecret(tdb.prisma, projectId, 'OPENAI_KEY', fake.apiKey);
+  await saveProvider(tdb.prisma, projectId, null, {
+    name: 'fake',
+    baseUrl: fake.url,
+    chatModel: 'gpt-4o-mini',
+    embeddingModel: 'text-embedding-3-small',
+    apiKeySecret: 'OPENAI_KEY',
+  });
+}
 
 async function setup(tag: string) {
   const owner = await signedInCaller(tdb.prisma, `owner-${tag}@example.com`);
@@ -40,8 +53,8 @@ async function setup(tag: string) {
 
 describe('knowledge router', () => {
   it('without an AI provider, says so clearly', async () => {
-    provider.configured = false;
     const { owner, projectId } = await setup('none');
+    await tdb.prisma.project.update({ where: { id: projectId }, data: { plan: 'ai' } });
     await expect(
       owner.knowledge.addText({ projectId, title: 'A', kind: 'text', text: 'Hello' }),
     ).rejects.toThrow(/No AI provider is configured for this project/);
@@ -50,8 +63,8 @@ describe('knowledge router', () => {
   });
 
   it('owners and admins write, members read and test, strangers see nothing', async () => {
-    provider.configured = true;
     const { owner, operator, stranger, projectId } = await setup('roles');
+    await withProvider(projectId);
     const doc = await owner.knowledge.addText({
       projectId,
       title: 'Hours',

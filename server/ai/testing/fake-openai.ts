@@ -34,7 +34,7 @@ export type FakeAnswer =
   | { hugeBytes: number }
   /** Embeddings of this many dimensions, whatever was asked. */
   | { dimensions: number }
-  | { delayMs: number; then: FakeAnswer };
+  | { delayMs: number; answer: FakeAnswer };
 
 export interface FakeRequest {
   method: string;
@@ -175,7 +175,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     if (scripted && 'delayMs' in scripted) {
       const timer = setTimeout(() => {
         timers.delete(timer);
-        answer(res, path, body, scripted.then);
+        answer(res, path, body, scripted.answer);
       }, scripted.delayMs);
       timers.add(timer);
       return;
