@@ -23,7 +23,7 @@ test('a secret, a provider tested from Settings, an assistant, and an AI step an
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByText('Settings saved.')).toBeVisible();
   const secrets = page.getByRole('form', { name: 'Add a secret' });
-  await secrets.getByLabel('Name').fill('OPENAI_KEY');
+  await secrets.getByLabel('Name', { exact: true }).fill('OPENAI_KEY');
   await secrets.getByLabel('Value').fill(fake.apiKey);
   await secrets.getByRole('button', { name: 'Add secret' }).click();
   await expect(page.getByText('Secret OPENAI_KEY saved.')).toBeVisible();
@@ -36,7 +36,7 @@ test('a secret, a provider tested from Settings, an assistant, and an AI step an
   await expect(page.getByText('No provider yet.')).toBeVisible();
   await page.getByRole('button', { name: 'Add provider' }).click();
   const provider = page.getByRole('form', { name: 'AI provider' });
-  await provider.getByLabel('Name').fill('fake');
+  await provider.getByLabel('Name', { exact: true }).fill('fake');
   await provider.getByLabel('Base URL').fill('not a url');
   await provider.getByRole('button', { name: 'Save provider' }).click();
   await expect(provider.getByRole('alert')).toContainText('baseUrl');
@@ -52,7 +52,7 @@ test('a secret, a provider tested from Settings, an assistant, and an AI step an
 
   await page.getByRole('button', { name: 'Add assistant' }).click();
   const assistant = page.getByRole('form', { name: 'Assistant' });
-  await assistant.getByLabel('Name').fill('Shop');
+  await assistant.getByLabel('Name', { exact: true }).fill('Shop');
   await assistant.getByLabel('Role').fill('You are the shop’s assistant.');
   await assistant.getByRole('button', { name: 'Save assistant' }).click();
   await expect(page.getByText('priority 0, always')).toBeVisible();
@@ -77,8 +77,8 @@ test('a secret, a provider tested from Settings, an assistant, and an AI step an
   await saved(page);
   await page.getByTestId('block-1').click();
   const editor = page.getByRole('complementary', { name: 'Block editor' });
-  await expect(editor.getByLabel('Prompt')).toHaveValue('Answer the client: #{question}');
-  await editor.getByLabel('Prompt').scrollIntoViewIfNeeded();
+  await expect(editor.getByLabel('Prompt', { exact: true })).toHaveValue('Answer the client: #{question}');
+  await editor.getByLabel('Prompt', { exact: true }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/block-editor-ai.png' });
 
   fake.next({ text: 'We deliver within two days.' });
