@@ -58,7 +58,22 @@ test('a secret, a provider tested from Settings, an assistant, and an AI step an
   await expect(page.getByText('priority 0, always')).toBeVisible();
   await page.screenshot({ path: 'test-results/settings-ai.png', fullPage: true });
 
-  // A bot whose start block asks the model; the simulator shows the answer and the log its cost.
+  // The knowledge base: a document indexed through the provider, found by a question.
+  await page.getByRole('link', { name: 'Knowledge' }).click();
+  await page.getByLabel('Title').fill('Delivery and returns');
+  await page
+    .getByLabel('Text', { exact: true })
+    .fill(
+      '# Delivery\nWe deliver within two days, anywhere in town.\n\n# Returns\nReturns are free for 30 days.',
+    );
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText('Delivery and returns').first()).toBeVisible();
+  await page.getByLabel('Question').fill('how fast is delivery in town');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: 'score' }).first()).toContainText('two days');
+  await page.screenshot({ path: 'test-results/knowledge.png', fullPage: true });
+
+  // A bot whose start block asks the model; the simulator shows the answer, the log its cost and citations.
   await page.goto(projectUrl);
   await importBot(page, 'ai-bot.json', {
     format: 'blockbot/schema@1',
@@ -69,7 +84,7 @@ test('a secret, a provider tested from Settings, an assistant, and an AI step an
         name: 'Ask the AI',
         text: 'Sorry, no answer right now.',
         trigger: { alternatives: '' },
-        ai: { prompt: 'Answer the client: #{question}', system: 'You are brief.' },
+        ai: { prompt: 'Answer the client: #{question}', system: 'You are brief.', useKnowledge: true },
       },
     ],
     arrows: [],
@@ -87,7 +102,11 @@ test('a secret, a provider tested from Settings, an assistant, and an AI step an
   await expect(page.getByTestId('sim-out').last()).toContainText('We deliver within two days.');
   await page.getByRole('tab', { name: 'Log' }).click();
   await expect(page.getByTestId('log')).toContainText('AI step in block #1 answered: fake, gpt-4o-mini');
+  await expect(page.getByTestId('log')).toContainText('Knowledge base: ');
+  await page.screenshot({ path: 'test-results/simulator-ai-log.png' });
   const sent = fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1);
   expect(JSON.stringify(sent?.body)).toContain('Answer the client: how fast is delivery?');
+  // The chunk found went to the model as a numbered excerpt.
+  expect(JSON.stringify(sent?.body)).toContain('We deliver within two days');
   expect(JSON.stringify(sent?.body)).not.toContain(fake.apiKey);
 });

@@ -181,7 +181,7 @@ describe('embeddings', () => {
   it('asks for the dimensions set, and refuses vectors of another size', async () => {
     await embed({ ...endpoint, embeddingDimensions: 16 }, ['a'], options);
     expect(fake.requests[0].body).toMatchObject({ dimensions: 16 });
-    fake.next({ dimensions: 8 });
+    fake.nextEmbeddings({ dimensions: 8 });
     const error = await failure(embed(endpoint, ['a'], { ...options, expectedDimensions: 32 }));
     expect(error.kind).toBe('wrong_dimensions');
     expect(error.message).toContain('8 dimensions, 32 expected');

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
  * `POST /v1/embeddings`, `GET /v1/models`, Bearer keys, and the real error bodies
  * (`{"error":{"message","type","param","code"}}`) and status codes: 400 with the param named,
  * 401 `invalid_api_key`, 404 `model_not_found`, 429 `rate_limit_exceeded` with `retry-after`
- * and `x-ratelimit-*`, 500 `server_error`. Tests script the next answers (`next`); without
+ * and `x-ratelimit-*`, 500 `server_error`. Tests script the next answers (`next` for chat
+ * completions, `nextEmbeddings` for embeddings); without
  * one, a chat answers "ok" (or the schema's first property filled for a structured request),
  * and embeddings are a hashed bag of words, normalised, so texts sharing words are near.
  */
@@ -49,8 +50,10 @@ export interface FakeOpenAi {
   apiKey: string;
   models: string[];
   requests: FakeRequest[];
-  /** The answers to the next requests, in order (chat and embeddings alike). */
+  /** The answers to the next chat completions, in order. */
   next(...answers: FakeAnswer[]): void;
+  /** The answers to the next embeddings requests, in order. */
+  nextEmbeddings(...answers: FakeAnswer[]): void;
   /** Requests accepted and not answered yet (hanging ones included). */
   open(): number;
   /** Forgets the scripted answers not used yet and the requests seen. */
@@ -82,6 +85,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const models = options.models ?? ['gpt-4o-mini', 'text-embedding-3-small'];
   const requests: FakeRequest[] = [];
   const queue: FakeAnswer[] = [];
+  const embeddingQueue: FakeAnswer[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let open = 0;
@@ -162,7 +166,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         );
         return send(res, e.status, e.body);
       }
-      answer(res, path, body, queue.shift());
+      answer(res, path, body, (path === '/v1/embeddings' ? embeddingQueue : queue).shift());
     });
   });
 
@@ -368,9 +372,13 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     next: (...answers) => {
       queue.push(...answers);
     },
+    nextEmbeddings: (...answers) => {
+      embeddingQueue.push(...answers);
+    },
     open: () => open,
     reset: () => {
       queue.length = 0;
+      embeddingQueue.length = 0;
       requests.length = 0;
     },
     close: async () => {
