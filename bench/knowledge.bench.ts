@@ -10,6 +10,7 @@
  *   (which loads the vector cache) apart; beside a bare brute-force float32 scan over the same
  *   vectors in memory and the full-text query alone. And the int8 cache's recall@10 against the
  *   exact float32 ranking.
+ * - The event model: another project's get_variables while 50 AI calls hang (bench/ai-hang.ts).
  * Prints; never fails on time.
  */
 import { STOP_WORDS } from '../lib/knowledge/stop-words';
@@ -22,6 +23,7 @@ import type { KnowledgeEmbedder } from '../server/knowledge/embedder';
 import { fullTextIds, searchKnowledge } from '../server/knowledge/search';
 import { hashedVector } from '../server/knowledge/test-support';
 import { clearVectorCache, nearest, projectVectors } from '../server/knowledge/vector-cache';
+import { runAiHang } from './ai-hang';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 100_000);
 const DIMENSIONS = Number(process.env.BENCH_DIMENSIONS ?? 384);
@@ -233,4 +235,5 @@ export async function run() {
   } finally {
     await tdb.close();
   }
+  await runAiHang();
 }
