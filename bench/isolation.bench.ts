@@ -6,16 +6,13 @@
  * over real HTTP, as `npm start` does; on PGlite (in memory), and on PostgreSQL when
  * BENCH_DATABASE_URL or TEST_DATABASE_URL names a server. Prints figures; never fails on time.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
-import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
 import { createApiKey } from '../server/projects/api-keys';
 import { createProject } from '../server/projects/project-service';
 import { saveAndPublish } from '../server/versions/bot-versions';
+import { figuresRow, onAppDatabase, timeGetVariables } from './get-variables-load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Concurrent get_variables callers of project B, and hostile clients of project A. */
@@ -77,34 +74,6 @@ function hostileBot(slowUrl: string) {
   };
 }
 
-interface Figures {
-  calls: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-/** CALLERS loops calling get_variables one after another for SECONDS. */
-async function timeGetVariables(url: string): Promise<Figures> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const until = performance.now() + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CALLERS }, async () => {
-      while (performance.now() < until) {
-        const start = performance.now();
-        const response = await fetch(url).catch(() => null);
-        if (!response?.ok) errors++;
-        await response?.arrayBuffer();
-        latencies.push(performance.now() - start);
-      }
-    }),
-  );
-  const sorted = latencies.sort((a, b) => a - b);
-  const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-  return { calls: sorted.length, p50: p(0.5), p99: p(0.99), errors };
-}
-
 /** Project B's get_variables alone, then beside project A's hostile bot, on the app database. */
 async function measure(label: string) {
   const { getDb } = await import('../server/db');
@@ -135,8 +104,8 @@ async function measure(label: string) {
       ),
     );
 
-    await timeGetVariables(getVariables); // warm-up, unreported
-    const alone = await timeGetVariables(getVariables);
+    await timeGetVariables(getVariables, CALLERS, SECONDS); // warm-up, unreported
+    const alone = await timeGetVariables(getVariables, CALLERS, SECONDS);
 
     let running = true;
     let events = 0;
@@ -154,16 +123,12 @@ async function measure(label: string) {
         }
       }),
     );
-    const beside = await timeGetVariables(getVariables);
+    const beside = await timeGetVariables(getVariables, CALLERS, SECONDS);
     running = false;
     await attack;
 
-    const row = (name: string, f: Figures) =>
-      console.log(
-        `${`${label}: ${name}`.padEnd(54)} ${String(f.calls).padStart(6)} calls   p50 ${f.p50.toFixed(1).padStart(7)} ms   p99 ${f.p99.toFixed(1).padStart(7)} ms   errors ${f.errors}`,
-      );
-    row("B's get_variables alone", alone);
-    row("B's get_variables beside A's hostile bot", beside);
+    figuresRow(label, "B's get_variables alone", alone);
+    figuresRow(label, "B's get_variables beside A's hostile bot", beside);
     console.log(
       `${label}: p99 ${(beside.p99 / alone.p99).toFixed(1)}× alone; A's API calls finished meanwhile: ${events}`,
     );
@@ -177,32 +142,7 @@ export async function run(): Promise<void> {
   console.log(
     `${CALLERS} get_variables callers for ${SECONDS} s; ${HOSTILE_CLIENTS} hostile clients, each event a 0-second timer loop with requests answered in ${SLOW_MS} ms and a CPU-heavy formula`,
   );
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-isolation-'));
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  let url: string | undefined;
-  if (serverUrl) {
-    try {
-      url = await createServerDatabase(serverUrl);
-    } catch (error) {
-      console.log(`PostgreSQL at ${serverUrl} is not reachable (${(error as Error).message}); skipped.`);
-    }
-  }
-  // The app's own database and settings, as route handlers read them.
-  Object.assign(process.env, {
-    BLOCKBOT_HTTP_ALLOW_HOSTS: '127.0.0.1',
-    BLOCKBOT_API_RATE_LIMIT: '100000000',
-    ...(url
-      ? { DATABASE_URL: url, BLOCKBOT_AUTH_SECRET: 'bench-secret-'.padEnd(40, 'x') }
-      : { BLOCKBOT_DATA_DIR: path.join(tmp, 'data') }),
-  });
-  const { closeDb } = await import('../server/db');
-  try {
-    await measure(url ? 'PostgreSQL' : 'PGlite');
-  } finally {
-    await closeDb();
-    if (url && serverUrl) await dropServerDatabase(serverUrl, url).catch(() => {});
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  await onAppDatabase(measure);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

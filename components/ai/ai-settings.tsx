@@ -8,6 +8,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
+import { FormActions } from '@/components/ui/form-actions';
 import { Input } from '@/components/ui/input';
 import type { ProviderSettingsInput } from '@/lib/ai/provider-settings';
 import { countFormat } from '@/lib/number-format';
@@ -256,15 +257,7 @@ function ProviderForm({
         />
         The project's default provider (used where none is named)
       </label>
-      {save.error ? <Alert tone="error">{save.error.message}</Alert> : null}
-      <div className="flex gap-2">
-        <Button type="submit" disabled={save.isPending}>
-          Save provider
-        </Button>
-        <Button variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions error={save.error} pending={save.isPending} submit="Save provider" onCancel={onCancel} />
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
+import { FormActions } from '@/components/ui/form-actions';
 import { Input, Select, Textarea } from '@/components/ui/input';
 import { type AssistantSettingsInput, assistantSettingsSchema } from '@/lib/ai/assistant';
 
@@ -260,15 +261,7 @@ function AssistantForm({
           Hand over to an operator when unsure or asked
         </label>
       </div>
-      {save.error ? <Alert tone="error">{save.error.message}</Alert> : null}
-      <div className="flex gap-2">
-        <Button type="submit" disabled={save.isPending}>
-          Save assistant
-        </Button>
-        <Button variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions error={save.error} pending={save.isPending} submit="Save assistant" onCancel={onCancel} />
     </form>
   );
 }
