@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@/server/testing/wait-for';
-import { type AiEndpoint, AiProviderError, chat, embed } from './provider';
+import { type AiEndpoint, AiProviderError, chat, embed, keyHeader } from './provider';
 import { type FakeOpenAi, startFakeOpenAi } from './testing/fake-openai';
 
 let fake: FakeOpenAi;
@@ -190,5 +190,19 @@ describe('embeddings', () => {
   it('needs an embedding model', async () => {
     const error = await failure(embed({ ...endpoint, embeddingModel: '' }, ['a'], options));
     expect(error.message).toContain('Settings, AI');
+  });
+});
+
+describe('the key', () => {
+  it('goes in api-key to an Azure host, as Bearer everywhere else, and not at all when empty', () => {
+    expect(keyHeader('https://my-resource.openai.azure.com/openai/v1', 'k-123')).toEqual({
+      'api-key': 'k-123',
+    });
+    expect(keyHeader('https://x.services.ai.azure.com/models', 'k-123')).toEqual({ 'api-key': 'k-123' });
+    expect(keyHeader('https://api.openai.com/v1', 'sk-1')).toEqual({ authorization: 'Bearer sk-1' });
+    expect(keyHeader('https://openai.azure.com.evil.example/v1', 'sk-1')).toEqual({
+      authorization: 'Bearer sk-1',
+    });
+    expect(keyHeader('http://127.0.0.1:11434/v1', '')).toEqual({});
   });
 });

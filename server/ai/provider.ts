@@ -283,13 +283,28 @@ export async function embed(
   return { vectors, usage: { tokens: parsed.data.usage?.prompt_tokens ?? 0 } };
 }
 
+/** Azure OpenAI's resources take a key in `api-key`, and Entra tokens as Bearer. */
+const AZURE_HOST = /\.(openai\.azure\.com|services\.ai\.azure\.com|cognitiveservices\.azure\.com)$/i;
+
+/** The header that carries the key: none for a server that takes none. */
+export function keyHeader(baseUrl: string, apiKey: string): Record<string, string> {
+  if (!apiKey) return {};
+  let host = '';
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    // A bad base URL fails at the request, with the address policy's words.
+  }
+  return AZURE_HOST.test(host) ? { 'api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
+}
+
 function request(endpoint: AiEndpoint, body: object, options: CallOptions) {
   return {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      ...(endpoint.apiKey && { authorization: `Bearer ${endpoint.apiKey}` }),
+      ...keyHeader(endpoint.baseUrl, endpoint.apiKey),
     },
     body: JSON.stringify(body),
     timeoutMs: options.timeoutMs,
