@@ -115,7 +115,7 @@ export async function aiStep(run: RunState, block: Block & { ai: BlockAi }): Pro
     ai.sendAnswer && !ai.fields.length,
   );
   if (!outcome.ok) {
-    fallBack(run, ai.fallbackBlockId, block.id);
+    aiFallBack(run, ai.fallbackBlockId, block.id);
     return undefined;
   }
   if (ai.fields.length) {
@@ -132,7 +132,12 @@ export async function aiStep(run: RunState, block: Block & { ai: BlockAi }): Pro
   return ai.sendAnswer && !ai.fields.length ? outcome.text : undefined;
 }
 
-function fallBack(run: RunState, fallbackBlockId: number | undefined | null, fromBlockId: number | null) {
+/** The client goes to the fallback block once the current block is done (when one is set). */
+export function aiFallBack(
+  run: RunState,
+  fallbackBlockId: number | undefined | null,
+  fromBlockId: number | null,
+) {
   if (!fallbackBlockId) return;
   const fallback = run.bot.blocks.get(fallbackBlockId);
   if (!fallback) {
@@ -189,5 +194,3 @@ export async function chooseArrow(
   const arrowId = chosenArrow(options, outcome.json);
   return arrows.find((a) => a.id === arrowId) ?? null;
 }
-
-export { fallBack as aiFallBack };
