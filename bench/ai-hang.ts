@@ -14,7 +14,7 @@ import { createProject } from '../server/projects/project-service';
 import { setSecret } from '../server/secrets/secret-service';
 import { waitFor } from '../server/testing/wait-for';
 import { saveAndPublish } from '../server/versions/bot-versions';
-import { figuresRow, onAppDatabase, timeGetVariables } from './get-variables-load';
+import { figuresRow, onAppDatabase, quietProject, timeGetVariables } from './get-variables-load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CALLERS = 4;
@@ -27,12 +27,7 @@ async function measure(label: string) {
   const fake = await startFakeOpenAi();
   const api = await startApiServer();
   try {
-    const quiet = await createProject(db, { name: 'B: quiet', plan: 'business' });
-    const quietKey = (await createApiKey(db, quiet.id, { name: 'bench' })).key;
-    const client = await db.client.create({
-      data: { projectId: quiet.id, platformId: 'b', clientType: 99, groupId: 'sim' },
-    });
-    const getVariables = `${api.url}/api/${quietKey}/get_variables?client_id=${client.id}`;
+    const { getVariables } = await quietProject(db, api.url);
 
     const ai = await createProject(db, { name: 'A: AI', plan: 'ai' });
     await setSecret(db, ai.id, 'OPENAI_KEY', fake.apiKey);

@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resetEnvCache } from '../server/config/env';
+import type { PrismaClient } from '../server/db/client-type';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
+import { createApiKey } from '../server/projects/api-keys';
+import { createProject } from '../server/projects/project-service';
 
 export interface Figures {
   calls: number;
@@ -41,6 +44,20 @@ export const figuresRow = (label: string, name: string, f: Figures) =>
   console.log(
     `${`${label}: ${name}`.padEnd(58)} ${String(f.calls).padStart(6)} calls   p50 ${f.p50.toFixed(1).padStart(7)} ms   p99 ${f.p99.toFixed(1).padStart(7)} ms   errors ${f.errors}`,
   );
+
+/** Project B: a quiet project with one client; its get_variables address on `apiUrl`. */
+export async function quietProject(db: PrismaClient, apiUrl: string) {
+  const quiet = await createProject(db, { name: 'B: quiet', plan: 'business' });
+  const key = (await createApiKey(db, quiet.id, { name: 'bench' })).key;
+  const client = await db.client.create({
+    data: { projectId: quiet.id, platformId: 'b', clientType: 99, groupId: 'sim' },
+  });
+  return {
+    project: quiet,
+    client,
+    getVariables: `${apiUrl}/api/${key}/get_variables?client_id=${client.id}`,
+  };
+}
 
 /** Runs `measure` with the app's database and settings as route handlers read them. */
 export async function onAppDatabase(measure: (label: string) => Promise<void>): Promise<void> {

@@ -12,7 +12,7 @@ import { BOT_SCHEMA_FORMAT } from '../lib/schema';
 import { createApiKey } from '../server/projects/api-keys';
 import { createProject } from '../server/projects/project-service';
 import { saveAndPublish } from '../server/versions/bot-versions';
-import { figuresRow, onAppDatabase, timeGetVariables } from './get-variables-load';
+import { figuresRow, onAppDatabase, quietProject, timeGetVariables } from './get-variables-load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Concurrent get_variables callers of project B, and hostile clients of project A. */
@@ -82,16 +82,11 @@ async function measure(label: string) {
   const slow = await startSlowServer();
   const api = await startApiServer();
   try {
-    const quiet = await createProject(db, { name: 'B: quiet', plan: 'business' });
-    const quietKey = (await createApiKey(db, quiet.id, { name: 'bench' })).key;
-    const client = await db.client.create({
-      data: { projectId: quiet.id, platformId: 'b', clientType: 99, groupId: 'sim' },
-    });
+    const { project: quiet, client, getVariables } = await quietProject(db, api.url);
     const deal = await db.deal.create({ data: { projectId: quiet.id, clientId: client.id } });
     await db.dealVariable.create({
       data: { projectId: quiet.id, dealId: deal.id, name: 'order', value: 'A-1', valueKey: 'A-1' },
     });
-    const getVariables = `${api.url}/api/${quietKey}/get_variables?client_id=${client.id}`;
 
     const hostile = await createProject(db, { name: 'A: hostile', plan: 'business' });
     await saveAndPublish(db, hostile.id, hostileBot(slow.url));
