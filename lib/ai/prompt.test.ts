@@ -124,3 +124,19 @@ describe('knowledge excerpts', () => {
     expect(knowledgeSection([])).toBe('');
   });
 });
+
+describe('settings errors', () => {
+  it('say an empty name once', async () => {
+    const { providerSettingsSchema } = await import('./provider-settings');
+    const { secretNameSchema } = await import('../secrets/secret-input');
+    const provider = providerSettingsSchema.safeParse({
+      name: '',
+      baseUrl: 'https://x.example/v1',
+      chatModel: 'm',
+    });
+    expect(provider.error?.issues.map((i) => i.message)).toEqual([
+      'empty: name the provider, e.g. openai or local',
+    ]);
+    expect(secretNameSchema.safeParse('').error?.issues).toHaveLength(1);
+  });
+});

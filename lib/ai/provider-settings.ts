@@ -7,7 +7,8 @@ export const providerSettingsSchema = z.object({
     .trim()
     .min(1, 'empty: name the provider, e.g. openai or local')
     .max(100)
-    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _, . and - only (blocks refer to it by name)'),
+    // Empty is said once, by min(1).
+    .regex(/^[A-Za-z0-9_.-]*$/, 'letters, digits, _, . and - only (blocks refer to it by name)'),
   /** The API's root, up to `/v1` (https://api.openai.com/v1, http://127.0.0.1:11434/v1). */
   baseUrl: z
     .string()

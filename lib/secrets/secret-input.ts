@@ -6,8 +6,9 @@ export const secretNameSchema = z
   .trim()
   .min(1, 'empty: name the secret, e.g. OPENAI_API_KEY')
   .max(64, 'at most 64 characters')
+  // Empty is said once, by min(1).
   .regex(
-    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    /^([A-Za-z_][A-Za-z0-9_]*)?$/,
     'letters, digits and _ only, not starting with a digit (e.g. CRM_TOKEN)',
   );
 
