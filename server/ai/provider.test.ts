@@ -92,6 +92,64 @@ describe('chat completions', () => {
     expect(error.message).toContain('gpt-4o-mini');
   });
 
+  const handOff = {
+    name: 'hand_off',
+    description: 'Hand the conversation to a person.',
+    parameters: { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] },
+  };
+
+  it('offers tools and reads the calls the model makes, plain and streamed', async () => {
+    fake.next({ toolCalls: [{ name: 'hand_off', arguments: { reason: 'asks for a person' } }] });
+    const plain = await chat(endpoint, { ...hello, tools: [handOff] }, options);
+    expect(plain.toolCalls).toEqual([{ name: 'hand_off', arguments: { reason: 'asks for a person' } }]);
+    expect(plain.text).toBe('');
+    expect(fake.requests[0].body?.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'hand_off', description: handOff.description, parameters: handOff.parameters },
+      },
+    ]);
+    // Streamed: the text as it comes, the call's arguments gathered from their pieces.
+    fake.next({
+      text: 'An operator will answer you shortly.',
+      toolCalls: [{ name: 'hand_off', arguments: { reason: 'billing question, not sure' } }],
+    });
+    const pieces: string[] = [];
+    const streamed = await chat(
+      endpoint,
+      { ...hello, tools: [handOff] },
+      { ...options, onText: (d) => pieces.push(d) },
+    );
+    expect(pieces.join('')).toBe('An operator will answer you shortly.');
+    expect(streamed.toolCalls).toEqual([
+      { name: 'hand_off', arguments: { reason: 'billing question, not sure' } },
+    ]);
+    // Without tools offered there are no calls to read.
+    fake.next({ text: 'Hello!' });
+    expect((await chat(endpoint, hello, options)).toolCalls).toBeUndefined();
+  });
+
+  it('names a tool the provider refuses, and a call whose arguments are not JSON', async () => {
+    const refused = await failure(
+      chat(endpoint, { ...hello, tools: [{ ...handOff, name: 'hand off' }] }, options),
+    );
+    expect(refused).toMatchObject({ kind: 'bad_request', status: 400 });
+    expect(refused.message).toContain('tools[0].function.name');
+    fake.next({ toolCalls: [{ name: 'hand_off', arguments: {}, rawArguments: '{"reason": "asks f' }] });
+    const halfJson = await failure(chat(endpoint, { ...hello, tools: [handOff] }, options));
+    expect(halfJson.kind).toBe('bad_answer');
+  });
+
+  it('says a connection closed under the request is unreachable, before or during the answer', async () => {
+    fake.next({ drop: 'before' });
+    expect(await failure(chat(endpoint, hello, options))).toMatchObject({ kind: 'unreachable' });
+    fake.next({ drop: 'midway' });
+    const midway = await failure(chat(endpoint, hello, options));
+    expect(midway.kind).toBe('unreachable');
+    fake.next({ text: 'back again' });
+    expect((await chat(endpoint, hello, options)).text).toBe('back again');
+  });
+
   it('says the key was refused, without repeating it', async () => {
     const error = await failure(chat({ ...endpoint, apiKey: 'sk-wrong-key-1234567890' }, hello, options));
     expect(error).toMatchObject({ kind: 'auth', status: 401 });

@@ -27,12 +27,30 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Structured output: the answer is JSON following this schema (`response_format` json_schema). */
   jsonSchema?: Record<string, unknown>;
+  /** Functions the model may call (`tools`); it answers text, calls, or both. */
+  tools?: AiTool[];
+}
+
+export interface AiTool {
+  /** Letters, digits, _ and - (the protocol's pattern). */
+  name: string;
+  description: string;
+  /** The arguments' JSON schema. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolCall {
+  name: string;
+  /** The arguments, parsed from the JSON the model wrote. */
+  arguments: unknown;
 }
 
 export interface ChatAnswer {
   text: string;
   /** The parsed answer of a structured request. */
   json?: unknown;
+  /** The tools the model called, in order (only when tools were offered). */
+  toolCalls?: ToolCall[];
   usage: { inputTokens: number; outputTokens: number };
 }
 
@@ -79,11 +97,18 @@ const usageSchema = z
   })
   .nullish();
 
+const toolCallSchema = z.object({
+  function: z.object({ name: z.string(), arguments: z.string().default('') }),
+});
+
 const completionSchema = z.object({
   choices: z
     .array(
       z.object({
-        message: z.object({ content: z.string().nullish() }),
+        message: z.object({
+          content: z.string().nullish(),
+          tool_calls: z.array(toolCallSchema).nullish(),
+        }),
         finish_reason: z.string().nullish(),
       }),
     )
@@ -91,11 +116,19 @@ const completionSchema = z.object({
   usage: usageSchema,
 });
 
+/** A streamed call comes in pieces: the first has its name, the others more of its arguments. */
+const toolCallDeltaSchema = z.object({
+  index: z.number().int().nonnegative(),
+  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+});
+
 const chunkSchema = z.object({
   choices: z
     .array(
       z.object({
-        delta: z.object({ content: z.string().nullish() }).nullish(),
+        delta: z
+          .object({ content: z.string().nullish(), tool_calls: z.array(toolCallDeltaSchema).nullish() })
+          .nullish(),
         finish_reason: z.string().nullish(),
       }),
     )
@@ -142,11 +175,18 @@ export async function chat(
         json_schema: { name: 'answer', schema: request.jsonSchema, strict: true },
       },
     }),
+    ...(request.tools?.length && {
+      tools: request.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      })),
+    }),
     ...(stream && { stream: true, stream_options: { include_usage: true } }),
   };
-  const { finishReason, ...answer } = stream
+  const { finishReason, rawToolCalls, ...answer } = stream
     ? await streamedChat(endpoint, body, options)
     : await plainChat(endpoint, body, options);
+  if (request.tools?.length) answer.toolCalls = rawToolCalls.map((call) => parsedCall(call, endpoint));
   if (!structured) return answer;
   if (finishReason === 'length')
     throw new AiProviderError(
@@ -163,7 +203,25 @@ export async function chat(
   }
 }
 
-type RawAnswer = ChatAnswer & { finishReason: string | null };
+interface RawToolCall {
+  name: string;
+  arguments: string;
+}
+
+type RawAnswer = ChatAnswer & { finishReason: string | null; rawToolCalls: RawToolCall[] };
+
+/** A call's arguments as the model wrote them (JSON); none at all is an empty object. */
+function parsedCall(call: RawToolCall, endpoint: AiEndpoint): ToolCall {
+  if (!call.arguments.trim()) return { name: call.name, arguments: {} };
+  try {
+    return { name: call.name, arguments: JSON.parse(call.arguments) };
+  } catch {
+    throw new AiProviderError(
+      'bad_answer',
+      `The AI provider called ${call.name} with arguments that are not JSON (model ${endpoint.chatModel}): choose a model that supports tool calls`,
+    );
+  }
+}
 
 async function plainChat(endpoint: AiEndpoint, body: object, options: CallOptions): Promise<RawAnswer> {
   const response = await call(() =>
@@ -180,6 +238,7 @@ async function plainChat(endpoint: AiEndpoint, body: object, options: CallOption
   return {
     text: choice.message.content ?? '',
     finishReason: choice.finish_reason ?? null,
+    rawToolCalls: (choice.message.tool_calls ?? []).map((c) => c.function),
     usage: tokens(parsed.data.usage),
   };
 }
@@ -193,6 +252,7 @@ async function streamedChat(endpoint: AiEndpoint, body: object, options: CallOpt
     throw httpError({ status: response.status, headers: response.headers, body: text }, endpoint);
   }
   let text = '';
+  const calls: RawToolCall[] = [];
   let finishReason: string | null = null;
   let usage = { inputTokens: 0, outputTokens: 0 };
   let done = false;
@@ -219,6 +279,13 @@ async function streamedChat(endpoint: AiEndpoint, body: object, options: CallOpt
         text += delta;
         options.onText?.(delta);
       }
+      for (const piece of choice.delta?.tool_calls ?? []) {
+        calls[piece.index] ??= { name: '', arguments: '' };
+        const call = calls[piece.index];
+        // The name comes whole in a call's first piece (some servers repeat it in later ones).
+        if (piece.function?.name && !call.name) call.name = piece.function.name;
+        call.arguments += piece.function?.arguments ?? '';
+      }
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
   };
@@ -239,7 +306,7 @@ async function streamedChat(endpoint: AiEndpoint, body: object, options: CallOpt
   if (pending.trim()) line(pending.trim());
   if (!done && finishReason === null)
     throw new AiProviderError('bad_answer', 'The AI provider ended its streamed answer before finishing it');
-  return { text, finishReason, usage };
+  return { text, finishReason, rawToolCalls: calls.filter(Boolean), usage };
 }
 
 export async function embed(

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * A fake OpenAI-compatible server on 127.0.0.1 for tests and the knowledge bench, written from
  * the OpenAI API reference: `POST /v1/chat/completions` (plain, and streamed as server-sent
  * `chat.completion.chunk` events ending with `data: [DONE]`, with `stream_options.include_usage`),
- * `POST /v1/embeddings`, `GET /v1/models`, Bearer keys, and the real error bodies
+ * `POST /v1/embeddings`, `GET /v1/models`, Bearer keys, function tools and their calls (plain,
+ * and streamed as a call's name then pieces of its arguments), and the real error bodies
  * (`{"error":{"message","type","param","code"}}`) and status codes: 400 with the param named,
  * 401 `invalid_api_key`, 404 `model_not_found`, 429 `rate_limit_exceeded` with `retry-after`
  * and `x-ratelimit-*`, 500 `server_error`. Tests script the next answers (`next` for chat
@@ -18,6 +19,14 @@ import type { AddressInfo } from 'node:net';
 export type FakeAnswer =
   | { text: string; usage?: { prompt_tokens: number; completion_tokens: number } }
   | { json: unknown }
+  /** Calls of tools the request offered (a tool it did not offer fails the request), with text or none. */
+  | {
+      /** `rawArguments`: written as is instead of `arguments` as JSON (a model's broken JSON). */
+      toolCalls: { name: string; arguments: unknown; rawArguments?: string }[];
+      text?: string;
+    }
+  /** The connection is closed under the client: before any byte, or after the headers. */
+  | { drop: 'before' | 'midway' }
   | {
       status: number;
       message?: string;
@@ -185,6 +194,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       return;
     }
     if (scripted && 'hang' in scripted) return;
+    if (scripted && 'drop' in scripted) {
+      if (scripted.drop === 'midway') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"id": "chatcmpl-1", ');
+      }
+      // Destroyed once what was written has left, as a server closing a kept-alive connection.
+      return setImmediate(() => res.socket?.destroy());
+    }
     if (scripted && 'status' in scripted) {
       const type =
         scripted.type ??
@@ -284,25 +301,46 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       );
       return send(res, e.status, e.body);
     }
+    const offered = toolNames(body.tools);
+    if (typeof offered === 'object' && 'error' in offered) return send(res, offered.status, offered.body);
+    const calls = scripted && 'toolCalls' in scripted ? scripted.toolCalls : [];
+    const unknownCall = calls.find((c) => !offered.includes(c.name));
+    if (unknownCall)
+      return send(res, 500, {
+        error: {
+          message: `fake: the script calls ${unknownCall.name}, which the request did not offer`,
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      });
     const format = body.response_format as
       | { type?: string; json_schema?: { schema?: Record<string, unknown> } }
       | undefined;
     const text =
-      scripted && 'text' in scripted
-        ? scripted.text
-        : scripted && 'json' in scripted
-          ? JSON.stringify(scripted.json)
-          : format?.type === 'json_schema'
-            ? JSON.stringify(sample(format.json_schema?.schema))
-            : 'ok';
+      scripted && 'toolCalls' in scripted
+        ? (scripted.text ?? '')
+        : scripted && 'text' in scripted
+          ? scripted.text
+          : scripted && 'json' in scripted
+            ? JSON.stringify(scripted.json)
+            : format?.type === 'json_schema'
+              ? JSON.stringify(sample(format.json_schema?.schema))
+              : 'ok';
     const promptTokens = messages.reduce(
       (n: number, m: { content?: unknown }) => n + countTokens(String(m.content ?? '')),
       0,
     );
     const usage =
-      scripted && 'text' in scripted && scripted.usage
+      scripted && 'usage' in scripted && scripted.usage
         ? scripted.usage
         : { prompt_tokens: promptTokens, completion_tokens: countTokens(text) };
+    const toolCalls = calls.map((c, i) => ({
+      id: `call_${requests.length}_${i}`,
+      type: 'function',
+      function: { name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments) },
+    }));
+    const finishReason = toolCalls.length ? 'tool_calls' : 'stop';
     const id = `chatcmpl-${requests.length}`;
     const created = Math.floor(Date.now() / 1000);
     const endless = Boolean(scripted && 'endless' in scripted);
@@ -322,9 +360,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: text, refusal: null },
+            message: {
+              role: 'assistant',
+              content: toolCalls.length && !text ? null : text,
+              refusal: null,
+              ...(toolCalls.length && { tool_calls: toolCalls }),
+            },
             logprobs: null,
-            finish_reason: 'stop',
+            finish_reason: finishReason,
           },
         ],
         usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
@@ -351,7 +394,28 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     }
     for (const piece of text.match(/\S+\s*|\s+/g) ?? [])
       event([{ index: 0, delta: { content: piece }, finish_reason: null }]);
-    event([{ index: 0, delta: {}, finish_reason: 'stop' }]);
+    toolCalls.forEach((call, index) => {
+      const { name, arguments: args } = call.function;
+      event([
+        {
+          index: 0,
+          delta: {
+            tool_calls: [{ index, id: call.id, type: 'function', function: { name, arguments: '' } }],
+          },
+          finish_reason: null,
+        },
+      ]);
+      const half = Math.ceil(args.length / 2);
+      for (const piece of [args.slice(0, half), args.slice(half)].filter(Boolean))
+        event([
+          {
+            index: 0,
+            delta: { tool_calls: [{ index, function: { arguments: piece } }] },
+            finish_reason: null,
+          },
+        ]);
+    });
+    event([{ index: 0, delta: {}, finish_reason: finishReason }]);
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
     if (includeUsage)
       event([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
@@ -387,6 +451,34 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The names of the function tools a request offers, or OpenAI's 400 for the first one that is
+ * not well formed (a name outside ^[a-zA-Z0-9_-]{1,64}$, parameters that are not an object).
+ */
+function toolNames(tools: unknown): string[] | { error: true; status: number; body: unknown } {
+  if (tools === undefined) return [];
+  const refuse = (param: string, message: string) => ({
+    error: true as const,
+    ...error(400, `Invalid '${param}': ${message}`, 'invalid_request_error', 'invalid_value', param),
+  });
+  if (!Array.isArray(tools)) return refuse('tools', 'expected an array.');
+  const names: string[] = [];
+  for (const [i, tool] of tools.entries()) {
+    const fn = (tool as { type?: unknown; function?: { name?: unknown; parameters?: unknown } })?.function;
+    if ((tool as { type?: unknown })?.type !== 'function' || !fn)
+      return refuse(`tools[${i}].type`, "expected 'function'.");
+    if (typeof fn.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(fn.name))
+      return refuse(
+        `tools[${i}].function.name`,
+        "string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+      );
+    if (fn.parameters !== undefined && (typeof fn.parameters !== 'object' || fn.parameters === null))
+      return refuse(`tools[${i}].function.parameters`, 'expected an object.');
+    names.push(fn.name);
+  }
+  return names;
 }
 
 /** About four characters a token, as OpenAI's rule of thumb says. */
