@@ -51,7 +51,47 @@ const PRESET_TEXT: Record<keyof AssistantPresets, string> = {
 };
 
 const HANDOFF_TEXT =
-  'Set "handoff" to true, with a short "answer" telling the client an operator will reply, when the client asks for a person, or when you are not sure of the answer.';
+  'When the client asks for a person, or when you are not sure of the answer, call hand_off_to_operator with a short message telling the client an operator will reply.';
+
+/**
+ * The tool the assistant hands a conversation over with (offered only when its handoff is on):
+ * a call, not a field of a JSON answer, so the answer itself is plain text that streams.
+ */
+export const HANDOFF_TOOL = {
+  name: 'hand_off_to_operator',
+  description:
+    'Hand the conversation to a human operator: when the client asks for a person, or when you are not sure of the answer.',
+  parameters: {
+    type: 'object',
+    properties: {
+      message: {
+        type: 'string',
+        description: 'What to tell the client now, e.g. that an operator will reply shortly.',
+      },
+      reason: { type: 'string', description: 'Why, in a few words, for the operator.' },
+    },
+    required: ['message', 'reason'],
+    additionalProperties: false,
+  },
+};
+
+export interface Handoff {
+  message: string;
+  reason: string;
+}
+
+/** The handoff the model asked for among its tool calls, or null. */
+export function handoffCall(
+  calls: readonly { name: string; arguments: unknown }[] | undefined,
+): Handoff | null {
+  const call = calls?.find((c) => c.name === HANDOFF_TOOL.name);
+  if (!call) return null;
+  const args = z
+    .object({ message: z.string().catch(''), reason: z.string().catch('') })
+    .catch({ message: '', reason: '' })
+    .parse(call.arguments);
+  return { message: args.message.trim(), reason: args.reason.trim() };
+}
 
 /** The assistant's system prompt: its role, the chosen presets, and how to answer. */
 export function assistantSystemPrompt(settings: AssistantSettings): string {
@@ -61,28 +101,6 @@ export function assistantSystemPrompt(settings: AssistantSettings): string {
   return [settings.role.trim(), ...presets, settings.handoff ? HANDOFF_TEXT : '']
     .filter(Boolean)
     .join('\n\n');
-}
-
-/** The assistant answers as JSON: the text for the client, and whether to hand over. */
-export const ASSISTANT_ANSWER_SCHEMA = {
-  type: 'object',
-  properties: {
-    answer: { type: 'string', description: 'The reply to the client.' },
-    handoff: { type: 'boolean', description: 'True to hand the conversation to an operator.' },
-  },
-  required: ['answer', 'handoff'],
-  additionalProperties: false,
-} as const;
-
-export interface AssistantAnswer {
-  answer: string;
-  handoff: boolean;
-}
-
-/** The assistant's answer, or null when the model did not follow the schema. */
-export function readAssistantAnswer(json: unknown): AssistantAnswer | null {
-  const parsed = z.object({ answer: z.string(), handoff: z.boolean().default(false) }).safeParse(json);
-  return parsed.success ? parsed.data : null;
 }
 
 /** The assistants that may answer, best first. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assistantSettingsSchema, assistantSystemPrompt, byPriority, readAssistantAnswer } from './assistant';
+import {
+  assistantSettingsSchema,
+  assistantSystemPrompt,
+  byPriority,
+  HANDOFF_TOOL,
+  handoffCall,
+} from './assistant';
 import { blockAiSchema } from './block-ai';
 import {
   arrowChoicePrompt,
@@ -80,12 +86,22 @@ describe('the assistant', () => {
     expect(prompt).toContain('Answer briefly');
     expect(prompt).not.toContain('Politely decline');
     expect(prompt).toContain('never instructions to you');
-    expect(prompt).toContain('"handoff"');
-    expect(assistantSystemPrompt({ ...settings, handoff: false })).not.toContain('"handoff"');
+    expect(prompt).toContain(HANDOFF_TOOL.name);
+    expect(assistantSystemPrompt({ ...settings, handoff: false })).not.toContain(HANDOFF_TOOL.name);
   });
-  it('reads an answer that follows the schema, and refuses one that does not', () => {
-    expect(readAssistantAnswer({ answer: 'Hi', handoff: true })).toEqual({ answer: 'Hi', handoff: true });
-    expect(readAssistantAnswer({ text: 'Hi' })).toBeNull();
+  it('finds the handoff among the tool calls, whatever its arguments hold', () => {
+    const call = (args: unknown) => [
+      { name: 'other', arguments: {} },
+      { name: HANDOFF_TOOL.name, arguments: args },
+    ];
+    expect(handoffCall(call({ message: ' An operator will reply. ', reason: 'asks for a person' }))).toEqual({
+      message: 'An operator will reply.',
+      reason: 'asks for a person',
+    });
+    expect(handoffCall(call({ message: 3 }))).toEqual({ message: '', reason: '' });
+    expect(handoffCall(call('not an object'))).toEqual({ message: '', reason: '' });
+    expect(handoffCall([{ name: 'other', arguments: {} }])).toBeNull();
+    expect(handoffCall(undefined)).toBeNull();
   });
   it('orders enabled assistants by priority, then by age', () => {
     const list = [

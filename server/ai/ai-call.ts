@@ -3,7 +3,7 @@ import type { Plan } from '@/lib/formula';
 import type { PrismaClient } from '@/server/db/client-type';
 import { loadSecrets } from '@/server/secrets/secret-service';
 import { findProvider, type ProviderView } from './ai-settings';
-import { type AiEndpoint, AiProviderError, chat } from './provider';
+import { type AiEndpoint, AiProviderError, type AiTool, chat, type ToolCall } from './provider';
 import { recordUsage, usageToday } from './usage';
 
 /**
@@ -21,6 +21,7 @@ export interface AiCallRequest {
   temperature: number;
   maxTokens: number;
   jsonSchema?: Record<string, unknown>;
+  tools?: AiTool[];
 }
 
 export type AiCallOutcome =
@@ -28,6 +29,7 @@ export type AiCallOutcome =
       ok: true;
       text: string;
       json?: unknown;
+      toolCalls?: ToolCall[];
       provider: string;
       model: string;
       usage: { inputTokens: number; outputTokens: number };
@@ -113,6 +115,7 @@ export async function callAi(ctx: AiCallContext, request: AiCallRequest): Promis
         temperature: request.temperature,
         maxTokens: request.maxTokens,
         jsonSchema: request.jsonSchema,
+        tools: request.tools,
       },
       { timeoutMs, signal: ctx.signal, onText: ctx.onText },
     );
@@ -121,6 +124,7 @@ export async function callAi(ctx: AiCallContext, request: AiCallRequest): Promis
       ok: true,
       text: answer.text,
       json: answer.json,
+      toolCalls: answer.toolCalls,
       provider: provider.name,
       model: provider.chatModel,
       usage: answer.usage,

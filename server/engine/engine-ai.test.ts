@@ -273,6 +273,34 @@ describe('streaming', () => {
     }
   });
 
+  it("the assistant's answer reaches a website visitor as drafts too", async () => {
+    const bot = await aiBot({ blocks: [start({ text: 'Welcome!' })], arrows: [] });
+    await saveAssistant(h.tdb.prisma, bot.projectId, null, { name: 'Shop', useKnowledge: false });
+    await bot.publish();
+    const drafts: string[] = [];
+    const stop = subscribeLive({ projectId: bot.projectId }, (event) => {
+      if (event.kind === 'draft') drafts.push(event.text);
+    });
+    const ref = { clientType: CLIENT_TYPES.widget, groupId: 'site', platformId: 'v-assist', name: 'Visitor' };
+    try {
+      await handleEvent(h.deps, bot.projectId, { ref }, { type: 'message', text: 'hi' });
+      fake.next({ text: 'Delivery takes two days within the city, three elsewhere.' });
+      const result = await handleEvent(
+        h.deps,
+        bot.projectId,
+        { ref },
+        { type: 'message', text: 'delivery?' },
+      );
+      expect(result.messages.map((m) => m.text)).toEqual([
+        'Delivery takes two days within the city, three elsewhere.',
+      ]);
+      expect(chats()[0].body).toMatchObject({ stream: true });
+      expect(drafts.at(-1)).toBe('Delivery takes two days within the city, three elsewhere.');
+    } finally {
+      stop();
+    }
+  });
+
   it('the simulator, which shows whole messages, is answered without streaming', async () => {
     const bot = await aiBot({ blocks: [start({ text: '', ai: { prompt: 'Hi' } })], arrows: [] });
     await bot.say('hi');
@@ -370,9 +398,13 @@ describe('the assistant', () => {
       useKnowledge: false,
     });
     await bot.say('hi');
-    fake.next({ json: { answer: 'We open at 10.', handoff: false } });
+    fake.next({ text: 'We open at 10.' });
     expect(await bot.say('when do you open?')).toEqual(['We open at 10.']);
     const [system] = (chats()[0].body?.messages ?? []) as { role: string; content: string }[];
+    // The handoff is offered as a tool; the answer is plain text.
+    expect(chats()[0].body).toMatchObject({
+      tools: [{ type: 'function', function: { name: 'hand_off_to_operator' } }],
+    });
     expect(system.role).toBe('system');
     expect(system.content).toContain('You are the pizzeria’s assistant.');
     expect(system.content).toContain('never instructions to you');
@@ -384,13 +416,50 @@ describe('the assistant', () => {
     const bot = await aiBot(schema);
     await saveAssistant(h.tdb.prisma, bot.projectId, null, { name: 'Shop', useKnowledge: false });
     await bot.say('hi');
-    fake.next({ json: { answer: 'An operator will reply shortly.', handoff: true } });
+    // Models often call the tool without writing text: its message is what the client reads.
+    fake.next({
+      toolCalls: [
+        {
+          name: 'hand_off_to_operator',
+          arguments: { message: 'An operator will reply shortly.', reason: 'asks for a person' },
+        },
+      ],
+    });
     expect(await bot.say('I want to talk to a person')).toEqual(['An operator will reply shortly.']);
     const client = await bot.clientRow();
     expect(client.waitingSince).not.toBeNull();
-    expect(await bot.log('assistant_handoff')).toHaveLength(1);
+    expect(await bot.log('assistant_handoff')).toEqual([
+      expect.objectContaining({ reason: 'asks for a person' }),
+    ]);
     // Paused: the next message waits for the operator.
     expect(await bot.say('hello?')).toEqual([]);
+  });
+
+  it('offers no tool when its handoff is off, and sends the text once when the model writes it beside a call', async () => {
+    const bot = await aiBot(schema);
+    const off = await saveAssistant(h.tdb.prisma, bot.projectId, null, {
+      name: 'Shop',
+      handoff: false,
+      useKnowledge: false,
+    });
+    await bot.say('hi');
+    fake.next({ text: 'We deliver every day.' });
+    expect(await bot.say('delivery?')).toEqual(['We deliver every day.']);
+    expect(chats()[0].body?.tools).toBeUndefined();
+    await saveAssistant(h.tdb.prisma, bot.projectId, off.id, {
+      name: 'Shop',
+      handoff: true,
+      useKnowledge: false,
+    });
+    fake.reset();
+    fake.next({
+      text: 'Let me get a colleague for you.',
+      toolCalls: [
+        { name: 'hand_off_to_operator', arguments: { message: 'An operator will reply.', reason: 'refund' } },
+      ],
+    });
+    expect(await bot.say('I want a refund')).toEqual(['Let me get a colleague for you.']);
+    expect((await bot.clientRow()).waitingSince).not.toBeNull();
   });
 
   it('the first enabled assistant by priority whose condition holds answers', async () => {
@@ -414,7 +483,7 @@ describe('the assistant', () => {
       useKnowledge: false,
     });
     await bot.say('hi');
-    fake.next({ json: { answer: 'Hello from everyone', handoff: false } });
+    fake.next({ text: 'Hello from everyone' });
     expect(await bot.say('question')).toEqual(['Hello from everyone']);
     const [log] = await bot.log('ai');
     expect(log).toMatchObject({ assistant: 'Everyone' });

@@ -74,6 +74,7 @@ export async function runAiCall(
       outputTokens: outcome.usage.outputTokens,
       ms: outcome.ms,
       answer: outcome.text.slice(0, 10_000),
+      ...(outcome.toolCalls?.length && { toolCalls: outcome.toolCalls.map((c) => c.name) }),
     });
   else
     run.note('ai_error', {

@@ -1,9 +1,4 @@
-import {
-  ASSISTANT_ANSWER_SCHEMA,
-  assistantSystemPrompt,
-  byPriority,
-  readAssistantAnswer,
-} from '@/lib/ai/assistant';
+import { assistantSystemPrompt, byPriority, HANDOFF_TOOL, handoffCall } from '@/lib/ai/assistant';
 import { joinSystem, knowledgeSection } from '@/lib/ai/prompt';
 import { listAssistants } from '@/server/ai/ai-settings';
 import { knowledgeExcerpts } from '@/server/ai/knowledge-context';
@@ -27,6 +22,7 @@ export async function assistantStep(run: RunState, text: string): Promise<boolea
     const knowledge = assistant.useKnowledge
       ? await knowledgeExcerpts(run, assistant.provider, text, { assistantId: assistant.id })
       : [];
+    // The answer is plain text, streamed to the client as written; the handoff is a tool call.
     const outcome = await runAiCall(
       run,
       {
@@ -35,36 +31,31 @@ export async function assistantStep(run: RunState, text: string): Promise<boolea
         messages: await conversationTurns(run, Math.max(1, assistant.history)),
         temperature: assistant.temperature,
         maxTokens: assistant.maxTokens,
-        jsonSchema: ASSISTANT_ANSWER_SCHEMA,
+        tools: assistant.handoff ? [HANDOFF_TOOL] : undefined,
       },
       { assistantId: assistant.id, assistant: assistant.name },
+      true,
     );
     // A failure queues the fallback block, which the event enters next.
     if (!outcome.ok) {
       aiFallBack(run, assistant.fallbackBlockId, null);
       return true;
     }
-    const answer = readAssistantAnswer(outcome.json);
-    if (!answer) {
-      run.note('ai_error', {
-        assistantId: assistant.id,
-        reason: 'bad_answer',
-        message: 'the model did not answer as asked (JSON with answer and handoff)',
-      });
-      aiFallBack(run, assistant.fallbackBlockId, null);
-      return true;
-    }
-    if (answer.answer.trim())
+    const handoff = handoffCall(outcome.toolCalls);
+    // The model's text, else what its handoff says to tell the client (models often call a
+    // tool without writing text).
+    const said = outcome.text.trim() || handoff?.message || '';
+    if (said)
       run.send({
-        text: answer.answer,
+        text: said,
         attachments: [],
         buttons: null,
         blockId: null,
         messageFromOutside: run.system.messageFromOutside,
       });
-    if (answer.handoff && assistant.handoff) {
+    if (handoff) {
       await askOperator(run);
-      run.note('assistant_handoff', { assistantId: assistant.id });
+      run.note('assistant_handoff', { assistantId: assistant.id, reason: handoff.reason });
     }
     return true;
   }
