@@ -22,6 +22,7 @@ const EMPTY_PROVIDER: ProviderSettingsInput = {
   embeddingDimensions: null,
   apiKeySecret: 'OPENAI_API_KEY',
   timeoutSeconds: 60,
+  requestsPerMinute: 0,
   isDefault: false,
 };
 
@@ -246,6 +247,19 @@ function ProviderForm({
             max={100}
             value={form.timeoutSeconds ?? 60}
             onChange={(e) => set('timeoutSeconds', Number(e.target.value))}
+          />
+        </Field>
+        <Field
+          id="provider-rpm"
+          label="Requests a minute"
+          hint="The provider's rate limit, or fewer: calls over it wait or take the fallback. 0: no limit."
+        >
+          <Input
+            id="provider-rpm"
+            type="number"
+            min={0}
+            value={form.requestsPerMinute ?? 0}
+            onChange={(e) => set('requestsPerMinute', Number(e.target.value))}
           />
         </Field>
       </div>

@@ -128,6 +128,19 @@ describe('the simulator log in words', () => {
       }).title,
     ).toMatch(/^Assistant "Shop" answered/);
     expect(
+      describeLogEntry('ai', {
+        provider: 'p',
+        model: 'm',
+        inputTokens: 1,
+        outputTokens: 1,
+        ms: 1,
+        attempts: 2,
+      }).title,
+    ).toMatch(/in 1 ms \(2 attempts\)$/);
+    expect(describeLogEntry('assistant_handoff', { assistantId: 1, reason: 'asks for a person' }).title).toBe(
+      'The assistant handed the conversation to an operator (asks for a person): the bot is paused for this client',
+    );
+    expect(
       describeLogEntry('ai_error', {
         blockId: 4,
         reason: 'timeout',

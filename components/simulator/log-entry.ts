@@ -179,7 +179,7 @@ export function describeLogEntry(kind: string, raw: unknown): DescribedLogEntry 
           ? `AI choice of arrow${where(d)}`
           : `AI step${where(d)}`;
       return {
-        title: `${who} answered: ${str(d.provider)}, ${str(d.model)}, ${d.inputTokens} + ${d.outputTokens} tokens in ${d.ms} ms`,
+        title: `${who} answered: ${str(d.provider)}, ${str(d.model)}, ${d.inputTokens} + ${d.outputTokens} tokens in ${d.ms} ms${typeof d.attempts === 'number' ? ` (${d.attempts} attempts)` : ''}`,
         tone: 'request',
         details: [{ label: 'Answer', text: pretty(d.answer ?? '') }],
       };
@@ -209,7 +209,9 @@ export function describeLogEntry(kind: string, raw: unknown): DescribedLogEntry 
       );
     }
     case 'assistant_handoff':
-      return info('The assistant handed the conversation to an operator: the bot is paused for this client');
+      return info(
+        `The assistant handed the conversation to an operator${d.reason ? ` (${str(d.reason)})` : ''}: the bot is paused for this client`,
+      );
     case 'loop_guard':
     case 'error':
       return { title: `${str(d.message)}${where(d)}`, tone: 'error', details: [] };

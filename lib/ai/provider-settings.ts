@@ -28,6 +28,8 @@ export const providerSettingsSchema = z.object({
     .regex(/^[A-Za-z0-9_]*$/, 'the name of a project secret (letters, digits, _)')
     .default(''),
   timeoutSeconds: z.number().int().min(5).max(100).default(60),
+  /** Chat calls a minute, all instances together (the provider's own limit, or fewer); 0: none. */
+  requestsPerMinute: z.number().int().min(0).max(100_000).default(0),
   isDefault: z.boolean().default(false),
 });
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;

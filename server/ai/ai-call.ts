@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatTurn } from '@/lib/ai/prompt';
 import type { Plan } from '@/lib/formula';
 import type { PrismaClient } from '@/server/db/client-type';
+import { takeRate } from '@/server/rate-limit';
 import { loadSecrets } from '@/server/secrets/secret-service';
 import { findProvider, type ProviderView } from './ai-settings';
 import { type AiEndpoint, AiProviderError, type AiTool, chat, type ToolCall } from './provider';
@@ -34,6 +36,8 @@ export type AiCallOutcome =
       model: string;
       usage: { inputTokens: number; outputTokens: number };
       ms: number;
+      /** More than 1 when a 429, a 5xx or a dropped connection was tried again. */
+      attempts: number;
     }
   | {
       ok: false;
@@ -105,33 +109,98 @@ export async function callAi(ctx: AiCallContext, request: AiCallRequest): Promis
     return { ok: false, reason: 'provider', provider: provider.name, message: endpoint.missing };
 
   const started = performance.now();
-  const timeoutMs = Math.max(1, Math.floor(Math.min(provider.timeoutSeconds * 1000, ctx.maxMs)));
-  try {
-    const answer = await chat(
-      endpoint,
-      {
-        system: request.system || undefined,
-        messages: request.messages,
-        temperature: request.temperature,
-        maxTokens: request.maxTokens,
-        jsonSchema: request.jsonSchema,
-        tools: request.tools,
-      },
-      { timeoutMs, signal: ctx.signal, onText: ctx.onText },
-    );
-    await recordUsage(db, project, ctx.now(), answer.usage);
-    return {
-      ok: true,
-      text: answer.text,
-      json: answer.json,
-      toolCalls: answer.toolCalls,
-      provider: provider.name,
-      model: provider.chatModel,
-      usage: answer.usage,
-      ms: Math.round(performance.now() - started),
-    };
-  } catch (error) {
-    if (!(error instanceof AiProviderError)) throw error;
-    return { ok: false, reason: error.kind, provider: provider.name, message: error.message };
+  const deadline = started + Math.max(1, Math.min(provider.timeoutSeconds * 1000, ctx.maxMs));
+  let streamed = false;
+  const onText = ctx.onText
+    ? (delta: string) => {
+        streamed = true;
+        ctx.onText?.(delta);
+      }
+    : undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await takeProviderRate(db, project.id, provider, deadline, ctx.signal);
+      const answer = await chat(
+        endpoint,
+        {
+          system: request.system || undefined,
+          messages: request.messages,
+          temperature: request.temperature,
+          maxTokens: request.maxTokens,
+          jsonSchema: request.jsonSchema,
+          tools: request.tools,
+        },
+        { timeoutMs: Math.max(1, Math.floor(deadline - performance.now())), signal: ctx.signal, onText },
+      );
+      await recordUsage(db, project, ctx.now(), answer.usage);
+      return {
+        ok: true,
+        text: answer.text,
+        json: answer.json,
+        toolCalls: answer.toolCalls,
+        provider: provider.name,
+        model: provider.chatModel,
+        usage: answer.usage,
+        ms: Math.round(performance.now() - started),
+        attempts: attempt,
+      };
+    } catch (error) {
+      if (!(error instanceof AiProviderError)) throw error;
+      // Tried again only while the time allows and nothing was shown yet: a client who saw half
+      // an answer streamed would see it start over.
+      const wait = retryWait(error, attempt);
+      if (wait !== null && !streamed && performance.now() + wait + MIN_ATTEMPT_MS < deadline) {
+        await sleep(wait, undefined, { signal: ctx.signal }).catch(() => {});
+        if (!ctx.signal?.aborted) continue;
+      }
+      const tries = attempt > 1 ? ` (after ${attempt} attempts)` : '';
+      return { ok: false, reason: error.kind, provider: provider.name, message: `${error.message}${tries}` };
+    }
+  }
+}
+
+/** Attempts at most, a failure that may pass included. */
+const MAX_ATTEMPTS = 3;
+/** Not worth trying again with less time than this left. */
+const MIN_ATTEMPT_MS = 1000;
+
+/**
+ * How long to wait before trying again, ms, or null: not again. A 429 waits what the provider
+ * asks (else as a 5xx); a 5xx or a dropped connection waits 0.5 s, then 1 s, give or take a
+ * fifth so that calls failed together do not come back together.
+ */
+function retryWait(error: AiProviderError, attempt: number): number | null {
+  if (!error.transient || attempt >= MAX_ATTEMPTS) return null;
+  if (error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
+  return 500 * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
+}
+
+/**
+ * Counts the call against the provider's requests a minute, one window for every instance
+ * (server/rate-limit.ts); over it, waits for the next window while the call's time allows, else
+ * fails as the provider's own 429 would.
+ */
+async function takeProviderRate(
+  db: PrismaClient,
+  projectId: number,
+  provider: ProviderView,
+  deadline: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (provider.requestsPerMinute <= 0) return;
+  const limits = [{ key: `ai:${projectId}:${provider.id}`, perMinute: provider.requestsPerMinute }];
+  for (;;) {
+    const { allowed, retryAfter } = await takeRate(db, limits);
+    if (allowed) return;
+    const wait = retryAfter * 1000;
+    if (performance.now() + wait + MIN_ATTEMPT_MS >= deadline || signal?.aborted)
+      throw new AiProviderError(
+        'rate_limited',
+        `the provider's limit of ${provider.requestsPerMinute} requests a minute (Settings, AI) is reached, and the next minute starts in ${retryAfter} s, after the call's time`,
+        undefined,
+        undefined,
+        false,
+      );
+    await sleep(wait, undefined, { signal }).catch(() => {});
   }
 }

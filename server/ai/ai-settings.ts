@@ -24,6 +24,7 @@ const toProvider = (row: { id: number } & ProviderSettings): ProviderView => ({
   embeddingDimensions: row.embeddingDimensions,
   apiKeySecret: row.apiKeySecret,
   timeoutSeconds: row.timeoutSeconds,
+  requestsPerMinute: row.requestsPerMinute,
   isDefault: row.isDefault,
 });
 

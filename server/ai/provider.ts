@@ -77,14 +77,19 @@ export type AiErrorKind =
 
 /** Why the provider gave no usable answer, in words that say where to fix it; never holds the key. */
 export class AiProviderError extends Error {
+  /** Worth trying again (a 429, a 5xx, a dropped connection): the same request may succeed. */
+  readonly transient: boolean;
+
   constructor(
     readonly kind: AiErrorKind,
     message: string,
     readonly status?: number,
     readonly retryAfterSeconds?: number,
+    transient?: boolean,
   ) {
     super(message);
     this.name = 'AiProviderError';
+    this.transient = transient ?? (status === 429 || (status !== undefined && status >= 500));
   }
 }
 
@@ -406,7 +411,14 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
         'too_large',
         `The AI provider's answer is larger than allowed: ${error.message}`,
       );
-    throw new AiProviderError('unreachable', `The AI provider could not be reached: ${error.message}`);
+    // A network failure (a refused or dropped connection) may pass; the address policy's refusal will not.
+    throw new AiProviderError(
+      'unreachable',
+      `The AI provider could not be reached: ${error.message}`,
+      undefined,
+      undefined,
+      error.code === 'network',
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import { saveAssistant, saveProvider, setDailyTokenLimit } from '@/server/ai/ai-
 import { type FakeOpenAi, startFakeOpenAi } from '@/server/ai/testing/fake-openai';
 import { resetEnvCache } from '@/server/config/env';
 import { subscribeLive } from '@/server/live/live-events';
+import { takeRate } from '@/server/rate-limit';
 import { setSecret } from '@/server/secrets/secret-service';
 import { waitFor } from '@/server/testing/wait-for';
 import { handleEvent } from './handle-event';
@@ -238,6 +239,71 @@ describe("a block's AI step", () => {
       restore('BLOCKBOT_CLIENT_LEASE_SECONDS', env.lease);
       resetEnvCache();
     }
+  });
+});
+
+describe('a provider having a bad moment', () => {
+  const asking = looping({ text: 'No answer right now.', ai: { prompt: 'Answer #{question}' } });
+
+  it('tries a 5xx, a dropped connection and a short 429 again, and says how many attempts it took', async () => {
+    const bot = await aiBot(asking);
+    await bot.say('hi');
+    fake.reset();
+    fake.next({ status: 503 }, { drop: 'before' }, { text: 'Third time lucky.' });
+    expect(await bot.say('question')).toEqual(['Third time lucky.']);
+    expect(chats()).toHaveLength(3);
+    expect((await logOf(bot, 'ai')).at(-1)).toMatchObject({ attempts: 3 });
+    fake.reset();
+    fake.next({ status: 429, retryAfter: 1 }, { text: 'After the wait.' });
+    expect(await bot.say('again')).toEqual(['After the wait.']);
+    expect(chats()).toHaveLength(2);
+  });
+
+  it('gives up after three attempts, and at once on a 429 asking for longer than the call may take', async () => {
+    const bot = await aiBot(asking);
+    await bot.say('hi');
+    fake.reset();
+    fake.next({ status: 500 }, { status: 502 }, { status: 500 });
+    expect(await bot.say('question')).toEqual(['No answer right now.']);
+    expect(chats()).toHaveLength(3);
+    expect((await logOf(bot, 'ai_error')).at(-1)?.message).toMatch(/HTTP 500.*\(after 3 attempts\)$/);
+    fake.reset();
+    // The provider's timeout is 10 s: a wait of 30 s is not waited.
+    fake.next({ status: 429, retryAfter: 30 });
+    expect(await bot.say('again')).toEqual(['No answer right now.']);
+    expect(chats()).toHaveLength(1);
+    expect((await logOf(bot, 'ai_error')).at(-1)).toMatchObject({ reason: 'rate_limited' });
+    expect((await logOf(bot, 'ai_error')).at(-1)?.message).toContain('wait 30 s');
+    // A refused key is not tried again.
+    fake.reset();
+    await setSecret(h.tdb.prisma, bot.projectId, 'OPENAI_KEY', 'sk-wrong-0123456789');
+    expect(await bot.say('once more')).toEqual(['No answer right now.']);
+    expect(chats()).toHaveLength(1);
+  });
+
+  it("keeps the provider's requests a minute, counted in the database every instance shares", async () => {
+    const bot = await aiBot(asking);
+    const [provider] = await h.tdb.prisma.aiProvider.findMany({ where: { projectId: bot.projectId } });
+    await saveProvider(h.tdb.prisma, bot.projectId, provider.id, {
+      name: 'fake',
+      baseUrl: fake.url,
+      chatModel: 'gpt-4o-mini',
+      apiKeySecret: 'OPENAI_KEY',
+      timeoutSeconds: 10,
+      requestsPerMinute: 3,
+      isDefault: true,
+    });
+    await bot.say('hi');
+    fake.reset();
+    expect(await bot.say('one')).toEqual(['ok']);
+    // Another instance's call of this minute (the third, 'hi' was the first), counted into the same window.
+    expect(
+      (await takeRate(h.tdb.prisma, [{ key: `ai:${bot.projectId}:${provider.id}`, perMinute: 3 }])).allowed,
+    ).toBe(true);
+    // The next minute starts later than the call's 10 s: the fallback, the provider never asked.
+    expect(await bot.say('three')).toEqual(['No answer right now.']);
+    expect(chats()).toHaveLength(1);
+    expect((await logOf(bot, 'ai_error')).at(-1)?.message).toContain('limit of 3 requests a minute');
   });
 });
 

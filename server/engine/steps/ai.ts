@@ -75,6 +75,7 @@ export async function runAiCall(
       ms: outcome.ms,
       answer: outcome.text.slice(0, 10_000),
       ...(outcome.toolCalls?.length && { toolCalls: outcome.toolCalls.map((c) => c.name) }),
+      ...(outcome.attempts > 1 && { attempts: outcome.attempts }),
     });
   else
     run.note('ai_error', {
