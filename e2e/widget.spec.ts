@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema/bot-schema';
+import { startFakeOpenAi } from '../server/ai/testing/fake-openai';
 import { cuttableProxy } from './cuttable-proxy';
 import { signUp } from './helpers';
 
@@ -444,4 +445,60 @@ test('a visitor sends an image through the attach button; the bot and the operat
   await expect(conversation).not.toContainText(String(recipient));
   await conversation.click();
   await expect(page.getByRole('heading', { level: 2, name: visitorName })).toBeVisible();
+});
+
+test("a visitor watches an AI answer being written in the typing bubble, then gets it as the bot's message", async ({
+  page,
+  browser,
+}) => {
+  const fake = await startFakeOpenAi();
+  try {
+    await signUp(page, `widget-ai-${Date.now()}@example.com`);
+    const projectId = Number(/\/projects\/(\d+)/.exec(page.url())![1]);
+    await trpc(page, 'project.updateSettings', { projectId, plan: 'ai' });
+    await trpc(page, 'secrets.set', { projectId, name: 'OPENAI_KEY', value: fake.apiKey });
+    await trpc(page, 'ai.saveProvider', {
+      projectId,
+      settings: { name: 'fake', baseUrl: fake.url, chatModel: 'gpt-4o-mini', apiKeySecret: 'OPENAI_KEY' },
+    });
+    await importAndPublish(page, projectId, {
+      format: BOT_SCHEMA_FORMAT,
+      blocks: [
+        {
+          id: 1,
+          kind: 'start',
+          text: 'Sorry, no answer right now.',
+          trigger: { alternatives: '' },
+          ai: { prompt: 'Answer: #{question}' },
+        },
+      ],
+      arrows: [],
+    });
+    const widget = await trpc(page, 'channels.createWidget', {
+      projectId,
+      settings: { title: 'Shop chat', allowedOrigins: [SITE] },
+    });
+    snippet = `<script src="${proxy.origin}/widget.js" data-channel="${widget.key}" async></script>`;
+
+    const visitor = await browser.newPage();
+    await visitor.goto(`${SITE}/`);
+    await visitor.getByRole('button', { name: 'Open chat: Shop chat' }).click();
+    const panel = visitor.getByRole('dialog', { name: 'Shop chat' });
+    // The model writes three words, then waits until the test lets it finish.
+    const answer = 'We deliver within two days anywhere in town, and returns are free.';
+    fake.next({ text: answer, pauseAfter: 3 });
+    await panel.getByLabel('Your message').fill('how fast is delivery?');
+    await visitor.keyboard.press('Enter');
+    const log = panel.getByRole('log');
+    const typing = log.locator('.typing');
+    await expect(typing).toHaveText('We deliver within');
+    await expect(log.locator('.msg.bot')).toHaveCount(0);
+    await shot(visitor, 'widget-ai-draft');
+    fake.release();
+    await expect(log.locator('.msg.bot')).toHaveText([answer]);
+    await expect(typing).toBeHidden();
+    await shot(visitor, 'widget-ai-answered');
+  } finally {
+    await fake.close();
+  }
 });

@@ -17,7 +17,12 @@ import type { AddressInfo } from 'node:net';
  */
 
 export type FakeAnswer =
-  | { text: string; usage?: { prompt_tokens: number; completion_tokens: number } }
+  | {
+      text: string;
+      usage?: { prompt_tokens: number; completion_tokens: number };
+      /** Streamed: after this many pieces the stream waits for `release()`. */
+      pauseAfter?: number;
+    }
   | { json: unknown }
   /** Calls of tools the request offered (a tool it did not offer fails the request), with text or none. */
   | {
@@ -65,6 +70,8 @@ export interface FakeOpenAi {
   nextEmbeddings(...answers: FakeAnswer[]): void;
   /** Requests accepted and not answered yet (hanging ones included). */
   open(): number;
+  /** Lets the streams paused by `pauseAfter` go on. */
+  release(): void;
   /** Forgets the scripted answers not used yet and the requests seen. */
   reset(): void;
   close(): Promise<void>;
@@ -97,6 +104,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const embeddingQueue: FakeAnswer[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  const paused = new Set<() => void>();
   let open = 0;
 
   const send = (
@@ -392,34 +400,46 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       res.on('close', () => clearInterval(drip));
       return;
     }
-    for (const piece of text.match(/\S+\s*|\s+/g) ?? [])
-      event([{ index: 0, delta: { content: piece }, finish_reason: null }]);
-    toolCalls.forEach((call, index) => {
-      const { name, arguments: args } = call.function;
-      event([
-        {
-          index: 0,
-          delta: {
-            tool_calls: [{ index, id: call.id, type: 'function', function: { name, arguments: '' } }],
-          },
-          finish_reason: null,
-        },
-      ]);
-      const half = Math.ceil(args.length / 2);
-      for (const piece of [args.slice(0, half), args.slice(half)].filter(Boolean))
+    const pieces = text.match(/\S+\s*|\s+/g) ?? [];
+    const rest = (from: number) => {
+      for (const piece of pieces.slice(from))
+        event([{ index: 0, delta: { content: piece }, finish_reason: null }]);
+      toolCalls.forEach((call, index) => {
+        const { name, arguments: args } = call.function;
         event([
           {
             index: 0,
-            delta: { tool_calls: [{ index, function: { arguments: piece } }] },
+            delta: {
+              tool_calls: [{ index, id: call.id, type: 'function', function: { name, arguments: '' } }],
+            },
             finish_reason: null,
           },
         ]);
-    });
-    event([{ index: 0, delta: {}, finish_reason: finishReason }]);
-    const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
-    if (includeUsage)
-      event([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
-    res.end('data: [DONE]\n\n');
+        const half = Math.ceil(args.length / 2);
+        for (const piece of [args.slice(0, half), args.slice(half)].filter(Boolean))
+          event([
+            {
+              index: 0,
+              delta: { tool_calls: [{ index, function: { arguments: piece } }] },
+              finish_reason: null,
+            },
+          ]);
+      });
+      event([{ index: 0, delta: {}, finish_reason: finishReason }]);
+      const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
+      if (includeUsage)
+        event([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+      res.end('data: [DONE]\n\n');
+    };
+    const pauseAfter = scripted && 'pauseAfter' in scripted ? scripted.pauseAfter : undefined;
+    if (pauseAfter === undefined || pauseAfter >= pieces.length) return rest(0);
+    for (const piece of pieces.slice(0, pauseAfter))
+      event([{ index: 0, delta: { content: piece }, finish_reason: null }]);
+    const go = () => {
+      paused.delete(go);
+      if (!res.destroyed) rest(pauseAfter);
+    };
+    paused.add(go);
   }
 
   server.on('connection', (socket) => {
@@ -440,6 +460,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       embeddingQueue.push(...answers);
     },
     open: () => open,
+    release: () => {
+      for (const go of [...paused]) go();
+    },
     reset: () => {
       queue.length = 0;
       embeddingQueue.length = 0;
