@@ -459,6 +459,7 @@ test("a visitor watches an AI answer being written in the typing bubble, then ge
     await trpc(page, 'secrets.set', { projectId, name: 'OPENAI_KEY', value: fake.apiKey });
     await trpc(page, 'ai.saveProvider', {
       projectId,
+      id: null,
       settings: { name: 'fake', baseUrl: fake.url, chatModel: 'gpt-4o-mini', apiKeySecret: 'OPENAI_KEY' },
     });
     await importAndPublish(page, projectId, {
