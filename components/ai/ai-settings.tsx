@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
+import { formErrors } from '@/components/ui/form-errors';
 import { Input } from '@/components/ui/input';
 import type { ProviderSettingsInput } from '@/lib/ai/provider-settings';
 import { countFormat } from '@/lib/number-format';
@@ -183,6 +184,7 @@ function ProviderForm({
   const trpc = useTRPC();
   const [form, setForm] = useState(initial);
   const save = useMutation(trpc.ai.saveProvider.mutationOptions({ onSuccess: onDone }));
+  const errors = formErrors(save.error, 'settings.', Object.keys(EMPTY_PROVIDER));
   const set = <K extends keyof ProviderSettingsInput>(key: K, value: ProviderSettingsInput[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
   const submit = (e: FormEvent) => {
@@ -196,17 +198,23 @@ function ProviderForm({
       aria-label="AI provider"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field id="provider-name" label="Name" hint="Blocks and assistants pick a provider by this name.">
+        <Field
+          id="provider-name"
+          error={errors.of('name')}
+          label="Name"
+          hint="Blocks and assistants pick a provider by this name."
+        >
           <Input id="provider-name" value={form.name} onChange={(e) => set('name', e.target.value)} />
         </Field>
         <Field
           id="provider-url"
+          error={errors.of('baseUrl')}
           label="Base URL"
           hint="The API root, up to /v1. Ollama: http://127.0.0.1:11434/v1"
         >
           <Input id="provider-url" value={form.baseUrl} onChange={(e) => set('baseUrl', e.target.value)} />
         </Field>
-        <Field id="provider-chat" label="Chat model">
+        <Field id="provider-chat" error={errors.of('chatModel')} label="Chat model">
           <Input
             id="provider-chat"
             value={form.chatModel}
@@ -215,6 +223,7 @@ function ProviderForm({
         </Field>
         <Field
           id="provider-embedding"
+          error={errors.of('embeddingModel')}
           label="Embedding model (optional)"
           hint="Needed for the knowledge base."
         >
@@ -226,6 +235,7 @@ function ProviderForm({
         </Field>
         <Field
           id="provider-key"
+          error={errors.of('apiKeySecret')}
           label="API key secret (optional)"
           hint="The name of a project secret; empty for a local server that takes no key."
         >
@@ -237,6 +247,7 @@ function ProviderForm({
         </Field>
         <Field
           id="provider-timeout"
+          error={errors.of('timeoutSeconds')}
           label="Timeout, seconds"
           hint="5 to 100: a call that takes longer is cut."
         >
@@ -251,6 +262,7 @@ function ProviderForm({
         </Field>
         <Field
           id="provider-rpm"
+          error={errors.of('requestsPerMinute')}
           label="Requests a minute"
           hint="The provider's rate limit, or fewer: calls over it wait or take the fallback. 0: no limit."
         >
@@ -271,7 +283,7 @@ function ProviderForm({
         />
         The project's default provider (used where none is named)
       </label>
-      <FormActions error={save.error} pending={save.isPending} submit="Save provider" onCancel={onCancel} />
+      <FormActions error={errors.rest} pending={save.isPending} submit="Save provider" onCancel={onCancel} />
     </form>
   );
 }

@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
+import { formErrors } from '@/components/ui/form-errors';
 import { Input, Select, Textarea } from '@/components/ui/input';
 import { type AssistantSettingsInput, assistantSettingsSchema } from '@/lib/ai/assistant';
 
@@ -127,6 +128,7 @@ function AssistantForm({
   const trpc = useTRPC();
   const [form, setForm] = useState(() => assistantSettingsSchema.parse(initial));
   const save = useMutation(trpc.ai.saveAssistant.mutationOptions({ onSuccess: onDone }));
+  const errors = formErrors(save.error, 'settings.', Object.keys(form));
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
   const submit = (e: FormEvent) => {
@@ -140,10 +142,10 @@ function AssistantForm({
       aria-label="Assistant"
     >
       <div className="grid gap-3 sm:grid-cols-3">
-        <Field id="assistant-name" label="Name">
+        <Field id="assistant-name" error={errors.of('name')} label="Name">
           <Input id="assistant-name" value={form.name} onChange={(e) => set('name', e.target.value)} />
         </Field>
-        <Field id="assistant-provider" label="Provider">
+        <Field id="assistant-provider" error={errors.of('provider')} label="Provider">
           <Select
             id="assistant-provider"
             value={form.provider}
@@ -157,7 +159,12 @@ function AssistantForm({
             ))}
           </Select>
         </Field>
-        <Field id="assistant-priority" label="Priority" hint="Higher answers first.">
+        <Field
+          id="assistant-priority"
+          error={errors.of('priority')}
+          label="Priority"
+          hint="Higher answers first."
+        >
           <Input
             id="assistant-priority"
             type="number"
@@ -168,6 +175,7 @@ function AssistantForm({
       </div>
       <Field
         id="assistant-role"
+        error={errors.of('role')}
         label="Role"
         hint="Who the assistant is and what it does for the business, e.g. “You are the shop’s assistant. You help with orders, delivery and returns.”"
       >
@@ -193,6 +201,7 @@ function AssistantForm({
       </fieldset>
       <Field
         id="assistant-condition"
+        error={errors.of('condition')}
         label="Launch condition (optional)"
         hint="A formula like an arrow's comparison, e.g. vip == 'yes'; empty: always."
       >
@@ -203,7 +212,7 @@ function AssistantForm({
         />
       </Field>
       <div className="grid gap-3 sm:grid-cols-4">
-        <Field id="assistant-history" label="Messages of history">
+        <Field id="assistant-history" error={errors.of('history')} label="Messages of history">
           <Input
             id="assistant-history"
             type="number"
@@ -213,7 +222,7 @@ function AssistantForm({
             onChange={(e) => set('history', Number(e.target.value))}
           />
         </Field>
-        <Field id="assistant-temperature" label="Temperature">
+        <Field id="assistant-temperature" error={errors.of('temperature')} label="Temperature">
           <Input
             id="assistant-temperature"
             type="number"
@@ -224,7 +233,7 @@ function AssistantForm({
             onChange={(e) => set('temperature', Number(e.target.value))}
           />
         </Field>
-        <Field id="assistant-tokens" label="Max tokens">
+        <Field id="assistant-tokens" error={errors.of('maxTokens')} label="Max tokens">
           <Input
             id="assistant-tokens"
             type="number"
@@ -233,7 +242,12 @@ function AssistantForm({
             onChange={(e) => set('maxTokens', Number(e.target.value))}
           />
         </Field>
-        <Field id="assistant-fallback" label="Fallback block id" hint="When it cannot answer.">
+        <Field
+          id="assistant-fallback"
+          error={errors.of('fallbackBlockId')}
+          label="Fallback block id"
+          hint="When it cannot answer."
+        >
           <Input
             id="assistant-fallback"
             type="number"
@@ -261,7 +275,7 @@ function AssistantForm({
           Hand over to an operator when unsure or asked
         </label>
       </div>
-      <FormActions error={save.error} pending={save.isPending} submit="Save assistant" onCancel={onCancel} />
+      <FormActions error={errors.rest} pending={save.isPending} submit="Save assistant" onCancel={onCancel} />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
+import { formErrors } from '@/components/ui/form-errors';
 import { Input, Select } from '@/components/ui/input';
 
 /** A constant's name that looks like it holds a credential: offered first to move. */
@@ -40,6 +41,7 @@ export function SecretsCard({ projectId, constants }: { projectId: number; const
       },
     }),
   );
+  const errors = formErrors(set.error, '', ['name', 'value']);
   const remove = useMutation(trpc.secrets.delete.mutationOptions({ onSuccess: refresh }));
   const move = useMutation(trpc.secrets.moveConstant.mutationOptions({ onSuccess: refresh }));
   const [moving, setMoving] = useState('');
@@ -98,6 +100,7 @@ export function SecretsCard({ projectId, constants }: { projectId: number; const
         <div className="grid gap-3 sm:grid-cols-2">
           <Field
             id="secret-name"
+            error={errors.of('name')}
             label={replacing ? 'Secret' : 'Name'}
             hint="Letters, digits and _, e.g. CRM_TOKEN."
           >
@@ -108,7 +111,7 @@ export function SecretsCard({ projectId, constants }: { projectId: number; const
               onChange={(e) => setName(e.target.value)}
             />
           </Field>
-          <Field id="secret-value" label={replacing ? 'New value' : 'Value'}>
+          <Field id="secret-value" error={errors.of('value')} label={replacing ? 'New value' : 'Value'}>
             <Input
               id="secret-value"
               type="password"
@@ -118,7 +121,7 @@ export function SecretsCard({ projectId, constants }: { projectId: number; const
             />
           </Field>
         </div>
-        {set.error ? <Alert tone="error">{set.error.message}</Alert> : null}
+        {errors.rest ? <Alert tone="error">{errors.rest.message}</Alert> : null}
         {saved ? <Alert tone="success">{saved}</Alert> : null}
         <div className="flex gap-2">
           <Button type="submit" disabled={set.isPending || !value}>
