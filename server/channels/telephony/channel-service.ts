@@ -183,7 +183,15 @@ export async function updateTelephonySettings(
   return { ...channelView(updated), telephony: telephonySettings(updated) };
 }
 
-/** The project's telephony channel outbound calls go through (the first connected). */
-export function projectTelephonyChannel(db: Db, projectId: number) {
-  return db.channel.findFirst({ where: { projectId, kind: 'telephony' }, orderBy: { id: 'asc' } });
+/**
+ * The telephony channel a client's messages go through: `channelId` when it is still connected
+ * to the client's project (the channel of their call, or of their latest one), else the
+ * project's first connected (a client who never called nor was called has no channel of their
+ * own: telephony clients have no group_id).
+ */
+export async function clientTelephonyChannel(db: Db, projectId: number, channelId: number | null) {
+  const own = channelId
+    ? await db.channel.findFirst({ where: { id: channelId, projectId, kind: 'telephony' } })
+    : null;
+  return own ?? db.channel.findFirst({ where: { projectId, kind: 'telephony' }, orderBy: { id: 'asc' } });
 }
