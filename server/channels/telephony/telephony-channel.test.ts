@@ -147,12 +147,19 @@ describe('voice settings', () => {
       voice: 'de-DE-KatjaNeural',
       transferNumber: '+1 (555) 999-0000',
     });
-    expect(updated.telephony).toEqual({
+    expect(updated.telephony?.settings).toEqual({
       vendor: 'microsoft',
       language: 'de-DE',
       voice: 'de-DE-KatjaNeural',
       transferNumber: '15559990000',
     });
+    // The Channels tab lists them, with the webhook addresses to enter in jambonz, at any time.
+    const listed = (await app.owner.channels.list({ projectId })).find((c) => c.id === channelId);
+    expect(listed?.telephony).toEqual({
+      settings: updated.telephony?.settings,
+      webhook: { callHook, statusHook: `${callHook}/status` },
+    });
+    expect(callHook).toMatch(new RegExp(`/api/channels/telephony/${channelId}$`));
     const call = await fake.inboundCall('+1 415 555 0008');
     expect(call.gather?.say).toMatchObject({
       synthesizer: { vendor: 'microsoft', language: 'de-DE', voice: 'de-DE-KatjaNeural' },
@@ -165,9 +172,19 @@ describe('voice settings', () => {
       voice: '',
       transferNumber: '+1 (555) 999-0000',
     });
-    await expect(
-      app.owner.channels.updateTelephony({ projectId, channelId, language: 'English' }),
-    ).rejects.toThrow(/language code/);
+    // A wrong value is refused with its field named, for the form to show it under the field.
+    const refused = await app.owner.channels
+      .updateTelephony({ projectId, channelId, language: 'English', transferNumber: 'the boss' })
+      .then(
+        () => null,
+        (e: { message: string; cause?: { issues?: { path: PropertyKey[] }[] } }) => e,
+      );
+    expect(refused?.message).toContain('language: must be a language code like en-US');
+    expect(refused?.message).toContain('transferNumber: must be a phone number');
+    expect(refused?.cause?.issues?.map((i) => i.path.join('.'))).toEqual(['language', 'transferNumber']);
+    expect((await db.channel.findUniqueOrThrow({ where: { id: channelId } })).settings).toMatchObject({
+      language: 'en-US',
+    });
   });
 });
 
