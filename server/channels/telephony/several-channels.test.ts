@@ -58,6 +58,13 @@ beforeAll(async () => {
         buttons: [{ type: 'reply', text: 'Leave a message' }],
       },
       { id: 2, kind: 'state', text: 'Noted. Goodbye.' },
+      {
+        id: 3,
+        kind: 'start',
+        text: '',
+        trigger: { alternatives: 'notify' },
+        formula: "message(target, 'Your table is ready.')",
+      },
     ],
     arrows: [{ id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'Leave a message' } }],
   });
@@ -152,5 +159,23 @@ describe('a project with two telephony channels', () => {
       async () => (await statusOf(never, 'We are open on Sunday.'))?.status === 'delivered',
       'delivered to the loaded client',
     );
+  });
+
+  it("places a formula's message() to a caller through their channel", async () => {
+    const caller = await callSecond('+1 415 555 0103');
+    const loaded = await app.callApi('load_clients', {
+      clients: [{ platform_id: '+1 212 555 0104', group_id: '', client_type: 13 }],
+    });
+    const sender = (loaded.body.clients as { client_id: number }[])[0].client_id;
+    await app.callApi('save_variables', { client_id: sender, variables: { target: String(caller.id) } });
+    await app.callApi('callback', { client_id: sender, message: 'notify' });
+    const call = await waitFor(
+      async () => outbound(second, '14155550103')[0],
+      'the call to the caller, through the second gateway',
+    );
+    expect(call.from).toBe(SECOND_NUMBER);
+    expect(outbound(first, '14155550103')).toEqual([]);
+    await second.answer(call);
+    expect(call.spoken).toEqual(['Your table is ready.']);
   });
 });

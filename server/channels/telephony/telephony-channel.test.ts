@@ -495,4 +495,21 @@ describe('finding a telephony client by phone', () => {
       await db.message.findFirst({ where: { clientId: id, text: 'ping', direction: 'in' } }),
     ).not.toBeNull();
   });
+
+  it('answers find_client_id_by_phone and the universal webhook’s value_phone in any format', async () => {
+    const loaded = await app.callApi('load_clients', {
+      clients: [{ platform_id: '12125550777', group_id: '', client_type: 13 }],
+    });
+    const id = (loaded.body.clients as { client_id: number }[])[0].client_id;
+    for (const phone of ['+1 (212) 555-0777', '0012125550777', '12125550777']) {
+      const res = await fetch(
+        `${app.apiUrl}/api/${app.apiKey}/find_client_id_by_phone?${new URLSearchParams({ phone })}`,
+      );
+      expect(await res.json()).toMatchObject({ client_id: id });
+    }
+    const located = await app.callApi('get_variables', { value_phone: 'tel', tel: '+1 212 555 0777' });
+    expect(located.status).toBe(200);
+    const byId = await app.callApi('get_variables', { client_id: id });
+    expect(located.body).toEqual(byId.body);
+  });
 });
