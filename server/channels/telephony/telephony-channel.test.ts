@@ -160,6 +160,8 @@ describe('voice settings', () => {
       webhook: { callHook, statusHook: `${callHook}/status` },
     });
     expect(callHook).toMatch(new RegExp(`/api/channels/telephony/${channelId}$`));
+    expect(JSON.stringify(listed)).not.toContain(fake.account.apiKey);
+    expect(JSON.stringify(listed)).not.toContain(fake.account.webhookSecret);
     const call = await fake.inboundCall('+1 415 555 0008');
     expect(call.gather?.say).toMatchObject({
       synthesizer: { vendor: 'microsoft', language: 'de-DE', voice: 'de-DE-KatjaNeural' },
