@@ -94,7 +94,7 @@ export function Channels({
   const createWidget = useMutation(trpc.channels.createWidget.mutationOptions({ onSuccess: invalidate }));
   const bots = channels.data?.filter((c) => c.kind === 'tg');
   const numbers = channels.data?.flatMap((c) => (c.chatapp ? [{ ...c, chatapp: c.chatapp }] : []));
-  const telephony = channels.data?.filter((c) => c.kind === 'telephony');
+  const telephony = channels.data?.flatMap((c) => (c.telephony ? [{ ...c, telephony: c.telephony }] : []));
   const widgets = channels.data?.flatMap((c) => (c.widget ? [{ ...c, widget: c.widget }] : []));
   const accounts = channels.data?.flatMap((c) => (c.social ? [{ ...c, social: c.social }] : []));
   const canManage = project.data ? project.data.role !== 'operator' : false;
@@ -277,7 +277,7 @@ export function Channels({
         projectId={projectId}
         canManage={canManage}
         channels={telephony}
-        onConnected={invalidate}
+        onChanged={invalidate}
         header={(channel) => (
           <ChannelHeader
             channel={channel}

@@ -10,9 +10,13 @@ import { connectFields } from '@/lib/channels/connect-inputs';
 
 type Values = Record<string, string>;
 
-/** A connect form's values, starting from its schema's (lib/channels/connect-inputs.ts). */
-export function useConnectValues<S extends z.ZodObject>(schema: S) {
-  const initial = () => Object.fromEntries(connectFields(schema).map((f) => [f.key, f.initial])) as Values;
+/**
+ * A connect form's values, starting from its schema's (lib/channels/connect-inputs.ts), or from
+ * `start` where given (a connected channel's settings being changed).
+ */
+export function useConnectValues<S extends z.ZodObject>(schema: S, start: Partial<Values> = {}) {
+  const initial = () =>
+    Object.fromEntries(connectFields(schema).map((f) => [f.key, start[f.key] ?? f.initial])) as Values;
   const [values, setValues] = useState(initial);
   // Sent as typed: the server parses them with the same schema and names a wrong field.
   return { values, input: values as unknown as z.input<S>, setValues, reset: () => setValues(initial()) };
@@ -33,6 +37,7 @@ export function ConnectForm({
   pending,
   error,
   submitLabel,
+  pendingLabel = 'Connecting…',
   children,
 }: {
   name: string;
@@ -44,6 +49,8 @@ export function ConnectForm({
   pending: boolean;
   error: { message: string; data?: { field?: string | null; fieldErrors?: unknown } | null } | null;
   submitLabel: string;
+  /** The button's label while the form is being sent. */
+  pendingLabel?: string;
   children?: ReactNode;
 }) {
   const fields = connectFields(schema);
@@ -100,7 +107,7 @@ export function ConnectForm({
       {children}
       {error && !fields.some((f) => errorOf(f.key)) ? <Alert tone="error">{error.message}</Alert> : null}
       <Button type="submit" disabled={pending || fields.some((f) => !f.optional && !values[f.key]?.trim())}>
-        {pending ? 'Connecting…' : submitLabel}
+        {pending ? pendingLabel : submitLabel}
       </Button>
     </form>
   );

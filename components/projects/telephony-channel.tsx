@@ -4,27 +4,28 @@ import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Card, CardTitle } from '@/components/ui/card';
-import { CopyButton } from '@/components/ui/copy-button';
 import { connectTelephonyInput } from '@/lib/channels/connect-inputs';
 import { ConnectForm, useConnectValues } from './connect-form';
+import { TelephonyRow, type TelephonyView, TelephonyWebhooks } from './telephony-row';
 
 /**
  * Telephony on a jambonz gateway (docs/channels/telephony.md): the form that connects it, then
  * the two webhook addresses to enter in the jambonz application; and the connected caller
- * numbers, each row's header given by the Channels tab (`header`).
+ * numbers, each row's header given by the Channels tab (`header`), then its webhook addresses
+ * and voice settings (`TelephonyRow`).
  */
-export function TelephonyCard<C extends { id: number }>({
+export function TelephonyCard<C extends { id: number; groupId: string; telephony: TelephonyView }>({
   projectId,
   canManage,
   channels,
   header,
-  onConnected,
+  onChanged,
 }: {
   projectId: number;
   canManage: boolean;
   channels: C[] | undefined;
   header: (channel: C) => ReactNode;
-  onConnected: () => unknown;
+  onChanged: () => unknown;
 }) {
   const trpc = useTRPC();
   const form = useConnectValues(connectTelephonyInput);
@@ -32,7 +33,7 @@ export function TelephonyCard<C extends { id: number }>({
     trpc.channels.connectTelephony.mutationOptions({
       onSuccess: () => {
         form.reset();
-        return onConnected();
+        return onChanged();
       },
     }),
   );
@@ -48,8 +49,16 @@ export function TelephonyCard<C extends { id: number }>({
       ) : null}
       <ul className="divide-y divide-slate-100">
         {channels?.map((channel) => (
-          <li key={channel.id} className="space-y-1 py-3 text-sm" data-testid="telephony-row">
+          <li key={channel.id} className="space-y-2 py-3 text-sm" data-testid="telephony-row">
             {header(channel)}
+            <TelephonyRow
+              projectId={projectId}
+              channelId={channel.id}
+              number={channel.groupId}
+              telephony={channel.telephony}
+              canManage={canManage}
+              onSaved={onChanged}
+            />
           </li>
         ))}
       </ul>
@@ -79,18 +88,7 @@ export function TelephonyCard<C extends { id: number }>({
                 +{connect.data.groupId} is connected. Last step: in jambonz, set the application’s webhooks
                 (method POST) to these addresses.
               </p>
-              {[
-                ['Calling webhook', connect.data.webhook.callHook],
-                ['Call status webhook', connect.data.webhook.statusHook],
-              ].map(([label, value]) => (
-                <div key={label} className="space-y-1">
-                  <p className="text-xs font-medium text-slate-700">{label}</p>
-                  <div className="flex items-start gap-2">
-                    <code className="block flex-1 break-all rounded bg-white p-2 text-xs">{value}</code>
-                    <CopyButton value={value} />
-                  </div>
-                </div>
-              ))}
+              <TelephonyWebhooks webhook={connect.data.webhook} testId="telephony-setup" />
             </div>
           ) : null}
         </div>

@@ -5,6 +5,7 @@ import {
   connectGatewayInput,
   connectTelephonyInput,
   connectTgInput,
+  telephonyVoiceInput,
 } from './connect-inputs';
 
 describe('connect forms from their schemas', () => {
@@ -41,6 +42,20 @@ describe('connect forms from their schemas', () => {
       ['transferNumber', ''],
     ]);
     expect(connectFields(connectCloudInput).some((f) => f.optional)).toBe(false);
+  });
+
+  it('gives a telephony channel’s voice settings form the connect form’s fields, labels and rules', () => {
+    expect(connectFields(telephonyVoiceInput).map((f) => [f.key, f.meta.label, f.initial])).toEqual([
+      ['voiceVendor', 'Speech vendor', 'google'],
+      ['language', 'Language', 'en-US'],
+      ['voice', 'Voice', ''],
+      ['transferNumber', 'Transfer number', ''],
+    ]);
+    const parsed = telephonyVoiceInput.safeParse({ language: 'English', transferNumber: 'the boss' });
+    expect(parsed.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['language', 'must be a language code like en-US'],
+      ['transferNumber', 'must be a phone number, like +1 415 555 2671'],
+    ]);
   });
 
   it('names the field and how to fix it when a value is wrong', () => {

@@ -247,3 +247,14 @@ export const connectTelephonyInput = z.object({
     hint: 'Where a call goes when the bot asks for an operator (ask_operator()); empty: the call stays with the bot.',
   }),
 });
+
+/**
+ * A connected telephony channel's voice settings, changed on the Channels tab: the connect
+ * form's fields for them, with their rules, labels and errors.
+ */
+export const telephonyVoiceInput = connectTelephonyInput.pick({
+  voiceVendor: true,
+  language: true,
+  voice: true,
+  transferNumber: true,
+});

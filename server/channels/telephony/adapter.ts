@@ -1,9 +1,17 @@
 import { messageVerbs } from '@/lib/telephony/verbs';
 import type { ChannelAdapter, DeliveryResult } from '../channel-adapter';
-import { addPending, DIALING_STALE_MS, openTurn, PENDING_KEY, readCall, writeCall } from './calls';
 import {
+  addPending,
+  DIALING_STALE_MS,
+  lastChannelId,
+  openTurn,
+  PENDING_KEY,
+  readCall,
+  writeCall,
+} from './calls';
+import {
+  clientTelephonyChannel,
   gatherHook,
-  projectTelephonyChannel,
   TELEPHONY_CLIENT_TYPE,
   telephonyCredentials,
   telephonySettings,
@@ -18,7 +26,8 @@ import { providerOf } from './provider';
  * is redirected to fetch them (live call control: PUT the call with a call_hook); for a client
  * with no call it is the call: an outbound call is placed through the REST API, whose answer
  * speaks it. The message is `sent` with the call's sid; the call's outcome is its delivery
- * status (./updates.ts).
+ * status (./updates.ts). A project may have several telephony channels: a message goes through
+ * the channel of the client's call, or of their latest call (`telephony.channel`), in its voice.
  */
 
 const ended = (): DeliveryResult => ({
@@ -29,17 +38,18 @@ const ended = (): DeliveryResult => ({
 export const telephonyChannel: ChannelAdapter = {
   clientType: TELEPHONY_CLIENT_TYPE,
   async send(client, message, { db }) {
-    const channel = await projectTelephonyChannel(db, client.projectId);
+    const turn = openTurn(client.projectId, client.platformId);
+    const call = turn ? null : await readCall(db, client.id);
+    const channelId = turn?.channelId ?? call?.channelId ?? (await lastChannelId(db, client.id));
+    const channel = await clientTelephonyChannel(db, client.projectId, channelId);
     if (!channel) return { delivered: false, error: 'no telephony channel is connected to this project' };
     const urls = telephonyUrls(channel.id);
     const verbs = messageVerbs(message, telephonySettings(channel), gatherHook(channel.id));
-    const turn = openTurn(client.projectId, client.platformId);
     if (turn) {
       if (turn.ended) return ended();
       turn.verbs.push(...verbs);
       return { delivered: true, externalId: turn.callSid };
     }
-    const call = await readCall(db, client.id);
     await addPending(db, client.id, verbs);
     const provider = providerOf(channel);
     const credentials = telephonyCredentials(channel);

@@ -8,7 +8,9 @@ import type { Db } from '@/server/db/client-type';
  * A call's state is the client's channel state (`ClientChannelState`, never the bot's
  * variables): `telephony.call` holds its sid and whether it is being dialed or live, and
  * `telephony.pending` the verbs waiting for it (an outbound call not answered yet, or a send
- * made while no webhook of the call was being answered in this process).
+ * made while no webhook of the call was being answered in this process), and
+ * `telephony.channel` the channel of the client's latest call, kept after it ends: the bot's
+ * later messages call the client back through it (`clientTelephonyChannel`).
  *
  * A turn is one webhook's answer being built: while the engine runs the caller's message in
  * this process, the adapter's sends append their verbs to the call's turn, and the webhook
@@ -18,6 +20,7 @@ import type { Db } from '@/server/db/client-type';
 
 export const CALL_KEY = 'telephony.call';
 export const PENDING_KEY = 'telephony.pending';
+export const CHANNEL_KEY = 'telephony.channel';
 
 export const callStateSchema = z.object({
   sid: z.string(),
@@ -53,13 +56,25 @@ async function writeState(db: Db, clientId: number, key: string, value: string |
     });
 }
 
-export const writeCall = (db: Db, clientId: number, call: CallState | null) =>
-  writeState(db, clientId, CALL_KEY, call && JSON.stringify(call));
+/** The channel of the client's latest call (none before their first). */
+export async function lastChannelId(db: Db, clientId: number): Promise<number | null> {
+  const row = await db.clientChannelState.findUnique({
+    where: { clientId_key: { clientId, key: CHANNEL_KEY } },
+  });
+  const id = Number(row?.value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** Writes the call state (and, for a call, its channel as the client's latest); null: the call is over. */
+export async function writeCall(db: Db, clientId: number, call: CallState | null): Promise<void> {
+  await writeState(db, clientId, CALL_KEY, call && JSON.stringify(call));
+  if (call) await writeState(db, clientId, CHANNEL_KEY, String(call.channelId));
+}
 
 /** The call state as an event's channel state (written with the event). */
 export const callChannelState = (call: CallState | null) => ({
   [CALL_KEY]: call && JSON.stringify(call),
-  ...(call ? {} : { [PENDING_KEY]: null }),
+  ...(call ? { [CHANNEL_KEY]: String(call.channelId) } : { [PENDING_KEY]: null }),
 });
 
 /** Adds verbs to those waiting for the client's call. */
@@ -86,6 +101,8 @@ export async function takePending(db: Db, clientId: number): Promise<Verb[]> {
 
 export interface Turn {
   callSid: string;
+  /** The channel the call is on: what is said in it is in its voice, its gathers answer to it. */
+  channelId: number;
   /** The call has ended: sends are not spoken. */
   ended: boolean;
   verbs: Verb[];
@@ -115,12 +132,12 @@ const clientKey = (projectId: number, platformId: string) => `${projectId}:${pla
 export async function withTurn<T>(
   projectId: number,
   platformId: string,
-  callSid: string,
-  ended: boolean,
+  call: Pick<Turn, 'callSid' | 'channelId' | 'ended'>,
   work: (turn: Turn) => Promise<T>,
 ): Promise<{ turn: Turn; result: T }> {
   const key = clientKey(projectId, platformId);
-  const turn: Turn = { callSid, ended, verbs: [] };
+  const { callSid } = call;
+  const turn: Turn = { ...call, verbs: [] };
   const before = turns.get(key);
   turns.set(key, turn);
   running.add(callSid);

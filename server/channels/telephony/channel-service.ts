@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { connectTelephonyInput } from '@/lib/channels/connect-inputs';
+import { connectTelephonyInput, telephonyVoiceInput } from '@/lib/channels/connect-inputs';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import type { VoiceSettings } from '@/lib/telephony/verbs';
@@ -16,7 +16,8 @@ import { jambonzApi } from './rest-api';
  * Connecting a jambonz voice gateway: the API key is checked by reading the application, and
  * the API key and the webhook secret are stored sealed (secret-box). The caller number (E.164
  * digits) is the channel's group_id; its clients have none (`groupless`). The addresses to
- * enter as the application's calling and call status webhooks are answered at connection.
+ * enter as the application's calling and call status webhooks are answered at connection, and
+ * are part of the channel's view on the Channels tab (`telephonyView`) with its voice settings.
  */
 
 export const TELEPHONY_CLIENT_TYPE = CLIENT_TYPES.telephony;
@@ -90,6 +91,12 @@ export function telephonyUrls(channelId: number) {
   };
 }
 
+/** What the Channels tab shows of a telephony channel: its voice settings and the addresses to enter in jambonz. */
+export function telephonyView(channel: { id: number; settings: unknown }) {
+  const { callHook, statusHook } = telephonyUrls(channel.id);
+  return { settings: telephonySettings(channel), webhook: { callHook, statusHook } };
+}
+
 /**
  * A gather's actionHook, with a turn id of its own: the caller's answers to two gathers can be
  * alike (1, then 1 again, in a menu that loops), and each must be a turn of its own, while the
@@ -151,14 +158,11 @@ export async function connectTelephonyChannel(
       } satisfies TelephonySettings,
     },
   });
-  const urls = telephonyUrls(channel.id);
-  return { ...channelView(channel), webhook: { callHook: urls.callHook, statusHook: urls.statusHook } };
+  return { ...channelView(channel), webhook: telephonyView(channel).webhook };
 }
 
 /** The voice settings a connected channel may change: the connect form's fields for them. */
-export const updateTelephonyInput = connectTelephonyInput
-  .pick({ voiceVendor: true, language: true, voice: true, transferNumber: true })
-  .extend({ channelId: z.number().int().positive() });
+export const updateTelephonyInput = telephonyVoiceInput.extend({ channelId: z.number().int().positive() });
 
 export async function updateTelephonySettings(
   db: Db,
@@ -180,10 +184,18 @@ export async function updateTelephonySettings(
       } satisfies TelephonySettings,
     },
   });
-  return { ...channelView(updated), telephony: telephonySettings(updated) };
+  return channelView(updated);
 }
 
-/** The project's telephony channel outbound calls go through (the first connected). */
-export function projectTelephonyChannel(db: Db, projectId: number) {
-  return db.channel.findFirst({ where: { projectId, kind: 'telephony' }, orderBy: { id: 'asc' } });
+/**
+ * The telephony channel a client's messages go through: `channelId` when it is still connected
+ * to the client's project (the channel of their call, or of their latest one), else the
+ * project's first connected (a client who never called nor was called has no channel of their
+ * own: telephony clients have no group_id).
+ */
+export async function clientTelephonyChannel(db: Db, projectId: number, channelId: number | null) {
+  const own = channelId
+    ? await db.channel.findFirst({ where: { id: channelId, projectId, kind: 'telephony' } })
+    : null;
+  return own ?? db.channel.findFirst({ where: { projectId, kind: 'telephony' }, orderBy: { id: 'asc' } });
 }

@@ -147,12 +147,21 @@ describe('voice settings', () => {
       voice: 'de-DE-KatjaNeural',
       transferNumber: '+1 (555) 999-0000',
     });
-    expect(updated.telephony).toEqual({
+    expect(updated.telephony?.settings).toEqual({
       vendor: 'microsoft',
       language: 'de-DE',
       voice: 'de-DE-KatjaNeural',
       transferNumber: '15559990000',
     });
+    // The Channels tab lists them, with the webhook addresses to enter in jambonz, at any time.
+    const listed = (await app.owner.channels.list({ projectId })).find((c) => c.id === channelId);
+    expect(listed?.telephony).toEqual({
+      settings: updated.telephony?.settings,
+      webhook: { callHook, statusHook: `${callHook}/status` },
+    });
+    expect(callHook).toMatch(new RegExp(`/api/channels/telephony/${channelId}$`));
+    expect(JSON.stringify(listed)).not.toContain(fake.account.apiKey);
+    expect(JSON.stringify(listed)).not.toContain(fake.account.webhookSecret);
     const call = await fake.inboundCall('+1 415 555 0008');
     expect(call.gather?.say).toMatchObject({
       synthesizer: { vendor: 'microsoft', language: 'de-DE', voice: 'de-DE-KatjaNeural' },
@@ -165,9 +174,19 @@ describe('voice settings', () => {
       voice: '',
       transferNumber: '+1 (555) 999-0000',
     });
-    await expect(
-      app.owner.channels.updateTelephony({ projectId, channelId, language: 'English' }),
-    ).rejects.toThrow(/language code/);
+    // A wrong value is refused with its field named, for the form to show it under the field.
+    const refused = await app.owner.channels
+      .updateTelephony({ projectId, channelId, language: 'English', transferNumber: 'the boss' })
+      .then(
+        () => null,
+        (e: { message: string; cause?: { issues?: { path: PropertyKey[] }[] } }) => e,
+      );
+    expect(refused?.message).toContain('language: must be a language code like en-US');
+    expect(refused?.message).toContain('transferNumber: must be a phone number');
+    expect(refused?.cause?.issues?.map((i) => i.path.join('.'))).toEqual(['language', 'transferNumber']);
+    expect((await db.channel.findUniqueOrThrow({ where: { id: channelId } })).settings).toMatchObject({
+      language: 'en-US',
+    });
   });
 });
 
@@ -477,5 +496,22 @@ describe('finding a telephony client by phone', () => {
     expect(
       await db.message.findFirst({ where: { clientId: id, text: 'ping', direction: 'in' } }),
     ).not.toBeNull();
+  });
+
+  it('answers find_client_id_by_phone and the universal webhook’s value_phone in any format', async () => {
+    const loaded = await app.callApi('load_clients', {
+      clients: [{ platform_id: '12125550777', group_id: '', client_type: 13 }],
+    });
+    const id = (loaded.body.clients as { client_id: number }[])[0].client_id;
+    for (const phone of ['+1 (212) 555-0777', '0012125550777', '12125550777']) {
+      const res = await fetch(
+        `${app.apiUrl}/api/${app.apiKey}/find_client_id_by_phone?${new URLSearchParams({ phone })}`,
+      );
+      expect(await res.json()).toMatchObject({ client_id: id });
+    }
+    const located = await app.callApi('get_variables', { value_phone: 'tel', tel: '+1 212 555 0777' });
+    expect(located.status).toBe(200);
+    const byId = await app.callApi('get_variables', { client_id: id });
+    expect(located.body).toEqual(byId.body);
   });
 });

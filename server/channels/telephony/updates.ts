@@ -74,7 +74,8 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
   const ref = refOf(update.number);
   if (update.type === 'status') return runStatus(deps, channel, update, end);
   const live = { sid: update.callSid, status: 'live' as const, channelId: channel.id };
-  const { turn, result } = await withTurn(channel.projectId, ref.platformId, update.callSid, false, () =>
+  const call = { callSid: update.callSid, channelId: channel.id, ended: false };
+  const { turn, result } = await withTurn(channel.projectId, ref.platformId, call, () =>
     handleEvent(
       deps,
       channel.projectId,
@@ -188,7 +189,8 @@ async function runStatus(
         : null;
   if (!event) return void (await plainSql(deps.db).run(end.done.statement, end.done.params));
   const attachments: Attachment[] = update.recordingUrl ? [{ type: 'audio', url: update.recordingUrl }] : [];
-  await withTurn(channel.projectId, ref.platformId, update.callSid, true, () =>
+  const call = { callSid: update.callSid, channelId: channel.id, ended: true };
+  await withTurn(channel.projectId, ref.platformId, call, () =>
     handleEvent(
       deps,
       channel.projectId,
