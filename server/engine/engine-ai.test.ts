@@ -528,6 +528,19 @@ describe('the assistant', () => {
     expect((await bot.clientRow()).waitingSince).not.toBeNull();
   });
 
+  it('leaves callbacks to the flow: a call event or an integrator’s callback is not a question', async () => {
+    const bot = await aiBot(schema);
+    await saveAssistant(h.tdb.prisma, bot.projectId, null, { name: 'Shop', useKnowledge: false });
+    await bot.say('hi');
+    fake.reset();
+    for (const messageFromOutside of [3, 5]) {
+      const result = await bot.event({ type: 'message', text: 'call_missed', messageFromOutside });
+      expect(result.messages).toEqual([]);
+    }
+    expect(chats()).toHaveLength(0);
+    expect(await bot.log('no_match')).toHaveLength(2);
+  });
+
   it('the first enabled assistant by priority whose condition holds answers', async () => {
     const bot = await aiBot(schema);
     await saveAssistant(h.tdb.prisma, bot.projectId, null, {

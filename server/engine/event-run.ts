@@ -149,7 +149,9 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
       : undefined,
   );
   if (!target) {
-    if (await assistantStep(run, event.text)) {
+    // The assistant answers what the client wrote or said; a callback (a call's event, an
+    // integrator's `callback`, an API message) is an event for the flow, not a question.
+    if (from === MESSAGE_FROM.client && (await assistantStep(run, event.text))) {
       for (const next of run.takeQueuedBlocks()) await enterBlock(run, next, 'ai_fallback');
       return;
     }
