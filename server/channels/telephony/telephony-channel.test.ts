@@ -152,6 +152,8 @@ describe('voice settings', () => {
       language: 'de-DE',
       voice: 'de-DE-KatjaNeural',
       transferNumber: '15559990000',
+      transcribeTransfers: false,
+      keepRecordings: false,
     });
     // The Channels tab lists them, with the webhook addresses to enter in jambonz, at any time.
     const listed = (await app.owner.channels.list({ projectId })).find((c) => c.id === channelId);
