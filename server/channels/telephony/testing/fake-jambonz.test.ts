@@ -63,3 +63,33 @@ it('creates a call 201 with its sid, refuses a bad one 400 or 422, and rate limi
     reason: 'not_found',
   });
 });
+
+it('serves a recording from the account’s storage once uploaded: 404 before, audio/mpeg after, 401 to a wrong key', async () => {
+  const api = jambonzApi(fake.url, fake.account.apiKey);
+  const placed = await api.post<{ sid: string }>(`Accounts/${fake.account.accountSid}/Calls`, {
+    application_sid: fake.account.applicationSid,
+    from: '15550001000',
+    to: { type: 'phone', number: '12125550102' },
+  });
+  const call = fake.calls().find((c) => c.sid === (placed.ok ? placed.result.sid : ''));
+  if (!call) throw new Error('no call placed');
+  const day = call.startedAt.toISOString().slice(0, 10).split('-').join('/');
+  const path = `Accounts/${fake.account.accountSid}/RecentCalls/${call.sid}/record/${day}/mp3`;
+  expect(await api.download(path, 1024)).toMatchObject({
+    ok: false,
+    status: 404,
+    reason: 'not_found',
+    description: 'HTTP 404: recording not found',
+  });
+  fake.uploadRecording(call, new Uint8Array([1, 2, 3]));
+  expect(await api.download(path, 1024)).toEqual({
+    ok: true,
+    result: { bytes: new Uint8Array([1, 2, 3]), contentType: 'audio/mpeg' },
+  });
+  // Another day is another recording: none.
+  expect(await api.download(path.replace(day, '1999/01/01'), 1024)).toMatchObject({ status: 404 });
+  expect(await jambonzApi(fake.url, 'nope_nope_nope').download(path, 1024)).toMatchObject({
+    status: 401,
+    reason: 'unauthorized',
+  });
+});
