@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jambonzApi } from '../rest-api';
 import { type FakeJambonz, startFakeJambonz } from './fake-jambonz';
@@ -92,4 +94,30 @@ it('serves a recording from the account’s storage once uploaded: 404 before, a
     status: 401,
     reason: 'unauthorized',
   });
+});
+
+it('posts a call’s status changes with the call’s fields only: no recording or transcript, as jambonz', async () => {
+  const posted: Record<string, unknown>[] = [];
+  const app = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      if (req.url === '/status') posted.push(body);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        req.url === '/status' ? '{}' : JSON.stringify([{ verb: 'say', text: 'Bye.' }, { verb: 'hangup' }]),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  fake.setApplication({ callHook: `${base}/call`, statusHook: `${base}/status` });
+  const call = await fake.inboundCall('+14155550123');
+  app.close();
+  expect(call.spoken).toEqual(['Bye.']);
+  expect(posted).toHaveLength(1);
+  expect(posted[0]).toMatchObject({ call_sid: call.sid, call_status: 'completed' });
+  expect(posted[0]).not.toHaveProperty('recording_url');
+  expect(posted[0]).not.toHaveProperty('transcript');
 });
