@@ -353,6 +353,8 @@ describe("a transferred call's transcript", () => {
     // The bot did not run: the client is where the transfer left them, nothing was said.
     const now = await db.client.findUniqueOrThrow({ where: { id: client.id } });
     expect(now.currentBlockId).toBe(before.currentBlockId);
+    // The caller's words are the conversation's latest activity, as for the inbox's order.
+    expect(now.lastMessageAt?.getTime()).toBeGreaterThan(before.lastMessageAt?.getTime() ?? 0);
     expect(call.spoken.at(-1)).toBe('Connecting you to an operator.');
 
     await fake.endTransfer(call);

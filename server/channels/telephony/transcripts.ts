@@ -81,6 +81,9 @@ export async function storeUtterance(
         messageFromOutside: update.speaker === 'caller' ? MESSAGE_FROM.client : MESSAGE_FROM.telephony,
         dedupeKey,
       });
+      // The caller wrote, as far as the inbox's order of conversations goes.
+      if (update.speaker === 'caller')
+        await deps.db.client.update({ where: { id: client.id }, data: { lastMessageAt: deps.now() } });
       publishLive([
         { kind: 'message', projectId: channel.projectId, clientId: client.id, messageId: String(stored.id) },
       ]);
