@@ -61,8 +61,8 @@ describe('connect forms from their schemas', () => {
       transcribeTransfers: true,
       keepRecordings: false,
     });
-    expect(telephonyVoiceInput.safeParse({ keepRecordings: 'yes' }).error?.issues[0]?.path).toEqual([
-      'keepRecordings',
+    expect(telephonyVoiceInput.safeParse({ keepRecordings: 'yes' }).error?.issues).toMatchObject([
+      { path: ['keepRecordings'], message: 'must be true or false' },
     ]);
     const parsed = telephonyVoiceInput.safeParse({ language: 'English', transferNumber: 'the boss' });
     expect(parsed.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([

@@ -176,7 +176,7 @@ export function connectFields(schema: z.ZodObject): ConnectField[] {
  */
 export const flag = () =>
   z
-    .union([z.boolean(), z.enum(['true', 'false'], { error: 'must be true or false' })])
+    .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
     .transform((value) => value === true || value === 'true')
     .default(false);
 
