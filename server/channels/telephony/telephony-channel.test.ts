@@ -374,6 +374,23 @@ describe("a transferred call's transcript", () => {
     expect(
       await db.clientChannelState.findFirst({ where: { clientId: client.id, key: TRANSCRIPT_KEY } }),
     ).toBeNull();
+    // The caller calls again (still waiting for an operator: transferred at once) and nobody speaks.
+    const again = await fake.inboundCall('+1 415 555 0010');
+    expect(again.transfer).toMatchObject({ verb: 'dial' });
+    await fake.endTransfer(again);
+    await waitFor(
+      async () => (await db.message.count({ where: { clientId: client.id, text: 'call_ended' } })) === 2,
+      'the second call_ended',
+    );
+    await waitFor(
+      async () =>
+        (
+          await db.dealVariable.findFirst({
+            where: { deal: { clientId: client.id }, name: 'call_transcript' },
+          })
+        )?.value === '',
+      'the second call’s empty transcript',
+    );
     await setSettings({});
   });
 
