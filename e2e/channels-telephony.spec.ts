@@ -90,6 +90,8 @@ test('a connected caller number shows its webhooks at any time and changes its v
   await voice.getByLabel('Language').fill('de-DE');
   await voice.getByLabel('Voice').fill('de-DE-KatjaNeural');
   await voice.getByLabel('Transfer number').fill('+1 (555) 999-0000');
+  await expect(voice.getByLabel('Transcribe transfers')).not.toBeChecked();
+  await voice.getByLabel('Transcribe transfers').check();
   await voice.getByRole('button', { name: 'Save voice settings' }).click();
   await expect(row.getByRole('status')).toHaveText('Saved.');
   await expect(languageError).toHaveCount(0);
@@ -102,6 +104,8 @@ test('a connected caller number shows its webhooks at any time and changes its v
   await expect(kept.getByLabel('Language')).toHaveValue('de-DE');
   await expect(kept.getByLabel('Voice')).toHaveValue('de-DE-KatjaNeural');
   await expect(kept.getByLabel('Transfer number')).toHaveValue('+15559990000');
+  await expect(kept.getByLabel('Transcribe transfers')).toBeChecked();
+  await expect(kept.getByLabel('Keep recordings')).not.toBeChecked();
 
   // The next call to the number speaks with them.
   fake.setApplication({ callHook, statusHook });

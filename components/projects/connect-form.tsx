@@ -24,7 +24,7 @@ export function useConnectValues<S extends z.ZodObject>(schema: S, start: Partia
 
 /**
  * The form of one way of connecting a channel, rendered from its schema: a text (or password)
- * input per field, radio buttons for a choice, each with its hint and its own error (the server
+ * input per field, radio buttons for a choice, a checkbox for an on/off setting, each with its hint and its own error (the server
  * names the field); any other error above the button. `children` go after the fields.
  */
 export function ConnectForm({
@@ -69,7 +69,25 @@ export function ConnectForm({
       }}
     >
       {fields.map(({ key, meta, optional }) =>
-        meta.options ? (
+        meta.checkbox ? (
+          <div key={key} className="space-y-1 text-sm">
+            <label className="flex items-center gap-2 font-medium text-slate-700">
+              <input
+                type="checkbox"
+                id={`${idPrefix}-${key}`}
+                checked={values[key] === 'true'}
+                onChange={(e) => set(key, e.target.checked ? 'true' : 'false')}
+              />
+              {meta.label}
+            </label>
+            {meta.hint && !errorOf(key) ? <p className="text-xs text-slate-500">{meta.hint}</p> : null}
+            {errorOf(key) ? (
+              <p id={`${idPrefix}-${key}-error`} role="alert" className="text-xs text-red-600">
+                {errorOf(key)}
+              </p>
+            ) : null}
+          </div>
+        ) : meta.options ? (
           <fieldset key={key} className="space-y-1 text-sm">
             <legend className="font-medium text-slate-700">{meta.label}</legend>
             {Object.entries(meta.options).map(([value, label]) => (

@@ -8,7 +8,14 @@ import { ConnectForm, useConnectValues } from './connect-form';
 
 /** What the Channels tab gets of a telephony channel (server/channels/telephony, `telephonyView`). */
 export interface TelephonyView {
-  settings: { vendor: string; language: string; voice: string; transferNumber: string };
+  settings: {
+    vendor: string;
+    language: string;
+    voice: string;
+    transferNumber: string;
+    transcribeTransfers: boolean;
+    keepRecordings: boolean;
+  };
   webhook: { callHook: string; statusHook: string };
 }
 
@@ -28,12 +35,19 @@ export function TelephonyWebhooks({
   );
 }
 
-const voiceSummary = ({ vendor, language, voice, transferNumber }: TelephonyView['settings']) =>
+const voiceSummary = ({
+  vendor,
+  language,
+  voice,
+  transferNumber,
+  transcribeTransfers,
+  keepRecordings,
+}: TelephonyView['settings']) =>
   `Speaks ${language} with ${voice ? `the ${vendor} voice ${voice}` : `${vendor}’s default voice`}; ${
     transferNumber
-      ? `a call asking for an operator is transferred to +${transferNumber}.`
+      ? `a call asking for an operator is transferred to +${transferNumber}${transcribeTransfers ? ', transcribed' : ''}.`
       : 'a call asking for an operator stays with the bot.'
-  }`;
+  }${keepRecordings ? ' Recordings are kept.' : ''}`;
 
 /**
  * A connected caller number below its header: the webhook addresses to enter in jambonz, at any
@@ -62,6 +76,8 @@ export function TelephonyRow({
     language: settings.language,
     voice: settings.voice,
     transferNumber: settings.transferNumber ? `+${settings.transferNumber}` : '',
+    transcribeTransfers: String(settings.transcribeTransfers),
+    keepRecordings: String(settings.keepRecordings),
   });
   const save = useMutation(trpc.channels.updateTelephony.mutationOptions({ onSuccess: onSaved }));
   return (

@@ -40,6 +40,8 @@ describe('connect forms from their schemas', () => {
       ['language', 'en-US'],
       ['voice', ''],
       ['transferNumber', ''],
+      ['transcribeTransfers', 'false'],
+      ['keepRecordings', 'false'],
     ]);
     expect(connectFields(connectCloudInput).some((f) => f.optional)).toBe(false);
   });
@@ -50,6 +52,17 @@ describe('connect forms from their schemas', () => {
       ['language', 'Language', 'en-US'],
       ['voice', 'Voice', ''],
       ['transferNumber', 'Transfer number', ''],
+      ['transcribeTransfers', 'Transcribe transfers', 'false'],
+      ['keepRecordings', 'Keep recordings', 'false'],
+    ]);
+    expect(connectFields(telephonyVoiceInput).filter((f) => f.meta.checkbox).length).toBe(2);
+    // The form's checkbox sends 'true' or 'false' as text; the API may send booleans.
+    expect(telephonyVoiceInput.parse({ transcribeTransfers: 'true', keepRecordings: false })).toMatchObject({
+      transcribeTransfers: true,
+      keepRecordings: false,
+    });
+    expect(telephonyVoiceInput.safeParse({ keepRecordings: 'yes' }).error?.issues).toMatchObject([
+      { path: ['keepRecordings'], message: 'must be true or false' },
     ]);
     const parsed = telephonyVoiceInput.safeParse({ language: 'English', transferNumber: 'the boss' });
     expect(parsed.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([

@@ -14,6 +14,8 @@ export interface ConnectFieldMeta {
   secret?: boolean;
   /** A choice: each value's label, shown as radio buttons. */
   options?: Record<string, string>;
+  /** On or off, shown as a checkbox; its value in the form is `'true'` or `'false'` (`flag`). */
+  checkbox?: boolean;
 }
 
 export const connectFieldMeta = z.registry<ConnectFieldMeta>();
@@ -153,7 +155,12 @@ export function connectFields(schema: z.ZodObject): ConnectField[] {
   return Object.entries(schema.shape).map(([key, field]) => {
     const meta = connectFieldMeta.get(field as z.ZodType) ?? { label: key };
     const parsed = (field as z.ZodType).safeParse(undefined);
-    const initial = parsed.success && typeof parsed.data === 'string' ? parsed.data : '';
+    const initial =
+      parsed.success && typeof parsed.data === 'string'
+        ? parsed.data
+        : parsed.success && typeof parsed.data === 'boolean'
+          ? String(parsed.data)
+          : '';
     return {
       key,
       meta,
@@ -162,6 +169,16 @@ export function connectFields(schema: z.ZodObject): ConnectField[] {
     };
   });
 }
+
+/**
+ * An on/off setting, off unless given: true or false, or the form's checkbox value as text
+ * (`'true'`, `'false'`; the form sends its values as typed). Register it with `checkbox: true`.
+ */
+export const flag = () =>
+  z
+    .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
+    .transform((value) => value === true || value === 'true')
+    .default(false);
 
 const jambonzSid = (what: string) =>
   z
@@ -246,6 +263,16 @@ export const connectTelephonyInput = z.object({
     label: 'Transfer number',
     hint: 'Where a call goes when the bot asks for an operator (ask_operator()); empty: the call stays with the bot.',
   }),
+  transcribeTransfers: flag().register(connectFieldMeta, {
+    label: 'Transcribe transfers',
+    hint: 'What the caller and the operator say after a transfer is written into the conversation (jambonz’s transcribe, with the vendor and language above).',
+    checkbox: true,
+  }),
+  keepRecordings: flag().register(connectFieldMeta, {
+    label: 'Keep recordings',
+    hint: 'When jambonz records calls to its storage (recording on the account or application), each call’s recording is fetched after it ends and kept in the conversation.',
+    checkbox: true,
+  }),
 });
 
 /**
@@ -257,4 +284,6 @@ export const telephonyVoiceInput = connectTelephonyInput.pick({
   language: true,
   voice: true,
   transferNumber: true,
+  transcribeTransfers: true,
+  keepRecordings: true,
 });

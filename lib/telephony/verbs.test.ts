@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT, botSchemaSchema, buttonsSchema } from '@/lib/schema';
 import { lintBot, messengersOf } from '@/lib/schema/lint';
-import { answerText, deliveryOf, MAX_VOICE_OPTIONS, messageVerbs, spokenText, turnVerbs } from './verbs';
+import {
+  answerText,
+  deliveryOf,
+  MAX_VOICE_OPTIONS,
+  messageVerbs,
+  spokenText,
+  transferVerb,
+  turnVerbs,
+} from './verbs';
 
 const voice = { vendor: 'google', language: 'en-GB', voice: 'en-GB-Standard-A' };
 const hook = 'https://bot.example/api/channels/telephony/7/gather';
@@ -134,5 +142,31 @@ describe('lint for a project with telephony', () => {
       '10 buttons; telephony shows at most 9',
     );
     expect(lint([{ id: 2, kind: 'state', buttons: some(9) }])).toEqual([]);
+  });
+});
+
+describe('a transfer', () => {
+  const voice = { vendor: 'google', language: 'de-DE', voice: '' };
+  const transfer = {
+    number: '15559990000',
+    callerId: '15550001000',
+    actionHook: 'https://b.example/dial-end',
+  };
+
+  it('dials the number from the channel’s, transcribing both legs apart when asked', () => {
+    expect(transferVerb(transfer, voice)).toEqual({
+      verb: 'dial',
+      target: [{ type: 'phone', number: '15559990000' }],
+      callerId: '15550001000',
+      actionHook: 'https://b.example/dial-end',
+    });
+    expect(
+      transferVerb({ ...transfer, transcriptionHook: 'https://b.example/transcript' }, voice),
+    ).toMatchObject({
+      transcribe: {
+        transcriptionHook: 'https://b.example/transcript',
+        recognizer: { vendor: 'google', language: 'de-DE', separateRecognitionPerChannel: true },
+      },
+    });
   });
 });

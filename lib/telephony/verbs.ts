@@ -23,7 +23,17 @@ export type Verb =
       say?: { text: string; synthesizer?: Synthesizer };
       recognizer?: { vendor: string; language: string };
     }
-  | { verb: 'dial'; target: { type: 'phone'; number: string }[]; callerId?: string; actionHook?: string }
+  | {
+      verb: 'dial';
+      target: { type: 'phone'; number: string }[];
+      callerId?: string;
+      actionHook?: string;
+      /** Both legs transcribed while the dial lasts, each utterance posted to its hook. */
+      transcribe?: {
+        transcriptionHook: string;
+        recognizer: { vendor: string; language: string; separateRecognitionPerChannel: boolean };
+      };
+    }
   | { verb: 'hangup' }
   | { verb: 'pause'; length: number }
   | { verb: 'redirect'; actionHook: string };
@@ -103,6 +113,29 @@ export function messageVerbs(message: MessageForVoice, voice: VoiceSettings, act
       },
     ];
   return text ? [{ verb: 'say', text, synthesizer }] : [];
+}
+
+/**
+ * A transfer to an operator: `dial` to the number, from the channel's number; with a
+ * transcription hook, a nested `transcribe` recognising the caller and the operator apart
+ * (channel 1 and 2) in the channel's vendor and language.
+ */
+export function transferVerb(
+  transfer: { number: string; callerId: string; actionHook: string; transcriptionHook?: string },
+  voice: VoiceSettings,
+): Verb {
+  return {
+    verb: 'dial',
+    target: [{ type: 'phone', number: transfer.number }],
+    callerId: transfer.callerId,
+    actionHook: transfer.actionHook,
+    ...(transfer.transcriptionHook && {
+      transcribe: {
+        transcriptionHook: transfer.transcriptionHook,
+        recognizer: { vendor: voice.vendor, language: voice.language, separateRecognitionPerChannel: true },
+      },
+    }),
+  };
 }
 
 /** How a turn ends once the bot's messages are said: wait for an answer, or hang up. */

@@ -1,5 +1,6 @@
 import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
 import { channelSweepJob } from '@/server/channels/inbound/pipeline';
+import { telephonyRecordingJob } from '@/server/channels/telephony/recordings';
 import { tgPollJob } from '@/server/channels/tg/polling';
 import { scheduledSendJob } from '@/server/engine/engine';
 import { webhookDeliveryJob, webhookGaveUpJob } from '@/server/webhooks/webhook-jobs';
@@ -14,4 +15,5 @@ export const jobDefinitions = [
   broadcastDispatchJob,
   channelSweepJob,
   tgPollJob,
+  telephonyRecordingJob,
 ] as unknown as readonly JobDefinition<object>[];

@@ -21,12 +21,17 @@ import type { Db } from '@/server/db/client-type';
 export const CALL_KEY = 'telephony.call';
 export const PENDING_KEY = 'telephony.pending';
 export const CHANNEL_KEY = 'telephony.channel';
+/** The final utterances of the client's latest transferred call (./transcripts.ts). */
+export const TRANSCRIPT_KEY = 'telephony.transcript';
 
 export const callStateSchema = z.object({
   sid: z.string(),
   status: z.enum(['dialing', 'live']),
   channelId: z.number().int(),
-  /** When it was placed (ms): a call still "dialing" long after is lost (no status came). */
+  /**
+   * When it was placed or came in (ms): a call still "dialing" long after is lost (no status
+   * came); a finished call's recording is filed under this day.
+   */
   at: z.number().optional(),
 });
 export type CallState = z.infer<typeof callStateSchema>;
@@ -46,7 +51,8 @@ export async function readCall(db: Db, clientId: number): Promise<CallState | nu
   }
 }
 
-async function writeState(db: Db, clientId: number, key: string, value: string | null) {
+/** Writes one key of the client's channel state; null deletes it. */
+export async function writeState(db: Db, clientId: number, key: string, value: string | null) {
   if (value === null) await db.clientChannelState.deleteMany({ where: { clientId, key } });
   else
     await db.clientChannelState.upsert({
@@ -71,11 +77,36 @@ export async function writeCall(db: Db, clientId: number, call: CallState | null
   if (call) await writeState(db, clientId, CHANNEL_KEY, String(call.channelId));
 }
 
-/** The call state as an event's channel state (written with the event). */
+/**
+ * The call state as an event's channel state (written with the event); a call that ended takes
+ * its pending verbs and its transcript with it.
+ */
 export const callChannelState = (call: CallState | null) => ({
   [CALL_KEY]: call && JSON.stringify(call),
-  ...(call ? { [CHANNEL_KEY]: String(call.channelId) } : { [PENDING_KEY]: null }),
+  ...(call ? { [CHANNEL_KEY]: String(call.channelId) } : { [PENDING_KEY]: null, [TRANSCRIPT_KEY]: null }),
 });
+
+/** When the client's call `callSid` started (ms), as its call state says; undefined when it does not. */
+export async function callStartedAt(
+  db: Db,
+  client: { projectId: number; clientType: number; platformId: string },
+  callSid: string,
+): Promise<number | undefined> {
+  const row = await db.clientChannelState.findFirst({
+    where: { key: CALL_KEY, client: { ...client, groupId: '' } },
+    select: { value: true },
+  });
+  const call = row ? callStateSchema.safeParse(safeJson(row.value)).data : undefined;
+  return call?.sid === callSid ? call.at : undefined;
+}
+
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 
 /** Adds verbs to those waiting for the client's call. */
 export async function addPending(db: Db, clientId: number, verbs: Verb[]): Promise<void> {

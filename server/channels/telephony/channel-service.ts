@@ -39,9 +39,14 @@ export interface TelephonyCredentials {
   webhookSecret: string;
 }
 
-/** How the channel speaks, and where a call asking for an operator goes. */
+/**
+ * How the channel speaks, where a call asking for an operator goes, whether what is said after
+ * that transfer is transcribed into the conversation, and whether calls' recordings are kept.
+ */
 export interface TelephonySettings extends VoiceSettings {
   transferNumber: string;
+  transcribeTransfers: boolean;
+  keepRecordings: boolean;
 }
 
 type Owner = { projectId: number; groupId: string; credentials: unknown };
@@ -76,6 +81,8 @@ export function telephonySettings(channel: { settings: unknown }): TelephonySett
     language: typeof s.language === 'string' && s.language ? s.language : 'en-US',
     voice: typeof s.voice === 'string' ? s.voice : '',
     transferNumber: typeof s.transferNumber === 'string' ? s.transferNumber : '',
+    transcribeTransfers: s.transcribeTransfers === true,
+    keepRecordings: s.keepRecordings === true,
   };
 }
 
@@ -88,6 +95,7 @@ export function telephonyUrls(channelId: number) {
     gather: `${root}/gather`,
     pending: `${root}/pending`,
     dialEnd: `${root}/dial-end`,
+    transcript: `${root}/transcript`,
   };
 }
 
@@ -155,6 +163,8 @@ export async function connectTelephonyChannel(
         language: parsed.language,
         voice: parsed.voice,
         transferNumber: parsed.transferNumber ? phoneDigits(parsed.transferNumber) : '',
+        transcribeTransfers: parsed.transcribeTransfers,
+        keepRecordings: parsed.keepRecordings,
       } satisfies TelephonySettings,
     },
   });
@@ -169,7 +179,8 @@ export async function updateTelephonySettings(
   projectId: number,
   input: z.input<typeof updateTelephonyInput>,
 ) {
-  const { channelId, voiceVendor, language, voice, transferNumber } = parseInput(updateTelephonyInput, input);
+  const { channelId, voiceVendor, language, voice, transferNumber, transcribeTransfers, keepRecordings } =
+    parseInput(updateTelephonyInput, input);
   const channel = await db.channel.findFirst({ where: { id: channelId, projectId, kind: 'telephony' } });
   if (!channel)
     throw new DomainError('not_found', 'No telephony channel with this id is connected to this project.');
@@ -181,6 +192,8 @@ export async function updateTelephonySettings(
         language,
         voice,
         transferNumber: transferNumber ? phoneDigits(transferNumber) : '',
+        transcribeTransfers,
+        keepRecordings,
       } satisfies TelephonySettings,
     },
   });

@@ -1,3 +1,5 @@
+import { MAX_FILE_BYTES } from '@/lib/files/file-types';
+import { finalUtterance, type Utterance } from '@/lib/telephony/transcript';
 import type { GatherResult, Verb } from '@/lib/telephony/verbs';
 import type { TelephonyCredentials } from './channel-service';
 import { jambonzApi } from './rest-api';
@@ -31,6 +33,18 @@ export interface TelephonyProvider {
     callSid: string,
     url: string,
   ): Promise<{ ok: true } | { ok: false; gone: boolean; error: string }>;
+  /**
+   * A finished call's recording from the gateway's storage, by its sid and the day (UTC) it
+   * started; `notYet` while it is not there (not uploaded yet, or never recorded).
+   */
+  fetchRecording(
+    credentials: TelephonyCredentials,
+    callSid: string,
+    startedAt: Date,
+  ): Promise<
+    | { ok: true; bytes: Uint8Array; mimeType: string; name: string }
+    | { ok: false; notYet: boolean; error: string }
+  >;
 }
 
 /** What a call's webhook says, whatever the protocol. */
@@ -43,8 +57,8 @@ export interface CallInfo {
   status: string;
   /** A gather's result (its actionHook). */
   gather: GatherResult;
-  recordingUrl?: string;
-  transcript?: string;
+  /** A transcriptionHook's final utterance (null: interim, empty, or not a transcription). */
+  utterance: Utterance | null;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -70,8 +84,7 @@ export const jambonz: TelephonyProvider = {
         digits: text(raw.digits),
         speech: raw.speech as GatherResult['speech'],
       },
-      ...(text(raw.recording_url) ? { recordingUrl: text(raw.recording_url) } : {}),
-      ...(text(raw.transcript) ? { transcript: text(raw.transcript) } : {}),
+      utterance: finalUtterance(raw.speech),
     };
   },
   answer: (verbs) =>
@@ -96,6 +109,14 @@ export const jambonz: TelephonyProvider = {
     });
     if (redirected.ok) return { ok: true };
     return { ok: false, gone: redirected.reason === 'not_found', error: redirected.description };
+  },
+  async fetchRecording({ apiUrl, apiKey, accountSid }, callSid, startedAt) {
+    const day = startedAt.toISOString().slice(0, 10).split('-').join('/');
+    const path = `Accounts/${accountSid}/RecentCalls/${callSid}/record/${day}/mp3`;
+    const got = await jambonzApi(apiUrl, apiKey).download(path, MAX_FILE_BYTES);
+    if (got.ok)
+      return { ok: true, bytes: got.result.bytes, mimeType: 'audio/mpeg', name: `call-${callSid}.mp3` };
+    return { ok: false, notYet: got.reason === 'not_found', error: got.description };
   },
 };
 

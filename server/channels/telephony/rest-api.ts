@@ -19,26 +19,45 @@ export interface JambonzApi {
   get<T>(path: string): Promise<JambonzResult<T>>;
   post<T>(path: string, body: unknown): Promise<JambonzResult<T>>;
   put<T>(path: string, body: unknown): Promise<JambonzResult<T>>;
+  /** A GET whose answer is a file (a recording): its bytes, at most `maxBytes`. */
+  download(
+    path: string,
+    maxBytes: number,
+  ): Promise<JambonzResult<{ bytes: Uint8Array; contentType: string }>>;
 }
 
 export function jambonzApi(apiUrl: string, apiKey: string): JambonzApi {
   const root = `${apiUrl.replace(/\/+$/, '')}/v1`;
   const headers = { authorization: `Bearer ${apiKey}` };
-  async function request<T>(method: string, path: string, body?: unknown): Promise<JambonzResult<T>> {
-    try {
-      const res = await safeFetch(`${root}/${path.replace(/^\/+/, '')}`, jsonInit(method, headers, body));
+  const urlOf = (path: string) => `${root}/${path.replace(/^\/+/, '')}`;
+  const request = <T>(method: string, path: string, body?: unknown) =>
+    reachable(async () => {
+      const res = await safeFetch(urlOf(path), jsonInit(method, headers, body));
       return answerOf<T>(res.status, res.body);
-    } catch (error) {
-      if (error instanceof SafeHttpError)
-        return { ok: false, status: 0, reason: 'unavailable', description: error.message };
-      throw error;
-    }
-  }
+    });
   return {
     get: (path) => request('GET', path),
     post: (path, body) => request('POST', path, body),
     put: (path, body) => request('PUT', path, body),
+    download: (path, maxBytes) =>
+      reachable(async () => {
+        const res = await safeFetch(urlOf(path), { method: 'GET', headers, maxBytes, timeoutMs: 60_000 });
+        if (res.status < 200 || res.status >= 300) return answerOf(res.status, res.body);
+        const contentType = res.headers['content-type'] ?? 'application/octet-stream';
+        return { ok: true, result: { bytes: res.bytes, contentType } };
+      }),
   };
+}
+
+/** A request's answer, or `unavailable` when the server could not be reached or read (server/http's errors). */
+async function reachable<T>(work: () => Promise<JambonzResult<T>>): Promise<JambonzResult<T>> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SafeHttpError)
+      return { ok: false, status: 0, reason: 'unavailable', description: error.message };
+    throw error;
+  }
 }
 
 function answerOf<T>(status: number, text: string): JambonzResult<T> {

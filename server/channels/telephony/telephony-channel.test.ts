@@ -14,7 +14,8 @@ import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
 import { type ChatappTestApp, useChatappTestApp } from '../chatapp/testing/chatapp-test-app';
 import { storeUpdates } from '../inbound/pipeline';
-import { CALL_KEY } from './calls';
+import { CALL_KEY, TRANSCRIPT_KEY } from './calls';
+import { keepRecording, telephonyRecordingJob } from './recordings';
 import { type FakeCall, type FakeJambonz, startFakeJambonz } from './testing/fake-jambonz';
 import { telephonyInbound } from './updates';
 
@@ -152,6 +153,8 @@ describe('voice settings', () => {
       language: 'de-DE',
       voice: 'de-DE-KatjaNeural',
       transferNumber: '15559990000',
+      transcribeTransfers: false,
+      keepRecordings: false,
     });
     // The Channels tab lists them, with the webhook addresses to enter in jambonz, at any time.
     const listed = (await app.owner.channels.list({ projectId })).find((c) => c.id === channelId);
@@ -263,7 +266,12 @@ describe('an incoming call', () => {
     await fake.speak(other, 'operator');
     expect(other.spoken.at(-1)).toBe('Connecting you to an operator.');
     expect(other.dialed).toEqual(['15559990000']);
-    expect(other.verbs.find((v) => v.verb === 'dial')).toMatchObject({ callerId: '15550001000' });
+    const dial = other.verbs.find((v) => v.verb === 'dial');
+    expect(dial).toMatchObject({ callerId: '15550001000' });
+    // Not transcribed unless the channel says so.
+    expect(dial).not.toHaveProperty('transcribe');
+    expect(other.hungUp).toBe(false);
+    await fake.endTransfer(other);
     expect(other.hungUp).toBe(true);
   });
 });
@@ -284,30 +292,189 @@ describe('a slow turn', () => {
   }, 30_000);
 });
 
-describe("a call's recording and transcript", () => {
-  it('stay with the call_ended callback in the history', async () => {
-    const call = await fake.inboundCall('+1 415 555 0005');
-    const answer = await fake.post(`${callHook}/status`, {
-      call_sid: call.sid,
-      direction: 'inbound',
-      from: call.from,
-      to: call.to,
-      call_status: 'completed',
-      recording_url: 'https://recordings.example/call-5.mp3',
-      transcript: 'Hello, I would like a pizza.',
+/** The channel's voice settings as they are, with `change` applied. */
+async function setSettings(change: { transcribeTransfers?: boolean; keepRecordings?: boolean }) {
+  await app.owner.channels.updateTelephony({
+    projectId,
+    channelId,
+    voiceVendor: 'google',
+    language: 'en-US',
+    voice: '',
+    transferNumber: '+1 (555) 999-0000',
+    transcribeTransfers: false,
+    keepRecordings: false,
+    ...change,
+  });
+}
+
+describe("a transferred call's transcript", () => {
+  it('is stored in the history as it is said, caller in and operator out, without running the bot, and carried by call_ended', async () => {
+    await setSettings({ transcribeTransfers: true });
+    const call = await fake.inboundCall('+1 415 555 0010');
+    await fake.speak(call, 'operator');
+    expect(call.transfer).toMatchObject({
+      verb: 'dial',
+      transcribe: {
+        transcriptionHook: `${callHook}/transcript`,
+        recognizer: { vendor: 'google', language: 'en-US', separateRecognitionPerChannel: true },
+      },
     });
-    expect(answer.status).toBe(200);
-    const client = await clientOf('14155550005');
-    const ended = await waitFor(
+    const client = await clientOf('14155550010');
+    const before = await db.client.findUniqueOrThrow({ where: { id: client.id } });
+    expect(await fake.say(call, 1, 'Hello, my pizza is late.')).toBe(200);
+    expect(await fake.say(call, 2, 'Sorry, let me check', false)).toBe(200);
+    expect(await fake.say(call, 2, 'Sorry, let me check your order.')).toBe(200);
+    expect(await fake.say(call, 1, 'Thank you.')).toBe(200);
+    const history = async () =>
+      db.message.findMany({
+        where: { clientId: client.id },
+        orderBy: { id: 'asc' },
+        select: { direction: true, text: true, messageFromOutside: true, blockId: true },
+      });
+    await waitFor(async () => (await history()).some((m) => m.text === 'Thank you.'), 'the transcript');
+    const after = (await history()).slice(
+      (await history()).findIndex((m) => m.text === 'Connecting you to an operator.') + 1,
+    );
+    expect(after).toEqual([
+      {
+        direction: 'in',
+        text: 'Hello, my pizza is late.',
+        messageFromOutside: MESSAGE_FROM.client,
+        blockId: null,
+      },
+      {
+        direction: 'out',
+        text: 'Sorry, let me check your order.',
+        messageFromOutside: MESSAGE_FROM.telephony,
+        blockId: null,
+      },
+      { direction: 'in', text: 'Thank you.', messageFromOutside: MESSAGE_FROM.client, blockId: null },
+    ]);
+    // The bot did not run: the client is where the transfer left them, nothing was said.
+    const now = await db.client.findUniqueOrThrow({ where: { id: client.id } });
+    expect(now.currentBlockId).toBe(before.currentBlockId);
+    // The caller's words are the conversation's latest activity, as for the inbox's order.
+    expect(now.lastMessageAt?.getTime()).toBeGreaterThan(before.lastMessageAt?.getTime() ?? 0);
+    expect(call.spoken.at(-1)).toBe('Connecting you to an operator.');
+
+    await fake.endTransfer(call);
+    expect(call.hungUp).toBe(true);
+    await waitFor(
       () => db.message.findFirst({ where: { clientId: client.id, text: 'call_ended', direction: 'in' } }),
       'call_ended',
     );
-    expect(ended.attachments).toEqual([{ type: 'audio', url: 'https://recordings.example/call-5.mp3' }]);
     const transcript = await waitFor(
       () => db.dealVariable.findFirst({ where: { deal: { clientId: client.id }, name: 'call_transcript' } }),
-      'the transcript',
+      'call_transcript',
     );
-    expect(transcript.value).toBe('Hello, I would like a pizza.');
+    expect(transcript.value).toBe(
+      'Caller: Hello, my pizza is late.\nOperator: Sorry, let me check your order.\nCaller: Thank you.',
+    );
+    // The call's lines went with it: the next call starts a transcript of its own.
+    expect(
+      await db.clientChannelState.findFirst({ where: { clientId: client.id, key: TRANSCRIPT_KEY } }),
+    ).toBeNull();
+    // The caller calls again (still waiting for an operator: transferred at once) and nobody speaks.
+    const again = await fake.inboundCall('+1 415 555 0010');
+    expect(again.transfer).toMatchObject({ verb: 'dial' });
+    await fake.endTransfer(again);
+    await waitFor(
+      async () => (await db.message.count({ where: { clientId: client.id, text: 'call_ended' } })) === 2,
+      'the second call_ended',
+    );
+    await waitFor(
+      async () =>
+        (
+          await db.dealVariable.findFirst({
+            where: { deal: { clientId: client.id }, name: 'call_transcript' },
+          })
+        )?.value === '',
+      'the second call’s empty transcript',
+    );
+    await setSettings({});
+  });
+
+  it('refuses a transcript post with a bad signature, storing nothing', async () => {
+    const body = {
+      call_sid: 'bad-transcript-1',
+      direction: 'inbound',
+      from: '+14155550010',
+      to: '15550001000',
+      call_status: 'in-progress',
+      speech: { is_final: true, channel_tag: 1, alternatives: [{ transcript: 'Forged words.' }] },
+    };
+    const wrong = `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`;
+    for (const signature of [null, wrong]) {
+      const answer = await fake.post(`${callHook}/transcript`, body, signature);
+      expect(answer.status).toBe(401);
+    }
+    expect(
+      await db.channelUpdate.count({ where: { channelId, externalId: { contains: 'bad-transcript-1' } } }),
+    ).toBe(0);
+    expect(await db.message.count({ where: { projectId, text: 'Forged words.' } })).toBe(0);
+  });
+});
+
+describe("a call's recording", () => {
+  it('is fetched once jambonz has it (404, then 200), kept as an audio file of the history, once even if the job runs twice', async () => {
+    await startWorkers([telephonyRecordingJob] as never);
+    await setSettings({ keepRecordings: true });
+    const call = await fake.inboundCall('+1 415 555 0011');
+    await fake.hangUp(call);
+    const recordPath = `/v1/Accounts/${fake.account.accountSid}/RecentCalls/${call.sid}/record/${call.startedAt
+      .toISOString()
+      .slice(0, 10)
+      .split('-')
+      .join('/')}/mp3`;
+    // The job asks before jambonz has uploaded it: not there yet, retried.
+    await waitFor(
+      async () => fake.requests.some((r) => r.path === recordPath && r.status === 404),
+      'the first attempt',
+      30_000,
+    );
+    const bytes = new Uint8Array([0xff, 0xfb, 0x90, 0x64, ...Array.from({ length: 64 }, (_, i) => i)]);
+    fake.uploadRecording(call, bytes);
+    const client = await clientOf('14155550011');
+    const kept = await waitFor(
+      () =>
+        db.message.findFirst({
+          where: { clientId: client.id, dedupeKey: `telephony-recording:${call.sid}` },
+        }),
+      'the recording in the history',
+      30_000,
+    );
+    expect(kept).toMatchObject({ direction: 'in', messageFromOutside: MESSAGE_FROM.telephony });
+    expect(kept.attachments).toEqual([{ type: 'audio', url: expect.stringContaining('/api/files/') }]);
+    const file = await db.storedFile.findFirstOrThrow({ where: { clientId: client.id } });
+    expect(file).toMatchObject({ mimeType: 'audio/mpeg', uploadKey: `recording:${call.sid}` });
+    expect(new Uint8Array(file.bytes)).toEqual(bytes);
+    expect(fake.requests.find((r) => r.path === recordPath && r.status === 200)).toBeDefined();
+
+    // The job run again (a retry after a crash) keeps nothing more.
+    await keepRecording(await getEngineDeps(), {
+      channelId,
+      clientId: client.id,
+      callSid: call.sid,
+      startedAt: call.startedAt.getTime(),
+      giveUpAt: Date.now() + 60_000,
+    });
+    expect(await db.storedFile.count({ where: { clientId: client.id } })).toBe(1);
+    expect(await db.message.count({ where: { clientId: client.id, dedupeKey: { not: null } } })).toBe(1);
+    await setSettings({});
+  }, 60_000);
+
+  it('is given up, with nothing stored, once it is still not there after the wait', async () => {
+    const call = await fake.inboundCall('+1 415 555 0012');
+    await fake.hangUp(call);
+    const client = await clientOf('14155550012');
+    await keepRecording(await getEngineDeps(), {
+      channelId,
+      clientId: client.id,
+      callSid: call.sid,
+      startedAt: call.startedAt.getTime(),
+      giveUpAt: Date.now() - 1,
+    });
+    expect(await db.storedFile.count({ where: { clientId: client.id } })).toBe(0);
   });
 });
 

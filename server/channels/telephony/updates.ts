@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { MESSAGE_FROM } from '@/lib/history-message';
-import type { Attachment } from '@/lib/schema';
-import { CALL_EVENTS, deliveryOf, turnVerbs, type Verb } from '@/lib/telephony/verbs';
+import { transcriptText } from '@/lib/telephony/transcript';
+import { CALL_EVENTS, deliveryOf, transferVerb, turnVerbs, type Verb } from '@/lib/telephony/verbs';
 import { plainSql } from '@/server/db/raw-sql';
 import { getCompiledBot } from '@/server/engine/compiled-bot';
 import type { EngineDeps } from '@/server/engine/engine-deps';
@@ -10,7 +10,7 @@ import { type EventResult, handleEvent } from '@/server/engine/handle-event';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
-import { addPending, answerTurn, callChannelState, type Turn, withTurn } from './calls';
+import { addPending, answerTurn, callChannelState, callStartedAt, type Turn, withTurn } from './calls';
 import {
   gatherHook,
   TELEPHONY_CLIENT_TYPE,
@@ -20,6 +20,8 @@ import {
   telephonyUrls,
 } from './channel-service';
 import { providerOf } from './provider';
+import { queueRecording } from './recordings';
+import { callTranscript, storeUtterance } from './transcripts';
 
 /**
  * What the channel's stored updates do, on the channels' inbound pipeline:
@@ -28,9 +30,12 @@ import { providerOf } from './provider';
  *   spoken;
  * - `answer`: what the caller pressed or said in answer to a gather, as the client's message;
  * - `status`: the call's status changed: an outbound call's outcome is the delivery status of
- *   the message it was placed for, a call that ends reaches the bot as `call_ended`, one never
- *   answered as `call_missed` (both `message_from_outside` 5; nothing the bot sends then is
- *   spoken, the call being over).
+ *   the message it was placed for, a call that ends reaches the bot as `call_ended` (with the
+ *   call's transcript as `call_transcript`, and its recording fetched afterwards when the
+ *   channel keeps them: ./recordings.ts), one never answered as `call_missed` (both
+ *   `message_from_outside` 5; nothing the bot sends then is spoken, the call being over);
+ * - `utterance`: a final utterance of a transferred call's transcript, stored in the history
+ *   without running the bot (./transcripts.ts).
  * Each turn's verbs go back to the webhook waiting for them in this process (`answerTurn`), or,
  * when none waits (the webhook's process died and the sweeper runs the update), to the live
  * call by live call control.
@@ -51,8 +56,14 @@ const updateSchema = z.discriminatedUnion('type', [
     callSid: z.string(),
     number: z.string(),
     status: z.string(),
-    recordingUrl: z.string().optional(),
-    transcript: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('utterance'),
+    key: z.string(),
+    callSid: z.string(),
+    number: z.string(),
+    speaker: z.enum(['caller', 'operator']),
+    text: z.string(),
   }),
 ]);
 export type TelephonyUpdate = z.infer<typeof updateSchema>;
@@ -70,10 +81,16 @@ async function channelRow(deps: EngineDeps, channel: UpdateChannel) {
 }
 
 async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUpdate, end: UpdateEnd) {
-  const row = await channelRow(deps, channel);
   const ref = refOf(update.number);
   if (update.type === 'status') return runStatus(deps, channel, update, end);
-  const live = { sid: update.callSid, status: 'live' as const, channelId: channel.id };
+  if (update.type === 'utterance')
+    return storeUtterance(deps, channel, { ...update, platformId: ref.platformId }, end);
+  const row = await channelRow(deps, channel);
+  const at =
+    update.type === 'call'
+      ? deps.now().getTime()
+      : await callStartedAt(deps.db, { projectId: channel.projectId, ...ref }, update.callSid);
+  const live = { sid: update.callSid, status: 'live' as const, channelId: channel.id, ...(at ? { at } : {}) };
   const call = { callSid: update.callSid, channelId: channel.id, ended: false };
   const { turn, result } = await withTurn(channel.projectId, ref.platformId, call, () =>
     handleEvent(
@@ -122,12 +139,15 @@ export async function finishTurn(
   if (end === 'dial')
     return [
       ...turn.verbs,
-      {
-        verb: 'dial',
-        target: [{ type: 'phone', number: settings.transferNumber }],
-        callerId: channel.groupId,
-        actionHook: urls.dialEnd,
-      },
+      transferVerb(
+        {
+          number: settings.transferNumber,
+          callerId: channel.groupId,
+          actionHook: urls.dialEnd,
+          ...(settings.transcribeTransfers && { transcriptionHook: urls.transcript }),
+        },
+        settings,
+      ),
     ];
   return turnVerbs(turn.verbs, end, gatherHook(channel.id), settings);
 }
@@ -188,7 +208,17 @@ async function runStatus(
         ? CALL_EVENTS.missed
         : null;
   if (!event) return void (await plainSql(deps.db).run(end.done.statement, end.done.params));
-  const attachments: Attachment[] = update.recordingUrl ? [{ type: 'audio', url: update.recordingUrl }] : [];
+  const settings = telephonySettings(await channelRow(deps, channel));
+  const transcript = client ? await callTranscript(deps.db, client.id, update.callSid) : [];
+  if (client && event === CALL_EVENTS.ended && settings.keepRecordings) {
+    const at = await callStartedAt(deps.db, { projectId: channel.projectId, ...ref }, update.callSid);
+    await queueRecording(deps, {
+      channelId: channel.id,
+      clientId: client.id,
+      callSid: update.callSid,
+      startedAt: at ?? deps.now().getTime(),
+    });
+  }
   const call = { callSid: update.callSid, channelId: channel.id, ended: true };
   await withTurn(channel.projectId, ref.platformId, call, () =>
     handleEvent(
@@ -198,10 +228,12 @@ async function runStatus(
       {
         type: 'message',
         text: event,
-        attachments,
         messageFromOutside: MESSAGE_FROM.telephony,
         channelState: callChannelState(null),
-        ...(update.transcript ? { variables: { call_transcript: update.transcript } } : {}),
+        ...(event === CALL_EVENTS.ended &&
+          (settings.transcribeTransfers || transcript.length > 0) && {
+            variables: { call_transcript: transcriptText(transcript) },
+          }),
       },
       { alsoWrite: end.done },
     ),

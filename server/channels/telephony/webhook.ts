@@ -7,7 +7,7 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
 import type { ChannelEndpoint } from '../channel-module';
 import { storeUpdates } from '../inbound/pipeline';
-import { awaitTurn, takePending, turnRunning, writeCall } from './calls';
+import { awaitTurn, readCall, takePending, turnRunning, writeCall } from './calls';
 import {
   gatherHook,
   TELEPHONY_CLIENT_TYPE,
@@ -21,8 +21,8 @@ import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
 /**
  * `/api/channels/telephony/<channel>`: the jambonz application's calling webhook (call_hook),
  * and below it `/gather` (a gather's actionHook), `/status` (the call_status_hook),
- * `/pending` (where a live call is redirected to fetch what the bot said meanwhile) and
- * `/dial-end` (a transfer's end). Every request is checked against its `Jambonz-Signature`
+ * `/pending` (where a live call is redirected to fetch what the bot said meanwhile),
+ * `/dial-end` (a transfer's end) and `/transcript` (a transfer's transcriptionHook). Every request is checked against its `Jambonz-Signature`
  * (HMAC-SHA256 of the body with the account's webhook secret, within 5 minutes) before
  * anything is stored: no channel here is a 404, a missing, wrong or stale signature a 401.
  *
@@ -100,7 +100,7 @@ const store = (v: Verified, update: TelephonyUpdate) =>
 /** Stores a turn's update and answers the verbs the bot's answer became. */
 async function storeTurn(
   v: Verified,
-  update: Exclude<TelephonyUpdate, { type: 'status' }>,
+  update: Exclude<TelephonyUpdate, { type: 'status' | 'utterance' }>,
 ): Promise<Response> {
   const waiting = awaitTurn(update.key, TURN_WAIT_MS);
   if (!(await store(v, update)))
@@ -144,12 +144,16 @@ async function clientOf(v: Verified) {
 async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<Verb[]> {
   const client = await clientOf(v);
   if (!client) return [{ verb: 'hangup' }];
-  if (answered)
+  if (answered) {
+    // When it was placed stays: the recording is filed under the call's day.
+    const placed = await readCall(v.deps.db, client.id);
     await writeCall(v.deps.db, client.id, {
       sid: v.info.callSid,
       status: 'live',
       channelId: v.channel.id,
+      at: placed?.sid === v.info.callSid && placed.at ? placed.at : v.deps.now().getTime(),
     });
+  }
   const verbs = await takePending(v.deps.db, client.id);
   if (!verbs.length && waits && waits < MAX_WAITS && turnRunning(v.info.callSid))
     return waitForPending(v.channel.id, waits + 1);
@@ -209,10 +213,26 @@ async function status(v: Verified): Promise<Response> {
     callSid,
     number: numberOf(info),
     status: callStatus,
-    ...(info.recordingUrl ? { recordingUrl: info.recordingUrl } : {}),
-    ...(info.transcript ? { transcript: info.transcript } : {}),
   };
   await store(v, update);
+  return json(200, {});
+}
+
+/**
+ * A transfer's transcriptionHook (the `transcribe` nested in its `dial`): each final utterance
+ * is stored, processed without the answer waiting for it; interim ones are answered and dropped.
+ */
+async function transcript(v: Verified): Promise<Response> {
+  const { info } = v;
+  if (!info.utterance) return json(200, {});
+  const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
+  await store(v, {
+    type: 'utterance',
+    key: `utterance:${info.callSid}:${digest}`,
+    callSid: info.callSid,
+    number: numberOf(info),
+    ...info.utterance,
+  });
   return json(200, {});
 }
 
@@ -224,6 +244,8 @@ export const telephonyEndpoint: ChannelEndpoint = async (req, channelParam, path
       return gather(v, new URL(req.url));
     case 'status':
       return status(v);
+    case 'transcript':
+      return transcript(v);
     case 'pending':
       return v.provider.answer(
         await pendingVerbs(v, false, Number(new URL(req.url).searchParams.get('waits') ?? 0)),

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jambonzApi } from '../rest-api';
 import { type FakeJambonz, startFakeJambonz } from './fake-jambonz';
@@ -62,4 +64,60 @@ it('creates a call 201 with its sid, refuses a bad one 400 or 422, and rate limi
     status: 404,
     reason: 'not_found',
   });
+});
+
+it('serves a recording from the account’s storage once uploaded: 404 before, audio/mpeg after, 401 to a wrong key', async () => {
+  const api = jambonzApi(fake.url, fake.account.apiKey);
+  const placed = await api.post<{ sid: string }>(`Accounts/${fake.account.accountSid}/Calls`, {
+    application_sid: fake.account.applicationSid,
+    from: '15550001000',
+    to: { type: 'phone', number: '12125550102' },
+  });
+  const call = fake.calls().find((c) => c.sid === (placed.ok ? placed.result.sid : ''));
+  if (!call) throw new Error('no call placed');
+  const day = call.startedAt.toISOString().slice(0, 10).split('-').join('/');
+  const path = `Accounts/${fake.account.accountSid}/RecentCalls/${call.sid}/record/${day}/mp3`;
+  expect(await api.download(path, 1024)).toMatchObject({
+    ok: false,
+    status: 404,
+    reason: 'not_found',
+    description: 'HTTP 404: recording not found',
+  });
+  fake.uploadRecording(call, new Uint8Array([1, 2, 3]));
+  expect(await api.download(path, 1024)).toEqual({
+    ok: true,
+    result: { bytes: new Uint8Array([1, 2, 3]), contentType: 'audio/mpeg' },
+  });
+  // Another day is another recording: none.
+  expect(await api.download(path.replace(day, '1999/01/01'), 1024)).toMatchObject({ status: 404 });
+  expect(await jambonzApi(fake.url, 'nope_nope_nope').download(path, 1024)).toMatchObject({
+    status: 401,
+    reason: 'unauthorized',
+  });
+});
+
+it('posts a call’s status changes with the call’s fields only: no recording or transcript, as jambonz', async () => {
+  const posted: Record<string, unknown>[] = [];
+  const app = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      if (req.url === '/status') posted.push(body);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        req.url === '/status' ? '{}' : JSON.stringify([{ verb: 'say', text: 'Bye.' }, { verb: 'hangup' }]),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  fake.setApplication({ callHook: `${base}/call`, statusHook: `${base}/status` });
+  const call = await fake.inboundCall('+14155550123');
+  app.close();
+  expect(call.spoken).toEqual(['Bye.']);
+  expect(posted).toHaveLength(1);
+  expect(posted[0]).toMatchObject({ call_sid: call.sid, call_status: 'completed' });
+  expect(posted[0]).not.toHaveProperty('recording_url');
+  expect(posted[0]).not.toHaveProperty('transcript');
 });

@@ -10,8 +10,13 @@ import type { AddressInfo } from 'node:net';
  * side of a call: the application's call_hook POSTed with the call's information and signed
  * (`Jambonz-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`), its answer's verbs carried
  * out in order (`say`, `pause`, `gather` waiting for the test to press digits or speak,
- * `redirect`, `dial`, `hangup`; a call whose verbs run out hangs up), and every status change
- * POSTed to the call_status_hook. Every REST request and every verb is recorded.
+ * `redirect`, `dial` connected until the test ends it, with a nested `transcribe` posting the
+ * utterances the test has the caller and the operator say to its transcriptionHook, `hangup`;
+ * a call whose verbs run out hangs up), and every status change POSTed to the
+ * call_status_hook (its fields only: jambonz sends neither a recording nor a transcript there).
+ * Recordings are in the account's storage once the test says so, read back by
+ * `GET /v1/Accounts/{sid}/RecentCalls/{call}/record/{YYYY}/{MM}/{DD}/{mp3|wav}` (the day the
+ * call started, UTC; 404 until it is uploaded). Every REST request and every verb is recorded.
  */
 
 export interface FakeAccount {
@@ -36,7 +41,11 @@ export interface FakeCall {
   /** The gather waiting for the caller, if any. */
   gather: Verb | null;
   dialed: string[];
+  /** The dial in progress (the caller is with the operator), if any. */
+  transfer: Verb | null;
   hungUp: boolean;
+  /** When it started: its recording is filed under this day (UTC). */
+  startedAt: Date;
   callHook: string;
   statusHook: string;
   tag: unknown;
@@ -59,6 +68,16 @@ export interface FakeJambonz {
   fail(call: FakeCall, status: 'busy' | 'no-answer' | 'failed'): Promise<void>;
   /** The caller hangs up. */
   hangUp(call: FakeCall): Promise<void>;
+  /**
+   * During a transfer whose dial transcribes, the caller (channel 1) or the operator (2) says
+   * something: the utterance is posted to the transcriptionHook, signed (interim when `final` is
+   * false); answers the hook's status.
+   */
+  say(call: FakeCall, channel: 1 | 2, transcript: string, final?: boolean): Promise<number>;
+  /** The operator hangs up: the dial's actionHook is asked for what follows. */
+  endTransfer(call: FakeCall): Promise<void>;
+  /** The call's recording is uploaded to the account's storage (answered by the REST API from now on). */
+  uploadRecording(call: FakeCall, bytes: Uint8Array): void;
   calls(): FakeCall[];
   requests: { method: string; path: string; body: unknown; status: number }[];
   /** Answers the next REST requests 429 (rate limited). */
@@ -79,6 +98,7 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
   let hooks = { callHook: '', statusHook: '' };
   const calls = new Map<string, FakeCall>();
   const requests: FakeJambonz['requests'] = [];
+  const recordings = new Map<string, Uint8Array>();
   let limited = 0;
 
   const sign = (body: string, at = Math.floor(Date.now() / 1000)) =>
@@ -127,6 +147,7 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
 
   async function run(call: FakeCall, verbs: Verb[], base: string) {
     call.gather = null;
+    call.transfer = null;
     for (const verb of verbs) {
       if (call.hungUp) return;
       call.verbs.push(verb);
@@ -147,11 +168,11 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
         }
         case 'redirect':
           return ask(call, hook(verb.actionHook));
-        case 'dial': {
+        case 'dial':
+          // The caller is with the operator until the test ends the transfer.
           for (const t of verb.target as { number: string }[]) call.dialed.push(t.number);
-          if (verb.actionHook) return ask(call, hook(verb.actionHook), { dial_call_status: 'completed' });
-          break;
-        }
+          call.transfer = verb;
+          return;
         case 'hangup':
           call.hungUp = true;
           await setStatus(call, 'completed');
@@ -196,6 +217,23 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
         limited--;
         return reply(429, { msg: 'too many requests' });
       }
+      const recording =
+        /^\/v1\/Accounts\/([^/]+)\/RecentCalls\/([^/]+)\/record\/(\d{4})\/(\d{2})\/(\d{2})\/(mp3|wav)$/.exec(
+          path,
+        );
+      if (recording) {
+        const [, accountOf, callSid, yyyy, mm, dd] = recording;
+        const call = calls.get(callSid);
+        const bytes = recordings.get(callSid);
+        const day = call?.startedAt.toISOString().slice(0, 10);
+        if (req.method !== 'GET') return reply(405, { msg: 'method not allowed' });
+        if (accountOf !== account.accountSid || !call || !bytes || day !== `${yyyy}-${mm}-${dd}`)
+          return reply(404, { msg: 'recording not found' });
+        requests.push({ method: 'GET', path, body, status: 200 });
+        res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': bytes.byteLength });
+        res.end(bytes);
+        return;
+      }
       const m = /^\/v1\/(?:Applications\/([^/]+)|Accounts\/([^/]+)(?:\/Calls(?:\/([^/]+))?)?)$/.exec(path);
       if (!m) return reply(404, { msg: 'not found' });
       const [, appSid, accountSid, callSid] = m;
@@ -230,7 +268,9 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
           verbs: [],
           gather: null,
           dialed: [],
+          transfer: null,
           hungUp: false,
+          startedAt: new Date(),
           callHook: hookUrl ?? hooks.callHook,
           statusHook: (typeof statusHook === 'string' ? statusHook : statusHook?.url) ?? hooks.statusHook,
           tag: body.tag ?? null,
@@ -278,7 +318,9 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
         verbs: [],
         gather: null,
         dialed: [],
+        transfer: null,
         hungUp: false,
+        startedAt: new Date(),
         callHook: hooks.callHook,
         statusHook: hooks.statusHook,
         tag: null,
@@ -306,6 +348,37 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
     async hangUp(call) {
       call.hungUp = true;
       await setStatus(call, 'completed');
+    },
+    async say(call, channel, transcript, final = true) {
+      const transcribe = call.transfer?.transcribe as { transcriptionHook?: string } | undefined;
+      if (!transcribe?.transcriptionHook)
+        throw new Error(
+          `call ${call.sid} has no transfer transcribed (its verbs: ${JSON.stringify(call.verbs)})`,
+        );
+      const answer = await post(new URL(transcribe.transcriptionHook, call.callHook).toString(), {
+        ...info(call),
+        speech: {
+          language_code: 'en-US',
+          channel_tag: channel,
+          is_final: final,
+          alternatives: [{ confidence: 0.9, transcript }],
+        },
+      });
+      return answer.status;
+    },
+    async endTransfer(call) {
+      const dial = call.transfer;
+      if (!dial) throw new Error(`call ${call.sid} is not transferred`);
+      call.transfer = null;
+      if (dial.actionHook)
+        return ask(call, new URL(String(dial.actionHook), call.callHook).toString(), {
+          dial_call_status: 'completed',
+        });
+      call.hungUp = true;
+      await setStatus(call, 'completed');
+    },
+    uploadRecording(call, bytes) {
+      recordings.set(call.sid, bytes);
     },
     calls: () => [...calls.values()],
     limitNext(count) {
