@@ -36,16 +36,39 @@ export const vectorPage = new PreparedStatement(
 );
 
 /**
+ * How many chunks of the project hold each of $words (letters and digits only), counted through
+ * the full-text index and at most $cap each: the rarity of the question's words, which picks
+ * what the full-text side ranks (boundedTextQueries in lib/knowledge/text-query.ts). Counting
+ * reads no tsvector and ranks nothing; the cap stops each count early.
+ */
+export const wordMatches = new PreparedStatement(
+  `SELECT w.word, (
+     SELECT count(*)::int FROM (
+       SELECT 1 FROM "KnowledgeChunk" c
+       WHERE c."projectId" = $projectId::int AND c."searchVector" @@ to_tsquery('simple', w.word)
+       LIMIT $cap::int) m
+   ) AS matches
+   FROM unnest($words::text[]) AS w (word)`,
+  z.object({ word: column.text, matches: column.int }),
+);
+
+/**
  * Chunks of ready documents matching $query (a tsquery of the 'simple' configuration, see
- * textQueries in lib/knowledge/vectors.ts), best first by ts_rank_cd: headings weigh less
- * than the text (weights set by the chunk's trigger).
+ * lib/knowledge/text-query.ts), best first by ts_rank_cd: headings weigh less than the text
+ * (weights set by the chunk's trigger). At most $candidates matches, found by the index, are
+ * ranked: ranking is the cost, one row at a time, and a query made of rare words
+ * (boundedTextQueries) has fewer matches than that.
  */
 export const fullTextRanked = new PreparedStatement(
-  `SELECT c.id
-   FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d.id = c."documentId",
-     to_tsquery('simple', $query::text) AS q
-   WHERE c."projectId" = $projectId::int AND d.status = 'ready' AND c."searchVector" @@ q
-   ORDER BY ts_rank_cd(c."searchVector", q) DESC, c.id
+  `SELECT m.id
+   FROM (
+     SELECT c.id, c."searchVector"
+     FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d.id = c."documentId"
+     WHERE c."projectId" = $projectId::int AND d.status = 'ready'
+       AND c."searchVector" @@ to_tsquery('simple', $query::text)
+     LIMIT $candidates::int
+   ) m
+   ORDER BY ts_rank_cd(m."searchVector", to_tsquery('simple', $query::text)) DESC, m.id
    LIMIT $limit::int`,
   z.object({ id: column.int }),
 );
