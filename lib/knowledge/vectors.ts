@@ -30,6 +30,14 @@ export function bytesVector(bytes: Uint8Array): Float32Array {
   return vector;
 }
 
+/** 4-byte big-endian integers (PostgreSQL's int4send) as numbers. */
+export function bigEndianInts(bytes: Uint8Array): Int32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ints = new Int32Array(bytes.byteLength / 4);
+  for (let i = 0; i < ints.length; i++) ints[i] = view.getInt32(i * 4, false);
+  return ints;
+}
+
 /**
  * A normalised vector as int8 with one scale (value = int8 × scale): a quarter of float32's
  * memory for the in-process search, at a cosine error of about 1/254 per dimension's share.

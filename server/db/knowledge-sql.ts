@@ -21,18 +21,38 @@ export const knowledgeRevision = new PreparedStatement(
   z.object({ revision: column.int }),
 );
 
+/** The project's ready documents with their revisions: what a process's vector cache must hold. */
+export const readyDocuments = new PreparedStatement(
+  `SELECT id, revision FROM "KnowledgeDocument"
+   WHERE "projectId" = $projectId::int AND status = 'ready' ORDER BY id`,
+  z.object({ id: column.int, revision: column.int }),
+);
+
 /**
- * One page (by id) of the searchable vectors of one dimension (and of one model, unless $model
- * is null): chunks of ready documents.
- * bytea arrives as bytes on both databases (a Buffer from pg, a Uint8Array from PGlite).
+ * One page (by id, at most $limit chunks) of the vectors of $documents of one dimension (and of
+ * one model, unless $model is null), as one row: the ids, their documents (int4send: 4 bytes
+ * each, big-endian) and the embeddings, each concatenated into one bytea in id order. One row a
+ * page, not a row a chunk: a driver's cost is per row and per value (docs/knowledge-base.md,
+ * "Search"). No rows: nothing after $after. bytea arrives as bytes on both databases (a Buffer
+ * from pg, a Uint8Array from PGlite).
  */
 export const vectorPage = new PreparedStatement(
-  `SELECT c.id, c.embedding
-   FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d.id = c."documentId"
-   WHERE c."projectId" = $projectId::int AND d.status = 'ready' AND c.dimensions = $dimensions::int
-     AND ($model::text IS NULL OR c."embeddingModel" = $model::text) AND c.embedding IS NOT NULL AND c.id > $after::int
-   ORDER BY c.id LIMIT $limit::int`,
-  z.object({ id: column.int, embedding: z.instanceof(Uint8Array) }),
+  `SELECT string_agg(int4send(p.id), ''::bytea ORDER BY p.id) AS ids,
+     string_agg(int4send(p."documentId"), ''::bytea ORDER BY p.id) AS "documentIds",
+     string_agg(p.embedding, ''::bytea ORDER BY p.id) AS embeddings
+   FROM (
+     SELECT c.id, c."documentId", c.embedding FROM "KnowledgeChunk" c
+     WHERE c."projectId" = $projectId::int AND c."documentId" = ANY($documents::int[])
+       AND c.dimensions = $dimensions::int AND ($model::text IS NULL OR c."embeddingModel" = $model::text)
+       AND c.embedding IS NOT NULL AND c.id > $after::int
+     ORDER BY c.id LIMIT $limit::int
+   ) p
+   HAVING count(*) > 0`,
+  z.object({
+    ids: z.instanceof(Uint8Array),
+    documentIds: z.instanceof(Uint8Array),
+    embeddings: z.instanceof(Uint8Array),
+  }),
 );
 
 /**

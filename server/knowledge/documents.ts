@@ -304,7 +304,7 @@ async function embedDocument(
   await db.$transaction([
     db.knowledgeDocument.update({
       where: { id: documentId },
-      data: { status: error ? 'failed' : 'ready', error },
+      data: { status: error ? 'failed' : 'ready', error, revision: { increment: 1 } },
     }),
     db.project.update({ where: { id: projectId }, data: { knowledgeRevision: { increment: 1 } } }),
   ]);

@@ -1,12 +1,13 @@
 import { MAX_SEARCH_LIMIT } from '@/lib/knowledge/limits';
 import { boundedTextQueries, questionWords } from '@/lib/knowledge/text-query';
+import { nearest } from '@/lib/knowledge/vector-index';
 import { fuseRanks, normalise } from '@/lib/knowledge/vectors';
 import type { PrismaClient } from '@/server/db/client-type';
 import { chunksForResults, fullTextRanked, wordMatches } from '@/server/db/knowledge-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import { invalid } from '@/server/errors';
 import type { KnowledgeEmbedder } from './embedder';
-import { nearest, projectVectors } from './vector-cache';
+import { projectVectors } from './vector-cache';
 
 export interface KnowledgeHit {
   chunkId: number;
