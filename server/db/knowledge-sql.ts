@@ -29,30 +29,28 @@ export const readyDocuments = new PreparedStatement(
 );
 
 /**
- * One page (by id, at most $limit chunks) of the vectors of $documents of one dimension (and of
- * one model, unless $model is null), as one row: the ids, their documents (int4send: 4 bytes
- * each, big-endian) and the embeddings, each concatenated into one bytea in id order. One row a
- * page, not a row a chunk: a driver's cost is per row and per value (docs/knowledge-base.md,
- * "Search"). No rows: nothing after $after. bytea arrives as bytes on both databases (a Buffer
- * from pg, a Uint8Array from PGlite).
+ * One page (by position, at most $limit chunks after $after) of a document's vectors of one
+ * dimension (and of one model, unless $model is null), as one row: the ids (int4send: 4 bytes
+ * each, big-endian) and the embeddings, each concatenated into one bytea in position order, and
+ * the page's last position. One row a page, not a row a chunk: a driver's cost is per row and
+ * per value; and read by the document's (documentId, position) index in its order, so a page
+ * costs its own rows whatever the table's size and whatever the planner knows of it (PGlite's
+ * tables are never analysed). No row: nothing after $after. bytea arrives as bytes on both
+ * databases (a Buffer from pg, a Uint8Array from PGlite).
  */
 export const vectorPage = new PreparedStatement(
-  `SELECT string_agg(int4send(p.id), ''::bytea ORDER BY p.id) AS ids,
-     string_agg(int4send(p."documentId"), ''::bytea ORDER BY p.id) AS "documentIds",
-     string_agg(p.embedding, ''::bytea ORDER BY p.id) AS embeddings
+  `SELECT string_agg(int4send(p.id), ''::bytea ORDER BY p.position) AS ids,
+     string_agg(p.embedding, ''::bytea ORDER BY p.position) AS embeddings,
+     max(p.position) AS last
    FROM (
-     SELECT c.id, c."documentId", c.embedding FROM "KnowledgeChunk" c
-     WHERE c."projectId" = $projectId::int AND c."documentId" = ANY($documents::int[])
+     SELECT c.id, c.position, c.embedding FROM "KnowledgeChunk" c
+     WHERE c."documentId" = $documentId::int AND c.position > $after::int AND c."projectId" = $projectId::int
        AND c.dimensions = $dimensions::int AND ($model::text IS NULL OR c."embeddingModel" = $model::text)
-       AND c.embedding IS NOT NULL AND c.id > $after::int
-     ORDER BY c.id LIMIT $limit::int
+       AND c.embedding IS NOT NULL
+     ORDER BY c.position LIMIT $limit::int
    ) p
    HAVING count(*) > 0`,
-  z.object({
-    ids: z.instanceof(Uint8Array),
-    documentIds: z.instanceof(Uint8Array),
-    embeddings: z.instanceof(Uint8Array),
-  }),
+  z.object({ ids: z.instanceof(Uint8Array), embeddings: z.instanceof(Uint8Array), last: column.int }),
 );
 
 /**
@@ -60,12 +58,17 @@ export const vectorPage = new PreparedStatement(
  * the full-text index and at most $cap each: the rarity of the question's words, which picks
  * what the full-text side ranks (boundedTextQueries in lib/knowledge/text-query.ts). Counting
  * reads no tsvector and ranks nothing; the cap stops each count early.
+ *
+ * `"projectId" + 0` here and in fullTextRanked keeps the planner off the (projectId, id) index,
+ * so the full-text index finds the matches: PGlite's tables are never analysed, and without
+ * statistics the planner otherwise walked the project's chunks, testing each (seconds at
+ * 100,000 chunks). The cost: a word common in other projects' chunks is visited there too.
  */
 export const wordMatches = new PreparedStatement(
   `SELECT w.word, (
      SELECT count(*)::int FROM (
        SELECT 1 FROM "KnowledgeChunk" c
-       WHERE c."projectId" = $projectId::int AND c."searchVector" @@ to_tsquery('simple', w.word)
+       WHERE c."projectId" + 0 = $projectId::int AND c."searchVector" @@ to_tsquery('simple', w.word)
        LIMIT $cap::int) m
    ) AS matches
    FROM unnest($words::text[]) AS w (word)`,
@@ -84,7 +87,7 @@ export const fullTextRanked = new PreparedStatement(
    FROM (
      SELECT c.id, c."searchVector"
      FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d.id = c."documentId"
-     WHERE c."projectId" = $projectId::int AND d.status = 'ready'
+     WHERE c."projectId" + 0 = $projectId::int AND d.status = 'ready'
        AND c."searchVector" @@ to_tsquery('simple', $query::text)
      LIMIT $candidates::int
    ) m

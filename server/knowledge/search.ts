@@ -101,9 +101,9 @@ export async function searchWithEmbedder(
  * A word held by more chunks than this is common: the full-text side pairs it only with a
  * rarer word, and leaves it out of the any-word fallback when rarer words are there.
  */
-export const COMMON_WORD_CHUNKS = 500;
+export const COMMON_WORD_CHUNKS = 300;
 /** The most chunks one full-text query ranks (docs/knowledge-base.md, "Search"). */
-export const RANKED_CANDIDATES = 1_000;
+export const RANKED_CANDIDATES = 500;
 
 /**
  * The best full-text matches' ids, best first: chunks holding two of the question's words, then,

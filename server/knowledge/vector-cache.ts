@@ -74,7 +74,7 @@ async function updateIndex(
   return mergeIndex(prior, ready, loaded, revision);
 }
 
-/** The documents' vectors, page by page (one row each), quantised as they arrive. */
+/** The documents' vectors, each document page by page (one row each), quantised as they arrive. */
 async function loadVectors(
   db: PrismaClient,
   projectId: number,
@@ -84,24 +84,25 @@ async function loadVectors(
 ): Promise<VectorBatch[]> {
   const sql = plainSql(db);
   const limit = Math.max(1, Math.floor(PAGE_BYTES / (dimensions * 4)));
+  const bytes = dimensions * 4;
   const batches: VectorBatch[] = [];
-  for (let after = 0; ; ) {
-    const [page] = await sql.run(vectorPage, { projectId, documents, dimensions, model, after, limit });
-    if (!page) break;
-    const ids = bigEndianInts(page.ids);
-    const codes = new Int8Array(ids.length * dimensions);
-    const scales = new Float32Array(ids.length);
-    const bytes = dimensions * 4;
-    for (let v = 0; v < ids.length; v++)
-      scales[v] = quantise(
-        bytesVector(page.embeddings.subarray(v * bytes, (v + 1) * bytes)),
-        codes,
-        v * dimensions,
-      );
-    batches.push({ ids, documentIds: bigEndianInts(page.documentIds), codes, scales });
-    if (ids.length < limit) break;
-    after = ids[ids.length - 1];
-  }
+  for (const documentId of documents)
+    for (let after = -1; ; ) {
+      const [page] = await sql.run(vectorPage, { projectId, documentId, dimensions, model, after, limit });
+      if (!page) break;
+      const ids = bigEndianInts(page.ids);
+      const codes = new Int8Array(ids.length * dimensions);
+      const scales = new Float32Array(ids.length);
+      for (let v = 0; v < ids.length; v++)
+        scales[v] = quantise(
+          bytesVector(page.embeddings.subarray(v * bytes, (v + 1) * bytes)),
+          codes,
+          v * dimensions,
+        );
+      batches.push({ ids, documentIds: new Int32Array(ids.length).fill(documentId), codes, scales });
+      if (ids.length < limit) break;
+      after = page.last;
+    }
   return batches;
 }
 
