@@ -2,6 +2,7 @@ import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broa
 import { channelSweepJob } from '@/server/channels/inbound/pipeline';
 import { tgPollJob } from '@/server/channels/tg/polling';
 import { scheduledSendJob } from '@/server/engine/engine';
+import { knowledgeIndexGaveUpJob, knowledgeIndexJob } from '@/server/knowledge/index-job';
 import { webhookDeliveryJob, webhookGaveUpJob } from '@/server/webhooks/webhook-jobs';
 import type { JobDefinition } from './jobs';
 
@@ -14,4 +15,6 @@ export const jobDefinitions = [
   broadcastDispatchJob,
   channelSweepJob,
   tgPollJob,
+  knowledgeIndexJob,
+  knowledgeIndexGaveUpJob,
 ] as unknown as readonly JobDefinition<object>[];
