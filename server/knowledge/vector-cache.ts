@@ -90,12 +90,13 @@ async function loadVectors(
     for (let after = -1; ; ) {
       const [page] = await sql.run(vectorPage, { projectId, documentId, dimensions, model, after, limit });
       if (!page) break;
-      const ids = bigEndianInts(page.ids);
+      const ids = bigEndianInts(Buffer.from(page.ids, 'base64'));
+      const embeddings = Buffer.from(page.embeddings, 'base64');
       const codes = new Int8Array(ids.length * dimensions);
       const scales = new Float32Array(ids.length);
       for (let v = 0; v < ids.length; v++)
         scales[v] = quantise(
-          bytesVector(page.embeddings.subarray(v * bytes, (v + 1) * bytes)),
+          bytesVector(embeddings.subarray(v * bytes, (v + 1) * bytes)),
           codes,
           v * dimensions,
         );
