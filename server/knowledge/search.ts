@@ -98,7 +98,7 @@ export async function searchWithEmbedder(
 }
 
 /**
- * A word held by more chunks than this is common: the full-text side pairs it only with a
+ * A word held by this many chunks or more is common: the full-text side pairs it only with a
  * rarer word, and leaves it out of the any-word fallback when rarer words are there.
  */
 export const COMMON_WORD_CHUNKS = 300;
