@@ -16,7 +16,7 @@
 import { STOP_WORDS } from '../lib/knowledge/stop-words';
 import { textQueries } from '../lib/knowledge/text-query';
 import { nearest } from '../lib/knowledge/vector-index';
-import { normalise } from '../lib/knowledge/vectors';
+import { fuseRanks, normalise } from '../lib/knowledge/vectors';
 import { fullTextRanked } from '../server/db/knowledge-sql';
 import { plainSql } from '../server/db/raw-sql';
 import { createTestDatabase } from '../server/db/test-support';
@@ -232,6 +232,35 @@ export async function run() {
     console.log(
       `  the full-text side alone (word counts, two words, then the rarest), top 20  p50 ${ms(p(fts, 0.5))}  p95 ${ms(p(fts, 0.95))}`,
     );
+
+    // Quality, bounded against unbounded: the same queries' full text by the earlier way (every
+    // word, every match ranked), alone and fused with the same vector ranking as searchKnowledge.
+    const unbounded = async (question: string) => {
+      const { pairs, any } = textQueries(question);
+      const run = (query: string) =>
+        plainSql(db).run(fullTextRanked, { projectId, query, limit: 20, candidates: 1_000_000_000 });
+      const ids = pairs ? (await run(pairs)).map((r) => r.id) : [];
+      if (ids.length < 20 && any)
+        for (const { id } of await run(any)) if (!ids.includes(id) && ids.length < 20) ids.push(id);
+      return ids;
+    };
+    const firstFused = (vectorIds: number[], textIds: number[]) =>
+      [...fuseRanks([vectorIds, textIds]).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+    const found = { bounded: 0, unbounded: 0, boundedFirst: 0, unboundedFirst: 0 };
+    for (const q of queries) {
+      const vectorIds = nearest(index, normalise(q.vector), 20).map((h) => h.id);
+      const mine = await fullTextIds(db, projectId, q.text, 20);
+      const old = await unbounded(q.text);
+      if (mine.includes(q.target)) found.bounded++;
+      if (old.includes(q.target)) found.unbounded++;
+      if (firstFused(vectorIds, mine) === q.target) found.boundedFirst++;
+      if (firstFused(vectorIds, old) === q.target) found.unboundedFirst++;
+    }
+    console.log(
+      `  the queried chunk in the full-text top 20: bounded ${found.bounded}, unbounded ${found.unbounded} of ${QUERIES}; ` +
+        `first once fused: bounded ${found.boundedFirst}, unbounded ${found.unboundedFirst}`,
+    );
+
     const any: number[] = [];
     for (const q of queries) {
       const query = textQueries(q.text).any;
