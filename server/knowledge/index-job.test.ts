@@ -8,9 +8,12 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { getBoss } from '@/server/jobs/boss';
-import { startWorkers } from '@/server/jobs/jobs';
+import { enqueue, startWorkers } from '@/server/jobs/jobs';
+import { createProject } from '@/server/projects/project-service';
+import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import { signUpForTest } from '@/server/testing/sign-up';
 import { waitFor } from '@/server/testing/wait-for';
-import { listDocuments, textDocument } from './documents';
+import { listDocuments, storeDocument, textDocument } from './documents';
 import { projectEmbedder } from './embedder';
 import { knowledgeIndexGaveUpJob, knowledgeIndexJob, queueDocument, queueReindex } from './index-job';
 import { searchWithEmbedder } from './search';
@@ -20,6 +23,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-knowledge-jobs-'));
 let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
 let db: PrismaClient;
 let fake: FakeOpenAi;
+let server: RouteServer | undefined;
 
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
@@ -30,6 +34,7 @@ beforeAll(async () => {
   await startWorkers([knowledgeIndexJob, knowledgeIndexGaveUpJob]);
 });
 afterAll(async () => {
+  server?.close();
   await fake?.close();
   await app?.dispose();
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -132,4 +137,43 @@ it('a document deleted before its job runs is skipped', async () => {
     async () => (await boss.findJobs(knowledgeIndexJob.name, { id: skipped.id }))[0]?.state === 'completed',
     "the deleted document's job to complete",
   );
+});
+
+it('the upload route answers at once with the document indexing; the job makes it ready', async () => {
+  const { POST } = await import('@/app/api/projects/[projectId]/knowledge/upload/route');
+  server = await serveRoutes([
+    { method: 'POST', pattern: /^\/api\/projects\/(?<projectId>[^/]+)\/knowledge\/upload$/, handler: POST },
+  ]);
+  const owner = await signUpForTest(db, 'owner@example.com');
+  const { id: projectId } = await createProject(db, {
+    name: 'upload',
+    timeZone: 'UTC',
+    owner: { email: 'owner@example.com', userId: owner.userId },
+  });
+  await setFakeProvider(db, projectId, fake);
+  const response = await fetch(`${server.url}/api/projects/${projectId}/knowledge/upload?name=hours.md`, {
+    method: 'POST',
+    headers: { cookie: owner.cookie, 'content-type': 'text/markdown' },
+    body: HOURS,
+  });
+  expect(response.status).toBe(200);
+  const doc = (await response.json()) as { id: number; status: string; chunkCount: number; title: string };
+  expect(doc).toMatchObject({ status: 'indexing', chunkCount: 2, title: 'hours' });
+  await waitFor(async () => (await statusOf(projectId, doc.id))?.status === 'ready', 'the uploaded document');
+});
+
+it('a job whose retries are spent fails its document through the dead letter queue, never leaving it indexing', async () => {
+  const projectId = await project();
+  // Stored as the upload stores it; its job's attempts all died (pg-boss then sends the data here).
+  const doc = await storeDocument(
+    db,
+    projectId,
+    textDocument({ title: 'Lost', kind: 'text', text: 'Gamma.' }),
+  );
+  await enqueue(knowledgeIndexGaveUpJob, { projectId, documentId: doc.id, full: false });
+  const failed = await waitFor(async () => {
+    const d = await statusOf(projectId, doc.id);
+    return d?.status === 'failed' && d;
+  }, 'the document to be failed');
+  expect(failed.error).toMatch(/Indexing stopped after 4 attempts.*Re-index tries again/);
 });
