@@ -15,7 +15,13 @@ import { signUpForTest } from '@/server/testing/sign-up';
 import { waitFor } from '@/server/testing/wait-for';
 import { listDocuments, storeDocument, textDocument } from './documents';
 import { projectEmbedder } from './embedder';
-import { knowledgeIndexGaveUpJob, knowledgeIndexJob, queueDocument, queueReindex } from './index-job';
+import {
+  knowledgeIndexGaveUpJob,
+  knowledgeIndexJob,
+  queueDocument,
+  queueReindex,
+  resumeIndexing,
+} from './index-job';
 import { searchWithEmbedder } from './search';
 import { setFakeProvider } from './test-support';
 
@@ -176,4 +182,28 @@ it('a job whose retries are spent fails its document through the dead letter que
     return d?.status === 'failed' && d;
   }, 'the document to be failed');
   expect(failed.error).toMatch(/Indexing stopped after 4 attempts.*Re-index tries again/);
+});
+
+it("a worker's start queues the documents left indexing without a job, and only those", async () => {
+  const projectId = await project();
+  // Stored, and the process stopped before queueing its job.
+  const orphan = await storeDocument(
+    db,
+    projectId,
+    textDocument({ title: 'Orphan', kind: 'text', text: 'Delta.' }),
+  );
+  fake.nextEmbeddings({ hang: true });
+  const queued = await queueDocument(
+    db,
+    projectId,
+    textDocument({ title: 'Queued', kind: 'text', text: 'Epsilon.' }),
+  );
+  await waitFor(async () => fake.open() > 0, 'the queued document at the provider');
+  expect(await resumeIndexing(db)).toBe(1);
+  const boss = await getBoss();
+  const [held] = await boss.findJobs(knowledgeIndexJob.name, { data: { documentId: queued.id } });
+  await boss.fail(knowledgeIndexJob.name, held.id, { message: 'taken away by the test' });
+  for (const doc of [orphan, queued])
+    await waitFor(async () => (await statusOf(projectId, doc.id))?.status === 'ready', doc.title, 30_000);
+  expect(await boss.findJobs(knowledgeIndexJob.name, { data: { documentId: queued.id } })).toHaveLength(1);
 });

@@ -4,6 +4,7 @@ import type { SourceKind } from '@/lib/knowledge/limits';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
+import { getBoss } from '@/server/jobs/boss';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
 import {
   embedDocument,
@@ -111,4 +112,29 @@ export async function queueReindex(
   const document = await markIndexing(db, projectId, documentId);
   await queueIndexing({ projectId, documentId, full: options.full ?? false });
   return document;
+}
+
+/**
+ * At a worker's start: queues the indexing of every document left `indexing` with no job to
+ * finish it (its process stopped between storing it and queueing the job, or the queue could not
+ * be reached). A document whose job waits, runs or will be retried is left to that job.
+ */
+export async function resumeIndexing(db: PrismaClient): Promise<number> {
+  const stuck = await db.knowledgeDocument.findMany({
+    where: { status: 'indexing' },
+    select: { id: true, projectId: true },
+    take: 10_000,
+  });
+  const boss = await getBoss();
+  let queued = 0;
+  for (const { id: documentId, projectId } of stuck) {
+    const jobs = await boss.findJobs<IndexJobData>(knowledgeIndexJob.name, {
+      data: { documentId, projectId },
+    });
+    if (jobs.some((job) => job.state === 'created' || job.state === 'retry' || job.state === 'active'))
+      continue;
+    await queueIndexing({ projectId, documentId, full: false });
+    queued++;
+  }
+  return queued;
 }
