@@ -68,6 +68,8 @@ test('a secret, a provider tested from Settings, an assistant, and an AI step an
     );
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByText('Delivery and returns').first()).toBeVisible();
+  // Indexing is a job: the list refreshes itself until the document is ready.
+  await expect(page.getByText('ready', { exact: true })).toBeVisible({ timeout: 30_000 });
   await page.getByLabel('Question').fill('how fast is delivery in town');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page.getByRole('listitem').filter({ hasText: 'score' }).first()).toContainText('two days');

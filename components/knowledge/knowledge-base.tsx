@@ -10,6 +10,7 @@ import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input, Select, Textarea } from '@/components/ui/input';
 import { ACCEPTED_FILES } from '@/lib/knowledge/file-kind';
+import { indexingRefresh } from '@/lib/knowledge/indexing-status';
 import {
   DEFAULT_CHUNK_SIZE,
   MAX_CHUNK_SIZE,
@@ -52,7 +53,11 @@ async function upload(projectId: number, file: File, title: string, chunkSize: n
 export function KnowledgeBase({ projectId, manager }: { projectId: number; manager: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const documents = useQuery(trpc.knowledge.documents.queryOptions({ projectId }));
+  const documents = useQuery({
+    ...trpc.knowledge.documents.queryOptions({ projectId }),
+    // Indexing is a job: the list is read again until every document is ready or failed.
+    refetchInterval: (query) => indexingRefresh(query.state.data),
+  });
   const [openId, setOpenId] = useState<number | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.knowledge.pathKey() });
   const reindex = useMutation(trpc.knowledge.reindex.mutationOptions({ onSettled: refresh }));
@@ -75,7 +80,9 @@ export function KnowledgeBase({ projectId, manager }: { projectId: number; manag
               <div className="flex flex-wrap items-center gap-2">
                 <span className="font-medium">{doc.title}</span>
                 <Badge>{doc.sourceKind}</Badge>
-                <Badge className={STATUS_TONE[doc.status]}>{doc.status}</Badge>
+                <Badge className={STATUS_TONE[doc.status]}>
+                  {doc.status === 'indexing' ? 'indexing…' : doc.status}
+                </Badge>
                 <span className="text-xs text-slate-500">
                   {doc.chunkCount} chunks · {(doc.byteSize / 1024).toFixed(0)} KB
                   {doc.sourceUrl ? ` · ${doc.sourceUrl}` : ''}
@@ -93,7 +100,7 @@ export function KnowledgeBase({ projectId, manager }: { projectId: number; manag
                       <Button
                         size="sm"
                         variant="secondary"
-                        disabled={reindex.isPending}
+                        disabled={reindex.isPending || doc.status === 'indexing'}
                         onClick={() => reindex.mutate({ projectId, documentId: doc.id, full: false })}
                       >
                         Re-index

@@ -3,7 +3,7 @@ import { chunkSections } from './chunk';
 import { parseHtml } from './parse-html';
 import { parseMarkdown } from './parse-markdown';
 import { parseText } from './parse-text';
-import { bytesVector, fuseRanks, normalise, textQueries, vectorBytes } from './vectors';
+import { bytesVector, fuseRanks, normalise, vectorBytes } from './vectors';
 
 const words = (n: number, word = 'word') => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
 
@@ -115,16 +115,5 @@ describe('vectors and ranking', () => {
     const order = [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
     expect(order.slice(0, 2).sort()).toEqual([2, 3]);
     expect(order.at(-1)).toBe(4);
-  });
-
-  it('builds two-word and any-word tsqueries from letters and digits only', () => {
-    expect(textQueries("What's the refund policy? (30 days) a & b | !")).toEqual({
-      pairs: 'refund & policy | refund & 30 | refund & days | policy & 30 | policy & days | 30 & days',
-      any: 'refund | policy | 30 | days',
-    });
-    expect(textQueries('?! -')).toEqual({ pairs: null, any: null });
-    expect(textQueries('How do I?')).toEqual({ pairs: null, any: null });
-    expect(textQueries('Where is the refund?')).toEqual({ pairs: null, any: 'refund' });
-    expect(textQueries('Возврат товара')).toEqual({ pairs: 'возврат & товара', any: 'возврат | товара' });
   });
 });

@@ -1,5 +1,3 @@
-import { STOP_WORDS } from './stop-words';
-
 /**
  * Embedding vectors as the knowledge base keeps them: normalised to length 1 (so a dot product
  * is the cosine similarity) and stored as little-endian float32 bytes.
@@ -30,6 +28,14 @@ export function bytesVector(bytes: Uint8Array): Float32Array {
   const vector = new Float32Array(bytes.byteLength / 4);
   for (let i = 0; i < vector.length; i++) vector[i] = view.getFloat32(i * 4, true);
   return vector;
+}
+
+/** 4-byte big-endian integers (PostgreSQL's int4send) as numbers. */
+export function bigEndianInts(bytes: Uint8Array): Int32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ints = new Int32Array(bytes.byteLength / 4);
+  for (let i = 0; i < ints.length; i++) ints[i] = view.getInt32(i * 4, false);
+  return ints;
 }
 
 /**
@@ -63,20 +69,4 @@ export function fuseRanks(lists: readonly (readonly number[])[]): Map<number, nu
     for (let i = 0; i < list.length; i++)
       scores.set(list[i], (scores.get(list[i]) ?? 0) + 1 / (RRF_K + i + 1));
   return scores;
-}
-
-/**
- * The full-text queries for a question (tsqueries of the 'simple' configuration): `pairs`
- * matches chunks holding at least two of its words (`a & b | a & c | b & c`), `any` those
- * holding any (`a | b | c`); ts_rank orders either by how many and how often they match.
- * `pairs` is asked first: it is selective, while `any` matches every chunk with one common word,
- * and ranking each match is the search's cost. Stop words are left out (they match every chunk).
- * Only letters and digits pass, so the text is always a valid tsquery. Null: no such query.
- */
-export function textQueries(question: string, maxWords = 8): { pairs: string | null; any: string | null } {
-  const words = [...new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])]
-    .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
-    .slice(0, maxWords);
-  const pairs = words.flatMap((a, i) => words.slice(i + 1).map((b) => `${a} & ${b}`));
-  return { pairs: pairs.length ? pairs.join(' | ') : null, any: words.length ? words.join(' | ') : null };
 }

@@ -28,10 +28,11 @@ export async function providerEmbedder(
   if ('missing' in endpoint) return endpoint;
   return {
     model: embeddingModelName(provider),
-    async embed(texts) {
+    async embed(texts, options) {
       try {
         const { vectors, usage } = await embed(endpoint, texts, {
           timeoutMs: provider.timeoutSeconds * 1000,
+          signal: options?.signal,
           expectedDimensions: provider.embeddingDimensions ?? undefined,
         });
         await recordUsage(db, project, new Date(), { inputTokens: usage.tokens, outputTokens: 0 });

@@ -21,31 +21,78 @@ export const knowledgeRevision = new PreparedStatement(
   z.object({ revision: column.int }),
 );
 
+/** The project's ready documents with their revisions: what a process's vector cache must hold. */
+export const readyDocuments = new PreparedStatement(
+  `SELECT id, revision FROM "KnowledgeDocument"
+   WHERE "projectId" = $projectId::int AND status = 'ready' ORDER BY id`,
+  z.object({ id: column.int, revision: column.int }),
+);
+
 /**
- * One page (by id) of the searchable vectors of one dimension (and of one model, unless $model
- * is null): chunks of ready documents.
- * bytea arrives as bytes on both databases (a Buffer from pg, a Uint8Array from PGlite).
+ * One page (by position, at most $limit chunks after $after) of a document's vectors of one
+ * dimension (and of one model, unless $model is null), as one row: the ids (int4send: 4 bytes
+ * each, big-endian) and the embeddings, each concatenated in position order, and
+ * the page's last position. One row a page, not a row a chunk: a driver's cost is per row and
+ * per value; and read by the document's (documentId, position) index in its order, so a page
+ * costs its own rows whatever the table's size and whatever the planner knows of it (PGlite's
+ * tables are never analysed). No row: nothing after $after. Both as base64 text: the drivers'
+ * reading of a bytea value is about 8 times slower than decoding its base64 (1.5 MB: 79 ms
+ * against 10 ms on PGlite).
  */
 export const vectorPage = new PreparedStatement(
-  `SELECT c.id, c.embedding
-   FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d.id = c."documentId"
-   WHERE c."projectId" = $projectId::int AND d.status = 'ready' AND c.dimensions = $dimensions::int
-     AND ($model::text IS NULL OR c."embeddingModel" = $model::text) AND c.embedding IS NOT NULL AND c.id > $after::int
-   ORDER BY c.id LIMIT $limit::int`,
-  z.object({ id: column.int, embedding: z.instanceof(Uint8Array) }),
+  `SELECT encode(string_agg(int4send(p.id), ''::bytea ORDER BY p.position), 'base64') AS ids,
+     encode(string_agg(p.embedding, ''::bytea ORDER BY p.position), 'base64') AS embeddings,
+     max(p.position) AS last
+   FROM (
+     SELECT c.id, c.position, c.embedding FROM "KnowledgeChunk" c
+     WHERE c."documentId" = $documentId::int AND c.position > $after::int AND c."projectId" = $projectId::int
+       AND c.dimensions = $dimensions::int AND ($model::text IS NULL OR c."embeddingModel" = $model::text)
+       AND c.embedding IS NOT NULL
+     ORDER BY c.position LIMIT $limit::int
+   ) p
+   HAVING count(*) > 0`,
+  z.object({ ids: column.text, embeddings: column.text, last: column.int }),
+);
+
+/**
+ * How many chunks of the project hold each of $words (letters and digits only), counted through
+ * the full-text index and at most $cap each: the rarity of the question's words, which picks
+ * what the full-text side ranks (boundedTextQueries in lib/knowledge/text-query.ts). Counting
+ * reads no tsvector and ranks nothing; the cap stops each count early.
+ *
+ * `"projectId" + 0` here and in fullTextRanked keeps the planner off the (projectId, id) index,
+ * so the full-text index finds the matches: PGlite's tables are never analysed, and without
+ * statistics the planner otherwise walked the project's chunks, testing each (seconds at
+ * 100,000 chunks). The cost: a word common in other projects' chunks is visited there too.
+ */
+export const wordMatches = new PreparedStatement(
+  `SELECT w.word, (
+     SELECT count(*)::int FROM (
+       SELECT 1 FROM "KnowledgeChunk" c
+       WHERE c."projectId" + 0 = $projectId::int AND c."searchVector" @@ to_tsquery('simple', w.word)
+       LIMIT $cap::int) m
+   ) AS matches
+   FROM unnest($words::text[]) AS w (word)`,
+  z.object({ word: column.text, matches: column.int }),
 );
 
 /**
  * Chunks of ready documents matching $query (a tsquery of the 'simple' configuration, see
- * textQueries in lib/knowledge/vectors.ts), best first by ts_rank_cd: headings weigh less
- * than the text (weights set by the chunk's trigger).
+ * lib/knowledge/text-query.ts), best first by ts_rank_cd: headings weigh less than the text
+ * (weights set by the chunk's trigger). At most $candidates matches, found by the index, are
+ * ranked: ranking is the cost, one row at a time, and a query made of rare words
+ * (boundedTextQueries) has fewer matches than that.
  */
 export const fullTextRanked = new PreparedStatement(
-  `SELECT c.id
-   FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d.id = c."documentId",
-     to_tsquery('simple', $query::text) AS q
-   WHERE c."projectId" = $projectId::int AND d.status = 'ready' AND c."searchVector" @@ q
-   ORDER BY ts_rank_cd(c."searchVector", q) DESC, c.id
+  `SELECT m.id
+   FROM (
+     SELECT c.id, c."searchVector"
+     FROM "KnowledgeChunk" c JOIN "KnowledgeDocument" d ON d.id = c."documentId"
+     WHERE c."projectId" + 0 = $projectId::int AND d.status = 'ready'
+       AND c."searchVector" @@ to_tsquery('simple', $query::text)
+     LIMIT $candidates::int
+   ) m
+   ORDER BY ts_rank_cd(m."searchVector", to_tsquery('simple', $query::text)) DESC, m.id
    LIMIT $limit::int`,
   z.object({ id: column.int }),
 );

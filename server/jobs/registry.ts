@@ -3,6 +3,7 @@ import { channelSweepJob } from '@/server/channels/inbound/pipeline';
 import { telephonyRecordingJob } from '@/server/channels/telephony/recordings';
 import { tgPollJob } from '@/server/channels/tg/polling';
 import { scheduledSendJob } from '@/server/engine/engine';
+import { knowledgeIndexGaveUpJob, knowledgeIndexJob } from '@/server/knowledge/index-job';
 import { webhookDeliveryJob, webhookGaveUpJob } from '@/server/webhooks/webhook-jobs';
 import type { JobDefinition } from './jobs';
 
@@ -16,4 +17,6 @@ export const jobDefinitions = [
   channelSweepJob,
   tgPollJob,
   telephonyRecordingJob,
+  knowledgeIndexJob,
+  knowledgeIndexGaveUpJob,
 ] as unknown as readonly JobDefinition<object>[];

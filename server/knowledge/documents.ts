@@ -89,15 +89,14 @@ export interface NewDocument {
 }
 
 /**
- * Adds a document: parsed and chunked first (a file that cannot be read is refused, nothing
- * stored), then stored with its chunks and embedded in batches. The document is returned
- * `ready`, or `failed` with the embedder's error (its chunks kept for a re-index).
+ * Stores a document to be indexed: parsed and chunked first (a file that cannot be read is
+ * refused, nothing stored), then stored with its chunks, `indexing`, none embedded yet. The
+ * `knowledge.index` job (index-job.ts) embeds it; `addDocument` does both in this process.
  */
-export async function addDocument(
+export async function storeDocument(
   db: PrismaClient,
   projectId: number,
   input: NewDocument & { sourceKind?: SourceKind; sourceUrl?: string },
-  embedder: KnowledgeEmbedder,
 ): Promise<KnowledgeDocumentView> {
   checkSize(input.bytes.byteLength);
   const chunkSize = parseInput(chunkSizeInput, input.chunkSize);
@@ -127,33 +126,60 @@ export async function addDocument(
     },
     select: { id: true },
   });
+  return requireDocument(db, projectId, document.id);
+}
+
+/**
+ * Adds a document and indexes it in this process (tests, the bench): `storeDocument`, then its
+ * chunks embedded in batches. The document is returned `ready`, or `failed` with the embedder's
+ * error (its chunks kept for a re-index). The app queues the indexing instead (index-job.ts).
+ */
+export async function addDocument(
+  db: PrismaClient,
+  projectId: number,
+  input: NewDocument & { sourceKind?: SourceKind; sourceUrl?: string },
+  embedder: KnowledgeEmbedder,
+): Promise<KnowledgeDocumentView> {
+  const document = await storeDocument(db, projectId, input);
   return embedDocument(db, projectId, document.id, embedder, { full: false });
 }
 
-/** Pasted text or Markdown. */
+/** Pasted text or Markdown, as a document to store. */
+export const textDocument = (input: {
+  title: string;
+  kind: 'text' | 'markdown';
+  text: string;
+  chunkSize?: number;
+}): NewDocument => ({ ...input, bytes: new TextEncoder().encode(input.text) });
+
+/** A web page (HTML, PDF, Markdown or text), fetched through server/http, as a document to store. */
+export async function urlDocument(input: {
+  url: string;
+  title?: string;
+  chunkSize?: number;
+}): Promise<NewDocument & { sourceKind: SourceKind; sourceUrl: string }> {
+  const page = await fetchPage(input.url);
+  return { ...input, kind: page.kind, bytes: page.bytes, sourceKind: 'url', sourceUrl: page.url };
+}
+
+/** Pasted text or Markdown, indexed in this process. */
 export function addTextDocument(
   db: PrismaClient,
   projectId: number,
   input: { title: string; kind: 'text' | 'markdown'; text: string; chunkSize?: number },
   embedder: KnowledgeEmbedder,
 ): Promise<KnowledgeDocumentView> {
-  return addDocument(db, projectId, { ...input, bytes: new TextEncoder().encode(input.text) }, embedder);
+  return addDocument(db, projectId, textDocument(input), embedder);
 }
 
-/** A web page (HTML, PDF, Markdown or text), fetched through server/http. */
+/** A web page, indexed in this process. */
 export async function addUrlDocument(
   db: PrismaClient,
   projectId: number,
   input: { url: string; title?: string; chunkSize?: number },
   embedder: KnowledgeEmbedder,
 ): Promise<KnowledgeDocumentView> {
-  const page = await fetchPage(input.url);
-  return addDocument(
-    db,
-    projectId,
-    { ...input, kind: page.kind, bytes: page.bytes, sourceKind: 'url', sourceUrl: page.url },
-    embedder,
-  );
+  return addDocument(db, projectId, await urlDocument(input), embedder);
 }
 
 export function checkSize(bytes: number): void {
@@ -177,6 +203,37 @@ export function reindexDocument(
   options: { full?: boolean } = {},
 ): Promise<KnowledgeDocumentView> {
   return embedDocument(db, projectId, documentId, embedder, { full: options.full ?? false });
+}
+
+/**
+ * Marks a document `indexing` for a queued re-index (index-job.ts): it leaves the search until
+ * the job has embedded it, and the Knowledge tab shows it in progress.
+ */
+export async function markIndexing(
+  db: PrismaClient,
+  projectId: number,
+  documentId: number,
+): Promise<KnowledgeDocumentView> {
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.knowledgeDocument.updateMany({
+      where: { id: documentId, projectId },
+      data: { status: 'indexing', error: null, revision: { increment: 1 } },
+    });
+    if (!count) throw notFound(`No document ${documentId} in this project's knowledge base.`);
+    await tx.project.update({ where: { id: projectId }, data: { knowledgeRevision: { increment: 1 } } });
+  });
+  return requireDocument(db, projectId, documentId);
+}
+
+/** Marks a document `failed` with `error`, in words for the project's admins. */
+export async function markFailed(db: PrismaClient, projectId: number, documentId: number, error: string) {
+  await db.$transaction([
+    db.knowledgeDocument.updateMany({
+      where: { id: documentId, projectId },
+      data: { status: 'failed', error, revision: { increment: 1 } },
+    }),
+    db.project.update({ where: { id: projectId }, data: { knowledgeRevision: { increment: 1 } } }),
+  ]);
 }
 
 /** Changes a chunk's text; only that chunk is embedded again. */
@@ -251,14 +308,15 @@ const embeddingText = (c: { headingPath: string[]; text: string }) =>
 /**
  * Embeds what the document needs in batches of EMBED_BATCH and marks it `ready`; any error
  * (the embedder's, or vectors it should not have given) marks it `failed` with that error and
- * leaves every other document as it was. Bumps the project's knowledge revision either way.
+ * leaves every other document as it was. Bumps the project's and the document's knowledge
+ * revisions either way. Stopped by `signal` (its job's claim lost), it writes no status.
  */
-async function embedDocument(
+export async function embedDocument(
   db: PrismaClient,
   projectId: number,
   documentId: number,
   embedder: KnowledgeEmbedder,
-  { full }: { full: boolean },
+  { full, signal }: { full: boolean; signal?: AbortSignal },
 ): Promise<KnowledgeDocumentView> {
   // The status stays as it is meanwhile (a new document is `indexing`): a ready document whose
   // edited chunk is embedded again stays searchable.
@@ -284,8 +342,10 @@ async function embedDocument(
     });
     let dimensions = await projectDimensions(db, projectId, documentId, embedder.model, full);
     for (let from = 0; from < stale.length; from += EMBED_BATCH) {
+      signal?.throwIfAborted();
       const batch = stale.slice(from, from + EMBED_BATCH);
-      const vectors = await embedder.embed(batch.map(embeddingText));
+      const vectors = await embedder.embed(batch.map(embeddingText), { signal });
+      signal?.throwIfAborted();
       dimensions ??= vectors[0]?.length ?? null;
       const rows = checkedVectors(vectors, batch.length, dimensions, embedder.model).map((v, i) => ({
         id: batch[i].id,
@@ -299,12 +359,14 @@ async function embedDocument(
       });
     }
   } catch (cause) {
+    // A job whose claim was taken away (its heartbeat went unseen) leaves the outcome to its retry.
+    if (signal?.aborted) throw cause;
     error = `Indexing failed: ${cause instanceof Error ? cause.message : String(cause)}`;
   }
   await db.$transaction([
     db.knowledgeDocument.update({
       where: { id: documentId },
-      data: { status: error ? 'failed' : 'ready', error },
+      data: { status: error ? 'failed' : 'ready', error, revision: { increment: 1 } },
     }),
     db.project.update({ where: { id: projectId }, data: { knowledgeRevision: { increment: 1 } } }),
   ]);

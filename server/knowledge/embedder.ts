@@ -12,7 +12,8 @@ import { DomainError } from '@/server/errors';
  */
 export interface KnowledgeEmbedder {
   model: string;
-  embed(texts: string[]): Promise<number[][]>;
+  /** `signal` stops a request under way (an indexing job whose claim was taken away). */
+  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
 }
 
 /**

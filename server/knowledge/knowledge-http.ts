@@ -4,8 +4,8 @@ import { cappedBytes } from '@/server/channels/capped-body';
 import { DomainError } from '@/server/errors';
 import { canManageProject } from '@/server/projects/membership';
 import { domainRefusal, jsonRefusal, memberOfRequest } from '@/server/projects/request-member';
-import { addDocument } from './documents';
 import { projectEmbedder } from './embedder';
+import { queueDocument } from './index-job';
 
 const USAGE =
   'POST /api/projects/<project id>/knowledge/upload?name=<file name>[&title=…][&chunkSize=…] with the file as the body';
@@ -30,7 +30,8 @@ export async function uploadedBytes(request: Request): Promise<Uint8Array | Resp
 /**
  * POST /api/projects/<project>/knowledge/upload?name=…: a file (PDF, Markdown, HTML or text,
  * by its name or content type) added to the knowledge base as the body, not as a form: the
- * body is streamed against the cap. Owners and admins.
+ * body is streamed against the cap. Owners and admins. Answers at once with the document
+ * `indexing`; the `knowledge.index` job embeds it.
  */
 export async function knowledgeUploadRoute(request: Request, rawProjectId: string): Promise<Response> {
   const found = await memberOfRequest(request, rawProjectId, USAGE);
@@ -48,20 +49,16 @@ export async function knowledgeUploadRoute(request: Request, rawProjectId: strin
     );
   const chunkSize = params.get('chunkSize');
   try {
-    const embedder = await projectEmbedder(found.db, found.projectId);
+    // Refused at once when nothing could index it; the job embeds it later (index-job.ts).
+    await projectEmbedder(found.db, found.projectId);
     const bytes = await uploadedBytes(request);
     if (bytes instanceof Response) return bytes;
-    const document = await addDocument(
-      found.db,
-      found.projectId,
-      {
-        title: params.get('title') || name.replace(/\.[^.]+$/, ''),
-        kind,
-        bytes,
-        chunkSize: chunkSize ? Number(chunkSize) : undefined,
-      },
-      embedder,
-    );
+    const document = await queueDocument(found.db, found.projectId, {
+      title: params.get('title') || name.replace(/\.[^.]+$/, ''),
+      kind,
+      bytes,
+      chunkSize: chunkSize ? Number(chunkSize) : undefined,
+    });
     return Response.json(document, { headers: { 'Cache-Control': 'no-store' } });
   } catch (error) {
     if (error instanceof DomainError) return domainRefusal(error);

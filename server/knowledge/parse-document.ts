@@ -1,4 +1,3 @@
-import { parseHtml } from '@/lib/knowledge/parse-html';
 import { parseMarkdown } from '@/lib/knowledge/parse-markdown';
 import { parseText } from '@/lib/knowledge/parse-text';
 import type { Section } from '@/lib/knowledge/sections';
@@ -18,6 +17,8 @@ export async function parseDocument(kind: ContentKind, bytes: Uint8Array): Promi
   const text = new TextDecoder().decode(bytes);
   if (kind === 'markdown') return { sections: parseMarkdown(text) };
   if (kind === 'html') {
+    // Loaded on first use: the worker imports this module (the indexing job) at its start.
+    const { parseHtml } = await import('@/lib/knowledge/parse-html');
     const page = parseHtml(text);
     return { sections: page.sections, title: page.title || undefined };
   }

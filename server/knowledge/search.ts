@@ -1,11 +1,13 @@
 import { MAX_SEARCH_LIMIT } from '@/lib/knowledge/limits';
-import { fuseRanks, normalise, textQueries } from '@/lib/knowledge/vectors';
+import { boundedTextQueries, questionWords } from '@/lib/knowledge/text-query';
+import { nearest } from '@/lib/knowledge/vector-index';
+import { fuseRanks, normalise } from '@/lib/knowledge/vectors';
 import type { PrismaClient } from '@/server/db/client-type';
-import { chunksForResults, fullTextRanked } from '@/server/db/knowledge-sql';
+import { chunksForResults, fullTextRanked, wordMatches } from '@/server/db/knowledge-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import { invalid } from '@/server/errors';
 import type { KnowledgeEmbedder } from './embedder';
-import { nearest, projectVectors } from './vector-cache';
+import { projectVectors } from './vector-cache';
 
 export interface KnowledgeHit {
   chunkId: number;
@@ -96,18 +98,33 @@ export async function searchWithEmbedder(
 }
 
 /**
+ * A word held by this many chunks or more is common: the full-text side pairs it only with a
+ * rarer word, and leaves it out of the any-word fallback when rarer words are there.
+ */
+export const COMMON_WORD_CHUNKS = 300;
+/** The most chunks one full-text query ranks (docs/knowledge-base.md, "Search"). */
+export const RANKED_CANDIDATES = 500;
+
+/**
  * The best full-text matches' ids, best first: chunks holding two of the question's words, then,
- * when those are fewer than `limit`, chunks holding any of them.
+ * when those are fewer than `limit`, chunks holding any of its rarest words. Bounded whatever
+ * the knowledge base's size: each word's chunks are counted by the index up to
+ * COMMON_WORD_CHUNKS, and each query ranks at most RANKED_CANDIDATES matches.
  */
 export async function fullTextIds(db: PrismaClient, projectId: number, question: string, limit: number) {
-  const { pairs, any } = textQueries(question);
+  const words = questionWords(question);
+  if (!words.length) return [];
   const sql = plainSql(db);
-  const ids = pairs
-    ? (await sql.run(fullTextRanked, { projectId, query: pairs, limit })).map((r) => r.id)
-    : [];
+  const counted = await sql.run(wordMatches, { projectId, words, cap: COMMON_WORD_CHUNKS });
+  const { pairs, any } = boundedTextQueries(counted, {
+    common: COMMON_WORD_CHUNKS,
+    budget: RANKED_CANDIDATES,
+  });
+  const ranked = (query: string) =>
+    sql.run(fullTextRanked, { projectId, query, limit, candidates: RANKED_CANDIDATES });
+  const ids = pairs ? (await ranked(pairs)).map((r) => r.id) : [];
   if (ids.length >= limit || !any) return ids;
   const seen = new Set(ids);
-  for (const { id } of await sql.run(fullTextRanked, { projectId, query: any, limit }))
-    if (!seen.has(id) && ids.length < limit) ids.push(id);
+  for (const { id } of await ranked(any)) if (!seen.has(id) && ids.length < limit) ids.push(id);
   return ids;
 }

@@ -1,3 +1,7 @@
+import { saveProvider } from '@/server/ai/ai-settings';
+import type { FakeOpenAi } from '@/server/ai/testing/fake-openai';
+import type { PrismaClient } from '@/server/db/client-type';
+import { setSecret } from '@/server/secrets/secret-service';
 import type { KnowledgeEmbedder } from './embedder';
 
 /**
@@ -75,4 +79,17 @@ export function minimalPdf(lines: string[]): Uint8Array {
   pdf += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
   pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(pdf);
+}
+
+/** The AI plan, and the fake OpenAI server as the project's default provider with an embedding model. */
+export async function setFakeProvider(db: PrismaClient, projectId: number, fake: FakeOpenAi) {
+  await db.project.update({ where: { id: projectId }, data: { plan: 'ai' } });
+  await setSecret(db, projectId, 'OPENAI_KEY', fake.apiKey);
+  await saveProvider(db, projectId, null, {
+    name: 'fake',
+    baseUrl: fake.url,
+    chatModel: 'gpt-4o-mini',
+    embeddingModel: 'text-embedding-3-small',
+    apiKeySecret: 'OPENAI_KEY',
+  });
 }

@@ -7,6 +7,7 @@ import { startOutboxSweeper } from '@/server/engine/outbox';
 import { stopBoss } from '@/server/jobs/boss';
 import { startWorkers } from '@/server/jobs/jobs';
 import { jobDefinitions } from '@/server/jobs/registry';
+import { resumeIndexing } from '@/server/knowledge/index-job';
 import { liveHub } from '@/server/live/live-events';
 import { connectLiveHub } from '@/server/live/live-transport';
 
@@ -25,6 +26,8 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
     if (options.worker) {
       await startWorkers(jobDefinitions);
       await resumePendingSends();
+      // Documents stored for indexing whose job was never queued (a crash in between).
+      await resumeIndexing((await getEngineDeps()).db);
       // Side effects of events committed before a crash, and from now on any left undone.
       await startOutboxSweeper(await getEngineDeps());
       startFlowRollUp((await getEngineDeps()).db);

@@ -1,45 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DOCUMENT_BYTES } from '@/lib/knowledge/limits';
-import { saveProvider } from '@/server/ai/ai-settings';
 import { type FakeOpenAi, startFakeOpenAi } from '@/server/ai/testing/fake-openai';
-import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
+import { resetEnvCache } from '@/server/config/env';
+import { getDb } from '@/server/db';
+import type { PrismaClient } from '@/server/db/client-type';
+import { useFreshAppDatabase } from '@/server/db/test-support';
+import { startWorkers } from '@/server/jobs/jobs';
+import { knowledgeIndexGaveUpJob, knowledgeIndexJob } from '@/server/knowledge/index-job';
 import { uploadedBytes } from '@/server/knowledge/knowledge-http';
-import { setSecret } from '@/server/secrets/secret-service';
+import { setFakeProvider } from '@/server/knowledge/test-support';
+import { waitFor } from '@/server/testing/wait-for';
 import { signedInCaller } from './testing/signed-in';
 
-let tdb: TestDatabase;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-knowledge-router-'));
+let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
+let db: PrismaClient;
 let fake: FakeOpenAi;
 const allowed = process.env.BLOCKBOT_HTTP_ALLOW_HOSTS;
 beforeAll(async () => {
   process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
-  tdb = await createTestDatabase();
+  resetEnvCache();
+  app = await useFreshAppDatabase(tmp);
+  db = await getDb();
   fake = await startFakeOpenAi({ dimensions: 64 });
+  // Indexing is a job: the real worker runs it (server/knowledge/index-job.ts).
+  await startWorkers([knowledgeIndexJob, knowledgeIndexGaveUpJob]);
 });
 afterAll(async () => {
   await fake?.close();
-  await tdb?.close();
+  await app?.dispose();
+  fs.rmSync(tmp, { recursive: true, force: true });
   if (allowed === undefined) delete process.env.BLOCKBOT_HTTP_ALLOW_HOSTS;
   else process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = allowed;
 });
 
-/** The AI plan, and the fake OpenAI server as the default provider with an embedding model. */
-async function withProvider(projectId: number) {
-  await tdb.prisma.project.update({ where: { id: projectId }, data: { plan: 'ai' } });
-  await setSecret(tdb.prisma, projectId, 'OPENAI_KEY', fake.apiKey);
-  await saveProvider(tdb.prisma, projectId, null, {
-    name: 'fake',
-    baseUrl: fake.url,
-    chatModel: 'gpt-4o-mini',
-    embeddingModel: 'text-embedding-3-small',
-    apiKeySecret: 'OPENAI_KEY',
-  });
-}
-
 async function setup(tag: string) {
-  const owner = await signedInCaller(tdb.prisma, `owner-${tag}@example.com`);
+  const owner = await signedInCaller(db, `owner-${tag}@example.com`);
   const project = await owner.project.create({ name: tag, timeZone: 'UTC', withDemoBot: false });
-  const operator = await signedInCaller(tdb.prisma, `op-${tag}@example.com`);
-  await tdb.prisma.projectMember.create({
+  const operator = await signedInCaller(db, `op-${tag}@example.com`);
+  await db.projectMember.create({
     data: {
       projectId: project.id,
       userId: `u-op-${tag}@example.com`,
@@ -47,14 +49,14 @@ async function setup(tag: string) {
       role: 'operator',
     },
   });
-  const stranger = await signedInCaller(tdb.prisma, `x-${tag}@example.com`);
+  const stranger = await signedInCaller(db, `x-${tag}@example.com`);
   return { owner, operator, stranger, projectId: project.id };
 }
 
 describe('knowledge router', () => {
   it('without an AI provider, says so clearly', async () => {
     const { owner, projectId } = await setup('none');
-    await tdb.prisma.project.update({ where: { id: projectId }, data: { plan: 'ai' } });
+    await db.project.update({ where: { id: projectId }, data: { plan: 'ai' } });
     await expect(
       owner.knowledge.addText({ projectId, title: 'A', kind: 'text', text: 'Hello' }),
     ).rejects.toThrow(/No AI provider is configured for this project/);
@@ -64,14 +66,18 @@ describe('knowledge router', () => {
 
   it('owners and admins write, members read and test, strangers see nothing', async () => {
     const { owner, operator, stranger, projectId } = await setup('roles');
-    await withProvider(projectId);
+    await setFakeProvider(db, projectId, fake);
     const doc = await owner.knowledge.addText({
       projectId,
       title: 'Hours',
       kind: 'markdown',
       text: '# Hours\nWe open at nine.\n\n# Prices\nCoffee costs two euros.',
     });
-    expect(doc).toMatchObject({ status: 'ready', chunkCount: 2 });
+    // Stored at once; the job embeds it and the list shows it ready.
+    expect(doc).toMatchObject({ status: 'indexing', chunkCount: 2 });
+    const isReady = async () =>
+      (await owner.knowledge.documents({ projectId })).find((d) => d.id === doc.id)?.status === 'ready';
+    await waitFor(isReady, 'the document to be indexed');
 
     expect((await operator.knowledge.documents({ projectId })).map((d) => d.title)).toEqual(['Hours']);
     const { chunks } = await operator.knowledge.chunks({ projectId, documentId: doc.id });
@@ -93,7 +99,8 @@ describe('knowledge router', () => {
       text: 'We open at ten.',
     });
     expect(edited.status).toBe('ready');
-    expect((await owner.knowledge.reindex({ projectId, documentId: doc.id })).status).toBe('ready');
+    expect((await owner.knowledge.reindex({ projectId, documentId: doc.id })).status).toBe('indexing');
+    await waitFor(isReady, 'the re-index');
     await expect(owner.knowledge.addUrl({ projectId, url: 'ftp://example.com/x' })).rejects.toThrow(
       /https:\/\//,
     );

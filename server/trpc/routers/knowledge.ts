@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { MAX_DOCUMENT_BYTES, MAX_SEARCH_LIMIT, megabytes } from '@/lib/knowledge/limits';
 import {
-  addTextDocument,
-  addUrlDocument,
   chunkSizeInput,
   chunkTextInput,
   deleteDocument,
   documentChunks,
   editChunk,
   listDocuments,
-  reindexDocument,
+  textDocument,
   titleInput,
+  urlDocument,
 } from '@/server/knowledge/documents';
 import { projectEmbedder } from '@/server/knowledge/embedder';
+import { queueDocument, queueReindex } from '@/server/knowledge/index-job';
 import { searchWithEmbedder } from '@/server/knowledge/search';
 import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
 
@@ -21,7 +21,8 @@ const documentId = z.number().int().positive();
 /**
  * The knowledge base (docs/knowledge-base.md): every member reads documents, chunks and the
  * test search; owners and admins add, edit, re-index and delete. Indexing and search need the
- * project's embedder (server/knowledge/embedder.ts); files are uploaded by their own route
+ * project's embedder (server/knowledge/embedder.ts): adding and re-indexing are refused at once
+ * without one, and otherwise return at once, the `knowledge.index` job embedding; files are uploaded by their own route
  * (app/api/projects/[projectId]/knowledge/upload), streamed against the size cap.
  */
 export const knowledgeRouter = createTRPCRouter({
@@ -46,9 +47,10 @@ export const knowledgeRouter = createTRPCRouter({
         chunkSize: chunkSizeInput.optional(),
       }),
     )
-    .mutation(async ({ ctx, input }) =>
-      addTextDocument(ctx.db, ctx.projectId, input, await projectEmbedder(ctx.db, ctx.projectId)),
-    ),
+    .mutation(async ({ ctx, input }) => {
+      await projectEmbedder(ctx.db, ctx.projectId);
+      return queueDocument(ctx.db, ctx.projectId, textDocument(input));
+    }),
   addUrl: projectManagerProcedure
     .input(
       z.object({
@@ -60,9 +62,10 @@ export const knowledgeRouter = createTRPCRouter({
         chunkSize: chunkSizeInput.optional(),
       }),
     )
-    .mutation(async ({ ctx, input }) =>
-      addUrlDocument(ctx.db, ctx.projectId, input, await projectEmbedder(ctx.db, ctx.projectId)),
-    ),
+    .mutation(async ({ ctx, input }) => {
+      await projectEmbedder(ctx.db, ctx.projectId);
+      return queueDocument(ctx.db, ctx.projectId, await urlDocument(input));
+    }),
   /** A chunk's new text; only that chunk is embedded again. */
   editChunk: projectManagerProcedure
     .input(z.object({ chunkId: z.number().int().positive(), text: chunkTextInput }))
@@ -78,11 +81,10 @@ export const knowledgeRouter = createTRPCRouter({
   /** Embeds what is stale (failed, edited, another model); with `full`, every chunk. */
   reindex: projectManagerProcedure
     .input(z.object({ documentId, full: z.boolean().default(false) }))
-    .mutation(async ({ ctx, input }) =>
-      reindexDocument(ctx.db, ctx.projectId, input.documentId, await projectEmbedder(ctx.db, ctx.projectId), {
-        full: input.full,
-      }),
-    ),
+    .mutation(async ({ ctx, input }) => {
+      await projectEmbedder(ctx.db, ctx.projectId);
+      return queueReindex(ctx.db, ctx.projectId, input.documentId, { full: input.full });
+    }),
   delete: projectManagerProcedure
     .input(z.object({ documentId }))
     .mutation(({ ctx, input }) => deleteDocument(ctx.db, ctx.projectId, input.documentId)),

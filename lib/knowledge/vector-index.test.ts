@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dot, normalise, quantise } from '@/lib/knowledge/vectors';
-import { nearest, type VectorIndex } from './vector-cache';
+import { mergeIndex, nearest, type ScannedVectors, staleDocuments, type VectorIndex } from './vector-index';
+import { dot, normalise, quantise } from './vectors';
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function random(seed: number) {
@@ -19,8 +19,7 @@ describe('the int8 scan', () => {
     const vectors = Array.from({ length: 2000 }, () => normalise(Array.from({ length: dimensions }, next)));
     const codes = new Int8Array(vectors.length * dimensions);
     const scales = Float32Array.from(vectors, (v, i) => quantise(v, codes, i * dimensions));
-    const index: VectorIndex = {
-      revision: 0,
+    const index: ScannedVectors = {
       dimensions,
       ids: Int32Array.from(vectors, (_, i) => i + 1000),
       codes,
@@ -47,7 +46,7 @@ describe('the int8 scan', () => {
   it('answers fewer than k when the index is small, and nothing when empty', () => {
     const codes = new Int8Array(4);
     const scales = Float32Array.of(quantise(normalise([1, 0, 0, 0]), codes, 0));
-    const index: VectorIndex = { revision: 0, dimensions: 4, ids: Int32Array.of(5), codes, scales };
+    const index: ScannedVectors = { dimensions: 4, ids: Int32Array.of(5), codes, scales };
     expect(nearest(index, normalise([1, 1, 0, 0]), 3).map((h) => h.id)).toEqual([5]);
     expect(
       nearest(
@@ -56,5 +55,49 @@ describe('the int8 scan', () => {
         3,
       ),
     ).toEqual([]);
+  });
+});
+
+describe('updating the index by document', () => {
+  const batch = (documentId: number, ids: number[]) => ({
+    ids: Int32Array.from(ids),
+    documentIds: Int32Array.from(ids, () => documentId),
+    codes: Int8Array.from(ids.flatMap((id) => [id, -id])),
+    scales: Float32Array.from(ids, () => 0.5),
+  });
+
+  it('keeps the unchanged documents, drops those gone, and adds the reloaded', () => {
+    const empty: VectorIndex = {
+      revision: -1,
+      dimensions: 2,
+      ids: new Int32Array(),
+      documentIds: new Int32Array(),
+      codes: new Int8Array(),
+      scales: new Float32Array(),
+      documentRevisions: new Map(),
+    };
+    const first = [
+      { id: 1, revision: 1 },
+      { id: 2, revision: 1 },
+      { id: 3, revision: 4 },
+    ];
+    expect(staleDocuments(empty, first)).toEqual([1, 2, 3]);
+    const index = mergeIndex(empty, first, [batch(1, [10, 11]), batch(2, [20]), batch(3, [30])], 5);
+    expect([...index.ids]).toEqual([10, 11, 20, 30]);
+    expect(index.revision).toBe(5);
+
+    // Document 1 re-indexed (its chunk 11 gone), document 2 no longer ready, document 4 added.
+    const second = [
+      { id: 1, revision: 2 },
+      { id: 3, revision: 4 },
+      { id: 4, revision: 1 },
+    ];
+    expect(staleDocuments(index, second)).toEqual([1, 4]);
+    const next = mergeIndex(index, second, [batch(1, [10]), batch(4, [40, 41])], 6);
+    expect([...next.ids]).toEqual([30, 10, 40, 41]);
+    expect([...next.documentIds]).toEqual([3, 1, 4, 4]);
+    expect([...next.codes]).toEqual([30, -30, 10, -10, 40, -40, 41, -41]);
+    expect([...next.scales]).toEqual([0.5, 0.5, 0.5, 0.5]);
+    expect(staleDocuments(next, second)).toEqual([]);
   });
 });
