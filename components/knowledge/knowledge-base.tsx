@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input, Select, Textarea } from '@/components/ui/input';
+import { formatFileSize } from '@/lib/files/file-types';
 import { ACCEPTED_FILES } from '@/lib/knowledge/file-kind';
 import { indexingRefresh } from '@/lib/knowledge/indexing-status';
 import {
@@ -84,7 +85,8 @@ export function KnowledgeBase({ projectId, manager }: { projectId: number; manag
                   {doc.status === 'indexing' ? 'indexing…' : doc.status}
                 </Badge>
                 <span className="text-xs text-slate-500">
-                  {doc.chunkCount} chunks · {(doc.byteSize / 1024).toFixed(0)} KB
+                  {doc.chunkCount === 1 ? '1 chunk' : `${doc.chunkCount} chunks`} ·{' '}
+                  {formatFileSize(doc.byteSize)}
                   {doc.sourceUrl ? ` · ${doc.sourceUrl}` : ''}
                 </span>
                 <span className="ml-auto flex gap-2">
