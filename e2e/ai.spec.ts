@@ -39,7 +39,9 @@ test('a secret, a provider tested from Settings, an assistant, and an AI step an
   await provider.getByLabel('Name', { exact: true }).fill('fake');
   await provider.getByLabel('Base URL').fill('not a url');
   await provider.getByRole('button', { name: 'Save provider' }).click();
-  await expect(provider.getByRole('alert')).toHaveText('not a URL: give the API root, e.g. https://api.openai.com/v1');
+  await expect(provider.getByRole('alert')).toHaveText(
+    'not a URL: give the API root, e.g. https://api.openai.com/v1',
+  );
   await provider.getByLabel('Base URL').fill(fake.url);
   await provider.getByLabel('API key secret (optional)').fill('OPENAI_KEY');
   await provider.getByRole('button', { name: 'Save provider' }).click();

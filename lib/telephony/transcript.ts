@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { descriptorOfKind } from '@/lib/channels/descriptors';
 
 /**
  * A transferred call's transcript, as jambonz's `transcribe` verb (nested in the transfer's
@@ -39,7 +40,11 @@ export function finalUtterance(speech: unknown): Utterance | null {
   return { speaker: parsed.data.channel_tag === 2 ? 'operator' : 'caller', text };
 }
 
-const LABELS: Record<Speaker, string> = { caller: 'Caller', operator: 'Operator' };
+// The caller is named as the telephony channel names its clients everywhere (descriptors).
+const LABELS: Record<Speaker, string> = {
+  caller: descriptorOfKind('telephony')?.person ?? 'Client',
+  operator: 'Operator',
+};
 
 /** A call's transcript as the `call_transcript` variable holds it: "Caller: …\nOperator: …". */
 export const transcriptText = (lines: readonly Utterance[]) =>
