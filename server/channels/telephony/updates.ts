@@ -86,11 +86,14 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
   if (update.type === 'utterance')
     return storeUtterance(deps, channel, { ...update, platformId: ref.platformId }, end);
   const row = await channelRow(deps, channel);
-  const at =
-    update.type === 'call'
-      ? deps.now().getTime()
-      : await callStartedAt(deps.db, { projectId: channel.projectId, ...ref }, update.callSid);
-  const live = { sid: update.callSid, status: 'live' as const, channelId: channel.id, ...(at ? { at } : {}) };
+  // A call coming in is live from now; an answer comes on a call already live (its state, with
+  // when it started, written when it came in or was answered), so its turn writes none.
+  const live = {
+    sid: update.callSid,
+    status: 'live' as const,
+    channelId: channel.id,
+    at: deps.now().getTime(),
+  };
   const call = { callSid: update.callSid, channelId: channel.id, ended: false };
   const { turn, result } = await withTurn(channel.projectId, ref.platformId, call, () =>
     handleEvent(
@@ -104,7 +107,7 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
             messageFromOutside: MESSAGE_FROM.telephony,
             channelState: callChannelState(live),
           }
-        : { type: 'message', text: update.text, channelState: callChannelState(live) },
+        : { type: 'message', text: update.text },
       { alsoWrite: end.done },
     ),
   );
