@@ -86,28 +86,6 @@ export const callChannelState = (call: CallState | null) => ({
   ...(call ? { [CHANNEL_KEY]: String(call.channelId) } : { [PENDING_KEY]: null, [TRANSCRIPT_KEY]: null }),
 });
 
-/** When the client's call `callSid` started (ms), as its call state says; undefined when it does not. */
-export async function callStartedAt(
-  db: Db,
-  client: { projectId: number; clientType: number; platformId: string },
-  callSid: string,
-): Promise<number | undefined> {
-  const row = await db.clientChannelState.findFirst({
-    where: { key: CALL_KEY, client: { ...client, groupId: '' } },
-    select: { value: true },
-  });
-  const call = row ? callStateSchema.safeParse(safeJson(row.value)).data : undefined;
-  return call?.sid === callSid ? call.at : undefined;
-}
-
-const safeJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
-
 /** Adds verbs to those waiting for the client's call. */
 export async function addPending(db: Db, clientId: number, verbs: Verb[]): Promise<void> {
   if (!verbs.length) return;

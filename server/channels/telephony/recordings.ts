@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { MESSAGE_FROM } from '@/lib/history-message';
-import { storeMessage } from '@/server/contacts/history-service';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { fileAttachment, storeFile } from '@/server/files/stored-files';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
-import { publishLive } from '@/server/live/live-events';
+import { keepCallMessage } from './call-history';
 import { telephonyCredentials } from './channel-service';
 import { providerOf } from './provider';
 
@@ -69,7 +68,7 @@ export async function keepRecording(deps: EngineDeps, input: RecordingJob): Prom
     bytes: got.bytes,
     uploadKey: `recording:${data.callSid}`,
   });
-  const message = await storeMessage(deps.db, {
+  await keepCallMessage(deps.db, {
     projectId: channel.projectId,
     clientId: data.clientId,
     direction: 'in',
@@ -77,20 +76,7 @@ export async function keepRecording(deps: EngineDeps, input: RecordingJob): Prom
     attachments: [fileAttachment(file)],
     messageFromOutside: MESSAGE_FROM.telephony,
     dedupeKey,
-  }).catch(async (error) => {
-    // Two runs at once: the other stored it.
-    if (await deps.db.message.findUnique({ where: { dedupeKey }, select: { id: true } })) return null;
-    throw error;
   });
-  if (message)
-    publishLive([
-      {
-        kind: 'message',
-        projectId: channel.projectId,
-        clientId: data.clientId,
-        messageId: String(message.id),
-      },
-    ]);
 }
 
 export const telephonyRecordingJob = defineJob<RecordingJob>({

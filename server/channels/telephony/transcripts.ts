@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { MESSAGE_FROM } from '@/lib/history-message';
 import type { Utterance } from '@/lib/telephony/transcript';
-import { storeMessage } from '@/server/contacts/history-service';
 import type { Db } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
-import { publishLive } from '@/server/live/live-events';
 import type { UpdateChannel, UpdateEnd } from '../inbound/pipeline';
+import { findCaller, keepCallMessage } from './call-history';
 import { TRANSCRIPT_KEY, writeState } from './calls';
-import { TELEPHONY_CLIENT_TYPE } from './channel-service';
 
 /**
  * A transferred call's transcript (docs/channels/telephony.md, "Transcripts"): each final
@@ -61,33 +59,19 @@ export async function storeUtterance(
   update: { key: string; callSid: string; platformId: string } & Utterance,
   end: UpdateEnd,
 ): Promise<void> {
-  const client = await deps.db.client.findFirst({
-    where: {
-      projectId: channel.projectId,
-      clientType: TELEPHONY_CLIENT_TYPE,
-      groupId: '',
-      platformId: update.platformId,
-    },
-    select: { id: true },
-  });
+  const client = await findCaller(deps.db, channel.projectId, update.platformId);
   if (client) {
-    const dedupeKey = `telephony:${channel.id}:${update.key}`;
-    if (!(await deps.db.message.findUnique({ where: { dedupeKey }, select: { id: true } }))) {
-      const stored = await storeMessage(deps.db, {
-        projectId: channel.projectId,
-        clientId: client.id,
-        direction: update.speaker === 'caller' ? 'in' : 'out',
-        text: update.text,
-        messageFromOutside: update.speaker === 'caller' ? MESSAGE_FROM.client : MESSAGE_FROM.telephony,
-        dedupeKey,
-      });
-      // The caller wrote, as far as the inbox's order of conversations goes.
-      if (update.speaker === 'caller')
-        await deps.db.client.update({ where: { id: client.id }, data: { lastMessageAt: deps.now() } });
-      publishLive([
-        { kind: 'message', projectId: channel.projectId, clientId: client.id, messageId: String(stored.id) },
-      ]);
-    }
+    const stored = await keepCallMessage(deps.db, {
+      projectId: channel.projectId,
+      clientId: client.id,
+      direction: update.speaker === 'caller' ? 'in' : 'out',
+      text: update.text,
+      messageFromOutside: update.speaker === 'caller' ? MESSAGE_FROM.client : MESSAGE_FROM.telephony,
+      dedupeKey: `telephony:${channel.id}:${update.key}`,
+    });
+    // The caller wrote, as far as the inbox's order of conversations goes.
+    if (stored && update.speaker === 'caller')
+      await deps.db.client.update({ where: { id: client.id }, data: { lastMessageAt: deps.now() } });
     await addLine(deps.db, client.id, update.callSid, {
       key: update.key,
       speaker: update.speaker,

@@ -10,7 +10,8 @@ import { type EventResult, handleEvent } from '@/server/engine/handle-event';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
-import { addPending, answerTurn, callChannelState, callStartedAt, type Turn, withTurn } from './calls';
+import { findCaller } from './call-history';
+import { addPending, answerTurn, callChannelState, readCall, type Turn, withTurn } from './calls';
 import {
   gatherHook,
   TELEPHONY_CLIENT_TYPE,
@@ -187,15 +188,7 @@ async function runStatus(
   end: UpdateEnd,
 ) {
   const ref = refOf(update.number);
-  const client = await deps.db.client.findFirst({
-    where: {
-      projectId: channel.projectId,
-      clientType: ref.clientType,
-      groupId: '',
-      platformId: ref.platformId,
-    },
-    select: { id: true },
-  });
+  const client = await findCaller(deps.db, channel.projectId, ref.platformId);
   const outcome = deliveryOf(update.status);
   if (client && outcome)
     await recordDeliveryStatus(deps, {
@@ -214,7 +207,8 @@ async function runStatus(
   const settings = telephonySettings(await channelRow(deps, channel));
   const transcript = client ? await callTranscript(deps.db, client.id, update.callSid) : [];
   if (client && event === CALL_EVENTS.ended && settings.keepRecordings) {
-    const at = await callStartedAt(deps.db, { projectId: channel.projectId, ...ref }, update.callSid);
+    const placed = await readCall(deps.db, client.id);
+    const at = placed?.sid === update.callSid ? placed.at : undefined;
     await queueRecording(deps, {
       channelId: channel.id,
       clientId: client.id,

@@ -7,14 +7,9 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
 import type { ChannelEndpoint } from '../channel-module';
 import { storeUpdates } from '../inbound/pipeline';
+import { findCaller } from './call-history';
 import { awaitTurn, readCall, takePending, turnRunning, writeCall } from './calls';
-import {
-  gatherHook,
-  TELEPHONY_CLIENT_TYPE,
-  telephonyCredentials,
-  telephonySettings,
-  telephonyUrls,
-} from './channel-service';
+import { gatherHook, telephonyCredentials, telephonySettings, telephonyUrls } from './channel-service';
 import { type CallInfo, providerOf, type TelephonyProvider } from './provider';
 import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
 
@@ -125,17 +120,7 @@ export async function telephonyWebhook(req: Request, channelParam: string): Prom
   return storeTurn(v, { type: 'call', key: `call:${callSid}`, callSid, number: numberOf(info) });
 }
 
-async function clientOf(v: Verified) {
-  return v.deps.db.client.findFirst({
-    where: {
-      projectId: v.channel.projectId,
-      clientType: TELEPHONY_CLIENT_TYPE,
-      groupId: '',
-      platformId: phoneDigits(numberOf(v.info)),
-    },
-    select: { id: true, currentBlockId: true },
-  });
-}
+const clientOf = (v: Verified) => findCaller(v.deps.db, v.channel.projectId, phoneDigits(numberOf(v.info)));
 
 /**
  * What waits for the call (an outbound call's message, a send made meanwhile), then the turn's
