@@ -26,6 +26,13 @@ describe('routing an incoming message', () => {
     expect(client.currentBlockId).toBe(1);
   });
 
+  it('stores a message holding half an emoji (a lone surrogate) with U+FFFD in its place', async () => {
+    // JSON lets a client send one ("\ud83d"); the event's log and its messages are stored all the same.
+    const bot = await h.bot({ blocks: [start(1, 'Got #{question}')], arrows: [] });
+    await bot.say('half \ud83d here');
+    expect(await bot.transcript()).toEqual(['> half \ufffd here', '< Got half \ufffd here']);
+  });
+
   it('checks start triggers first, then arrows (conditions before unconditional), then quick replies', async () => {
     const bot = await h.bot({
       blocks: [

@@ -1,4 +1,5 @@
 import type { Attachment, Buttons } from '@/lib/schema';
+import { storableJson } from '@/lib/storable-json';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import { type PreparedStatement, prefixed, type TransactionSql } from '@/server/db/raw-sql';
@@ -105,8 +106,8 @@ export async function storeEventResults(
     at: new Date(),
     directions: messages.map((m) => m.direction),
     texts: messages.map((m) => m.text),
-    attachments: messages.map((m) => JSON.stringify(m.attachments)),
-    buttons: messages.map((m) => (m.buttons ? JSON.stringify(m.buttons) : null)),
+    attachments: messages.map((m) => storableJson(m.attachments)),
+    buttons: messages.map((m) => (m.buttons ? storableJson(m.buttons) : null)),
     blockIds: messages.map((m) => m.blockId),
     froms: messages.map((m) => m.messageFromOutside),
     senderMemberIds: messages.map((m) => m.senderMemberId),
@@ -121,13 +122,13 @@ export async function storeEventResults(
     customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
     ...flowHitParams(run, options.analyticsVersion),
     logKinds: run.log.map((entry) => entry.kind),
-    logData: run.log.map((entry) => JSON.stringify(entry.data)),
+    logData: run.log.map((entry) => storableJson(entry.data)),
     leaseToken: options.leaseToken,
     keepLease: options.keepLease,
     sends: !options.deliveredWhenStored,
     webhooks: options.hasWebhook,
     submissionIds: run.submissionIds,
-    followUps: run.deferred.map((f) => JSON.stringify(f)),
+    followUps: run.deferred.map((f) => storableJson(f)),
     doneOutboxId: options.outboxId === null ? null : String(options.outboxId),
   }).catch((error: Error) => {
     if (!error.message.includes(LEASE_LOST)) throw error;

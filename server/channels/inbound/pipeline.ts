@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { storableJson } from '@/lib/storable-json';
 import {
   claimHeld,
   finish,
@@ -114,7 +115,7 @@ export async function storeUpdates<T>(
   const rows = await plainSql(deps.db).run(insertHeld, {
     channelId,
     kind: processor.kind,
-    updates: JSON.stringify(
+    updates: storableJson(
       updates.map((u) => ({
         externalId: u.externalId,
         updateId: String(u.order),

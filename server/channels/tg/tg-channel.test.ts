@@ -245,6 +245,12 @@ describe('a bot connected by webhook', () => {
     expect(await incoming(chat, 'shop_bot')).toMatchObject({ text: caption });
   });
 
+  it('stores a text holding half an emoji (a lone surrogate), with U+FFFD in its place', async () => {
+    const { chat, update } = privateMessage({ text: 'half \ud83d' });
+    expect(await fake.pushUpdate(bot.token, update)).toMatchObject({ status: 200 });
+    expect(await incoming(chat, 'shop_bot')).toMatchObject({ text: 'half \ufffd' });
+  });
+
   it('processes a repeated update_id once', async () => {
     const { chat, update } = privateMessage({ text: 'twice' });
     const body = JSON.stringify({ ...update, update_id: 777 });
