@@ -1,6 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
 import { type FormEvent, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
@@ -59,6 +60,7 @@ export function KnowledgeBase({ projectId, manager }: { projectId: number; manag
     // Indexing is a job: the list is read again until every document is ready or failed.
     refetchInterval: (query) => indexingRefresh(query.state.data),
   });
+  const missing = useQuery(trpc.knowledge.missing.queryOptions({ projectId }));
   const [openId, setOpenId] = useState<number | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.knowledge.pathKey() });
   const reindex = useMutation(trpc.knowledge.reindex.mutationOptions({ onSettled: refresh }));
@@ -67,6 +69,17 @@ export function KnowledgeBase({ projectId, manager }: { projectId: number; manag
 
   return (
     <main className="mx-auto max-w-4xl space-y-6 p-6">
+      {missing.data ? (
+        <Alert>
+          {missing.data.reason}{' '}
+          <Link
+            href={`/projects/${projectId}/settings${missing.data.setting === 'plan' ? '' : '/ai'}`}
+            className="text-brand-700 underline"
+          >
+            {missing.data.setting === 'plan' ? 'Open Settings' : 'Open Settings, AI'}
+          </Link>
+        </Alert>
+      ) : null}
       {manager ? <AddDocument projectId={projectId} onAdded={refresh} /> : null}
       <Card>
         <CardTitle description="What the AI assistant answers from. Only ready documents are searched.">

@@ -37,3 +37,24 @@ export async function projectEmbedder(db: PrismaClient, projectId: number): Prom
   if ('missing' in embedder) throw new DomainError('invalid', embedder.missing, 'provider');
   return embedder;
 }
+
+/**
+ * Why the project's documents cannot be indexed and searched now (the plan, the provider or
+ * its embedding model), in the words adding one would be refused with, as a sentence, and the
+ * setting to change; null when they can.
+ */
+export async function embedderMissing(
+  db: PrismaClient,
+  projectId: number,
+): Promise<{ reason: string; setting: 'plan' | 'provider' } | null> {
+  try {
+    await projectEmbedder(db, projectId);
+    return null;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return {
+      reason: error.message.replace(/\.?$/, '.'),
+      setting: error.field === 'plan' ? 'plan' : 'provider',
+    };
+  }
+}

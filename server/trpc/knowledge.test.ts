@@ -54,9 +54,17 @@ async function setup(tag: string) {
 }
 
 describe('knowledge router', () => {
-  it('without an AI provider, says so clearly', async () => {
-    const { owner, projectId } = await setup('none');
+  it('without the AI plan or a provider, says so clearly, before and when a document is added', async () => {
+    const { owner, operator, projectId } = await setup('none');
+    expect(await operator.knowledge.missing({ projectId })).toEqual({
+      reason: expect.stringMatching(/^AI features need the AI plan; this project is on the \w+ plan .*\.$/),
+      setting: 'plan',
+    });
     await db.project.update({ where: { id: projectId }, data: { plan: 'ai' } });
+    expect(await owner.knowledge.missing({ projectId })).toEqual({
+      reason: expect.stringMatching(/^No AI provider is configured/),
+      setting: 'provider',
+    });
     await expect(
       owner.knowledge.addText({ projectId, title: 'A', kind: 'text', text: 'Hello' }),
     ).rejects.toThrow(/No AI provider is configured for this project/);
@@ -67,6 +75,7 @@ describe('knowledge router', () => {
   it('owners and admins write, members read and test, strangers see nothing', async () => {
     const { owner, operator, stranger, projectId } = await setup('roles');
     await setFakeProvider(db, projectId, fake);
+    expect(await operator.knowledge.missing({ projectId })).toBeNull();
     const doc = await owner.knowledge.addText({
       projectId,
       title: 'Hours',

@@ -11,7 +11,7 @@ import {
   titleInput,
   urlDocument,
 } from '@/server/knowledge/documents';
-import { projectEmbedder } from '@/server/knowledge/embedder';
+import { embedderMissing, projectEmbedder } from '@/server/knowledge/embedder';
 import { queueDocument, queueReindex } from '@/server/knowledge/index-job';
 import { searchWithEmbedder } from '@/server/knowledge/search';
 import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
@@ -27,6 +27,8 @@ const documentId = z.number().int().positive();
  */
 export const knowledgeRouter = createTRPCRouter({
   documents: projectProcedure.query(({ ctx }) => listDocuments(ctx.db, ctx.projectId)),
+  /** Why documents cannot be indexed and searched now, or null: the tab says so before anyone adds one. */
+  missing: projectProcedure.query(({ ctx }) => embedderMissing(ctx.db, ctx.projectId)),
   chunks: projectProcedure
     .input(z.object({ documentId }))
     .query(({ ctx, input }) => documentChunks(ctx.db, ctx.projectId, input.documentId)),
