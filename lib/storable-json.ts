@@ -9,12 +9,8 @@ import { toWellFormed } from './template/encode';
 export function wellFormed<T>(value: T): T {
   if (typeof value === 'string') return toWellFormed(value) as T;
   if (Array.isArray(value)) {
-    let out: unknown[] | null = null;
-    value.forEach((item, i) => {
-      const fixed = wellFormed(item);
-      if (fixed !== item) (out ??= [...value])[i] = fixed;
-    });
-    return (out ?? value) as T;
+    const fixed = value.map((item) => wellFormed(item));
+    return (fixed.some((item, i) => item !== value[i]) ? fixed : value) as T;
   }
   if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype)
     return value;
