@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { storableJson } from './storable-json';
+import { storableJson, wellFormed } from './storable-json';
 
 it('writes plain JSON when every string is well formed', () => {
   const value = { text: 'Hi 😀', list: [1, null, 'a\\ud800'] };
@@ -13,4 +13,17 @@ it('replaces a lone surrogate in a string at any depth with U+FFFD', () => {
     b: '😀',
   });
   expect(JSON.parse(storableJson(['😀'.slice(1)]))).toEqual(['\uFFFD']);
+});
+
+it('replaces a lone surrogate in an object key too', () => {
+  expect(JSON.parse(storableJson({ 'a\ud83d': 'b' }))).toEqual({ 'a\uFFFD': 'b' });
+});
+
+it('wellFormed keeps a value with no lone surrogate as it is, and copies only what it changes', () => {
+  const clean = { text: 'Hi 😀', list: [1, null, { a: 'b' }], at: new Date(0) };
+  expect(wellFormed(clean)).toBe(clean);
+  const kept = { a: 'b' };
+  const fixed = wellFormed({ kept, list: ['x', '\udc00'], 'k\ud83d': 1 });
+  expect(fixed).toEqual({ kept: { a: 'b' }, list: ['x', '\uFFFD'], 'k\uFFFD': 1 });
+  expect(fixed.kept).toBe(kept);
 });

@@ -33,6 +33,19 @@ describe('routing an incoming message', () => {
     expect(await bot.transcript()).toEqual(['> half \ufffd here', '< Got half \ufffd here']);
   });
 
+  it('submits variables an event brought holding half an emoji, with U+FFFD in its place', async () => {
+    // A callback's extra parameters become deal variables; a submission stores them as jsonb.
+    const bot = await h.bot({
+      blocks: [start(1, 'hi'), { id: 2, kind: 'data_transfer', text: 'noted #{note}' }],
+      arrows: [{ id: 1, from: 1, to: 2, kind: 'unconditional' }],
+    });
+    await bot.say('hi');
+    const result = await bot.event({ type: 'message', text: 'x', variables: { note: 'a\ud83db' } });
+    expect(result.messages.map((m) => m.text)).toEqual(['noted a\ufffdb']);
+    const submission = await bot.db.submission.findFirstOrThrow({ where: { projectId: bot.projectId } });
+    expect(submission.variables).toEqual({ note: 'a\ufffdb' });
+  });
+
   it('checks start triggers first, then arrows (conditions before unconditional), then quick replies', async () => {
     const bot = await h.bot({
       blocks: [

@@ -1,5 +1,6 @@
 import { CLIENT_TYPES, messengerApiName } from '@/lib/channels/descriptors';
 import { runsDraft } from '@/lib/simulator/editions';
+import { wellFormed } from '@/lib/storable-json';
 import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
@@ -66,6 +67,9 @@ export async function handleEvent(
   options: EventOptions = {},
 ): Promise<EventResult> {
   const { chain = new EventChain(), outboxId = null, alsoWrite, afterStore } = options;
+  // Half an emoji a client sent (a lone surrogate) is U+FFFD from here on, as text columns store
+  // it: jsonb (a submission's variables, a timer's payload) would refuse it and fail the event.
+  event = wellFormed(event);
   const outcome = await inClientOrder(projectId, target, async (turn) => {
     // Events of one client are processed one at a time, in arrival order.
     const { token } = turn;

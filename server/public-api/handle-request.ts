@@ -1,4 +1,5 @@
 import { clientAddress } from '@/lib/client-address';
+import { wellFormed } from '@/lib/storable-json';
 import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
@@ -116,7 +117,10 @@ async function dispatch(
   if (!parsed.success) throw invalidParams(action.input, parsed.error, raw, emptied);
   // Again after parsing: JSON text (variables, buttons) can carry one as \u0000.
   refuseNulBytes(parsed.data);
-  const result = await action.handle({ db, projectId: key.projectId, plan: key.plan, key }, parsed.data);
+  // Half an emoji (a lone surrogate, which JSON lets a client send as "\ud83d") is taken with
+  // U+FFFD in its place, as text columns store it: jsonb (buttons, submissions) refuses it.
+  const input = wellFormed(parsed.data);
+  const result = await action.handle({ db, projectId: key.projectId, plan: key.plan, key }, input);
   return jsonReply(200, { status: 'success', ...result });
 }
 

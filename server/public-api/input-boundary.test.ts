@@ -146,6 +146,20 @@ describe('NUL bytes (item 11)', () => {
   });
 });
 
+describe('half an emoji (a lone surrogate)', () => {
+  // JSON lets a client send "\ud83d"; jsonb refuses it, text stores U+FFFD: it is taken as U+FFFD.
+  it("takes one in a broadcast's buttons and text, stored with U+FFFD in its place", async () => {
+    const result = await call('broadcast', {
+      clients: [clientId],
+      message: 'sale \ud83d',
+      buttons: [{ text: 'buy \udc00' }],
+    });
+    expect(result.status).toBe(200);
+    const stored = await db.broadcast.findUniqueOrThrow({ where: { id: Number(result.body.broadcast_id) } });
+    expect([stored.text, stored.buttons]).toEqual(['sale \ufffd', [{ type: 'reply', text: 'buy \ufffd' }]]);
+  });
+});
+
 describe('wrong types (item 16)', () => {
   it.each(textFields)(
     '%s: an object or a list given for %s is a 400 naming the field',

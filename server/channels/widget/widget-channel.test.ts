@@ -212,6 +212,19 @@ describe('a dialog', () => {
     expect(after.map((m) => m.text)).toEqual(['menu', 'The menu']);
   });
 
+  it('takes half an emoji (a lone surrogate, which JSON lets a page send) with U+FFFD in its place', async () => {
+    const { recipient, token } = await openDialog();
+    expect((await call('messages', { token, body: { text: 'menu \ud83d' } })).status).toBe(200);
+    expect((await messagesOf(token)).map((m) => m.text)).toEqual(['menu \ufffd', 'Welcome']);
+    const identified = await call('identify', {
+      token,
+      body: { name: 'Ann \udc00', tag: '\ud83d', variables: { 'client.note': 'a\ud83d', 'city\ud83d': 'b' } },
+    });
+    expect(identified.status).toBe(200);
+    const client = await db.client.findFirstOrThrow({ where: { platformId: recipient } });
+    expect(client).toMatchObject({ name: 'Ann \ufffd', tag: '\ufffd' });
+  });
+
   it('stores and runs a message sent again with the same id once (its answer was lost), another id again', async () => {
     const { token } = await openDialog();
     const send = (id: string) => call('messages', { token, body: { text: 'menu', id } });
