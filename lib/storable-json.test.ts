@@ -27,3 +27,13 @@ it('wellFormed keeps a value with no lone surrogate as it is, and copies only wh
   expect(fixed).toEqual({ kept: { a: 'b' }, list: ['x', '\uFFFD'], 'k\uFFFD': 1 });
   expect(fixed.kept).toBe(kept);
 });
+
+it('wellFormed keeps every other key of an object it copies, in order', () => {
+  const fixed = wellFormed({ a: 1, b: 'x\ud83d', c: { d: 2 }, e: 'y' });
+  expect(Object.entries(fixed)).toEqual([
+    ['a', 1],
+    ['b', 'x\uFFFD'],
+    ['c', { d: 2 }],
+    ['e', 'y'],
+  ]);
+});

@@ -9,18 +9,36 @@ import { toWellFormed } from './template/encode';
 export function wellFormed<T>(value: T): T {
   if (typeof value === 'string') return toWellFormed(value) as T;
   if (Array.isArray(value)) {
-    const fixed = value.map((item) => wellFormed(item));
-    return (fixed.some((item, i) => item !== value[i]) ? fixed : value) as T;
+    // Copied only once something in it changes: every event is walked, nearly always clean.
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = wellFormed(value[i]);
+      if (item !== value[i]) {
+        copy ??= [...value];
+        copy[i] = item;
+      }
+    }
+    return (copy ?? value) as T;
   }
   if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype)
     return value;
-  let changed = false;
-  const entries = Object.entries(value).map(([key, item]) => {
-    const fixed: [string, unknown] = [toWellFormed(key), wellFormed(item)];
-    if (fixed[0] !== key || fixed[1] !== item) changed = true;
-    return fixed;
-  });
-  return changed ? (Object.fromEntries(entries) as T) : value;
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | null = null;
+  for (const key in record) {
+    const item = wellFormed(record[key]);
+    const fixedKey = toWellFormed(key);
+    if (!copy) {
+      if (item === record[key] && fixedKey === key) continue;
+      copy = {};
+      // The keys before this one, unchanged.
+      for (const earlier in record) {
+        if (earlier === key) break;
+        copy[earlier] = record[earlier];
+      }
+    }
+    copy[fixedKey] = item;
+  }
+  return (copy ?? value) as T;
 }
 
 /**
