@@ -15,4 +15,11 @@ describe('replaceNul', () => {
     expect(JSON.parse(replaceNul(JSON.stringify('\\\0')).text)).toBe('\\\uFFFD');
     expect(replaceNul('plain')).toEqual({ text: 'plain', replaced: false });
   });
+
+  it('replaces half an emoji JSON spells as an escape, keeps whole pairs, without calling it a NUL', () => {
+    const text = '{"a":"x\\ud83d","b":"\\ude00y","c":"\\ud83d\\ude00","d":"C:\\\\ud83d"}';
+    const fixed = replaceNul(text);
+    expect(fixed.replaced).toBe(false);
+    expect(JSON.parse(fixed.text)).toEqual({ a: 'x\uFFFD', b: '\uFFFDy', c: '😀', d: 'C:\\ud83d' });
+  });
 });

@@ -171,6 +171,26 @@ describe('block requests', () => {
     for (const call of calls) expect(call.notes).toEqual([expect.stringContaining('NUL')]);
   });
 
+  it('submits a value a JSON reply gave holding half an emoji (a lone surrogate), with U+FFFD in its place', async () => {
+    const bot = await h.bot({
+      blocks: [
+        start('hi'),
+        {
+          id: 2,
+          kind: 'data_transfer' as const,
+          text: 'noted',
+          request: { type: 'GET' as const, url: `${api.url}/half-emoji-json`, storedValues: 'name->n' },
+        },
+      ],
+      arrows: [{ id: 1, from: 1, to: 2, kind: 'unconditional' as const }],
+    });
+    await bot.say('hi');
+    // The reply's value is submitted in the event that fetched it.
+    expect(await bot.say('again')).toEqual(['noted']);
+    const submission = await bot.db.submission.findFirstOrThrow({ where: { projectId: bot.projectId } });
+    expect(submission.variables).toEqual({ n: 'a\ufffdb' });
+  });
+
   it('refuses private addresses that are not allowed, with a clear error', async () => {
     const bot = await h.bot({
       blocks: [

@@ -43,6 +43,8 @@ export async function startFakeApi(): Promise<FakeApi> {
         return res.end('bin\0ary');
       }
       if (path.startsWith('/nul-json')) return json(200, { name: 'a\0b', 'key\0': 'c' });
+      // Half an emoji (a lone surrogate), which JSON spells as an escape and jsonb refuses.
+      if (path.startsWith('/half-emoji-json')) return json(200, { name: 'a\ud83db' });
       if (path.startsWith('/echo'))
         return json(200, {
           method: req.method,
