@@ -172,7 +172,7 @@ export function findPlaceholders(text: string): PlaceholderInfo[] {
       if (part.parts.some((p) => p.kind === 'placeholder')) {
         found.push({ kind: 'dynamic', source, start: part.start, end: part.end, depth });
       } else {
-        found.push({ ...classifyBody(source), source, start: part.start, end: part.end, depth });
+        found.push({ source, start: part.start, end: part.end, depth, ...classifyBody(source) });
       }
       walk(part.parts, depth + 1);
     }

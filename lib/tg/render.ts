@@ -97,15 +97,15 @@ export function renderMessage(
 
   const sends: TgSend[] = message.attachments.map((a) =>
     a.type === 'link'
-      ? { method: 'sendMessage', params: { ...base, text: a.url } }
-      : { method: MEDIA[a.type].method, params: { ...base, [MEDIA[a.type].field]: a.url } },
+      ? { method: 'sendMessage', params: { text: a.url, ...base } }
+      : { method: MEDIA[a.type].method, params: { [MEDIA[a.type].field]: a.url, ...base } },
   );
   const single = sends.length === 1 && message.attachments[0].type !== 'link' ? sends[0] : null;
   if (single && text && text.length <= CAPTION_LIMIT) single.params.caption = text;
   else {
     const parts = splitText(text, TEXT_LIMIT);
     if (!parts.length && !sends.length && markup) parts.push(EMPTY_TEXT_WITH_BUTTONS);
-    for (const part of parts) sends.push({ method: 'sendMessage', params: { ...base, text: part } });
+    for (const part of parts) sends.push({ method: 'sendMessage', params: { text: part, ...base } });
   }
   if (markup && sends.length) sends[sends.length - 1].params.reply_markup = markup;
   return { sends, callbackTexts };

@@ -267,7 +267,7 @@ export async function sqlTransaction<T>(
     joining.run(queryable, () => prisma.$transaction(body, { timeout, maxWait: timeout })),
   );
   try {
-    const result = await fn(prismaSide.tx, { ...sql, runAndCommit });
+    const result = await fn(prismaSide.tx, { query: sql.query, run: sql.run, runAndCommit });
     await prismaSide.close();
     if (state === 'expired') await refused();
     if (state === 'open' && ownStatements) await transaction.executeRaw(COMMIT);

@@ -47,7 +47,7 @@ export async function claimAndLoad(
   token: string,
 ): Promise<{ client: LockedClient; state: EventState } | undefined> {
   const { by, params } = clientWhere(projectId, target);
-  const [row] = await sql.run(claimAndLoadStatements[by], { ...params, token, seconds: leaseSeconds() });
+  const [row] = await sql.run(claimAndLoadStatements[by], { token, seconds: leaseSeconds(), ...params });
   if (row?.fresh && hasDeal(row))
     return { client: lockedClientRow.parse(row), state: eventState(projectId, row) };
   if (!row) {

@@ -77,30 +77,35 @@ export async function storeEventResults(
     analyticsVersion: number | null;
   },
 ): Promise<StoredEvent> {
-  const messages: MessageRow[] = [
-    ...(run.incoming
-      ? [
-          {
-            ...run.incoming,
-            direction: 'in' as const,
-            buttons: null,
-            senderMemberId: run.incoming.senderMemberId ?? null,
-            dedupeKey: run.incoming.dedupeKey ?? null,
-            delivered: true,
-          },
-        ]
-      : []),
-    ...run.outgoing.map((m) => ({
-      ...m,
-      direction: 'out' as const,
+  // Field by field: an object literal that starts with a spread and adds properties is slow in V8.
+  const messages: MessageRow[] = [];
+  const incoming = run.incoming;
+  if (incoming)
+    messages.push({
+      direction: 'in',
+      text: incoming.text,
+      attachments: incoming.attachments,
+      buttons: null,
+      blockId: incoming.blockId,
+      messageFromOutside: incoming.messageFromOutside,
+      senderMemberId: incoming.senderMemberId ?? null,
+      dedupeKey: incoming.dedupeKey ?? null,
+      delivered: true,
+    });
+  for (const m of run.outgoing)
+    messages.push({
+      direction: 'out',
+      text: m.text,
+      attachments: m.attachments,
+      buttons: m.buttons,
+      blockId: m.blockId,
+      messageFromOutside: m.messageFromOutside,
       senderMemberId: m.senderMemberId ?? null,
       dedupeKey: m.dedupeKey ?? null,
       delivered: options.deliveredWhenStored,
-    })),
-  ];
+    });
   const also = options.alsoWrite;
   const stored = await runAndCommit(also ? storeEvent.withWrite(also.statement, ALSO) : storeEvent, {
-    ...(also ? prefixed(ALSO, also.params) : {}),
     projectId: run.project.id,
     clientId: run.client.id,
     at: new Date(),
@@ -130,6 +135,9 @@ export async function storeEventResults(
     submissionIds: run.submissionIds,
     followUps: run.deferred.map((f) => storableJson(f)),
     doneOutboxId: options.outboxId === null ? null : String(options.outboxId),
+    // Last: in V8 an object literal that starts with a spread adds each later property the slow
+    // way (about 0.7 µs each; with this statement's seventy, some 40 kB of garbage an event).
+    ...(also ? prefixed(ALSO, also.params) : {}),
   }).catch((error: Error) => {
     if (!error.message.includes(LEASE_LOST)) throw error;
     throw new LeaseLostError(
@@ -137,11 +145,11 @@ export async function storeEventResults(
     );
   });
   return {
+    outbox: stored[0]?.outbox ?? [],
     ...matchStoredIds(
       messages,
       stored.flatMap((row) => (row.id === null ? [] : [{ id: row.id, dedupeKey: row.dedupeKey }])),
     ),
-    outbox: stored[0]?.outbox ?? [],
   };
 }
 

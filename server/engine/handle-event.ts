@@ -178,5 +178,5 @@ function storedMessageEvents(projectId: number, clientId: number, ids: readonly 
  */
 async function queueTimers(deps: EngineDeps, projectId: number, run: RunState) {
   for (const jobId of run.cancelledJobs) await deps.scheduler.cancel(jobId).catch(() => {});
-  for (const send of run.scheduled) await queueScheduledSend(deps.db, deps.scheduler, { ...send, projectId });
+  for (const send of run.scheduled) await queueScheduledSend(deps.db, deps.scheduler, { projectId, ...send });
 }

@@ -242,7 +242,7 @@ export class RunState {
    * the simulator shows its warnings there.
    */
   note(kind: LogKind, data: Record<string, unknown>): void {
-    this.#log.push({ kind, data: { ...data, sentBefore: this.#outgoing.length } });
+    this.#log.push({ kind, data: { sentBefore: this.#outgoing.length, ...data } });
   }
 
   /** The incoming message of a `message` event, and what the system variables say of it. */

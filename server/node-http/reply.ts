@@ -9,7 +9,8 @@ export async function sendNodeReply(
   res: ServerResponse,
   reply: { status: number; headers: Record<string, string>; body: string },
 ): Promise<void> {
-  const head = { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) };
+  // The length first: in V8 a literal that starts with a spread adds later properties slowly.
+  const head = { 'Content-Length': Buffer.byteLength(reply.body), ...reply.headers };
   if (req.complete) {
     // With its length known, Node sends the head and the body in one write.
     res.writeHead(reply.status, head).end(reply.body);

@@ -130,7 +130,7 @@ export function serveTgWebhook(req: IncomingMessage, res: ServerResponse): boole
         MAX_UPDATE_BYTES,
       ),
   })
-    .then((reply) => sendNodeReply(req, res, { ...reply, headers: JSON_TYPE }))
+    .then((reply) => sendNodeReply(req, res, { headers: JSON_TYPE, ...reply }))
     .catch((error) => {
       console.error('[tg] could not answer a webhook:', error);
       res.destroy();
