@@ -33,13 +33,13 @@ export async function claimMissing(
   }
   const { ref } = target;
   const [created] = await sql.run(createLeased, {
-    ...clientWhere(projectId, target).params,
     name: ref.name ?? '',
     avatar: ref.avatar ?? '',
     tag: ref.tag ?? '',
     at: new Date(),
     token,
     seconds: leaseSeconds(),
+    ...clientWhere(projectId, target).params,
   });
   return created;
 }

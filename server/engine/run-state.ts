@@ -534,7 +534,7 @@ export class RunState {
       runAt: Date;
     },
   ): Promise<{ id: number }> {
-    const row = { ...send, id: await this.newId('ScheduledSend'), projectId: this.project.id };
+    const row = { id: await this.newId('ScheduledSend'), projectId: this.project.id, ...send };
     this.later((tx) => tx.scheduledSend.create({ data: row }));
     this.#scheduled.push({ id: row.id, clientId: send.clientId, runAt: send.runAt });
     return { id: row.id };
@@ -591,8 +591,8 @@ export class RunState {
     this.#pendingTimers = rows
       .filter((row) => !this.#finishedTimers.has(row.id))
       .map(({ payload, ...row }) => ({
-        ...row,
         cancelIfLeft: (payload as { cancelIfLeft?: boolean } | null)?.cancelIfLeft === true,
+        ...row,
       }));
     return this.#pendingTimers;
   }

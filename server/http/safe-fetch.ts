@@ -142,7 +142,7 @@ async function open(rawUrl: string, init: SafeFetchInit, config: SafeHttpConfig)
             dispatcher,
             addressUrl(target),
             method,
-            { ...headers, host: url.host },
+            { host: url.host, ...headers },
             body,
             deadline,
             timeoutMs,

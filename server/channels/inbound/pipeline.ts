@@ -239,11 +239,11 @@ async function runUpdate<T>(
       async notProcessed(reason, onChannel = reason) {
         // On the channel first: an update marked processed has its reason shown.
         await recordNotProcessed(deps.db, channel.id, onChannel);
-        await sql.run(finishNotProcessed, { ...params, error: reason });
+        await sql.run(finishNotProcessed, { error: reason, ...params });
       },
     });
   } catch (error) {
-    await sql.run(recordFailure, { ...params, error: (error as Error).message, maxAttempts: MAX_ATTEMPTS });
+    await sql.run(recordFailure, { error: (error as Error).message, maxAttempts: MAX_ATTEMPTS, ...params });
     throw error;
   }
 }
