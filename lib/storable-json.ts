@@ -42,9 +42,10 @@ export function wellFormed<T>(value: T): T {
 }
 
 /**
- * JSON for a jsonb parameter. PostgreSQL refuses a lone surrogate (half of a pair, as a formula
- * can leave by cutting an emoji in two), which JSON.stringify writes as an escape: such text is
- * stored with U+FFFD in its place, as the driver stores it in a text column.
+ * JSON for a jsonb parameter. PostgreSQL refuses a lone surrogate (half of a pair, as a text cut
+ * to a length can leave: the run's log keeps a reply's first 10,000 characters), which
+ * JSON.stringify writes as an escape: such text is stored with U+FFFD in its place, as the
+ * driver stores it in a text column.
  */
 export function storableJson(value: unknown): string {
   const json = JSON.stringify(value);

@@ -191,6 +191,17 @@ describe('block requests', () => {
     expect(submission.variables).toEqual({ n: 'a\ufffdb' });
   });
 
+  it('logs a reply cut in the middle of an emoji, the half left as U+FFFD', async () => {
+    // Nothing the client sent: the log's own cut makes the lone surrogate jsonb would refuse.
+    const bot = await h.bot({
+      blocks: [{ ...start('done'), request: { type: 'GET' as const, url: `${api.url}/emoji-at-cut` } }],
+      arrows: [],
+    });
+    expect(await bot.say('hi')).toEqual(['done']);
+    const [log] = await bot.log('request');
+    expect((log.reply as string).slice(-2)).toBe('a\ufffd');
+  });
+
   it('refuses private addresses that are not allowed, with a clear error', async () => {
     const bot = await h.bot({
       blocks: [

@@ -45,6 +45,11 @@ export async function startFakeApi(): Promise<FakeApi> {
       if (path.startsWith('/nul-json')) return json(200, { name: 'a\0b', 'key\0': 'c' });
       // Half an emoji (a lone surrogate), which JSON spells as an escape and jsonb refuses.
       if (path.startsWith('/half-emoji-json')) return json(200, { name: 'a\ud83db' });
+      // An emoji across the 10,000th character, where the run's log cuts a reply.
+      if (path.startsWith('/emoji-at-cut')) {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end(`${'a'.repeat(9_999)}😀`);
+      }
       if (path.startsWith('/echo'))
         return json(200, {
           method: req.method,
