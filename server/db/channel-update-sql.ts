@@ -41,8 +41,9 @@ export const updateChannel = z.object({
  * statement at every update (more CPU than running it); sized alike either way, it keeps the
  * plan it made once per connection.
  */
-export const insertHeld = new PreparedStatement(
-  `WITH channel AS (
+export const INSERT_HELD_SQL = {
+  /** The CTEs: `channel`, `touched` and `inserted`. */
+  ctes: `channel AS (
      SELECT id, kind::text, "projectId", "groupId", credentials FROM "Channel"
      WHERE id = $channelId::int AND kind = $kind::"ChannelKind" AND ($secret::text IS NULL
        OR ("receiveMode" = 'webhook' AND "inboundSecret" = $secret AND "groupId" = $groupId::text))
@@ -63,17 +64,26 @@ export const insertHeld = new PreparedStatement(
      ) u
      ON CONFLICT ("channelId", "externalId") DO NOTHING
      RETURNING id, "externalId", chat, "updateId", attempts
-   )
-   SELECT i.id::text AS id, c.id AS "channelId", i."externalId", i.chat, i."updateId"::text AS "updateId",
+   )`,
+  /** True when an update was stored and taken for processing as it was stored (not behind). */
+  taken: 'EXISTS (SELECT 1 FROM inserted WHERE attempts = 1)',
+  select: `SELECT i.id::text AS id, c.id AS "channelId", i."externalId", i.chat, i."updateId"::text AS "updateId",
      i.attempts = 0 AS behind, c.kind, c."projectId", c."groupId", c.credentials
    FROM channel c LEFT JOIN inserted i ON true`,
-  updateChannel.extend({
-    id: column.bigint.nullable(),
-    externalId: column.text.nullable(),
-    chat: column.text.nullable(),
-    updateId: column.bigint.nullable(),
-    behind: column.bool.nullable(),
-  }),
+};
+
+/** insertHeld's rows: one per stored update (`id` null when every update was a repeat), each with its channel. */
+export const insertedRow = updateChannel.extend({
+  id: column.bigint.nullable(),
+  externalId: column.text.nullable(),
+  chat: column.text.nullable(),
+  updateId: column.bigint.nullable(),
+  behind: column.bool.nullable(),
+});
+
+export const insertHeld = new PreparedStatement(
+  `WITH ${INSERT_HELD_SQL.ctes} ${INSERT_HELD_SQL.select}`,
+  insertedRow,
 );
 
 /** A $kind webhook's channel: its secret, its bot id and its credentials. */

@@ -79,7 +79,7 @@ export class PreparedStatement<Row = void> {
     if (!statement) {
       if (!/^\s*WITH\s/.test(this.source))
         throw new Error('withWrite needs a statement that starts with WITH.');
-      const cte = write.source.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => `$${prefix}${name}`);
+      const cte = prefixedSql(write.source, prefix);
       statement = new PreparedStatement(
         this.source.replace(/^\s*WITH\s/, `WITH ${prefix}write AS (\n${cte}\n), `),
         this.row,
@@ -107,7 +107,11 @@ export class PreparedStatement<Row = void> {
 /** For the PostgreSQL adapter: the name a `PreparedStatement` is kept under; others stay unnamed. */
 export const preparedStatementName = (query: { sql: string }): string => statementNames.get(query.sql) ?? '';
 
-/** `params` named for a statement joined by `withWrite` with this prefix. */
+/** SQL whose `$name` parameters are renamed `$<prefix>name`, to join another statement's. */
+export const prefixedSql = (source: string, prefix: string): string =>
+  source.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => `$${prefix}${name}`);
+
+/** `params` named for a statement joined by `withWrite` (or `prefixedSql`) with this prefix. */
 export const prefixed = (prefix: string, params: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(params).map(([name, value]) => [prefix + name, value]));
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { recordSend } from '@/server/engine/store';
+import { recordSend, storeHeldAndClaim } from '@/server/engine/store';
 import { createProject } from '@/server/projects/project-service';
 import { insertHeld } from './channel-update-sql';
-import { type PreparedStatement, preparedStatementName, sqlTransaction } from './raw-sql';
+import { type PreparedStatement, prefixed, preparedStatementName, sqlTransaction } from './raw-sql';
 import { createTestDatabase, type TestDatabase } from './test-support';
 
 /**
@@ -38,7 +38,7 @@ async function plansOf(
 it.runIf(process.env.TEST_DATABASE_URL)(
   "an update's statements are planned five times on a connection, then run on the plan kept",
   async () => {
-    const stored = await plansOf(insertHeld, (run) => ({
+    const update = (run: number) => ({
       channelId: 1,
       kind: 'tg',
       updates: JSON.stringify([
@@ -50,6 +50,18 @@ it.runIf(process.env.TEST_DATABASE_URL)(
       touchSeconds: 5,
       secret: 'secret',
       groupId: 'plans_bot',
+    });
+    const stored = await plansOf(insertHeld, update);
+    const storedAndClaimed = await plansOf(storeHeldAndClaim, (run) => ({
+      ...update(run),
+      ...prefixed('lease_', {
+        token: 'lease',
+        seconds: 120,
+        projectId: 1,
+        clientType: 1,
+        groupId: 'plans_bot',
+        platformId: String(run),
+      }),
     }));
     const sent = await plansOf(recordSend, (run) => ({
       outboxId: String(run),
@@ -58,7 +70,8 @@ it.runIf(process.env.TEST_DATABASE_URL)(
       error: null,
       externalId: String(run),
     }));
-    for (const plans of [stored, sent]) expect(plans).toEqual({ custom: 5, kept: RUNS - 5 });
+    for (const plans of [stored, storedAndClaimed, sent])
+      expect(plans).toEqual({ custom: 5, kept: RUNS - 5 });
   },
 );
 

@@ -85,33 +85,79 @@ export interface ClientTurn {
   keepForNext(): boolean;
 }
 
-/**
- * Runs `fn` after the events of the same target that arrived before it in this process have
- * run theirs. `fn` claims the client with the turn's token and releases it itself, unless it
- * keeps it for the next event.
- */
-export async function inClientOrder<T>(
-  projectId: number,
-  target: ClientTarget,
-  fn: (turn: ClientTurn) => Promise<T>,
-): Promise<T> {
-  const key = JSON.stringify(clientWhere(projectId, target).params);
+/** A place in a target's queue in this process: its turn comes once `before` settles. */
+export interface ClientPlace {
+  queue: ClientQueue;
+  before: Promise<void>;
+  /** Gives the turn to the next place (once; again does nothing). */
+  leave(): void;
+}
+
+const queueKey = (projectId: number, target: ClientTarget) =>
+  JSON.stringify(clientWhere(projectId, target).params);
+
+/** Takes the last place in the target's queue, at once (before any await: arrival order holds). */
+function takePlace(key: string): ClientPlace {
   let queue = queues.get(key);
   if (!queue) {
     queue = { tail: Promise.resolve(), queued: 0, handovers: 0 };
     queues.set(key, queue);
   }
-  const before = queue.tail;
+  const taken = queue;
+  const before = taken.tail;
   let done!: () => void;
   const mine = new Promise<void>((resolve) => {
     done = resolve;
   });
-  queue.tail = before.then(() => mine);
-  queue.queued++;
+  taken.tail = before.then(() => mine);
+  taken.queued++;
+  let left = false;
+  return {
+    queue: taken,
+    before,
+    leave() {
+      if (left) return;
+      left = true;
+      done();
+      if (--taken.queued === 0) queues.delete(key);
+    },
+  };
+}
+
+/**
+ * The first place in a target's queue in this process, and the token its event claims with,
+ * taken before the event's source claims the client ahead of the event (a channel's update,
+ * stored and claimed in one statement): only while no event of the target is queued here, so a
+ * claim made ahead never takes the lease from an event queued before it. Passed to `inClientOrder`,
+ * or left unused (`place.leave()`).
+ */
+export interface FirstPlace {
+  token: string;
+  place: ClientPlace;
+}
+
+export function takeFirstPlace(projectId: number, target: ClientTarget): FirstPlace | undefined {
+  const key = queueKey(projectId, target);
+  return queues.has(key) ? undefined : { token: newLeaseToken(), place: takePlace(key) };
+}
+
+/**
+ * Runs `fn` after the events of the same target that arrived before it in this process have
+ * run theirs (at `first`, a place taken earlier for it). `fn` claims the client with the turn's
+ * token and releases it itself, unless it keeps it for the next event.
+ */
+export async function inClientOrder<T>(
+  projectId: number,
+  target: ClientTarget,
+  first: FirstPlace | undefined,
+  fn: (turn: ClientTurn) => Promise<T>,
+): Promise<T> {
+  const place = first?.place ?? takePlace(queueKey(projectId, target));
+  const { queue } = place;
   let kept = false;
   try {
-    await before;
-    const token = queue.handed ?? newLeaseToken();
+    await place.before;
+    const token = first?.token ?? queue.handed ?? newLeaseToken();
     if (queue.handed === undefined) queue.handovers = 0;
     queue.handed = undefined;
     const turn: ClientTurn = {
@@ -128,8 +174,7 @@ export async function inClientOrder<T>(
     }
     return result;
   } finally {
-    done();
-    if (--queue.queued === 0) queues.delete(key);
+    place.leave();
   }
 }
 

@@ -5,7 +5,13 @@ import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 import { claimMissing, leaseSeconds } from './client-lease';
 import type { RunProject } from './run-state';
-import { claimAndLoadStatements, loadState, type StateRow } from './store';
+import { type ClaimRow, claimAndLoadStatements, loadState, type StateRow } from './store';
+
+/** A client an event holds, and the state it starts from. */
+export interface LoadedClient {
+  client: LockedClient;
+  state: EventState;
+}
 
 export interface EventState {
   project: RunProject & { schemaRevision: number; publishedVersion: number; hasWebhook: boolean };
@@ -33,29 +39,33 @@ const hasDeal = (row: StateRow): row is StateRow & { dealId: number } => row.dea
 
 /**
  * Claims the event's client (`claimLease`) and reads what the event starts from, usually in
- * one autocommitted statement. Its reads see the snapshot taken before the claim waited on a
- * previous event's final write: when that snapshot still shows another event's lease (the
- * previous event released it meanwhile) or the client has no open deal yet, the state is read
- * again. A lease kept for this event by the previous one here is shown only after that event's
- * final write, so it is fresh.
- * Undefined when another event holds the client.
+ * one autocommitted statement. Undefined when another event holds the client.
  */
 export async function claimAndLoad(
   sql: Sql,
   projectId: number,
   target: ClientTarget,
   token: string,
-): Promise<{ client: LockedClient; state: EventState } | undefined> {
+): Promise<LoadedClient | undefined> {
   const { by, params } = clientWhere(projectId, target);
   const [row] = await sql.run(claimAndLoadStatements[by], { token, seconds: leaseSeconds(), ...params });
-  if (row?.fresh && hasDeal(row))
+  if (row) return loaded(sql, projectId, row);
+  const created = await claimMissing(sql, projectId, target, token);
+  if (!created) return undefined;
+  if (!hasDeal(created)) throw new Error(`Client ${created.id} was created without its open deal.`);
+  return { client: lockedClientRow.parse(created), state: eventState(projectId, created) };
+}
+
+/**
+ * A client as its claim read it. The claim's reads see the snapshot taken before it waited on a
+ * previous event's final write: when that snapshot still showed another event's lease (the
+ * previous event released it meanwhile) or the client has no open deal yet, the state is read
+ * again. A lease kept for this event by the previous one here is shown only after that event's
+ * final write, so it is fresh.
+ */
+export async function loaded(sql: Sql, projectId: number, row: ClaimRow): Promise<LoadedClient> {
+  if (row.fresh && hasDeal(row))
     return { client: lockedClientRow.parse(row), state: eventState(projectId, row) };
-  if (!row) {
-    const created = await claimMissing(sql, projectId, target, token);
-    if (!created) return undefined;
-    if (!hasDeal(created)) throw new Error(`Client ${created.id} was created without its open deal.`);
-    return { client: lockedClientRow.parse(created), state: eventState(projectId, created) };
-  }
   const client = lockedClientRow.parse(row);
   return { client, state: await loadEventState(sql, projectId, client.id) };
 }

@@ -7,18 +7,18 @@ import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
 import { type LiveEvent, publishLive } from '@/server/live/live-events';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
-import { inClientOrder, releaseLease, untilClaimed } from './client-lease';
+import { type FirstPlace, inClientOrder, releaseLease, untilClaimed } from './client-lease';
 import { getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import { runEvent } from './event-run';
-import { claimAndLoad } from './event-state';
+import { claimAndLoad, loaded } from './event-state';
 import { type AlsoWrite, type StoredOutgoing, storeEventResults } from './event-writes';
 import type { EngineEvent, LogEntry } from './events';
 import { carryOut } from './outbox';
 import { RunState } from './run-state';
 import { queueScheduledSend } from './scheduler';
-import { messageKeyStored } from './store';
+import { type ClaimRow, messageKeyStored } from './store';
 
 export type { StoredOutgoing } from './event-writes';
 
@@ -46,6 +46,20 @@ export interface EventOptions {
    * once its flow ran, before the flow's paced sends), with the event's log. Must not throw.
    */
   afterStore?: (log: readonly LogEntry[]) => Promise<void>;
+  /**
+   * The client claimed ahead by the event's source, in a statement of its own (a channel's
+   * update stored and its client claimed at once, server/channels/inbound/pipeline.ts): the first
+   * place in the client's queue here, taken before that statement, and the row it claimed (none
+   * when it claimed nothing: the event then claims as usual, with the place's token).
+   */
+  claimedAhead?: ClaimedAhead;
+}
+
+export interface ClaimedAhead {
+  first: FirstPlace;
+  row?: ClaimRow;
+  /** Set once an event took it: its source no longer releases it. */
+  used?: boolean;
 }
 
 /**
@@ -66,15 +80,18 @@ export async function handleEvent(
   event: EngineEvent,
   options: EventOptions = {},
 ): Promise<EventResult> {
-  const { chain = new EventChain(), outboxId = null, alsoWrite, afterStore } = options;
+  const { chain = new EventChain(), outboxId = null, alsoWrite, afterStore, claimedAhead } = options;
   // Half an emoji a client sent (a lone surrogate) is U+FFFD from here on, as text columns store
   // it: jsonb (a submission's variables, a timer's payload) would refuse it and fail the event.
   event = wellFormed(event);
-  const outcome = await inClientOrder(projectId, target, async (turn) => {
+  if (claimedAhead) claimedAhead.used = true;
+  const outcome = await inClientOrder(projectId, target, claimedAhead?.first, async (turn) => {
     // Events of one client are processed one at a time, in arrival order.
     const { token } = turn;
     const sql = plainSql(deps.db);
-    const { client, state } = await untilClaimed(() => claimAndLoad(sql, projectId, target, token));
+    const { client, state } = claimedAhead?.row
+      ? await loaded(sql, projectId, claimedAhead.row)
+      : await untilClaimed(() => claimAndLoad(sql, projectId, target, token));
     // Checked under the lease: the first copy's final write, which stores the key, came before.
     if (event.type === 'message' && event.dedupeKey && (await isStored(sql, event.dedupeKey))) {
       await releaseLease(sql, client.id, token);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { valueKey } from '@/server/contacts/variable-limits';
 import type { VariableWrites } from '@/server/contacts/variable-store';
+import { INSERT_HELD_SQL, insertedRow } from '@/server/db/channel-update-sql';
 import {
   CLIENT_WHERE,
   LOCKED_CLIENT_COLUMNS,
@@ -10,7 +11,7 @@ import {
 } from '@/server/db/client-sql';
 import { column, DB_NOW } from '@/server/db/columns';
 import { Plan } from '@/server/db/generated/enums';
-import { PreparedStatement } from '@/server/db/raw-sql';
+import { PreparedStatement, prefixedSql } from '@/server/db/raw-sql';
 import { OUTBOX_CLAIM_SECONDS, outboxRow } from './outbox-rows';
 
 /**
@@ -57,36 +58,67 @@ export const stateRow = scopedVariablesRow.extend({
 });
 export type StateRow = z.infer<typeof stateRow>;
 
-// The claim commits without waiting for its WAL to reach the disk (synchronous_commit off for
-// its own transaction): a claim lost in a database crash only makes the event's final write,
-// which checks the token and commits synchronously, fail cleanly. The token may be the one the
-// previous event of this process kept the lease under for this event.
-export const claimAndLoadWhere = (where: string) =>
-  new PreparedStatement(
-    `WITH no_flush AS (
-       SELECT set_config('synchronous_commit', 'off', true)
-     ), claimed AS (
-       UPDATE "Client" c SET "leaseToken" = $token, "leaseUntil" = ${DB_NOW} + make_interval(secs => $seconds)
-       WHERE ${where} AND (c."leaseUntil" IS NULL OR c."leaseUntil" < ${DB_NOW} OR c."leaseToken" = $token)
-       RETURNING c.*
-     )
+/**
+ * The claim's CTEs: `claimed` sets the client's lease when it is free (or kept for this token)
+ * and `when` holds; `claim` reads, with it, what the event starts from. `fresh` is false when
+ * the statement's snapshot still showed another event's lease (that event released it meanwhile).
+ * The token may be the one the previous event of this process kept the lease under for this event.
+ */
+const claimCtes = (where: string, when = 'true') =>
+  `claimed AS (
+     UPDATE "Client" c SET "leaseToken" = $token, "leaseUntil" = ${DB_NOW} + make_interval(secs => $seconds)
+     WHERE ${where} AND (c."leaseUntil" IS NULL OR c."leaseUntil" < ${DB_NOW} OR c."leaseToken" = $token)
+       AND ${when}
+     RETURNING c.*
+   ), claim AS (
      SELECT ${LOCKED_CLIENT_COLUMNS},
        coalesce((SELECT "leaseToken" FROM "Client" WHERE id = c.id) = $token, true) AS fresh,
        ${stateColumns({ project: 'c."projectId"', client: 'c.id', deal: 'd.id', variablesDeal: 'd.id' })}
      FROM claimed c
-     CROSS JOIN no_flush
      JOIN "Project" p ON p.id = c."projectId"
      LEFT JOIN LATERAL (
        SELECT id FROM "Deal" WHERE "projectId" = c."projectId" AND "clientId" = c.id AND "closedAt" IS NULL
        ORDER BY id DESC LIMIT 1
-     ) d ON true`,
-    // \`fresh\`: false when the snapshot still showed another event's lease.
-    lockedClientRow.extend(stateRow.shape).extend({ fresh: column.bool.nullable() }),
+     ) d ON true
+   )`;
+
+/** A claimed client with the state its event starts from (`dealId` null when it has no open deal yet). */
+export const claimRow = lockedClientRow.extend(stateRow.shape).extend({ fresh: column.bool.nullable() });
+export type ClaimRow = z.infer<typeof claimRow>;
+
+// The claim commits without waiting for its WAL to reach the disk (synchronous_commit off for
+// its own transaction): a claim lost in a database crash only makes the event's final write,
+// which checks the token and commits synchronously, fail cleanly.
+const claimAndLoadWhere = (where: string) =>
+  new PreparedStatement(
+    `WITH no_flush AS (
+       SELECT set_config('synchronous_commit', 'off', true)
+     ), ${claimCtes(where)}
+     SELECT claim.* FROM claim CROSS JOIN no_flush`,
+    claimRow,
   );
 export const claimAndLoadStatements = {
   id: claimAndLoadWhere(CLIENT_WHERE.id),
   ref: claimAndLoadWhere(CLIENT_WHERE.ref),
 };
+
+/**
+ * A channel's one update stored (server/db/channel-update-sql.ts, insertHeld) and, when it was
+ * taken for processing as it was stored, its client claimed by identity for the update's event,
+ * in one statement: the update's row as JSON in `held`, beside the claim's columns (null when
+ * nothing was claimed: the update was a repeat or waits behind another, the client is new, or
+ * another event holds it). The claim's parameters are prefixed `lease_`. It commits synchronously,
+ * as storing the update must.
+ */
+export const storeHeldAndClaim = new PreparedStatement(
+  `WITH ${INSERT_HELD_SQL.ctes}, held AS (${INSERT_HELD_SQL.select}),
+   ${prefixedSql(claimCtes(CLIENT_WHERE.ref, INSERT_HELD_SQL.taken), 'lease_')}
+   SELECT to_json(h) AS held, claim.* FROM held h LEFT JOIN claim ON true`,
+  z.union([
+    claimRow.extend({ held: column.json(insertedRow) }),
+    z.object({ held: column.json(insertedRow), id: z.null() }).transform(({ held }) => ({ held })),
+  ]),
+);
 
 const createdClientRow = lockedClientRow.extend(stateRow.shape);
 /** A client created by its first event, with the state that event starts from. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { storableJson } from '@/lib/storable-json';
+import { type ClientTarget, clientWhere } from '@/server/contacts/client-service';
 import {
   claimHeld,
   finish,
@@ -11,11 +12,13 @@ import {
   takeExpired,
 } from '@/server/db/channel-update-sql';
 import type { Db } from '@/server/db/client-type';
-import { plainSql } from '@/server/db/raw-sql';
-import { leaseSeconds } from '@/server/engine/client-lease';
+import { plainSql, prefixed } from '@/server/db/raw-sql';
+import { type FirstPlace, leaseSeconds, releaseLease, takeFirstPlace } from '@/server/engine/client-lease';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import type { AlsoWrite } from '@/server/engine/event-writes';
+import type { ClaimedAhead } from '@/server/engine/handle-event';
+import { storeHeldAndClaim } from '@/server/engine/store';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
 import type { ChannelRow } from '../channel-module';
 
@@ -89,11 +92,32 @@ export interface InboundProcessor<T> {
   /** An update as the sweeper reads it back. */
   parse(payload: unknown, channel: UpdateChannel): T;
   /**
+   * The client of an update whose processing is one engine event and nothing before it (a
+   * plain message): such an update, arriving alone at a webhook, is stored and its client
+   * claimed for the event in one statement. Undefined for any other update.
+   */
+  eventTarget?(update: T, channel: { id: number; groupId: string }): ClientTarget | undefined;
+  /**
    * Runs one update through the engine; it must end with `end.done` (written with its event, so
    * an update is processed exactly when its event is stored) or `end.notProcessed`. A throw is a
-   * failed attempt, retried by the sweeper.
+   * failed attempt, retried by the sweeper. `claimedAhead`: the update's client as claimed with
+   * it (its `eventTarget`), to be passed to its event (handleEvent's option).
    */
-  run(deps: EngineDeps, channel: UpdateChannel, update: T, end: UpdateEnd): Promise<void>;
+  run(
+    deps: EngineDeps,
+    channel: UpdateChannel,
+    update: T,
+    end: UpdateEnd,
+    claimedAhead?: ClaimedAhead,
+  ): Promise<void>;
+}
+
+/** What a webhook checked an update's request against (its cached copy of the channel). */
+export interface WebhookCheck {
+  secret: string;
+  groupId: string;
+  /** The channel's project: with it, an update with an `eventTarget` has its client claimed as it is stored. */
+  projectId?: number;
 }
 
 /**
@@ -108,11 +132,11 @@ export async function storeUpdates<T>(
   processor: InboundProcessor<T>,
   channelId: number,
   updates: AcceptedUpdate<T>[],
-  webhook?: { secret: string; groupId: string },
+  webhook?: WebhookCheck,
 ): Promise<boolean> {
   if (!updates.length) return true;
   const token = randomUUID();
-  const rows = await plainSql(deps.db).run(insertHeld, {
+  const params = {
     channelId,
     kind: processor.kind,
     updates: storableJson(
@@ -129,7 +153,12 @@ export async function storeUpdates<T>(
     touchSeconds: LAST_UPDATE_EVERY_SECONDS,
     secret: webhook?.secret ?? null,
     groupId: webhook?.groupId ?? null,
-  });
+  };
+  void ensureSweeper();
+  const ahead =
+    updates.length === 1 && webhook ? claimableAhead(processor, channelId, updates[0], webhook) : undefined;
+  if (ahead) return storeAndClaim(deps, processor, updates[0], params, ahead);
+  const rows = await plainSql(deps.db).run(insertHeld, params);
   if (!rows.length) return false;
   const [{ projectId, groupId, credentials }] = rows;
   const channel: UpdateChannel = { id: channelId, kind: processor.kind, projectId, groupId, credentials };
@@ -145,8 +174,92 @@ export async function storeUpdates<T>(
     }),
     token,
   );
-  void ensureSweeper();
   return true;
+}
+
+/** An update's client to claim as it is stored, with its place in the client's queue here. */
+interface Ahead {
+  chatKey: string;
+  projectId: number;
+  target: ClientTarget;
+  first: FirstPlace;
+}
+
+/**
+ * The client an update is stored and claimed with: a webhook's one update of a chat, whose
+ * processing is one event (the processor's `eventTarget`), when nothing of that chat or client
+ * is queued in this process. The client's first place is taken here, before the statement, so
+ * no event of the client can come in between; the chat's, by storeAndClaim, before it awaits.
+ */
+function claimableAhead<T>(
+  processor: InboundProcessor<T>,
+  channelId: number,
+  update: AcceptedUpdate<T>,
+  { projectId, groupId }: WebhookCheck,
+): Ahead | undefined {
+  const key = chatKey(channelId, update.chat);
+  if (projectId === undefined || update.chat === '' || chats.has(key)) return undefined;
+  const target = processor.eventTarget?.(update.parsed, { id: channelId, groupId });
+  const first = target && takeFirstPlace(projectId, target);
+  return first ? { chatKey: key, projectId, target, first } : undefined;
+}
+
+/**
+ * Stores one update and claims its client for its event in one statement
+ * (server/engine/store.ts, storeHeldAndClaim), then processes it as storeUpdates would: taken,
+ * with the claim; behind another of its chat, claimed in its turn; a repeat, not at all.
+ */
+async function storeAndClaim<T>(
+  deps: EngineDeps,
+  processor: InboundProcessor<T>,
+  update: AcceptedUpdate<T>,
+  params: { channelId: number; token: string } & Record<string, unknown>,
+  { chatKey: key, projectId, target, first }: Ahead,
+): Promise<boolean> {
+  const stored = plainSql(deps.db).run(storeHeldAndClaim, {
+    ...params,
+    ...prefixed('lease_', {
+      token: first.token,
+      seconds: leaseSeconds(),
+      ...clientWhere(projectId, target).params,
+    }),
+  });
+  // In the chat's order before any await, as processInOrder queues.
+  inChat(
+    key,
+    stored.then(
+      async ([row]) => {
+        const held = row?.held;
+        if (!row || !held?.id || held.behind !== false) {
+          first.place.leave();
+          // Behind an earlier update of its chat: claimed in its turn, as processInOrder does.
+          if (held?.id) await processUpdate(deps, held.id, params.token);
+          return;
+        }
+        const channel: UpdateChannel = {
+          id: held.channelId,
+          kind: processor.kind,
+          projectId,
+          groupId: held.groupId,
+          credentials: held.credentials,
+        };
+        await runUpdate(
+          deps,
+          held.id,
+          params.token,
+          { processor, channel, update: update.parsed },
+          {
+            first,
+            ...('id' in row ? { row } : {}),
+          },
+        );
+      },
+      () => first.place.leave(),
+    ),
+    `an update of channel ${params.channelId}`,
+  );
+  const [row] = await stored;
+  return row !== undefined;
 }
 
 interface TakenUpdate<T> {
@@ -172,16 +285,27 @@ function processInOrder(
     (a, b) => a.row.channelId - b.row.channelId || Number(a.row.updateId - b.row.updateId),
   );
   return sorted.map(({ row, run: taken }) => {
-    const key = `${row.channelId}:${row.chat || `update-${row.id}`}`;
-    const run = (chats.get(key) ?? Promise.resolve())
-      .then(() => (taken ? runUpdate(deps, row.id, token, taken) : processUpdate(deps, row.id, token)))
-      .catch((error: Error) => console.error(`[channels] update ${row.id} failed:`, error.message));
-    chats.set(key, run);
-    void run.then(() => {
-      if (chats.get(key) === run) chats.delete(key);
-    });
-    return run;
+    const key = chatKey(row.channelId, row.chat || `update-${row.id}`);
+    return inChat(
+      key,
+      (chats.get(key) ?? Promise.resolve()).then(() =>
+        taken ? runUpdate(deps, row.id, token, taken) : processUpdate(deps, row.id, token),
+      ),
+      `update ${row.id}`,
+    );
   });
+}
+
+const chatKey = (channelId: number, chat: string) => `${channelId}:${chat}`;
+
+/** `run` as its chat's last processing in this process; its failure is logged (and recorded by runUpdate). */
+function inChat(key: string, run: Promise<void>, what: string): Promise<void> {
+  const settled = run.catch((error: Error) => console.error(`[channels] ${what} failed:`, error.message));
+  chats.set(key, settled);
+  void settled.then(() => {
+    if (chats.get(key) === settled) chats.delete(key);
+  });
+  return settled;
 }
 
 /** The processor of a kind, read when the sweeper needs it (the modules import this file). */
@@ -224,27 +348,42 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
   });
 }
 
-/** Runs an update this process holds for processing. */
+/**
+ * Runs an update this process holds for processing. A client claimed ahead and left unused by
+ * the processor (it failed before its event) is released, and its place here left.
+ */
 async function runUpdate<T>(
   deps: EngineDeps,
   updateRowId: bigint,
   token: string,
   { processor, channel, update }: TakenUpdate<T>,
+  claimedAhead?: ClaimedAhead,
 ): Promise<void> {
   const sql = plainSql(deps.db);
   const params = { id: String(updateRowId), token };
   try {
-    await processor.run(deps, channel, update, {
-      done: { statement: finish, params },
-      async notProcessed(reason, onChannel = reason) {
-        // On the channel first: an update marked processed has its reason shown.
-        await recordNotProcessed(deps.db, channel.id, onChannel);
-        await sql.run(finishNotProcessed, { error: reason, ...params });
+    await processor.run(
+      deps,
+      channel,
+      update,
+      {
+        done: { statement: finish, params },
+        async notProcessed(reason, onChannel = reason) {
+          // On the channel first: an update marked processed has its reason shown.
+          await recordNotProcessed(deps.db, channel.id, onChannel);
+          await sql.run(finishNotProcessed, { error: reason, ...params });
+        },
       },
-    });
+      claimedAhead,
+    );
   } catch (error) {
     await sql.run(recordFailure, { error: (error as Error).message, maxAttempts: MAX_ATTEMPTS, ...params });
     throw error;
+  } finally {
+    if (claimedAhead && !claimedAhead.used) {
+      claimedAhead.first.place.leave();
+      if (claimedAhead.row) await releaseLease(sql, claimedAhead.row.id, claimedAhead.first.token);
+    }
   }
 }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
-import { parseUpdate } from '@/lib/tg/inbound';
+import { parseUpdate, type TgInbound } from '@/lib/tg/inbound';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
@@ -12,10 +12,17 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { createProject } from '@/server/projects/project-service';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
-import { KEEP_PROCESSED_DAYS, processUpdate, sweepChannelUpdates } from '../inbound/pipeline';
+import {
+  type AcceptedUpdate,
+  type InboundProcessor,
+  KEEP_PROCESSED_DAYS,
+  processUpdate,
+  storeUpdates as storeChannelUpdates,
+  sweepChannelUpdates,
+} from '../inbound/pipeline';
 import { connectTgChannel } from './channel-service';
 import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
-import { storeUpdates } from './updates';
+import { storeUpdates, tgInbound } from './updates';
 
 /**
  * Accepted updates: processed at once by the process that stored them, under its hold; the
@@ -74,6 +81,15 @@ const textUpdate = (chat: number, text: string) => {
     inbound: parseUpdate(payload, { botUsername: 'order_bot' }),
   };
 };
+
+/** An update as the pipeline takes it from the tg channel (updates.ts). */
+const accepted = (u: ReturnType<typeof textUpdate>): AcceptedUpdate<TgInbound> => ({
+  externalId: String(u.updateId),
+  order: u.updateId,
+  chat: u.inbound.kind === 'message' ? String(u.inbound.chatId) : '',
+  payload: u.payload,
+  parsed: u.inbound,
+});
 
 /** A row as a process that died while holding it leaves it: unprocessed, its hold expired. */
 const abandoned = (u: ReturnType<typeof textUpdate>, chat: number) =>
@@ -226,5 +242,185 @@ describe('processing accepted updates', () => {
       orderBy: { id: 'asc' },
     });
     expect(left.map((r) => r.id)).toEqual([rows[1].id, rows[2].id]);
+  });
+});
+
+describe("a webhook's update, stored with its client claimed in the same statement", () => {
+  // The webhook checks a request against its copy of the channel; the insert checks the copy.
+  const secret = 'the-webhook-secret';
+  const webhook = () => ({ secret, groupId: 'order_bot', projectId });
+  beforeAll(async () => {
+    await db.channel.update({
+      where: { id: channelId },
+      data: { receiveMode: 'webhook', inboundSecret: secret },
+    });
+  });
+
+  const clientOf = (chat: number) =>
+    db.client.findFirstOrThrow({ where: { projectId, platformId: String(chat) } });
+  /**
+   * A client who wrote before and whose chat is idle here (the answer's outcome recorded), so
+   * the next update's statement finds and claims them.
+   */
+  async function knownClient(): Promise<number> {
+    const chat = nextChat++;
+    const u = textUpdate(chat, 'hello');
+    expect(await storeUpdates(deps, channelId, [u], webhook())).toBe(true);
+    await waitFor(
+      () =>
+        db.message.findFirst({
+          where: { text: 'Got hello', delivered: true, client: { platformId: String(chat) } },
+        }),
+      'the answer recorded delivered',
+    );
+    return chat;
+  }
+
+  /** The tg processor, or `run` instead, started only once the gate opens. */
+  function gated(run: InboundProcessor<TgInbound>['run'] = tgInbound.run) {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const processor: InboundProcessor<TgInbound> = {
+      ...tgInbound,
+      run: async (...args) => {
+        await gate;
+        return run(...args);
+      },
+    };
+    return { processor, open };
+  }
+
+  it('claims the client as it stores the update, and runs the event on that claim', async () => {
+    const chat = await knownClient();
+    const { processor, open } = gated();
+    const u = textUpdate(chat, 'one');
+    expect(await storeChannelUpdates(deps, processor, channelId, [accepted(u)], webhook())).toBe(true);
+    // Held before the processing starts: taken by the insert's statement.
+    expect((await clientOf(chat)).leaseToken).not.toBeNull();
+    open();
+    await processed(u.updateId);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(['hello', 'Got hello', 'one', 'Got one']);
+    expect(await clientOf(chat)).toMatchObject({ leaseToken: null, leaseUntil: null });
+  });
+
+  it('keeps a chat in update_id order whichever way each update is claimed', async () => {
+    const chat = await knownClient();
+    const updates = ['one', 'two', 'three'].map((text) => textUpdate(chat, text));
+    for (const u of updates) expect(await storeUpdates(deps, channelId, [u], webhook())).toBe(true);
+    await processed(updates[2].updateId);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual([
+      'hello',
+      'Got hello',
+      'one',
+      'Got one',
+      'two',
+      'Got two',
+      'three',
+      'Got three',
+    ]);
+    expect(await clientOf(chat)).toMatchObject({ leaseToken: null, leaseUntil: null });
+  });
+
+  it('waits for a client another process holds, then runs the event', async () => {
+    const chat = await knownClient();
+    const { id } = await clientOf(chat);
+    await db.client.update({
+      where: { id },
+      data: { leaseToken: 'another-process', leaseUntil: new Date(Date.now() + 60_000) },
+    });
+    const u = textUpdate(chat, 'waiting');
+    expect(await storeUpdates(deps, channelId, [u], webhook())).toBe(true);
+    // Stored and taken for processing, and the other process's lease untouched.
+    expect(
+      await db.channelUpdate.findFirstOrThrow({ where: { channelId, updateId: u.updateId } }),
+    ).toMatchObject({ attempts: 1, processedAt: null });
+    expect(await clientOf(chat)).toMatchObject({ leaseToken: 'another-process' });
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(['hello', 'Got hello']);
+    // The other process's event ends.
+    await db.client.update({ where: { id }, data: { leaseToken: null, leaseUntil: null } });
+    await processed(u.updateId);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual([
+      'hello',
+      'Got hello',
+      'waiting',
+      'Got waiting',
+    ]);
+  });
+
+  it('claims nothing for an update behind an earlier one of its chat, nor for a repeat', async () => {
+    const chat = await knownClient();
+    const first = textUpdate(chat, 'first');
+    const second = textUpdate(chat, 'second');
+    await abandoned(first, chat);
+    expect(await storeUpdates(deps, channelId, [second], webhook())).toBe(true);
+    await waitFor(
+      () =>
+        db.channelUpdate.findFirst({
+          where: { channelId, updateId: second.updateId, claimedUntil: null, processedAt: null },
+        }),
+      'the later update left to the sweeper',
+    );
+    // A lease taken here would keep the sweeper's events waiting for it.
+    expect(await clientOf(chat)).toMatchObject({ leaseToken: null });
+    expect(await sweepChannelUpdates(deps)).toBe(2);
+    // The messenger sends the second again: stored once, processed once.
+    expect(await storeUpdates(deps, channelId, [second], webhook())).toBe(true);
+    expect(await clientOf(chat)).toMatchObject({ leaseToken: null });
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual([
+      'hello',
+      'Got hello',
+      'first',
+      'Got first',
+      'second',
+      'Got second',
+    ]);
+  });
+
+  it('creates a first contact as a webhook update comes, claimed by its event', async () => {
+    const chat = nextChat++;
+    const u = textUpdate(chat, 'new here');
+    expect(await storeUpdates(deps, channelId, [u], webhook())).toBe(true);
+    await processed(u.updateId);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(['new here', 'Got new here']);
+    expect(await clientOf(chat)).toMatchObject({ leaseToken: null });
+  });
+
+  it('stores nothing and claims nothing on a stale copy of the channel', async () => {
+    const chat = await knownClient();
+    const u = textUpdate(chat, 'stale');
+    expect(await storeUpdates(deps, channelId, [u], { ...webhook(), secret: 'an-old-secret' })).toBe(false);
+    expect(await db.channelUpdate.count({ where: { channelId, updateId: u.updateId } })).toBe(0);
+    expect(await clientOf(chat)).toMatchObject({ leaseToken: null });
+    // The client's place here was given back: the next update runs.
+    const next = textUpdate(chat, 'fresh');
+    expect(await storeUpdates(deps, channelId, [next], webhook())).toBe(true);
+    await processed(next.updateId);
+  });
+
+  it('frees a client claimed with its update when processing fails before the event', async () => {
+    const chat = await knownClient();
+    const { processor, open } = gated(async () => {
+      throw new Error('the processor failed before its event');
+    });
+    const u = textUpdate(chat, 'lost');
+    expect(await storeChannelUpdates(deps, processor, channelId, [accepted(u)], webhook())).toBe(true);
+    expect((await clientOf(chat)).leaseToken).not.toBeNull();
+    open();
+    await waitFor(
+      () =>
+        db.channelUpdate.findFirst({
+          where: { channelId, updateId: u.updateId, error: 'the processor failed before its event' },
+        }),
+      'the failed attempt recorded',
+    );
+    await waitFor(
+      async () => (await clientOf(chat)).leaseToken === null,
+      'the client claimed with the update freed',
+    );
+    // Its place here was given back too: the sweeper's retry runs the event.
+    expect(await sweepChannelUpdates(deps)).toBe(1);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(['hello', 'Got hello', 'lost', 'Got lost']);
   });
 });

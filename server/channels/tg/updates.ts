@@ -14,12 +14,13 @@ import { plainSql } from '@/server/db/raw-sql';
 import { answersCallbacksItself } from '@/server/db/tg-callback-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import type { LogEntry } from '@/server/engine/events';
-import { handleEvent } from '@/server/engine/handle-event';
+import { type ClaimedAhead, type EventTarget, handleEvent } from '@/server/engine/handle-event';
 import {
   type InboundProcessor,
   storeUpdates as storeChannelUpdates,
   type UpdateChannel,
   type UpdateEnd,
+  type WebhookCheck,
 } from '../inbound/pipeline';
 import { channelBot } from './channel-service';
 import { tgFileUrl } from './files';
@@ -51,7 +52,7 @@ export function storeUpdates(
   deps: EngineDeps,
   channelId: number,
   updates: AcceptedUpdate[],
-  webhook?: { secret: string; groupId: string },
+  webhook?: WebhookCheck,
 ): Promise<boolean> {
   return storeChannelUpdates(
     deps,
@@ -128,6 +129,22 @@ async function followMembership(db: Db, channel: UpdateChannel, m: TgMembershipE
   });
 }
 
+/** The client a message's event is for. */
+function messageTarget(inbound: TgMessageEvent, channel: { id: number; groupId: string }): EventTarget {
+  return {
+    ref: {
+      clientType: inbound.client.clientType,
+      groupId: channel.groupId,
+      platformId: inbound.client.platformId,
+      name: inbound.client.name,
+      // Stored only when the client is created; fetched from the messenger when opened.
+      ...(inbound.chatType === 'private'
+        ? { avatar: tgFileUrl(channel.id, 'avatar', inbound.client.platformId) }
+        : {}),
+    },
+  };
+}
+
 /**
  * Runs an update this process holds for processing; a pressed button is always answered. A
  * message's event marks the update processed in its own final write, so an update is processed
@@ -138,6 +155,7 @@ async function runUpdate(
   channel: UpdateChannel,
   inbound: TgInbound,
   { done, notProcessed }: UpdateEnd,
+  claimedAhead?: ClaimedAhead,
 ): Promise<void> {
   const sql = plainSql(deps.db);
   const queryId =
@@ -156,18 +174,7 @@ async function runUpdate(
       await handleEvent(
         deps,
         channel.projectId,
-        {
-          ref: {
-            clientType: inbound.client.clientType,
-            groupId: channel.groupId,
-            platformId: inbound.client.platformId,
-            name: inbound.client.name,
-            // Stored only when the client is created; fetched from the messenger when opened.
-            ...(inbound.chatType === 'private'
-              ? { avatar: tgFileUrl(channel.id, 'avatar', inbound.client.platformId) }
-              : {}),
-          },
-        },
+        messageTarget(inbound, channel),
         {
           type: 'message',
           text: inbound.text,
@@ -179,6 +186,7 @@ async function runUpdate(
         {
           alsoWrite: done,
           ...(afterFlow && queryId ? { afterStore: (log) => answerAfterFlow(channel, queryId, log) } : {}),
+          ...(claimedAhead ? { claimedAhead } : {}),
         },
       );
     } else if (inbound.kind === 'invalid') {
@@ -223,5 +231,8 @@ function answerAfterFlow(channel: UpdateChannel, queryId: string, log: readonly 
 export const tgInbound: InboundProcessor<TgInbound> = {
   kind: 'tg',
   parse: (payload, channel) => parseUpdate(payload, { botUsername: channel.groupId }),
+  // A pressed button's update reads its project's setting before its event (runUpdate).
+  eventTarget: (inbound, channel) =>
+    inbound.kind === 'message' && !inbound.callbackQueryId ? messageTarget(inbound, channel) : undefined,
   run: runUpdate,
 };

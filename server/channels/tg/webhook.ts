@@ -54,6 +54,8 @@ function sameSecret(given: string | null, expected: string): boolean {
 /** What the webhook checks a request against, per channel id. */
 interface WebhookChannel {
   id: number;
+  /** Never changes: an update's client is claimed in its project as the update is stored. */
+  projectId: number;
   groupId: string;
   inboundSecret: string;
 }
@@ -179,6 +181,7 @@ export async function answerTgWebhook(request: TgWebhookRequest): Promise<TgWebh
     const stored = await storeUpdates(deps, admit.id, [{ updateId, payload: raw as object, inbound }], {
       secret: admit.inboundSecret,
       groupId: admit.groupId,
+      projectId: admit.projectId,
     });
     if (stored) return answer(200);
     // The copy was stale (or the channel changed since it was read): checked again as it is now.
