@@ -80,6 +80,12 @@ export interface UpdateEnd {
   /** Marks the update processed: joined into the event's statement, or run on its own. */
   done: AlsoWrite;
   /**
+   * Called once the update's event is stored, before its messages are sent (handleEvent's
+   * `afterStore`): the chat's next update may start, and the messages wait for the previous
+   * update's processing to end. Without it the next update waits for this one to end.
+   */
+  stored(): Promise<void>;
+  /**
    * An update that cannot be processed (malformed): processed, with why; `onChannel` is the
    * channel's last error (the reason, unless the channel names the update too).
    */
@@ -198,7 +204,8 @@ function claimableAhead<T>(
   { projectId, groupId }: WebhookCheck,
 ): Ahead | undefined {
   const key = chatKey(channelId, update.chat);
-  if (projectId === undefined || update.chat === '' || chats.has(key)) return undefined;
+  // A chat whose last update's event is stored only sends: its client is free to claim.
+  if (projectId === undefined || update.chat === '' || chats.get(key)?.isStored === false) return undefined;
   const target = processor.eventTarget?.(update.parsed, { id: channelId, groupId });
   const first = target && takeFirstPlace(projectId, target);
   return first ? { chatKey: key, projectId, target, first } : undefined;
@@ -227,35 +234,28 @@ async function storeAndClaim<T>(
   // In the chat's order before any await, as processInOrder queues.
   inChat(
     key,
-    stored.then(
-      async ([row]) => {
-        const held = row?.held;
-        if (!row || !held?.id || held.behind !== false) {
-          first.place.leave();
-          // Behind an earlier update of its chat: claimed in its turn, as processInOrder does.
-          if (held?.id) await processUpdate(deps, held.id, params.token);
-          return;
-        }
-        const channel: UpdateChannel = {
-          id: held.channelId,
-          kind: processor.kind,
-          projectId,
-          groupId: held.groupId,
-          credentials: held.credentials,
-        };
-        await runUpdate(
-          deps,
-          held.id,
-          params.token,
-          { processor, channel, update: update.parsed },
-          {
-            first,
-            ...('id' in row ? { row } : {}),
-          },
-        );
-      },
-      () => first.place.leave(),
-    ),
+    async (turn) => {
+      // A failed statement is the caller's error; the place is given back.
+      const [row] = await stored.catch(() => []);
+      const held = row?.held;
+      if (!row || !held?.id || held.behind !== false) {
+        first.place.leave();
+        // Behind an earlier update of its chat: claimed in its turn, as processInOrder does.
+        if (held?.id) await processUpdate(deps, held.id, params.token, turn);
+        return;
+      }
+      const channel: UpdateChannel = {
+        id: held.channelId,
+        kind: processor.kind,
+        projectId,
+        groupId: held.groupId,
+        credentials: held.credentials,
+      };
+      await runUpdate(deps, held.id, params.token, { processor, channel, update: update.parsed }, turn, {
+        first,
+        ...('id' in row ? { row } : {}),
+      });
+    },
     `an update of channel ${params.channelId}`,
   );
   const [row] = await stored;
@@ -268,8 +268,29 @@ interface TakenUpdate<T> {
   update: T;
 }
 
-/** This process's updates per chat: each starts when the one before it has finished. */
-const chats = new Map<string, Promise<void>>();
+/**
+ * This process's last update of each chat. An update's processing starts once the previous
+ * one's event is stored (or its processing ended), and its event's messages are sent once the
+ * previous one's processing ended: events and messages keep the chat's order, and the next
+ * update's event runs while the previous one's messages are sent.
+ */
+interface ChatTail {
+  /** The update's event is stored, or its processing ended. */
+  stored: Promise<void>;
+  isStored: boolean;
+  /** Its processing, and every earlier update's of the chat, ended. */
+  done: Promise<void>;
+}
+const chats = new Map<string, ChatTail>();
+
+/** An update's place in its chat's order (see ChatTail), as the processor's `end.stored` gives it. */
+interface ChatTurn {
+  /** Marks the update's event stored, then waits for the previous update's processing to end. */
+  eventStored(): Promise<void>;
+}
+
+/** The turn of an update processed outside any chat's order (a test's direct call). */
+const ALONE: ChatTurn = { eventStored: async () => {} };
 
 /**
  * Processes held rows, each chat's in order behind the ones this process already runs. Queued
@@ -284,28 +305,51 @@ function processInOrder(
   const sorted = [...held].sort(
     (a, b) => a.row.channelId - b.row.channelId || Number(a.row.updateId - b.row.updateId),
   );
-  return sorted.map(({ row, run: taken }) => {
-    const key = chatKey(row.channelId, row.chat || `update-${row.id}`);
-    return inChat(
-      key,
-      (chats.get(key) ?? Promise.resolve()).then(() =>
-        taken ? runUpdate(deps, row.id, token, taken) : processUpdate(deps, row.id, token),
-      ),
+  return sorted.map(({ row, run: taken }) =>
+    inChat(
+      chatKey(row.channelId, row.chat || `update-${row.id}`),
+      (turn) =>
+        taken ? runUpdate(deps, row.id, token, taken, turn) : processUpdate(deps, row.id, token, turn),
       `update ${row.id}`,
-    );
-  });
+    ),
+  );
 }
 
 const chatKey = (channelId: number, chat: string) => `${channelId}:${chat}`;
 
-/** `run` as its chat's last processing in this process; its failure is logged (and recorded by runUpdate). */
-function inChat(key: string, run: Promise<void>, what: string): Promise<void> {
-  const settled = run.catch((error: Error) => console.error(`[channels] ${what} failed:`, error.message));
-  chats.set(key, settled);
-  void settled.then(() => {
-    if (chats.get(key) === settled) chats.delete(key);
+/**
+ * Queues `process` as its chat's last update here (see ChatTail); its failure is logged (and
+ * recorded by runUpdate). Resolves when its processing ended.
+ */
+function inChat(key: string, process: (turn: ChatTurn) => Promise<void>, what: string): Promise<void> {
+  const previous = chats.get(key);
+  let resolveStored!: () => void;
+  const tail: ChatTail = {
+    stored: new Promise((resolve) => {
+      resolveStored = resolve;
+    }),
+    isStored: false,
+    done: Promise.resolve(),
+  };
+  const markStored = () => {
+    tail.isStored = true;
+    resolveStored();
+  };
+  const turn: ChatTurn = {
+    async eventStored() {
+      markStored();
+      await previous?.done;
+    },
+  };
+  const run = (previous?.stored ?? Promise.resolve())
+    .then(() => process(turn))
+    .catch((error: Error) => console.error(`[channels] ${what} failed:`, error.message))
+    .finally(markStored);
+  tail.done = Promise.all([run, previous?.done]).then(() => {
+    if (chats.get(key) === tail) chats.delete(key);
   });
-  return settled;
+  chats.set(key, tail);
+  return run;
 }
 
 /** The processor of a kind, read when the sweeper needs it (the modules import this file). */
@@ -318,7 +362,12 @@ async function processorOf(kind: string): Promise<InboundProcessor<unknown> | un
  * Runs one update held under `token` through the engine. Does nothing when the update was
  * processed or taken by another process meanwhile.
  */
-export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token: string): Promise<void> {
+export async function processUpdate(
+  deps: EngineDeps,
+  updateRowId: bigint,
+  token: string,
+  turn: ChatTurn = ALONE,
+): Promise<void> {
   const [claimed] = await plainSql(deps.db).run(claimHeld, {
     id: String(updateRowId),
     token,
@@ -341,11 +390,13 @@ export async function processUpdate(deps: EngineDeps, updateRowId: bigint, token
     });
     return;
   }
-  await runUpdate(deps, updateRowId, token, {
-    processor,
-    channel,
-    update: processor.parse(claimed.payload, channel),
-  });
+  await runUpdate(
+    deps,
+    updateRowId,
+    token,
+    { processor, channel, update: processor.parse(claimed.payload, channel) },
+    turn,
+  );
 }
 
 /**
@@ -357,6 +408,7 @@ async function runUpdate<T>(
   updateRowId: bigint,
   token: string,
   { processor, channel, update }: TakenUpdate<T>,
+  turn: ChatTurn,
   claimedAhead?: ClaimedAhead,
 ): Promise<void> {
   const sql = plainSql(deps.db);
@@ -368,6 +420,7 @@ async function runUpdate<T>(
       update,
       {
         done: { statement: finish, params },
+        stored: turn.eventStored,
         async notProcessed(reason, onChannel = reason) {
           // On the channel first: an update marked processed has its reason shown.
           await recordNotProcessed(deps.db, channel.id, onChannel);

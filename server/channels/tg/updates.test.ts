@@ -21,7 +21,7 @@ import {
   sweepChannelUpdates,
 } from '../inbound/pipeline';
 import { connectTgChannel } from './channel-service';
-import { type FakeBot, type FakeBotApi, startFakeBotApi } from './testing/fake-bot-api';
+import { type FakeBot, type FakeBotApi, type Interception, startFakeBotApi } from './testing/fake-bot-api';
 import { storeUpdates, tgInbound } from './updates';
 
 /**
@@ -256,6 +256,8 @@ describe("a webhook's update, stored with its client claimed in the same stateme
     });
   });
 
+  /** A known client's messages and the bot's answers, after their first 'hello'. */
+  const conversation = (...texts: string[]) => ['hello', ...texts].flatMap((t) => [t, `Got ${t}`]);
   const clientOf = (chat: number) =>
     db.client.findFirstOrThrow({ where: { projectId, platformId: String(chat) } });
   /**
@@ -301,7 +303,7 @@ describe("a webhook's update, stored with its client claimed in the same stateme
     expect((await clientOf(chat)).leaseToken).not.toBeNull();
     open();
     await processed(u.updateId);
-    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(['hello', 'Got hello', 'one', 'Got one']);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(conversation('one'));
     expect(await clientOf(chat)).toMatchObject({ leaseToken: null, leaseUntil: null });
   });
 
@@ -310,17 +312,41 @@ describe("a webhook's update, stored with its client claimed in the same stateme
     const updates = ['one', 'two', 'three'].map((text) => textUpdate(chat, text));
     for (const u of updates) expect(await storeUpdates(deps, channelId, [u], webhook())).toBe(true);
     await processed(updates[2].updateId);
-    expect((await messagesOf(chat)).map((m) => m.text)).toEqual([
-      'hello',
-      'Got hello',
-      'one',
-      'Got one',
-      'two',
-      'Got two',
-      'three',
-      'Got three',
-    ]);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(conversation('one', 'two', 'three'));
     expect(await clientOf(chat)).toMatchObject({ leaseToken: null, leaseUntil: null });
+  });
+
+  it("runs a chat's next update while the previous answer is sent, and sends its answer after", async () => {
+    const chat = await knownClient();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const arrived: string[] = [];
+    fake.intercept = async ({ method, params }): Promise<Interception> => {
+      if (method !== 'sendMessage' || params.chat_id !== String(chat)) return 'process';
+      arrived.push(String(params.text));
+      if (params.text === 'Got one') await held;
+      return 'process';
+    };
+    try {
+      const one = textUpdate(chat, 'one');
+      const two = textUpdate(chat, 'two');
+      expect(await storeUpdates(deps, channelId, [one], webhook())).toBe(true);
+      await waitFor(async () => arrived.includes('Got one'), "the first answer's request at the messenger");
+      expect(await storeUpdates(deps, channelId, [two], webhook())).toBe(true);
+      // The second update's event is stored while the first answer is still on its way…
+      await processed(two.updateId);
+      // …and its answer waits for it.
+      expect(arrived).toEqual(['Got one']);
+      release();
+      await waitFor(async () => repliesTo(chat).length === 3, 'both answers sent');
+      expect(arrived).toEqual(['Got one', 'Got two']);
+      expect((await messagesOf(chat)).map((m) => m.text)).toEqual(conversation('one', 'two'));
+    } finally {
+      release();
+      fake.intercept = null;
+    }
   });
 
   it('waits for a client another process holds, then runs the event', async () => {
@@ -337,16 +363,11 @@ describe("a webhook's update, stored with its client claimed in the same stateme
       await db.channelUpdate.findFirstOrThrow({ where: { channelId, updateId: u.updateId } }),
     ).toMatchObject({ attempts: 1, processedAt: null });
     expect(await clientOf(chat)).toMatchObject({ leaseToken: 'another-process' });
-    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(['hello', 'Got hello']);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(conversation());
     // The other process's event ends.
     await db.client.update({ where: { id }, data: { leaseToken: null, leaseUntil: null } });
     await processed(u.updateId);
-    expect((await messagesOf(chat)).map((m) => m.text)).toEqual([
-      'hello',
-      'Got hello',
-      'waiting',
-      'Got waiting',
-    ]);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(conversation('waiting'));
   });
 
   it('claims nothing for an update behind an earlier one of its chat, nor for a repeat', async () => {
@@ -368,14 +389,7 @@ describe("a webhook's update, stored with its client claimed in the same stateme
     // The messenger sends the second again: stored once, processed once.
     expect(await storeUpdates(deps, channelId, [second], webhook())).toBe(true);
     expect(await clientOf(chat)).toMatchObject({ leaseToken: null });
-    expect((await messagesOf(chat)).map((m) => m.text)).toEqual([
-      'hello',
-      'Got hello',
-      'first',
-      'Got first',
-      'second',
-      'Got second',
-    ]);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(conversation('first', 'second'));
   });
 
   it('creates a first contact as a webhook update comes, claimed by its event', async () => {
@@ -421,6 +435,6 @@ describe("a webhook's update, stored with its client claimed in the same stateme
     );
     // Its place here was given back too: the sweeper's retry runs the event.
     expect(await sweepChannelUpdates(deps)).toBe(1);
-    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(['hello', 'Got hello', 'lost', 'Got lost']);
+    expect((await messagesOf(chat)).map((m) => m.text)).toEqual(conversation('lost'));
   });
 });

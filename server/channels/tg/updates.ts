@@ -154,7 +154,7 @@ async function runUpdate(
   deps: EngineDeps,
   channel: UpdateChannel,
   inbound: TgInbound,
-  { done, notProcessed }: UpdateEnd,
+  { done, stored, notProcessed }: UpdateEnd,
   claimedAhead?: ClaimedAhead,
 ): Promise<void> {
   const sql = plainSql(deps.db);
@@ -185,7 +185,10 @@ async function runUpdate(
         },
         {
           alsoWrite: done,
-          ...(afterFlow && queryId ? { afterStore: (log) => answerAfterFlow(channel, queryId, log) } : {}),
+          async afterStore(log) {
+            if (afterFlow && queryId) await answerAfterFlow(channel, queryId, log);
+            await stored();
+          },
           ...(claimedAhead ? { claimedAhead } : {}),
         },
       );
