@@ -193,9 +193,10 @@ interface Ahead {
 
 /**
  * The client an update is stored and claimed with: a webhook's one update of a chat, whose
- * processing is one event (the processor's `eventTarget`), when nothing of that chat or client
- * is queued in this process. The client's first place is taken here, before the statement, so
- * no event of the client can come in between; the chat's, by storeAndClaim, before it awaits.
+ * processing is one event (the processor's `eventTarget`), when the chat's last update here
+ * has its event stored (it may still be sending) and no event of the client is queued here. The
+ * client's first place is taken here, before the statement, so no event of the client can come
+ * in between; the chat's, by storeAndClaim, before it awaits.
  */
 function claimableAhead<T>(
   processor: InboundProcessor<T>,
