@@ -57,6 +57,8 @@ export interface EventOptions {
 
 export interface ClaimedAhead {
   first: FirstPlace;
+  /** The client it was claimed as (the event's target: the source need not make it again). */
+  target: EventTarget;
   row?: ClaimRow;
   /** Set once an event took it: its source no longer releases it. */
   used?: boolean;

@@ -254,6 +254,7 @@ async function storeAndClaim<T>(
       };
       await runUpdate(deps, held.id, params.token, { processor, channel, update: update.parsed }, turn, {
         first,
+        target,
         ...('id' in row ? { row } : {}),
       });
     },

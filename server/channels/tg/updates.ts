@@ -174,7 +174,8 @@ async function runUpdate(
       await handleEvent(
         deps,
         channel.projectId,
-        messageTarget(inbound, channel),
+        // As the update's store claimed it, or made now.
+        claimedAhead?.target ?? messageTarget(inbound, channel),
         {
           type: 'message',
           text: inbound.text,
