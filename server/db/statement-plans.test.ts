@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { recordSend, storeHeldAndClaim } from '@/server/engine/store';
+import { recordSends, storeHeldAndClaim } from '@/server/engine/store';
 import { createProject } from '@/server/projects/project-service';
 import { insertHeld } from './channel-update-sql';
 import { type PreparedStatement, prefixed, preparedStatementName, sqlTransaction } from './raw-sql';
@@ -63,12 +63,16 @@ it.runIf(process.env.TEST_DATABASE_URL)(
         platformId: String(run),
       }),
     }));
-    const sent = await plansOf(recordSend, (run) => ({
-      outboxId: String(run),
-      messageId: String(run),
-      delivered: true,
-      error: null,
-      externalId: String(run),
+    const sent = await plansOf(recordSends.statement, (run) => ({
+      rows: JSON.stringify([
+        {
+          outboxId: String(run),
+          messageId: String(run),
+          delivered: true,
+          error: null,
+          externalId: String(run),
+        },
+      ]),
     }));
     for (const plans of [stored, storedAndClaimed, sent])
       expect(plans).toEqual({ custom: 5, kept: RUNS - 5 });

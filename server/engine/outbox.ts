@@ -17,7 +17,7 @@ import {
   pruneDoneOutbox,
   recordOutcome,
   recordPartsSent,
-  recordSend,
+  recordSends,
 } from './store';
 
 /**
@@ -52,8 +52,9 @@ async function keepClaimed<T>(deps: EngineDeps, rows: { id: bigint }[], work: ()
  * soon as it comes: a process that dies between two sends has recorded the first, so the
  * sweeper does not send it again. A message the channel sends in parts (a photo, then a long
  * text) has each answered part but the last recorded on its row, and a try taken over after a
- * crash starts from the next part. The next send waits for that one short statement; the tg
- * messenger spaces a chat's messages a second apart anyway.
+ * crash starts from the next part. The next send waits for that record: one short statement,
+ * shared with the sends of other clients answered meanwhile (recordSends); the tg messenger
+ * spaces a chat's messages a second apart anyway.
  */
 export async function sendMessages(
   deps: EngineDeps,
@@ -76,7 +77,7 @@ export async function sendMessages(
       .catch((error: Error): DeliveryResult => ({ delivered: false, error: error.message }));
     message.delivered = result.delivered;
     message.error = result.error ?? null;
-    await sql.run(recordSend, {
+    await recordSends.run(deps.db, {
       outboxId: String(outboxId),
       messageId: String(message.id),
       delivered: message.delivered,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { valueKey } from '@/server/contacts/variable-limits';
 import type { VariableWrites } from '@/server/contacts/variable-store';
+import { BatchedStatement } from '@/server/db/batched-statement';
 import { INSERT_HELD_SQL, insertedRow } from '@/server/db/channel-update-sql';
 import {
   CLIENT_WHERE,
@@ -338,15 +339,35 @@ export const storeEvent = new PreparedStatement(
  * parameters: an array of outcomes left PostgreSQL a choice between re-planning at every send
  * and a plan sized for a hundred rows that scanned both tables.
  */
-export const recordSend = new PreparedStatement(
-  `WITH message AS (
-     UPDATE "Message" SET delivered = $delivered::boolean, error = $error::text,
-       status = (CASE WHEN $delivered::boolean THEN 'sent' ELSE 'failed' END)::"DeliveryStatus",
-       "externalId" = $externalId::text
-     WHERE id = $messageId::bigint
-   )
-   UPDATE "Outbox" SET state = 'done', "doneAt" = ${DB_NOW}, error = $error::text
-   WHERE id = $outboxId::bigint`,
+/** A send's answer, recorded on its message and its outbox row together. */
+export interface SendOutcome {
+  outboxId: string;
+  messageId: string;
+  delivered: boolean;
+  error: string | null;
+  externalId: string | null;
+}
+
+/**
+ * Records sends' answers, those of sends answered at once in one statement (BatchedStatement).
+ * Rows are found by `id = ANY (…)`, an index condition on the primary key: a plan kept from a
+ * connection's first runs on a nearly empty table would otherwise read the whole table for
+ * each batch once it has grown (a hash join over a sequential scan).
+ */
+export const recordSends = new BatchedStatement<SendOutcome>(
+  new PreparedStatement(
+    `WITH sent AS (
+       SELECT * FROM jsonb_to_recordset($rows::jsonb)
+         AS s ("outboxId" bigint, "messageId" bigint, delivered boolean, error text, "externalId" text)
+     ), message AS (
+       UPDATE "Message" m SET delivered = s.delivered, error = s.error,
+         status = (CASE WHEN s.delivered THEN 'sent' ELSE 'failed' END)::"DeliveryStatus",
+         "externalId" = s."externalId"
+       FROM sent s WHERE m.id = ANY (ARRAY(SELECT "messageId" FROM sent)) AND m.id = s."messageId"
+     )
+     UPDATE "Outbox" o SET state = 'done', "doneAt" = ${DB_NOW}, error = s.error
+     FROM sent s WHERE o.id = ANY (ARRAY(SELECT "outboxId" FROM sent)) AND o.id = s."outboxId"`,
+  ),
 );
 
 /** A message's first `count` parts were answered: a send taken over after a crash starts after them. */

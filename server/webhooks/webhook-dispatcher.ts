@@ -3,6 +3,7 @@ import type { DeliveryStatus } from '@/lib/history-message';
 import { AdaptiveConcurrency } from '@/lib/webhooks/adaptive-concurrency';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
+import { GroupWrite } from '@/server/db/group-write';
 import { plainSql } from '@/server/db/raw-sql';
 import {
   finishOutboxes,
@@ -127,9 +128,8 @@ interface Settled {
 export class WebhookDispatcher {
   private readonly lanes = new Map<number, Lane>();
   private readonly held = new Map<string, Held>();
-  private settled: Settled[] = [];
-  private flushing: Promise<void> | null = null;
-  private flushScheduled = false;
+  /** The deliveries answered in the same turn of the event loop go in one write. */
+  private readonly answers = new GroupWrite<Settled>((batch) => this.write(batch), FLUSH_MAX);
   private heartbeat: NodeJS.Timeout | null = null;
   private recheckTimer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -175,7 +175,7 @@ export class WebhookDispatcher {
     // Still waiting for an answer: stopped, and left to their retry.
     for (const h of this.held.values()) h.claim.abort(new Error('the worker is stopping'));
     await Promise.all(this.running);
-    await this.flush();
+    await this.answers.drained();
   }
 
   private async fetchLoop(): Promise<void> {
@@ -561,28 +561,10 @@ export class WebhookDispatcher {
   }
 
   private settle(settled: Settled) {
-    this.settled.push(settled);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    // The deliveries answered in the same turn of the event loop go in one write.
-    setImmediate(() => {
-      this.flushScheduled = false;
-      void this.flush();
-    });
+    void this.answers.add(settled);
   }
 
   /** Records a batch of answers, ends their outbox rows and completes their jobs: three statements. */
-  private async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
-    if (!this.settled.length) return;
-    const batch = this.settled.splice(0, FLUSH_MAX);
-    this.flushing = this.write(batch).finally(() => {
-      this.flushing = null;
-    });
-    await this.flushing;
-    if (this.settled.length) void this.flush();
-  }
-
   private async write(batch: Settled[]) {
     const sql = plainSql(this.db);
     const rows = batch.flatMap((s) => (s.row ? [s.row] : []));

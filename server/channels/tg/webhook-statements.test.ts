@@ -9,7 +9,7 @@ import { getDatabase, getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { PipelinedClient } from '@/server/db/pipelined-client';
 import { useFreshAppDatabase } from '@/server/db/test-support';
-import { recordSend } from '@/server/engine/store';
+import { recordSends } from '@/server/engine/store';
 import { createProject } from '@/server/projects/project-service';
 import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
@@ -95,14 +95,14 @@ async function statementsOfUpdate(fn: () => Promise<unknown>): Promise<number> {
     spies.push(all, plain, exec);
     const queue = () => [...plain.mock.calls, ...exec.mock.calls].filter(([t]) => t.includes('pgboss.'));
     count = () => all.mock.calls.length - queue().length;
-    outcomeRecorded = () => plain.mock.calls.some(([t]) => t === recordSend.text);
+    outcomeRecorded = () => plain.mock.calls.some(([t]) => t === recordSends.statement.text);
   } else {
     // The app's pool is of PipelinedClients; the job queue has its own.
     const query = vi.spyOn(pg.Client.prototype, 'query');
     spies.push(query);
     const ours = () => query.mock.calls.filter((_, i) => query.mock.contexts[i] instanceof PipelinedClient);
     count = () => ours().length;
-    outcomeRecorded = () => ours().some(([arg]) => text(arg) === recordSend.text);
+    outcomeRecorded = () => ours().some(([arg]) => text(arg) === recordSends.statement.text);
   }
   try {
     await fn();
