@@ -25,46 +25,84 @@ const CHAT_ENTRY = `(p.chats ->> $chat::text)`;
 const SLOT = `greatest(${NOW_MS}, p."nextAt",
   CASE WHEN ${CHAT_ENTRY} = $releasing::text THEN NULL ELSE ${CHAT_ENTRY}::float8 END)`;
 
+/** A slot as taken: how many ms from now it is, and the chat's entry it set (for `releasing`). */
+export const slotColumns = { waitMs: z.coerce.number(), chatEntry: z.string() };
+const slotRow = z.object(slotColumns);
+export type TakenSlot = z.infer<typeof slotRow>;
+
 /**
  * Takes the next slot of the bot (`botMs` after the previous one) that is also free for the chat
- * (`chatMs` after its previous one), and answers how many ms from now it is. Chats whose slot
- * has passed are dropped from the row, so it holds only the few still ahead.
+ * (`chatMs` after its previous one), and answers how many ms from now it is: a send's slot taken
+ * again (`releasing`), the first ones being taken with their routes (takeSlotsSql). Chats whose
+ * slot has passed are dropped from the row, so it holds only the few still ahead.
  * Every send of the bot queues on this row's lock: it commits without waiting for its WAL to
  * reach the disk (synchronous_commit off for its own transaction), so the lock is held for the
  * statement, not a disk flush. A slot lost in a database crash is a slot already in the past.
- * `channelId` and `from` say where the bot's id comes from: a parameter, or a query the slot
- * is taken with (a send's route, server/db/tg-send-sql.ts) when `where` holds for its row.
  */
-export function takeSlotSql(channelId: string, from: string, where = 'true'): string {
-  return `no_flush AS (SELECT set_config('synchronous_commit', 'off', true)),
+export const takeSlot = new PreparedStatement(
+  `WITH no_flush AS (SELECT set_config('synchronous_commit', 'off', true)),
    slot AS (
    INSERT INTO "ChannelPacing" AS p ("channelId", "nextAt", chats)
-   SELECT ${channelId}, ${NOW_MS} + $botMs::float8,
+   SELECT $channelId::int, ${NOW_MS} + $botMs::float8,
      jsonb_build_object($chat::text, ${NOW_MS} + $chatMs::float8)
-   FROM ${from}, no_flush WHERE ${where}
+   FROM no_flush
    ON CONFLICT ("channelId") DO UPDATE SET
      "nextAt" = ${SLOT} + $botMs::float8,
      chats = coalesce(
        (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(p.chats) e
         WHERE e.key <> $chat::text AND (e.value #>> '{}')::float8 > ${NOW_MS}),
        '{}'::jsonb) || jsonb_build_object($chat::text, ${SLOT} + $chatMs::float8)
-   RETURNING p."nextAt" - $botMs::float8 - ${NOW_MS} AS "waitMs", ${CHAT_ENTRY} AS "chatEntry")`;
-}
-
-/** A slot as taken: how many ms from now it is, and the chat's entry it set (for `releasing`). */
-export const slotColumns = { waitMs: z.coerce.number(), chatEntry: z.string() };
-const slotRow = z.object(slotColumns);
-export type TakenSlot = z.infer<typeof slotRow>;
-
-export const takeSlot = new PreparedStatement(
-  `WITH ${takeSlotSql('$channelId::int', '(SELECT 1) AS one')} SELECT * FROM slot`,
+   RETURNING p."nextAt" - $botMs::float8 - ${NOW_MS} AS "waitMs", ${CHAT_ENTRY} AS "chatEntry")
+   SELECT * FROM slot`,
   slotRow,
 );
 
 /**
+ * takeSlot for several sends at once (`from`: rows of `id`, the channel; `n`, the order they
+ * came in; `chat`; `"botMs"` and `"chatMs"`; at most one row per channel and chat), as if each
+ * took its slot after the one before it: one statement, and one lock of each channel's row, for
+ * them all. A send's slot is the sum of the bot intervals of the channel's sends before it (S)
+ * plus the latest of the row's next slot and, for each send up to it, the later of now and its
+ * chat's entry less that send's own S. Rows are written in channel order, so two statements
+ * never wait for each other's rows. Answers each channel's `chats` as written, from which each
+ * send reads its slot (its chat's entry less its chat interval).
+ */
+export function takeSlotsSql(from: string): string {
+  const slotsOf = (channel: string, nextAt: string, chats: string) =>
+    `SELECT r.chat, r."botMs", r."chatMs", r.before + greatest(${nextAt}, max(
+         greatest(${NOW_MS}, (${chats} ->> r.chat)::float8) - r.before) OVER (ORDER BY r.n)) AS at
+     FROM (
+       SELECT f.*, sum(f."botMs") OVER (ORDER BY f.n) - f."botMs" AS before FROM ${from} f WHERE f.id = ${channel}
+     ) r`;
+  return `no_flush AS (SELECT set_config('synchronous_commit', 'off', true)),
+   slots AS (
+   INSERT INTO "ChannelPacing" AS p ("channelId", "nextAt", chats)
+   SELECT c.id, s.next, s.chats
+   FROM (SELECT DISTINCT id FROM ${from}) c CROSS JOIN no_flush
+   CROSS JOIN LATERAL (
+     SELECT max(x.at + x."botMs") AS next, jsonb_object_agg(x.chat, x.at + x."chatMs") AS chats
+     FROM (${slotsOf('c.id', 'NULL::float8', "'{}'::jsonb")}) x
+   ) s
+   ORDER BY c.id
+   ON CONFLICT ("channelId") DO UPDATE SET ("nextAt", chats) = (
+     SELECT max(x.at + x."botMs"),
+       coalesce(
+         (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(p.chats) e
+          WHERE (e.value #>> '{}')::float8 > ${NOW_MS}
+            AND e.key NOT IN (SELECT f.chat FROM ${from} f WHERE f.id = p."channelId")),
+         '{}'::jsonb) || jsonb_object_agg(x.chat, x.at + x."chatMs")
+     FROM (${slotsOf('p."channelId"', 'p."nextAt"', 'p.chats')}) x)
+   RETURNING p."channelId", p.chats)`;
+}
+
+/** A send's slot as takeSlotsSql took it, read off its channel's `slots` row (`s`) for its request (`f`). */
+export const TAKEN_SLOT_COLUMNS = `(s.chats ->> f.chat)::float8 - f."chatMs" - ${NOW_MS} AS "waitMs",
+  s.chats ->> f.chat AS "chatEntry"`;
+
+/**
  * Takes the channel's next slot (`rateMs` after the previous one) with no spacing per chat (a
  * chat-app number's throughput), and answers how many ms from now it is: `rate` AS ("waitMs").
- * Cheaper than takeSlotSql, which also keeps each chat's next slot.
+ * Cheaper than takeSlot, which also keeps each chat's next slot.
  */
 export function takeRateSlotSql(channelId: string, from: string, where = 'true'): string {
   return `no_flush AS (SELECT set_config('synchronous_commit', 'off', true)),

@@ -82,7 +82,7 @@ describe('GroupWrite', () => {
 
   it('carries at most maxItems a batch', async () => {
     const { batches, gates, write } = gatedWrite();
-    const group = new GroupWrite(write, 2);
+    const group = new GroupWrite(write, { maxItems: 2 });
     const all = [1, 2, 3, 4, 5].map((n) => settled(group.add(n)));
     await until(() => batches.length === 1);
     gates[0].open();

@@ -1,22 +1,24 @@
 /**
  * Writes items many callers add one at a time, in batches: the items added in one turn of the
  * event loop go together, and those added while a batch is being written go in the next, right
- * after it (at most `maxItems` a batch), as a database groups its commits. Under load one write
- * carries many items; alone, an item is written at once. `add` resolves once the batch that
- * carried the item is written, and fails with it; one batch is written at a time.
+ * after it (at most `maxItems` a batch, and, with `distinct`, at most one item of a key), as a
+ * database groups its commits. Under load one write carries many items; alone, an item is
+ * written at once. `add` resolves with the item's result once the batch that carried it is
+ * written, and fails with it; one batch is written at a time.
  */
-export class GroupWrite<Item> {
-  private waiting: { item: Item; resolve(): void; reject(error: unknown): void }[] = [];
+export class GroupWrite<Item, Result = void> {
+  private waiting: { item: Item; resolve(result: Result): void; reject(error: unknown): void }[] = [];
   private writing: Promise<void> | null = null;
   private scheduled = false;
 
   constructor(
-    private readonly write: (batch: Item[]) => Promise<void>,
-    private readonly maxItems = 500,
+    /** Writes a batch; answers each item's result, in the batch's order (nothing when Result is void). */
+    private readonly write: (batch: Item[]) => Promise<unknown>,
+    private readonly options: { maxItems?: number; distinct?: (item: Item) => string } = {},
   ) {}
 
-  add(item: Item): Promise<void> {
-    const written = new Promise<void>((resolve, reject) => this.waiting.push({ item, resolve, reject }));
+  add(item: Item): Promise<Result> {
+    const written = new Promise<Result>((resolve, reject) => this.waiting.push({ item, resolve, reject }));
     if (!this.scheduled && !this.writing) {
       this.scheduled = true;
       setImmediate(() => {
@@ -35,10 +37,10 @@ export class GroupWrite<Item> {
   private drain(): Promise<void> {
     this.writing ??= (async () => {
       while (this.waiting.length) {
-        const batch = this.waiting.splice(0, this.maxItems);
+        const batch = this.nextBatch();
         try {
-          await this.write(batch.map((w) => w.item));
-          for (const w of batch) w.resolve();
+          const results = (await this.write(batch.map((w) => w.item))) as Result[] | undefined;
+          for (let i = 0; i < batch.length; i++) batch[i].resolve(results?.[i] as Result);
         } catch (error) {
           for (const w of batch) w.reject(error);
         }
@@ -46,5 +48,24 @@ export class GroupWrite<Item> {
       this.writing = null;
     })();
     return this.writing;
+  }
+
+  /** The next batch, in the order the items came; an item whose key the batch has waits for the next. */
+  private nextBatch() {
+    const max = this.options.maxItems ?? 500;
+    const { distinct } = this.options;
+    if (!distinct) return this.waiting.splice(0, max);
+    const keys = new Set<string>();
+    const batch: typeof this.waiting = [];
+    const left: typeof this.waiting = [];
+    for (const w of this.waiting) {
+      const key = distinct(w.item);
+      if (batch.length < max && !keys.has(key)) {
+        keys.add(key);
+        batch.push(w);
+      } else left.push(w);
+    }
+    this.waiting = left;
+    return batch;
   }
 }

@@ -4,6 +4,7 @@ import { createProject } from '@/server/projects/project-service';
 import { insertHeld } from './channel-update-sql';
 import { type PreparedStatement, prefixed, preparedStatementName, sqlTransaction } from './raw-sql';
 import { createTestDatabase, type TestDatabase } from './test-support';
+import { sendRoutesWithSlots } from './tg-send-sql';
 
 /**
  * PostgreSQL plans a kept statement for its first five runs on a connection, then keeps one
@@ -74,7 +75,21 @@ it.runIf(process.env.TEST_DATABASE_URL)(
         },
       ]),
     }));
-    for (const plans of [stored, storedAndClaimed, sent])
+    const routed = await plansOf(sendRoutesWithSlots, (run) => ({
+      rows: JSON.stringify([
+        {
+          projectId: 1,
+          clientType: 1,
+          groupId: 'plans_bot',
+          clientId: run,
+          chat: String(run),
+          botMs: 35,
+          chatMs: 1000,
+        },
+      ]),
+      stateKey: 'tg_business_connection_id',
+    }));
+    for (const plans of [stored, storedAndClaimed, sent, routed])
       expect(plans).toEqual({ custom: 5, kept: RUNS - 5 });
   },
 );

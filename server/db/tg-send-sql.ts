@@ -1,33 +1,52 @@
 import { z } from 'zod';
-import { slotColumns, takeSlotSql } from './channel-pacing-sql';
+import { slotColumns, TAKEN_SLOT_COLUMNS, takeSlotsSql } from './channel-pacing-sql';
 import { column } from './columns';
 import { PreparedStatement } from './raw-sql';
 
 /**
- * What a send to a tg client needs, in one statement (server/channels/tg/business.ts): the
- * bot the client wrote to (its group_id, any case) and, when the client last wrote through a
- * business account, that connection's id and state (null when the bot never saw it). When the
- * route may be used (no connection, one the bot never saw, or one enabled with the right to
- * reply), the first send's pacing slot is taken in the same statement (server/db/channel-pacing-sql.ts);
- * a refused route takes none, and its slot columns are null.
+ * What sends to tg clients need, for the sends of one moment together (server/channels/tg/business.ts:
+ * `$rows`, one per send; `n` its place, from 1): the bot the client wrote to (its group_id, any case)
+ * and, when the client last wrote through a business account, that connection's id and state
+ * (null when the bot never saw it). When the route may be used (no connection, one the bot
+ * never saw, or one enabled with the right to reply), the send's first pacing slot is taken in
+ * the same statement (takeSlotsSql, server/db/channel-pacing-sql.ts); a refused route takes
+ * none, and its slot columns are null. A send whose bot is not connected has no row. Each
+ * look-up is a lateral one by primary key (its LIMIT keeps the planner from making it a
+ * join), so a plan kept from a nearly empty table still reads only the rows it needs.
  */
-export const sendRouteWithSlot = new PreparedStatement(
-  `WITH route AS (
-     SELECT c.id, c."projectId", c."groupId", c.credentials,
+export const sendRoutesWithSlots = new PreparedStatement(
+  `WITH request AS (
+     SELECT * FROM ROWS FROM (jsonb_to_recordset($rows::jsonb) AS ("projectId" int, "clientType" int,
+       "groupId" text, "clientId" int, chat text, "botMs" float8, "chatMs" float8)) WITH ORDINALITY
+       AS r ("projectId", "clientType", "groupId", "clientId", chat, "botMs", "chatMs", n)
+   ), route AS (
+     SELECT r.n, r.chat, r."botMs", r."chatMs", c.id, c."projectId", c."groupId", c.credentials,
        v.value AS "connectionId", b.enabled, b."canReply"
-     FROM "Channel" c
-     LEFT JOIN "ClientChannelState" v ON v."clientId" = $clientId::int AND v.key = $stateKey
-     LEFT JOIN "TgBusinessConnection" b ON b."channelId" = c.id AND b."connectionId" = v.value
-     WHERE c."projectId" = $projectId::int AND c."clientType" = $clientType::int
-       AND lower(c."groupId") = lower($groupId)
-     ORDER BY c.id LIMIT 1),
-   ${takeSlotSql(
-     'route.id',
-     'route',
-     `route."connectionId" IS NULL OR route.enabled IS NULL OR (route.enabled AND route."canReply")`,
-   )}
-   SELECT route.*, slot."waitMs", slot."chatEntry" FROM route LEFT JOIN slot ON true`,
+     FROM request r
+     CROSS JOIN LATERAL (
+       SELECT c.id, c."projectId", c."groupId", c.credentials FROM "Channel" c
+       WHERE c."projectId" = r."projectId" AND c."clientType" = r."clientType"
+         AND lower(c."groupId") = lower(r."groupId")
+       ORDER BY c.id LIMIT 1
+     ) c
+     LEFT JOIN LATERAL (
+       SELECT v.value FROM "ClientChannelState" v WHERE v."clientId" = r."clientId" AND v.key = $stateKey
+       LIMIT 1
+     ) v ON true
+     LEFT JOIN LATERAL (
+       SELECT b.enabled, b."canReply" FROM "TgBusinessConnection" b
+       WHERE b."channelId" = c.id AND b."connectionId" = v.value
+       LIMIT 1
+     ) b ON true
+   ), usable AS (
+     SELECT * FROM route WHERE "connectionId" IS NULL OR enabled IS NULL OR (enabled AND "canReply")
+   ),
+   ${takeSlotsSql('usable')}
+   SELECT f.n, f.id, f."projectId", f."groupId", f.credentials, f."connectionId", f.enabled, f."canReply",
+     ${TAKEN_SLOT_COLUMNS}
+   FROM route f LEFT JOIN usable u ON u.n = f.n LEFT JOIN slots s ON s."channelId" = u.id`,
   z.object({
+    n: column.bigint,
     id: column.int,
     projectId: column.int,
     groupId: column.text,

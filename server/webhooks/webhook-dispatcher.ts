@@ -129,7 +129,9 @@ export class WebhookDispatcher {
   private readonly lanes = new Map<number, Lane>();
   private readonly held = new Map<string, Held>();
   /** The deliveries answered in the same turn of the event loop go in one write. */
-  private readonly answers = new GroupWrite<Settled>((batch) => this.write(batch), FLUSH_MAX);
+  private readonly answers = new GroupWrite<Settled>((batch) => this.write(batch), {
+    maxItems: FLUSH_MAX,
+  });
   private heartbeat: NodeJS.Timeout | null = null;
   private recheckTimer: NodeJS.Timeout | null = null;
   private stopping = false;

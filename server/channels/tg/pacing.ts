@@ -4,7 +4,7 @@ import { pauseBot, type TakenSlot, takeSlot } from '@/server/db/channel-pacing-s
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 
-/** A first slot's parameters, for a statement that takes it with other work (channel-pacing-sql's takeSlotSql). */
+/** A first slot's parameters, for a statement that takes it with other work (channel-pacing-sql's takeSlotsSql). */
 export interface SlotParams {
   chat: string;
   releasing: null;
