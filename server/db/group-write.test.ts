@@ -108,4 +108,18 @@ describe('GroupWrite', () => {
     await until(() => drained.done);
     expect(batches).toEqual([[1], [2]]);
   });
+
+  it('answers each item its own result, and keeps two items of one key in two batches', async () => {
+    const batches: string[][] = [];
+    const group = new GroupWrite<string, string>(
+      async (batch) => {
+        batches.push(batch);
+        return batch.map((item) => `${item}!`);
+      },
+      { distinct: (item) => item.split(':')[0] },
+    );
+    const results = await Promise.all(['a:1', 'b:1', 'a:2', 'c:1'].map((item) => group.add(item)));
+    expect(results).toEqual(['a:1!', 'b:1!', 'a:2!', 'c:1!']);
+    expect(batches).toEqual([['a:1', 'b:1', 'c:1'], ['a:2']]);
+  });
 });
