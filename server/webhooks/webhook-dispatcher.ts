@@ -563,7 +563,7 @@ export class WebhookDispatcher {
   }
 
   private settle(settled: Settled) {
-    void this.answers.add(settled);
+    this.answers.add(settled).catch(logError);
   }
 
   /** Records a batch of answers, ends their outbox rows and completes their jobs: three statements. */
