@@ -425,6 +425,32 @@ describe('a comment on the account’s post', () => {
   });
 });
 
+/** A person who wrote to the account (their answer came), as a target of the adapter's send. */
+async function wroteToUs(u: FakeUser) {
+  await fake.sendInbound(account.accountId, u.igsid, { text: 'Yes' });
+  await waitFor(async () => textsTo(u).length === 1, 'the answer');
+  const client = await clientOf(u);
+  return { id: client.id, projectId, platformId: u.igsid, groupId: 'pizza_place', clientType: 10 };
+}
+
+describe('a long text', () => {
+  it('reaches a person whole when it is Russian: split by the API’s 1,000 bytes, not characters', async () => {
+    const lev = fake.addUser();
+    const target = await wroteToUs(lev);
+    // 1,407 characters: cut at 1,000 characters, the first part alone is 1,774 bytes, refused.
+    const text = 'Спасибо за ваш заказ! '.repeat(64).trim();
+    const sent = await socialChannel.send(
+      target,
+      { text, attachments: [], buttons: null, blockId: null },
+      { db },
+    );
+    expect(sent).toMatchObject({ delivered: true });
+    const parts = textsTo(lev).slice(1);
+    expect(parts.length).toBe(3);
+    expect(parts.join(' ')).toBe(text);
+  });
+});
+
 describe('failures', () => {
   it('waits out the API’s rate limit (613) and records a refused token on the channel', async () => {
     const gus = fake.addUser();

@@ -96,6 +96,13 @@ describe('the fake Instagram API', () => {
     });
     const tooLong = await send({ text: 'x'.repeat(1001) });
     expect(tooLong.body.error).toMatchObject({ code: 100, message: expect.stringContaining('1000') });
+    // Bytes, not characters: 500 Cyrillic letters are 1,000 bytes, 501 are over.
+    expect((await send({ text: 'ж'.repeat(500) })).status).toBe(200);
+    expect(await send({ text: 'ж'.repeat(501) })).toMatchObject({
+      status: 400,
+      body: { error: { code: 100, type: 'OAuthException', message: expect.stringContaining('1000 bytes') } },
+    });
+    expect((await send({ text: '😀'.repeat(251) })).body.error).toMatchObject({ code: 100 });
     const tooMany = await send({
       text: 'x',
       quick_replies: Array.from({ length: 14 }, (_, i) => ({

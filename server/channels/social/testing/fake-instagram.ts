@@ -7,7 +7,7 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  * The Instagram messaging API (Meta's Graph API) on 127.0.0.1 for tests, written from Meta's
  * published documentation: `GET /{version}/{ig-user-id}?fields=username,name` (the account),
  * `POST /{version}/{ig-user-id | me}/messages` with a Bearer token and its limits (a text of
- * 1,000 characters, 13 quick replies of 20-character titles, attachments by URL; sender actions), the 24-hour
+ * 1,000 bytes, 13 quick replies of 20-character titles, attachments by URL; sender actions), the 24-hour
  * window and the HUMAN_AGENT tag's 7 days (code 10, subcode 2534022, as the API answers), a
  * recipient who never wrote (100, 2534014), token errors (190), the app's rate limit (613),
  * `POST /me/subscribed_apps`, the User Profile API (`GET /{igsid}?fields=…` with
@@ -17,6 +17,14 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  * reply (`recipient: {comment_id}`, text only, within 7 days; the second's error code is the
  * fake's own guess, 10 with subcode 2534023). Files it serves stand for Instagram's CDN.
  * Every request is recorded.
+ *
+ * Sources of what the answers are:
+ * - the text's limit is 1,000 **bytes** of UTF-8, not characters, as exileum/meta-mcp#251
+ *   enforces it ("max 1000 UTF-8 bytes per Meta's Instagram Messaging API") and the
+ *   instagram_connect gem's Media::Limits notes it ("BYTES, not characters … Meta rejects the
+ *   whole send"; rubydoc.info/gems/instagram_connect); past it the whole message is refused as a parameter error: 400, code 100,
+ *   OAuthException, worded as the Send API words a text over its length (nyaruka/rapidpro#644:
+ *   "Length of param message[text] must be less or equal to …"; the exact words are the fake's);
  */
 
 export const FAKE_VERSION = 'v21.0';
@@ -133,7 +141,8 @@ const failure = (status: number, code: number, message: string, subcode?: number
   });
 const param = (message: string, subcode?: number) => failure(400, 100, message, subcode);
 
-export const TEXT_LIMIT = 1000;
+/** A text's limit, in UTF-8 bytes (not characters). */
+export const TEXT_LIMIT_BYTES = 1000;
 export const QUICK_REPLIES_LIMIT = 13;
 export const TITLE_LIMIT = 20;
 const DAY = 24 * 3600_000;
@@ -196,8 +205,10 @@ export async function startFakeInstagram(
       return { attachment: a };
     }
     if (typeof m.text !== 'string' || !m.text) throw param('(#100) The parameter message[text] is required');
-    if (m.text.length > TEXT_LIMIT)
-      throw param(`(#100) Length of param message[text] must be less than or equal to ${TEXT_LIMIT}`);
+    if (Buffer.byteLength(m.text, 'utf8') > TEXT_LIMIT_BYTES)
+      throw param(
+        `(#100) Length of param message[text] must be less than or equal to ${TEXT_LIMIT_BYTES} bytes`,
+      );
     const replies = m.quick_replies as
       | { content_type?: string; title?: string; payload?: string }[]
       | undefined;
