@@ -27,7 +27,7 @@ import { checkSubscription } from './subscription';
  * message with its sender member) goes with the HUMAN_AGENT tag within 7 days; anything
  * else fails with the rule named, unsent (lib/social/instagram-window), unless the person
  * commented on the account's post: the first message then goes as the comment's one private
- * reply (text only), within 7 days of the comment. A rate limit (4, 613),
+ * reply (text only), within 7 days of the comment. Meta's throttling (4, 17, 32, 341, 613),
  * a 5xx or a lost connection is tried again with growing pauses within
  * BLOCKBOT_SOCIAL_RETRY_SECONDS; a refusal never is; a refused token is the channel's last error.
  */

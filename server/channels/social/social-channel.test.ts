@@ -452,6 +452,25 @@ describe('a long text', () => {
 });
 
 describe('failures', () => {
+  it('waits out each of Meta’s throttles (4, 17, 32, 613): tried again, delivered', async () => {
+    const max = fake.addUser();
+    const target = await wroteToUs(max);
+    for (const code of [4, 17, 32, 613] as const) {
+      fake.trouble = { code, times: 1 };
+      try {
+        const sent = await socialChannel.send(
+          target,
+          { text: `after ${code}`, attachments: [], buttons: null, blockId: null },
+          { db },
+        );
+        expect(sent).toMatchObject({ delivered: true });
+      } finally {
+        fake.trouble = null;
+      }
+    }
+    expect(textsTo(max).slice(1)).toEqual(['after 4', 'after 17', 'after 32', 'after 613']);
+  });
+
   it('waits out the API’s rate limit (613) and records a refused token on the channel', async () => {
     const gus = fake.addUser();
     await fake.sendInbound(account.accountId, gus.igsid, { text: 'Yes' });

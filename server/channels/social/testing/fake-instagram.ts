@@ -25,6 +25,19 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  *   whole send"; rubydoc.info/gems/instagram_connect); past it the whole message is refused as a parameter error: 400, code 100,
  *   OAuthException, worded as the Send API words a text over its length (nyaruka/rapidpro#644:
  *   "Length of param message[text] must be less or equal to …"; the exact words are the fake's);
+ * - throttling (`trouble` 4, 17, 32, 613; `perSecond` answers 613): Meta's rate-limiting page
+ *   (developers.facebook.com/docs/graph-api/overview/rate-limiting) lists application (4),
+ *   account (17), page (32) and custom (613) throttling, and its error-handling page
+ *   (developers.facebook.com/docs/graph-api/guides/error-handling) says to wait and retry them;
+ *   each answered 400, OAuthException, `is_transient: true`, in the words seen in the wild:
+ *   "(#4) Application request limit reached" (dearhive/MashShare#70), "(#17) User request limit
+ *   reached" (hellowin/kanca#225), "(#613) Calls to this api have exceeded the rate limit."; 32's
+ *   "(#32) Page request limit reached" is worded after them;
+ * - outages (`trouble` 1, 2): the error-handling page's "API Unknown" (1, "possibly a temporary
+ *   issue due to downtime") and "API Service" (2, "temporary issue due to downtime"), answered
+ *   500; 2's words and `is_transient` as Meta answered them for about an hour in
+ *   facebook/facebook-java-business-sdk#319 ("An unexpected error has occurred. Please retry your
+ *   request later.").
  */
 
 export const FAKE_VERSION = 'v21.0';
@@ -85,6 +98,11 @@ export interface FakeInstagram {
   intercept: ((request: { method: string; path: string; body: unknown }) => Interception) | null;
   /** Calls an account's token may make in any second before 613 (null: no limit). */
   perSecond: number | null;
+  /**
+   * Meta in trouble: the next `times` sends (`POST …/messages`) are answered this code's error
+   * (Infinity: until set back to null), a throttle or an outage.
+   */
+  trouble: { code: TroubleCode; times: number } | null;
   subscribedFields: Map<string, string>;
   /** The sender actions (typing_on, mark_seen) the account sent, in order. */
   senderActions: { recipient: string; action: string }[];
@@ -147,6 +165,26 @@ export const QUICK_REPLIES_LIMIT = 13;
 export const TITLE_LIMIT = 20;
 const DAY = 24 * 3600_000;
 
+/** Meta's answers when it is in trouble (sources in the header): its status and message by code. */
+export const TROUBLE = {
+  4: [400, '(#4) Application request limit reached'],
+  17: [400, '(#17) User request limit reached'],
+  32: [400, '(#32) Page request limit reached'],
+  613: [400, '(#613) Calls to this api have exceeded the rate limit.'],
+  1: [500, 'An unknown error has occurred.'],
+  2: [500, 'An unexpected error has occurred. Please retry your request later.'],
+} as const satisfies Record<number, readonly [number, string]>;
+export type TroubleCode = keyof typeof TROUBLE;
+
+const troubleFailure = (code: TroubleCode) =>
+  new GraphFailure(TROUBLE[code][0], {
+    message: TROUBLE[code][1],
+    type: 'OAuthException',
+    is_transient: true,
+    code,
+    fbtrace_id: fbtrace(),
+  });
+
 export async function startFakeInstagram(
   options: {
     now?: () => number /** A fixed port (the browser tests'); any free one by default. */;
@@ -179,14 +217,7 @@ export async function startFakeInstagram(
       const times = (callTimes.get(account.accountId) ?? []).filter((t) => t > Date.now() - 1000);
       times.push(Date.now());
       callTimes.set(account.accountId, times);
-      if (times.length > api.perSecond)
-        throw failure(
-          400,
-          613,
-          'Calls to this api have exceeded the rate limit.',
-          undefined,
-          'OAuthException',
-        );
+      if (times.length > api.perSecond) throw troubleFailure(613);
     }
     return account;
   }
@@ -304,8 +335,13 @@ export async function startFakeInstagram(
     const account = accountOf(req);
     const [, node, edge] = parts;
     const self = node === 'me' || node === account.accountId;
-    if (req.method === 'POST' && self && edge === 'messages')
+    if (req.method === 'POST' && self && edge === 'messages') {
+      if (api.trouble && api.trouble.times > 0) {
+        api.trouble.times--;
+        throw troubleFailure(api.trouble.code);
+      }
       return sendMessage(account, body as Record<string, unknown>);
+    }
     if (req.method === 'POST' && self && edge === 'subscribed_apps') {
       const fields = url.searchParams.get('subscribed_fields');
       if (!fields) throw param('(#100) The parameter subscribed_fields is required');
@@ -410,6 +446,7 @@ export async function startFakeInstagram(
     calls: [],
     intercept: null,
     perSecond: null,
+    trouble: null,
     subscribedFields: new Map(),
     senderActions: [],
     addAccount(input = {}) {
