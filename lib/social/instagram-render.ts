@@ -7,10 +7,14 @@ import type { Attachment, Buttons } from '@/lib/schema';
  * - attachments first, one message each, by URL (image, video, audio, file); links join the text;
  * - a text over 1,000 bytes (UTF-8: a Cyrillic letter is 2, an emoji 4) is split at a line break
  *   or a space, never inside a character;
- * - up to 13 distinct buttons whose titles fit 20 characters become quick replies on the last
- *   text (a press answers the button's whole text as its payload, so the arrows match it as they
- *   match a typed text); more, longer ones and the hint variant become numbered text, as the
- *   chat-app's renderer does (lib/chatapp/cloud-render.ts), a typed number choosing the option;
+ * - the options (buttons without an address) are always in the text as numbered lines, a typed
+ *   number choosing one (as in the chat-app's lib/chatapp/cloud-render.ts); up to 13 distinct
+ *   ones whose titles fit 20 characters are also quick replies on the last text, a tap on the
+ *   phone (a press answers the button's whole text as its payload, so the arrows match it as
+ *   they match a typed text); more, longer ones and the hint variant are the numbered text alone.
+ *   Why both: Instagram on desktop and the web shows no quick replies, and no button or generic
+ *   template either (Meta's pages on each: "not available on desktop"), so buttons would not
+ *   help; a business wants every customer to see its options and answer, wherever they read;
  * - URL buttons, which quick replies cannot carry, become `text: address` lines.
  */
 
@@ -20,7 +24,7 @@ export const QUICK_REPLIES_MAX = 13;
 export const QUICK_REPLY_TITLE_MAX = 20;
 /** A quick reply's payload is at most 1,000 characters. */
 export const QUICK_REPLY_PAYLOAD_MAX = 1000;
-/** Quick replies need a text to ride on: a block with only buttons gets this. */
+/** The text of a message with nothing else to show (quick replies and a private reply need one). */
 export const TEXT_FOR_BUTTONS_ONLY = 'Choose an option';
 
 export interface OutgoingInstagramMessage {
@@ -41,7 +45,7 @@ export type InstagramMessage =
 
 export type InstagramButtonsLayout = 'none' | 'quick_replies' | 'numbered_text';
 
-/** What the buttons become on Instagram: quick replies, or numbered text past their limits. */
+/** What the buttons become on Instagram: quick replies (with numbered text), or numbered text alone past their limits. */
 export function instagramButtonsLayout(buttons: Buttons | null | undefined): InstagramButtonsLayout {
   if (!buttons) return 'none';
   if (!Array.isArray(buttons)) return 'numbered_text';
@@ -57,7 +61,8 @@ export function instagramButtonsLayout(buttons: Buttons | null | undefined): Ins
 
 export function renderInstagramMessage(message: OutgoingInstagramMessage): InstagramMessage[] {
   const layout = instagramButtonsLayout(message.buttons);
-  const shown = optionsAndText(message.text, message.buttons, layout === 'numbered_text');
+  // Numbered beside the quick replies too: desktop Instagram shows only the text.
+  const shown = optionsAndText(message.text, message.buttons, layout !== 'none');
   const links = message.attachments.filter((a) => a.type === 'link').map((a) => a.url);
   const text = [shown.text, ...links].filter(Boolean).join('\n');
 

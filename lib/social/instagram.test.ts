@@ -6,7 +6,6 @@ import {
   QUICK_REPLIES_MAX,
   renderInstagramMessage,
   renderPrivateReply,
-  TEXT_FOR_BUTTONS_ONLY,
 } from './instagram-render';
 import { instagramUpdates, parseInstagramItem, STORY_MENTION_TEXT } from './instagram-webhook';
 import { HUMAN_AGENT_MS, PRIVATE_REPLY_MS, privateReplyTo, WINDOW_MS, windowRule } from './instagram-window';
@@ -19,7 +18,7 @@ describe('rendering a message for Instagram', () => {
     const sends = renderInstagramMessage({ text: 'Pick one', attachments: [], buttons: buttons(13) });
     expect(sends).toHaveLength(1);
     expect(sends[0]).toMatchObject({
-      text: 'Pick one',
+      text: expect.stringMatching(/^Pick one\n\n1\. Option 1\n2\. Option 2\n.*\n13\. Option 13$/s),
       quick_replies: expect.arrayContaining([
         { content_type: 'text', title: 'Option 13', payload: 'Option 13' },
       ]),
@@ -105,10 +104,20 @@ describe('rendering a message for Instagram', () => {
     expect(utf8Size(cut)).toBe(1000);
   });
 
-  it('gives buttons without a text a text to ride on', () => {
+  it('shows the options in the text beside the quick replies, for desktop Instagram, which shows none', () => {
+    expect(renderInstagramMessage({ text: 'Pay now?', attachments: [], buttons: buttons(2) })).toEqual([
+      {
+        text: 'Pay now?\n\n1. Option 1\n2. Option 2',
+        quick_replies: [
+          { content_type: 'text', title: 'Option 1', payload: 'Option 1' },
+          { content_type: 'text', title: 'Option 2', payload: 'Option 2' },
+        ],
+      },
+    ]);
+    // Buttons without a text: their numbered lines are the text the quick replies ride on.
     expect(renderInstagramMessage({ text: '', attachments: [], buttons: buttons(1) })).toEqual([
       {
-        text: TEXT_FOR_BUTTONS_ONLY,
+        text: '1. Option 1',
         quick_replies: [{ content_type: 'text', title: 'Option 1', payload: 'Option 1' }],
       },
     ]);

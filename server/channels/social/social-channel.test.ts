@@ -170,7 +170,7 @@ describe('a person writing to the account', () => {
     expect(welcome).toMatchObject({
       messagingType: 'RESPONSE',
       message: {
-        text: 'Welcome! Pay now?',
+        text: 'Welcome! Pay now?\n\n1. Yes\n2. No',
         quick_replies: [
           { content_type: 'text', title: 'Yes', payload: 'Yes' },
           { content_type: 'text', title: 'No', payload: 'No' },
@@ -205,6 +205,19 @@ describe('a person writing to the account', () => {
       postback: { title: 'Get started', payload: 'GET_STARTED' },
     });
     await waitFor(async () => textsTo(ann).at(-1) === 'Started from the menu', 'the answer to the postback');
+  });
+
+  it('shows the options on desktop Instagram too, which shows no quick replies; a typed number answers', async () => {
+    const dan = fake.addUser();
+    await fake.sendInbound(account.accountId, dan.igsid, { text: 'hello' });
+    await waitFor(async () => textsTo(dan).length === 1, 'the welcome');
+    const welcome = 'Welcome! Pay now?\n\n1. Yes\n2. No';
+    expect(fake.seenOn(account.accountId, dan.igsid, 'phone')).toEqual([
+      { text: welcome, buttons: ['Yes', 'No'] },
+    ]);
+    expect(fake.seenOn(account.accountId, dan.igsid, 'desktop')).toEqual([{ text: welcome, buttons: [] }]);
+    await fake.sendInbound(account.accountId, dan.igsid, { text: '1' });
+    await waitFor(async () => textsTo(dan).at(-1) === 'Paid, thank you', 'the answer to 1');
   });
 
   it('shows 14 options as numbered text, and takes a typed number as its option', async () => {
@@ -399,7 +412,9 @@ describe('a comment on the account’s post', () => {
     const [incoming] = await historyOf(ivy, 'in');
     expect(incoming.text).toBe('how much is it?');
 
-    // One private reply per comment: the next message has no window to go in.
+    // One private reply per comment: the next message has no window to go in. (Recorded as sent
+    // once the adapter has let the comment go, which it does after Instagram's answer.)
+    await waitFor(async () => (await historyOf(ivy))[0]?.status === 'sent', 'the private reply recorded');
     const again = await socialChannel.send(
       { id: client.id, projectId, platformId: ivy.igsid, groupId: 'pizza_place', clientType: 10 },
       { text: 'Anything else?', attachments: [], buttons: null, blockId: null },

@@ -33,6 +33,10 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  *   "(#4) Application request limit reached" (dearhive/MashShare#70), "(#17) User request limit
  *   reached" (hellowin/kanca#225), "(#613) Calls to this api have exceeded the rate limit."; 32's
  *   "(#32) Page request limit reached" is worded after them;
+ * - what a person sees on desktop (`seenOn`): no quick replies, as Meta's Quick Replies page for
+ *   Instagram says ("This feature is currently not available on desktop"); its Button and
+ *   Generic Template pages say the same of templates ("not available in the web version"), so
+ *   the fake takes none (an attachment's type is image, video, audio or file);
  * - outages (`trouble` 1, 2): the error-handling page's "API Unknown" (1, "possibly a temporary
  *   issue due to downtime") and "API Service" (2, "temporary issue due to downtime"), answered
  *   500; 2's words and `is_transient` as Meta answered them for about an hour in
@@ -70,6 +74,14 @@ export interface SentMessage {
   commentId?: string;
   message: { text?: string; quick_replies?: { title: string; payload: string }[]; attachment?: unknown };
   at: number;
+}
+
+/** One message as a person's device shows it. */
+export interface Seen {
+  text?: string;
+  /** Buttons to tap: the quick replies' titles, on the phone only. */
+  buttons: string[];
+  attachment?: unknown;
 }
 
 export interface RecordedCall {
@@ -134,6 +146,11 @@ export interface FakeInstagram {
   ): Promise<{ status: number; body: string }>;
   /** What the account sent a person, in order. */
   sent(accountId: string, igsid: string): SentMessage[];
+  /**
+   * What the person sees of it on their device: the phone shows texts with their quick replies
+   * (as buttons) and attachments; desktop Instagram and the web show no quick replies.
+   */
+  seenOn(accountId: string, igsid: string, device: 'phone' | 'desktop'): Seen[];
   /** Serves bytes at an address standing for Instagram's CDN. */
   addFile(bytes: Uint8Array, mimeType: string): string;
   close(): Promise<void>;
@@ -548,6 +565,12 @@ export async function startFakeInstagram(
     },
     deliver: (accountId, payload, opts = {}) => post(accountId, payload, opts.signature),
     sent: (accountId, igsid) => sends.filter((s) => s.accountId === accountId && s.recipient === igsid),
+    seenOn: (accountId, igsid, device) =>
+      api.sent(accountId, igsid).map(({ message: { text, quick_replies, attachment } }) => ({
+        ...(text !== undefined ? { text } : {}),
+        ...(attachment !== undefined ? { attachment } : {}),
+        buttons: device === 'phone' ? (quick_replies ?? []).map((r) => r.title) : [],
+      })),
     addFile(bytes, mimeType) {
       const id = `f${++counter}.${mimeType.split('/')[1] ?? 'bin'}`;
       files.set(id, { bytes, mimeType });
