@@ -57,10 +57,16 @@ const envSchema = z
      */
     BLOCKBOT_SOCIAL_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     /**
-     * How long a social-network send the Graph API could not take (a 5xx, a network error, a
-     * rate limit) is tried again, with growing pauses, before its message records the error.
+     * How long a social-network send the Graph API could not take (throttling, a 5xx, a network
+     * error) is tried again in the process, with growing pauses, on its first try; then it is held.
      */
-    BLOCKBOT_SOCIAL_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
+    BLOCKBOT_SOCIAL_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(10),
+    /**
+     * How long, from when it was queued, a social-network send Meta keeps failing to take stays
+     * held and is tried again (15 s, 30 s, … up to 30 min apart) before its message records the
+     * error; 0: never held. At most 7 days: Instagram takes nothing later (HUMAN_AGENT's window).
+     */
+    BLOCKBOT_SOCIAL_HOLD_HOURS: z.coerce.number().min(0).max(168).default(24),
     /** Key of messenger tokens at rest (32 bytes, hex or base64); generated in embedded mode. */
     BLOCKBOT_ENCRYPTION_KEY: optionalString,
     /** The mail server for invites, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; unset = links shown. */

@@ -6,6 +6,7 @@ import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { LAST_MESSAGE_KEY } from '@/lib/social/instagram-window';
 import type { PrismaClient } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
+import { sweepOutbox } from '@/server/engine/outbox';
 import { replyToClient } from '@/server/inbox/operator-reply';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
@@ -52,7 +53,9 @@ const connect = (a: FakeAccount) =>
 beforeAll(async () => {
   fake = await startFakeInstagram();
   app = await useChatappTestApp(tmp, {
-    BLOCKBOT_SOCIAL_RETRY_SECONDS: '10',
+    // A send's first try waits out 3.5 s of trouble in the process (0.5, 1, 2), then is held.
+    BLOCKBOT_SOCIAL_RETRY_SECONDS: '5',
+    BLOCKBOT_SOCIAL_HOLD_HOURS: '24',
     BLOCKBOT_SOCIAL_API_ROOT: `${fake.url}/${fake.version}`,
   });
   ({ db, owner, projectId } = app);
@@ -463,6 +466,89 @@ describe('a long text', () => {
     const parts = textsTo(lev).slice(1);
     expect(parts.length).toBe(3);
     expect(parts.join(' ')).toBe(text);
+  });
+});
+
+describe('Meta in trouble for hours', () => {
+  const outboxOf = async (messageId: bigint) =>
+    db.outbox.findFirstOrThrow({ where: { messageId, kind: 'send' } });
+  /** The held sends' time comes (as if their pause had passed), and the sweeper takes them. */
+  async function timePasses(...messageIds: bigint[]) {
+    await db.outbox.updateMany({
+      where: { messageId: { in: messageIds }, kind: 'send', state: 'held' },
+      data: { claimedUntil: new Date(Date.now() - 1000) },
+    });
+    await sweepOutbox(await getEngineDeps());
+  }
+  const heldAnswer = (u: FakeUser, count: number) =>
+    waitFor(async () => {
+      const rows = await historyOf(u);
+      return rows.length === count && rows.every((r) => r.status === 'queued' && r.error) ? rows : null;
+    }, `${count} answers held`);
+
+  it('keeps the answers queued through an outage, tries again with growing pauses, and sends them in order when Meta is back', async () => {
+    const oli = fake.addUser();
+    fake.trouble = { code: 2, times: Number.POSITIVE_INFINITY };
+    try {
+      await fake.sendInbound(account.accountId, oli.igsid, { text: 'Yes' });
+      const [first] = await heldAnswer(oli, 1);
+      expect(first.error).toContain('Instagram could not take it yet');
+      expect(first.error).toContain('An unexpected error has occurred');
+      const row = await outboxOf(first.id);
+      expect(row.state).toBe('held');
+      // The next try 15 s after this one, not in a loop.
+      expect(row.claimedUntil?.getTime()).toBeGreaterThan(Date.now() + 5_000);
+      // Their next message's answer waits behind it, untried.
+      const calls = fake.calls.length;
+      await fake.sendInbound(account.accountId, oli.igsid, { text: 'sizes' });
+      const [, second] = await heldAnswer(oli, 2);
+      const sends = fake.calls.slice(calls).filter((c) => (c.body as { message?: unknown }).message);
+      expect(sends).toEqual([]);
+
+      // Still down at the next try: held again, a longer pause.
+      await timePasses(first.id);
+      const again = await outboxOf(first.id);
+      expect(again).toMatchObject({ state: 'held', attempts: 1 });
+      expect(again.claimedUntil?.getTime()).toBeGreaterThan(Date.now() + 20_000);
+      expect((await historyOf(oli)).map((m) => m.status)).toEqual(['queued', 'queued']);
+
+      fake.trouble = null;
+      await timePasses(first.id, second.id);
+      await waitFor(
+        async () => (await historyOf(oli)).every((m) => m.status === 'sent'),
+        'both answers sent',
+      );
+      expect(textsTo(oli)).toEqual(['Paid, thank you', expect.stringContaining('14. Size 14')]);
+      expect((await historyOf(oli)).map((m) => m.error)).toEqual([null, null]);
+    } finally {
+      fake.trouble = null;
+    }
+  });
+
+  it('fails a send Meta could not take within BLOCKBOT_SOCIAL_HOLD_HOURS of its queueing, naming the hours', async () => {
+    const pat = fake.addUser();
+    fake.trouble = { code: 17, times: Number.POSITIVE_INFINITY };
+    try {
+      await fake.sendInbound(account.accountId, pat.igsid, { text: 'Yes' });
+      const [held] = await heldAnswer(pat, 1);
+      // Queued a day and an hour ago, still refused: past the horizon.
+      await db.outbox.updateMany({
+        where: { messageId: held.id, kind: 'send' },
+        data: { createdAt: new Date(Date.now() - 25 * HOUR) },
+      });
+      await timePasses(held.id);
+      const [failed] = await waitFor(async () => {
+        const rows = await historyOf(pat);
+        return rows[0]?.status === 'failed' ? rows : null;
+      }, 'the answer failed');
+      expect(failed.error).toMatch(
+        /^Instagram could not take it within 24 hours: 17 \(#17\) User request limit reached/,
+      );
+      expect(await outboxOf(held.id)).toMatchObject({ state: 'done' });
+      expect(textsTo(pat)).toEqual([]);
+    } finally {
+      fake.trouble = null;
+    }
   });
 });
 
