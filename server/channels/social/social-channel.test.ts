@@ -525,12 +525,14 @@ describe('Meta in trouble for hours', () => {
     }
   });
 
-  it('fails a send Meta could not take within BLOCKBOT_SOCIAL_HOLD_HOURS of its queueing, naming the hours', async () => {
+  it('fails a send Meta could not take within BLOCKBOT_SOCIAL_HOLD_HOURS of its queueing, naming the hours; one held past the window fails with its rule, unsent', async () => {
     const pat = fake.addUser();
     fake.trouble = { code: 17, times: Number.POSITIVE_INFINITY };
     try {
       await fake.sendInbound(account.accountId, pat.igsid, { text: 'Yes' });
       const [held] = await heldAnswer(pat, 1);
+      await fake.sendInbound(account.accountId, pat.igsid, { text: 'sizes' });
+      const [, behind] = await heldAnswer(pat, 2);
       // Queued a day and an hour ago, still refused: past the horizon.
       await db.outbox.updateMany({
         where: { messageId: held.id, kind: 'send' },
@@ -545,6 +547,18 @@ describe('Meta in trouble for hours', () => {
         /^Instagram could not take it within 24 hours: 17 \(#17\) User request limit reached/,
       );
       expect(await outboxOf(held.id)).toMatchObject({ state: 'done' });
+
+      // The one behind it is tried when its time comes, after the person's 24 hours: the rule.
+      const client = await clientOf(pat);
+      await db.clientChannelState.update({
+        where: { clientId_key: { clientId: client.id, key: LAST_MESSAGE_KEY } },
+        data: { value: new Date(Date.now() - 25 * HOUR).toISOString() },
+      });
+      const calls = fake.calls.length;
+      await timePasses(behind.id);
+      await waitFor(async () => (await historyOf(pat))[1]?.status === 'failed', 'the second failed');
+      expect((await historyOf(pat))[1].error).toContain('outside the 24-hour messaging window');
+      expect(fake.calls.length).toBe(calls);
       expect(textsTo(pat)).toEqual([]);
     } finally {
       fake.trouble = null;
