@@ -414,6 +414,8 @@ describe('what each server does differently', () => {
       expect(usage.inputTokens).toBeGreaterThan(2);
     }
     expect(plain.usage).toEqual(streamed.usage);
+    const embedded = await embed(endpoint, ['Our shop opens at nine every morning.'], options);
+    expect(embedded.usage).toEqual({ tokens: 8, estimated: true });
     fake.next({ text: 'Counted.', usage: { prompt_tokens: 0, completion_tokens: 0 } });
     fake.quirks({ usage: true });
     // A usage of nothing at all is no count either.

@@ -224,9 +224,12 @@ export async function chat(
   options: CallOptions,
 ): Promise<ChatAnswer> {
   let parameters = request.parameters ?? DEFAULT_PARAMETERS;
+  // The timeout covers the asking again too.
+  const deadline = performance.now() + options.timeoutMs;
   for (;;) {
     try {
-      return await chatOnce(endpoint, request, parameters, options);
+      const timeoutMs = Math.max(1, Math.floor(deadline - performance.now()));
+      return await chatOnce(endpoint, request, parameters, { ...options, timeoutMs });
     } catch (error) {
       if (!(error instanceof AiProviderError) || error.status !== 400 || !error.refusal) throw error;
       const refused = refusedParameter(error.refusal);

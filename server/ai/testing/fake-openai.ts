@@ -35,7 +35,8 @@ import type { AddressInfo } from 'node:net';
  *   Ollama before 0.4.7 (ollama/ollama#7881) and Gemini's OpenAI endpoint
  *   (AstrBotDevs/AstrBot#6692).
  * - No usage reported (`usage: false`), plain or streamed, `stream_options` or not: Ollama before
- *   0.5.2 (ollama/ollama#4448, #5200), llama.cpp and vLLM unless asked.
+ *   0.5.2 (ollama/ollama#4448, #5200), llama.cpp and vLLM unless asked. Embeddings then report
+ *   none either (not seen in a source: the same quirk, so the estimate of theirs is tested).
  * - 429 `insufficient_quota` (type and code), "You exceeded your current quota, please check
  *   your plan and billing details. …": no credit left, which waiting does not cure
  *   (ChatGPTNextWeb/NextChat#3123).
@@ -403,7 +404,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       object: 'list',
       data: texts.map((t, index) => ({ object: 'embedding', index, embedding: bagOfWords(t, size) })),
       model: body.model,
-      usage: { prompt_tokens: tokens, total_tokens: tokens },
+      ...(quirks.usage && { usage: { prompt_tokens: tokens, total_tokens: tokens } }),
     });
   }
 
@@ -530,16 +531,12 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     if (streamError) {
       for (const piece of pieces.slice(0, streamError.after))
         event([{ index: 0, delta: { content: piece }, finish_reason: null }]);
-      const error = {
-        message: 'CUDA error: an illegal memory access was encountered',
-        type: 'InternalServerError',
-        param: null,
-        code: 500,
-      };
+      const message = 'CUDA error: an illegal memory access was encountered';
+      // vLLM's ErrorInfo in a data event; llama.cpp's own error object in an `error:` field.
       res.write(
         streamError.form === 'field'
-          ? `error: ${JSON.stringify(error)}\n\n`
-          : `data: ${JSON.stringify({ error })}\n\n`,
+          ? `error: ${JSON.stringify({ code: 500, message, type: 'server_error' })}\n\n`
+          : `data: ${JSON.stringify({ error: { message, type: 'InternalServerError', param: null, code: 500 } })}\n\n`,
       );
       return res.end('data: [DONE]\n\n');
     }
