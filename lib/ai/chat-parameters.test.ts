@@ -15,11 +15,16 @@ describe('chatParameters', () => {
         temperature: false,
       });
     expect(
-      chatParameters(auto, 'prod-chat', { tokenParameter: 'max_completion_tokens', temperature: false }),
+      chatParameters(auto, 'prod-chat', {
+        tokenParameter: 'max_completion_tokens',
+        temperature: false,
+        system: true,
+      }),
     ).toEqual({
       tokenParameter: 'max_completion_tokens',
       temperature: false,
-      adapt: { tokenParameter: true, temperature: true },
+      system: true,
+      adapt: { tokenParameter: true, temperature: true, system: true },
     });
   });
 
@@ -28,11 +33,13 @@ describe('chatParameters', () => {
       chatParameters({ tokenParameter: 'max_tokens', temperature: 'send' }, 'o3-mini', {
         tokenParameter: 'max_completion_tokens',
         temperature: false,
+        system: true,
       }),
     ).toEqual({
       tokenParameter: 'max_tokens',
       temperature: true,
-      adapt: { tokenParameter: false, temperature: false },
+      system: true,
+      adapt: { tokenParameter: false, temperature: false, system: true },
     });
     expect(chatParameters({ tokenParameter: 'auto', temperature: 'omit' }, 'llama3.1', null)).toMatchObject({
       tokenParameter: 'max_tokens',
@@ -60,6 +67,7 @@ describe('refusedParameter', () => {
     expect(
       refusedParameter({ message: 'Unrecognized request argument supplied: max_completion_tokens' }),
     ).toBe('max_completion_tokens');
+    expect(refusedParameter({ message: 'System role not supported' })).toBe('system');
     expect(refusedParameter({ param: 'messages', message: "Invalid 'messages': empty array." })).toBeNull();
   });
 });

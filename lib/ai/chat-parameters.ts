@@ -3,9 +3,10 @@ import { z } from 'zod';
 /**
  * What a chat request sends a model besides its messages (docs/ai.md, "What each model takes"):
  * OpenAI's reasoning models (o-series, gpt-5) refuse `max_tokens` and any temperature but their
- * own, and older servers do not know `max_completion_tokens`. The provider's settings may say
- * which to send; automatic is the model's name's guess until a refusal teaches better, and what
- * it taught is kept per model. Pure: the server loads and stores what was learnt.
+ * own, older servers do not know `max_completion_tokens`, and Gemma's chat template (1 and 2)
+ * refuses a system message. The provider's settings may say which to send; automatic is the
+ * model's name's guess until a refusal teaches better, and what it taught is kept per model.
+ * Pure: the server loads and stores what was learnt.
  */
 
 export const TOKEN_PARAMETERS = ['max_tokens', 'max_completion_tokens'] as const;
@@ -19,12 +20,16 @@ export interface ChatParameters {
   tokenParameter: TokenParameter;
   /** The temperature is sent. */
   temperature: boolean;
-  /** What a refusal may change: the settings say automatic for it. */
-  adapt: { tokenParameter: boolean; temperature: boolean };
+  /** The system prompt is a system message; else it opens the first user turn. */
+  system: boolean;
+  /** What a refusal may change: the settings say automatic for it (no setting for the system). */
+  adapt: { tokenParameter: boolean; temperature: boolean; system: boolean };
 }
 
 /** What was learnt of a model: kept per provider and model. */
-export type LearnedParameters = Pick<ChatParameters, 'tokenParameter' | 'temperature'>;
+export type LearnedParameters = Omit<ChatParameters, 'adapt'>;
+
+type Refusable = TokenParameter | 'temperature' | 'system';
 
 /** OpenAI's reasoning models by name, behind any proxy's prefix (openai/o3-mini). */
 const REASONING_MODEL = /^(o\d|gpt-5)/i;
@@ -49,21 +54,22 @@ export function chatParameters(
       settings.temperature !== 'auto'
         ? settings.temperature === 'send'
         : (learned?.temperature ?? !reasoning),
+    system: learned?.system ?? true,
     adapt: {
       tokenParameter: settings.tokenParameter === 'auto',
       temperature: settings.temperature === 'auto',
+      system: true,
     },
   };
 }
 
 /** A request parameter a provider's 400 says the model does not take, or null. */
-export function refusedParameter(refusal: {
-  param?: unknown;
-  message: string;
-}): TokenParameter | 'temperature' | null {
+export function refusedParameter(refusal: { param?: unknown; message: string }): Refusable | null {
   const named = [...TOKEN_PARAMETERS, 'temperature'] as const;
   const param = named.find((p) => p === refusal.param);
   if (param) return param;
+  // Gemma's chat template: raise_exception('System role not supported').
+  if (/system role not supported/i.test(refusal.message)) return 'system';
   // Servers that do not name the param say it in words: OpenAI's "Unsupported parameter:
   // 'max_tokens'", Azure's older "Unrecognized request argument supplied: max_completion_tokens".
   const said =
@@ -73,7 +79,7 @@ export function refusedParameter(refusal: {
     /unrecognized request argument supplied: (max_tokens|max_completion_tokens|temperature)\b/i.exec(
       refusal.message,
     );
-  return (said?.[1]?.toLowerCase() as TokenParameter | 'temperature' | undefined) ?? null;
+  return (said?.[1]?.toLowerCase() as Refusable | undefined) ?? null;
 }
 
 /**
@@ -83,8 +89,12 @@ export function refusedParameter(refusal: {
  */
 export function adaptedParameters(
   parameters: ChatParameters,
-  refused: TokenParameter | 'temperature',
+  refused: Refusable,
 ): ChatParameters | { setting: string } | null {
+  if (refused === 'system')
+    return parameters.system && parameters.adapt.system
+      ? { ...parameters, system: false, adapt: { ...parameters.adapt, system: false } }
+      : null;
   if (refused === 'temperature') {
     if (!parameters.temperature) return null;
     if (!parameters.adapt.temperature)
@@ -104,4 +114,4 @@ export function adaptedParameters(
 
 /** How the parameters sent are shown (Settings, AI's Test). */
 export const describeParameters = (p: LearnedParameters) =>
-  `${p.tokenParameter}, ${p.temperature ? 'with' : 'no'} temperature`;
+  `${p.tokenParameter}, ${p.temperature ? 'with' : 'no'} temperature${p.system ? '' : ', the system prompt in the first user message'}`;

@@ -20,7 +20,7 @@ export async function modelParameters(db: PrismaClient, provider: ProviderView):
   return chatParameters(
     provider,
     provider.chatModel,
-    row && tokenParameter ? { tokenParameter, temperature: row.temperature } : null,
+    row && tokenParameter ? { tokenParameter, temperature: row.temperature, system: row.system } : null,
   );
 }
 

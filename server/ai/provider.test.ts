@@ -49,7 +49,7 @@ describe('chat completions', () => {
     expect(answer).toEqual({
       text: 'Hi there!',
       usage: { inputTokens: 12, outputTokens: 3, estimated: false },
-      parameters: { tokenParameter: 'max_tokens', temperature: true },
+      parameters: { tokenParameter: 'max_tokens', temperature: true, system: true },
     });
     const [request] = fake.requests;
     expect(request.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
@@ -259,15 +259,19 @@ describe('what each server does differently', () => {
       { ...options, onParameters: (p) => heard.push(p) },
     );
     expect(answer.text).toBe('Thought it through.');
-    expect(answer.parameters).toEqual({ tokenParameter: 'max_completion_tokens', temperature: false });
+    expect(answer.parameters).toEqual({
+      tokenParameter: 'max_completion_tokens',
+      temperature: false,
+      system: true,
+    });
     expect(asked()).toEqual([
       { max_tokens: 300, max_completion_tokens: undefined, temperature: 0.2 },
       { max_tokens: undefined, max_completion_tokens: 300, temperature: 0.2 },
       { max_tokens: undefined, max_completion_tokens: 300, temperature: undefined },
     ]);
     expect(heard).toEqual([
-      { tokenParameter: 'max_completion_tokens', temperature: true },
-      { tokenParameter: 'max_completion_tokens', temperature: false },
+      { tokenParameter: 'max_completion_tokens', temperature: true, system: true },
+      { tokenParameter: 'max_completion_tokens', temperature: false, system: true },
     ]);
   });
 
@@ -282,7 +286,8 @@ describe('what each server does differently', () => {
           parameters: {
             tokenParameter: 'max_tokens',
             temperature: false,
-            adapt: { tokenParameter: false, temperature: true },
+            system: true,
+            adapt: { tokenParameter: false, temperature: true, system: true },
           },
         },
         options,
@@ -331,6 +336,39 @@ describe('what each server does differently', () => {
       { role: 'user', content: 'hi\n\nAnswer hi' },
       { role: 'assistant', content: 'One.\n\nTwo.' },
       { role: 'user', content: 'and?' },
+    ]);
+  });
+
+  it('a template that refuses a system message (Gemma’s) gets the system prompt in the first user turn, learnt', async () => {
+    fake.quirks({ strictRoles: true, systemRole: false });
+    fake.next({ text: 'Hello.' });
+    const heard: unknown[] = [];
+    const answer = await chat(
+      endpoint,
+      {
+        system: 'Be brief.',
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'Hi!' },
+          { role: 'user', content: 'hours?' },
+        ],
+      },
+      { ...options, onParameters: (p) => heard.push(p) },
+    );
+    expect(answer).toMatchObject({ text: 'Hello.', parameters: { system: false } });
+    expect(heard).toEqual([{ tokenParameter: 'max_tokens', temperature: true, system: false }]);
+    expect(fake.requests.map((r) => r.body?.messages)).toEqual([
+      [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'Hi!' },
+        { role: 'user', content: 'hours?' },
+      ],
+      [
+        { role: 'user', content: 'Be brief.\n\nhi' },
+        { role: 'assistant', content: 'Hi!' },
+        { role: 'user', content: 'hours?' },
+      ],
     ]);
   });
 

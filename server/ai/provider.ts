@@ -210,7 +210,8 @@ function errorOf(body: unknown): { message: string; type?: unknown; code?: unkno
 const DEFAULT_PARAMETERS: ChatParameters = {
   tokenParameter: 'max_tokens',
   temperature: true,
-  adapt: { tokenParameter: true, temperature: true },
+  system: true,
+  adapt: { tokenParameter: true, temperature: true, system: true },
 };
 
 /**
@@ -240,7 +241,8 @@ export async function chat(
           status: error.status,
         });
       parameters = adapted;
-      options.onParameters?.({ tokenParameter: adapted.tokenParameter, temperature: adapted.temperature });
+      const { adapt: _, ...learned } = adapted;
+      options.onParameters?.(learned);
     }
   }
 }
@@ -253,10 +255,7 @@ async function chatOnce(
 ): Promise<ChatAnswer> {
   const structured = request.jsonSchema !== undefined;
   const stream = Boolean(options.onText) && !structured;
-  const messages = [
-    ...(request.system ? [{ role: 'system', content: request.system }] : []),
-    ...alternatingTurns(request.messages),
-  ];
+  const messages = withSystem(request.system, alternatingTurns(request.messages), parameters.system);
   const body = {
     model: endpoint.chatModel,
     messages,
@@ -289,7 +288,11 @@ async function chatOnce(
     usage: reported
       ? { ...reported, estimated: false }
       : await estimatedUsage(messages, body.tools, raw.text, rawToolCalls),
-    parameters: { tokenParameter: parameters.tokenParameter, temperature: parameters.temperature },
+    parameters: {
+      tokenParameter: parameters.tokenParameter,
+      temperature: parameters.temperature,
+      system: parameters.system,
+    },
   };
   if (request.tools?.length) answer.toolCalls = rawToolCalls.map((call) => parsedCall(call, endpoint));
   if (!structured) return answer;
@@ -311,6 +314,23 @@ async function chatOnce(
 interface RawToolCall {
   name: string;
   arguments: string;
+}
+
+/**
+ * The system prompt first, as a system message, or, for a template that refuses one (Gemma's),
+ * at the head of the first user turn, as those templates' own later versions do.
+ */
+function withSystem(
+  system: string | undefined,
+  turns: ChatTurn[],
+  asMessage: boolean,
+): { role: string; content: string }[] {
+  if (!system) return turns;
+  if (asMessage) return [{ role: 'system', content: system }, ...turns];
+  const [first, ...rest] = turns;
+  return first?.role === 'user'
+    ? [{ role: 'user', content: `${system}\n\n${first.content}` }, ...rest]
+    : [{ role: 'user', content: system }, ...turns];
 }
 
 interface RawAnswer {

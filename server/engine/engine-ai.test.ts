@@ -346,6 +346,30 @@ describe('what each server takes', () => {
     ]);
   });
 
+  it('a template that refuses a system message (Gemma’s) gets the assistant’s instructions in the first turn, learnt', async () => {
+    fake.quirks({ strictRoles: true, systemRole: false });
+    const bot = await aiBot({ blocks: [start({ text: 'Welcome!' })], arrows: [] });
+    await saveAssistant(h.tdb.prisma, bot.projectId, null, {
+      name: 'Shop',
+      role: 'You are the shop’s assistant.',
+      useKnowledge: false,
+      handoff: false,
+    });
+    await bot.say('hi');
+    fake.next({ text: 'We open at nine.' });
+    expect(await bot.say('hours?')).toEqual(['We open at nine.']);
+    const [first] = (chats().at(-1)?.body?.messages ?? []) as { role: string; content: string }[];
+    expect(first.role).toBe('user');
+    expect(first.content).toMatch(/^You are the shop’s assistant\./);
+    expect(first.content).toMatch(/\n\nhi$/);
+    const [provider] = await h.tdb.prisma.aiProvider.findMany({ where: { projectId: bot.projectId } });
+    expect(
+      await h.tdb.prisma.aiModelParameters.findMany({ where: { providerId: provider.id } }),
+    ).toMatchObject([{ model: 'gpt-4o-mini', system: false }]);
+    const [log] = await bot.log('ai');
+    expect(log.learned).toBe('max_tokens, with temperature, the system prompt in the first user message');
+  });
+
   it('an error event in the middle of a stream is a failed call: the fallback, never half an answer', async () => {
     const bot = await aiBot({
       blocks: [

@@ -27,6 +27,8 @@ import type { AddressInfo } from 'node:net';
  *   takes an optional system message first, then user and assistant turns alternating from the
  *   user, else 400 "Conversation roles must alternate user/assistant/user/assistant/..." with
  *   type `BadRequestError` and code 400 (microsoft/autogen#1037, vllm-project/vllm#6862).
+ *   Gemma's (gemma-7b-it, Gemma 2; `systemRole: false`) refuses a system message at all: its
+ *   template's raise_exception('System role not supported'), the same 400.
  * - A failure in the middle of a streamed answer (a GPU failing) is an error event after the
  *   text so far, then `data: [DONE]` as usual: vLLM and SGLang write `data: {"error":{...}}`
  *   (their `create_streaming_error_response`, vllm-project/vllm#40986), llama.cpp's server an
@@ -120,6 +122,8 @@ export interface FakeQuirks {
   reasoningModels: string[];
   /** Roles must alternate from the user, after an optional system message. */
   strictRoles: boolean;
+  /** A system message is taken (Gemma's template, 1 and 2, refuses it). */
+  systemRole: boolean;
   /** Usage reported (plain, and streamed when asked). */
   usage: boolean;
   /** Streamed tool calls carry their `index`. */
@@ -158,6 +162,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const startQuirks: FakeQuirks = {
     reasoningModels: options.reasoningModels ?? [],
     strictRoles: options.strictRoles ?? false,
+    systemRole: options.systemRole ?? true,
     usage: options.usage ?? true,
     toolCallIndex: options.toolCallIndex ?? true,
   };
@@ -200,25 +205,21 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     return null;
   }
 
-  /** A strict chat template's refusal of roles that do not alternate (vLLM's body). */
+  /** A strict chat template's refusal (vLLM's body): a system message, or roles that do not alternate. */
   function templateRefusal(messages: unknown) {
-    if (!quirks.strictRoles || !Array.isArray(messages)) return null;
-    const turns = messages[0]?.role === 'system' ? messages.slice(1) : messages;
+    if (!Array.isArray(messages)) return null;
+    const refuse = (message: string) => ({
+      status: 400,
+      body: { error: { message, type: 'BadRequestError', param: null, code: 400 } },
+    });
+    const system = messages[0]?.role === 'system';
+    if (system && !quirks.systemRole) return refuse('System role not supported');
+    if (!quirks.strictRoles) return null;
+    const turns = system ? messages.slice(1) : messages;
     const alternate = turns.every(
       (m: { role?: unknown }, i) => m?.role === (i % 2 === 0 ? 'user' : 'assistant'),
     );
-    if (alternate) return null;
-    return {
-      status: 400,
-      body: {
-        error: {
-          message: 'Conversation roles must alternate user/assistant/user/assistant/...',
-          type: 'BadRequestError',
-          param: null,
-          code: 400,
-        },
-      },
-    };
+    return alternate ? null : refuse('Conversation roles must alternate user/assistant/user/assistant/...');
   }
 
   const server = http.createServer((req, res) => {

@@ -11,6 +11,7 @@ CREATE TABLE "AiModelParameters" (
     "model" TEXT NOT NULL,
     "tokenParameter" TEXT NOT NULL,
     "temperature" BOOLEAN NOT NULL,
+    "system" BOOLEAN NOT NULL DEFAULT true,
     "learnedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "AiModelParameters_pkey" PRIMARY KEY ("providerId","model")
