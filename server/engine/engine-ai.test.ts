@@ -379,12 +379,22 @@ describe('what each server takes', () => {
       arrows: [],
     });
     await bot.publish();
-    for (const form of ['data', 'field'] as const) {
-      fake.next({
-        text: 'Half of this answer arrives before the GPU fails.',
-        streamError: { after: 4, form },
-      });
-      expect(await widgetSays(bot, 'when do you open?', `v-${form}`)).toEqual(['An operator will answer.']);
+    const drafts: string[] = [];
+    const stop = subscribeLive({ projectId: bot.projectId }, (event) => {
+      if (event.kind === 'draft') drafts.push(event.text);
+    });
+    try {
+      for (const form of ['data', 'field'] as const) {
+        fake.next({
+          text: 'Half of this answer arrives before the GPU fails.',
+          streamError: { after: 4, form },
+        });
+        expect(await widgetSays(bot, 'when do you open?', `v-${form}`)).toEqual(['An operator will answer.']);
+        // The half shown as it was written is taken back.
+        expect(drafts.at(-1)).toBe('');
+      }
+    } finally {
+      stop();
     }
     expect(chats()[0].body).toMatchObject({ stream: true });
     const errors = await projectLog(bot, 'ai_error');

@@ -65,7 +65,7 @@ export async function runAiCall(
     { db: run.db, project: run.project, now: run.deps.now, maxMs: aiTimeLeft(run), onText: drafts?.onText },
     request,
   );
-  drafts?.end();
+  drafts?.end(!outcome.ok);
   if (outcome.ok)
     run.note('ai', {
       ...where,
