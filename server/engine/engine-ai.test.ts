@@ -268,6 +268,10 @@ describe("a block's AI step", () => {
   });
 });
 
+/** What the project's provider's models were found to take, kept in the database. */
+const learnt = (bot: BotDriver) =>
+  h.tdb.prisma.aiModelParameters.findMany({ where: { provider: { projectId: bot.projectId } } });
+
 describe('what each server takes', () => {
   const asking = looping({ text: 'No answer right now.', ai: { prompt: 'Answer #{question}' } });
   const sentParameters = () =>
@@ -298,10 +302,9 @@ describe('what each server takes', () => {
       { max_tokens: undefined, max_completion_tokens: 500, temperature: 0.7 },
       { max_tokens: undefined, max_completion_tokens: 500, temperature: undefined },
     ]);
-    const [provider] = await h.tdb.prisma.aiProvider.findMany({ where: { projectId: bot.projectId } });
-    expect(
-      await h.tdb.prisma.aiModelParameters.findMany({ where: { providerId: provider.id } }),
-    ).toMatchObject([{ model: 'prod-chat', tokenParameter: 'max_completion_tokens', temperature: false }]);
+    expect(await learnt(bot)).toMatchObject([
+      { model: 'prod-chat', tokenParameter: 'max_completion_tokens', temperature: false },
+    ]);
     // Kept in the database: the next call (in this process or another) is right the first time.
     fake.reset();
     fake.quirks({ reasoningModels: ['prod-chat'] });
@@ -362,10 +365,7 @@ describe('what each server takes', () => {
     expect(first.role).toBe('user');
     expect(first.content).toMatch(/^You are the shop’s assistant\./);
     expect(first.content).toMatch(/\n\nhi$/);
-    const [provider] = await h.tdb.prisma.aiProvider.findMany({ where: { projectId: bot.projectId } });
-    expect(
-      await h.tdb.prisma.aiModelParameters.findMany({ where: { providerId: provider.id } }),
-    ).toMatchObject([{ model: 'gpt-4o-mini', system: false }]);
+    expect(await learnt(bot)).toMatchObject([{ model: 'gpt-4o-mini', system: false }]);
     const [log] = await bot.log('ai');
     expect(log.learned).toBe('max_tokens, with temperature, the system prompt in the first user message');
   });
