@@ -105,6 +105,19 @@ describe('a message on the Cloud API', () => {
     expect(msg('Files', null, two as never).map((s) => s.type)).toEqual(['document', 'audio', 'text']);
   });
 
+  it('titles a document with its file name, as the client sees it', () => {
+    const file = [{ type: 'file' as const, url: 'https://f.example/files/Price%20list.pdf?sig=x' }];
+    expect(msg('Prices', null, file as never)).toEqual([
+      expect.objectContaining({
+        type: 'document',
+        document: { link: file[0].url, filename: 'Price list.pdf', caption: 'Prices' },
+      }),
+    ]);
+    // An address without a name still gives the document one.
+    const bare = [{ type: 'file' as const, url: 'https://f.example/' }];
+    expect(msg('', null, bare as never)[0]).toMatchObject({ document: { filename: 'file' } });
+  });
+
   it('builds a template message with its body parameters', () => {
     expect(renderCloudTemplate(to, { name: 'follow_up', language: 'en_US' }, ['Ann'])).toMatchObject({
       type: 'template',

@@ -1,11 +1,13 @@
+import { attachmentFileName, type FileAttachment, isFileAttachment } from '@/lib/channels/attachment-file';
 import { optionsAndText, splitText } from '@/lib/channels/message-layout';
 import type { Attachment, Button, Buttons } from '@/lib/schema';
 
 /**
  * One of our outgoing messages → the WhatsApp Cloud API messages that show it (the body of
  * each `POST /{phone-number-id}/messages`), within the API's limits:
- * - attachments first, by link, in order; one image, video or document with a text of at most
- *   1024 characters carries the text as its caption;
+ * - attachments first, by link, in order (a document with its file name, which the client sees
+ *   as its title); one image, video or document with a text of at most 1024 characters carries
+ *   the text as its caption;
  * - text over 4096 characters is split (an interactive message's body takes 1024: the text
  *   before it goes as plain messages);
  * - up to 3 buttons whose titles fit 20 characters become reply buttons, up to 10 whose titles
@@ -40,7 +42,7 @@ export type CloudMessageBody = Record<string, unknown> & { type: string };
 /** How the message's buttons are shown on the messenger, for the simulator and lint too. */
 export type CloudButtonsLayout = 'none' | 'reply_buttons' | 'list' | 'numbered_text';
 
-const MEDIA: Record<Exclude<Attachment['type'], 'link'>, 'image' | 'video' | 'document' | 'audio'> = {
+const MEDIA: Record<FileAttachment['type'], 'image' | 'video' | 'document' | 'audio'> = {
   image: 'image',
   video: 'video',
   file: 'document',
@@ -68,7 +70,7 @@ export function renderCloudMessage(message: OutgoingCloudMessage, to: string): C
   let text = shown.text;
 
   const sends: CloudMessageBody[] = [];
-  const files = message.attachments.filter((a) => a.type !== 'link');
+  const files = message.attachments.filter(isFileAttachment);
   const captioned =
     files.length === 1 &&
     files[0].type !== 'audio' &&
@@ -76,8 +78,16 @@ export function renderCloudMessage(message: OutgoingCloudMessage, to: string): C
     text.length > 0 &&
     text.length <= CLOUD_CAPTION_LIMIT;
   for (const file of files) {
-    const type = MEDIA[file.type as keyof typeof MEDIA];
-    sends.push({ ...base, type, [type]: { link: file.url, ...(captioned ? { caption: text } : {}) } });
+    const type = MEDIA[file.type];
+    sends.push({
+      ...base,
+      type,
+      [type]: {
+        link: file.url,
+        ...(type === 'document' ? { filename: attachmentFileName(file.url) } : {}),
+        ...(captioned ? { caption: text } : {}),
+      },
+    });
   }
   const linkLines = message.attachments.filter((a) => a.type === 'link').map((a) => a.url);
   if (linkLines.length) text = [text, ...linkLines].filter(Boolean).join('\n');

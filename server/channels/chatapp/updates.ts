@@ -8,7 +8,7 @@ import {
   isGatewayStored,
   parseGatewayItem,
 } from '@/lib/chatapp/gateway-webhook';
-import { MAX_FILE_BYTES } from '@/lib/files/file-types';
+import { extensionOfType, MAX_FILE_BYTES } from '@/lib/files/file-types';
 import type { Attachment } from '@/lib/schema';
 import { resolveClient } from '@/server/contacts/client-service';
 import { plainSql } from '@/server/db/raw-sql';
@@ -184,7 +184,7 @@ async function storeFiles<F extends CloudAttachment | GatewayAttachment>(
     const ref = await storeFile(deps.db, {
       projectId: channel.projectId,
       clientId: client.id,
-      name: file.name ?? `${file.type}-${key.replace(/\W/g, '').slice(-12)}${extensionOf(file.mime)}`,
+      name: file.name ?? `${file.type}-${key.replace(/\W/g, '').slice(-12)}${extensionOfType(file.mime)}`,
       mimeType: got.mime ?? file.mime,
       bytes: got.bytes,
       uploadKey: `chatapp:${key}`,
@@ -211,17 +211,6 @@ async function gatewayFile(api: GatewayApi, file: GatewayAttachment): Promise<Do
     throw new Error(`the file ${file.url} could not be downloaded from the gateway: ${got.description}`);
   return { bytes: got.result.bytes };
 }
-
-const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': '.jpg',
-  'image/png': '.png',
-  'image/webp': '.webp',
-  'video/mp4': '.mp4',
-  'audio/ogg': '.ogg',
-  'audio/mpeg': '.mp3',
-  'application/pdf': '.pdf',
-};
-const extensionOf = (mime: string) => EXTENSIONS[mime.split(';')[0].trim()] ?? '';
 
 export const chatappInbound: InboundProcessor<ChatappUpdate> = {
   kind: 'chatapp',
