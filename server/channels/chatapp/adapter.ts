@@ -215,7 +215,7 @@ async function sendGateway(
         : await gatewayCall(api, part.kind === 'image' ? '/api/sendImage' : '/api/sendFile', {
             session,
             chatId,
-            file: { url: part.url, filename: part.filename },
+            file: { url: part.url, filename: part.filename, mimetype: part.mimetype },
             ...(part.caption ? { caption: part.caption } : {}),
           });
     // A gateway that sends no files gets the file's address as text, with its caption.

@@ -58,6 +58,13 @@ beforeAll(async () => {
         trigger: { alternatives: 'photo' },
         attachments: [{ type: 'image', url: 'https://cdn.example/receipt.png' }],
       },
+      {
+        id: 4,
+        kind: 'start',
+        text: 'Our price list',
+        trigger: { alternatives: 'prices' },
+        attachments: [{ type: 'file', url: 'https://cdn.example/files/Price%20list.pdf?v=2' }],
+      },
     ],
     arrows: [],
   });
@@ -184,6 +191,27 @@ describe('a client writing to the paired number', () => {
     expect(Buffer.from(file.bytes).toString()).toBe('png-bytes');
     expect(textsTo('79001000003@c.us')[0]).toBe('Got your file\nhttps://cdn.example/receipt.png');
     expect(waha.calls.some((c) => c.path === '/api/sendImage' && c.status === 422)).toBe(true);
+  });
+
+  it('sends a file by link with its name and type on WAHA Plus (its RemoteFile requires the type)', async () => {
+    waha.tier = 'PLUS';
+    try {
+      await waha.receive(SESSION, { from: '79001000006@c.us', body: 'prices' });
+      await waitFor(async () => textsTo('79001000006@c.us').length === 1, 'the price list');
+    } finally {
+      waha.tier = 'CORE';
+    }
+    expect(waha.sent.filter((m) => m.chatId === '79001000006@c.us')).toEqual([
+      expect.objectContaining({
+        kind: 'file',
+        text: 'Our price list',
+        file: {
+          url: 'https://cdn.example/files/Price%20list.pdf?v=2',
+          filename: 'Price list.pdf',
+          mimetype: 'application/pdf',
+        },
+      }),
+    ]);
   });
 
   it('refuses a delivery not signed with the session’s key, storing nothing', async () => {
