@@ -134,6 +134,15 @@ function interactive(layout: 'reply_buttons' | 'list', body: string, options: Bu
   };
 }
 
+/**
+ * A template parameter as the API takes it: it refuses one with a new line, a tab or more than
+ * four spaces in a row (132018), so each run of white space holding a line break or a tab, and
+ * each run of five spaces or more, becomes one space.
+ */
+export function flatTemplateParameter(text: string): string {
+  return text.replace(/\s*[\n\r\t\v\f\u2028\u2029]\s*| {5,}/g, ' ');
+}
+
 /** A template message (outside the customer service window), its body's parameters in order. */
 export function renderCloudTemplate(
   to: string,
@@ -149,8 +158,38 @@ export function renderCloudTemplate(
       name: template.name,
       language: { code: template.language },
       ...(parameters.length
-        ? { components: [{ type: 'body', parameters: parameters.map((text) => ({ type: 'text', text })) }] }
+        ? {
+            components: [
+              {
+                type: 'body',
+                parameters: parameters.map((text) => ({ type: 'text', text: flatTemplateParameter(text) })),
+              },
+            ],
+          }
         : {}),
     },
   };
+}
+
+/**
+ * What a template send leaves out of the message, for its history: a template carries only
+ * its own text and parameters, so the message's buttons and attachments (and its text, when no
+ * parameter is `{message}`) do not reach the client. Null when nothing is left out.
+ */
+export function templateLeftOut(message: OutgoingCloudMessage, carriesText: boolean): string | null {
+  const all = message.buttons
+    ? Array.isArray(message.buttons)
+      ? message.buttons
+      : message.buttons.buttons
+    : [];
+  const parts: string[] = [];
+  if (!carriesText && message.text.trim()) parts.push('its text');
+  if (all.length) parts.push(`its buttons (${all.map((b) => b.text.trim()).join(', ')})`);
+  const attached = message.attachments.map((a) => (isFileAttachment(a) ? attachmentFileName(a.url) : a.url));
+  if (attached.length)
+    parts.push(
+      `${attached.length === 1 ? 'its attachment' : `its ${attached.length} attachments`} (${attached.join(', ')})`,
+    );
+  if (!parts.length) return null;
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }

@@ -1,8 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { retryPause } from '@/lib/channels/retry';
-import { type CloudMessageBody, renderCloudMessage, renderCloudTemplate } from '@/lib/chatapp/cloud-render';
-import { LAST_MESSAGE_KEY, windowOpen } from '@/lib/chatapp/cloud-window';
+import {
+  type CloudMessageBody,
+  renderCloudMessage,
+  renderCloudTemplate,
+  templateLeftOut,
+} from '@/lib/chatapp/cloud-render';
+import {
+  LAST_MESSAGE_KEY,
+  REENGAGEMENT_CODE,
+  WINDOW_CLOSED_KEY,
+  windowOpen,
+} from '@/lib/chatapp/cloud-window';
 import { type GatewaySend, renderGatewayMessage } from '@/lib/chatapp/gateway-render';
 import { gatewayChatId } from '@/lib/chatapp/gateway-webhook';
 import type {
@@ -14,7 +24,7 @@ import type {
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
 import { takeRateSlot } from '@/server/db/channel-pacing-sql';
-import { chatappSendRoute } from '@/server/db/chatapp-sql';
+import { chatappSendRoute, closeWindow } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
@@ -73,7 +83,9 @@ async function numberSlot(db: PrismaClient, channelId: number, taken: number | n
   if (waitMs > 0) await sleep(waitMs);
 }
 
-type Outcome = { ok: true; messageId?: string } | { ok: false; error: string; invalidToken: boolean };
+type Outcome =
+  | { ok: true; messageId?: string }
+  | { ok: false; error: string; invalidToken: boolean; code?: number };
 
 /** One message to the API, in the number's pace, tried again while that can help. */
 async function sendOne(
@@ -103,6 +115,7 @@ async function sendOne(
       ok: false,
       error: `${body.type}: ${result.description}`,
       invalidToken: result.reason === 'invalid_token',
+      ...(result.code === undefined ? {} : { code: result.code }),
     };
   }
 }
@@ -124,6 +137,70 @@ async function templateParameters(
   );
 }
 
+type CloudRoute = { id: number; projectId: number; groupId: string; credentials: unknown; settings: unknown };
+
+/**
+ * Sends a Cloud API message's parts in the number's pace (the first try of the first part has
+ * its slot already). `onRefused` learns a refusal's code and how many parts the client got.
+ */
+function sendCloudParts(
+  db: PrismaClient,
+  channel: CloudRoute,
+  sends: CloudMessageBody[],
+  context: SendContext,
+  firstSlot: number | null,
+  onRefused?: (code: number | undefined, partsAnswered: number) => void,
+): Promise<DeliveryResult> {
+  const credentials = cloudCredentials(channel);
+  const api = graphApi(credentials.token);
+  let slot = firstSlot;
+  let answered = context.partsSent ?? 0;
+  return sendInParts(sends, context, async (body) => {
+    const taken = slot;
+    slot = null;
+    const outcome = await sendOne(api, credentials.phoneNumberId, body, (attempt) =>
+      numberSlot(db, channel.id, attempt === 0 ? taken : null),
+    );
+    if (outcome.ok) answered++;
+    else onRefused?.(outcome.code, answered);
+    return graphPartOutcome(db, channel.id, 'the number', outcome);
+  });
+}
+
+/**
+ * Outside the window the message goes as the number's window template, whose parameters carry
+ * its text flattened; what the template cannot carry (buttons, files) is said in the history.
+ */
+async function sendAsTemplate(
+  db: PrismaClient,
+  channel: CloudRoute,
+  client: ChannelClient,
+  message: OutgoingMessage,
+  context: SendContext,
+  firstSlot: number | null,
+  why: string,
+): Promise<DeliveryResult> {
+  const template = chatappSettings(channel).windowTemplate;
+  if (!template)
+    return {
+      delivered: false,
+      error: `${why}, and the Cloud API then takes only a template message; choose the window template on the Channels tab`,
+    };
+  const body = renderCloudTemplate(
+    client.platformId,
+    template,
+    await templateParameters(db, client, template, message.text),
+  );
+  const sent = await sendCloudParts(db, channel, [body], context, firstSlot);
+  const leftOut = templateLeftOut(
+    message,
+    template.parameters.some((p) => p.includes('{message}')),
+  );
+  if (!sent.delivered || !leftOut) return sent;
+  // Delivered, with a note the history shows: what of the message the client did not get.
+  return { ...sent, error: `sent as the window template ${template.name}, without ${leftOut}` };
+}
+
 async function send(
   client: ChannelClient,
   message: OutgoingMessage,
@@ -133,6 +210,7 @@ async function send(
   const [channel] = await plainSql(db).run(chatappSendRoute, {
     clientId: client.id,
     stateKey: LAST_MESSAGE_KEY,
+    closedKey: WINDOW_CLOSED_KEY,
     projectId: client.projectId,
     clientType: CHATAPP_CLIENT_TYPE,
     groupId: client.groupId,
@@ -144,36 +222,40 @@ async function send(
       error: `the chat-app number +${client.groupId} is not connected to this project`,
     };
   if (isGatewayChannel(channel)) return sendGateway(db, channel, client, message, context);
-  const credentials = cloudCredentials(channel);
-  let sends: CloudMessageBody[];
-  if (windowOpen(channel.lastMessageAt, Date.now())) sends = renderCloudMessage(message, client.platformId);
-  else {
-    const template = chatappSettings(channel).windowTemplate;
-    if (!template)
-      return {
-        delivered: false,
-        error:
-          '131047 outside the 24-hour window: the client last wrote more than 24 hours ago (or never), and the Cloud API then takes only a template message; choose the window template on the Channels tab',
-      };
-    sends = [
-      renderCloudTemplate(
-        client.platformId,
-        template,
-        await templateParameters(db, client, template, message.text),
-      ),
-    ];
-  }
-  const api = graphApi(credentials.token);
-  return sendInParts(sends, context, async (body, first) =>
-    graphPartOutcome(
+  const now = Date.now();
+  if (!windowOpen(channel.lastMessageAt, channel.windowClosedAt, now))
+    return sendAsTemplate(
       db,
-      channel.id,
-      'the number',
-      await sendOne(api, credentials.phoneNumberId, body, (attempt) =>
-        numberSlot(db, channel.id, first && attempt === 0 ? channel.waitMs : null),
-      ),
-    ),
+      channel,
+      client,
+      message,
+      context,
+      channel.waitMs,
+      windowOpen(channel.lastMessageAt, null, now)
+        ? '131047 the Cloud API refused a free-form message to the client since they last wrote (re-engagement): the window stays closed until they write again'
+        : '131047 outside the 24-hour window: the client last wrote more than 24 hours ago (or never)',
+    );
+  let reengagement = null as { partsAnswered: number } | null;
+  const sent = await sendCloudParts(
+    db,
+    channel,
+    renderCloudMessage(message, client.platformId),
+    context,
+    channel.waitMs,
+    (code, partsAnswered) => {
+      if (code === REENGAGEMENT_CODE) reengagement = { partsAnswered };
+    },
   );
+  if (!reengagement) return sent;
+  // The API holds the window closed: every process sends this client templates until they write.
+  await plainSql(db).run(closeWindow, {
+    clientId: client.id,
+    closedKey: WINDOW_CLOSED_KEY,
+    at: new Date(now).toISOString(),
+  });
+  // Nothing of the message reached the client: it goes as the template instead.
+  if (reengagement.partsAnswered > 0) return sent;
+  return sendAsTemplate(db, channel, client, message, context, null, sent.error ?? '131047');
 }
 
 /** A gateway's 422 for a feature of its paid tier (WAHA Core sends no files). */

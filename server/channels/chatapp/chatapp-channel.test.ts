@@ -366,6 +366,140 @@ describe('the 24-hour window', () => {
     await owner.channels.updateChatapp({ projectId, channelId, windowTemplate: null });
   });
 
+  /** A client who wrote a moment ago as far as we know (their channel state); the fake never saw it. */
+  async function clientWeThinkInWindow() {
+    const platformId = newClient();
+    const client = await db.client.create({
+      data: { projectId, clientType: 6, groupId: '15550001111', platformId },
+    });
+    await db.clientChannelState.create({
+      data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
+    });
+    return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
+  }
+  const text = (t: string) => ({ text: t, attachments: [], buttons: null, blockId: null });
+  const messageCalls = (to: string) =>
+    fake
+      .callsOf(`/${fake.version}/${number.phoneNumberId}/messages`)
+      .filter((c) => (c.body as { to?: string }).to === to)
+      .map((c) => [(c.body as { type: string }).type, c.status]);
+  async function withTemplate(run: () => Promise<void>) {
+    fake.addTemplate(number.wabaId, { name: 'follow_up', language: 'en_US', bodyParams: 1 });
+    await owner.channels.updateChatapp({
+      projectId,
+      channelId,
+      windowTemplate: { name: 'follow_up', language: 'en_US', parameters: ['{message}'] },
+    });
+    try {
+      await run();
+    } finally {
+      await owner.channels.updateChatapp({ projectId, channelId, windowTemplate: null });
+    }
+  }
+
+  it('after a 131047 answered at once, sends that message and the next as the template, until the client writes', async () => {
+    const target = await clientWeThinkInWindow();
+    fake.reengagement = 'sync';
+    await withTemplate(async () => {
+      try {
+        expect(await chatappChannel.send(target, text('Your order is ready'), { db })).toMatchObject({
+          delivered: true,
+        });
+        expect(await chatappChannel.send(target, text('It is on its way'), { db })).toMatchObject({
+          delivered: true,
+        });
+      } finally {
+        fake.reengagement = 'status';
+      }
+      // One free-form try, refused; then templates only.
+      expect(messageCalls(target.platformId)).toEqual([
+        ['text', 400],
+        ['template', 200],
+        ['template', 200],
+      ]);
+      // The client writes (a few seconds later: the messenger's times are whole seconds): the
+      // window is open again, the bot's answer goes free-form.
+      shift = 3000;
+      try {
+        await fake.sendInbound(number.phoneNumberId, {
+          from: target.platformId,
+          type: 'text',
+          text: 'thanks',
+        });
+      } finally {
+        shift = 0;
+      }
+      await waitFor(
+        async () => fake.sent(number.phoneNumberId, target.platformId).some((m) => m.type === 'interactive'),
+        'the welcome as reply buttons',
+      );
+    });
+  });
+
+  it('after a 131047 reported later as a failed status, sends the next message as the template', async () => {
+    const target = await clientWeThinkInWindow();
+    await withTemplate(async () => {
+      const message = (m: string) =>
+        callApi('chatapp_message', { chatapp_bot_id: '15550001111', phone: target.platformId, message: m });
+      expect((await message('Hello again')).status).toBe(200);
+      const [first] = await waitFor(async () => {
+        const rows = await historyOf(target.platformId);
+        return rows[0]?.status === 'sent' ? rows : null;
+      }, 'the free-form message accepted');
+      await fake.flushStatuses();
+      await waitFor(
+        async () =>
+          (await db.channelUpdate.findFirst({
+            where: { channelId, externalId: `${first.externalId}:failed`, processedAt: { not: null } },
+          })) !== null,
+        'the failed status processed',
+      );
+      expect((await db.message.findUniqueOrThrow({ where: { id: first.id } })).error).toContain('131047');
+      expect((await message('Are you there?')).status).toBe(200);
+      await waitFor(
+        async () => fake.sent(number.phoneNumberId, target.platformId).length === 2,
+        'the second message',
+      );
+      expect(fake.sent(number.phoneNumberId, target.platformId).map((m) => m.type)).toEqual([
+        'text',
+        'template',
+      ]);
+    });
+  });
+
+  it('sends a multi-line message outside the window as the template, flattened, and says in the history what it left out', async () => {
+    const from = newClient();
+    await withTemplate(async () => {
+      const sent = await callApi('chatapp_message', {
+        chatapp_bot_id: '15550001111',
+        phone: from,
+        message: 'Your order:\n- pizza\n- cola\tx2      (large)',
+        attachment_type: 'file',
+        attachment_url: 'https://cdn.example/files/receipt.pdf',
+        buttons: [{ text: 'Track' }, { text: 'Cancel' }],
+      });
+      expect(sent.status).toBe(200);
+      const [row] = await waitFor(async () => {
+        const rows = await historyOf(from);
+        return rows[0] && rows[0].status !== 'queued' ? rows : null;
+      }, 'the message sent');
+      expect(row).toMatchObject({
+        status: 'sent',
+        delivered: true,
+        error:
+          'sent as the window template follow_up, without its buttons (Track, Cancel) and its attachment (receipt.pdf)',
+      });
+      expect(fake.sent(number.phoneNumberId, from)[0].payload).toMatchObject({
+        type: 'template',
+        template: {
+          components: [
+            { type: 'body', parameters: [{ type: 'text', text: 'Your order: - pizza - cola x2 (large)' }] },
+          ],
+        },
+      });
+    });
+  });
+
   it('keeps when the client last wrote in their channel state, not in their variables', async () => {
     const from = newClient();
     await fake.sendInbound(number.phoneNumberId, { from, type: 'text', text: 'hi' });
