@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { retryPause } from '@/lib/channels/retry';
+import { heldRetryAt, retryPause } from '@/lib/channels/retry';
 import {
   type CloudMessageBody,
   renderCloudMessage,
@@ -48,7 +48,8 @@ import { createSendSpacing } from './send-spacing';
  * a rate limit (130429, 131056), a 5xx or a lost connection is tried again with growing pauses
  * within BLOCKBOT_CHATAPP_RETRY_SECONDS; a refusal (131026, 131047, bad parameters) never is.
  * A number paired through a session gateway sends through it (`sendGateway`): no window, no
- * template, buttons as numbered text.
+ * template, buttons as numbered text; while its session is not working, messages are held
+ * (queued, in order) for BLOCKBOT_CHATAPP_HOLD_HOURS and sent once it works again.
  */
 
 /**
@@ -290,7 +291,8 @@ async function sendGateway(
   const api = gatewayApiOf(channel);
   const { session } = gatewayCredentials(channel);
   const chatId = gatewayChatId(client.platformId);
-  return sendInParts(renderGatewayMessage(message), context, async (part: GatewaySend) => {
+  let sessionDown = false;
+  const sent = await sendInParts(renderGatewayMessage(message), context, async (part: GatewaySend) => {
     let result =
       part.kind === 'text'
         ? await gatewayCall(api, '/api/sendText', { session, chatId, text: part.text })
@@ -308,12 +310,15 @@ async function sendGateway(
         text: [part.caption, part.url].filter(Boolean).join('\n'),
       });
     if (result.ok) return { ok: true, externalId: result.result.id };
+    // The session is not working (not paired, the phone offline): the message waits for it.
+    if (result.reason === 'not_ready') {
+      sessionDown = true;
+      return { ok: false, error: result.description };
+    }
     const error =
-      result.reason === 'not_ready'
-        ? `the gateway's session is not working (not paired, or the phone is offline): ${result.description}`
-        : result.reason === 'unauthorized'
-          ? `the gateway refused the API key: ${result.description}`
-          : `the gateway did not send it: ${result.description}`;
+      result.reason === 'unauthorized'
+        ? `the gateway refused the API key: ${result.description}`
+        : `the gateway did not send it: ${result.description}`;
     if (result.reason !== 'unavailable')
       await db.channel.update({
         where: { id: channel.id },
@@ -321,6 +326,28 @@ async function sendGateway(
       });
     return { ok: false, error };
   });
+  return sessionDown && !sent.delivered ? heldForSession(context, sent.error ?? '') : sent;
+}
+
+/**
+ * A message the session could not take: held (queued, tried again with growing pauses, and at
+ * once when the session's webhook says it works again) within BLOCKBOT_CHATAPP_HOLD_HOURS of
+ * when it was first handed over; failed after that.
+ */
+function heldForSession(context: SendContext, said: string): DeliveryResult {
+  const now = new Date();
+  const hours = getEnv().BLOCKBOT_CHATAPP_HOLD_HOURS;
+  const retryAt = heldRetryAt(context.attempt ?? 0, context.queuedAt ?? now, now, hours * 3600_000);
+  if (!retryAt)
+    return {
+      delivered: false,
+      error: `the gateway's session did not work again within ${hours} h (BLOCKBOT_CHATAPP_HOLD_HOURS): ${said}`,
+    };
+  return {
+    delivered: false,
+    retryAt,
+    error: `waiting for the gateway's session to work again (not paired, or the phone is offline): ${said}`,
+  };
 }
 
 /**
@@ -349,6 +376,8 @@ async function checkNumber(db: PrismaClient, projectId: number, phone: string) {
 
 export const chatappChannel: ChannelAdapter = {
   clientType: CHATAPP_CLIENT_TYPE,
+  // A gateway session that is not working holds its messages (heldForSession).
+  holdsSends: true,
   send,
   async call(projectId, fn, args, context) {
     if (fn === 'check_chatapp') return checkNumber(context.db, projectId, String(args.phone ?? ''));
