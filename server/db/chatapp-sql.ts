@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { slotColumns, takeRateSlotSql } from './channel-pacing-sql';
+import { rateSlotColumns, takeRateSlotSql } from './channel-pacing-sql';
 import { column, DB_NOW } from './columns';
 import { PreparedStatement } from './raw-sql';
 
@@ -21,7 +21,7 @@ export const chatappSendRoute = new PreparedStatement(
      WHERE c."projectId" = $projectId::int AND c."clientType" = $clientType::int AND c."groupId" = $groupId
      ORDER BY c.id LIMIT 1),
    ${takeRateSlotSql('route.id', 'route', `route.credentials ->> 'provider' = 'cloud'`)}
-   SELECT route.*, rate."waitMs" FROM route LEFT JOIN rate ON true`,
+   SELECT route.*, rate."waitMs", rate."rateMs" FROM route LEFT JOIN rate ON true`,
   z.object({
     id: column.int,
     projectId: column.int,
@@ -30,7 +30,8 @@ export const chatappSendRoute = new PreparedStatement(
     settings: column.json(z.unknown()),
     lastMessageAt: column.text.nullable(),
     windowClosedAt: column.text.nullable(),
-    waitMs: slotColumns.waitMs.nullable(),
+    waitMs: rateSlotColumns.waitMs.nullable(),
+    rateMs: rateSlotColumns.rateMs.nullable(),
   }),
 );
 

@@ -23,7 +23,7 @@ import type {
   SendContext,
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
-import { takeRateSlot } from '@/server/db/channel-pacing-sql';
+import { slowRate, takeRateSlot } from '@/server/db/channel-pacing-sql';
 import { chatappSendRoute, closeWindow } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
@@ -77,34 +77,52 @@ export function setChatappThroughput(perSecond: number): void {
   slotMs = 1000 / perSecond;
 }
 
-/** Waits for the number's next slot shared by every process (the first send's came with its route). */
+/** A slot of the number taken: how long until it, and the number's interval it was taken at. */
+type RateSlot = { waitMs: number; rateMs: number };
+
+/**
+ * Waits for the number's next slot shared by every process (the first send's came with its
+ * route); answers the interval it was taken at (the number's, slower after a rate limit).
+ */
 // No spacing per client: the pair rate limit (131056) is waited out when the API answers it.
-async function numberSlot(db: PrismaClient, channelId: number, taken: number | null) {
-  const waitMs = taken ?? (await plainSql(db).run(takeRateSlot, { channelId, rateMs: slotMs }))[0].waitMs;
-  if (waitMs > 0) await sleep(waitMs);
+async function numberSlot(db: PrismaClient, channelId: number, taken: RateSlot | null): Promise<number> {
+  const slot = taken ?? (await plainSql(db).run(takeRateSlot, { channelId, rateMs: slotMs }))[0];
+  if (slot.waitMs > 0) await sleep(slot.waitMs);
+  return slot.rateMs;
 }
 
 type Outcome =
   | { ok: true; messageId?: string }
   | { ok: false; error: string; invalidToken: boolean; code?: number };
 
-/** One message to the API, in the number's pace, tried again while that can help. */
+/** The Cloud API's answer when the number's throughput is spent. */
+const THROUGHPUT_LIMIT_CODE = 130429;
+
+/**
+ * One message to the API, in the number's pace, tried again while that can help. A throughput
+ * limit (130429) also slows the number, for every process (slowRate), from the pace the refused
+ * send was taken at.
+ */
 async function sendOne(
+  db: PrismaClient,
+  channelId: number,
   api: GraphApi,
   phoneNumberId: string,
   body: CloudMessageBody,
-  slot: (attempt: number) => Promise<void>,
+  slot: (attempt: number) => Promise<number>,
 ): Promise<Outcome> {
   const started = Date.now();
   const within = getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
-    await slot(attempt);
-    await spacing.turn(phoneNumberId);
+    const rateMs = await slot(attempt);
+    await spacing.turn(phoneNumberId, rateMs);
     const result: GraphResult<{ messages?: { id?: string }[] }> = await api.post(
       `${phoneNumberId}/messages`,
       body,
     );
     if (result.ok) return { ok: true, messageId: result.result.messages?.[0]?.id };
+    if (result.code === THROUGHPUT_LIMIT_CODE)
+      await plainSql(db).run(slowRate, { channelId, rateMs: slotMs, sentMs: rateMs });
     const retry = result.reason === 'rate_limited' || result.reason === 'unavailable';
     let pause = retry ? retryPause(attempt, Date.now() - started, within) : null;
     if (pause !== null && result.code === 131056) pause = Math.max(pause, PAIR_RATE_PAUSE_MS);
@@ -138,6 +156,10 @@ async function templateParameters(
   );
 }
 
+/** The slot taken with a Cloud API number's route. */
+const routeSlot = (route: { waitMs: number | null; rateMs: number | null }): RateSlot | null =>
+  route.waitMs === null || route.rateMs === null ? null : { waitMs: route.waitMs, rateMs: route.rateMs };
+
 type CloudRoute = { id: number; projectId: number; groupId: string; credentials: unknown; settings: unknown };
 
 /**
@@ -149,7 +171,7 @@ function sendCloudParts(
   channel: CloudRoute,
   sends: CloudMessageBody[],
   context: SendContext,
-  firstSlot: number | null,
+  firstSlot: RateSlot | null,
   onRefused?: (code: number | undefined, partsAnswered: number) => void,
 ): Promise<DeliveryResult> {
   const credentials = cloudCredentials(channel);
@@ -159,7 +181,7 @@ function sendCloudParts(
   return sendInParts(sends, context, async (body) => {
     const taken = slot;
     slot = null;
-    const outcome = await sendOne(api, credentials.phoneNumberId, body, (attempt) =>
+    const outcome = await sendOne(db, channel.id, api, credentials.phoneNumberId, body, (attempt) =>
       numberSlot(db, channel.id, attempt === 0 ? taken : null),
     );
     if (outcome.ok) answered++;
@@ -178,7 +200,7 @@ async function sendAsTemplate(
   client: ChannelClient,
   message: OutgoingMessage,
   context: SendContext,
-  firstSlot: number | null,
+  firstSlot: RateSlot | null,
   why: string,
 ): Promise<DeliveryResult> {
   const template = chatappSettings(channel).windowTemplate;
@@ -231,7 +253,7 @@ async function send(
       client,
       message,
       context,
-      channel.waitMs,
+      routeSlot(channel),
       windowOpen(channel.lastMessageAt, null, now)
         ? '131047 the Cloud API refused a free-form message to the client since they last wrote (re-engagement): the window stays closed until they write again'
         : '131047 outside the 24-hour window: the client last wrote more than 24 hours ago (or never)',
@@ -242,7 +264,7 @@ async function send(
     channel,
     renderCloudMessage(message, client.platformId),
     context,
-    channel.waitMs,
+    routeSlot(channel),
     (code, partsAnswered) => {
       if (code === REENGAGEMENT_CODE) reengagement = { partsAnswered };
     },

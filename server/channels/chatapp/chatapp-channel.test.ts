@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_MESSAGE_KEY } from '@/lib/chatapp/cloud-window';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { takeRateSlot } from '@/server/db/channel-pacing-sql';
 import type { PrismaClient } from '@/server/db/client-type';
+import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
@@ -120,6 +122,8 @@ const itemValue = (i: { metadata: object; contact: object; message: object }) =>
 });
 
 const callApi = (action: string, params: Record<string, unknown>) => app.callApi(action, params);
+/** A message of the bot's with only text. */
+const text = (t: string) => ({ text: t, attachments: [], buttons: null, blockId: null });
 
 describe('connecting a number', () => {
   it('checks the number, subscribes the app, keeps the token and app secret sealed, shows the webhook once', async () => {
@@ -377,7 +381,6 @@ describe('the 24-hour window', () => {
     });
     return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
   }
-  const text = (t: string) => ({ text: t, attachments: [], buttons: null, blockId: null });
   const messageCalls = (to: string) =>
     fake
       .callsOf(`/${fake.version}/${number.phoneNumberId}/messages`)
@@ -624,6 +627,48 @@ describe('failures and limits', () => {
       { db },
     );
     expect(tooLong.delivered).toBe(false);
+  });
+
+  it('slows the number after a throughput limit (130429), for every process: refused sends stay few, all are delivered', async () => {
+    const clients = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const platformId = newClient();
+        const client = await db.client.create({
+          data: { projectId, clientType: 6, groupId: '15550001111', platformId },
+        });
+        await db.clientChannelState.create({
+          data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
+        });
+        return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
+      }),
+    );
+    const limits = fake.limits;
+    fake.limits = limits && { ...limits, perSecond: 5 };
+    const callsBefore = fake.calls.length;
+    try {
+      const results = await Promise.all(
+        clients.map((c) => chatappChannel.send(c, text('Sale today'), { db })),
+      );
+      expect(results.every((r) => r.delivered)).toBe(true);
+    } finally {
+      fake.limits = limits;
+    }
+    // The first sends took their slots at the usual pace before any answer (about 25 refused
+    // then); after them the number keeps below its limit. Without the slowdown: about 100.
+    const refused = fake.calls.slice(callsBefore).filter((c) => c.status === 429);
+    expect(refused.length).toBeLessThan(60);
+    // The pace is the number's, in the database: another process's next slot is as far apart.
+    const pacing = await db.channelPacing.findUniqueOrThrow({ where: { channelId } });
+    expect(pacing.slowMs).toBeGreaterThanOrEqual(1000 / 5);
+    const usual = 1000 / 72;
+    const nextSlot = async () =>
+      (await plainSql(db).run(takeRateSlot, { channelId, rateMs: usual }))[0].rateMs;
+    expect(await nextSlot()).toBe(pacing.slowMs);
+    // It recovers: each minute without a limit halves it, down to the usual pace.
+    await db.$executeRaw`UPDATE "ChannelPacing" SET "slowedAt" = "slowedAt" - 60000 WHERE "channelId" = ${channelId}`;
+    expect(await nextSlot()).toBe(Math.max(usual, (pacing.slowMs ?? 0) / 2));
+    await db.$executeRaw`UPDATE "ChannelPacing" SET "slowedAt" = "slowedAt" - 600000 WHERE "channelId" = ${channelId}`;
+    expect(await nextSlot()).toBeCloseTo(usual, 6);
   });
 });
 
