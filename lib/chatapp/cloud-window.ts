@@ -20,9 +20,9 @@ export const WINDOW_MS = 24 * 60 * 60 * 1000;
 /**
  * Whether a free-form message sent at `now` is within the window opened by `lastMessageAt`
  * and not closed by a refusal at `closedAt`: only a message of the client after the refusal
- * opens it again. The messenger gives the client's time in whole seconds, so a message in the
- * refusal's own second counts as before it (the next message goes as the template: delivered,
- * where a free-form one might be refused again).
+ * opens it again. The messenger gives its times in whole seconds, so they are compared in whole
+ * seconds, and a message in the refusal's own second counts as before it (the next message goes
+ * as the template: delivered, where a free-form one might be refused again).
  */
 export function windowOpen(
   lastMessageAt: string | null | undefined,
@@ -32,5 +32,5 @@ export function windowOpen(
   const at = lastMessageAt ? Date.parse(lastMessageAt) : Number.NaN;
   if (!Number.isFinite(at) || now - at >= WINDOW_MS) return false;
   const closed = closedAt ? Date.parse(closedAt) : Number.NaN;
-  return !Number.isFinite(closed) || at > closed;
+  return !Number.isFinite(closed) || Math.floor(at / 1000) > Math.floor(closed / 1000);
 }

@@ -125,6 +125,20 @@ const callApi = (action: string, params: Record<string, unknown>) => app.callApi
 /** A message of the bot's with only text. */
 const text = (t: string) => ({ text: t, attachments: [], buttons: null, blockId: null });
 
+/**
+ * A client who wrote to the number a moment ago as far as we know (their channel state), as a
+ * send's target; the fake never saw them write.
+ */
+async function clientInWindow(platformId = newClient()) {
+  const client = await db.client.create({
+    data: { projectId, clientType: 6, groupId: '15550001111', platformId },
+  });
+  await db.clientChannelState.create({
+    data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
+  });
+  return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
+}
+
 describe('connecting a number', () => {
   it('checks the number, subscribes the app, keeps the token and app secret sealed, shows the webhook once', async () => {
     const channel = await db.channel.findUniqueOrThrow({ where: { id: channelId } });
@@ -370,17 +384,6 @@ describe('the 24-hour window', () => {
     await owner.channels.updateChatapp({ projectId, channelId, windowTemplate: null });
   });
 
-  /** A client who wrote a moment ago as far as we know (their channel state); the fake never saw it. */
-  async function clientWeThinkInWindow() {
-    const platformId = newClient();
-    const client = await db.client.create({
-      data: { projectId, clientType: 6, groupId: '15550001111', platformId },
-    });
-    await db.clientChannelState.create({
-      data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
-    });
-    return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
-  }
   const messageCalls = (to: string) =>
     fake
       .callsOf(`/${fake.version}/${number.phoneNumberId}/messages`)
@@ -401,7 +404,7 @@ describe('the 24-hour window', () => {
   }
 
   it('after a 131047 answered at once, sends that message and the next as the template, until the client writes', async () => {
-    const target = await clientWeThinkInWindow();
+    const target = await clientInWindow();
     fake.reengagement = 'sync';
     await withTemplate(async () => {
       try {
@@ -440,7 +443,7 @@ describe('the 24-hour window', () => {
   });
 
   it('after a 131047 reported later as a failed status, sends the next message as the template', async () => {
-    const target = await clientWeThinkInWindow();
+    const target = await clientInWindow();
     await withTemplate(async () => {
       const message = (m: string) =>
         callApi('chatapp_message', { chatapp_bot_id: '15550001111', phone: target.platformId, message: m });
@@ -540,18 +543,7 @@ describe('failures and limits', () => {
   it('spaces a number’s sends to its throughput: 100 at once take at least 99 intervals, all delivered', async () => {
     // That no two leave too close whatever the event loop does is send-spacing.test.ts's; here,
     // that the adapter sends through it (a stalled test machine only makes this slower).
-    const clients = await Promise.all(
-      Array.from({ length: 100 }, async () => {
-        const platformId = newClient();
-        const client = await db.client.create({
-          data: { projectId, clientType: 6, groupId: '15550001111', platformId },
-        });
-        await db.clientChannelState.create({
-          data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
-        });
-        return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
-      }),
-    );
+    const clients = await Promise.all(Array.from({ length: 100 }, () => clientInWindow()));
     const started = performance.now();
     const results = await Promise.all(
       clients.map((c) =>
@@ -568,32 +560,14 @@ describe('failures and limits', () => {
       VALUES (${channelId}, extract(epoch from clock_timestamp()) * 1000 + 1500, '{}')
       ON CONFLICT ("channelId") DO UPDATE SET "nextAt" = EXCLUDED."nextAt"`;
     const started = performance.now();
-    const platformId = newClient();
-    const client = await db.client.create({
-      data: { projectId, clientType: 6, groupId: '15550001111', platformId },
-    });
-    await db.clientChannelState.create({
-      data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
-    });
-    const result = await chatappChannel.send(
-      { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 },
-      { text: 'After the others', attachments: [], buttons: null, blockId: null },
-      { db },
-    );
+    const result = await chatappChannel.send(await clientInWindow(), text('After the others'), { db });
     expect(result.delivered).toBe(true);
     // Not before the slot: its wait is a lower bound, whatever the machine's speed.
     expect(performance.now() - started).toBeGreaterThanOrEqual(1400);
   });
 
   it('tries again after a 502 or a rate limit, and never after a refusal', async () => {
-    const from = newClient();
-    const client = await db.client.create({
-      data: { projectId, clientType: 6, groupId: '15550001111', platformId: from },
-    });
-    await db.clientChannelState.create({
-      data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
-    });
-    const target = { id: client.id, projectId, platformId: from, groupId: '15550001111', clientType: 6 };
+    const target = await clientInWindow();
     let failures = 1;
     fake.intercept = () => (failures-- > 0 ? 'bad_gateway' : 'process');
     try {
@@ -630,18 +604,7 @@ describe('failures and limits', () => {
   });
 
   it('slows the number after a throughput limit (130429), for every process: refused sends stay few, all are delivered', async () => {
-    const clients = await Promise.all(
-      Array.from({ length: 30 }, async () => {
-        const platformId = newClient();
-        const client = await db.client.create({
-          data: { projectId, clientType: 6, groupId: '15550001111', platformId },
-        });
-        await db.clientChannelState.create({
-          data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
-        });
-        return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
-      }),
-    );
+    const clients = await Promise.all(Array.from({ length: 30 }, () => clientInWindow()));
     const limits = fake.limits;
     fake.limits = limits && { ...limits, perSecond: 5 };
     const callsBefore = fake.calls.length;
