@@ -52,6 +52,12 @@ const envSchema = z
      */
     BLOCKBOT_CHATAPP_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
     /**
+     * How long a chat-app message written while its gateway session is not working (not paired,
+     * the phone offline) stays queued, tried again with growing pauses and at once when the
+     * session works again, before it fails. 0: it fails at once.
+     */
+    BLOCKBOT_CHATAPP_HOLD_HOURS: z.coerce.number().min(0).max(720).default(24),
+    /**
      * The Instagram messaging API's Graph API root, with its version; tests change it. Unset:
      * graph.facebook.com (a Page token) or graph.instagram.com (an Instagram token), v21.0.
      */
