@@ -29,3 +29,20 @@ export function heldRetryAt(attempt: number, queuedAt: Date, now: Date, horizonM
   const pause = Math.min(FIRST_HOLD_MS * 2 ** Math.min(attempt, 20), LONGEST_HOLD_MS);
   return new Date(Math.min(now.getTime() + pause, end));
 }
+
+/**
+ * A send its messenger keeps failing to take, past the first seconds: held until its next try
+ * (`retryAt`, the reason in `waiting`'s words), or, once `horizonHours` from when it was queued
+ * have passed, failed for good in `gaveUp`'s. A horizon of 0 never holds: the error as said.
+ */
+export function holdOrFail(
+  said: string,
+  tries: { attempt?: number; queuedAt?: Date },
+  horizonHours: number,
+  words: { waiting: string; gaveUp: string },
+  now = new Date(),
+): { error: string; retryAt?: Date } {
+  const retryAt = heldRetryAt(tries.attempt ?? 0, tries.queuedAt ?? now, now, horizonHours * 3600_000);
+  if (retryAt) return { error: `${words.waiting}: ${said}`, retryAt };
+  return { error: horizonHours ? `${words.gaveUp}: ${said}` : said };
+}

@@ -52,9 +52,10 @@ const envSchema = z
      */
     BLOCKBOT_CHATAPP_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
     /**
-     * How long a chat-app message written while its gateway session is not working (not paired,
-     * the phone offline) stays queued, tried again with growing pauses and at once when the
-     * session works again, before it fails. 0: it fails at once.
+     * How long a chat-app message the Cloud API or a gateway keeps failing to take (past the
+     * first BLOCKBOT_CHATAPP_RETRY_SECONDS), or written while its gateway session is not working
+     * (not paired, the phone offline), stays queued, tried again with growing pauses (and at once
+     * when the session works again), before it fails. 0: it fails at once.
      */
     BLOCKBOT_CHATAPP_HOLD_HOURS: z.coerce.number().min(0).max(720).default(24),
     /**

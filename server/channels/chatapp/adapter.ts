@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { heldRetryAt, retryPause } from '@/lib/channels/retry';
+import { holdOrFail, retryPause } from '@/lib/channels/retry';
 import {
   type CloudMessageBody,
   renderCloudMessage,
@@ -93,15 +93,16 @@ async function numberSlot(db: PrismaClient, channelId: number, taken: RateSlot |
 
 type Outcome =
   | { ok: true; messageId?: string }
-  | { ok: false; error: string; invalidToken: boolean; code?: number };
+  | { ok: false; error: string; invalidToken: boolean; code?: number; retryAt?: Date };
 
 /** The Cloud API's answer when the number's throughput is spent. */
 const THROUGHPUT_LIMIT_CODE = 130429;
 
 /**
- * One message to the API, in the number's pace, tried again while that can help. A throughput
- * limit (130429) also slows the number, for every process (slowRate), from the pace the refused
- * send was taken at.
+ * One message to the API, in the number's pace, tried again while that can help: in the
+ * process for the first BLOCKBOT_CHATAPP_RETRY_SECONDS of a send's first try, then held (`held`).
+ * A throughput limit (130429) also slows the number, for every process (slowRate), from the
+ * pace the refused send was taken at.
  */
 async function sendOne(
   db: PrismaClient,
@@ -110,9 +111,11 @@ async function sendOne(
   phoneNumberId: string,
   body: CloudMessageBody,
   slot: (attempt: number) => Promise<number>,
+  context: SendContext,
 ): Promise<Outcome> {
   const started = Date.now();
-  const within = getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
+  // A held try is already late: one call, then held again.
+  const within = context.attempt ? 0 : getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
     const rateMs = await slot(attempt);
     await spacing.turn(phoneNumberId, rateMs);
@@ -130,6 +133,12 @@ async function sendOne(
       await sleep(pause);
       continue;
     }
+    if (retry)
+      return {
+        ok: false,
+        invalidToken: false,
+        ...held('the Cloud API', `${body.type}: ${result.description}`, context),
+      };
     return {
       ok: false,
       error: `${body.type}: ${result.description}`,
@@ -181,8 +190,14 @@ function sendCloudParts(
   return sendInParts(sends, context, async (body) => {
     const taken = slot;
     slot = null;
-    const outcome = await sendOne(db, channel.id, api, credentials.phoneNumberId, body, (attempt) =>
-      numberSlot(db, channel.id, attempt === 0 ? taken : null),
+    const outcome = await sendOne(
+      db,
+      channel.id,
+      api,
+      credentials.phoneNumberId,
+      body,
+      (attempt) => numberSlot(db, channel.id, attempt === 0 ? taken : null),
+      context,
     );
     if (outcome.ok) answered++;
     else onRefused?.(outcome.code, answered);
@@ -281,17 +296,24 @@ async function send(
   return sendAsTemplate(db, channel, client, message, context, null, sent.error ?? '131047');
 }
 
+/** Who a held gateway send waits for when the gateway answered that its session is not working. */
+const SESSION = "the gateway's session";
+
 /** A gateway's 422 for a feature of its paid tier (WAHA Core sends no files). */
 const PLUS_ONLY = /available only in Plus/i;
 
-/** One send through the gateway, tried again while it is unreachable or answers a 5xx. */
+/**
+ * One send through the gateway, tried again while it is unreachable or answers a 5xx, for the
+ * first BLOCKBOT_CHATAPP_RETRY_SECONDS of a send's first try.
+ */
 async function gatewayCall(
   api: GatewayApi,
   path: string,
   body: unknown,
+  context: SendContext,
 ): Promise<GatewayResult<{ id?: string }>> {
   const started = Date.now();
-  const within = getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
+  const within = context.attempt ? 0 : getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
     const result = await api.post<{ id?: string }>(path, body);
     const pause =
@@ -313,63 +335,74 @@ async function sendGateway(
   const api = gatewayApiOf(channel);
   const { session } = gatewayCredentials(channel);
   const chatId = gatewayChatId(client.platformId);
-  let sessionDown = false;
   const sent = await sendInParts(renderGatewayMessage(message), context, async (part: GatewaySend) => {
     let result =
       part.kind === 'text'
-        ? await gatewayCall(api, '/api/sendText', { session, chatId, text: part.text })
-        : await gatewayCall(api, part.kind === 'image' ? '/api/sendImage' : '/api/sendFile', {
-            session,
-            chatId,
-            file: { url: part.url, filename: part.filename, mimetype: part.mimetype },
-            ...(part.caption ? { caption: part.caption } : {}),
-          });
+        ? await gatewayCall(api, '/api/sendText', { session, chatId, text: part.text }, context)
+        : await gatewayCall(
+            api,
+            part.kind === 'image' ? '/api/sendImage' : '/api/sendFile',
+            {
+              session,
+              chatId,
+              file: { url: part.url, filename: part.filename, mimetype: part.mimetype },
+              ...(part.caption ? { caption: part.caption } : {}),
+            },
+            context,
+          );
     // A gateway that sends no files gets the file's address as text, with its caption.
     if (!result.ok && part.kind !== 'text' && result.status === 422 && PLUS_ONLY.test(result.description))
-      result = await gatewayCall(api, '/api/sendText', {
-        session,
-        chatId,
-        text: [part.caption, part.url].filter(Boolean).join('\n'),
-      });
+      result = await gatewayCall(
+        api,
+        '/api/sendText',
+        { session, chatId, text: [part.caption, part.url].filter(Boolean).join('\n') },
+        context,
+      );
     if (result.ok) return { ok: true, externalId: result.result.id };
     // The session is not working (not paired, the phone offline): the message waits for it.
-    if (result.reason === 'not_ready') {
-      sessionDown = true;
-      return { ok: false, error: result.description };
-    }
+    if (result.reason === 'not_ready') return { ok: false, ...held(SESSION, result.description, context) };
+    // Unreachable, or a 5xx, past the first seconds: the message waits for the gateway.
+    if (result.reason === 'unavailable')
+      return {
+        ok: false,
+        ...held('the gateway', `the gateway did not send it: ${result.description}`, context),
+      };
     const error =
       result.reason === 'unauthorized'
         ? `the gateway refused the API key: ${result.description}`
         : `the gateway did not send it: ${result.description}`;
-    if (result.reason !== 'unavailable')
-      await db.channel.update({
-        where: { id: channel.id },
-        data: { lastError: `A send failed: ${error}` },
-      });
+    await db.channel.update({
+      where: { id: channel.id },
+      data: { lastError: `A send failed: ${error}` },
+    });
     return { ok: false, error };
   });
-  return sessionDown && !sent.delivered ? heldForSession(context, sent.error ?? '') : sent;
+  return sent;
 }
 
 /**
- * A message the session could not take: held (queued, tried again with growing pauses, and at
- * once when the session's webhook says it works again) within BLOCKBOT_CHATAPP_HOLD_HOURS of
- * when it was first handed over; failed after that.
+ * A send the Cloud API or the gateway (`who`) could not take past the first seconds, or while
+ * the gateway's session is not working: held (queued, tried again with growing pauses, and at
+ * once when the session's webhook says it works again) within BLOCKBOT_CHATAPP_HOLD_HOURS of when
+ * it was first handed over; failed after that.
  */
-function heldForSession(context: SendContext, said: string): DeliveryResult {
-  const now = new Date();
+function held(who: string, said: string, context: SendContext): { error: string; retryAt?: Date } {
   const hours = getEnv().BLOCKBOT_CHATAPP_HOLD_HOURS;
-  const retryAt = heldRetryAt(context.attempt ?? 0, context.queuedAt ?? now, now, hours * 3600_000);
-  if (!retryAt)
-    return {
-      delivered: false,
-      error: `the gateway's session did not work again within ${hours} h (BLOCKBOT_CHATAPP_HOLD_HOURS): ${said}`,
-    };
-  return {
-    delivered: false,
-    retryAt,
-    error: `waiting for the gateway's session to work again (not paired, or the phone is offline): ${said}`,
-  };
+  const horizon = `within ${hours} h (BLOCKBOT_CHATAPP_HOLD_HOURS)`;
+  return holdOrFail(
+    said,
+    context,
+    hours,
+    who === SESSION
+      ? {
+          waiting: `waiting for ${SESSION} to work again (not paired, or the phone is offline)`,
+          gaveUp: `${SESSION} did not work again ${horizon}`,
+        }
+      : {
+          waiting: `${who} could not take it yet (tried again later)`,
+          gaveUp: `${who} did not take it ${horizon}`,
+        },
+  );
 }
 
 /**

@@ -603,6 +603,44 @@ describe('failures and limits', () => {
     expect(tooLong.delivered).toBe(false);
   });
 
+  it('holds a send the Cloud API keeps failing (tried again later, one call a try), and fails it past BLOCKBOT_CHATAPP_HOLD_HOURS', async () => {
+    const target = await clientInWindow();
+    let tries = 0;
+    fake.intercept = () => {
+      tries++;
+      return 'bad_gateway';
+    };
+    const hour = 3600_000;
+    try {
+      // A held try (attempt 1) is already late: one call, then held again, not retried in the process.
+      const again = await chatappChannel.send(target, text('Still down'), {
+        db,
+        attempt: 1,
+        queuedAt: new Date(Date.now() - hour),
+      });
+      expect(again).toMatchObject({
+        delivered: false,
+        retryAt: expect.any(Date),
+        error: expect.stringContaining('the Cloud API could not take it yet (tried again later): text:'),
+      });
+      expect(tries).toBe(1);
+      const late = await chatappChannel.send(target, text('Still down'), {
+        db,
+        attempt: 9,
+        queuedAt: new Date(Date.now() - 25 * hour),
+      });
+      expect(late.retryAt).toBeUndefined();
+      expect(late).toMatchObject({
+        delivered: false,
+        error: expect.stringContaining(
+          'the Cloud API did not take it within 24 h (BLOCKBOT_CHATAPP_HOLD_HOURS)',
+        ),
+      });
+    } finally {
+      fake.intercept = null;
+    }
+  });
+
   it('slows the number after a throughput limit (130429), for every process: refused sends stay few, all are delivered', async () => {
     const clients = await Promise.all(Array.from({ length: 30 }, () => clientInWindow()));
     const limits = fake.limits;

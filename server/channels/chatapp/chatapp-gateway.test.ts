@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { PrismaClient } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
+import { releaseHeldSends } from '@/server/engine/held-sends';
 import { sweepOutbox } from '@/server/engine/outbox';
 import type { Interception } from '@/server/testing/intercepted';
 import { waitFor } from '@/server/testing/wait-for';
@@ -273,21 +274,41 @@ describe("a gateway's bad day", () => {
     expect(message).toMatchObject({ status: 'sent', delivered: true, error: null });
   });
 
-  it('records the error once BLOCKBOT_CHATAPP_RETRY_SECONDS (5 s here) have passed', async () => {
+  it('holds a send the gateway keeps failing past BLOCKBOT_CHATAPP_RETRY_SECONDS (5 s here), and sends it once when it answers again', async () => {
     const chat = '79001000005@c.us';
-    const seen = sendsArriving(chat, Array(100).fill('bad_gateway'));
+    const fates = Array<Interception>(100).fill('bad_gateway');
+    const seen = sendsArriving(chat, fates);
     await waha.receive(SESSION, { from: chat, body: 'hello' });
-    const failed = await waitFor(
+    const held = await waitFor(
       () =>
         db.message.findFirst({
-          where: { client: { platformId: '79001000005' }, direction: 'out', status: 'failed' },
+          where: { client: { platformId: '79001000005' }, direction: 'out', error: { not: null } },
         }),
-      'the send recorded failed',
+      'the send held',
       30_000,
     );
-    expect(failed.error).toContain('the gateway did not send it: HTTP 502');
+    expect(held).toMatchObject({ status: 'queued', delivered: false });
+    expect(held.error).toContain(
+      'the gateway could not take it yet (tried again later): the gateway did not send it: HTTP 502',
+    );
+    expect(await db.outbox.findFirst({ where: { messageId: held.id } })).toMatchObject({ state: 'held' });
     expect(seen.length).toBeGreaterThan(2);
     expect(textsTo(chat)).toEqual([]);
+
+    // The gateway answers again: the held send goes at its next try (made due here), once.
+    fates.length = 0;
+    await releaseHeldSends(db, { projectId, clientType: 6, groupId: PHONE });
+    const deps = await getEngineDeps();
+    await waitFor(async () => {
+      await sweepOutbox(deps);
+      return textsTo(chat).length === 1;
+    }, 'the held send sent');
+    expect(await db.message.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({
+      status: 'sent',
+      error: null,
+    });
+    await sweepOutbox(deps);
+    expect(textsTo(chat)).toHaveLength(1);
   });
 });
 

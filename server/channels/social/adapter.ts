@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { heldRetryAt, retryPause } from '@/lib/channels/retry';
+import { holdOrFail, retryPause } from '@/lib/channels/retry';
 import {
   type InstagramMessage,
   renderInstagramMessage,
@@ -69,20 +69,11 @@ async function sendOne(
 /** Meta's trouble past the first seconds: the send held until its next try, or failed past the horizon. */
 function held(error: string, context: SendContext): Outcome {
   const hours = getEnv().BLOCKBOT_SOCIAL_HOLD_HOURS;
-  const now = new Date();
-  const retryAt = heldRetryAt(context.attempt ?? 0, context.queuedAt ?? now, now, hours * 3600_000);
-  if (retryAt)
-    return {
-      ok: false,
-      error: `Instagram could not take it yet (tried again later): ${error}`,
-      invalidToken: false,
-      retryAt,
-    };
-  return {
-    ok: false,
-    error: hours ? `Instagram could not take it within ${hours} hours: ${error}` : error,
-    invalidToken: false,
-  };
+  const outcome = holdOrFail(error, context, hours, {
+    waiting: 'Instagram could not take it yet (tried again later)',
+    gaveUp: `Instagram could not take it within ${hours} hours`,
+  });
+  return { ok: false, invalidToken: false, ...outcome };
 }
 
 /** Whether the message being sent is an operator's reply (the outbox's key names the message). */
