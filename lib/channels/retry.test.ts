@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldRetryAt, retryPause } from './retry';
+import { heldRetryAt, holdOrFail, retryPause } from './retry';
 
 describe('retryPause', () => {
   it('doubles from half a second up to 8 s', () => {
@@ -31,5 +31,26 @@ describe('heldRetryAt', () => {
     expect(heldRetryAt(8, queuedAt, later(50 * 60_000), hour)).toEqual(later(hour));
     expect(heldRetryAt(9, queuedAt, later(hour), hour)).toBeNull();
     expect(heldRetryAt(0, queuedAt, queuedAt, 0)).toBeNull();
+  });
+});
+
+describe('holdOrFail', () => {
+  const words = { waiting: 'not taken yet', gaveUp: 'not taken within 2 h' };
+  const queuedAt = new Date('2026-12-05T10:00:00Z');
+
+  it('holds within the horizon, with the reason in its words', () => {
+    const at = new Date(queuedAt.getTime() + 60_000);
+    expect(holdOrFail('HTTP 502', { attempt: 1, queuedAt }, 2, words, at)).toEqual({
+      error: 'not taken yet: HTTP 502',
+      retryAt: new Date(at.getTime() + 30_000),
+    });
+  });
+
+  it('fails past it, and never holds with a horizon of 0', () => {
+    const late = new Date(queuedAt.getTime() + 2 * 3600_000);
+    expect(holdOrFail('HTTP 502', { attempt: 9, queuedAt }, 2, words, late)).toEqual({
+      error: 'not taken within 2 h: HTTP 502',
+    });
+    expect(holdOrFail('HTTP 502', {}, 0, words)).toEqual({ error: 'HTTP 502' });
   });
 });
