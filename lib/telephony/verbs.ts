@@ -57,6 +57,8 @@ export const MAX_VOICE_OPTIONS = descriptorOfKind('telephony')?.capabilities.max
 export const MAX_SPOKEN_CHARS = 3000;
 /** Seconds a gather waits for the caller's answer. */
 export const GATHER_TIMEOUT_SECONDS = 8;
+/** How many times a question is asked again after the caller said nothing; the next silence hangs up. */
+export const SILENCE_REPEATS = 1;
 
 /** The options of a message's buttons, numbered as they are announced (the designer's rows in order). */
 export function voiceOptions(buttons: Buttons | null | undefined): Button[] {

@@ -261,6 +261,28 @@ describe('an incoming call', () => {
     expect(other.verbs.at(-1)).toEqual({ verb: 'hangup' });
   });
 
+  it('asks the question again when the caller says nothing, once, then hangs up', async () => {
+    const quiet = await fake.inboundCall('+1 415 555 0020');
+    const menu = quiet.spoken[0];
+    await fake.silence(quiet);
+    // The menu again, with its options, not eight seconds of silence.
+    expect(quiet.spoken).toEqual([menu, menu]);
+    expect(quiet.gather).toMatchObject({ numDigits: 1, say: { text: menu } });
+    // An answer after the repeat goes on as any answer, and the next question has its own repeat.
+    await fake.press(quiet, '1');
+    expect(quiet.spoken.at(-1)).toBe('Which size? Say small or large.');
+    await fake.silence(quiet);
+    expect(quiet.spoken.slice(-2)).toEqual([
+      'Which size? Say small or large.',
+      'Which size? Say small or large.',
+    ]);
+    expect(quiet.gather).toMatchObject({ finishOnKey: '#' });
+    expect(quiet.hungUp).toBe(false);
+    await fake.silence(quiet);
+    expect(quiet.verbs.at(-1)).toEqual({ verb: 'hangup' });
+    expect(quiet.hungUp).toBe(true);
+  });
+
   it('transfers the call to the transfer number when the bot asks for an operator', async () => {
     const other = await fake.inboundCall('+1 415 555 0003');
     await fake.speak(other, 'operator');

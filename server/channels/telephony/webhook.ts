@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { buttonsSchema } from '@/lib/schema';
-import { answerText, turnVerbs, type Verb } from '@/lib/telephony/verbs';
+import { answerText, messageVerbs, SILENCE_REPEATS, turnVerbs, type Verb } from '@/lib/telephony/verbs';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
@@ -150,14 +150,19 @@ async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<
   );
 }
 
-/** A gather's result: the caller's answer as their message; silence asks once more, then hangs up. */
+/**
+ * A gather's result: the caller's answer as their message. Silence (the gather timed out) asks
+ * the call's question again, the last message said in this call, with its options, at most
+ * `SILENCE_REPEATS` times; then the call hangs up.
+ */
 async function gather(v: Verified, url: URL): Promise<Response> {
   const client = await clientOf(v);
+  const callSid = v.info.callSid;
   const last = client
     ? await v.deps.db.message.findFirst({
         where: { clientId: client.id, direction: 'out' },
         orderBy: { id: 'desc' },
-        select: { buttons: true },
+        select: { text: true, buttons: true, externalId: true },
       })
     : null;
   const buttons = buttonsSchema
@@ -165,13 +170,17 @@ async function gather(v: Verified, url: URL): Promise<Response> {
     .catch(null)
     .parse(last?.buttons ?? null);
   const text = answerText(v.info.gather, buttons);
-  const callSid = v.info.callSid;
   if (text === null) {
     const silences = Number(url.searchParams.get('silence') ?? 0) + 1;
+    if (silences > SILENCE_REPEATS) return v.provider.answer([{ verb: 'hangup' }]);
     const settings = telephonySettings(v.channel);
-    if (silences >= 2) return v.provider.answer([{ verb: 'hangup' }]);
     const again = gatherHook(v.channel.id, silences);
-    return v.provider.answer(turnVerbs([], 'listen', again, settings));
+    // Only what was said in this call is its question (a call with nothing said yet listens again).
+    const question =
+      last?.externalId === callSid
+        ? messageVerbs({ ...last, attachments: [], buttons }, settings, again)
+        : [];
+    return v.provider.answer(turnVerbs(question, 'listen', again, settings));
   }
   const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
   return storeTurn(v, {
