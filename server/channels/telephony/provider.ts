@@ -50,6 +50,11 @@ export interface TelephonyProvider {
 /** What a call's webhook says, whatever the protocol. */
 export interface CallInfo {
   callSid: string;
+  /**
+   * The call this one is a leg of (a transfer's dial places one): its webhooks are the parent
+   * call's business, not a call of the number it went to.
+   */
+  parentCallSid: string | null;
   direction: 'inbound' | 'outbound';
   from: string;
   to: string;
@@ -75,6 +80,7 @@ export const jambonz: TelephonyProvider = {
     if (!raw || typeof raw !== 'object' || !text(raw.call_sid)) return 'malformed';
     return {
       callSid: text(raw.call_sid),
+      parentCallSid: text(raw.parent_call_sid) || null,
       direction: raw.direction === 'outbound' ? 'outbound' : 'inbound',
       from: text(raw.from),
       to: text(raw.to),

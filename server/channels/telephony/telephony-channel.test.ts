@@ -296,6 +296,41 @@ describe('an incoming call', () => {
     await fake.endTransfer(other);
     expect(other.hungUp).toBe(true);
   });
+
+  it("takes the operator's leg as part of the caller's call: no client for its number, no call event, nothing of a client there moves", async () => {
+    const operatorCount = () =>
+      db.client.count({ where: { projectId, clientType: 13, platformId: '15559990000' } });
+    /** The call's end has reached the bot, and every update of the channel is processed. */
+    const settled = async (from: string, count: number) => {
+      const caller = await clientOf(from);
+      await waitFor(
+        async () => (await db.message.count({ where: { clientId: caller.id, text: 'call_ended' } })) === count,
+        'call_ended',
+      );
+      await waitFor(
+        async () => (await db.channelUpdate.count({ where: { channelId, processedAt: null } })) === 0,
+        'the updates processed',
+      );
+    };
+    const call = await fake.inboundCall('+1 415 555 0021');
+    await fake.speak(call, 'operator');
+    // The dialed leg rang and was answered (its own status events, with parent_call_sid).
+    await fake.endTransfer(call);
+    await settled('14155550021', 1);
+    expect(await operatorCount()).toBe(0);
+
+    // The operator's number is a client of the project too: their conversation is untouched.
+    const loaded = await app.callApi('load_clients', {
+      clients: [{ platform_id: '15559990000', group_id: '', client_type: 13 }],
+    });
+    const operatorId = (loaded.body.clients as { client_id: number }[])[0].client_id;
+    const again = await fake.inboundCall('+1 415 555 0021');
+    expect(again.dialed).toEqual(['15559990000']);
+    await fake.endTransfer(again);
+    await settled('14155550021', 2);
+    expect(await db.message.count({ where: { clientId: operatorId } })).toBe(0);
+    expect(await db.clientChannelState.count({ where: { clientId: operatorId } })).toBe(0);
+  });
 });
 
 describe('a slow turn', () => {

@@ -195,11 +195,16 @@ async function gather(v: Verified, url: URL): Promise<Response> {
 
 const STATUSES_TAKEN = new Set(['in-progress', 'completed', 'failed', 'busy', 'no-answer']);
 
-/** The call_status_hook: stored, processed without the answer waiting for it. */
+/**
+ * The call_status_hook: stored, processed without the answer waiting for it. A leg's own
+ * statuses (a transfer's dial to the operator: `parent_call_sid`) are taken and dropped: the
+ * leg is part of its parent call, whose `/dial-end` says how the dial went; its number is no
+ * caller.
+ */
 async function status(v: Verified): Promise<Response> {
   const { info } = v;
   const callStatus = info.status;
-  if (!STATUSES_TAKEN.has(callStatus)) return json(200, {});
+  if (info.parentCallSid || !STATUSES_TAKEN.has(callStatus)) return json(200, {});
   const callSid = info.callSid;
   const update: TelephonyUpdate = {
     type: 'status',
