@@ -304,7 +304,8 @@ describe('an incoming call', () => {
     const settled = async (from: string, count: number) => {
       const caller = await clientOf(from);
       await waitFor(
-        async () => (await db.message.count({ where: { clientId: caller.id, text: 'call_ended' } })) === count,
+        async () =>
+          (await db.message.count({ where: { clientId: caller.id, text: 'call_ended' } })) === count,
         'call_ended',
       );
       await waitFor(
