@@ -92,6 +92,13 @@ function DeliveryState({ message: m }: { message: HistoryMessage }) {
         · not delivered: {m.error ?? 'the messenger gave no reason'}
       </span>
     );
+  // A held send (its channel could not take it yet): queued with the reason, tried again later.
+  if (status === 'queued' && m.error)
+    return (
+      <span className="text-amber-700" title="Tried again later, in order" data-status="held">
+        · not sent yet: {m.error}
+      </span>
+    );
   const { label, hint, className } = DELIVERY_LABELS[status];
   return (
     <span className={className} title={hint} data-status={status}>

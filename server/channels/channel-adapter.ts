@@ -29,6 +29,10 @@ export interface SendContext extends ChannelContext {
   partsSent?: number;
   /** Records that the first `count` parts were answered, before the next is sent. */
   onPartSent?(count: number): Promise<void>;
+  /** When the message was first handed to the channel (absent: now); a held send's horizon counts from it. */
+  queuedAt?: Date;
+  /** How many times it was handed to the channel before (0 the first time): a held send's pause grows with it. */
+  attempt?: number;
 }
 
 export interface DeliveryResult {
@@ -36,6 +40,12 @@ export interface DeliveryResult {
   error?: string;
   /** The messenger's id of what it sent (its last part's): later status reports name it. */
   externalId?: string;
+  /**
+   * Not delivered yet, and worth trying again then (the messenger is down for longer than a
+   * send waits, a session is not paired): the message stays queued with `error` as the reason,
+   * and the outbox hands it to `send` again at this time, from any process (a held send).
+   */
+  retryAt?: Date;
 }
 
 export interface ChannelClient {
@@ -61,6 +71,12 @@ export interface ChannelAdapter {
   deliveredWhenStored?: boolean;
   /** Live `typing` events while the bot works on an event of this channel's client (the widget shows them). */
   typingIndicator?: boolean;
+  /**
+   * The adapter may answer `retryAt` (a held send): a client's later messages then wait behind
+   * its held ones, so none overtakes another. Adapters that never hold leave it unset: their
+   * sends skip the look-up.
+   */
+  holdsSends?: boolean;
   /**
    * Sends a stored message. A send cut off by a crash is attempted again with the same
    * `idempotencyKey` (one per message), for messengers that can drop the copy, and from its

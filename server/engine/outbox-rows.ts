@@ -33,6 +33,9 @@ export const outboxRow = z
     payload: column.json(z.unknown()).nullable(),
     /** Claimed rows carry it (a send taken over after a crash); new rows have sent nothing. */
     partsSent: z.coerce.number().int().optional(),
+    /** Claimed rows carry them: how often the row was taken, and when it was written (a held send's horizon). */
+    attempts: z.coerce.number().int().optional(),
+    createdAt: column.timestamp.optional(),
   })
   .transform((row) => {
     const { id } = row;
@@ -41,7 +44,14 @@ export const outboxRow = z
       return { id, kind: 'follow_up' as const, clientId, event };
     }
     if (row.kind === 'send')
-      return { id, kind: 'send' as const, messageId: row.messageId ?? 0n, partsSent: row.partsSent ?? 0 };
+      return {
+        id,
+        kind: 'send' as const,
+        messageId: row.messageId ?? 0n,
+        partsSent: row.partsSent ?? 0,
+        attempt: row.attempts ?? 0,
+        queuedAt: row.createdAt,
+      };
     const target: WebhookTarget =
       row.messageId === null
         ? submissionPayload.parse(row.payload)

@@ -13,6 +13,8 @@ import {
   claimExpired,
   extendClaims,
   finishFailed,
+  holdBehindHeld,
+  holdSends,
   markQueued,
   pruneDoneOutbox,
   recordOutcome,
@@ -46,30 +48,48 @@ async function keepClaimed<T>(deps: EngineDeps, rows: { id: bigint }[], work: ()
   }
 }
 
+/** One message for `sendMessages`, with what the outbox knows of its earlier tries. */
+export interface OutboxSend {
+  outboxId: bigint;
+  message: StoredOutgoing;
+  partsSent?: number;
+  /** A row taken by the sweeper: how often it was taken, and when it was written. */
+  attempt?: number;
+  queuedAt?: Date;
+}
+
 /**
- * Hands messages to their client's channel, with the message id as the idempotency key, and
- * records each answer (delivered or the error) on the message and its outbox row together, as
- * soon as it comes: a process that dies between two sends has recorded the first, so the
- * sweeper does not send it again. A message the channel sends in parts (a photo, then a long
- * text) has each answered part but the last recorded on its row, and a try taken over after a
- * crash starts from the next part. The next send waits for that record: one short statement,
- * shared with the sends of other clients answered meanwhile (recordSends); the tg messenger
- * spaces a chat's messages a second apart anyway.
+ * Hands a client's messages to its channel in order, with the message id as the idempotency
+ * key, and records each answer (delivered or the error) on the message and its outbox row
+ * together, as soon as it comes: a process that dies between two sends has recorded the first,
+ * so the sweeper does not send it again. A message the channel sends in parts (a photo, then a
+ * long text) has each answered part but the last recorded on its row, and a try taken over
+ * after a crash starts from the next part. The next send waits for that record: one short
+ * statement, shared with the sends of other clients answered meanwhile (recordSends); the tg
+ * messenger spaces a chat's messages a second apart anyway.
+ *
+ * A send the channel holds (`retryAt`) stays pending until then, and the client's later
+ * messages wait behind it, untried: those given here after it, and, for a channel that may
+ * hold, those of later events (holdBehindHeld), so none overtakes another.
  */
 export async function sendMessages(
   deps: EngineDeps,
   client: ChannelClient,
-  sends: { outboxId: bigint; message: StoredOutgoing; partsSent?: number }[],
+  sends: OutboxSend[],
 ): Promise<void> {
   if (!sends.length) return;
   const adapter = channelFor(client.clientType);
   const sql = plainSql(deps.db);
-  for (const { outboxId, message, partsSent } of sends) {
+  const heldFrom = adapter.holdsSends ? await holdBehindEarlier(deps, client, sends) : sends.length;
+  for (let i = 0; i < heldFrom; i++) {
+    const { outboxId, message, partsSent, attempt, queuedAt } = sends[i];
     const result = await adapter
       .send(client, message, {
         db: deps.db,
         idempotencyKey: `message-${message.id}`,
         partsSent,
+        attempt: attempt ?? 0,
+        queuedAt,
         onPartSent: async (count) => {
           await sql.run(recordPartsSent, { outboxId: String(outboxId), count });
         },
@@ -77,6 +97,10 @@ export async function sendMessages(
       .catch((error: Error): DeliveryResult => ({ delivered: false, error: error.message }));
     message.delivered = result.delivered;
     message.error = result.error ?? null;
+    if (result.retryAt && !result.delivered) {
+      await hold(deps, sends.slice(i), result.retryAt, result.error ?? 'The messenger could not take it yet');
+      break;
+    }
     await recordSends.run(deps.db, {
       outboxId: String(outboxId),
       messageId: String(message.id),
@@ -93,6 +117,35 @@ export async function sendMessages(
       messageId: String(message.id),
     })),
   );
+}
+
+/** Holds the sends until `until`: they stay pending, their messages queued with the reason. */
+async function hold(deps: EngineDeps, sends: OutboxSend[], retryAt: Date, error: string) {
+  for (const { message } of sends) {
+    message.delivered = false;
+    message.error = error;
+  }
+  // A second at least: the sweeper takes every row that is due until none is left.
+  const until = new Date(Math.max(retryAt.getTime(), Date.now() + 1000));
+  await plainSql(deps.db).run(holdSends, { ids: sends.map((s) => String(s.outboxId)), until, error });
+}
+
+/**
+ * Holds the sends behind the client's earlier held ones, if it has any; the index of the first
+ * held one (all of them, or none: `sends.length`).
+ */
+async function holdBehindEarlier(deps: EngineDeps, client: ChannelClient, sends: OutboxSend[]) {
+  const held = await plainSql(deps.db).run(holdBehindHeld, {
+    clientId: client.id,
+    firstId: String(sends[0].outboxId),
+    ids: sends.map((s) => String(s.outboxId)),
+  });
+  if (!held.length) return sends.length;
+  for (const { message } of sends) {
+    message.delivered = false;
+    message.error = held[0].error;
+  }
+  return 0;
 }
 
 /** Queues the webhook deliveries; from then on their jobs carry them (and retry a cut-off one). */
@@ -196,28 +249,45 @@ export async function sweepOutbox(deps: EngineDeps): Promise<number> {
   }
 }
 
-/** Sends of rows taken over: the messages as stored, to their clients' channels. */
+/**
+ * Sends of rows taken over (after a crash, or held until now): the messages as stored, to their
+ * clients' channels, each client's in the order they were written.
+ */
 async function resend(deps: EngineDeps, rows: OutboxRow[]) {
-  const sends = rows.flatMap((r) => (r.kind === 'send' ? [r] : []));
+  const sends = rows.flatMap((r) => (r.kind === 'send' ? [r] : [])).sort((a, b) => (a.id < b.id ? -1 : 1));
   if (!sends.length) return;
-  const messages = await deps.db.message.findMany({
-    where: { id: { in: sends.map((s) => s.messageId) } },
-    include: { client: true },
-  });
+  const messages = new Map(
+    (
+      await deps.db.message.findMany({
+        where: { id: { in: sends.map((s) => s.messageId) } },
+        include: { client: true },
+      })
+    ).map((m) => [m.id, m]),
+  );
+  const byClient = new Map<number, { client: ChannelClient; sends: OutboxSend[] }>();
   for (const row of sends) {
-    const m = messages.find((message) => message.id === row.messageId);
+    const m = messages.get(row.messageId);
     if (!m) continue;
-    const message: StoredOutgoing = {
-      id: m.id,
-      text: m.text,
-      attachments: m.attachments as StoredOutgoing['attachments'],
-      buttons: m.buttons as StoredOutgoing['buttons'],
-      blockId: m.blockId,
-      delivered: m.delivered,
-      error: m.error,
-    };
-    await sendMessages(deps, m.client, [{ outboxId: row.id, message, partsSent: row.partsSent }]);
+    const entry = byClient.get(m.clientId) ?? { client: m.client, sends: [] };
+    byClient.set(m.clientId, entry);
+    entry.sends.push({
+      outboxId: row.id,
+      message: {
+        id: m.id,
+        text: m.text,
+        attachments: m.attachments as StoredOutgoing['attachments'],
+        buttons: m.buttons as StoredOutgoing['buttons'],
+        blockId: m.blockId,
+        delivered: m.delivered,
+        error: m.error,
+      },
+      partsSent: row.partsSent,
+      attempt: row.attempt,
+      queuedAt: row.queuedAt,
+    });
   }
+  for (const { client, sends: clientSends } of byClient.values())
+    await sendMessages(deps, client, clientSends);
 }
 
 /**
@@ -233,12 +303,15 @@ export function pruneOutbox(db: PrismaClient): Promise<number> {
   );
 }
 
-const globalForOutbox = globalThis as unknown as { blockbotOutboxSweeper?: NodeJS.Timeout };
+const globalForOutbox = globalThis as unknown as {
+  blockbotOutboxSweeper?: { timer: NodeJS.Timeout; sweep: () => Promise<void> };
+};
 
-/** The worker's sweeper: once now, then every claim period. */
+/** The worker's sweeper: once now, then every claim period (and when woken). */
 export async function startOutboxSweeper(deps: EngineDeps): Promise<void> {
   let prunedAt = 0;
-  const sweep = async () => {
+  let running: Promise<void> | null = null;
+  const sweepOnce = async () => {
     await sweepOutbox(deps).catch((error: Error) => console.error('[outbox] sweep failed:', error.message));
     // The webhook log's old rows (WEBHOOK_LOG_DAYS) and the outbox's done ones, every 10 minutes.
     if (Date.now() - prunedAt < 10 * 60_000) return;
@@ -250,6 +323,33 @@ export async function startOutboxSweeper(deps: EngineDeps): Promise<void> {
       console.error('[outbox] pruning done rows failed:', error.message),
     );
   };
+  // One sweep at a time in a process; a wake during a sweep runs one more after it.
+  let again = false;
+  const sweep = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = sweepOnce().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        void sweep();
+      }
+    });
+    return running;
+  };
   await sweep();
-  globalForOutbox.blockbotOutboxSweeper ??= setInterval(sweep, OUTBOX_CLAIM_SECONDS * 1000).unref();
+  globalForOutbox.blockbotOutboxSweeper ??= {
+    timer: setInterval(sweep, OUTBOX_CLAIM_SECONDS * 1000).unref(),
+    sweep,
+  };
+}
+
+/**
+ * Sweeps now, when this process runs the sweeper (a held send made due); otherwise the worker's
+ * sweeper takes the rows within a claim period.
+ */
+export function wakeOutboxSweeper(): void {
+  void globalForOutbox.blockbotOutboxSweeper?.sweep();
 }

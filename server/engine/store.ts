@@ -381,6 +381,61 @@ export const extendClaims = new PreparedStatement(
    WHERE id = ANY ($ids::bigint[]) AND state = 'pending'`,
 );
 
+/**
+ * Held sends (DeliveryResult.retryAt): a send row in state `held` waits for its claim's end, the
+ * time it is tried again, its message queued with the reason (`error`). The sweeper takes it then
+ * (pending again, its error kept until the send is answered). The rows given are held until
+ * `$until`, those of a client's later messages with them.
+ */
+export const holdSends = new PreparedStatement(
+  `WITH held AS (
+     UPDATE "Outbox" SET state = 'held', "claimedUntil" = $until::timestamp(3), error = $error
+     WHERE id = ANY ($ids::bigint[]) AND state = 'pending'
+     RETURNING "messageId"
+   )
+   UPDATE "Message" SET delivered = false, error = $error, status = 'queued'
+   WHERE id = ANY (ARRAY(SELECT "messageId" FROM held))`,
+);
+
+/**
+ * Holds the given rows of a client behind its earlier held sends, those waiting and those being
+ * tried again (until the latest of those is tried again: the sweeper then takes them all, in
+ * order); the reason of each it held: none when the client has no held send before them.
+ */
+export const holdBehindHeld = new PreparedStatement(
+  `WITH ahead AS (
+     SELECT max("claimedUntil") AS "claimedUntil", (array_agg(error ORDER BY id DESC))[1] AS error
+     FROM "Outbox"
+     WHERE "clientId" = $clientId::int AND kind = 'send' AND state IN ('pending', 'held')
+       AND error IS NOT NULL AND id < $firstId::bigint
+     HAVING count(*) > 0
+   ), held AS (
+     UPDATE "Outbox" o SET state = 'held', "claimedUntil" = greatest(ahead."claimedUntil", ${DB_NOW}),
+       error = ahead.error
+     FROM ahead WHERE o.id = ANY ($ids::bigint[]) AND o.state = 'pending'
+     RETURNING o."messageId", o.error
+   ), message AS (
+     UPDATE "Message" m SET delivered = false, error = held.error, status = 'queued'
+     FROM held WHERE m.id = ANY (ARRAY(SELECT "messageId" FROM held)) AND m.id = held."messageId"
+   )
+   SELECT error FROM held`,
+  z.object({ error: column.text }),
+);
+
+/**
+ * Makes the waiting held sends of a channel's clients (of one group: a bot, a number) due now:
+ * the messenger is back. Those being tried again are left to their try.
+ */
+export const releaseHeld = new PreparedStatement(
+  `UPDATE "Outbox" o SET "claimedUntil" = ${DB_NOW}
+   FROM "Client" c
+   WHERE o."clientId" = c.id AND o.kind = 'send' AND o.state = 'held'
+     AND c."projectId" = $projectId::int AND c."clientType" = $clientType::int
+     AND ($groupId::text IS NULL OR c."groupId" = $groupId::text)
+   RETURNING o.id::text AS id`,
+  z.object({ id: column.text }),
+);
+
 export const markQueued = new PreparedStatement(
   `UPDATE "Outbox" SET state = 'queued' WHERE id = ANY ($ids::bigint[]) AND state = 'pending'`,
 );
@@ -395,13 +450,14 @@ export const recordOutcome = new PreparedStatement(
 
 export const claimExpired = new PreparedStatement(
   `UPDATE "Outbox" SET "claimedUntil" = ${DB_NOW} + make_interval(secs => ${OUTBOX_CLAIM_SECONDS}),
-     attempts = attempts + 1
+     attempts = attempts + 1, state = 'pending'
    WHERE id IN (
      SELECT id FROM "Outbox"
-     WHERE state = 'pending' AND ("claimedUntil" IS NULL OR "claimedUntil" < ${DB_NOW})
+     WHERE state IN ('pending', 'held') AND ("claimedUntil" IS NULL OR "claimedUntil" < ${DB_NOW})
      ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED
    )
-   RETURNING id::text AS id, "projectId", kind, "messageId"::text AS "messageId", payload, "partsSent"`,
+   RETURNING id::text AS id, "projectId", kind, "messageId"::text AS "messageId", payload, "partsSent",
+     attempts, "createdAt"`,
   z
     .looseObject({ projectId: column.int })
     .transform((raw) => ({ projectId: raw.projectId, row: outboxRow.parse(raw) })),
