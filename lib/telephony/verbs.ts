@@ -226,9 +226,15 @@ export function deliveryOf(status: string): { status: 'delivered' | 'failed'; er
   return null;
 }
 
+/** A call (or a transfer's dial) that ended with nobody answering: busy, not answered, or failed. */
+export const unanswered = (status: string) =>
+  status === 'busy' || status === 'no-answer' || status === 'failed';
+
 /** The call events the bot receives as callbacks (`message_from_outside` 5). */
 export const CALL_EVENTS = {
   answered: 'call_answered',
   ended: 'call_ended',
   missed: 'call_missed',
+  /** A transfer's dial nobody answered: the flow may catch it, even while the bot is paused. */
+  transferFailed: 'call_transfer_failed',
 } as const;

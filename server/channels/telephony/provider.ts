@@ -60,6 +60,8 @@ export interface CallInfo {
   to: string;
   /** The call's status (the status webhook). */
   status: string;
+  /** How a transfer's dial ended (its actionHook): completed, busy, no-answer, failed. */
+  dialStatus: string;
   /** A gather's result (its actionHook). */
   gather: GatherResult;
   /** A transcriptionHook's final utterance (null: interim, empty, or not a transcription). */
@@ -85,6 +87,7 @@ export const jambonz: TelephonyProvider = {
       from: text(raw.from),
       to: text(raw.to),
       status: text(raw.call_status),
+      dialStatus: text(raw.dial_call_status),
       gather: {
         reason: text(raw.reason),
         digits: text(raw.digits),

@@ -84,6 +84,19 @@ beforeAll(async () => {
         buttons: [{ type: 'reply', text: 'Next' }],
       },
       { id: 9, kind: 'state', text: 'Round two.', buttons: [{ type: 'reply', text: 'Next' }] },
+      {
+        id: 10,
+        kind: 'start',
+        text: 'Connecting you to an agent.',
+        trigger: { alternatives: 'agent' },
+        formula: 'ask_operator()',
+      },
+      {
+        id: 11,
+        kind: 'state',
+        text: 'Nobody is free right now (#{call_transfer_status}).',
+        buttons: [{ type: 'reply', text: 'Opening hours' }],
+      },
     ],
     arrows: [
       { id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'Order a pizza' } },
@@ -91,6 +104,9 @@ beforeAll(async () => {
       { id: 3, from: 2, to: 4, kind: 'condition', condition: { alternatives: 'large' } },
       { id: 4, from: 8, to: 9, kind: 'condition', condition: { alternatives: 'Next' } },
       { id: 5, from: 9, to: 8, kind: 'condition', condition: { alternatives: 'Next' } },
+      // The agent's transfer, when nobody answers, comes back to the bot.
+      { id: 6, from: 10, to: 11, kind: 'condition', condition: { alternatives: 'call_transfer_failed' } },
+      { id: 7, from: 11, to: 3, kind: 'condition', condition: { alternatives: 'Opening hours' } },
     ],
   });
   const connected = await app.owner.channels.connectTelephony({
@@ -331,6 +347,59 @@ describe('an incoming call', () => {
     await settled('14155550021', 2);
     expect(await db.message.count({ where: { clientId: operatorId } })).toBe(0);
     expect(await db.clientChannelState.count({ where: { clientId: operatorId } })).toBe(0);
+  });
+
+  it('brings a transfer nobody answered back to the bot when the flow catches call_transfer_failed', async () => {
+    fake.nextDial('busy');
+    const call = await fake.inboundCall('+1 415 555 0022');
+    await fake.speak(call, 'agent');
+    expect(call.dialed).toEqual(['15559990000']);
+    // Not hung up: the bot's block for the callback is spoken, and the bot answers again.
+    expect(call.hungUp).toBe(false);
+    expect(call.spoken.slice(-2)).toEqual([
+      'Connecting you to an agent.',
+      'Nobody is free right now (busy).\nPress 1 for Opening hours.',
+    ]);
+    const client = await clientOf('14155550022');
+    expect(
+      await db.message.findFirst({
+        where: { clientId: client.id, text: 'call_transfer_failed', direction: 'in' },
+      }),
+    ).toMatchObject({ messageFromOutside: MESSAGE_FROM.telephony });
+    expect(client.botPausedAt).toBeNull();
+    // The conversation still waits for an operator in the inbox (until one clicks Done).
+    expect(client.waitingSince).not.toBeNull();
+    await fake.press(call, '1');
+    expect(call.spoken.at(-1)).toBe('We are open from nine to five.');
+    expect(call.dialed).toHaveLength(1);
+  });
+
+  it('keeps a transfer nobody answered for the inbox when the flow does not catch it: no hangup, no second dial', async () => {
+    fake.nextDial('no-answer');
+    const call = await fake.inboundCall('+1 415 555 0023');
+    await fake.speak(call, 'operator');
+    expect(call.dialed).toEqual(['15559990000']);
+    expect(call.hungUp).toBe(false);
+    expect(call.gather).toMatchObject({ finishOnKey: '#' });
+    // What the caller says reaches the conversation (the bot stays paused), and is not dialed again.
+    await fake.speak(call, 'Is anybody there?');
+    const client = await clientOf('14155550023');
+    expect(client.botPausedAt).not.toBeNull();
+    expect(
+      await db.message.findFirst({
+        where: { clientId: client.id, text: 'Is anybody there?', direction: 'in' },
+      }),
+    ).not.toBeNull();
+    expect(call.dialed).toHaveLength(1);
+    expect(call.gather).toMatchObject({ finishOnKey: '#' });
+    // Silence does not repeat the announcement of the transfer; the second silence hangs up.
+    const said = call.spoken.length;
+    await fake.silence(call);
+    expect(call.spoken).toHaveLength(said);
+    expect(call.spoken.at(-1)).toBe('Connecting you to an operator.');
+    expect(call.hungUp).toBe(false);
+    await fake.silence(call);
+    expect(call.hungUp).toBe(true);
   });
 });
 

@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { buttonsSchema } from '@/lib/schema';
-import { answerText, messageVerbs, SILENCE_REPEATS, turnVerbs, type Verb } from '@/lib/telephony/verbs';
+import {
+  answerText,
+  messageVerbs,
+  SILENCE_REPEATS,
+  turnVerbs,
+  unanswered,
+  type Verb,
+} from '@/lib/telephony/verbs';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
 import type { ChannelEndpoint } from '../channel-module';
 import { storeUpdates } from '../inbound/pipeline';
 import { findCaller } from './call-history';
-import { awaitTurn, readCall, takePending, turnRunning, writeCall } from './calls';
+import { awaitTurn, readCall, takePending, transferUnansweredNow, turnRunning, writeCall } from './calls';
 import { gatherHook, telephonyCredentials, telephonySettings, telephonyUrls } from './channel-service';
 import { type CallInfo, providerOf, type TelephonyProvider } from './provider';
 import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
@@ -175,11 +182,14 @@ async function gather(v: Verified, url: URL): Promise<Response> {
     if (silences > SILENCE_REPEATS) return v.provider.answer([{ verb: 'hangup' }]);
     const settings = telephonySettings(v.channel);
     const again = gatherHook(v.channel.id, silences);
-    // Only what was said in this call is its question (a call with nothing said yet listens again).
+    // Only what was said in this call is its question (a call with nothing said yet listens
+    // again), and not the announcement of a transfer nobody answered.
+    const asked =
+      client &&
+      last?.externalId === callSid &&
+      !transferUnansweredNow(await readCall(v.deps.db, client.id), client.botPausedAt);
     const question =
-      last?.externalId === callSid
-        ? messageVerbs({ ...last, attachments: [], buttons }, settings, again)
-        : [];
+      asked && last ? messageVerbs({ ...last, attachments: [], buttons }, settings, again) : [];
     return v.provider.answer(turnVerbs(question, 'listen', again, settings));
   }
   const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
@@ -218,6 +228,25 @@ async function status(v: Verified): Promise<Response> {
 }
 
 /**
+ * A transfer's dial ended (its actionHook). After a conversation with the operator the call
+ * hangs up; a dial nobody answered (busy, no answer, failed) is a turn: the callback
+ * `call_transfer_failed` for the flow to catch, or, caught by nothing, the call stays for the
+ * inbox (./updates.ts).
+ */
+async function dialEnd(v: Verified): Promise<Response> {
+  const { info } = v;
+  if (!unanswered(info.dialStatus)) return v.provider.answer([{ verb: 'hangup' }]);
+  const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
+  return storeTurn(v, {
+    type: 'transfer_failed',
+    key: `transfer:${info.callSid}:${digest}`,
+    callSid: info.callSid,
+    number: numberOf(info),
+    status: info.dialStatus,
+  });
+}
+
+/**
  * A transfer's transcriptionHook (the `transcribe` nested in its `dial`): each final utterance
  * is stored, processed without the answer waiting for it; interim ones are answered and dropped.
  */
@@ -250,7 +279,7 @@ export const telephonyEndpoint: ChannelEndpoint = async (req, channelParam, path
         await pendingVerbs(v, false, Number(new URL(req.url).searchParams.get('waits') ?? 0)),
       );
     case 'dial-end':
-      return v.provider.answer([{ verb: 'hangup' }]);
+      return dialEnd(v);
     default:
       return json(404, { error: `no telephony endpoint /${path.join('/')}` });
   }
