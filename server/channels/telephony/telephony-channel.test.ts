@@ -9,6 +9,8 @@ import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
 import type { PrismaClient } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
+import { releaseHeldSends } from '@/server/engine/held-sends';
+import { sweepOutbox } from '@/server/engine/outbox';
 import { startWorkers } from '@/server/jobs/jobs';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
@@ -764,18 +766,102 @@ describe('outbound calls', () => {
     expect((await statusOf(b))?.error).toBe('the call was not answered');
   });
 
-  it('a refused call is a failed message with jambonz’s reason', async () => {
-    fake.limitNext(1);
-    const loaded = await app.callApi('load_clients', {
-      clients: [{ platform_id: '12125550199', group_id: '', client_type: 13 }],
+  describe('a call jambonz could not place at once', () => {
+    const callClient = async (number: string, text: string) => {
+      const loaded = await app.callApi('load_clients', {
+        clients: [{ platform_id: number, group_id: '', client_type: 13 }],
+      });
+      const id = (loaded.body.clients as { client_id: number }[])[0].client_id;
+      await app.callApi('message', { client_id: id, message: text });
+      return id;
+    };
+    const messageOf = (clientId: number) =>
+      db.message.findFirstOrThrow({
+        // The message sent (the bot's answer to call_ended comes after it).
+        where: { clientId, direction: 'out' },
+        orderBy: { id: 'asc' },
+        select: { status: true, error: true, externalId: true },
+      });
+    /** Waits for the message's send to be held with an error naming `reason`. */
+    const heldWith = (clientId: number, reason: string) =>
+      waitFor(async () => {
+        const message = await messageOf(clientId);
+        const row = await db.outbox.findFirst({ where: { clientId, kind: 'send' } });
+        return message.status === 'queued' && message.error?.includes(reason) && row?.state === 'held';
+      }, `held after ${reason}`);
+    /** The held sends fall due (as they would at their time) and the outbox tries them. */
+    const tryAgain = async () => {
+      await releaseHeldSends(db, { projectId, clientType: 13 });
+      await sweepOutbox(await getEngineDeps());
+    };
+    const placings = (number: string) =>
+      fake.requests.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path.endsWith('/Calls') &&
+          (r.body as { to?: { number?: string } }).to?.number === number,
+      );
+
+    it('is held when jambonz placed nothing (480, then a rate limit), and placed once at a later try', async () => {
+      fake.nextCallAnswers('no-feature-server', 'rate-limited');
+      const id = await callClient('12125550401', 'Your table is ready.');
+      await heldWith(id, '480: no available feature servers at this time');
+      expect(fake.calls().filter((c) => c.to === '12125550401')).toEqual([]);
+      await tryAgain();
+      await heldWith(id, '429: Too many requests');
+      await tryAgain();
+      await waitFor(async () => (await messageOf(id)).status === 'sent', 'placed');
+      const calls = fake.calls().filter((c) => c.to === '12125550401');
+      expect(calls).toHaveLength(1);
+      expect(placings('12125550401').map((r) => r.status)).toEqual([480, 429, 201]);
+      await fake.answer(calls[0]);
+      expect(calls[0].spoken).toEqual(['Your table is ready.']);
+      await waitFor(async () => (await messageOf(id)).status === 'delivered', 'delivered');
     });
-    const id = (loaded.body.clients as { client_id: number }[])[0].client_id;
-    await app.callApi('message', { client_id: id, message: 'Hello?' });
-    const message = await waitFor(
-      () => db.message.findFirst({ where: { clientId: id, direction: 'out', status: 'failed' } }),
-      'failed',
-    );
-    expect(message.error).toContain('429');
+
+    it('after a 500 that placed nothing, finds no call among the account’s calls and places it once', async () => {
+      fake.nextCallAnswers('error');
+      const id = await callClient('12125550402', 'Your order has shipped.');
+      await heldWith(id, '500: Internal Server Error');
+      await tryAgain();
+      await waitFor(async () => (await messageOf(id)).status === 'sent', 'placed');
+      expect(fake.calls().filter((c) => c.to === '12125550402')).toHaveLength(1);
+      expect(placings('12125550402').map((r) => r.status)).toEqual([500, 201]);
+    });
+
+    it('after a 500 that placed the call all the same, takes that call and never places another', async () => {
+      fake.nextCallAnswers('error-after-placing');
+      const id = await callClient('12125550403', 'Your courier is outside.');
+      await heldWith(id, '500: Internal Server Error');
+      const calls = () => fake.calls().filter((c) => c.to === '12125550403');
+      // jambonz placed it, and nobody was told its sid.
+      expect(calls()).toHaveLength(1);
+      await tryAgain();
+      await waitFor(async () => (await messageOf(id)).status === 'sent', 'taken');
+      expect(await messageOf(id)).toMatchObject({ externalId: calls()[0].sid, error: null });
+      expect(calls()).toHaveLength(1);
+      expect(placings('12125550403')).toHaveLength(1);
+      await fake.answer(calls()[0]);
+      expect(calls()[0].spoken).toEqual(['Your courier is outside.']);
+      await waitFor(async () => (await messageOf(id)).status === 'delivered', 'delivered');
+    });
+
+    it('after a lost connection, a call answered before the next try waits, and hears the message once that try finds it', async () => {
+      fake.nextCallAnswers('lost-after-placing');
+      const id = await callClient('12125550404', 'Your parcel is at the door.');
+      await heldWith(id, 'jambonz did not place the call');
+      const [call] = fake.calls().filter((c) => c.to === '12125550404');
+      // The callee answers while the message waits for its next try: the call is told to wait.
+      const answered = fake.answer(call);
+      await waitFor(async () => call.verbs.some((v) => v.verb === 'pause'), 'the call waiting');
+      await tryAgain();
+      await answered;
+      await waitFor(async () => call.spoken.includes('Your parcel is at the door.'), 'the message spoken');
+      expect(call.spoken).toEqual(['Your parcel is at the door.']);
+      expect(await messageOf(id)).toMatchObject({ externalId: call.sid });
+      expect(fake.calls().filter((c) => c.to === '12125550404')).toHaveLength(1);
+      expect(placings('12125550404')).toHaveLength(1);
+    });
   });
 });
 

@@ -81,6 +81,9 @@ async function verify(req: Request, channelParam: string): Promise<Verified | Re
   return { deps, channel, provider, info, body };
 }
 
+/** The request's own id: a webhook posted twice is one update. */
+const bodyDigest = (v: Verified) => createHash('sha256').update(v.body).digest('hex').slice(0, 24);
+
 /** The caller's number: who called in, or who an outbound call went to. */
 const numberOf = (info: CallInfo) => (info.direction === 'outbound' ? info.to : info.from);
 
@@ -127,11 +130,19 @@ export async function telephonyWebhook(req: Request, channelParam: string): Prom
   return storeTurn(v, { type: 'call', key: `call:${callSid}`, callSid, number: numberOf(info) });
 }
 
+/** A message to the client waits in the outbox to be tried again (a held send). */
+const hasHeldSend = async (db: EngineDeps['db'], clientId: number) =>
+  (await db.outbox.count({
+    where: { clientId, kind: 'send', error: { not: null }, state: { in: ['pending', 'held'] } },
+  })) > 0;
+
 const clientOf = (v: Verified) => findCaller(v.deps.db, v.channel.projectId, phoneDigits(numberOf(v.info)));
 
 /**
  * What waits for the call (an outbound call's message, a send made meanwhile), then the turn's
- * end; while the call's turn still runs in this process with nothing said yet, another pause.
+ * end; while the call's turn still runs in this process with nothing said yet, or a message to
+ * the client is held (an outbound call answered whose placing seemed to fail: the message's
+ * next try finds it and speaks in it), another pause.
  */
 async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<Verb[]> {
   const client = await clientOf(v);
@@ -147,7 +158,11 @@ async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<
     });
   }
   const verbs = await takePending(v.deps.db, client.id);
-  if (!verbs.length && waits && waits < MAX_WAITS && turnRunning(v.info.callSid))
+  if (
+    !verbs.length &&
+    waits < MAX_WAITS &&
+    ((waits && turnRunning(v.info.callSid)) || (await hasHeldSend(v.deps.db, client.id)))
+  )
     return waitForPending(v.channel.id, waits + 1);
   return finishTurn(
     v.deps,
@@ -192,11 +207,10 @@ async function gather(v: Verified, url: URL): Promise<Response> {
       asked && last ? messageVerbs({ ...last, attachments: [], buttons }, settings, again) : [];
     return v.provider.answer(turnVerbs(question, 'listen', again, settings));
   }
-  const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
   return storeTurn(v, {
     type: 'answer',
     // The gather's own turn id: alike answers to two gathers are two turns, a resend is one.
-    key: `answer:${callSid}:${url.searchParams.get('turn') ?? ''}:${digest}`,
+    key: `answer:${callSid}:${url.searchParams.get('turn') ?? ''}:${bodyDigest(v)}`,
     callSid,
     number: numberOf(v.info),
     text,
@@ -236,10 +250,9 @@ async function status(v: Verified): Promise<Response> {
 async function dialEnd(v: Verified): Promise<Response> {
   const { info } = v;
   if (!unanswered(info.dialStatus)) return v.provider.answer([{ verb: 'hangup' }]);
-  const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
   return storeTurn(v, {
     type: 'transfer_failed',
-    key: `transfer:${info.callSid}:${digest}`,
+    key: `transfer:${info.callSid}:${bodyDigest(v)}`,
     callSid: info.callSid,
     number: numberOf(info),
     status: info.dialStatus,
@@ -253,10 +266,9 @@ async function dialEnd(v: Verified): Promise<Response> {
 async function transcript(v: Verified): Promise<Response> {
   const { info } = v;
   if (!info.utterance) return json(200, {});
-  const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
   await store(v, {
     type: 'utterance',
-    key: `utterance:${info.callSid}:${digest}`,
+    key: `utterance:${info.callSid}:${bodyDigest(v)}`,
     callSid: info.callSid,
     number: numberOf(info),
     ...info.utterance,

@@ -155,6 +155,8 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
   const recordings = new Map<string, Uint8Array>();
   let limited = 0;
   const callAnswers: FakeCallAnswer[] = [];
+  /** Each call's latest run of verbs: an earlier one stops at its next verb. */
+  const running = new WeakMap<FakeCall, number>();
   const dialOutcomes: UnansweredDial[] = [];
 
   const sign = (body: string, at = Math.floor(Date.now() / 1000)) =>
@@ -238,8 +240,11 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
   async function run(call: FakeCall, verbs: Verb[], base: string) {
     call.gather = null;
     call.transfer = null;
+    // New verbs (live call control's redirect) replace those still running.
+    const mine = (running.get(call) ?? 0) + 1;
+    running.set(call, mine);
     for (const verb of verbs) {
-      if (call.hungUp) return;
+      if (call.hungUp || running.get(call) !== mine) return;
       call.verbs.push(verb);
       const hook = (h: unknown) =>
         new URL(String(typeof h === 'object' && h ? (h as { url: string }).url : h), base).toString();
@@ -299,6 +304,7 @@ export async function startFakeJambonz(): Promise<FakeJambonz> {
       }
     }
     // The verbs ran out: jambonz ends the call.
+    if (call.hungUp || running.get(call) !== mine) return;
     call.hungUp = true;
     await setStatus(call, 'completed');
   }
