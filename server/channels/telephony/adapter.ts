@@ -52,7 +52,7 @@ const ongoing = (call: CallState | null): call is CallState =>
   call?.status === 'live' || (call?.status === 'dialing' && Date.now() - (call.at ?? 0) < DIALING_STALE_MS);
 
 /** Not placed now: tried again later within the channel's horizon, or failed for good past it. */
-function later(error: string, { attempt = 0, queuedAt }: SendContext, waitMs = 0): DeliveryResult {
+function holdOrFail(error: string, { attempt = 0, queuedAt }: SendContext, waitMs = 0): DeliveryResult {
   const now = new Date();
   const horizonMs = getEnv().BLOCKBOT_TELEPHONY_HOLD_HOURS * 3600_000;
   const retryAt = heldRetryAt(attempt, queuedAt ?? now, now, horizonMs);
@@ -107,7 +107,10 @@ export const telephonyChannel: ChannelAdapter = {
       // A try after one that failed, which may have placed the call all the same.
       const earlier = await earlierCall(db, provider, channel, client);
       if (earlier && 'unknown' in earlier)
-        return later(`whether an earlier try placed the call is not known yet: ${earlier.unknown}`, context);
+        return holdOrFail(
+          `whether an earlier try placed the call is not known yet: ${earlier.unknown}`,
+          context,
+        );
       if (earlier && unanswered(earlier.status))
         return { delivered: false, error: deliveryOf(earlier.status)?.error };
       if (earlier?.status === 'completed')
@@ -143,7 +146,7 @@ export const telephonyChannel: ChannelAdapter = {
     if (!placed.ok) {
       await db.clientChannelState.deleteMany({ where: { clientId: client.id, key: PENDING_KEY } });
       return placed.transient
-        ? later(placed.error, context, placed.retryAfterMs)
+        ? holdOrFail(placed.error, context, placed.retryAfterMs)
         : { delivered: false, error: placed.error };
     }
     await writeCall(db, client.id, {

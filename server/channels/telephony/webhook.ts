@@ -140,9 +140,9 @@ const clientOf = (v: Verified) => findCaller(v.deps.db, v.channel.projectId, pho
 
 /**
  * What waits for the call (an outbound call's message, a send made meanwhile), then the turn's
- * end; while the call's turn still runs in this process with nothing said yet, or a message to
- * the client is held (an outbound call answered whose placing seemed to fail: the message's
- * next try finds it and speaks in it), another pause.
+ * end; while the call's turn still runs in this process with nothing said yet, or, for an
+ * outbound call, a message to the client is held (the call answered was placed by a try that
+ * seemed to fail: the message's next try finds it and speaks in it), another pause.
  */
 async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<Verb[]> {
   const client = await clientOf(v);
@@ -161,7 +161,8 @@ async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<
   if (
     !verbs.length &&
     waits < MAX_WAITS &&
-    ((waits && turnRunning(v.info.callSid)) || (await hasHeldSend(v.deps.db, client.id)))
+    ((waits && turnRunning(v.info.callSid)) ||
+      (v.info.direction === 'outbound' && (await hasHeldSend(v.deps.db, client.id))))
   )
     return waitForPending(v.channel.id, waits + 1);
   return finishTurn(
