@@ -10,7 +10,7 @@ import { Card, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
 import { formErrors } from '@/components/ui/form-errors';
-import { Input } from '@/components/ui/input';
+import { Input, Select } from '@/components/ui/input';
 import type { ProviderSettingsInput } from '@/lib/ai/provider-settings';
 import { countFormat } from '@/lib/number-format';
 import { AssistantsCard } from './assistants-card';
@@ -24,6 +24,8 @@ const EMPTY_PROVIDER: ProviderSettingsInput = {
   apiKeySecret: 'OPENAI_API_KEY',
   timeoutSeconds: 60,
   requestsPerMinute: 0,
+  tokenParameter: 'auto',
+  temperature: 'auto',
   isDefault: false,
 };
 
@@ -274,6 +276,38 @@ function ProviderForm({
             onChange={(e) => set('requestsPerMinute', Number(e.target.value))}
           />
         </Field>
+        <Field
+          id="provider-token-parameter"
+          error={errors.of('tokenParameter')}
+          label="Token parameter"
+          hint="How the answer's max tokens are sent. Automatic: max_completion_tokens to OpenAI's reasoning models (o-series, gpt-5), max_tokens to others, and what a model's refusal teaches is kept for it."
+        >
+          <Select
+            id="provider-token-parameter"
+            value={form.tokenParameter ?? 'auto'}
+            onChange={(e) => set('tokenParameter', e.target.value as ProviderSettingsInput['tokenParameter'])}
+          >
+            <option value="auto">Automatic</option>
+            <option value="max_tokens">max_tokens</option>
+            <option value="max_completion_tokens">max_completion_tokens</option>
+          </Select>
+        </Field>
+        <Field
+          id="provider-temperature"
+          error={errors.of('temperature')}
+          label="Temperature"
+          hint="Automatic: sent, except to reasoning models and to a model that refused it."
+        >
+          <Select
+            id="provider-temperature"
+            value={form.temperature ?? 'auto'}
+            onChange={(e) => set('temperature', e.target.value as ProviderSettingsInput['temperature'])}
+          >
+            <option value="auto">Automatic</option>
+            <option value="send">Send it</option>
+            <option value="omit">Never send it</option>
+          </Select>
+        </Field>
       </div>
       <label className="flex items-center gap-2 text-sm text-slate-700">
         <input
@@ -288,6 +322,20 @@ function ProviderForm({
   );
 }
 
+/** Tokens of calls whose server reported none were counted by Blockbot (docs/ai.md, "Costs and limits"). */
+function Estimated({ calls, estimated }: { calls: number; estimated: number }) {
+  return (
+    <span
+      className="ml-2 text-xs text-slate-500"
+      title="The AI server reported no token counts for these calls (Ollama, llama.cpp, vLLM): Blockbot counted them with OpenAI's tokenizer."
+    >
+      {estimated === calls
+        ? 'estimated'
+        : `${countFormat.format(estimated)} of ${countFormat.format(calls)} calls estimated`}
+    </span>
+  );
+}
+
 function UsageCard({
   projectId,
   limit,
@@ -296,7 +344,7 @@ function UsageCard({
 }: {
   projectId: number;
   limit: number;
-  usage: { day: string; inputTokens: number; outputTokens: number; calls: number }[];
+  usage: { day: string; inputTokens: number; outputTokens: number; calls: number; estimatedCalls: number }[];
   onChange: () => void;
 }) {
   const trpc = useTRPC();
@@ -346,7 +394,10 @@ function UsageCard({
                 <td className="py-1">{u.day}</td>
                 <td className="py-1">{countFormat.format(u.calls)}</td>
                 <td className="py-1">{countFormat.format(u.inputTokens)}</td>
-                <td className="py-1">{countFormat.format(u.outputTokens)}</td>
+                <td className="py-1">
+                  {countFormat.format(u.outputTokens)}
+                  {u.estimatedCalls ? <Estimated calls={u.calls} estimated={u.estimatedCalls} /> : null}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -103,6 +103,8 @@ function DeliveryState({ message: m }: { message: HistoryMessage }) {
   return (
     <span className={className} title={hint} data-status={status}>
       · {label}
+      {/* A channel's note on a message it sent otherwise than written (e.g. as a template). */}
+      {m.error ? ` · ${m.error}` : null}
     </span>
   );
 }

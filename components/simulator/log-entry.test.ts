@@ -137,6 +137,25 @@ describe('the simulator log in words', () => {
         attempts: 2,
       }).title,
     ).toMatch(/in 1 ms \(2 attempts\)$/);
+    // A server that reports no usage is counted by estimate; a refusal that taught the parameters says so.
+    expect(
+      describeLogEntry('ai', {
+        provider: 'p',
+        model: 'm',
+        inputTokens: 12,
+        outputTokens: 3,
+        estimatedTokens: true,
+        learned: 'max_completion_tokens, no temperature',
+        ms: 1,
+        answer: 'Hi',
+      }),
+    ).toMatchObject({
+      title: 'AI step answered: p, m, 12 + 3 tokens (estimated: the server reported none) in 1 ms',
+      details: [
+        { label: 'Learnt what the model takes', text: 'max_completion_tokens, no temperature' },
+        { label: 'Answer', text: 'Hi' },
+      ],
+    });
     expect(describeLogEntry('assistant_handoff', { assistantId: 1, reason: 'asks for a person' }).title).toBe(
       'The assistant handed the conversation to an operator (asks for a person): the bot is paused for this client',
     );

@@ -179,9 +179,12 @@ export function describeLogEntry(kind: string, raw: unknown): DescribedLogEntry 
           ? `AI choice of arrow${where(d)}`
           : `AI step${where(d)}`;
       return {
-        title: `${who} answered: ${str(d.provider)}, ${str(d.model)}, ${d.inputTokens} + ${d.outputTokens} tokens in ${d.ms} ms${typeof d.attempts === 'number' ? ` (${d.attempts} attempts)` : ''}`,
+        title: `${who} answered: ${str(d.provider)}, ${str(d.model)}, ${d.inputTokens} + ${d.outputTokens} tokens${d.estimatedTokens ? ' (estimated: the server reported none)' : ''} in ${d.ms} ms${typeof d.attempts === 'number' ? ` (${d.attempts} attempts)` : ''}`,
         tone: 'request',
-        details: [{ label: 'Answer', text: pretty(d.answer ?? '') }],
+        details: [
+          ...(d.learned ? [{ label: 'Learnt what the model takes', text: str(d.learned) }] : []),
+          { label: 'Answer', text: pretty(d.answer ?? '') },
+        ],
       };
     }
     case 'ai_error':

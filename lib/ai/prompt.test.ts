@@ -8,6 +8,7 @@ import {
 } from './assistant';
 import { blockAiSchema } from './block-ai';
 import {
+  alternatingTurns,
   arrowChoicePrompt,
   chosenArrow,
   fieldsJsonSchema,
@@ -31,6 +32,21 @@ describe('the conversation as chat turns', () => {
   });
   it('sends none for a history of 0', () => {
     expect(historyTurns(messages, 0)).toEqual([]);
+  });
+  it('alternates for every chat template: from the client, one role’s turns joined', () => {
+    expect(
+      alternatingTurns([
+        { role: 'assistant', content: 'Hello! How can I help?' },
+        { role: 'assistant', content: 'We open at nine.' },
+        { role: 'user', content: 'Where is my order?' },
+        { role: 'user', content: 'Answer the client' },
+        { role: 'assistant', content: 'On its way.' },
+      ]),
+    ).toEqual([
+      { role: 'user', content: 'Where is my order?\n\nAnswer the client' },
+      { role: 'assistant', content: 'On its way.' },
+    ]);
+    expect(alternatingTurns([])).toEqual([]);
   });
 });
 

@@ -33,6 +33,24 @@ export function historyTurns(messages: readonly ConversationMessage[], limit: nu
     .map((m) => ({ role: m.direction === 'in' ? 'user' : 'assistant', content: m.text }));
 }
 
+/**
+ * Turns as every chat template takes them: from the client's first (a strict template, vLLM's or
+ * llama.cpp's with Mistral, Llama 2 or Gemma, refuses a conversation that starts with the
+ * assistant), one role then the other, consecutive turns of one role joined into one (the
+ * client's message and the block's prompt after it, two bot messages in a row). The system
+ * prompt goes first, apart (provider.ts).
+ */
+export function alternatingTurns(turns: readonly ChatTurn[]): ChatTurn[] {
+  const out: ChatTurn[] = [];
+  for (const turn of turns) {
+    if (!out.length && turn.role !== 'user') continue;
+    const last = out.at(-1);
+    if (last?.role === turn.role) last.content = `${last.content}\n\n${turn.content}`;
+    else out.push({ ...turn });
+  }
+  return out;
+}
+
 /** The knowledge base's excerpts as a block of the system prompt the model can cite. */
 export function knowledgeSection(excerpts: readonly KnowledgeExcerpt[]): string {
   if (!excerpts.length) return '';

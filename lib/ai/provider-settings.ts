@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { temperatureSettingSchema, tokenParameterSettingSchema } from './chat-parameters';
 
 /** An OpenAI-compatible provider as a project's admin sets it (Settings, AI; docs/ai.md). */
 export const providerSettingsSchema = z.object({
@@ -30,6 +31,10 @@ export const providerSettingsSchema = z.object({
   timeoutSeconds: z.number().int().min(5).max(100).default(60),
   /** Chat calls a minute, all instances together (the provider's own limit, or fewer); 0: none. */
   requestsPerMinute: z.number().int().min(0).max(100_000).default(0),
+  /** The answer's token limit sent as (lib/ai/chat-parameters.ts); auto: learnt per model. */
+  tokenParameter: tokenParameterSettingSchema.default('auto'),
+  /** auto: sent unless the model refuses it (reasoning models). */
+  temperature: temperatureSettingSchema.default('auto'),
   isDefault: z.boolean().default(false),
 });
 export type ProviderSettings = z.infer<typeof providerSettingsSchema>;

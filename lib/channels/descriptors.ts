@@ -101,7 +101,7 @@ export const CHANNEL_DESCRIPTORS = [
     label: 'Social',
     person: 'Social network user',
     // Instagram Direct: up to 13 quick replies of 20 characters (past them numbered text), texts of
-    // 1,000 characters (lib/social/instagram-render.ts).
+    // 1,000 bytes of UTF-8, not characters (lib/social/instagram-render.ts).
     platformIds: 'opaque',
     capabilities: {
       buttons: true,

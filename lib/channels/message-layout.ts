@@ -26,15 +26,67 @@ export function buttonRows(buttons: Button[]): Button[][] {
   return [...rows, ...loose];
 }
 
-/** Splits at the last line break, else the last space, before the limit; never inside a character. */
-export function splitText(text: string, limit: number): string[] {
+/** How a messenger measures a text against its limit: UTF-16 code units (`length`), or bytes. */
+export type TextSize = (text: string) => number;
+
+const codeUnits: TextSize = (text) => text.length;
+
+/** A text's size in UTF-8 bytes (a lone surrogate counts as U+FFFD, as an encoder sends it). */
+export const utf8Size: TextSize = (text) => {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+};
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The longest prefix of `text` (in code units) within `limit`: `size` grows with the prefix. */
+function fitting(text: string, limit: number, size: TextSize): number {
+  if (size === codeUnits) return Math.min(limit, text.length);
+  let [low, high] = [0, text.length];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (size(text.slice(0, mid)) <= limit) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
+ * Where a text with no break before `at` is cut: the last boundary between user-perceived
+ * characters (an emoji with its modifiers, a letter with its combining marks) at or before it;
+ * failing one (a single such character past the limit), between two code points.
+ */
+function characterCut(text: string, at: number): number {
+  let cut = 0;
+  for (const { index } of graphemes.segment(text)) {
+    if (index > at) break;
+    cut = index;
+  }
+  if (cut > 0) return cut;
+  const between = /[\uDC00-\uDFFF]/.test(text[at] ?? '') ? at - 1 : at;
+  // A limit smaller than one code point: that code point alone.
+  return between > 0 ? between : String.fromCodePoint(text.codePointAt(0) ?? 0).length;
+}
+
+/**
+ * Splits at the last line break, else the last space, before the limit; a word longer than the
+ * limit between two characters, never inside one. `size` is how the messenger counts the limit
+ * (characters by default; `utf8Size` for a limit in bytes).
+ */
+export function splitText(text: string, limit: number, size: TextSize = codeUnits): string[] {
   const parts: string[] = [];
   let rest = text.trim();
-  while (rest.length > limit) {
-    const window = rest.slice(0, limit + 1);
+  while (size(rest) > limit) {
+    const fit = fitting(rest, limit, size);
+    // One character more: a break right after the fitting prefix ends a part that fits.
+    const window = rest.slice(0, fit + 1);
     let cut = window.lastIndexOf('\n');
     if (cut <= 0) cut = window.search(/\s\S*$/);
-    if (cut <= 0) cut = /[\uD800-\uDBFF]/.test(rest[limit - 1]) ? limit - 1 : limit;
+    if (cut <= 0) cut = characterCut(rest, fit);
     parts.push(rest.slice(0, cut).trimEnd());
     rest = rest.slice(cut).trimStart();
   }

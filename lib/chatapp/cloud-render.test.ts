@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Button } from '@/lib/schema';
 import {
   cloudButtonsLayout,
+  flatTemplateParameter,
   LIST_BUTTON_TEXT,
   renderCloudMessage,
   renderCloudTemplate,
+  templateLeftOut,
 } from './cloud-render';
+import { windowOpen } from './cloud-window';
 
 const to = '79001234567';
 const b = (text: string, extra: Partial<Button> = {}): Button => ({ type: 'reply', text, ...extra });
@@ -105,6 +108,19 @@ describe('a message on the Cloud API', () => {
     expect(msg('Files', null, two as never).map((s) => s.type)).toEqual(['document', 'audio', 'text']);
   });
 
+  it('titles a document with its file name, as the client sees it', () => {
+    const file = [{ type: 'file' as const, url: 'https://f.example/files/Price%20list.pdf?sig=x' }];
+    expect(msg('Prices', null, file as never)).toEqual([
+      expect.objectContaining({
+        type: 'document',
+        document: { link: file[0].url, filename: 'Price list.pdf', caption: 'Prices' },
+      }),
+    ]);
+    // An address without a name still gives the document one.
+    const bare = [{ type: 'file' as const, url: 'https://f.example/' }];
+    expect(msg('', null, bare as never)[0]).toMatchObject({ document: { filename: 'file' } });
+  });
+
   it('builds a template message with its body parameters', () => {
     expect(renderCloudTemplate(to, { name: 'follow_up', language: 'en_US' }, ['Ann'])).toMatchObject({
       type: 'template',
@@ -114,5 +130,48 @@ describe('a message on the Cloud API', () => {
         components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ann' }] }],
       },
     });
+  });
+
+  it('flattens what the API refuses in a template parameter: line breaks, tabs, five spaces or more', () => {
+    expect(flatTemplateParameter('Order:\n- pizza\r\n\n- cola\tx2')).toBe('Order: - pizza - cola x2');
+    expect(flatTemplateParameter('a    b     c')).toBe('a    b c');
+    const [param] = (
+      renderCloudTemplate(to, { name: 't', language: 'en' }, ['one\ntwo']).template as {
+        components: { parameters: { text: string }[] }[];
+      }
+    ).components[0].parameters;
+    expect(param.text).toBe('one two');
+  });
+
+  it('says what a template send leaves out of the message', () => {
+    const message = {
+      text: 'Ready',
+      buttons: [b('Track'), b('Site', { url: 'https://x.example' })],
+      attachments: [
+        { type: 'image' as const, url: 'https://f.example/a.png' },
+        { type: 'link' as const, url: 'https://f.example/page' },
+      ],
+    };
+    expect(templateLeftOut(message, true)).toBe(
+      'its buttons (Track, Site) and its 2 attachments (a.png, https://f.example/page)',
+    );
+    expect(templateLeftOut({ text: 'Ready', buttons: null, attachments: [] }, false)).toBe('its text');
+    expect(templateLeftOut({ text: 'Ready', buttons: null, attachments: [] }, true)).toBeNull();
+  });
+});
+
+describe('the customer service window', () => {
+  const at = Date.parse('2026-12-05T10:00:00Z');
+  const iso = (ms: number) => new Date(ms).toISOString();
+  it('is open for 24 hours after the client wrote, unless the API refused since', () => {
+    expect(windowOpen(iso(at), null, at + 1000)).toBe(true);
+    expect(windowOpen(iso(at), null, at + 24 * 3600_000)).toBe(false);
+    expect(windowOpen(null, null, at)).toBe(false);
+    // Refused after the client wrote: closed until they write again.
+    expect(windowOpen(iso(at), iso(at + 5000), at + 6000)).toBe(false);
+    expect(windowOpen(iso(at + 7000), iso(at + 5000), at + 8000)).toBe(true);
+    // A message within the refusal's second may be from before it (the messenger's times are whole seconds).
+    expect(windowOpen(iso(at + 600), iso(at + 400), at + 1000)).toBe(false);
+    expect(windowOpen(iso(at + 1000), iso(at + 400), at + 2000)).toBe(true);
   });
 });

@@ -1,11 +1,13 @@
+import { attachmentFileName, type FileAttachment, isFileAttachment } from '@/lib/channels/attachment-file';
 import { optionsAndText, splitText } from '@/lib/channels/message-layout';
 import type { Attachment, Button, Buttons } from '@/lib/schema';
 
 /**
  * One of our outgoing messages → the WhatsApp Cloud API messages that show it (the body of
  * each `POST /{phone-number-id}/messages`), within the API's limits:
- * - attachments first, by link, in order; one image, video or document with a text of at most
- *   1024 characters carries the text as its caption;
+ * - attachments first, by link, in order (a document with its file name, which the client sees
+ *   as its title); one image, video or document with a text of at most 1024 characters carries
+ *   the text as its caption;
  * - text over 4096 characters is split (an interactive message's body takes 1024: the text
  *   before it goes as plain messages);
  * - up to 3 buttons whose titles fit 20 characters become reply buttons, up to 10 whose titles
@@ -40,7 +42,7 @@ export type CloudMessageBody = Record<string, unknown> & { type: string };
 /** How the message's buttons are shown on the messenger, for the simulator and lint too. */
 export type CloudButtonsLayout = 'none' | 'reply_buttons' | 'list' | 'numbered_text';
 
-const MEDIA: Record<Exclude<Attachment['type'], 'link'>, 'image' | 'video' | 'document' | 'audio'> = {
+const MEDIA: Record<FileAttachment['type'], 'image' | 'video' | 'document' | 'audio'> = {
   image: 'image',
   video: 'video',
   file: 'document',
@@ -68,7 +70,7 @@ export function renderCloudMessage(message: OutgoingCloudMessage, to: string): C
   let text = shown.text;
 
   const sends: CloudMessageBody[] = [];
-  const files = message.attachments.filter((a) => a.type !== 'link');
+  const files = message.attachments.filter(isFileAttachment);
   const captioned =
     files.length === 1 &&
     files[0].type !== 'audio' &&
@@ -76,8 +78,16 @@ export function renderCloudMessage(message: OutgoingCloudMessage, to: string): C
     text.length > 0 &&
     text.length <= CLOUD_CAPTION_LIMIT;
   for (const file of files) {
-    const type = MEDIA[file.type as keyof typeof MEDIA];
-    sends.push({ ...base, type, [type]: { link: file.url, ...(captioned ? { caption: text } : {}) } });
+    const type = MEDIA[file.type];
+    sends.push({
+      ...base,
+      type,
+      [type]: {
+        link: file.url,
+        ...(type === 'document' ? { filename: attachmentFileName(file.url) } : {}),
+        ...(captioned ? { caption: text } : {}),
+      },
+    });
   }
   const linkLines = message.attachments.filter((a) => a.type === 'link').map((a) => a.url);
   if (linkLines.length) text = [text, ...linkLines].filter(Boolean).join('\n');
@@ -124,6 +134,15 @@ function interactive(layout: 'reply_buttons' | 'list', body: string, options: Bu
   };
 }
 
+/**
+ * A template parameter as the API takes it: it refuses one with a new line, a tab or more than
+ * four spaces in a row (132018), so each run of white space holding a line break or a tab, and
+ * each run of five spaces or more, becomes one space.
+ */
+export function flatTemplateParameter(text: string): string {
+  return text.replace(/\s*[\n\r\t\v\f\u2028\u2029]\s*| {5,}/g, ' ');
+}
+
 /** A template message (outside the customer service window), its body's parameters in order. */
 export function renderCloudTemplate(
   to: string,
@@ -139,8 +158,38 @@ export function renderCloudTemplate(
       name: template.name,
       language: { code: template.language },
       ...(parameters.length
-        ? { components: [{ type: 'body', parameters: parameters.map((text) => ({ type: 'text', text })) }] }
+        ? {
+            components: [
+              {
+                type: 'body',
+                parameters: parameters.map((text) => ({ type: 'text', text: flatTemplateParameter(text) })),
+              },
+            ],
+          }
         : {}),
     },
   };
+}
+
+/**
+ * What a template send leaves out of the message, for its history: a template carries only
+ * its own text and parameters, so the message's buttons and attachments (and its text, when no
+ * parameter is `{message}`) do not reach the client. Null when nothing is left out.
+ */
+export function templateLeftOut(message: OutgoingCloudMessage, carriesText: boolean): string | null {
+  const all = message.buttons
+    ? Array.isArray(message.buttons)
+      ? message.buttons
+      : message.buttons.buttons
+    : [];
+  const parts: string[] = [];
+  if (!carriesText && message.text.trim()) parts.push('its text');
+  if (all.length) parts.push(`its buttons (${all.map((b) => b.text.trim()).join(', ')})`);
+  const attached = message.attachments.map((a) => (isFileAttachment(a) ? attachmentFileName(a.url) : a.url));
+  if (attached.length)
+    parts.push(
+      `${attached.length === 1 ? 'its attachment' : `its ${attached.length} attachments`} (${attached.join(', ')})`,
+    );
+  if (!parts.length) return null;
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }

@@ -126,6 +126,7 @@ describe('the Cloud API webhook', () => {
       messageId: 'wamid.9',
       recipient: '79001234567',
       status: 'failed',
+      at: 1700000100,
       error: { code: 131047, text: '131047 Re-engagement message: More than 24 hours have passed' },
     });
   });

@@ -132,6 +132,8 @@ export type CloudInbound =
       /** The client's number, E.164 digits. */
       recipient: string;
       status: 'sent' | 'delivered' | 'read' | 'failed';
+      /** When the messenger reported it (unix seconds, its clock). */
+      at: number;
       /** A failure's code and why, as the messenger gave them. */
       error?: { code: number; text: string };
     }
@@ -234,6 +236,7 @@ function meaningOf(data: CloudItem): CloudInbound {
       messageId: s.id,
       recipient: phoneDigits(s.recipient_id),
       status: s.status,
+      at: s.timestamp,
       ...(error ? { error: { code: error.code, text: errorText(error) } } : {}),
     };
   }

@@ -1,3 +1,4 @@
+import { attachmentFileName, attachmentMimeType, isFileAttachment } from '@/lib/channels/attachment-file';
 import { numberedOptions, splitText } from '@/lib/channels/message-layout';
 import type { Buttons } from '@/lib/schema';
 import type { OutgoingCloudMessage } from './cloud-render';
@@ -7,7 +8,8 @@ import type { OutgoingCloudMessage } from './cloud-render';
  * `sendFile`). WhatsApp Web shows no buttons a bot can rely on, so every message's buttons are
  * the hint variant: numbered options under the text, and the client answers with the number
  * or the option's text (both lead along the option's arrow). URL buttons become `text: address`
- * lines; files go by link, the text as the caption of a lone image or file when it fits.
+ * lines; files go by link with their name and type (WAHA's `RemoteFile` requires the type),
+ * the text as the caption of a lone image or file when it fits.
  */
 
 /** WhatsApp's longest message, and a caption's. */
@@ -16,7 +18,7 @@ export const GATEWAY_CAPTION_LIMIT = 1024;
 
 export type GatewaySend =
   | { kind: 'text'; text: string }
-  | { kind: 'image' | 'file'; url: string; filename: string; caption?: string };
+  | { kind: 'image' | 'file'; url: string; filename: string; mimetype: string; caption?: string };
 
 export function gatewayText(text: string, buttons: Buttons | null | undefined): string {
   const all = buttons ? (Array.isArray(buttons) ? buttons : buttons.buttons) : [];
@@ -32,7 +34,7 @@ export function renderGatewayMessage(message: OutgoingCloudMessage): GatewaySend
   let text = gatewayText(message.text, message.buttons);
   const linkLines = message.attachments.filter((a) => a.type === 'link').map((a) => a.url);
   if (linkLines.length) text = [text, ...linkLines].filter(Boolean).join('\n');
-  const files = message.attachments.filter((a) => a.type !== 'link');
+  const files = message.attachments.filter(isFileAttachment);
   const captioned =
     files.length === 1 &&
     files[0].type !== 'audio' &&
@@ -41,21 +43,11 @@ export function renderGatewayMessage(message: OutgoingCloudMessage): GatewaySend
   const sends: GatewaySend[] = files.map((file) => ({
     kind: file.type === 'image' ? 'image' : 'file',
     url: file.url,
-    filename: fileName(file.url),
+    filename: attachmentFileName(file.url),
+    mimetype: attachmentMimeType(file),
     ...(captioned ? { caption: text } : {}),
   }));
   if (captioned) return sends;
   for (const part of splitText(text, GATEWAY_TEXT_LIMIT)) sends.push({ kind: 'text', text: part });
   return sends;
-}
-
-/** The name the client sees: the address's last part, else a generic one. */
-function fileName(url: string): string {
-  try {
-    const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
-    if (last) return last;
-  } catch {
-    // not an absolute address: the generic name below
-  }
-  return 'file';
 }

@@ -90,7 +90,13 @@ describe('sending through a gateway', () => {
         buttons: null,
       }),
     ).toEqual([
-      { kind: 'file', url: 'https://x.example/a%20b.pdf', filename: 'a b.pdf', caption: 'Receipt' },
+      {
+        kind: 'file',
+        url: 'https://x.example/a%20b.pdf',
+        filename: 'a b.pdf',
+        mimetype: 'application/pdf',
+        caption: 'Receipt',
+      },
     ]);
     const two = renderGatewayMessage({
       text: 'Two',
@@ -101,5 +107,20 @@ describe('sending through a gateway', () => {
       buttons: null,
     });
     expect(two.map((s) => s.kind)).toEqual(['image', 'image', 'text']);
+    // A file's type is its name's, or its kind's when the name says none (WAHA requires one).
+    const typed = renderGatewayMessage({
+      text: '',
+      attachments: [
+        { type: 'image', url: 'https://x.example/photo' },
+        { type: 'file', url: 'https://x.example/report.DOCX' },
+        { type: 'video', url: 'https://x.example/clip.pdf' },
+      ],
+      buttons: null,
+    });
+    expect(typed.map((s) => (s.kind === 'text' ? s.text : s.mimetype))).toEqual([
+      'image/jpeg',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'video/mp4',
+    ]);
   });
 });

@@ -44,6 +44,56 @@ export const ALLOWED_FILE_TYPES: readonly string[] = [
   'video/quicktime',
 ];
 
+/**
+ * File name extensions and the types they stand for, the usual one of each type first: a file
+ * known only by its address is sent with the type its name says (lib/channels/attachment-file).
+ */
+const EXTENSION_TYPES: readonly (readonly [string, string])[] = [
+  ['jpg', 'image/jpeg'],
+  ['jpeg', 'image/jpeg'],
+  ['png', 'image/png'],
+  ['gif', 'image/gif'],
+  ['webp', 'image/webp'],
+  ['pdf', 'application/pdf'],
+  ['txt', 'text/plain'],
+  ['doc', 'application/msword'],
+  ['docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  ['xls', 'application/vnd.ms-excel'],
+  ['xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+  ['ppt', 'application/vnd.ms-powerpoint'],
+  ['pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation'],
+  ['odt', 'application/vnd.oasis.opendocument.text'],
+  ['ods', 'application/vnd.oasis.opendocument.spreadsheet'],
+  ['odp', 'application/vnd.oasis.opendocument.presentation'],
+  ['rtf', 'application/rtf'],
+  ['csv', 'text/csv'],
+  ['mp3', 'audio/mpeg'],
+  ['m4a', 'audio/mp4'],
+  ['aac', 'audio/aac'],
+  ['ogg', 'audio/ogg'],
+  ['oga', 'audio/ogg'],
+  ['opus', 'audio/ogg'],
+  ['wav', 'audio/wav'],
+  ['weba', 'audio/webm'],
+  ['mp4', 'video/mp4'],
+  ['webm', 'video/webm'],
+  ['ogv', 'video/ogg'],
+  ['mov', 'video/quicktime'],
+];
+
+/** The type a file name's extension says (`Price list.PDF` → application/pdf), or null. */
+export function typeOfFileName(name: string): string | null {
+  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
+  return EXTENSION_TYPES.find(([e]) => e === extension)?.[1] ?? null;
+}
+
+/** The usual extension of a type, with its dot (`image/jpeg` → `.jpg`), or '' for another type. */
+export function extensionOfType(mime: string): string {
+  const essence = mimeEssence(mime);
+  const found = EXTENSION_TYPES.find(([, type]) => type === essence);
+  return found ? `.${found[0]}` : '';
+}
+
 export const ALLOWED_FILE_KINDS =
   'images (JPEG, PNG, GIF, WebP), PDF, plain text, office documents (Word, Excel, PowerPoint, OpenDocument, RTF, CSV), audio and video';
 

@@ -1,24 +1,30 @@
-import { optionsAndText, splitText } from '@/lib/channels/message-layout';
+import { optionsAndText, splitText, utf8Size } from '@/lib/channels/message-layout';
 import type { Attachment, Buttons } from '@/lib/schema';
 
 /**
  * One of our outgoing messages → the Instagram messaging API's `message` objects that show it
  * (each the `message` of one `POST /{ig-user-id}/messages`), within the API's limits:
  * - attachments first, one message each, by URL (image, video, audio, file); links join the text;
- * - text over 1,000 characters is split at a line break or a space;
- * - up to 13 distinct buttons whose titles fit 20 characters become quick replies on the last
- *   text (a press answers the button's whole text as its payload, so the arrows match it as they
- *   match a typed text); more, longer ones and the hint variant become numbered text, as the
- *   chat-app's renderer does (lib/chatapp/cloud-render.ts), a typed number choosing the option;
+ * - a text over 1,000 bytes (UTF-8: a Cyrillic letter is 2, an emoji 4) is split at a line break
+ *   or a space, never inside a character;
+ * - the options (buttons without an address) are always in the text as numbered lines, a typed
+ *   number choosing one (as in the chat-app's lib/chatapp/cloud-render.ts); up to 13 distinct
+ *   ones whose titles fit 20 characters are also quick replies on the last text, a tap on the
+ *   phone (a press answers the button's whole text as its payload, so the arrows match it as
+ *   they match a typed text); more, longer ones and the hint variant are the numbered text alone.
+ *   Why both: Instagram on desktop and the web shows no quick replies, and no button or generic
+ *   template either (Meta's pages on each: "not available on desktop"), so buttons would not
+ *   help; a business wants every customer to see its options and answer, wherever they read;
  * - URL buttons, which quick replies cannot carry, become `text: address` lines.
  */
 
+/** A text's limit, in UTF-8 bytes. */
 export const INSTAGRAM_TEXT_LIMIT = 1000;
 export const QUICK_REPLIES_MAX = 13;
 export const QUICK_REPLY_TITLE_MAX = 20;
 /** A quick reply's payload is at most 1,000 characters. */
 export const QUICK_REPLY_PAYLOAD_MAX = 1000;
-/** Quick replies need a text to ride on: a block with only buttons gets this. */
+/** The text of a message with nothing else to show (quick replies and a private reply need one). */
 export const TEXT_FOR_BUTTONS_ONLY = 'Choose an option';
 
 export interface OutgoingInstagramMessage {
@@ -39,7 +45,7 @@ export type InstagramMessage =
 
 export type InstagramButtonsLayout = 'none' | 'quick_replies' | 'numbered_text';
 
-/** What the buttons become on Instagram: quick replies, or numbered text past their limits. */
+/** What the buttons become on Instagram: quick replies (with numbered text), or numbered text alone past their limits. */
 export function instagramButtonsLayout(buttons: Buttons | null | undefined): InstagramButtonsLayout {
   if (!buttons) return 'none';
   if (!Array.isArray(buttons)) return 'numbered_text';
@@ -55,18 +61,18 @@ export function instagramButtonsLayout(buttons: Buttons | null | undefined): Ins
 
 export function renderInstagramMessage(message: OutgoingInstagramMessage): InstagramMessage[] {
   const layout = instagramButtonsLayout(message.buttons);
-  const shown = optionsAndText(message.text, message.buttons, layout === 'numbered_text');
-  const options = shown.options;
+  // Numbered beside the quick replies too: desktop Instagram shows only the text.
+  const shown = optionsAndText(message.text, message.buttons, layout !== 'none');
   const links = message.attachments.filter((a) => a.type === 'link').map((a) => a.url);
   const text = [shown.text, ...links].filter(Boolean).join('\n');
 
   const sends: InstagramMessage[] = message.attachments
     .filter((a): a is Attachment & { type: 'image' | 'video' | 'audio' | 'file' } => a.type !== 'link')
     .map((a) => ({ attachment: { type: a.type, payload: { url: a.url } } }));
-  const parts = splitText(text, INSTAGRAM_TEXT_LIMIT);
+  const parts = splitText(text, INSTAGRAM_TEXT_LIMIT, utf8Size);
   if (layout !== 'quick_replies') return [...sends, ...parts.map((part) => ({ text: part }))];
   const last = parts.pop() ?? TEXT_FOR_BUTTONS_ONLY;
-  const quick_replies = options.map(
+  const quick_replies = shown.options.map(
     (b): QuickReply => ({
       content_type: 'text',
       title: b.text.trim(),
@@ -77,9 +83,10 @@ export function renderInstagramMessage(message: OutgoingInstagramMessage): Insta
 }
 
 /**
- * The one private reply to a comment on the account's post: text only, of at most 1,000
- * characters (the rest is cut), its options as numbered text (a typed number chooses one) and
- * its files and links as addresses.
+ * The one private reply to a comment on the account's post: text only, of at most 1,000 bytes,
+ * its options as numbered text (a typed number chooses one) and its files and links as
+ * addresses. Past the limit the message's own text is cut (with "…"), so the options and
+ * addresses still reach the person whole; only options that alone exceed it are cut too.
  */
 export function renderPrivateReply(message: OutgoingInstagramMessage): { text: string } {
   const all = message.buttons
@@ -87,13 +94,20 @@ export function renderPrivateReply(message: OutgoingInstagramMessage): { text: s
       ? message.buttons
       : message.buttons.buttons
     : [];
-  const shown = optionsAndText(
-    message.text,
-    all.length
-      ? { hint: Array.isArray(message.buttons) ? '' : (message.buttons?.hint ?? ''), buttons: all }
-      : null,
-    all.some((b) => !b.url),
-  );
-  const text = [shown.text, ...message.attachments.map((a) => a.url)].filter(Boolean).join('\n');
-  return { text: splitText(text, INSTAGRAM_TEXT_LIMIT)[0] ?? TEXT_FOR_BUTTONS_ONLY };
+  const buttons = all.length
+    ? { hint: Array.isArray(message.buttons) ? '' : (message.buttons?.hint ?? ''), buttons: all }
+    : null;
+  const numbered = all.some((b) => !b.url);
+  const withText = (text: string) =>
+    [optionsAndText(text, buttons, numbered).text, ...message.attachments.map((a) => a.url)]
+      .filter(Boolean)
+      .join('\n');
+  const whole = withText(message.text);
+  if (utf8Size(whole) <= INSTAGRAM_TEXT_LIMIT) return { text: whole || TEXT_FOR_BUTTONS_ONLY };
+  const room = INSTAGRAM_TEXT_LIMIT - utf8Size(withText(ELLIPSIS));
+  const [cut] = room > 0 ? splitText(message.text, room, utf8Size) : [];
+  if (cut) return { text: withText(`${cut}${ELLIPSIS}`) };
+  return { text: splitText(whole, INSTAGRAM_TEXT_LIMIT, utf8Size)[0] };
 }
+
+const ELLIPSIS = '…';

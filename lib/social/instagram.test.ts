@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { splitText, utf8Size } from '@/lib/channels/message-layout';
 import {
   INSTAGRAM_TEXT_LIMIT,
   instagramButtonsLayout,
   QUICK_REPLIES_MAX,
   renderInstagramMessage,
   renderPrivateReply,
-  TEXT_FOR_BUTTONS_ONLY,
 } from './instagram-render';
 import { instagramUpdates, parseInstagramItem, STORY_MENTION_TEXT } from './instagram-webhook';
 import { HUMAN_AGENT_MS, PRIVATE_REPLY_MS, privateReplyTo, WINDOW_MS, windowRule } from './instagram-window';
@@ -18,7 +18,7 @@ describe('rendering a message for Instagram', () => {
     const sends = renderInstagramMessage({ text: 'Pick one', attachments: [], buttons: buttons(13) });
     expect(sends).toHaveLength(1);
     expect(sends[0]).toMatchObject({
-      text: 'Pick one',
+      text: expect.stringMatching(/^Pick one\n\n1\. Option 1\n2\. Option 2\n.*\n13\. Option 13$/s),
       quick_replies: expect.arrayContaining([
         { content_type: 'text', title: 'Option 13', payload: 'Option 13' },
       ]),
@@ -56,13 +56,42 @@ describe('rendering a message for Instagram', () => {
     expect(sends[1]).toEqual({ attachment: { type: 'file', payload: { url: 'https://x.test/b.pdf' } } });
     const texts = sends.slice(2) as { text: string; quick_replies?: unknown[] }[];
     expect(texts.length).toBeGreaterThan(1);
-    expect(texts.every((t) => t.text.length <= INSTAGRAM_TEXT_LIMIT)).toBe(true);
+    expect(texts.every((t) => utf8Size(t.text) <= INSTAGRAM_TEXT_LIMIT)).toBe(true);
     expect(texts.at(-1)?.text).toContain('Site: https://x.test\nhttps://x.test/page');
     expect(texts.at(-1)?.quick_replies).toHaveLength(1);
     expect(texts.slice(0, -1).every((t) => !t.quick_replies)).toBe(true);
   });
 
-  it('renders a private reply as one text with numbered options and addresses, cut at 1,000', () => {
+  it('splits a long Russian text by its UTF-8 bytes, at spaces, losing nothing', () => {
+    // 1,407 characters, 2,495 bytes: cut at 1,000 characters, the first part alone is 1,774 bytes.
+    const text = 'Спасибо за ваш заказ! '.repeat(64).trim();
+    const sends = renderInstagramMessage({ text, attachments: [], buttons: null }) as { text: string }[];
+    expect(sends.length).toBe(3);
+    expect(sends.every((p) => utf8Size(p.text) <= INSTAGRAM_TEXT_LIMIT)).toBe(true);
+    // Cut at spaces only: the parts joined by one give the text back.
+    expect(sends.map((p) => p.text).join(' ')).toBe(text);
+  });
+
+  it('cuts a text without spaces between characters: never inside an emoji or a letter with its accent', () => {
+    const accents = 'e\u0301'.repeat(600); // 1,800 bytes, 3 to a letter
+    const parts = splitText(accents, INSTAGRAM_TEXT_LIMIT, utf8Size);
+    expect(parts.map(utf8Size)).toEqual([999, 801]);
+    expect(parts.join('')).toBe(accents);
+    const thumbs = '👍🏽'.repeat(200); // 1,600 bytes, 8 to a thumb with its skin tone
+    const cut = splitText(`a${thumbs}`, INSTAGRAM_TEXT_LIMIT, utf8Size);
+    expect(cut.map(utf8Size)).toEqual([993, 608]);
+    expect(cut[1].startsWith('👍🏽')).toBe(true);
+    expect(cut.join('')).toBe(`a${thumbs}`);
+  });
+
+  it('keeps a private reply’s numbered options whole, cutting its text to fit 1,000 bytes', () => {
+    const text = 'Спасибо за ваш комментарий! '.repeat(40).trim();
+    const { text: reply } = renderPrivateReply({ text, attachments: [], buttons: buttons(3) });
+    expect(utf8Size(reply)).toBeLessThanOrEqual(INSTAGRAM_TEXT_LIMIT);
+    expect(reply).toMatch(/^Спасибо.*…\n\n1\. Option 1\n2\. Option 2\n3\. Option 3$/s);
+  });
+
+  it('renders a private reply as one text with numbered options and addresses, cut at 1,000 bytes', () => {
     expect(
       renderPrivateReply({
         text: 'Menu',
@@ -70,15 +99,25 @@ describe('rendering a message for Instagram', () => {
         buttons: [...buttons(2), { type: 'inline', text: 'Site', url: 'https://x.test' }],
       }),
     ).toEqual({ text: 'Menu\n\n1. Option 1\n2. Option 2\nSite: https://x.test\nhttps://x.test/m.png' });
-    expect(renderPrivateReply({ text: 'x'.repeat(1500), attachments: [], buttons: null }).text).toHaveLength(
-      1000,
-    );
+    const cut = renderPrivateReply({ text: 'x'.repeat(1500), attachments: [], buttons: null }).text;
+    expect(cut).toBe(`${'x'.repeat(997)}…`);
+    expect(utf8Size(cut)).toBe(1000);
   });
 
-  it('gives buttons without a text a text to ride on', () => {
+  it('shows the options in the text beside the quick replies, for desktop Instagram, which shows none', () => {
+    expect(renderInstagramMessage({ text: 'Pay now?', attachments: [], buttons: buttons(2) })).toEqual([
+      {
+        text: 'Pay now?\n\n1. Option 1\n2. Option 2',
+        quick_replies: [
+          { content_type: 'text', title: 'Option 1', payload: 'Option 1' },
+          { content_type: 'text', title: 'Option 2', payload: 'Option 2' },
+        ],
+      },
+    ]);
+    // Buttons without a text: their numbered lines are the text the quick replies ride on.
     expect(renderInstagramMessage({ text: '', attachments: [], buttons: buttons(1) })).toEqual([
       {
-        text: TEXT_FOR_BUTTONS_ONLY,
+        text: '1. Option 1',
         quick_replies: [{ content_type: 'text', title: 'Option 1', payload: 'Option 1' }],
       },
     ]);

@@ -1,11 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { chatParameters, type LearnedParameters } from '@/lib/ai/chat-parameters';
 import type { ChatTurn } from '@/lib/ai/prompt';
 import type { Plan } from '@/lib/formula';
 import type { PrismaClient } from '@/server/db/client-type';
 import { takeRate } from '@/server/rate-limit';
 import { loadSecrets } from '@/server/secrets/secret-service';
 import { findProvider, type ProviderView } from './ai-settings';
-import { type AiEndpoint, AiProviderError, type AiTool, chat, type ToolCall } from './provider';
+import { modelParameters, rememberModelParameters } from './model-parameters';
+import {
+  type AiEndpoint,
+  AiProviderError,
+  type AiTool,
+  type ChatAnswer,
+  chat,
+  type ToolCall,
+} from './provider';
 import { recordUsage, usageToday } from './usage';
 
 /**
@@ -34,7 +43,10 @@ export type AiCallOutcome =
       toolCalls?: ToolCall[];
       provider: string;
       model: string;
-      usage: { inputTokens: number; outputTokens: number };
+      usage: ChatAnswer['usage'];
+      /** What the model was asked with, and whether its refusal taught it in this call. */
+      parameters: LearnedParameters;
+      learned: boolean;
       ms: number;
       /** More than 1 when a 429, a 5xx or a dropped connection was tried again. */
       attempts: number;
@@ -117,6 +129,15 @@ export async function callAi(ctx: AiCallContext, request: AiCallRequest): Promis
         ctx.onText?.(delta);
       }
     : undefined;
+  let parameters = await modelParameters(db, provider);
+  // A refusal teaches what the model takes: kept once the attempt is over, whatever its end.
+  let learned = false;
+  let toKeep: LearnedParameters | null = null;
+  const onParameters = (taught: LearnedParameters) => {
+    learned = true;
+    toKeep = taught;
+    parameters = chatParameters(provider, provider.chatModel, taught);
+  };
   for (let attempt = 1; ; attempt++) {
     try {
       await takeProviderRate(db, project.id, provider, deadline, ctx.signal);
@@ -127,11 +148,20 @@ export async function callAi(ctx: AiCallContext, request: AiCallRequest): Promis
           messages: request.messages,
           temperature: request.temperature,
           maxTokens: request.maxTokens,
+          parameters,
           jsonSchema: request.jsonSchema,
           tools: request.tools,
         },
-        { timeoutMs: Math.max(1, Math.floor(deadline - performance.now())), signal: ctx.signal, onText },
-      );
+        {
+          timeoutMs: Math.max(1, Math.floor(deadline - performance.now())),
+          signal: ctx.signal,
+          onText,
+          onParameters,
+        },
+      ).finally(async () => {
+        if (toKeep) await rememberModelParameters(db, provider, toKeep);
+        toKeep = null;
+      });
       await recordUsage(db, project, ctx.now(), answer.usage);
       return {
         ok: true,
@@ -141,6 +171,8 @@ export async function callAi(ctx: AiCallContext, request: AiCallRequest): Promis
         provider: provider.name,
         model: provider.chatModel,
         usage: answer.usage,
+        parameters: answer.parameters,
+        learned,
         ms: Math.round(performance.now() - started),
         attempts: attempt,
       };
@@ -166,8 +198,9 @@ const MIN_ATTEMPT_MS = 1000;
 
 /**
  * How long to wait before trying again, ms, or null: not again. A 429 waits what the provider
- * asks (else as a 5xx); a 5xx or a dropped connection waits 0.5 s, then 1 s, give or take a
- * fifth so that calls failed together do not come back together.
+ * asks (its retry-after, seconds or a date; else as a 5xx), and one for no quota left is final;
+ * a 5xx or a dropped connection waits 0.5 s, then 1 s, give or take a fifth so that calls failed
+ * together do not come back together.
  */
 function retryWait(error: AiProviderError, attempt: number): number | null {
   if (!error.transient || attempt >= MAX_ATTEMPTS) return null;
@@ -197,9 +230,7 @@ async function takeProviderRate(
       throw new AiProviderError(
         'rate_limited',
         `the provider's limit of ${provider.requestsPerMinute} requests a minute (Settings, AI) is reached, and the next minute starts in ${retryAfter} s, after the call's time`,
-        undefined,
-        undefined,
-        false,
+        { transient: false },
       );
     await sleep(wait, undefined, { signal }).catch(() => {});
   }

@@ -1,4 +1,5 @@
 import { type AssistantSettings, assistantSettingsSchema } from '@/lib/ai/assistant';
+import { temperatureSettingSchema, tokenParameterSettingSchema } from '@/lib/ai/chat-parameters';
 import { type ProviderSettings, providerSettingsSchema } from '@/lib/ai/provider-settings';
 import type { PrismaClient } from '@/server/db/client-type';
 import { DomainError, invalid, notFound, parseInput } from '@/server/errors';
@@ -15,7 +16,12 @@ export interface ProviderView extends ProviderSettings {
   id: number;
 }
 
-const toProvider = (row: { id: number } & ProviderSettings): ProviderView => ({
+const toProvider = (
+  row: { id: number; tokenParameter: string; temperature: string } & Omit<
+    ProviderSettings,
+    'tokenParameter' | 'temperature'
+  >,
+): ProviderView => ({
   id: row.id,
   name: row.name,
   baseUrl: row.baseUrl,
@@ -25,6 +31,8 @@ const toProvider = (row: { id: number } & ProviderSettings): ProviderView => ({
   apiKeySecret: row.apiKeySecret,
   timeoutSeconds: row.timeoutSeconds,
   requestsPerMinute: row.requestsPerMinute,
+  tokenParameter: tokenParameterSettingSchema.catch('auto').parse(row.tokenParameter),
+  temperature: temperatureSettingSchema.catch('auto').parse(row.temperature),
   isDefault: row.isDefault,
 });
 

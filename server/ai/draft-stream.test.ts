@@ -34,6 +34,19 @@ describe("an AI answer's drafts", () => {
     stop();
   });
 
+  it('takes back the text shown when the call fails after it', () => {
+    vi.useFakeTimers();
+    const { seen, stop } = drafts(5);
+    const publisher = draftPublisher(901, 5);
+    publisher.onText('Half of this ');
+    publisher.onText('answer');
+    publisher.end(true);
+    expect(seen).toEqual(['Half of this ', '']);
+    vi.advanceTimersByTime(1000);
+    expect(seen).toHaveLength(2);
+    stop();
+  });
+
   it('cuts a long answer, so the event stays under the notification limit', () => {
     const { seen, stop } = drafts(2);
     draftPublisher(901, 2).onText('я'.repeat(DRAFT_MAX_CHARS + 500));

@@ -8,12 +8,13 @@ const DRAFT_INTERVAL_MS = 150;
 /**
  * The `onText` of a streamed AI answer for a client whose channel shows the bot typing (the
  * chat widget): the text so far as `draft` live events, at most one per interval and the last
- * one always, cut at DRAFT_MAX_CHARS.
+ * one always, cut at DRAFT_MAX_CHARS. A call that failed after some text (an error event
+ * mid-stream) ends with an empty draft: the half written is no answer, and is not left shown.
  */
 export function draftPublisher(
   projectId: number,
   clientId: number,
-): { onText: (delta: string) => void; end: () => void } {
+): { onText: (delta: string) => void; end: (failed?: boolean) => void } {
   let text = '';
   let last = Number.NEGATIVE_INFINITY;
   let timer: NodeJS.Timeout | null = null;
@@ -31,10 +32,12 @@ export function draftPublisher(
       if (wait <= 0) publish();
       else timer = setTimeout(publish, wait);
     },
-    end() {
-      if (!timer) return;
-      clearTimeout(timer);
-      publish();
+    end(failed = false) {
+      if (timer) clearTimeout(timer);
+      if (failed && text) {
+        text = '';
+        publish();
+      } else if (timer) publish();
     },
   };
 }

@@ -35,7 +35,11 @@ export async function providerEmbedder(
           signal: options?.signal,
           expectedDimensions: provider.embeddingDimensions ?? undefined,
         });
-        await recordUsage(db, project, new Date(), { inputTokens: usage.tokens, outputTokens: 0 });
+        await recordUsage(db, project, new Date(), {
+          inputTokens: usage.tokens,
+          outputTokens: 0,
+          estimated: usage.estimated,
+        });
         return vectors;
       } catch (error) {
         if (error instanceof AiProviderError) throw new Error(error.message);

@@ -48,7 +48,8 @@ describe('chat completions', () => {
     );
     expect(answer).toEqual({
       text: 'Hi there!',
-      usage: { inputTokens: 12, outputTokens: 3 },
+      usage: { inputTokens: 12, outputTokens: 3, estimated: false },
+      parameters: { tokenParameter: 'max_tokens', temperature: true, system: true },
     });
     const [request] = fake.requests;
     expect(request.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
@@ -69,7 +70,7 @@ describe('chat completions', () => {
     const answer = await chat(endpoint, hello, { ...options, onText: (d) => pieces.push(d) });
     expect(pieces.join('')).toBe('One two three four');
     expect(pieces.length).toBeGreaterThan(1);
-    expect(answer.usage).toEqual({ inputTokens: 5, outputTokens: 4 });
+    expect(answer.usage).toEqual({ inputTokens: 5, outputTokens: 4, estimated: false });
     expect(fake.requests[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
@@ -160,11 +161,31 @@ describe('chat completions', () => {
     expect(error.message).not.toContain('7890');
   });
 
-  it('passes on the rate limit with its retry-after', async () => {
+  it('passes on the rate limit with its retry-after, in seconds or as a date', async () => {
     fake.next({ status: 429, retryAfter: 20 });
     const error = await failure(chat(endpoint, hello, options));
-    expect(error).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterSeconds: 20 });
+    expect(error).toMatchObject({
+      kind: 'rate_limited',
+      status: 429,
+      retryAfterSeconds: 20,
+      transient: true,
+    });
     expect(error.message).toContain('rate_limit_exceeded');
+    fake.next({ status: 429, retryAfter: new Date(Date.now() + 600_000) });
+    const dated = await failure(chat(endpoint, hello, options));
+    // An HTTP date has whole seconds: ten minutes from now, less the part of a second cut.
+    expect(dated.retryAfterSeconds).toBeGreaterThanOrEqual(599);
+    expect(dated.retryAfterSeconds).toBeLessThanOrEqual(600);
+  });
+
+  it('says a quota spent is no rate limit: final, in the provider’s words', async () => {
+    fake.next({ status: 429, code: 'insufficient_quota' });
+    const error = await failure(chat(endpoint, hello, options));
+    expect(error).toMatchObject({ kind: 'quota', status: 429, transient: false });
+    expect(error.message).toContain(
+      'You exceeded your current quota, please check your plan and billing details',
+    );
+    expect(error.message).toContain('insufficient_quota');
   });
 
   it('names a server error, an unknown model and a refused request', async () => {
@@ -215,6 +236,228 @@ describe('chat completions', () => {
     } finally {
       process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
     }
+  });
+});
+
+describe('what each server does differently', () => {
+  const reasoner = () => ({ ...endpoint, chatModel: 'prod-chat' });
+  const asked = () =>
+    fake.requests.map(({ body }) => ({
+      max_tokens: body?.max_tokens,
+      max_completion_tokens: body?.max_completion_tokens,
+      temperature: body?.temperature,
+    }));
+  beforeEach(() => fake.reset());
+
+  it('a reasoning model’s refusals are learnt, tried again at once, and heard', async () => {
+    fake.quirks({ reasoningModels: ['prod-chat'] });
+    fake.next({ text: 'Thought it through.' });
+    const heard: unknown[] = [];
+    const answer = await chat(
+      reasoner(),
+      { ...hello, temperature: 0.2, maxTokens: 300 },
+      { ...options, onParameters: (p) => heard.push(p) },
+    );
+    expect(answer.text).toBe('Thought it through.');
+    expect(answer.parameters).toEqual({
+      tokenParameter: 'max_completion_tokens',
+      temperature: false,
+      system: true,
+    });
+    expect(asked()).toEqual([
+      { max_tokens: 300, max_completion_tokens: undefined, temperature: 0.2 },
+      { max_tokens: undefined, max_completion_tokens: 300, temperature: 0.2 },
+      { max_tokens: undefined, max_completion_tokens: 300, temperature: undefined },
+    ]);
+    expect(heard).toEqual([
+      { tokenParameter: 'max_completion_tokens', temperature: true, system: true },
+      { tokenParameter: 'max_completion_tokens', temperature: false, system: true },
+    ]);
+  });
+
+  it('parameters the settings fix are not changed: the refusal says which setting to change', async () => {
+    fake.quirks({ reasoningModels: ['prod-chat'] });
+    const error = await failure(
+      chat(
+        reasoner(),
+        {
+          ...hello,
+          maxTokens: 300,
+          parameters: {
+            tokenParameter: 'max_tokens',
+            temperature: false,
+            system: true,
+            adapt: { tokenParameter: false, temperature: true, system: true },
+          },
+        },
+        options,
+      ),
+    );
+    expect(error).toMatchObject({ kind: 'bad_request', status: 400 });
+    expect(error.message).toContain("Unsupported parameter: 'max_tokens'");
+    expect(error.message).toContain('set Token parameter to automatic or max_completion_tokens');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('a reasoning model that spent its max tokens thinking has not answered, and says what to raise', async () => {
+    fake.quirks({ reasoningModels: ['o4-mini'] });
+    fake.next({ text: '', cut: true, usage: { prompt_tokens: 9, completion_tokens: 300 } });
+    const error = await failure(
+      chat({ ...endpoint, chatModel: 'o4-mini' }, { ...hello, maxTokens: 300 }, options),
+    );
+    expect(error.kind).toBe('bad_answer');
+    expect(error.message).toContain('spent all 300 max tokens before answering');
+    // An answer cut with text is an answer.
+    fake.next({ text: 'Half an', cut: true }, { text: 'Half an', cut: true });
+    expect((await chat(endpoint, hello, options)).text).toBe('Half an');
+    expect((await chat(endpoint, hello, { ...options, onText: () => {} })).text).toBe('Half an');
+  });
+
+  it('roles alternate from the client’s first turn, one role’s turns joined, the system first', async () => {
+    fake.quirks({ strictRoles: true });
+    fake.next({ text: 'Fine.' });
+    await chat(
+      endpoint,
+      {
+        system: 'Be brief.',
+        messages: [
+          { role: 'assistant', content: 'Welcome!' },
+          { role: 'user', content: 'hi' },
+          { role: 'user', content: 'Answer hi' },
+          { role: 'assistant', content: 'One.' },
+          { role: 'assistant', content: 'Two.' },
+          { role: 'user', content: 'and?' },
+        ],
+      },
+      options,
+    );
+    expect(fake.requests[0].body?.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi\n\nAnswer hi' },
+      { role: 'assistant', content: 'One.\n\nTwo.' },
+      { role: 'user', content: 'and?' },
+    ]);
+  });
+
+  it('a template that refuses a system message (Gemma’s) gets the system prompt in the first user turn, learnt', async () => {
+    fake.quirks({ strictRoles: true, systemRole: false });
+    fake.next({ text: 'Hello.' });
+    const heard: unknown[] = [];
+    const answer = await chat(
+      endpoint,
+      {
+        system: 'Be brief.',
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'Hi!' },
+          { role: 'user', content: 'hours?' },
+        ],
+      },
+      { ...options, onParameters: (p) => heard.push(p) },
+    );
+    expect(answer).toMatchObject({ text: 'Hello.', parameters: { system: false } });
+    expect(heard).toEqual([{ tokenParameter: 'max_tokens', temperature: true, system: false }]);
+    expect(fake.requests.map((r) => r.body?.messages)).toEqual([
+      [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'Hi!' },
+        { role: 'user', content: 'hours?' },
+      ],
+      [
+        { role: 'user', content: 'Be brief.\n\nhi' },
+        { role: 'assistant', content: 'Hi!' },
+        { role: 'user', content: 'hours?' },
+      ],
+    ]);
+  });
+
+  it('a strict template’s refusal is named, as vLLM words it', async () => {
+    fake.quirks({ strictRoles: true });
+    const raw = await fetch(`${fake.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'user', content: 'b' },
+        ],
+      }),
+    });
+    expect(raw.status).toBe(400);
+    expect(JSON.stringify(await raw.json())).toContain('Conversation roles must alternate');
+  });
+
+  it('an error event mid-stream fails the call, in either form', async () => {
+    for (const form of ['data', 'field'] as const) {
+      fake.next({
+        text: 'Half of this answer arrives before the GPU fails.',
+        streamError: { after: 3, form },
+      });
+      const pieces: string[] = [];
+      const error = await failure(chat(endpoint, hello, { ...options, onText: (d) => pieces.push(d) }));
+      expect(error).toMatchObject({ kind: 'provider_error', status: 500, transient: true });
+      expect(error.message).toContain('in the middle of its answer');
+      expect(error.message).toContain('illegal memory access');
+      expect(pieces.join('')).toBe('Half of this ');
+    }
+  });
+
+  const handOff = {
+    name: 'hand_off',
+    description: 'Hand the conversation to a person.',
+    parameters: { type: 'object', properties: { reason: { type: 'string' } } },
+  };
+  const lookUp = { ...handOff, name: 'look_up' };
+
+  it('streamed tool calls without an index are read, one call a piece', async () => {
+    fake.quirks({ toolCallIndex: false });
+    fake.next({
+      text: 'Let me check.',
+      toolCalls: [
+        { name: 'look_up', arguments: { reason: 'order 42' } },
+        { name: 'hand_off', arguments: { reason: 'asks for a person' } },
+      ],
+    });
+    const answer = await chat(
+      endpoint,
+      { ...hello, tools: [handOff, lookUp] },
+      { ...options, onText: () => {} },
+    );
+    expect(answer.toolCalls).toEqual([
+      { name: 'look_up', arguments: { reason: 'order 42' } },
+      { name: 'hand_off', arguments: { reason: 'asks for a person' } },
+    ]);
+    const tools = fake.requests[0].body?.tools;
+    expect(tools).toHaveLength(2);
+  });
+
+  it('a server that reports no usage is counted by estimate, plain, streamed and embedding', async () => {
+    fake.quirks({ usage: false });
+    fake.next(
+      { text: 'Our shop opens at nine every morning.' },
+      { text: 'Our shop opens at nine every morning.' },
+    );
+    const plain = await chat(endpoint, { system: 'Be brief.', ...hello }, options);
+    const streamed = await chat(
+      endpoint,
+      { system: 'Be brief.', ...hello },
+      { ...options, onText: () => {} },
+    );
+    for (const { usage } of [plain, streamed]) {
+      expect(usage.estimated).toBe(true);
+      // o200k: "Our shop opens at nine every morning." is 8 tokens; the input two messages' words and roles.
+      expect(usage.outputTokens).toBe(8);
+      expect(usage.inputTokens).toBeGreaterThan(2);
+    }
+    expect(plain.usage).toEqual(streamed.usage);
+    const embedded = await embed(endpoint, ['Our shop opens at nine every morning.'], options);
+    expect(embedded.usage).toEqual({ tokens: 8, estimated: true });
+    fake.next({ text: 'Counted.', usage: { prompt_tokens: 0, completion_tokens: 0 } });
+    fake.quirks({ usage: true });
+    // A usage of nothing at all is no count either.
+    expect((await chat(endpoint, hello, options)).usage.estimated).toBe(true);
   });
 });
 

@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import type { ChatTurn } from '@/lib/ai/prompt';
+import {
+  adaptedParameters,
+  type ChatParameters,
+  type LearnedParameters,
+  refusedParameter,
+} from '@/lib/ai/chat-parameters';
+import { alternatingTurns, type ChatTurn } from '@/lib/ai/prompt';
+import { retryAfterSeconds } from '@/lib/retry-after';
 import { SafeHttpError, safeFetch, safeFetchStream } from '@/server/http';
+import { estimateTokens } from './token-estimate';
 
 /**
  * The OpenAI-compatible chat-completions and embeddings protocol (OpenAI, Azure OpenAI's v1
@@ -8,6 +16,9 @@ import { SafeHttpError, safeFetch, safeFetchStream } from '@/server/http';
  * than taken from an SDK: two endpoints are all Blockbot uses, and this way every byte goes
  * through the address policy, the timeout covers the whole (streamed) answer, the answer is cut
  * at a cap, and each failure becomes one error a designer can act on, never holding the key.
+ * What the servers do differently is taken here, once for every caller: the parameters a model
+ * takes (learnt from its refusal, tried again at once), roles that alternate for strict chat
+ * templates, an error event in a stream, tool calls streamed without an index, no usage.
  */
 
 export interface AiEndpoint {
@@ -22,9 +33,12 @@ export interface AiEndpoint {
 
 export interface ChatRequest {
   system?: string;
+  /** The conversation: sent with roles that alternate from the client's (alternatingTurns). */
   messages: ChatTurn[];
   temperature?: number;
   maxTokens?: number;
+  /** How the two above are sent; by default max_tokens and the temperature, both adaptable. */
+  parameters?: ChatParameters;
   /** Structured output: the answer is JSON following this schema (`response_format` json_schema). */
   jsonSchema?: Record<string, unknown>;
   /** Functions the model may call (`tools`); it answers text, calls, or both. */
@@ -51,7 +65,10 @@ export interface ChatAnswer {
   json?: unknown;
   /** The tools the model called, in order (only when tools were offered). */
   toolCalls?: ToolCall[];
-  usage: { inputTokens: number; outputTokens: number };
+  /** As the server reported it, else estimated (token-estimate.ts). */
+  usage: { inputTokens: number; outputTokens: number; estimated: boolean };
+  /** What the answer was asked with (after any refusal taught better). */
+  parameters: LearnedParameters;
 }
 
 export interface CallOptions {
@@ -61,11 +78,14 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Streams the answer: called with each piece of text as it arrives (not for structured answers). */
   onText?: (delta: string) => void;
+  /** Called when the model refused a parameter and the request is tried again without it. */
+  onParameters?: (learned: LearnedParameters) => void;
 }
 
 export type AiErrorKind =
   | 'auth'
   | 'rate_limited'
+  | 'quota'
   | 'not_found'
   | 'bad_request'
   | 'provider_error'
@@ -79,17 +99,28 @@ export type AiErrorKind =
 export class AiProviderError extends Error {
   /** Worth trying again (a 429, a 5xx, a dropped connection): the same request may succeed. */
   readonly transient: boolean;
+  readonly status?: number;
+  readonly retryAfterSeconds?: number;
+  /** The provider's error body's param and message, as it wrote them. */
+  readonly refusal?: { param?: unknown; message: string };
 
   constructor(
     readonly kind: AiErrorKind,
     message: string,
-    readonly status?: number,
-    readonly retryAfterSeconds?: number,
-    transient?: boolean,
+    details: {
+      status?: number;
+      retryAfterSeconds?: number;
+      transient?: boolean;
+      refusal?: { param?: unknown; message: string };
+    } = {},
   ) {
     super(message);
     this.name = 'AiProviderError';
-    this.transient = transient ?? (status === 429 || (status !== undefined && status >= 500));
+    const { status } = details;
+    this.status = status;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+    this.refusal = details.refusal;
+    this.transient = details.transient ?? (status === 429 || (status !== undefined && status >= 500));
   }
 }
 
@@ -121,9 +152,14 @@ const completionSchema = z.object({
   usage: usageSchema,
 });
 
-/** A streamed call comes in pieces: the first has its name, the others more of its arguments. */
+/**
+ * A streamed call comes in pieces: the first has its name, the others more of its arguments,
+ * all with the call's index. Ollama before 0.4.7 and Gemini's OpenAI endpoint send no index,
+ * each call whole in one piece.
+ */
 const toolCallDeltaSchema = z.object({
-  index: z.number().int().nonnegative(),
+  index: z.number().int().nonnegative().nullish(),
+  id: z.string().nullish(),
   function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
 });
 
@@ -155,6 +191,7 @@ const errorBodySchema = z.object({
   error: z.union([
     z.object({
       message: z.string().default(''),
+      type: z.unknown().optional(),
       code: z.unknown().optional(),
       param: z.unknown().optional(),
     }),
@@ -162,18 +199,68 @@ const errorBodySchema = z.object({
   ]),
 });
 
+/** An error body's (`{"error": …}`) words and codes; a bare string is its message. */
+function errorOf(body: unknown): { message: string; type?: unknown; code?: unknown; param?: unknown } | null {
+  const parsed = errorBodySchema.safeParse(body);
+  if (!parsed.success) return null;
+  const { error } = parsed.data;
+  return typeof error === 'string' ? { message: error } : error;
+}
+
+const DEFAULT_PARAMETERS: ChatParameters = {
+  tokenParameter: 'max_tokens',
+  temperature: true,
+  system: true,
+  adapt: { tokenParameter: true, temperature: true, system: true },
+};
+
+/**
+ * One chat completion. A model that refuses a parameter it was sent (a reasoning model's
+ * `max_tokens` or temperature) is asked again at once without it, where the parameters may
+ * adapt, so the caller still gets its answer; `onParameters` hears what it takes.
+ */
 export async function chat(
   endpoint: AiEndpoint,
   request: ChatRequest,
   options: CallOptions,
 ): Promise<ChatAnswer> {
+  let parameters = request.parameters ?? DEFAULT_PARAMETERS;
+  // The timeout covers the asking again too.
+  const deadline = performance.now() + options.timeoutMs;
+  for (;;) {
+    try {
+      const timeoutMs = Math.max(1, Math.floor(deadline - performance.now()));
+      return await chatOnce(endpoint, request, parameters, { ...options, timeoutMs });
+    } catch (error) {
+      if (!(error instanceof AiProviderError) || error.status !== 400 || !error.refusal) throw error;
+      const refused = refusedParameter(error.refusal);
+      const adapted = refused && adaptedParameters(parameters, refused);
+      if (!adapted) throw error;
+      if ('setting' in adapted)
+        throw new AiProviderError(error.kind, `${error.message}: ${adapted.setting}`, {
+          status: error.status,
+        });
+      parameters = adapted;
+      const { adapt: _, ...learned } = adapted;
+      options.onParameters?.(learned);
+    }
+  }
+}
+
+async function chatOnce(
+  endpoint: AiEndpoint,
+  request: ChatRequest,
+  parameters: ChatParameters,
+  options: CallOptions,
+): Promise<ChatAnswer> {
   const structured = request.jsonSchema !== undefined;
   const stream = Boolean(options.onText) && !structured;
+  const messages = withSystem(request.system, alternatingTurns(request.messages), parameters.system);
   const body = {
     model: endpoint.chatModel,
-    messages: [...(request.system ? [{ role: 'system', content: request.system }] : []), ...request.messages],
-    ...(request.temperature !== undefined && { temperature: request.temperature }),
-    ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
+    messages,
+    ...(request.temperature !== undefined && parameters.temperature && { temperature: request.temperature }),
+    ...(request.maxTokens !== undefined && { [parameters.tokenParameter]: request.maxTokens }),
     ...(structured && {
       response_format: {
         type: 'json_schema',
@@ -188,9 +275,25 @@ export async function chat(
     }),
     ...(stream && { stream: true, stream_options: { include_usage: true } }),
   };
-  const { finishReason, rawToolCalls, ...answer } = stream
+  const { finishReason, rawToolCalls, reported, ...raw } = stream
     ? await streamedChat(endpoint, body, options)
     : await plainChat(endpoint, body, options);
+  if (finishReason === 'length' && !raw.text && !rawToolCalls.length)
+    throw new AiProviderError(
+      'bad_answer',
+      `The model ${endpoint.chatModel} spent all ${request.maxTokens ?? 'its'} max tokens before answering (a reasoning model thinks within them): raise the max tokens`,
+    );
+  const answer: ChatAnswer = {
+    ...raw,
+    usage: reported
+      ? { ...reported, estimated: false }
+      : await estimatedUsage(messages, body.tools, raw.text, rawToolCalls),
+    parameters: {
+      tokenParameter: parameters.tokenParameter,
+      temperature: parameters.temperature,
+      system: parameters.system,
+    },
+  };
   if (request.tools?.length) answer.toolCalls = rawToolCalls.map((call) => parsedCall(call, endpoint));
   if (!structured) return answer;
   if (finishReason === 'length')
@@ -213,7 +316,44 @@ interface RawToolCall {
   arguments: string;
 }
 
-type RawAnswer = ChatAnswer & { finishReason: string | null; rawToolCalls: RawToolCall[] };
+/**
+ * The system prompt first, as a system message, or, for a template that refuses one (Gemma's),
+ * at the head of the first user turn, as those templates' own later versions do.
+ */
+function withSystem(
+  system: string | undefined,
+  turns: ChatTurn[],
+  asMessage: boolean,
+): { role: string; content: string }[] {
+  if (!system) return turns;
+  if (asMessage) return [{ role: 'system', content: system }, ...turns];
+  const [first, ...rest] = turns;
+  return first?.role === 'user'
+    ? [{ role: 'user', content: `${system}\n\n${first.content}` }, ...rest]
+    : [{ role: 'user', content: system }, ...turns];
+}
+
+interface RawAnswer {
+  text: string;
+  finishReason: string | null;
+  rawToolCalls: RawToolCall[];
+  /** The usage the server reported; null: none (or none counted). */
+  reported: { inputTokens: number; outputTokens: number } | null;
+}
+
+/** A server that reports no usage (Ollama, llama.cpp, vLLM unless asked) is counted by Blockbot. */
+async function estimatedUsage(
+  messages: { content: string }[],
+  tools: unknown,
+  text: string,
+  calls: RawToolCall[],
+): Promise<ChatAnswer['usage']> {
+  const [inputTokens, outputTokens] = await Promise.all([
+    estimateTokens([...messages.map((m) => m.content), tools ? JSON.stringify(tools) : ''], messages.length),
+    estimateTokens([text, ...calls.flatMap((c) => [c.name, c.arguments])]),
+  ]);
+  return { inputTokens, outputTokens, estimated: true };
+}
 
 /** A call's arguments as the model wrote them (JSON); none at all is an empty object. */
 function parsedCall(call: RawToolCall, endpoint: AiEndpoint): ToolCall {
@@ -244,7 +384,7 @@ async function plainChat(endpoint: AiEndpoint, body: object, options: CallOption
     text: choice.message.content ?? '',
     finishReason: choice.finish_reason ?? null,
     rawToolCalls: (choice.message.tool_calls ?? []).map((c) => c.function),
-    usage: tokens(parsed.data.usage),
+    reported: tokens(parsed.data.usage),
   };
 }
 
@@ -257,27 +397,34 @@ async function streamedChat(endpoint: AiEndpoint, body: object, options: CallOpt
     throw httpError({ status: response.status, headers: response.headers, body: text }, endpoint);
   }
   let text = '';
-  const calls: RawToolCall[] = [];
+  const calls: (RawToolCall & { id?: string })[] = [];
   let finishReason: string | null = null;
-  let usage = { inputTokens: 0, outputTokens: 0 };
+  let reported: RawAnswer['reported'] = null;
   let done = false;
   let pending = '';
   const decoder = new TextDecoder();
   const reader = response.body.getReader();
   const line = (raw: string) => {
+    // llama.cpp's server writes a failure as an `error:` field; vLLM and SGLang as a `data:` event.
+    if (raw.startsWith('error:')) {
+      const data = raw.slice(6).trim();
+      throw streamError({ error: parseJson(data) ?? data }, endpoint);
+    }
     if (!raw.startsWith('data:')) return;
     const data = raw.slice(5).trim();
     if (data === '[DONE]') {
       done = true;
       return;
     }
-    const chunk = chunkSchema.safeParse(parseJson(data));
+    const json = parseJson(data);
+    if (json && typeof json === 'object' && 'error' in json) throw streamError(json, endpoint);
+    const chunk = chunkSchema.safeParse(json);
     if (!chunk.success)
       throw new AiProviderError(
         'bad_answer',
         'The AI provider streamed something other than chat completion chunks',
       );
-    if (chunk.data.usage) usage = tokens(chunk.data.usage);
+    if (chunk.data.usage) reported = tokens(chunk.data.usage);
     for (const choice of chunk.data.choices) {
       const delta = choice.delta?.content;
       if (delta) {
@@ -285,8 +432,7 @@ async function streamedChat(endpoint: AiEndpoint, body: object, options: CallOpt
         options.onText?.(delta);
       }
       for (const piece of choice.delta?.tool_calls ?? []) {
-        calls[piece.index] ??= { name: '', arguments: '' };
-        const call = calls[piece.index];
+        const call = streamedCall(calls, piece);
         // The name comes whole in a call's first piece (some servers repeat it in later ones).
         if (piece.function?.name && !call.name) call.name = piece.function.name;
         call.arguments += piece.function?.arguments ?? '';
@@ -311,14 +457,55 @@ async function streamedChat(endpoint: AiEndpoint, body: object, options: CallOpt
   if (pending.trim()) line(pending.trim());
   if (!done && finishReason === null)
     throw new AiProviderError('bad_answer', 'The AI provider ended its streamed answer before finishing it');
-  return { text, finishReason, rawToolCalls: calls.filter(Boolean), usage };
+  return {
+    text,
+    finishReason,
+    rawToolCalls: calls.filter(Boolean).map(({ name, arguments: args }) => ({ name, arguments: args })),
+    reported,
+  };
+}
+
+/**
+ * The call a streamed piece belongs to: by its index; without one (older Ollama, Gemini), the
+ * call of its id, else a new call when it has a name or a new id, else the last call.
+ */
+function streamedCall(
+  calls: (RawToolCall & { id?: string })[],
+  piece: z.infer<typeof toolCallDeltaSchema>,
+): RawToolCall {
+  if (piece.index !== undefined && piece.index !== null) {
+    calls[piece.index] ??= { name: '', arguments: '' };
+    return calls[piece.index];
+  }
+  const id = piece.id ?? undefined;
+  const known = id === undefined ? undefined : calls.find((c) => c?.id === id);
+  if (known) return known;
+  const last = calls.at(-1);
+  if (last && id === undefined && !piece.function?.name) return last;
+  const call = { name: '', arguments: '', id };
+  calls.push(call);
+  return call;
+}
+
+/** An error event in a stream: the call failed, whatever text came before it. */
+function streamError(body: unknown, endpoint: AiEndpoint): AiProviderError {
+  const error = errorOf(body);
+  const detail = error?.message ?? String(body).slice(0, 200);
+  const code = error?.code;
+  const status = typeof code === 'number' && code >= 400 && code <= 599 ? code : 500;
+  const said = redact(detail, endpoint.apiKey).trim();
+  return new AiProviderError(
+    'provider_error',
+    `The AI provider failed in the middle of its answer${said ? `: "${said}"` : ''}`,
+    { status },
+  );
 }
 
 export async function embed(
   endpoint: AiEndpoint,
   texts: string[],
   options: CallOptions & { expectedDimensions?: number },
-): Promise<{ vectors: number[][]; usage: { tokens: number } }> {
+): Promise<{ vectors: number[][]; usage: { tokens: number; estimated: boolean } }> {
   if (!endpoint.embeddingModel)
     throw new AiProviderError(
       'bad_request',
@@ -352,7 +539,13 @@ export async function embed(
       'wrong_dimensions',
       `The embedding model ${endpoint.embeddingModel} answered vectors of ${wrong.length} dimensions, ${expected ?? 'more than 0'} expected: the knowledge base was indexed with another model or size; set the dimensions in Settings, AI, or re-index it`,
     );
-  return { vectors, usage: { tokens: parsed.data.usage?.prompt_tokens ?? 0 } };
+  const reported = parsed.data.usage?.prompt_tokens;
+  return {
+    vectors,
+    usage: reported
+      ? { tokens: reported, estimated: false }
+      : { tokens: await estimateTokens(texts), estimated: true },
+  };
 }
 
 /** Azure OpenAI's resources take a key in `api-key`, and Entra tokens as Bearer. */
@@ -385,10 +578,11 @@ function request(endpoint: AiEndpoint, body: object, options: CallOptions) {
   };
 }
 
-const tokens = (usage: z.infer<typeof usageSchema>) => ({
-  inputTokens: usage?.prompt_tokens ?? 0,
-  outputTokens: usage?.completion_tokens ?? 0,
-});
+/** The usage a server reported; none, or nothing counted (0 tokens in, which no request is), is null. */
+const tokens = (usage: z.infer<typeof usageSchema>) =>
+  usage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0)
+    ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens }
+    : null;
 
 function parseJson(text: string): unknown {
   try {
@@ -412,13 +606,9 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
         `The AI provider's answer is larger than allowed: ${error.message}`,
       );
     // A network failure (a refused or dropped connection) may pass; the address policy's refusal will not.
-    throw new AiProviderError(
-      'unreachable',
-      `The AI provider could not be reached: ${error.message}`,
-      undefined,
-      undefined,
-      error.code === 'network',
-    );
+    throw new AiProviderError('unreachable', `The AI provider could not be reached: ${error.message}`, {
+      transient: error.code === 'network',
+    });
   }
 }
 
@@ -427,13 +617,9 @@ function httpError(
   response: { status: number; headers: Record<string, string>; body: string },
   endpoint: AiEndpoint,
 ): AiProviderError {
-  const parsed = errorBodySchema.safeParse(parseJson(response.body));
-  const detail = parsed.success
-    ? typeof parsed.data.error === 'string'
-      ? parsed.data.error
-      : parsed.data.error.message
-    : response.body.slice(0, 200);
-  const code = parsed.success && typeof parsed.data.error === 'object' ? parsed.data.error.code : undefined;
+  const error = errorOf(parseJson(response.body));
+  const detail = error?.message ?? response.body.slice(0, 200);
+  const code = error?.code;
   const said = redact(`${detail}${typeof code === 'string' ? ` (${code})` : ''}`, endpoint.apiKey).trim();
   const { status } = response;
   const quoted = said ? `: "${said}"` : '';
@@ -441,31 +627,41 @@ function httpError(
     return new AiProviderError(
       'auth',
       `The AI provider refused the API key (HTTP ${status})${quoted}: set the key's secret in Settings, Secrets`,
-      status,
+      { status },
+    );
+  // No credit left: waiting does not cure it, so it is not tried again.
+  if (status === 429 && (code === 'insufficient_quota' || error?.type === 'insufficient_quota'))
+    return new AiProviderError(
+      'quota',
+      `The AI provider's account has no quota or credit left (HTTP 429)${quoted}: add credit or raise the limit in the provider's billing settings`,
+      { status, transient: false },
     );
   if (status === 429) {
-    const retryAfter = Number(response.headers['retry-after']);
-    const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+    const wait = retryAfterSeconds(response.headers['retry-after'], new Date());
     return new AiProviderError(
       'rate_limited',
-      `The AI provider's rate limit or quota is reached (HTTP 429)${quoted}${wait !== undefined ? `; it asks to wait ${wait} s` : ''}`,
-      status,
-      wait,
+      `The AI provider's rate limit is reached (HTTP 429)${quoted}${wait !== undefined ? `; it asks to wait ${wait} s` : ''}`,
+      { status, retryAfterSeconds: wait },
     );
   }
   if (status === 404)
     return new AiProviderError(
       'not_found',
       `The AI provider does not know this model or address (HTTP 404)${quoted}: check the base URL and the model in Settings, AI`,
-      status,
+      { status },
     );
   if (status >= 400 && status < 500)
     return new AiProviderError(
       'bad_request',
       `The AI provider refused the request (HTTP ${status})${quoted}`,
-      status,
+      {
+        status,
+        refusal: { param: error?.param, message: detail },
+      },
     );
-  return new AiProviderError('provider_error', `The AI provider failed (HTTP ${status})${quoted}`, status);
+  return new AiProviderError('provider_error', `The AI provider failed (HTTP ${status})${quoted}`, {
+    status,
+  });
 }
 
 /** OpenAI's 401 repeats part of the key; other servers may repeat it whole. */

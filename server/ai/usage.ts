@@ -4,7 +4,8 @@ import type { PrismaClient } from '@/server/db/client-type';
 /**
  * Tokens spent per project and day (the project's time zone), against its daily limit
  * (Settings, AI; 0: none). Counted when the provider answers, outside the event's write: the
- * tokens are spent whether or not the event is stored.
+ * tokens are spent whether or not the event is stored. A server that reports no usage is
+ * counted by estimate (token-estimate.ts), and the day says how many of its calls were.
  */
 
 export interface DailyUsage {
@@ -12,6 +13,8 @@ export interface DailyUsage {
   inputTokens: number;
   outputTokens: number;
   calls: number;
+  /** Of the calls, those whose tokens were estimated (the server reported none). */
+  estimatedCalls: number;
 }
 
 export async function usageToday(
@@ -26,6 +29,7 @@ export async function usageToday(
     inputTokens: row?.inputTokens ?? 0,
     outputTokens: row?.outputTokens ?? 0,
     calls: row?.calls ?? 0,
+    estimatedCalls: row?.estimatedCalls ?? 0,
   };
 }
 
@@ -33,16 +37,19 @@ export async function recordUsage(
   db: PrismaClient,
   project: { id: number; timeZone: string },
   now: Date,
-  usage: { inputTokens: number; outputTokens: number },
+  usage: { inputTokens: number; outputTokens: number; estimated: boolean },
 ): Promise<void> {
   const day = dayInZone(now, project.timeZone);
+  const { inputTokens, outputTokens } = usage;
+  const estimatedCalls = usage.estimated ? 1 : 0;
   await db.aiUsage.upsert({
     where: { projectId_day: { projectId: project.id, day } },
-    create: { projectId: project.id, day, ...usage, calls: 1 },
+    create: { projectId: project.id, day, inputTokens, outputTokens, calls: 1, estimatedCalls },
     update: {
-      inputTokens: { increment: usage.inputTokens },
-      outputTokens: { increment: usage.outputTokens },
+      inputTokens: { increment: inputTokens },
+      outputTokens: { increment: outputTokens },
       calls: { increment: 1 },
+      estimatedCalls: { increment: estimatedCalls },
     },
   });
 }
@@ -50,5 +57,11 @@ export async function recordUsage(
 /** The last `days` days' usage, newest first, for the settings screen. */
 export async function usageHistory(db: PrismaClient, projectId: number, days: number): Promise<DailyUsage[]> {
   const rows = await db.aiUsage.findMany({ where: { projectId }, orderBy: { day: 'desc' }, take: days });
-  return rows.map(({ day, inputTokens, outputTokens, calls }) => ({ day, inputTokens, outputTokens, calls }));
+  return rows.map(({ day, inputTokens, outputTokens, calls, estimatedCalls }) => ({
+    day,
+    inputTokens,
+    outputTokens,
+    calls,
+    estimatedCalls,
+  }));
 }

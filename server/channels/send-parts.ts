@@ -1,13 +1,16 @@
 import type { PrismaClient } from '@/server/db/client-type';
 import type { DeliveryResult, SendContext } from './channel-adapter';
 
-/** How one part of a message went: the messenger's id of it, or its error. */
-export type PartOutcome = { ok: true; externalId?: string } | { ok: false; error: string };
+/**
+ * How one part of a message went: the messenger's id of it, or its error (with `retryAt`: not
+ * sent yet, the send held until then, DeliveryResult.retryAt).
+ */
+export type PartOutcome = { ok: true; externalId?: string } | { ok: false; error: string; retryAt?: Date };
 
 /**
  * Sends a message's parts in order, from the first one without a recorded answer (`partsSent`,
  * after a crash), recording each answered one but the last (`onPartSent`); the first failure
- * ends the send with its error. `first` tells the part that starts this try. The result's
+ * ends the send with its error (a held send, when the part says until when). `first` tells the part that starts this try. The result's
  * `externalId` is the last id the messenger gave.
  */
 export async function sendInParts<P>(
@@ -19,7 +22,12 @@ export async function sendInParts<P>(
   let externalId: string | undefined;
   for (let i = from; i < parts.length; i++) {
     const outcome = await sendPart(parts[i], i === from);
-    if (!outcome.ok) return { delivered: false, error: outcome.error };
+    if (!outcome.ok)
+      return {
+        delivered: false,
+        error: outcome.error,
+        ...(outcome.retryAt ? { retryAt: outcome.retryAt } : {}),
+      };
     externalId = outcome.externalId ?? externalId;
     if (i < parts.length - 1) await context.onPartSent?.(i + 1);
   }
@@ -35,7 +43,9 @@ export async function graphPartOutcome(
   db: PrismaClient,
   channelId: number,
   what: string,
-  outcome: { ok: true; messageId?: string } | { ok: false; error: string; invalidToken: boolean },
+  outcome:
+    | { ok: true; messageId?: string }
+    | { ok: false; error: string; invalidToken: boolean; retryAt?: Date },
 ): Promise<PartOutcome> {
   if (outcome.ok) return { ok: true, externalId: outcome.messageId };
   if (outcome.invalidToken)

@@ -52,15 +52,27 @@ const envSchema = z
      */
     BLOCKBOT_CHATAPP_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
     /**
+     * How long a chat-app message written while its gateway session is not working (not paired,
+     * the phone offline) stays queued, tried again with growing pauses and at once when the
+     * session works again, before it fails. 0: it fails at once.
+     */
+    BLOCKBOT_CHATAPP_HOLD_HOURS: z.coerce.number().min(0).max(720).default(24),
+    /**
      * The Instagram messaging API's Graph API root, with its version; tests change it. Unset:
      * graph.facebook.com (a Page token) or graph.instagram.com (an Instagram token), v21.0.
      */
     BLOCKBOT_SOCIAL_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     /**
-     * How long a social-network send the Graph API could not take (a 5xx, a network error, a
-     * rate limit) is tried again, with growing pauses, before its message records the error.
+     * How long a social-network send the Graph API could not take (throttling, a 5xx, a network
+     * error) is tried again in the process, with growing pauses, on its first try; then it is held.
      */
-    BLOCKBOT_SOCIAL_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
+    BLOCKBOT_SOCIAL_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(10),
+    /**
+     * How long, from when it was queued, a social-network send Meta keeps failing to take stays
+     * held and is tried again (15 s, 30 s, … up to 30 min apart) before its message records the
+     * error; 0: never held. At most 7 days: Instagram takes nothing later (HUMAN_AGENT's window).
+     */
+    BLOCKBOT_SOCIAL_HOLD_HOURS: z.coerce.number().min(0).max(168).default(24),
     /**
      * How long an outbound call jambonz could not place (a rate limit, no feature server free,
      * a 5xx, a lost connection) stays queued and is tried again (a held send), in hours, before

@@ -5,7 +5,7 @@ import { PreparedStatement } from './raw-sql';
  * A messenger's limits shared by every process sending for a channel (a tg bot,
  * server/channels/tg/pacing.ts; a chat-app Cloud API number, server/channels/chatapp/adapter.ts):
  * one row per channel holding its next free slot and the next free slot of each chat it sent to
- * lately. A send takes its slot with one statement, which locks the row, so two processes never
+ * lately (a chat-app number: how far a rate-limit answer slowed it, instead). A send takes its slot with one statement, which locks the row, so two processes never
  * take the same slot. Times are milliseconds on the database's clock, so the instances' clocks
  * need not agree; the caller only learns how long to wait.
  */
@@ -100,8 +100,21 @@ export const TAKEN_SLOT_COLUMNS = `(s.chats ->> f.chat)::float8 - f."chatMs" - $
   s.chats ->> f.chat AS "chatEntry"`;
 
 /**
- * Takes the channel's next slot (`rateMs` after the previous one) with no spacing per chat (a
- * chat-app number's throughput), and answers how many ms from now it is: `rate` AS ("waitMs").
+ * A chat-app number slowed by a rate-limit answer (slowRate): its interval doubles (at most to
+ * one send a second) and is halved back every minute without another, down to the usual one.
+ */
+const RATE_RECOVERY_MS = 60_000;
+const SLOWEST_RATE_MS = 1000;
+
+/** The row's interval now: its usual `$rateMs`, or its slowed one, halved for each minute since. */
+const rateOf = (p: string) =>
+  `greatest($rateMs::float8, coalesce(${p}."slowMs" * power(0.5::float8,
+     floor((${NOW_MS} - ${p}."slowedAt") / ${RATE_RECOVERY_MS})), 0))`;
+
+/**
+ * Takes the channel's next slot (its interval after the previous one: `$rateMs`, or slower
+ * after a rate limit) with no spacing per chat (a chat-app number's throughput), and answers how
+ * many ms from now it is and the interval it was taken at: `rate` AS ("waitMs", "rateMs").
  * Cheaper than takeSlot, which also keeps each chat's next slot.
  */
 export function takeRateSlotSql(channelId: string, from: string, where = 'true'): string {
@@ -109,13 +122,34 @@ export function takeRateSlotSql(channelId: string, from: string, where = 'true')
    rate AS (
    INSERT INTO "ChannelPacing" AS p ("channelId", "nextAt")
    SELECT ${channelId}, ${NOW_MS} + $rateMs::float8 FROM ${from}, no_flush WHERE ${where}
-   ON CONFLICT ("channelId") DO UPDATE SET "nextAt" = greatest(${NOW_MS}, p."nextAt") + $rateMs::float8
-   RETURNING p."nextAt" - $rateMs::float8 - ${NOW_MS} AS "waitMs")`;
+   ON CONFLICT ("channelId") DO UPDATE SET "nextAt" = greatest(${NOW_MS}, p."nextAt") + ${rateOf('p')}
+   RETURNING p."nextAt" - ${rateOf('p')} - ${NOW_MS} AS "waitMs", ${rateOf('p')} AS "rateMs")`;
 }
+
+/** A slot as takeRateSlotSql took it. */
+export const rateSlotColumns = { waitMs: z.coerce.number(), rateMs: z.coerce.number() };
 
 export const takeRateSlot = new PreparedStatement(
   `WITH ${takeRateSlotSql('$channelId::int', '(SELECT 1) AS one')} SELECT * FROM rate`,
-  z.object({ waitMs: slotColumns.waitMs }),
+  z.object(rateSlotColumns),
+);
+
+/**
+ * A rate-limit answer (130429) to a send whose slot was taken `$sentMs` apart: the number's
+ * interval doubles from that, for every process (one answer per interval counts: the other
+ * sends already on their way at the old pace were answered the same), and its next slot is at
+ * least that far from now.
+ */
+export const slowRate = new PreparedStatement(
+  `INSERT INTO "ChannelPacing" AS p ("channelId", "nextAt", "slowMs", "slowedAt")
+   VALUES ($channelId::int, ${NOW_MS} + least(${SLOWEST_RATE_MS}, 2 * $sentMs::float8),
+     least(${SLOWEST_RATE_MS}, 2 * $sentMs::float8), ${NOW_MS})
+   ON CONFLICT ("channelId") DO UPDATE SET
+     "slowMs" = greatest(${rateOf('p')}, least(${SLOWEST_RATE_MS}, 2 * $sentMs::float8)),
+     "slowedAt" = ${NOW_MS},
+     "nextAt" = greatest(p."nextAt", ${NOW_MS} + greatest(${rateOf('p')}, least(${SLOWEST_RATE_MS}, 2 * $sentMs::float8)))
+   RETURNING p."slowMs"`,
+  z.object({ slowMs: z.coerce.number() }),
 );
 
 /** A 429's retry_after: no send of the bot, from any process, before `pauseMs` from now. */

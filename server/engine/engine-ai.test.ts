@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ProviderSettingsInput } from '@/lib/ai/provider-settings';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { saveAssistant, saveProvider, setDailyTokenLimit } from '@/server/ai/ai-settings';
 import { type FakeOpenAi, startFakeOpenAi } from '@/server/ai/testing/fake-openai';
@@ -44,7 +45,11 @@ beforeEach(() => {
 const chats = () => fake.requests.filter((r) => r.path === '/v1/chat/completions');
 
 /** A project on the AI plan with the fake as its default provider, its key a project secret. */
-async function aiBot(schema: Parameters<EngineHarness['bot']>[0], plan: 'ai' | 'business' = 'ai') {
+async function aiBot(
+  schema: Parameters<EngineHarness['bot']>[0],
+  plan: 'ai' | 'business' = 'ai',
+  provider: Partial<ProviderSettingsInput> = {},
+) {
   const bot = await h.bot(schema, { plan });
   await setSecret(h.tdb.prisma, bot.projectId, 'OPENAI_KEY', fake.apiKey);
   await saveProvider(h.tdb.prisma, bot.projectId, null, {
@@ -55,8 +60,27 @@ async function aiBot(schema: Parameters<EngineHarness['bot']>[0], plan: 'ai' | '
     apiKeySecret: 'OPENAI_KEY',
     timeoutSeconds: 10,
     isDefault: true,
+    ...provider,
   });
   return bot;
+}
+
+/** The event of a chat widget visitor, whose channel streams the answer. */
+const widgetSays = (bot: BotDriver, text: string, platformId = 'v-1') =>
+  handleEvent(
+    h.deps,
+    bot.projectId,
+    { ref: { clientType: CLIENT_TYPES.widget, groupId: 'site', platformId, name: 'Visitor' } },
+    { type: 'message', text },
+  ).then((r) => r.messages.map((m) => m.text));
+
+/** The project's log entries of a kind, every client's (the widget's visitors are not the driver's). */
+async function projectLog(bot: BotDriver, kind: string) {
+  const rows = await h.tdb.prisma.engineLogEntry.findMany({
+    where: { projectId: bot.projectId, kind },
+    orderBy: { id: 'asc' },
+  });
+  return rows.map((r) => r.data as Record<string, unknown>);
 }
 
 /** A start block leading to block 2, which answers every message (its arrow back to itself). */
@@ -96,6 +120,9 @@ describe("a block's AI step", () => {
       arrows: [{ id: 10, from: 1, to: 2, kind: 'unconditional' }],
     });
     expect(await bot.say('hello')).toEqual(['Hi! What do you fancy?']);
+    // A strict chat template (vLLM, llama.cpp with Mistral's or Llama 2's) takes only roles that
+    // alternate: the prompt joins the client's message rather than following it as a second turn.
+    fake.quirks({ strictRoles: true });
     fake.next({ text: 'Try the pizza!', usage: { prompt_tokens: 40, completion_tokens: 4 } });
     expect(await bot.say('something warm')).toEqual(['Try the pizza!']);
     const [request] = chats();
@@ -104,8 +131,7 @@ describe("a block's AI step", () => {
       { role: 'system', content: 'You are a waiter.' },
       { role: 'user', content: 'hello' },
       { role: 'assistant', content: 'Hi! What do you fancy?' },
-      { role: 'user', content: 'something warm' },
-      { role: 'user', content: 'Suggest one of: pizza, pasta' },
+      { role: 'user', content: 'something warm\n\nSuggest one of: pizza, pasta' },
     ]);
     const [log] = await logOf(bot, 'ai');
     expect(log).toMatchObject({
@@ -242,6 +268,184 @@ describe("a block's AI step", () => {
   });
 });
 
+/** What the project's provider's models were found to take, kept in the database. */
+const learnt = (bot: BotDriver) =>
+  h.tdb.prisma.aiModelParameters.findMany({ where: { provider: { projectId: bot.projectId } } });
+
+describe('what each server takes', () => {
+  const asking = looping({ text: 'No answer right now.', ai: { prompt: 'Answer #{question}' } });
+  const sentParameters = () =>
+    chats().map(({ body }) => ({
+      max_tokens: body?.max_tokens,
+      max_completion_tokens: body?.max_completion_tokens,
+      temperature: body?.temperature,
+    }));
+
+  it('a reasoning model named as such is sent max_completion_tokens and no temperature', async () => {
+    fake.quirks({ reasoningModels: ['o4-mini'] });
+    const bot = await aiBot(asking, 'ai', { chatModel: 'o4-mini' });
+    fake.next({ text: 'Thought it through.' });
+    expect(await bot.say('hi')).toEqual(['Thought it through.']);
+    expect(sentParameters()).toEqual([
+      { max_tokens: undefined, max_completion_tokens: 500, temperature: undefined },
+    ]);
+  });
+
+  it('a model whose name does not say it learns from the refusals, answers the client who taught it, and is remembered', async () => {
+    // An Azure deployment is named freely: only the refusals say what the model takes.
+    fake.quirks({ reasoningModels: ['prod-chat'] });
+    const bot = await aiBot(asking, 'ai', { chatModel: 'prod-chat' });
+    fake.next({ text: 'Thought it through.' });
+    expect(await bot.say('hi')).toEqual(['Thought it through.']);
+    expect(sentParameters()).toEqual([
+      { max_tokens: 500, max_completion_tokens: undefined, temperature: 0.7 },
+      { max_tokens: undefined, max_completion_tokens: 500, temperature: 0.7 },
+      { max_tokens: undefined, max_completion_tokens: 500, temperature: undefined },
+    ]);
+    expect(await learnt(bot)).toMatchObject([
+      { model: 'prod-chat', tokenParameter: 'max_completion_tokens', temperature: false },
+    ]);
+    // Kept in the database: the next call (in this process or another) is right the first time.
+    fake.reset();
+    fake.quirks({ reasoningModels: ['prod-chat'] });
+    fake.next({ text: 'Again.' });
+    expect(await bot.say('again')).toEqual(['Again.']);
+    expect(sentParameters()).toEqual([
+      { max_tokens: undefined, max_completion_tokens: 500, temperature: undefined },
+    ]);
+  });
+
+  it('the provider settings may say which parameters to send, and a refusal of them is not overridden', async () => {
+    fake.quirks({ reasoningModels: ['prod-chat'] });
+    const bot = await aiBot(asking, 'ai', {
+      chatModel: 'prod-chat',
+      tokenParameter: 'max_completion_tokens',
+      temperature: 'omit',
+    });
+    fake.next({ text: 'Right the first time.' });
+    expect(await bot.say('hi')).toEqual(['Right the first time.']);
+    expect(sentParameters()).toEqual([
+      { max_tokens: undefined, max_completion_tokens: 500, temperature: undefined },
+    ]);
+    const explicit = await aiBot(asking, 'ai', { chatModel: 'prod-chat', tokenParameter: 'max_tokens' });
+    fake.reset();
+    fake.quirks({ reasoningModels: ['prod-chat'] });
+    expect(await explicit.say('hi')).toEqual(['No answer right now.']);
+    expect(chats()).toHaveLength(1);
+    expect((await explicit.log('ai_error')).at(-1)?.message).toContain('Token parameter');
+  });
+
+  it('history that starts with the bot starts at the client’s first message, for a strict template', async () => {
+    fake.quirks({ strictRoles: true });
+    const bot = await aiBot({
+      blocks: [start(), { id: 2, kind: 'state', text: '', ai: { prompt: 'Answer #{question}', history: 2 } }],
+      arrows: [{ id: 10, from: 1, to: 2, kind: 'unconditional' }],
+    });
+    await bot.say('hello');
+    fake.next({ text: 'Sure.' });
+    expect(await bot.say('pizza please')).toEqual(['Sure.']);
+    expect(chats()[0].body?.messages).toEqual([
+      { role: 'user', content: 'pizza please\n\nAnswer pizza please' },
+    ]);
+  });
+
+  it('a template that refuses a system message (Gemma’s) gets the assistant’s instructions in the first turn, learnt', async () => {
+    fake.quirks({ strictRoles: true, systemRole: false });
+    const bot = await aiBot({ blocks: [start({ text: 'Welcome!' })], arrows: [] });
+    await saveAssistant(h.tdb.prisma, bot.projectId, null, {
+      name: 'Shop',
+      role: 'You are the shop’s assistant.',
+      useKnowledge: false,
+      handoff: false,
+    });
+    await bot.say('hi');
+    fake.next({ text: 'We open at nine.' });
+    expect(await bot.say('hours?')).toEqual(['We open at nine.']);
+    const [first] = (chats().at(-1)?.body?.messages ?? []) as { role: string; content: string }[];
+    expect(first.role).toBe('user');
+    expect(first.content).toMatch(/^You are the shop’s assistant\./);
+    expect(first.content).toMatch(/\n\nhi$/);
+    expect(await learnt(bot)).toMatchObject([{ model: 'gpt-4o-mini', system: false }]);
+    const [log] = await bot.log('ai');
+    expect(log.learned).toBe('max_tokens, with temperature, the system prompt in the first user message');
+  });
+
+  it('an error event in the middle of a stream is a failed call: the fallback, never half an answer', async () => {
+    const bot = await aiBot({
+      blocks: [
+        start({ text: '', ai: { prompt: 'Answer #{question}', fallbackBlockId: 3 } }),
+        { id: 3, kind: 'state', text: 'An operator will answer.' },
+      ],
+      arrows: [],
+    });
+    await bot.publish();
+    const drafts: string[] = [];
+    const stop = subscribeLive({ projectId: bot.projectId }, (event) => {
+      if (event.kind === 'draft') drafts.push(event.text);
+    });
+    try {
+      for (const form of ['data', 'field'] as const) {
+        fake.next({
+          text: 'Half of this answer arrives before the GPU fails.',
+          streamError: { after: 4, form },
+        });
+        expect(await widgetSays(bot, 'when do you open?', `v-${form}`)).toEqual(['An operator will answer.']);
+        // The half shown as it was written is taken back.
+        expect(drafts.at(-1)).toBe('');
+      }
+    } finally {
+      stop();
+    }
+    expect(chats()[0].body).toMatchObject({ stream: true });
+    const errors = await projectLog(bot, 'ai_error');
+    expect(errors).toHaveLength(2);
+    for (const error of errors) {
+      expect(error).toMatchObject({ reason: 'provider_error' });
+      expect(String(error.message)).toContain('illegal memory access');
+    }
+  });
+
+  it('streamed tool calls without an index (older Ollama, Gemini) still hand the conversation over', async () => {
+    fake.quirks({ toolCallIndex: false });
+    const bot = await aiBot({ blocks: [start({ text: 'Welcome!' })], arrows: [] });
+    await saveAssistant(h.tdb.prisma, bot.projectId, null, { name: 'Shop', useKnowledge: false });
+    await bot.publish();
+    await widgetSays(bot, 'hi');
+    fake.next({
+      toolCalls: [
+        {
+          name: 'hand_off_to_operator',
+          arguments: { message: 'An operator will reply shortly.', reason: 'asks for a person' },
+        },
+      ],
+    });
+    expect(await widgetSays(bot, 'I want a person')).toEqual(['An operator will reply shortly.']);
+    expect(chats().at(-1)?.body).toMatchObject({ stream: true });
+    expect(await projectLog(bot, 'assistant_handoff')).toEqual([
+      expect.objectContaining({ reason: 'asks for a person' }),
+    ]);
+  });
+
+  it('a server that reports no usage is counted by estimate, stopped at the daily limit, and says so', async () => {
+    fake.quirks({ usage: false });
+    const bot = await aiBot(looping({ text: 'Later!', ai: { prompt: 'Answer #{question}' } }));
+    await setDailyTokenLimit(h.tdb.prisma, bot.projectId, 20);
+    fake.next({ text: 'A first answer long enough to spend the day’s small allowance of tokens at once.' });
+    expect(await bot.say('one')).toEqual([
+      'A first answer long enough to spend the day’s small allowance of tokens at once.',
+    ]);
+    expect(await bot.say('two')).toEqual(['Later!']);
+    expect(chats()).toHaveLength(1);
+    const [log] = await bot.log('ai');
+    expect(log).toMatchObject({ estimatedTokens: true });
+    expect(Number(log.outputTokens)).toBeGreaterThan(10);
+    const [usage] = await h.tdb.prisma.aiUsage.findMany({ where: { projectId: bot.projectId } });
+    expect(usage).toMatchObject({ calls: 1, estimatedCalls: 1 });
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    expect((await bot.log('ai_error')).at(-1)).toMatchObject({ reason: 'limit' });
+  });
+});
+
 describe('a provider having a bad moment', () => {
   const asking = looping({ text: 'No answer right now.', ai: { prompt: 'Answer #{question}' } });
 
@@ -274,6 +478,20 @@ describe('a provider having a bad moment', () => {
     expect(chats()).toHaveLength(1);
     expect((await logOf(bot, 'ai_error')).at(-1)).toMatchObject({ reason: 'rate_limited' });
     expect((await logOf(bot, 'ai_error')).at(-1)?.message).toContain('wait 30 s');
+    // The same wait given as an HTTP date.
+    fake.reset();
+    fake.next({ status: 429, retryAfter: new Date(Date.now() + 30_000) });
+    expect(await bot.say('and again')).toEqual(['No answer right now.']);
+    expect(chats()).toHaveLength(1);
+    expect((await logOf(bot, 'ai_error')).at(-1)).toMatchObject({ reason: 'rate_limited' });
+    // No credit left is final, in the provider's words.
+    fake.reset();
+    fake.next({ status: 429, code: 'insufficient_quota' }, { text: 'never asked' });
+    expect(await bot.say('quota')).toEqual(['No answer right now.']);
+    expect(chats()).toHaveLength(1);
+    const quota = (await logOf(bot, 'ai_error')).at(-1);
+    expect(quota).toMatchObject({ reason: 'quota' });
+    expect(quota?.message).toContain('You exceeded your current quota');
     // A refused key is not tried again.
     fake.reset();
     await setSecret(h.tdb.prisma, bot.projectId, 'OPENAI_KEY', 'sk-wrong-0123456789');

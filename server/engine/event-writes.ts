@@ -16,6 +16,8 @@ export interface StoredOutgoing {
   blockId: number | null;
   delivered: boolean;
   error: string | null;
+  /** Its channel holds it (queued, to be tried again later): not sent yet. */
+  held?: boolean;
 }
 
 export interface StoredEvent {

@@ -124,6 +124,7 @@ async function hold(deps: EngineDeps, sends: OutboxSend[], retryAt: Date, error:
   for (const { message } of sends) {
     message.delivered = false;
     message.error = error;
+    message.held = true;
   }
   // A second at least: the sweeper takes every row that is due until none is left.
   const until = new Date(Math.max(retryAt.getTime(), Date.now() + 1000));
@@ -144,6 +145,7 @@ async function holdBehindEarlier(deps: EngineDeps, client: ChannelClient, sends:
   for (const { message } of sends) {
     message.delivered = false;
     message.error = held[0].error;
+    message.held = true;
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { startFakeOpenAi } from '@/server/ai/testing/fake-openai';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { loadSecrets } from '@/server/secrets/secret-service';
@@ -135,5 +136,43 @@ describe('AI settings', () => {
       ok: false,
       message: expect.stringContaining('the API key secret MISSING of AI provider "openai" is not set'),
     });
+  });
+
+  it('Test says which token parameter and temperature were sent, and keeps what the model’s refusal taught', async () => {
+    const { owner, projectId } = await setup('a3');
+    const fake = await startFakeOpenAi({ reasoningModels: ['prod-chat'] });
+    const allowed = process.env.BLOCKBOT_HTTP_ALLOW_HOSTS;
+    process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
+    try {
+      await owner.secrets.set({ projectId, name: 'OPENAI_KEY', value: fake.apiKey });
+      const provider = await owner.ai.saveProvider({
+        projectId,
+        id: null,
+        settings: { name: 'azure', baseUrl: fake.url, chatModel: 'prod-chat', apiKeySecret: 'OPENAI_KEY' },
+      });
+      expect(provider).toMatchObject({ tokenParameter: 'auto', temperature: 'auto' });
+      const first = await owner.ai.testProvider({ projectId, id: provider.id });
+      expect(first.chat).toEqual({
+        ok: true,
+        message:
+          'prod-chat answered "ok" (sent max_completion_tokens, no temperature, learnt from the model’s refusal and kept for its calls)',
+      });
+      expect(fake.requests).toHaveLength(3);
+      fake.reset();
+      const again = await owner.ai.testProvider({ projectId, id: provider.id });
+      expect(again.chat.message).toBe('prod-chat answered "ok" (sent max_completion_tokens, no temperature)');
+      expect(fake.requests).toHaveLength(1);
+      await expect(
+        owner.ai.saveProvider({
+          projectId,
+          id: provider.id,
+          settings: { ...provider, tokenParameter: 'max_output_tokens' as 'auto' },
+        }),
+      ).rejects.toThrow(/tokenParameter/);
+    } finally {
+      await fake.close();
+      if (allowed === undefined) delete process.env.BLOCKBOT_HTTP_ALLOW_HOSTS;
+      else process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = allowed;
+    }
   });
 });

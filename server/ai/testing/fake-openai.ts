@@ -14,6 +14,35 @@ import type { AddressInfo } from 'node:net';
  * completions, `nextEmbeddings` for embeddings); without
  * one, a chat answers "ok" (or the schema's first property filled for a structured request),
  * and embeddings are a hashed bag of words, normalised, so texts sharing words are near.
+ *
+ * What other servers, and OpenAI's other models, do differently (the `quirks`, and some answers):
+ * - Reasoning models (o-series, gpt-5; `reasoningModels`) refuse `max_tokens` with 400
+ *   `unsupported_parameter` "Unsupported parameter: 'max_tokens' is not supported with this
+ *   model. Use 'max_completion_tokens' instead." (param `max_tokens`), and any temperature but 1
+ *   with 400 `unsupported_value` "Unsupported value: 'temperature' does not support 0.7 with this
+ *   model. Only the default (1) value is supported." (param `temperature`): the bodies quoted in
+ *   github.com/griptape-ai/ComfyUI-Griptape/issues/312 and gabrii/Cursor-Azure-GPT-5/issues/33.
+ *   Azure names a deployment freely, so the name does not always say it is one.
+ * - A strict chat template (`strictRoles`: vLLM or llama.cpp serving Mistral, Llama 2 or Gemma)
+ *   takes an optional system message first, then user and assistant turns alternating from the
+ *   user, else 400 "Conversation roles must alternate user/assistant/user/assistant/..." with
+ *   type `BadRequestError` and code 400 (microsoft/autogen#1037, vllm-project/vllm#6862).
+ *   Gemma's (gemma-7b-it, Gemma 2; `systemRole: false`) refuses a system message at all: its
+ *   template's raise_exception('System role not supported'), the same 400.
+ * - A failure in the middle of a streamed answer (a GPU failing) is an error event after the
+ *   text so far, then `data: [DONE]` as usual: vLLM and SGLang write `data: {"error":{...}}`
+ *   (their `create_streaming_error_response`, vllm-project/vllm#40986), llama.cpp's server an
+ *   `error: {...}` field (its `server_sent_event(sink, "error", …)`). Scripted by `streamError`.
+ * - Streamed tool calls without `index` (`toolCallIndex: false`), each call whole in one chunk:
+ *   Ollama before 0.4.7 (ollama/ollama#7881) and Gemini's OpenAI endpoint
+ *   (AstrBotDevs/AstrBot#6692).
+ * - No usage reported (`usage: false`), plain or streamed, `stream_options` or not: Ollama before
+ *   0.5.2 (ollama/ollama#4448, #5200), llama.cpp and vLLM unless asked. Embeddings then report
+ *   none either (not seen in a source: the same quirk, so the estimate of theirs is tested).
+ * - 429 `insufficient_quota` (type and code), "You exceeded your current quota, please check
+ *   your plan and billing details. …": no credit left, which waiting does not cure
+ *   (ChatGPTNextWeb/NextChat#3123).
+ * - `retry-after` as delay-seconds or as an HTTP date (RFC 9110 §10.2.3; `retryAfter` a Date).
  */
 
 export type FakeAnswer =
@@ -22,6 +51,13 @@ export type FakeAnswer =
       usage?: { prompt_tokens: number; completion_tokens: number };
       /** Streamed: after this many pieces the stream waits for `release()`. */
       pauseAfter?: number;
+      /**
+       * Streamed: after this many pieces an error event, then `[DONE]` (vLLM's `data:` form,
+       * or llama.cpp's `error:` field); plain: a 500.
+       */
+      streamError?: { after: number; form?: 'data' | 'field' };
+      /** Cut at the token limit (`finish_reason` length): a reasoning model that spent it thinking writes "". */
+      cut?: boolean;
     }
   | { json: unknown }
   /** Calls of tools the request offered (a tool it did not offer fails the request), with text or none. */
@@ -38,7 +74,8 @@ export type FakeAnswer =
       type?: string;
       code?: string;
       param?: string | null;
-      retryAfter?: number;
+      /** Seconds, or a date (sent as an HTTP date). */
+      retryAfter?: number | Date;
     }
   | { malformed: true }
   /** Accepts the request and never answers. */
@@ -72,12 +109,28 @@ export interface FakeOpenAi {
   open(): number;
   /** Lets the streams paused by `pauseAfter` go on. */
   release(): void;
-  /** Forgets the scripted answers not used yet and the requests seen. */
+  /** Behaves as another server (until `reset`). */
+  quirks(quirks: Partial<FakeQuirks>): void;
+  /** Forgets the scripted answers not used yet, the requests seen and the quirks set since the start. */
   reset(): void;
   close(): Promise<void>;
 }
 
-export interface FakeOpenAiOptions {
+/** How this server differs from OpenAI's own with gpt-4o (the header says whose each is). */
+export interface FakeQuirks {
+  /** Served models that refuse `max_tokens` and a temperature other than 1. */
+  reasoningModels: string[];
+  /** Roles must alternate from the user, after an optional system message. */
+  strictRoles: boolean;
+  /** A system message is taken (Gemma's template, 1 and 2, refuses it). */
+  systemRole: boolean;
+  /** Usage reported (plain, and streamed when asked). */
+  usage: boolean;
+  /** Streamed tool calls carry their `index`. */
+  toolCallIndex: boolean;
+}
+
+export interface FakeOpenAiOptions extends Partial<FakeQuirks> {
   apiKey?: string;
   models?: string[];
   /** Embedding size when the request names none. */
@@ -106,6 +159,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const timers = new Set<NodeJS.Timeout>();
   const paused = new Set<() => void>();
   let open = 0;
+  const startQuirks: FakeQuirks = {
+    reasoningModels: options.reasoningModels ?? [],
+    strictRoles: options.strictRoles ?? false,
+    systemRole: options.systemRole ?? true,
+    usage: options.usage ?? true,
+    toolCallIndex: options.toolCallIndex ?? true,
+  };
+  let quirks = { ...startQuirks };
 
   const send = (
     res: http.ServerResponse,
@@ -121,6 +182,45 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     });
     res.end(JSON.stringify(body));
   };
+
+  /** A reasoning model's 400 for the first parameter it does not take. */
+  function reasoningRefusal(body: Record<string, unknown>) {
+    if (!quirks.reasoningModels.includes(String(body.model))) return null;
+    if (body.max_tokens !== undefined)
+      return error(
+        400,
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+        'invalid_request_error',
+        'unsupported_parameter',
+        'max_tokens',
+      );
+    if (body.temperature !== undefined && body.temperature !== 1)
+      return error(
+        400,
+        `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+        'invalid_request_error',
+        'unsupported_value',
+        'temperature',
+      );
+    return null;
+  }
+
+  /** A strict chat template's refusal (vLLM's body): a system message, or roles that do not alternate. */
+  function templateRefusal(messages: unknown) {
+    if (!Array.isArray(messages)) return null;
+    const refuse = (message: string) => ({
+      status: 400,
+      body: { error: { message, type: 'BadRequestError', param: null, code: 400 } },
+    });
+    const system = messages[0]?.role === 'system';
+    if (system && !quirks.systemRole) return refuse('System role not supported');
+    if (!quirks.strictRoles) return null;
+    const turns = system ? messages.slice(1) : messages;
+    const alternate = turns.every(
+      (m: { role?: unknown }, i) => m?.role === (i % 2 === 0 ? 'user' : 'assistant'),
+    );
+    return alternate ? null : refuse('Conversation roles must alternate user/assistant/user/assistant/...');
+  }
 
   const server = http.createServer((req, res) => {
     open++;
@@ -174,7 +274,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         return send(res, e.status, e.body);
       }
       const model = String(body.model ?? '');
-      if (!models.includes(model)) {
+      if (!models.includes(model) && !quirks.reasoningModels.includes(model)) {
         const e = error(
           404,
           `The model \`${model}\` does not exist or you do not have access to it.`,
@@ -183,6 +283,10 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         );
         return send(res, e.status, e.body);
       }
+      // Refused before any answer is made: the next scripted one is for the request that passes.
+      const refusal =
+        path === '/v1/chat/completions' && (reasoningRefusal(body) ?? templateRefusal(body.messages));
+      if (refusal) return send(res, refusal.status, refusal.body);
       answer(res, path, body, (path === '/v1/embeddings' ? embeddingQueue : queue).shift());
     });
   });
@@ -223,17 +327,29 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         (scripted.status === 429 ? 'rate_limit_exceeded' : scripted.status >= 500 ? 'server_error' : null);
       const message =
         scripted.message ??
-        (scripted.status === 429
-          ? 'Rate limit reached for requests. Please try again in 20s.'
-          : scripted.status >= 500
-            ? 'The server had an error while processing your request. Sorry about that!'
-            : 'Invalid request.');
+        (code === 'insufficient_quota'
+          ? 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.'
+          : scripted.status === 429
+            ? 'Rate limit reached for requests. Please try again in 20s.'
+            : scripted.status >= 500
+              ? 'The server had an error while processing your request. Sorry about that!'
+              : 'Invalid request.');
+      const { retryAfter } = scripted;
       return send(
         res,
         scripted.status,
-        { error: { message, type, param: scripted.param ?? null, code } },
         {
-          ...(scripted.retryAfter !== undefined && { 'retry-after': String(scripted.retryAfter) }),
+          error: {
+            message,
+            type: code === 'insufficient_quota' ? code : type,
+            param: scripted.param ?? null,
+            code,
+          },
+        },
+        {
+          ...(retryAfter !== undefined && {
+            'retry-after': retryAfter instanceof Date ? retryAfter.toUTCString() : String(retryAfter),
+          }),
           ...(scripted.status === 429 && {
             'x-ratelimit-remaining-requests': '0',
             'x-ratelimit-reset-requests': '20s',
@@ -289,7 +405,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       object: 'list',
       data: texts.map((t, index) => ({ object: 'embedding', index, embedding: bagOfWords(t, size) })),
       model: body.model,
-      usage: { prompt_tokens: tokens, total_tokens: tokens },
+      ...(quirks.usage && { usage: { prompt_tokens: tokens, total_tokens: tokens } }),
     });
   }
 
@@ -339,20 +455,32 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       (n: number, m: { content?: unknown }) => n + countTokens(String(m.content ?? '')),
       0,
     );
-    const usage =
+    const counted =
       scripted && 'usage' in scripted && scripted.usage
         ? scripted.usage
         : { prompt_tokens: promptTokens, completion_tokens: countTokens(text) };
+    const usage = { ...counted, total_tokens: counted.prompt_tokens + counted.completion_tokens };
+    const streamError = scripted && 'streamError' in scripted ? scripted.streamError : undefined;
     const toolCalls = calls.map((c, i) => ({
       id: `call_${requests.length}_${i}`,
       type: 'function',
       function: { name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.arguments) },
     }));
-    const finishReason = toolCalls.length ? 'tool_calls' : 'stop';
+    const cut = Boolean(scripted && 'cut' in scripted && scripted.cut);
+    const finishReason = cut ? 'length' : toolCalls.length ? 'tool_calls' : 'stop';
     const id = `chatcmpl-${requests.length}`;
     const created = Math.floor(Date.now() / 1000);
     const endless = Boolean(scripted && 'endless' in scripted);
     if (!body.stream) {
+      if (streamError)
+        return send(res, 500, {
+          error: {
+            message: 'CUDA error: an illegal memory access was encountered',
+            type: 'InternalServerError',
+            param: null,
+            code: 500,
+          },
+        });
       if (endless) {
         res.writeHead(200, { 'content-type': 'application/json' });
         const drip = setInterval(() => res.write(' '), 5);
@@ -378,7 +506,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
             finish_reason: finishReason,
           },
         ],
-        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        ...(quirks.usage && { usage }),
       });
     }
     res.writeHead(200, {
@@ -401,34 +529,49 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       return;
     }
     const pieces = text.match(/\S+\s*|\s+/g) ?? [];
+    if (streamError) {
+      for (const piece of pieces.slice(0, streamError.after))
+        event([{ index: 0, delta: { content: piece }, finish_reason: null }]);
+      const message = 'CUDA error: an illegal memory access was encountered';
+      // vLLM's ErrorInfo in a data event; llama.cpp's own error object in an `error:` field.
+      res.write(
+        streamError.form === 'field'
+          ? `error: ${JSON.stringify({ code: 500, message, type: 'server_error' })}\n\n`
+          : `data: ${JSON.stringify({ error: { message, type: 'InternalServerError', param: null, code: 500 } })}\n\n`,
+      );
+      return res.end('data: [DONE]\n\n');
+    }
     const rest = (from: number) => {
       for (const piece of pieces.slice(from))
         event([{ index: 0, delta: { content: piece }, finish_reason: null }]);
-      toolCalls.forEach((call, index) => {
-        const { name, arguments: args } = call.function;
-        event([
-          {
-            index: 0,
-            delta: {
-              tool_calls: [{ index, id: call.id, type: 'function', function: { name, arguments: '' } }],
-            },
-            finish_reason: null,
-          },
-        ]);
-        const half = Math.ceil(args.length / 2);
-        for (const piece of [args.slice(0, half), args.slice(half)].filter(Boolean))
+      if (!quirks.toolCallIndex)
+        for (const call of toolCalls)
+          event([{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }]);
+      else
+        toolCalls.forEach((call, index) => {
+          const { name, arguments: args } = call.function;
           event([
             {
               index: 0,
-              delta: { tool_calls: [{ index, function: { arguments: piece } }] },
+              delta: {
+                tool_calls: [{ index, id: call.id, type: 'function', function: { name, arguments: '' } }],
+              },
               finish_reason: null,
             },
           ]);
-      });
+          const half = Math.ceil(args.length / 2);
+          for (const piece of [args.slice(0, half), args.slice(half)].filter(Boolean))
+            event([
+              {
+                index: 0,
+                delta: { tool_calls: [{ index, function: { arguments: piece } }] },
+                finish_reason: null,
+              },
+            ]);
+        });
       event([{ index: 0, delta: {}, finish_reason: finishReason }]);
       const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
-      if (includeUsage)
-        event([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+      if (includeUsage && quirks.usage) event([], { usage });
       res.end('data: [DONE]\n\n');
     };
     const pauseAfter = scripted && 'pauseAfter' in scripted ? scripted.pauseAfter : undefined;
@@ -463,7 +606,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     release: () => {
       for (const go of [...paused]) go();
     },
+    quirks: (changed) => {
+      quirks = { ...quirks, ...changed };
+    },
     reset: () => {
+      quirks = { ...startQuirks };
       queue.length = 0;
       embeddingQueue.length = 0;
       requests.length = 0;

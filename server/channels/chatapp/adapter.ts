@@ -1,8 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { retryPause } from '@/lib/channels/retry';
-import { type CloudMessageBody, renderCloudMessage, renderCloudTemplate } from '@/lib/chatapp/cloud-render';
-import { LAST_MESSAGE_KEY, windowOpen } from '@/lib/chatapp/cloud-window';
+import { heldRetryAt, retryPause } from '@/lib/channels/retry';
+import {
+  type CloudMessageBody,
+  renderCloudMessage,
+  renderCloudTemplate,
+  templateLeftOut,
+} from '@/lib/chatapp/cloud-render';
+import {
+  LAST_MESSAGE_KEY,
+  REENGAGEMENT_CODE,
+  WINDOW_CLOSED_KEY,
+  windowOpen,
+} from '@/lib/chatapp/cloud-window';
 import { type GatewaySend, renderGatewayMessage } from '@/lib/chatapp/gateway-render';
 import { gatewayChatId } from '@/lib/chatapp/gateway-webhook';
 import type {
@@ -13,8 +23,8 @@ import type {
   SendContext,
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
-import { takeRateSlot } from '@/server/db/channel-pacing-sql';
-import { chatappSendRoute } from '@/server/db/chatapp-sql';
+import { slowRate, takeRateSlot } from '@/server/db/channel-pacing-sql';
+import { chatappSendRoute, closeWindow } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
@@ -38,7 +48,8 @@ import { createSendSpacing } from './send-spacing';
  * a rate limit (130429, 131056), a 5xx or a lost connection is tried again with growing pauses
  * within BLOCKBOT_CHATAPP_RETRY_SECONDS; a refusal (131026, 131047, bad parameters) never is.
  * A number paired through a session gateway sends through it (`sendGateway`): no window, no
- * template, buttons as numbered text.
+ * template, buttons as numbered text; while its session is not working, messages are held
+ * (queued, in order) for BLOCKBOT_CHATAPP_HOLD_HOURS and sent once it works again.
  */
 
 /**
@@ -66,32 +77,52 @@ export function setChatappThroughput(perSecond: number): void {
   slotMs = 1000 / perSecond;
 }
 
-/** Waits for the number's next slot shared by every process (the first send's came with its route). */
+/** A slot of the number taken: how long until it, and the number's interval it was taken at. */
+type RateSlot = { waitMs: number; rateMs: number };
+
+/**
+ * Waits for the number's next slot shared by every process (the first send's came with its
+ * route); answers the interval it was taken at (the number's, slower after a rate limit).
+ */
 // No spacing per client: the pair rate limit (131056) is waited out when the API answers it.
-async function numberSlot(db: PrismaClient, channelId: number, taken: number | null) {
-  const waitMs = taken ?? (await plainSql(db).run(takeRateSlot, { channelId, rateMs: slotMs }))[0].waitMs;
-  if (waitMs > 0) await sleep(waitMs);
+async function numberSlot(db: PrismaClient, channelId: number, taken: RateSlot | null): Promise<number> {
+  const slot = taken ?? (await plainSql(db).run(takeRateSlot, { channelId, rateMs: slotMs }))[0];
+  if (slot.waitMs > 0) await sleep(slot.waitMs);
+  return slot.rateMs;
 }
 
-type Outcome = { ok: true; messageId?: string } | { ok: false; error: string; invalidToken: boolean };
+type Outcome =
+  | { ok: true; messageId?: string }
+  | { ok: false; error: string; invalidToken: boolean; code?: number };
 
-/** One message to the API, in the number's pace, tried again while that can help. */
+/** The Cloud API's answer when the number's throughput is spent. */
+const THROUGHPUT_LIMIT_CODE = 130429;
+
+/**
+ * One message to the API, in the number's pace, tried again while that can help. A throughput
+ * limit (130429) also slows the number, for every process (slowRate), from the pace the refused
+ * send was taken at.
+ */
 async function sendOne(
+  db: PrismaClient,
+  channelId: number,
   api: GraphApi,
   phoneNumberId: string,
   body: CloudMessageBody,
-  slot: (attempt: number) => Promise<void>,
+  slot: (attempt: number) => Promise<number>,
 ): Promise<Outcome> {
   const started = Date.now();
   const within = getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
-    await slot(attempt);
-    await spacing.turn(phoneNumberId);
+    const rateMs = await slot(attempt);
+    await spacing.turn(phoneNumberId, rateMs);
     const result: GraphResult<{ messages?: { id?: string }[] }> = await api.post(
       `${phoneNumberId}/messages`,
       body,
     );
     if (result.ok) return { ok: true, messageId: result.result.messages?.[0]?.id };
+    if (result.code === THROUGHPUT_LIMIT_CODE)
+      await plainSql(db).run(slowRate, { channelId, rateMs: slotMs, sentMs: rateMs });
     const retry = result.reason === 'rate_limited' || result.reason === 'unavailable';
     let pause = retry ? retryPause(attempt, Date.now() - started, within) : null;
     if (pause !== null && result.code === 131056) pause = Math.max(pause, PAIR_RATE_PAUSE_MS);
@@ -103,6 +134,7 @@ async function sendOne(
       ok: false,
       error: `${body.type}: ${result.description}`,
       invalidToken: result.reason === 'invalid_token',
+      ...(result.code === undefined ? {} : { code: result.code }),
     };
   }
 }
@@ -124,6 +156,74 @@ async function templateParameters(
   );
 }
 
+/** The slot taken with a Cloud API number's route. */
+const routeSlot = (route: { waitMs: number | null; rateMs: number | null }): RateSlot | null =>
+  route.waitMs === null || route.rateMs === null ? null : { waitMs: route.waitMs, rateMs: route.rateMs };
+
+type CloudRoute = { id: number; projectId: number; groupId: string; credentials: unknown; settings: unknown };
+
+/**
+ * Sends a Cloud API message's parts in the number's pace (the first try of the first part has
+ * its slot already). `onRefused` learns a refusal's code and how many parts the client got.
+ */
+function sendCloudParts(
+  db: PrismaClient,
+  channel: CloudRoute,
+  sends: CloudMessageBody[],
+  context: SendContext,
+  firstSlot: RateSlot | null,
+  onRefused?: (code: number | undefined, partsAnswered: number) => void,
+): Promise<DeliveryResult> {
+  const credentials = cloudCredentials(channel);
+  const api = graphApi(credentials.token);
+  let slot = firstSlot;
+  let answered = context.partsSent ?? 0;
+  return sendInParts(sends, context, async (body) => {
+    const taken = slot;
+    slot = null;
+    const outcome = await sendOne(db, channel.id, api, credentials.phoneNumberId, body, (attempt) =>
+      numberSlot(db, channel.id, attempt === 0 ? taken : null),
+    );
+    if (outcome.ok) answered++;
+    else onRefused?.(outcome.code, answered);
+    return graphPartOutcome(db, channel.id, 'the number', outcome);
+  });
+}
+
+/**
+ * Outside the window the message goes as the number's window template, whose parameters carry
+ * its text flattened; what the template cannot carry (buttons, files) is said in the history.
+ */
+async function sendAsTemplate(
+  db: PrismaClient,
+  channel: CloudRoute,
+  client: ChannelClient,
+  message: OutgoingMessage,
+  context: SendContext,
+  firstSlot: RateSlot | null,
+  why: string,
+): Promise<DeliveryResult> {
+  const template = chatappSettings(channel).windowTemplate;
+  if (!template)
+    return {
+      delivered: false,
+      error: `${why}, and the Cloud API then takes only a template message; choose the window template on the Channels tab`,
+    };
+  const body = renderCloudTemplate(
+    client.platformId,
+    template,
+    await templateParameters(db, client, template, message.text),
+  );
+  const sent = await sendCloudParts(db, channel, [body], context, firstSlot);
+  const leftOut = templateLeftOut(
+    message,
+    template.parameters.some((p) => p.includes('{message}')),
+  );
+  if (!sent.delivered || !leftOut) return sent;
+  // Delivered, with a note the history shows: what of the message the client did not get.
+  return { ...sent, error: `sent as the window template ${template.name}, without ${leftOut}` };
+}
+
 async function send(
   client: ChannelClient,
   message: OutgoingMessage,
@@ -133,6 +233,7 @@ async function send(
   const [channel] = await plainSql(db).run(chatappSendRoute, {
     clientId: client.id,
     stateKey: LAST_MESSAGE_KEY,
+    closedKey: WINDOW_CLOSED_KEY,
     projectId: client.projectId,
     clientType: CHATAPP_CLIENT_TYPE,
     groupId: client.groupId,
@@ -144,36 +245,40 @@ async function send(
       error: `the chat-app number +${client.groupId} is not connected to this project`,
     };
   if (isGatewayChannel(channel)) return sendGateway(db, channel, client, message, context);
-  const credentials = cloudCredentials(channel);
-  let sends: CloudMessageBody[];
-  if (windowOpen(channel.lastMessageAt, Date.now())) sends = renderCloudMessage(message, client.platformId);
-  else {
-    const template = chatappSettings(channel).windowTemplate;
-    if (!template)
-      return {
-        delivered: false,
-        error:
-          '131047 outside the 24-hour window: the client last wrote more than 24 hours ago (or never), and the Cloud API then takes only a template message; choose the window template on the Channels tab',
-      };
-    sends = [
-      renderCloudTemplate(
-        client.platformId,
-        template,
-        await templateParameters(db, client, template, message.text),
-      ),
-    ];
-  }
-  const api = graphApi(credentials.token);
-  return sendInParts(sends, context, async (body, first) =>
-    graphPartOutcome(
+  const now = Date.now();
+  if (!windowOpen(channel.lastMessageAt, channel.windowClosedAt, now))
+    return sendAsTemplate(
       db,
-      channel.id,
-      'the number',
-      await sendOne(api, credentials.phoneNumberId, body, (attempt) =>
-        numberSlot(db, channel.id, first && attempt === 0 ? channel.waitMs : null),
-      ),
-    ),
+      channel,
+      client,
+      message,
+      context,
+      routeSlot(channel),
+      windowOpen(channel.lastMessageAt, null, now)
+        ? '131047 the Cloud API refused a free-form message to the client since they last wrote (re-engagement): the window stays closed until they write again'
+        : '131047 outside the 24-hour window: the client last wrote more than 24 hours ago (or never)',
+    );
+  let reengagement = null as { partsAnswered: number } | null;
+  const sent = await sendCloudParts(
+    db,
+    channel,
+    renderCloudMessage(message, client.platformId),
+    context,
+    routeSlot(channel),
+    (code, partsAnswered) => {
+      if (code === REENGAGEMENT_CODE) reengagement = { partsAnswered };
+    },
   );
+  if (!reengagement) return sent;
+  // The API holds the window closed: every process sends this client templates until they write.
+  await plainSql(db).run(closeWindow, {
+    clientId: client.id,
+    closedKey: WINDOW_CLOSED_KEY,
+    at: new Date(now).toISOString(),
+  });
+  // Nothing of the message reached the client: it goes as the template instead.
+  if (reengagement.partsAnswered > 0) return sent;
+  return sendAsTemplate(db, channel, client, message, context, null, sent.error ?? '131047');
 }
 
 /** A gateway's 422 for a feature of its paid tier (WAHA Core sends no files). */
@@ -208,14 +313,15 @@ async function sendGateway(
   const api = gatewayApiOf(channel);
   const { session } = gatewayCredentials(channel);
   const chatId = gatewayChatId(client.platformId);
-  return sendInParts(renderGatewayMessage(message), context, async (part: GatewaySend) => {
+  let sessionDown = false;
+  const sent = await sendInParts(renderGatewayMessage(message), context, async (part: GatewaySend) => {
     let result =
       part.kind === 'text'
         ? await gatewayCall(api, '/api/sendText', { session, chatId, text: part.text })
         : await gatewayCall(api, part.kind === 'image' ? '/api/sendImage' : '/api/sendFile', {
             session,
             chatId,
-            file: { url: part.url, filename: part.filename },
+            file: { url: part.url, filename: part.filename, mimetype: part.mimetype },
             ...(part.caption ? { caption: part.caption } : {}),
           });
     // A gateway that sends no files gets the file's address as text, with its caption.
@@ -226,12 +332,15 @@ async function sendGateway(
         text: [part.caption, part.url].filter(Boolean).join('\n'),
       });
     if (result.ok) return { ok: true, externalId: result.result.id };
+    // The session is not working (not paired, the phone offline): the message waits for it.
+    if (result.reason === 'not_ready') {
+      sessionDown = true;
+      return { ok: false, error: result.description };
+    }
     const error =
-      result.reason === 'not_ready'
-        ? `the gateway's session is not working (not paired, or the phone is offline): ${result.description}`
-        : result.reason === 'unauthorized'
-          ? `the gateway refused the API key: ${result.description}`
-          : `the gateway did not send it: ${result.description}`;
+      result.reason === 'unauthorized'
+        ? `the gateway refused the API key: ${result.description}`
+        : `the gateway did not send it: ${result.description}`;
     if (result.reason !== 'unavailable')
       await db.channel.update({
         where: { id: channel.id },
@@ -239,6 +348,28 @@ async function sendGateway(
       });
     return { ok: false, error };
   });
+  return sessionDown && !sent.delivered ? heldForSession(context, sent.error ?? '') : sent;
+}
+
+/**
+ * A message the session could not take: held (queued, tried again with growing pauses, and at
+ * once when the session's webhook says it works again) within BLOCKBOT_CHATAPP_HOLD_HOURS of
+ * when it was first handed over; failed after that.
+ */
+function heldForSession(context: SendContext, said: string): DeliveryResult {
+  const now = new Date();
+  const hours = getEnv().BLOCKBOT_CHATAPP_HOLD_HOURS;
+  const retryAt = heldRetryAt(context.attempt ?? 0, context.queuedAt ?? now, now, hours * 3600_000);
+  if (!retryAt)
+    return {
+      delivered: false,
+      error: `the gateway's session did not work again within ${hours} h (BLOCKBOT_CHATAPP_HOLD_HOURS): ${said}`,
+    };
+  return {
+    delivered: false,
+    retryAt,
+    error: `waiting for the gateway's session to work again (not paired, or the phone is offline): ${said}`,
+  };
 }
 
 /**
@@ -267,6 +398,8 @@ async function checkNumber(db: PrismaClient, projectId: number, phone: string) {
 
 export const chatappChannel: ChannelAdapter = {
   clientType: CHATAPP_CLIENT_TYPE,
+  // A gateway session that is not working holds its messages (heldForSession).
+  holdsSends: true,
   send,
   async call(projectId, fn, args, context) {
     if (fn === 'check_chatapp') return checkNumber(context.db, projectId, String(args.phone ?? ''));

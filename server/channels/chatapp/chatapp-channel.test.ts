@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_MESSAGE_KEY } from '@/lib/chatapp/cloud-window';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { takeRateSlot } from '@/server/db/channel-pacing-sql';
 import type { PrismaClient } from '@/server/db/client-type';
+import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';
@@ -120,6 +122,22 @@ const itemValue = (i: { metadata: object; contact: object; message: object }) =>
 });
 
 const callApi = (action: string, params: Record<string, unknown>) => app.callApi(action, params);
+/** A message of the bot's with only text. */
+const text = (t: string) => ({ text: t, attachments: [], buttons: null, blockId: null });
+
+/**
+ * A client who wrote to the number a moment ago as far as we know (their channel state), as a
+ * send's target; the fake never saw them write.
+ */
+async function clientInWindow(platformId = newClient()) {
+  const client = await db.client.create({
+    data: { projectId, clientType: 6, groupId: '15550001111', platformId },
+  });
+  await db.clientChannelState.create({
+    data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
+  });
+  return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
+}
 
 describe('connecting a number', () => {
   it('checks the number, subscribes the app, keeps the token and app secret sealed, shows the webhook once', async () => {
@@ -366,6 +384,128 @@ describe('the 24-hour window', () => {
     await owner.channels.updateChatapp({ projectId, channelId, windowTemplate: null });
   });
 
+  const messageCalls = (to: string) =>
+    fake
+      .callsOf(`/${fake.version}/${number.phoneNumberId}/messages`)
+      .filter((c) => (c.body as { to?: string }).to === to)
+      .map((c) => [(c.body as { type: string }).type, c.status]);
+  async function withTemplate(run: () => Promise<void>) {
+    fake.addTemplate(number.wabaId, { name: 'follow_up', language: 'en_US', bodyParams: 1 });
+    await owner.channels.updateChatapp({
+      projectId,
+      channelId,
+      windowTemplate: { name: 'follow_up', language: 'en_US', parameters: ['{message}'] },
+    });
+    try {
+      await run();
+    } finally {
+      await owner.channels.updateChatapp({ projectId, channelId, windowTemplate: null });
+    }
+  }
+
+  it('after a 131047 answered at once, sends that message and the next as the template, until the client writes', async () => {
+    const target = await clientInWindow();
+    fake.reengagement = 'sync';
+    await withTemplate(async () => {
+      try {
+        expect(await chatappChannel.send(target, text('Your order is ready'), { db })).toMatchObject({
+          delivered: true,
+        });
+        expect(await chatappChannel.send(target, text('It is on its way'), { db })).toMatchObject({
+          delivered: true,
+        });
+      } finally {
+        fake.reengagement = 'status';
+      }
+      // One free-form try, refused; then templates only.
+      expect(messageCalls(target.platformId)).toEqual([
+        ['text', 400],
+        ['template', 200],
+        ['template', 200],
+      ]);
+      // The client writes (a few seconds later: the messenger's times are whole seconds): the
+      // window is open again, the bot's answer goes free-form.
+      shift = 3000;
+      try {
+        await fake.sendInbound(number.phoneNumberId, {
+          from: target.platformId,
+          type: 'text',
+          text: 'thanks',
+        });
+      } finally {
+        shift = 0;
+      }
+      await waitFor(
+        async () => fake.sent(number.phoneNumberId, target.platformId).some((m) => m.type === 'interactive'),
+        'the welcome as reply buttons',
+      );
+    });
+  });
+
+  it('after a 131047 reported later as a failed status, sends the next message as the template', async () => {
+    const target = await clientInWindow();
+    await withTemplate(async () => {
+      const message = (m: string) =>
+        callApi('chatapp_message', { chatapp_bot_id: '15550001111', phone: target.platformId, message: m });
+      expect((await message('Hello again')).status).toBe(200);
+      const [first] = await waitFor(async () => {
+        const rows = await historyOf(target.platformId);
+        return rows[0]?.status === 'sent' ? rows : null;
+      }, 'the free-form message accepted');
+      await fake.flushStatuses();
+      await waitFor(
+        async () =>
+          (await db.channelUpdate.findFirst({
+            where: { channelId, externalId: `${first.externalId}:failed`, processedAt: { not: null } },
+          })) !== null,
+        'the failed status processed',
+      );
+      expect((await db.message.findUniqueOrThrow({ where: { id: first.id } })).error).toContain('131047');
+      expect((await message('Are you there?')).status).toBe(200);
+      await waitFor(
+        async () => fake.sent(number.phoneNumberId, target.platformId).length === 2,
+        'the second message',
+      );
+      expect(fake.sent(number.phoneNumberId, target.platformId).map((m) => m.type)).toEqual([
+        'text',
+        'template',
+      ]);
+    });
+  });
+
+  it('sends a multi-line message outside the window as the template, flattened, and says in the history what it left out', async () => {
+    const from = newClient();
+    await withTemplate(async () => {
+      const sent = await callApi('chatapp_message', {
+        chatapp_bot_id: '15550001111',
+        phone: from,
+        message: 'Your order:\n- pizza\n- cola\tx2      (large)',
+        attachment_type: 'file',
+        attachment_url: 'https://cdn.example/files/receipt.pdf',
+        buttons: [{ text: 'Track' }, { text: 'Cancel' }],
+      });
+      expect(sent.status).toBe(200);
+      const [row] = await waitFor(async () => {
+        const rows = await historyOf(from);
+        return rows[0] && rows[0].status !== 'queued' ? rows : null;
+      }, 'the message sent');
+      expect(row).toMatchObject({
+        status: 'sent',
+        delivered: true,
+        error:
+          'sent as the window template follow_up, without its buttons (Track, Cancel) and its attachment (receipt.pdf)',
+      });
+      expect(fake.sent(number.phoneNumberId, from)[0].payload).toMatchObject({
+        type: 'template',
+        template: {
+          components: [
+            { type: 'body', parameters: [{ type: 'text', text: 'Your order: - pizza - cola x2 (large)' }] },
+          ],
+        },
+      });
+    });
+  });
+
   it('keeps when the client last wrote in their channel state, not in their variables', async () => {
     const from = newClient();
     await fake.sendInbound(number.phoneNumberId, { from, type: 'text', text: 'hi' });
@@ -403,18 +543,7 @@ describe('failures and limits', () => {
   it('spaces a number’s sends to its throughput: 100 at once take at least 99 intervals, all delivered', async () => {
     // That no two leave too close whatever the event loop does is send-spacing.test.ts's; here,
     // that the adapter sends through it (a stalled test machine only makes this slower).
-    const clients = await Promise.all(
-      Array.from({ length: 100 }, async () => {
-        const platformId = newClient();
-        const client = await db.client.create({
-          data: { projectId, clientType: 6, groupId: '15550001111', platformId },
-        });
-        await db.clientChannelState.create({
-          data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
-        });
-        return { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 };
-      }),
-    );
+    const clients = await Promise.all(Array.from({ length: 100 }, () => clientInWindow()));
     const started = performance.now();
     const results = await Promise.all(
       clients.map((c) =>
@@ -431,32 +560,14 @@ describe('failures and limits', () => {
       VALUES (${channelId}, extract(epoch from clock_timestamp()) * 1000 + 1500, '{}')
       ON CONFLICT ("channelId") DO UPDATE SET "nextAt" = EXCLUDED."nextAt"`;
     const started = performance.now();
-    const platformId = newClient();
-    const client = await db.client.create({
-      data: { projectId, clientType: 6, groupId: '15550001111', platformId },
-    });
-    await db.clientChannelState.create({
-      data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
-    });
-    const result = await chatappChannel.send(
-      { id: client.id, projectId, platformId, groupId: '15550001111', clientType: 6 },
-      { text: 'After the others', attachments: [], buttons: null, blockId: null },
-      { db },
-    );
+    const result = await chatappChannel.send(await clientInWindow(), text('After the others'), { db });
     expect(result.delivered).toBe(true);
     // Not before the slot: its wait is a lower bound, whatever the machine's speed.
     expect(performance.now() - started).toBeGreaterThanOrEqual(1400);
   });
 
   it('tries again after a 502 or a rate limit, and never after a refusal', async () => {
-    const from = newClient();
-    const client = await db.client.create({
-      data: { projectId, clientType: 6, groupId: '15550001111', platformId: from },
-    });
-    await db.clientChannelState.create({
-      data: { clientId: client.id, key: LAST_MESSAGE_KEY, value: new Date().toISOString() },
-    });
-    const target = { id: client.id, projectId, platformId: from, groupId: '15550001111', clientType: 6 };
+    const target = await clientInWindow();
     let failures = 1;
     fake.intercept = () => (failures-- > 0 ? 'bad_gateway' : 'process');
     try {
@@ -490,6 +601,37 @@ describe('failures and limits', () => {
       { db },
     );
     expect(tooLong.delivered).toBe(false);
+  });
+
+  it('slows the number after a throughput limit (130429), for every process: refused sends stay few, all are delivered', async () => {
+    const clients = await Promise.all(Array.from({ length: 30 }, () => clientInWindow()));
+    const limits = fake.limits;
+    fake.limits = limits && { ...limits, perSecond: 5 };
+    const callsBefore = fake.calls.length;
+    try {
+      const results = await Promise.all(
+        clients.map((c) => chatappChannel.send(c, text('Sale today'), { db })),
+      );
+      expect(results.every((r) => r.delivered)).toBe(true);
+    } finally {
+      fake.limits = limits;
+    }
+    // The first sends took their slots at the usual pace before any answer (about 25 refused
+    // then); after them the number keeps below its limit. Without the slowdown: about 100.
+    const refused = fake.calls.slice(callsBefore).filter((c) => c.status === 429);
+    expect(refused.length).toBeLessThan(60);
+    // The pace is the number's, in the database: another process's next slot is as far apart.
+    const pacing = await db.channelPacing.findUniqueOrThrow({ where: { channelId } });
+    expect(pacing.slowMs).toBeGreaterThanOrEqual(1000 / 5);
+    const usual = 1000 / 72;
+    const nextSlot = async () =>
+      (await plainSql(db).run(takeRateSlot, { channelId, rateMs: usual }))[0].rateMs;
+    expect(await nextSlot()).toBe(pacing.slowMs);
+    // It recovers: each minute without a limit halves it, down to the usual pace.
+    await db.$executeRaw`UPDATE "ChannelPacing" SET "slowedAt" = "slowedAt" - 60000 WHERE "channelId" = ${channelId}`;
+    expect(await nextSlot()).toBe(Math.max(usual, (pacing.slowMs ?? 0) / 2));
+    await db.$executeRaw`UPDATE "ChannelPacing" SET "slowedAt" = "slowedAt" - 600000 WHERE "channelId" = ${channelId}`;
+    expect(await nextSlot()).toBeCloseTo(usual, 6);
   });
 });
 

@@ -4,9 +4,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { PrismaClient } from '@/server/db/client-type';
+import { getEngineDeps } from '@/server/engine/engine';
+import { sweepOutbox } from '@/server/engine/outbox';
 import type { Interception } from '@/server/testing/intercepted';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
+import { chatappChannel } from './adapter';
 import { type ChatappTestApp, useChatappTestApp } from './testing/chatapp-test-app';
 import { type FakeWaha, startFakeWaha } from './testing/fake-waha';
 
@@ -34,7 +37,10 @@ const textsTo = (chatId: string) => waha.sent.filter((m) => m.chatId === chatId)
 
 beforeAll(async () => {
   waha = await startFakeWaha({ apiKey: 'waha-secret-key', tier: 'CORE' });
-  app = await useChatappTestApp(tmp, { BLOCKBOT_CHATAPP_RETRY_SECONDS: '5' });
+  app = await useChatappTestApp(tmp, {
+    BLOCKBOT_CHATAPP_RETRY_SECONDS: '5',
+    BLOCKBOT_CHATAPP_HOLD_HOURS: '2',
+  });
   ({ db, routes, owner, projectId } = app);
   await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
@@ -57,6 +63,13 @@ beforeAll(async () => {
         text: 'Got your file',
         trigger: { alternatives: 'photo' },
         attachments: [{ type: 'image', url: 'https://cdn.example/receipt.png' }],
+      },
+      {
+        id: 4,
+        kind: 'start',
+        text: 'Our price list',
+        trigger: { alternatives: 'prices' },
+        attachments: [{ type: 'file', url: 'https://cdn.example/files/Price%20list.pdf?v=2' }],
       },
     ],
     arrows: [],
@@ -186,6 +199,27 @@ describe('a client writing to the paired number', () => {
     expect(waha.calls.some((c) => c.path === '/api/sendImage' && c.status === 422)).toBe(true);
   });
 
+  it('sends a file by link with its name and type on WAHA Plus (its RemoteFile requires the type)', async () => {
+    waha.tier = 'PLUS';
+    try {
+      await waha.receive(SESSION, { from: '79001000006@c.us', body: 'prices' });
+      await waitFor(async () => textsTo('79001000006@c.us').length === 1, 'the price list');
+    } finally {
+      waha.tier = 'CORE';
+    }
+    expect(waha.sent.filter((m) => m.chatId === '79001000006@c.us')).toEqual([
+      expect.objectContaining({
+        kind: 'file',
+        text: 'Our price list',
+        file: {
+          url: 'https://cdn.example/files/Price%20list.pdf?v=2',
+          filename: 'Price list.pdf',
+          mimetype: 'application/pdf',
+        },
+      }),
+    ]);
+  });
+
   it('refuses a delivery not signed with the session’s key, storing nothing', async () => {
     const body = JSON.stringify({
       event: 'message',
@@ -286,5 +320,86 @@ describe('the API through the gateway', () => {
     });
     const channel = await db.channel.findUniqueOrThrow({ where: { id: channelId } });
     expect(channel.lastError).toContain('session failed');
+  });
+});
+
+describe('a session that is down', () => {
+  const chat = '79001000007@c.us';
+  const historyOf = (platformId: string) =>
+    db.message.findMany({
+      where: { client: { projectId, platformId }, direction: 'out' },
+      orderBy: { id: 'asc' },
+    });
+
+  it('holds the messages written meanwhile as queued, and sends them once each, in order, when it works again', async () => {
+    if (waha.session(SESSION)?.status !== 'FAILED') await waha.fail(SESSION);
+    await waha.idle();
+    const write = (message: string) =>
+      callApi('chatapp_message', { chatapp_bot_id: PHONE, phone: chat, message });
+    // The API does not say they were sent.
+    expect((await write('First while down')).body).toMatchObject({ status: 'success', sent: 0, queued: 1 });
+    expect((await write('Second while down')).body).toMatchObject({ sent: 0, queued: 1 });
+    const held = await historyOf('79001000007');
+    expect(held.map((m) => [m.text, m.status])).toEqual([
+      ['First while down', 'queued'],
+      ['Second while down', 'queued'],
+    ]);
+    expect(held[0].error).toContain("waiting for the gateway's session to work again");
+    // Only the first was tried; the second waits behind it untried.
+    expect(
+      waha.calls.filter((c) => c.path === '/api/sendText' && (c.body as { chatId?: string }).chatId === chat),
+    ).toHaveLength(1);
+    expect(textsTo(chat)).toEqual([]);
+
+    // Held: not due before their next try, seconds away.
+    const heldLater = () =>
+      db.outbox.count({
+        where: { messageId: { in: held.map((m) => m.id) }, state: 'held', claimedUntil: { gt: new Date() } },
+      });
+    expect(await heldLater()).toBe(2);
+
+    // Restarted and paired again: the session's webhook says it works, and they are due at once.
+    await owner.channels.restartChatappGateway({ projectId, channelId });
+    await waitFor(async () => waha.session(SESSION)?.status === 'SCAN_QR_CODE', 'a QR code to scan');
+    await waha.pair(SESSION, PHONE, 'Pizza');
+    await waha.idle();
+    expect(await heldLater()).toBe(0);
+    const deps = await getEngineDeps();
+    await waitFor(async () => {
+      await sweepOutbox(deps);
+      return textsTo(chat).length === 2;
+    }, 'the held messages sent');
+    expect(textsTo(chat)).toEqual(['First while down', 'Second while down']);
+    await waitFor(
+      async () => (await historyOf('79001000007')).every((m) => m.status === 'sent' && m.error === null),
+      'both recorded as sent',
+    );
+    // Once each: another sweep sends nothing more.
+    await sweepOutbox(deps);
+    expect(textsTo(chat)).toHaveLength(2);
+  });
+
+  it('fails a message held longer than BLOCKBOT_CHATAPP_HOLD_HOURS (2 h here)', async () => {
+    await waha.fail(SESSION);
+    await waha.idle();
+    const client = await db.client.findFirstOrThrow({ where: { projectId, platformId: '79001000007' } });
+    const target = { id: client.id, projectId, platformId: client.platformId, groupId: PHONE, clientType: 6 };
+    const message = { text: 'Too late', attachments: [], buttons: null, blockId: null };
+    const early = await chatappChannel.send(target, message, {
+      db,
+      attempt: 3,
+      queuedAt: new Date(Date.now() - 3600_000),
+    });
+    expect(early).toMatchObject({ delivered: false, retryAt: expect.any(Date) });
+    const late = await chatappChannel.send(target, message, {
+      db,
+      attempt: 9,
+      queuedAt: new Date(Date.now() - 2 * 3600_000),
+    });
+    expect(late.retryAt).toBeUndefined();
+    expect(late).toMatchObject({
+      delivered: false,
+      error: expect.stringContaining('did not work again within 2 h (BLOCKBOT_CHATAPP_HOLD_HOURS)'),
+    });
   });
 });

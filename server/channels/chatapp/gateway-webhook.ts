@@ -1,7 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { gatewayDelivery } from '@/lib/chatapp/gateway-webhook';
 import type { EngineDeps } from '@/server/engine/engine-deps';
+import { releaseHeldSends } from '@/server/engine/held-sends';
 import { recordNotProcessed, storeUpdates } from '../inbound/pipeline';
+import { CHATAPP_CLIENT_TYPE } from './channel-service';
 import { applySessionState } from './gateway-service';
 import { chatappInbound } from './updates';
 
@@ -9,7 +11,8 @@ import { chatappInbound } from './updates';
  * A gateway session's webhook POST (WAHA): checked against `X-Webhook-Hmac` (HMAC-SHA512 of
  * the raw body with the key made at connection) before anything is read or stored. A message
  * or a status goes on the inbound pipeline (a resend is dropped by the message's id); a
- * session's new state is applied to the channel at once (pairing, a failure).
+ * session's new state is applied to the channel at once (pairing, a failure), and a session
+ * working again sends the messages held while it was not.
  */
 
 export const GATEWAY_SIGNATURE_HEADER = 'x-webhook-hmac';
@@ -69,8 +72,15 @@ export async function gatewayWebhook(
   if (delivery.kind === 'session') {
     const row = await deps.db.channel.findUnique({ where: { id: channel.id } });
     if (!row) return 'stale';
-    await applySessionState(deps.db, row, delivery.state, delivery.me);
+    const applied = await applySessionState(deps.db, row, delivery.state, delivery.me);
     changed();
+    // Working again: the messages held while it was not go now, in order.
+    if (delivery.state === 'WORKING' && applied.groupId)
+      await releaseHeldSends(deps.db, {
+        projectId: applied.projectId,
+        clientType: CHATAPP_CLIENT_TYPE,
+        groupId: applied.groupId,
+      });
     return json(200, { ok: true });
   }
   const stored = await storeUpdates(

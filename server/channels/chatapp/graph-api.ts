@@ -19,9 +19,11 @@ export type GraphResult<T> =
   | {
       ok: false;
       /**
-       * `rate_limited`: the number's throughput (130429), the pair rate with one user (131056)
-       * or the app's calls (4, 613, 80007): tried again after a pause. `unavailable`: a 5xx, a
-       * network error, 131000 or an answer that is not the API's: tried again too.
+       * `rate_limited`: the number's throughput (130429), the pair rate with one user (131056),
+       * or Meta's throttling of the app, the account or user, the Page (4, 17, 32, 613, 341, as
+       * its rate-limiting and error-handling pages list them; 80007): tried again after a pause.
+       * `unavailable`: a 5xx, a network error, 131000 or an answer that is not the API's: tried
+       * again too.
        * `invalid_token`: 190 (expired or revoked). `refused`: anything else (bad parameters,
        * the window, a template's mismatch), never tried again.
        */
@@ -30,7 +32,7 @@ export type GraphResult<T> =
       description: string;
     };
 
-const RATE_LIMIT_CODES = new Set([4, 613, 80007, 130429, 131056]);
+const RATE_LIMIT_CODES = new Set([4, 17, 32, 341, 613, 80007, 130429, 131056]);
 const TEMPORARY_CODES = new Set([1, 2, 131000, 131016]);
 
 interface GraphError {

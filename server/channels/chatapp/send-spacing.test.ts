@@ -46,4 +46,14 @@ describe('a number’s sends spaced from when they really left', () => {
     await Promise.all([spacing.turn('a'), spacing.turn('b')]);
     expect(clock.now()).toBe(0);
   });
+
+  it('spaces a slowed key further apart than the interval when asked', async () => {
+    const clock = virtualClock();
+    const spacing = createSendSpacing(10, clock);
+    const left: number[] = [];
+    const all = Promise.all([0, 1, 2].map(() => spacing.turn('n', 50).then(() => left.push(clock.now()))));
+    for (let t = 0; left.length < 3; t += 10) await clock.advance(t);
+    await all;
+    expect(left).toEqual([0, 50, 100]);
+  });
 });

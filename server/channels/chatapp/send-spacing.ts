@@ -7,8 +7,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * a test can stall and advance time as it likes.
  */
 export interface SendSpacing {
-  /** Resolves when a send for `key` may leave now; it is counted as leaving then. */
-  turn(key: string): Promise<void>;
+  /**
+   * Resolves when a send for `key` may leave now (`atLeastMs`, when longer than the interval,
+   * after the last one: a key slowed for now); it is counted as leaving then.
+   */
+  turn(key: string, atLeastMs?: number): Promise<void>;
   setInterval(ms: number): void;
 }
 
@@ -19,10 +22,10 @@ export function createSendSpacing(
   let interval = intervalMs;
   const lastLeft = new Map<string, number>();
   return {
-    async turn(key) {
+    async turn(key, atLeastMs = 0) {
       for (;;) {
         const now = clock.now();
-        const wait = (lastLeft.get(key) ?? Number.NEGATIVE_INFINITY) + interval - now;
+        const wait = (lastLeft.get(key) ?? Number.NEGATIVE_INFINITY) + Math.max(interval, atLeastMs) - now;
         if (wait <= 0) {
           lastLeft.set(key, now);
           return;

@@ -1,6 +1,6 @@
 import { cloudButtonsLayout } from '@/lib/chatapp/cloud-render';
 import { type CloudAttachment, type CloudInbound, parseCloudItem } from '@/lib/chatapp/cloud-webhook';
-import { LAST_MESSAGE_KEY } from '@/lib/chatapp/cloud-window';
+import { LAST_MESSAGE_KEY, REENGAGEMENT_CODE, WINDOW_CLOSED_KEY } from '@/lib/chatapp/cloud-window';
 import {
   type GatewayAttachment,
   type GatewayInbound,
@@ -8,9 +8,10 @@ import {
   isGatewayStored,
   parseGatewayItem,
 } from '@/lib/chatapp/gateway-webhook';
-import { MAX_FILE_BYTES } from '@/lib/files/file-types';
+import { extensionOfType, MAX_FILE_BYTES } from '@/lib/files/file-types';
 import type { Attachment } from '@/lib/schema';
 import { resolveClient } from '@/server/contacts/client-service';
+import { closeWindow } from '@/server/db/chatapp-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
@@ -27,7 +28,8 @@ import { graphApi } from './graph-api';
  * What the Cloud API's updates do, on the channels' inbound pipeline: a client's message is
  * marked read with the typing indicator on (the bot is working), its files are downloaded
  * and stored, and it runs through the engine as the client's message, opening the client's
- * 24-hour window (their channel state); a status report moves the message's delivery status.
+ * 24-hour window (their channel state); a status report moves the message's delivery status,
+ * and a re-engagement failure (131047) closes the client's window until they write again.
  * A session gateway's updates (WAHA) take the same way: seen and "typing…" through the
  * gateway, files downloaded from it; it has no window. A bare number typed in answer to
  * options shown as numbered text is the option's text.
@@ -53,11 +55,18 @@ async function runCloudUpdate(
   const api = graphApi(credentials.token);
   const ref = { clientType: CHATAPP_CLIENT_TYPE, groupId: channel.groupId };
   if (update.kind === 'status') {
-    await recordStatus(deps, channel, update.recipient, {
+    const clientId = await recordStatus(deps, channel, update.recipient, {
       externalId: update.messageId,
       status: update.status,
       ...(update.error ? { error: update.error.text } : {}),
     });
+    // A free-form message refused as re-engagement: the API holds the client's window closed.
+    if (clientId !== null && update.error?.code === REENGAGEMENT_CODE)
+      await sql.run(closeWindow, {
+        clientId,
+        closedKey: WINDOW_CLOSED_KEY,
+        at: new Date(update.at * 1000).toISOString(),
+      });
     return void (await sql.run(end.done.statement, end.done.params));
   }
   // Read, and "typing…" until the bot's first answer (or 25 s): not waited for, and a refusal changes nothing.
@@ -142,12 +151,13 @@ async function runGatewayUpdate(
   );
 }
 
+/** Moves the reported message's status; answers the client's id, null for a number never written to. */
 async function recordStatus(
   deps: EngineDeps,
   channel: UpdateChannel,
   platformId: string,
   report: Omit<Parameters<typeof recordDeliveryStatus>[1], 'projectId' | 'clientId'>,
-) {
+): Promise<number | null> {
   const client = await deps.db.client.findFirst({
     where: {
       projectId: channel.projectId,
@@ -157,8 +167,9 @@ async function recordStatus(
     },
     select: { id: true },
   });
-  if (client)
-    await recordDeliveryStatus(deps, { projectId: channel.projectId, clientId: client.id, ...report });
+  if (!client) return null;
+  await recordDeliveryStatus(deps, { projectId: channel.projectId, clientId: client.id, ...report });
+  return client.id;
 }
 
 type Downloaded = { bytes: Uint8Array; mime?: string };
@@ -184,7 +195,7 @@ async function storeFiles<F extends CloudAttachment | GatewayAttachment>(
     const ref = await storeFile(deps.db, {
       projectId: channel.projectId,
       clientId: client.id,
-      name: file.name ?? `${file.type}-${key.replace(/\W/g, '').slice(-12)}${extensionOf(file.mime)}`,
+      name: file.name ?? `${file.type}-${key.replace(/\W/g, '').slice(-12)}${extensionOfType(file.mime)}`,
       mimeType: got.mime ?? file.mime,
       bytes: got.bytes,
       uploadKey: `chatapp:${key}`,
@@ -211,17 +222,6 @@ async function gatewayFile(api: GatewayApi, file: GatewayAttachment): Promise<Do
     throw new Error(`the file ${file.url} could not be downloaded from the gateway: ${got.description}`);
   return { bytes: got.result.bytes };
 }
-
-const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': '.jpg',
-  'image/png': '.png',
-  'image/webp': '.webp',
-  'video/mp4': '.mp4',
-  'audio/ogg': '.ogg',
-  'audio/mpeg': '.mp3',
-  'application/pdf': '.pdf',
-};
-const extensionOf = (mime: string) => EXTENSIONS[mime.split(';')[0].trim()] ?? '';
 
 export const chatappInbound: InboundProcessor<ChatappUpdate> = {
   kind: 'chatapp',

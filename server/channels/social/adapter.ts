@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { retryPause } from '@/lib/channels/retry';
+import { heldRetryAt, retryPause } from '@/lib/channels/retry';
 import {
   type InstagramMessage,
   renderInstagramMessage,
@@ -27,30 +27,62 @@ import { checkSubscription } from './subscription';
  * message with its sender member) goes with the HUMAN_AGENT tag within 7 days; anything
  * else fails with the rule named, unsent (lib/social/instagram-window), unless the person
  * commented on the account's post: the first message then goes as the comment's one private
- * reply (text only), within 7 days of the comment. A rate limit (4, 613),
- * a 5xx or a lost connection is tried again with growing pauses within
- * BLOCKBOT_SOCIAL_RETRY_SECONDS; a refusal never is; a refused token is the channel's last error.
+ * reply (text only), within 7 days of the comment. Meta's throttling (4, 17, 32, 341, 613),
+ * an outage (a 5xx, code 1 or 2) or a lost connection is tried again in the process with growing
+ * pauses for the first BLOCKBOT_SOCIAL_RETRY_SECONDS of a send, then held (the outbox keeps it
+ * queued and hands it back later, 15 s, 30 s, … up to 30 min apart, the client's later messages
+ * behind it) until BLOCKBOT_SOCIAL_HOLD_HOURS after it was queued, then fails; a held try that
+ * finds the window closed fails with the rule named. A refusal is never tried again; a refused
+ * token is the channel's last error.
  */
 
-type Outcome = { ok: true; messageId?: string } | { ok: false; error: string; invalidToken: boolean };
+type Outcome =
+  | { ok: true; messageId?: string }
+  | { ok: false; error: string; invalidToken: boolean; retryAt?: Date };
 
-async function sendOne(api: GraphApi, accountId: string, body: Record<string, unknown>): Promise<Outcome> {
+async function sendOne(
+  api: GraphApi,
+  accountId: string,
+  body: Record<string, unknown>,
+  context: SendContext,
+): Promise<Outcome> {
   const started = Date.now();
-  const within = getEnv().BLOCKBOT_SOCIAL_RETRY_SECONDS * 1000;
+  // The first seconds in the process, on a send's first try only: a held try is already late.
+  const within = context.attempt ? 0 : getEnv().BLOCKBOT_SOCIAL_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
     const result = await api.post<{ recipient_id?: string; message_id?: string }>(
       `${accountId}/messages`,
       body,
     );
     if (result.ok) return { ok: true, messageId: result.result.message_id };
-    const retry = result.reason === 'rate_limited' || result.reason === 'unavailable';
-    const pause = retry ? retryPause(attempt, Date.now() - started, within) : null;
+    const transient = result.reason === 'rate_limited' || result.reason === 'unavailable';
+    const pause = transient ? retryPause(attempt, Date.now() - started, within) : null;
     if (pause !== null) {
       await sleep(pause);
       continue;
     }
+    if (transient) return held(result.description, context);
     return { ok: false, error: result.description, invalidToken: result.reason === 'invalid_token' };
   }
+}
+
+/** Meta's trouble past the first seconds: the send held until its next try, or failed past the horizon. */
+function held(error: string, context: SendContext): Outcome {
+  const hours = getEnv().BLOCKBOT_SOCIAL_HOLD_HOURS;
+  const now = new Date();
+  const retryAt = heldRetryAt(context.attempt ?? 0, context.queuedAt ?? now, now, hours * 3600_000);
+  if (retryAt)
+    return {
+      ok: false,
+      error: `Instagram could not take it yet (tried again later): ${error}`,
+      invalidToken: false,
+      retryAt,
+    };
+  return {
+    ok: false,
+    error: hours ? `Instagram could not take it within ${hours} hours: ${error}` : error,
+    invalidToken: false,
+  };
 }
 
 /** Whether the message being sent is an operator's reply (the outbox's key names the message). */
@@ -87,7 +119,7 @@ async function send(
   const { accountId, token } = socialCredentials(channel);
   const api = instagramApi(token);
   const post = async (body: Record<string, unknown>) =>
-    graphPartOutcome(db, channel.id, 'the account', await sendOne(api, accountId, body));
+    graphPartOutcome(db, channel.id, 'the account', await sendOne(api, accountId, body, context));
   if (rule.ok) {
     const { messagingType } = rule;
     const tag = rule.messagingType === 'MESSAGE_TAG' ? { tag: rule.tag } : {};
@@ -108,6 +140,7 @@ async function send(
 
 export const socialChannel: ChannelAdapter = {
   clientType: SOCIAL_CLIENT_TYPE,
+  holdsSends: true,
   send,
   async call(projectId, fn, args, context) {
     if (fn === 'check_social_subscription') {

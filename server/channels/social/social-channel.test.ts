@@ -6,6 +6,7 @@ import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { LAST_MESSAGE_KEY } from '@/lib/social/instagram-window';
 import type { PrismaClient } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
+import { sweepOutbox } from '@/server/engine/outbox';
 import { replyToClient } from '@/server/inbox/operator-reply';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
@@ -52,7 +53,9 @@ const connect = (a: FakeAccount) =>
 beforeAll(async () => {
   fake = await startFakeInstagram();
   app = await useChatappTestApp(tmp, {
-    BLOCKBOT_SOCIAL_RETRY_SECONDS: '10',
+    // A send's first try waits out 3.5 s of trouble in the process (0.5, 1, 2), then is held.
+    BLOCKBOT_SOCIAL_RETRY_SECONDS: '5',
+    BLOCKBOT_SOCIAL_HOLD_HOURS: '24',
     BLOCKBOT_SOCIAL_API_ROOT: `${fake.url}/${fake.version}`,
   });
   ({ db, owner, projectId } = app);
@@ -170,7 +173,7 @@ describe('a person writing to the account', () => {
     expect(welcome).toMatchObject({
       messagingType: 'RESPONSE',
       message: {
-        text: 'Welcome! Pay now?',
+        text: 'Welcome! Pay now?\n\n1. Yes\n2. No',
         quick_replies: [
           { content_type: 'text', title: 'Yes', payload: 'Yes' },
           { content_type: 'text', title: 'No', payload: 'No' },
@@ -205,6 +208,19 @@ describe('a person writing to the account', () => {
       postback: { title: 'Get started', payload: 'GET_STARTED' },
     });
     await waitFor(async () => textsTo(ann).at(-1) === 'Started from the menu', 'the answer to the postback');
+  });
+
+  it('shows the options on desktop Instagram too, which shows no quick replies; a typed number answers', async () => {
+    const dan = fake.addUser();
+    await fake.sendInbound(account.accountId, dan.igsid, { text: 'hello' });
+    await waitFor(async () => textsTo(dan).length === 1, 'the welcome');
+    const welcome = 'Welcome! Pay now?\n\n1. Yes\n2. No';
+    expect(fake.seenOn(account.accountId, dan.igsid, 'phone')).toEqual([
+      { text: welcome, buttons: ['Yes', 'No'] },
+    ]);
+    expect(fake.seenOn(account.accountId, dan.igsid, 'desktop')).toEqual([{ text: welcome, buttons: [] }]);
+    await fake.sendInbound(account.accountId, dan.igsid, { text: '1' });
+    await waitFor(async () => textsTo(dan).at(-1) === 'Paid, thank you', 'the answer to 1');
   });
 
   it('shows 14 options as numbered text, and takes a typed number as its option', async () => {
@@ -399,7 +415,9 @@ describe('a comment on the account’s post', () => {
     const [incoming] = await historyOf(ivy, 'in');
     expect(incoming.text).toBe('how much is it?');
 
-    // One private reply per comment: the next message has no window to go in.
+    // One private reply per comment: the next message has no window to go in. (Recorded as sent
+    // once the adapter has let the comment go, which it does after Instagram's answer.)
+    await waitFor(async () => (await historyOf(ivy))[0]?.status === 'sent', 'the private reply recorded');
     const again = await socialChannel.send(
       { id: client.id, projectId, platformId: ivy.igsid, groupId: 'pizza_place', clientType: 10 },
       { text: 'Anything else?', attachments: [], buttons: null, blockId: null },
@@ -425,7 +443,149 @@ describe('a comment on the account’s post', () => {
   });
 });
 
+/** A person who wrote to the account (their answer came), as a target of the adapter's send. */
+async function wroteToUs(u: FakeUser) {
+  await fake.sendInbound(account.accountId, u.igsid, { text: 'Yes' });
+  await waitFor(async () => textsTo(u).length === 1, 'the answer');
+  const client = await clientOf(u);
+  return { id: client.id, projectId, platformId: u.igsid, groupId: 'pizza_place', clientType: 10 };
+}
+
+describe('a long text', () => {
+  it('reaches a person whole when it is Russian: split by the API’s 1,000 bytes, not characters', async () => {
+    const lev = fake.addUser();
+    const target = await wroteToUs(lev);
+    // 1,407 characters: cut at 1,000 characters, the first part alone is 1,774 bytes, refused.
+    const text = 'Спасибо за ваш заказ! '.repeat(64).trim();
+    const sent = await socialChannel.send(
+      target,
+      { text, attachments: [], buttons: null, blockId: null },
+      { db },
+    );
+    expect(sent).toMatchObject({ delivered: true });
+    const parts = textsTo(lev).slice(1);
+    expect(parts.length).toBe(3);
+    expect(parts.join(' ')).toBe(text);
+  });
+});
+
+describe('Meta in trouble for hours', () => {
+  const outboxOf = async (messageId: bigint) =>
+    db.outbox.findFirstOrThrow({ where: { messageId, kind: 'send' } });
+  /** The held sends' time comes (as if their pause had passed), and the sweeper takes them. */
+  async function timePasses(...messageIds: bigint[]) {
+    await db.outbox.updateMany({
+      where: { messageId: { in: messageIds }, kind: 'send', state: 'held' },
+      data: { claimedUntil: new Date(Date.now() - 1000) },
+    });
+    await sweepOutbox(await getEngineDeps());
+  }
+  const heldAnswer = (u: FakeUser, count: number) =>
+    waitFor(async () => {
+      const rows = await historyOf(u);
+      return rows.length === count && rows.every((r) => r.status === 'queued' && r.error) ? rows : null;
+    }, `${count} answers held`);
+
+  it('keeps the answers queued through an outage, tries again with growing pauses, and sends them in order when Meta is back', async () => {
+    const oli = fake.addUser();
+    fake.trouble = { code: 2, times: Number.POSITIVE_INFINITY };
+    try {
+      await fake.sendInbound(account.accountId, oli.igsid, { text: 'Yes' });
+      const [first] = await heldAnswer(oli, 1);
+      expect(first.error).toContain('Instagram could not take it yet');
+      expect(first.error).toContain('An unexpected error has occurred');
+      const row = await outboxOf(first.id);
+      expect(row.state).toBe('held');
+      // The next try 15 s after this one, not in a loop.
+      expect(row.claimedUntil?.getTime()).toBeGreaterThan(Date.now() + 5_000);
+      // Their next message's answer waits behind it, untried.
+      const calls = fake.calls.length;
+      await fake.sendInbound(account.accountId, oli.igsid, { text: 'sizes' });
+      const [, second] = await heldAnswer(oli, 2);
+      const sends = fake.calls.slice(calls).filter((c) => (c.body as { message?: unknown }).message);
+      expect(sends).toEqual([]);
+
+      // Still down at the next try: held again, a longer pause.
+      await timePasses(first.id);
+      const again = await outboxOf(first.id);
+      expect(again).toMatchObject({ state: 'held', attempts: 1 });
+      expect(again.claimedUntil?.getTime()).toBeGreaterThan(Date.now() + 20_000);
+      expect((await historyOf(oli)).map((m) => m.status)).toEqual(['queued', 'queued']);
+
+      fake.trouble = null;
+      await timePasses(first.id, second.id);
+      await waitFor(
+        async () => (await historyOf(oli)).every((m) => m.status === 'sent'),
+        'both answers sent',
+      );
+      expect(textsTo(oli)).toEqual(['Paid, thank you', expect.stringContaining('14. Size 14')]);
+      expect((await historyOf(oli)).map((m) => m.error)).toEqual([null, null]);
+    } finally {
+      fake.trouble = null;
+    }
+  });
+
+  it('fails a send Meta could not take within BLOCKBOT_SOCIAL_HOLD_HOURS of its queueing, naming the hours; one held past the window fails with its rule, unsent', async () => {
+    const pat = fake.addUser();
+    fake.trouble = { code: 17, times: Number.POSITIVE_INFINITY };
+    try {
+      await fake.sendInbound(account.accountId, pat.igsid, { text: 'Yes' });
+      const [held] = await heldAnswer(pat, 1);
+      await fake.sendInbound(account.accountId, pat.igsid, { text: 'sizes' });
+      const [, behind] = await heldAnswer(pat, 2);
+      // Queued a day and an hour ago, still refused: past the horizon.
+      await db.outbox.updateMany({
+        where: { messageId: held.id, kind: 'send' },
+        data: { createdAt: new Date(Date.now() - 25 * HOUR) },
+      });
+      await timePasses(held.id);
+      const [failed] = await waitFor(async () => {
+        const rows = await historyOf(pat);
+        return rows[0]?.status === 'failed' ? rows : null;
+      }, 'the answer failed');
+      expect(failed.error).toMatch(
+        /^Instagram could not take it within 24 hours: 17 \(#17\) User request limit reached/,
+      );
+      expect(await outboxOf(held.id)).toMatchObject({ state: 'done' });
+
+      // The one behind it is tried when its time comes, after the person's 24 hours: the rule.
+      const client = await clientOf(pat);
+      await db.clientChannelState.update({
+        where: { clientId_key: { clientId: client.id, key: LAST_MESSAGE_KEY } },
+        data: { value: new Date(Date.now() - 25 * HOUR).toISOString() },
+      });
+      const calls = fake.calls.length;
+      await timePasses(behind.id);
+      await waitFor(async () => (await historyOf(pat))[1]?.status === 'failed', 'the second failed');
+      expect((await historyOf(pat))[1].error).toContain('outside the 24-hour messaging window');
+      expect(fake.calls.length).toBe(calls);
+      expect(textsTo(pat)).toEqual([]);
+    } finally {
+      fake.trouble = null;
+    }
+  });
+});
+
 describe('failures', () => {
+  it('waits out each of Meta’s throttles (4, 17, 32, 613): tried again, delivered', async () => {
+    const max = fake.addUser();
+    const target = await wroteToUs(max);
+    for (const code of [4, 17, 32, 613] as const) {
+      fake.trouble = { code, times: 1 };
+      try {
+        const sent = await socialChannel.send(
+          target,
+          { text: `after ${code}`, attachments: [], buttons: null, blockId: null },
+          { db },
+        );
+        expect(sent).toMatchObject({ delivered: true });
+      } finally {
+        fake.trouble = null;
+      }
+    }
+    expect(textsTo(max).slice(1)).toEqual(['after 4', 'after 17', 'after 32', 'after 613']);
+  });
+
   it('waits out the API’s rate limit (613) and records a refused token on the channel', async () => {
     const gus = fake.addUser();
     await fake.sendInbound(account.accountId, gus.igsid, { text: 'Yes' });

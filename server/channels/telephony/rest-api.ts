@@ -1,3 +1,4 @@
+import { retryAfterSeconds } from '@/lib/retry-after';
 import { jsonInit, SafeHttpError, safeFetch } from '@/server/http';
 
 /**
@@ -86,12 +87,12 @@ function answerOf<T>(status: number, text: string, headers: Record<string, strin
         : status === 429 || status === 480 || status >= 500
           ? 'unavailable'
           : 'refused';
-  const retryAfter = Number(headers['retry-after']);
+  const retryAfter = status === 429 ? retryAfterSeconds(headers['retry-after'], new Date()) : undefined;
   return {
     ok: false,
     status,
     reason,
     description,
-    ...(status === 429 && retryAfter >= 0 && { retryAfterMs: retryAfter * 1000 }),
+    ...(retryAfter !== undefined && { retryAfterMs: retryAfter * 1000 }),
   };
 }

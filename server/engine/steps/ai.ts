@@ -1,4 +1,5 @@
 import type { BlockAi } from '@/lib/ai/block-ai';
+import { describeParameters } from '@/lib/ai/chat-parameters';
 import {
   type ArrowOption,
   arrowChoicePrompt,
@@ -64,7 +65,7 @@ export async function runAiCall(
     { db: run.db, project: run.project, now: run.deps.now, maxMs: aiTimeLeft(run), onText: drafts?.onText },
     request,
   );
-  drafts?.end();
+  drafts?.end(!outcome.ok);
   if (outcome.ok)
     run.note('ai', {
       ...where,
@@ -72,6 +73,8 @@ export async function runAiCall(
       model: outcome.model,
       inputTokens: outcome.usage.inputTokens,
       outputTokens: outcome.usage.outputTokens,
+      ...(outcome.usage.estimated && { estimatedTokens: true }),
+      ...(outcome.learned && { learned: describeParameters(outcome.parameters) }),
       ms: outcome.ms,
       answer: outcome.text.slice(0, 10_000),
       ...(outcome.toolCalls?.length && { toolCalls: outcome.toolCalls.map((c) => c.name) }),

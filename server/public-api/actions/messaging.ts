@@ -25,7 +25,14 @@ function extraVariables(raw: Record<string, unknown>, known: readonly string[]):
 
 async function runEvent(ctx: ApiContext, clientId: number, event: EngineEvent) {
   const result = await handleEvent(await getEngineDeps(), ctx.projectId, { clientId }, event);
-  return { client_id: clientId, message_id: result.currentBlockId, sent: result.messages.length };
+  // A message its channel holds (a chat-app session not working) is not sent yet: `queued`.
+  const queued = result.messages.filter((m) => m.held).length;
+  return {
+    client_id: clientId,
+    message_id: result.currentBlockId,
+    sent: result.messages.length - queued,
+    ...(queued ? { queued } : {}),
+  };
 }
 
 const callbackKnown = ['client_id', 'client_email', 'client_phone', 'message'] as const;

@@ -375,6 +375,24 @@ describe('the fake Cloud API: the window, blocks and rate limits', () => {
     });
   });
 
+  it('refuses a free-form message outside the window at once with 131047 when told to', async () => {
+    const to = '447700900031';
+    fake.reengagement = 'sync';
+    try {
+      const refused = await send({ to, type: 'text', text: { body: 'cold' } });
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { error: { code: 131047, message: '(#131047) Re-engagement message' } },
+      });
+      await userWrites(to);
+      expect((await send({ to, type: 'text', text: { body: 'warm' } })).status).toBe(200);
+    } finally {
+      fake.reengagement = 'status';
+    }
+    expect(fake.sent(shop.phoneNumberId, to).map((m) => m.payload.text)).toEqual([{ body: 'warm' }]);
+    await fake.flushStatuses();
+  });
+
   it('fails messages to a blocked recipient with 131026', async () => {
     const to = '447700900040';
     await userWrites(to);
@@ -408,7 +426,7 @@ describe('the fake Cloud API: the window, blocks and rate limits', () => {
     for (const r of recipients.slice(0, 5))
       expect((await send({ to: r, text: { body: 'x' } })).status).toBe(200);
     expect(await send({ to: recipients[5], text: { body: 'x' } })).toMatchObject({
-      status: 400,
+      status: 429,
       body: { error: { code: 130429, message: '(#130429) Rate limit hit' } },
     });
     clock += 1000;
@@ -503,6 +521,29 @@ describe('the fake Cloud API: read receipts, media, templates, the network', () 
         },
       },
     });
+    // A parameter may not carry a new line, a tab or more than four spaces in a row.
+    for (const text of ['two\nlines', 'a\ttab', 'five     spaces']) {
+      clock += 60_000;
+      const body = template('order_ready', 'en_US', 2);
+      body.template.components[0].parameters[1] = { type: 'text', text };
+      expect(await send(body)).toMatchObject({
+        status: 400,
+        body: {
+          error: {
+            code: 132018,
+            message: "(#132018) There's an issue with the parameters in your template",
+            error_data: {
+              details: 'Param text cannot have new-line/tab characters or more than 4 consecutive spaces',
+            },
+          },
+        },
+      });
+    }
+    clock += 60_000;
+    const four = template('order_ready', 'en_US', 2);
+    four.template.components[0].parameters[1] = { type: 'text', text: 'four    spaces' };
+    expect((await send(four)).status).toBe(200);
+    await fake.flushStatuses();
   });
 
   it('delivers statuses on its own with autoStatuses, and markDelivered on demand', async () => {

@@ -11,6 +11,19 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  * endpoints, the webhook subscription handshake, signed webhook deliveries (messages and
  * statuses), Graph-format errors with the Cloud API codes, the 24-hour customer service window,
  * the per-number throughput and the per-recipient pair rate limit. Every request is recorded.
+ * Behaviours a business meets, each with its source (Meta's "WhatsApp error codes" page, which
+ * says an error comes back synchronously, as a webhook, or both; and its pages on templates and
+ * throughput):
+ * - a free-form message outside the customer service window is refused with 131047 "Re-engagement
+ *   message": accepted, then a `failed` status webhook (`reengagement: 'status'`, the usual), or
+ *   at once as a 400 (`reengagement: 'sync'`);
+ * - a template's text parameter with a new line, a tab or more than four spaces in a row is
+ *   refused at once: 400, 132018 "There's an issue with the parameters in your template", details
+ *   "Param text cannot have new-line/tab characters or more than 4 consecutive spaces" (as Meta
+ *   answers it in the field; its template guidelines forbid the same in a template's text);
+ * - a number over its throughput is refused with 130429 "Rate limit hit" (HTTP 429), a pair of
+ *   numbers over its rate with 131056 (HTTP 400);
+ * - a template's parameter count must match (132000), an unknown or unapproved template is 132001.
  */
 
 export interface FakeLimits {
@@ -134,6 +147,11 @@ export interface FakeCloudApi {
   deliveries: WebhookDelivery[];
   /** The limits in force; a test may change them (null: none). */
   limits: FakeLimits | null;
+  /**
+   * How a free-form message outside the window is refused: accepted, then failed by a status
+   * webhook (`status`, as Meta usually does), or at once with a 400 (`sync`).
+   */
+  reengagement: 'status' | 'sync';
   addNumber(input?: Partial<FakeNumber>): FakeNumber;
   number(phoneNumberId: string): FakeNumber;
   /**
@@ -185,6 +203,8 @@ export interface FakeCloudApi {
 }
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
+const REENGAGEMENT =
+  'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
 const MAX_BODY = 5 * 1024 * 1024;
 const ERROR_HREF = 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/';
 const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'] as const;
@@ -523,7 +543,7 @@ export async function startFakeCloudApi(
     const at = now();
     n.sends = n.sends.filter((t) => t > at - 1000);
     if (n.sends.length >= limits.perSecond)
-      throw cloudError(400, 130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
+      throw cloudError(429, 130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
     const pair = n.pairs.get(to) ?? { tat: Number.NEGATIVE_INFINITY, burstStart: at, burstCount: 0 };
     if (pair.tat <= at) {
       // Paid up: this send starts a new burst.
@@ -633,6 +653,16 @@ export async function startFakeCloudApi(
         'Number of parameters does not match the expected number of params',
         `body: number of localizable_params (${given}) does not match the expected number of params (${found.bodyParams})`,
       );
+    for (const parameter of body?.parameters ?? []) {
+      const text = (parameter as { type?: unknown; text?: unknown }).text;
+      if (typeof text === 'string' && /[\n\t]| {5}/.test(text))
+        throw cloudError(
+          400,
+          132018,
+          "There's an issue with the parameters in your template",
+          'Param text cannot have new-line/tab characters or more than 4 consecutive spaces',
+        );
+    }
   }
 
   function checkMessage(n: NumberState, body: Record<string, unknown>, type: string): void {
@@ -737,12 +767,10 @@ export async function startFakeCloudApi(
       message.failure = statusError(131026, 'Message undeliverable', 'Message Undeliverable.');
     else if (type !== 'template') {
       const last = n.lastInbound.get(to);
-      if (last === undefined || at - last > WINDOW_MS)
-        message.failure = statusError(
-          131047,
-          'Re-engagement message',
-          'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
-        );
+      if (last === undefined || at - last > WINDOW_MS) {
+        if (api.reengagement === 'sync') throw cloudError(400, 131047, 'Re-engagement message', REENGAGEMENT);
+        message.failure = statusError(131047, 'Re-engagement message', REENGAGEMENT);
+      }
     }
     messages.set(message.id, message);
     sentList.push(message);
@@ -953,6 +981,7 @@ export async function startFakeCloudApi(
     calls,
     deliveries,
     limits,
+    reengagement: 'status',
     addNumber(input = {}) {
       counter++;
       const n: NumberState = {

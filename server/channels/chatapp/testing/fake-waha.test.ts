@@ -233,7 +233,11 @@ describe('422s', () => {
       const res = await fetch(`${core.url}/api/sendImage`, {
         method: 'POST',
         headers: { 'x-api-key': core.apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ session: 'default', chatId: '2@c.us', file: { url: 'https://x.test/a.png' } }),
+        body: JSON.stringify({
+          session: 'default',
+          chatId: '2@c.us',
+          file: { url: 'https://x.test/a.png', mimetype: 'image/png' },
+        }),
       });
       expect(res.status).toBe(422);
       expect(await res.json()).toEqual({
@@ -258,6 +262,19 @@ describe('422s', () => {
     expect(plus.status).toBe(201);
     expect(plus.body).toMatchObject({ hasMedia: true, body: 'invoice', fromMe: true, to: '2@c.us' });
     expect(fake.sent.at(-1)).toMatchObject({ kind: 'file', text: 'invoice', file: { filename: 'a.pdf' } });
+  });
+
+  it('refuses a file by link without its type, as WAHA’s RemoteFile requires it', async () => {
+    const name = await workingSession();
+    const sentBefore = fake.sent.length;
+    const untyped = await api('/api/sendFile', {
+      body: { session: name, chatId: '2@c.us', file: { url: 'https://x.test/a.pdf', filename: 'a.pdf' } },
+    });
+    expect(untyped).toEqual({
+      status: 400,
+      body: { statusCode: 400, message: ['file.mimetype should not be empty'], error: 'Bad Request' },
+    });
+    expect(fake.sent).toHaveLength(sentBefore);
   });
 });
 

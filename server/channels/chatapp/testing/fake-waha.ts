@@ -11,7 +11,12 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  * documentation and its NestJS controllers: sessions with their status machine, the QR, the
  * chatting and contacts calls a bot makes, media downloads, and the webhooks WAHA sends (signed
  * with HMAC-SHA512 when a key is configured). Errors are NestJS bodies with WAHA's status codes.
- * Every request is recorded.
+ * Every request is recorded. Behaviours a bot meets, each with its source:
+ * - a file by link is a `RemoteFile` whose `mimetype` is required, `filename` optional
+ *   (WAHA's src/structures/files.dto.ts; its send-messages docs): a file without a type is a 400;
+ * - a send, seen or typing call on a session that is not WORKING is a 422 "Session status is not
+ *   as expected" naming the status (WAHA's SessionManager waitUntilStatus);
+ * - WAHA Core sends no files: a 422 "available only in Plus version" (waha.devlike.pro, Plus).
  */
 
 export type WahaStatus = 'STOPPED' | 'STARTING' | 'SCAN_QR_CODE' | 'WORKING' | 'FAILED';
@@ -31,7 +36,7 @@ export interface WahaSentMessage {
   kind: 'text' | 'image' | 'file';
   /** The text, or the caption of a media message ('' when none). */
   text: string;
-  file?: { url: string; mimetype?: string; filename?: string };
+  file?: { url: string; mimetype: string; filename?: string | null };
   replyTo?: string;
 }
 
@@ -76,6 +81,8 @@ export interface FakeWaha {
    * request is processed.
    */
   intercept: ((request: InterceptedWahaRequest) => Interception | Promise<Interception>) | null;
+  /** The edition: Core refuses files (a test may change it). */
+  tier: 'CORE' | 'PLUS';
   calls: RecordedWahaCall[];
   /** Every accepted sendText/sendImage/sendFile, in order. */
   sent: WahaSentMessage[];
@@ -192,7 +199,7 @@ const sendTextSchema = z.object({
 const sendFileSchema = z.object({
   session: sessionName,
   chatId,
-  file: z.object({ url, mimetype: z.string().optional(), filename: z.string().optional() }),
+  file: z.object({ url, mimetype: z.string(), filename: z.string().nullish() }),
   caption: z.string().max(MAX_TEXT).nullish(),
   reply_to: z.string().nullish(),
 });
@@ -316,7 +323,6 @@ export async function startFakeWaha(
   options: { apiKey?: string; tier?: 'CORE' | 'PLUS' } = {},
 ): Promise<FakeWaha> {
   const apiKey = options.apiKey ?? `waha-${hex32()}`;
-  const tier = options.tier ?? 'PLUS';
   const sessions = new Map<string, SessionState>();
   const registered = new Set<string>();
   const calls: RecordedWahaCall[] = [];
@@ -347,7 +353,7 @@ export async function startFakeWaha(
       me: s.me,
       payload,
       engine: ENGINE,
-      environment: { version: WAHA_VERSION, engine: ENGINE, tier },
+      environment: { version: WAHA_VERSION, engine: ENGINE, tier: api.tier },
     };
   }
 
@@ -579,7 +585,7 @@ export async function startFakeWaha(
         const request = validated(sendFileSchema, body);
         const s = working(request.session);
         // In WAHA Core the engine refuses media sends once the session is found working.
-        if (tier === 'CORE') throw nestError(422, PLUS_ONLY);
+        if (api.tier === 'CORE') throw nestError(422, PLUS_ONLY);
         const message: Omit<WahaSentMessage, 'id'> = {
           session: s.name,
           chatId: request.chatId,
@@ -687,6 +693,7 @@ export async function startFakeWaha(
     url: base,
     apiKey,
     intercept: null,
+    tier: options.tier ?? 'PLUS',
     calls,
     sent,
     onCall(listener) {

@@ -2,7 +2,13 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeAccount, type FakeInstagram, type FakeUser, startFakeInstagram } from './fake-instagram';
+import {
+  type FakeAccount,
+  type FakeInstagram,
+  type FakeUser,
+  startFakeInstagram,
+  TROUBLE,
+} from './fake-instagram';
 
 /** The fake speaks the Instagram messaging API as documented: its limits, window and errors. */
 
@@ -96,6 +102,13 @@ describe('the fake Instagram API', () => {
     });
     const tooLong = await send({ text: 'x'.repeat(1001) });
     expect(tooLong.body.error).toMatchObject({ code: 100, message: expect.stringContaining('1000') });
+    // Bytes, not characters: 500 Cyrillic letters are 1,000 bytes, 501 are over.
+    expect((await send({ text: 'ж'.repeat(500) })).status).toBe(200);
+    expect(await send({ text: 'ж'.repeat(501) })).toMatchObject({
+      status: 400,
+      body: { error: { code: 100, type: 'OAuthException', message: expect.stringContaining('1000 bytes') } },
+    });
+    expect((await send({ text: '😀'.repeat(251) })).body.error).toMatchObject({ code: 100 });
     const tooMany = await send({
       text: 'x',
       quick_replies: Array.from({ length: 14 }, (_, i) => ({
@@ -163,5 +176,18 @@ describe('the fake Instagram API', () => {
     } finally {
       fake.perSecond = null;
     }
+  });
+
+  it('answers its trouble to the next sends: throttling 400 (4, 17, 32, 613), outages 500 (1, 2), transient', async () => {
+    for (const code of [4, 17, 32, 613, 1, 2] as const) {
+      fake.trouble = { code, times: 1 };
+      expect(await send({ text: 'hi' })).toMatchObject({
+        status: code < 4 ? 500 : 400,
+        body: { error: { code, type: 'OAuthException', is_transient: true, message: TROUBLE[code][1] } },
+      });
+      expect((await send({ text: 'hi' })).status).toBe(200);
+    }
+    expect(fake.trouble).toEqual({ code: 2, times: 0 });
+    fake.trouble = null;
   });
 });

@@ -7,7 +7,7 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  * The Instagram messaging API (Meta's Graph API) on 127.0.0.1 for tests, written from Meta's
  * published documentation: `GET /{version}/{ig-user-id}?fields=username,name` (the account),
  * `POST /{version}/{ig-user-id | me}/messages` with a Bearer token and its limits (a text of
- * 1,000 characters, 13 quick replies of 20-character titles, attachments by URL; sender actions), the 24-hour
+ * 1,000 bytes, 13 quick replies of 20-character titles, attachments by URL; sender actions), the 24-hour
  * window and the HUMAN_AGENT tag's 7 days (code 10, subcode 2534022, as the API answers), a
  * recipient who never wrote (100, 2534014), token errors (190), the app's rate limit (613),
  * `POST /me/subscribed_apps`, the User Profile API (`GET /{igsid}?fields=…` with
@@ -17,6 +17,31 @@ import { type Interception, interrupted } from '@/server/testing/intercepted';
  * reply (`recipient: {comment_id}`, text only, within 7 days; the second's error code is the
  * fake's own guess, 10 with subcode 2534023). Files it serves stand for Instagram's CDN.
  * Every request is recorded.
+ *
+ * Sources of what the answers are:
+ * - the text's limit is 1,000 **bytes** of UTF-8, not characters, as exileum/meta-mcp#251
+ *   enforces it ("max 1000 UTF-8 bytes per Meta's Instagram Messaging API") and the
+ *   instagram_connect gem's Media::Limits notes it ("BYTES, not characters … Meta rejects the
+ *   whole send"; rubydoc.info/gems/instagram_connect); past it the whole message is refused as a parameter error: 400, code 100,
+ *   OAuthException, worded as the Send API words a text over its length (nyaruka/rapidpro#644:
+ *   "Length of param message[text] must be less or equal to …"; the exact words are the fake's);
+ * - throttling (`trouble` 4, 17, 32, 613; `perSecond` answers 613): Meta's rate-limiting page
+ *   (developers.facebook.com/docs/graph-api/overview/rate-limiting) lists application (4),
+ *   account (17), page (32) and custom (613) throttling, and its error-handling page
+ *   (developers.facebook.com/docs/graph-api/guides/error-handling) says to wait and retry them;
+ *   each answered 400, OAuthException, `is_transient: true`, in the words seen in the wild:
+ *   "(#4) Application request limit reached" (dearhive/MashShare#70), "(#17) User request limit
+ *   reached" (hellowin/kanca#225), "(#613) Calls to this api have exceeded the rate limit."; 32's
+ *   "(#32) Page request limit reached" is worded after them;
+ * - what a person sees on desktop (`seenOn`): no quick replies, as Meta's Quick Replies page for
+ *   Instagram says ("This feature is currently not available on desktop"); its Button and
+ *   Generic Template pages say the same of templates ("not available in the web version"), so
+ *   the fake takes none (an attachment's type is image, video, audio or file);
+ * - outages (`trouble` 1, 2): the error-handling page's "API Unknown" (1, "possibly a temporary
+ *   issue due to downtime") and "API Service" (2, "temporary issue due to downtime"), answered
+ *   500; 2's words and `is_transient` as Meta answered them for about an hour in
+ *   facebook/facebook-java-business-sdk#319 ("An unexpected error has occurred. Please retry your
+ *   request later.").
  */
 
 export const FAKE_VERSION = 'v21.0';
@@ -51,6 +76,14 @@ export interface SentMessage {
   at: number;
 }
 
+/** One message as a person's device shows it. */
+export interface Seen {
+  text?: string;
+  /** Buttons to tap: the quick replies' titles, on the phone only. */
+  buttons: string[];
+  attachment?: unknown;
+}
+
 export interface RecordedCall {
   method: string;
   path: string;
@@ -77,6 +110,11 @@ export interface FakeInstagram {
   intercept: ((request: { method: string; path: string; body: unknown }) => Interception) | null;
   /** Calls an account's token may make in any second before 613 (null: no limit). */
   perSecond: number | null;
+  /**
+   * Meta in trouble: the next `times` sends (`POST …/messages`) are answered this code's error
+   * (Infinity: until set back to null), a throttle or an outage.
+   */
+  trouble: { code: TroubleCode; times: number } | null;
   subscribedFields: Map<string, string>;
   /** The sender actions (typing_on, mark_seen) the account sent, in order. */
   senderActions: { recipient: string; action: string }[];
@@ -108,6 +146,11 @@ export interface FakeInstagram {
   ): Promise<{ status: number; body: string }>;
   /** What the account sent a person, in order. */
   sent(accountId: string, igsid: string): SentMessage[];
+  /**
+   * What the person sees of it on their device: the phone shows texts with their quick replies
+   * (as buttons) and attachments; desktop Instagram and the web show no quick replies.
+   */
+  seenOn(accountId: string, igsid: string, device: 'phone' | 'desktop'): Seen[];
   /** Serves bytes at an address standing for Instagram's CDN. */
   addFile(bytes: Uint8Array, mimeType: string): string;
   close(): Promise<void>;
@@ -133,10 +176,31 @@ const failure = (status: number, code: number, message: string, subcode?: number
   });
 const param = (message: string, subcode?: number) => failure(400, 100, message, subcode);
 
-export const TEXT_LIMIT = 1000;
+/** A text's limit, in UTF-8 bytes (not characters). */
+export const TEXT_LIMIT_BYTES = 1000;
 export const QUICK_REPLIES_LIMIT = 13;
 export const TITLE_LIMIT = 20;
 const DAY = 24 * 3600_000;
+
+/** Meta's answers when it is in trouble (sources in the header): its status and message by code. */
+export const TROUBLE = {
+  4: [400, '(#4) Application request limit reached'],
+  17: [400, '(#17) User request limit reached'],
+  32: [400, '(#32) Page request limit reached'],
+  613: [400, '(#613) Calls to this api have exceeded the rate limit.'],
+  1: [500, 'An unknown error has occurred.'],
+  2: [500, 'An unexpected error has occurred. Please retry your request later.'],
+} as const satisfies Record<number, readonly [number, string]>;
+export type TroubleCode = keyof typeof TROUBLE;
+
+const troubleFailure = (code: TroubleCode) =>
+  new GraphFailure(TROUBLE[code][0], {
+    message: TROUBLE[code][1],
+    type: 'OAuthException',
+    is_transient: true,
+    code,
+    fbtrace_id: fbtrace(),
+  });
 
 export async function startFakeInstagram(
   options: {
@@ -170,14 +234,7 @@ export async function startFakeInstagram(
       const times = (callTimes.get(account.accountId) ?? []).filter((t) => t > Date.now() - 1000);
       times.push(Date.now());
       callTimes.set(account.accountId, times);
-      if (times.length > api.perSecond)
-        throw failure(
-          400,
-          613,
-          'Calls to this api have exceeded the rate limit.',
-          undefined,
-          'OAuthException',
-        );
+      if (times.length > api.perSecond) throw troubleFailure(613);
     }
     return account;
   }
@@ -196,8 +253,10 @@ export async function startFakeInstagram(
       return { attachment: a };
     }
     if (typeof m.text !== 'string' || !m.text) throw param('(#100) The parameter message[text] is required');
-    if (m.text.length > TEXT_LIMIT)
-      throw param(`(#100) Length of param message[text] must be less than or equal to ${TEXT_LIMIT}`);
+    if (Buffer.byteLength(m.text, 'utf8') > TEXT_LIMIT_BYTES)
+      throw param(
+        `(#100) Length of param message[text] must be less than or equal to ${TEXT_LIMIT_BYTES} bytes`,
+      );
     const replies = m.quick_replies as
       | { content_type?: string; title?: string; payload?: string }[]
       | undefined;
@@ -293,8 +352,13 @@ export async function startFakeInstagram(
     const account = accountOf(req);
     const [, node, edge] = parts;
     const self = node === 'me' || node === account.accountId;
-    if (req.method === 'POST' && self && edge === 'messages')
+    if (req.method === 'POST' && self && edge === 'messages') {
+      if (api.trouble && api.trouble.times > 0) {
+        api.trouble.times--;
+        throw troubleFailure(api.trouble.code);
+      }
       return sendMessage(account, body as Record<string, unknown>);
+    }
     if (req.method === 'POST' && self && edge === 'subscribed_apps') {
       const fields = url.searchParams.get('subscribed_fields');
       if (!fields) throw param('(#100) The parameter subscribed_fields is required');
@@ -399,6 +463,7 @@ export async function startFakeInstagram(
     calls: [],
     intercept: null,
     perSecond: null,
+    trouble: null,
     subscribedFields: new Map(),
     senderActions: [],
     addAccount(input = {}) {
@@ -500,6 +565,12 @@ export async function startFakeInstagram(
     },
     deliver: (accountId, payload, opts = {}) => post(accountId, payload, opts.signature),
     sent: (accountId, igsid) => sends.filter((s) => s.accountId === accountId && s.recipient === igsid),
+    seenOn: (accountId, igsid, device) =>
+      api.sent(accountId, igsid).map(({ message: { text, quick_replies, attachment } }) => ({
+        ...(text !== undefined ? { text } : {}),
+        ...(attachment !== undefined ? { attachment } : {}),
+        buttons: device === 'phone' ? (quick_replies ?? []).map((r) => r.title) : [],
+      })),
     addFile(bytes, mimeType) {
       const id = `f${++counter}.${mimeType.split('/')[1] ?? 'bin'}`;
       files.set(id, { bytes, mimeType });

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ChannelPacing" ADD COLUMN     "slowMs" DOUBLE PRECISION,
+ADD COLUMN     "slowedAt" DOUBLE PRECISION;
