@@ -57,6 +57,8 @@ export const MAX_VOICE_OPTIONS = descriptorOfKind('telephony')?.capabilities.max
 export const MAX_SPOKEN_CHARS = 3000;
 /** Seconds a gather waits for the caller's answer. */
 export const GATHER_TIMEOUT_SECONDS = 8;
+/** How many times a question is asked again after the caller said nothing; the next silence hangs up. */
+export const SILENCE_REPEATS = 1;
 
 /** The options of a message's buttons, numbered as they are announced (the designer's rows in order). */
 export function voiceOptions(buttons: Buttons | null | undefined): Button[] {
@@ -224,9 +226,15 @@ export function deliveryOf(status: string): { status: 'delivered' | 'failed'; er
   return null;
 }
 
+/** A call (or a transfer's dial) that ended with nobody answering: busy, not answered, or failed. */
+export const unanswered = (status: string) =>
+  status === 'busy' || status === 'no-answer' || status === 'failed';
+
 /** The call events the bot receives as callbacks (`message_from_outside` 5). */
 export const CALL_EVENTS = {
   answered: 'call_answered',
   ended: 'call_ended',
   missed: 'call_missed',
+  /** A transfer's dial nobody answered: the flow may catch it, even while the bot is paused. */
+  transferFailed: 'call_transfer_failed',
 } as const;

@@ -74,6 +74,12 @@ const envSchema = z
      * error; 0: never held. At most 7 days: Instagram takes nothing later (HUMAN_AGENT's window).
      */
     BLOCKBOT_SOCIAL_HOLD_HOURS: z.coerce.number().min(0).max(168).default(24),
+    /**
+     * How long an outbound call jambonz could not place (a rate limit, no feature server free,
+     * a 5xx, a lost connection) stays queued and is tried again (a held send), in hours, before
+     * its message records the error; 0: never tried again.
+     */
+    BLOCKBOT_TELEPHONY_HOLD_HOURS: z.coerce.number().min(0).max(48).default(1),
     /** Key of messenger tokens at rest (32 bytes, hex or base64); generated in embedded mode. */
     BLOCKBOT_ENCRYPTION_KEY: optionalString,
     /** The mail server for invites, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; unset = links shown. */

@@ -132,7 +132,7 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
   for (const [name, value] of Object.entries(event.variables ?? {})) run.setVariable(name, value);
   if (event.channelState) run.setChannelState(event.channelState);
   run.note('event', { text: event.text, from });
-  if (run.paused) {
+  if (run.paused && !event.resumesBot) {
     // Stored (and delivered to the webhook) with the event; an operator answers it.
     run.note('paused', { text: event.text });
     return;
@@ -148,6 +148,11 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
       ? (arrows) => chooseArrow(run, { ...current, ai: current.ai! }, arrows, event.text)
       : undefined,
   );
+  if (!target && run.paused) {
+    // Caught by nothing: the conversation stays with the operators.
+    run.note('paused', { text: event.text });
+    return;
+  }
   if (!target) {
     // The assistant answers what the client wrote or said; a callback (a call's event, an
     // integrator's `callback`, an API message) is an event for the flow, not a question.
@@ -160,6 +165,7 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
   }
   const arrow = target.via === 'arrow' || target.via === 'ai_choice' ? target.arrow : undefined;
   if (arrow?.collectInto) run.setVariable(arrow.collectInto, event.text);
+  if (run.paused) run.resumeBot();
   await enterBlock(run, target.block, target.via, arrow?.id);
 }
 

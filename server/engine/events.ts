@@ -22,6 +22,12 @@ export type EngineEvent =
        * never the bot's variables); null removes a key.
        */
       channelState?: Record<string, string | null>;
+      /**
+       * A callback that hands the conversation back to the bot when the flow catches it (a
+       * call's transfer nobody answered): routed even while the bot is paused for the client;
+       * when it enters a block the pause ends, caught by nothing it leaves the pause as it is.
+       */
+      resumesBot?: boolean;
     }
   /** The API's `message` with `message_id`, or `message()` with an empty text: run the block fully. */
   | { type: 'enter_block'; blockId: number; messageFromOutside: number }

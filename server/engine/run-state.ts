@@ -13,7 +13,7 @@ import type { CrmStateKind, Plan, Prisma } from '@/server/db/generated/client';
 import { plainSql } from '@/server/db/raw-sql';
 import { createFormulaHost } from '@/server/engine/functions/formula-host';
 import { DomainError } from '@/server/errors';
-import { askForOperator } from '@/server/inbox/handoff';
+import { askForOperator, endPause } from '@/server/inbox/handoff';
 import { withSecrets } from '@/server/secrets/secret-http';
 import { loadSecrets } from '@/server/secrets/secret-service';
 import type { HttpClient } from './block-request';
@@ -235,6 +235,13 @@ export class RunState {
     this.#paused = true;
     const clientId = this.client.id;
     this.later((tx) => askForOperator(tx, clientId, at, pause));
+  }
+
+  /** The bot takes the conversation back (a callback it caught while paused): the pause ends with the event. */
+  resumeBot(): void {
+    this.#paused = false;
+    const clientId = this.client.id;
+    this.later((tx) => endPause(tx, clientId));
   }
 
   /**

@@ -103,6 +103,39 @@ describe('pausing the bot for a client', () => {
     expect(await bot.say('next')).toEqual(['Step two']);
   });
 
+  it('routes a callback that hands the conversation back (resumesBot): caught, the pause ends; caught by nothing, it stays', async () => {
+    const bot = await h.bot({
+      blocks: [
+        start(1, 'Welcome'),
+        start(2, 'Nobody answered, back with the bot', 'transfer_failed'),
+        { id: 3, kind: 'state', text: 'Step two' },
+      ],
+      arrows: [{ id: 1, from: 2, to: 3, kind: 'unconditional' }],
+    });
+    const back = {
+      type: 'message' as const,
+      text: 'transfer_failed',
+      messageFromOutside: 5,
+      resumesBot: true,
+    };
+    await bot.say('hi');
+    const id = await clientId(bot);
+    await pauseBot(bot.db, bot.projectId, id, { now: h.now });
+    // Any other message or callback of a paused client is routed nowhere.
+    expect((await bot.event({ ...back, resumesBot: false })).messages).toEqual([]);
+    expect((await bot.event(back)).messages.map((m) => m.text)).toEqual([
+      'Nobody answered, back with the bot',
+    ]);
+    expect((await bot.clientRow()).botPausedAt).toBeNull();
+    expect(await bot.say('next')).toEqual(['Step two']);
+
+    // Nothing catches it: the bot stays paused, and the event says so.
+    await pauseBot(bot.db, bot.projectId, id, { now: h.now });
+    expect((await bot.event({ ...back, text: 'nobody_listens' })).messages).toEqual([]);
+    expect((await bot.clientRow()).botPausedAt).not.toBeNull();
+    expect(await bot.log('paused')).toMatchObject([{ text: 'transfer_failed' }, { text: 'nobody_listens' }]);
+  });
+
   it("ends by itself when the project's pause timeout passes; a pause until resumed does not", async () => {
     const bot = await chattyBot();
     await bot.db.project.update({ where: { id: bot.projectId }, data: { botPauseMinutes: 60 } });

@@ -49,9 +49,16 @@ export async function pauseBot(
   return updateClient(db, projectId, clientId, { botPausedAt: now, botPausedUntil: until });
 }
 
+const NOT_PAUSED = { botPausedAt: null, botPausedUntil: null };
+
 /** Hands the conversation back to the bot: the client's next message is routed again. */
 export function resumeBot(db: Db, projectId: number, clientId: number) {
-  return updateClient(db, projectId, clientId, { botPausedAt: null, botPausedUntil: null });
+  return updateClient(db, projectId, clientId, NOT_PAUSED);
+}
+
+/** The bot took the conversation back within an event (its final transaction); the waiting mark stays. */
+export async function endPause(tx: Prisma.TransactionClient, clientId: number) {
+  await tx.client.update({ where: { id: clientId }, data: NOT_PAUSED });
 }
 
 /** An operator took care of the conversation: it no longer waits. */

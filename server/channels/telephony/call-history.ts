@@ -15,7 +15,7 @@ export const findCaller = (db: Db, projectId: number, platformId: string) =>
         platformId,
       },
     },
-    select: { id: true, currentBlockId: true },
+    select: { id: true, currentBlockId: true, botPausedAt: true },
   });
 
 /**

@@ -33,8 +33,17 @@ export const callStateSchema = z.object({
    * came); a finished call's recording is filed under this day.
    */
   at: z.number().optional(),
+  /**
+   * The start (ms) of the bot's pause in which this call's transfer went unanswered: while that
+   * pause lasts the call is not transferred again (it stays for the inbox).
+   */
+  transferUnanswered: z.number().optional(),
 });
 export type CallState = z.infer<typeof callStateSchema>;
+
+/** The call's transfer went unanswered in the bot's current pause for the client (`pausedAt`). */
+export const transferUnansweredNow = (call: CallState | null, pausedAt: Date | null) =>
+  pausedAt !== null && call?.transferUnanswered === pausedAt.getTime();
 
 /** A dialing call with no status for this long is taken as lost: the next message places another. */
 export const DIALING_STALE_MS = 3 * 60_000;

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { MAX_FILE_BYTES } from '@/lib/files/file-types';
 import { finalUtterance, type Utterance } from '@/lib/telephony/transcript';
 import type { GatherResult, Verb } from '@/lib/telephony/verbs';
@@ -22,11 +24,33 @@ export interface TelephonyProvider {
   ): CallInfo | 'unsigned' | 'malformed';
   /** A turn's verbs as the webhook's answer. */
   answer(verbs: Verb[]): Response;
-  /** Places an outbound call whose webhooks are `hooks`. */
+  /**
+   * Places an outbound call whose webhooks are `hooks`. A failure that may pass is `transient`:
+   * `not_placed` when the gateway placed nothing (busy, rate limited), `maybe_placed` when the
+   * call may be ringing with its sid lost (a server error, a connection lost): `placedCalls`
+   * tells.
+   */
   placeCall(
     credentials: TelephonyCredentials,
     call: { from: string; to: string; callHook: string; statusHook: string; tag: object },
-  ): Promise<{ ok: true; sid: string } | { ok: false; error: string }>;
+  ): Promise<
+    | { ok: true; sid: string }
+    | {
+        ok: false;
+        error: string;
+        transient?: 'not_placed' | 'maybe_placed';
+        /** How long the gateway asked to wait before the next request. */
+        retryAfterMs?: number;
+      }
+  >;
+  /**
+   * The account's outbound calls from `from` to `to` that the gateway still knows (jambonz: while
+   * they last and an hour after), with their status; not the legs of transfers.
+   */
+  placedCalls(
+    credentials: TelephonyCredentials,
+    call: { from: string; to: string },
+  ): Promise<{ ok: true; calls: { sid: string; status: string }[] } | { ok: false; error: string }>;
   /** Points a live call at `url` for its next verbs (live call control); `gone` when it is over. */
   redirectCall(
     credentials: TelephonyCredentials,
@@ -50,11 +74,18 @@ export interface TelephonyProvider {
 /** What a call's webhook says, whatever the protocol. */
 export interface CallInfo {
   callSid: string;
+  /**
+   * The call this one is a leg of (a transfer's dial places one): its webhooks are the parent
+   * call's business, not a call of the number it went to.
+   */
+  parentCallSid: string | null;
   direction: 'inbound' | 'outbound';
   from: string;
   to: string;
   /** The call's status (the status webhook). */
   status: string;
+  /** How a transfer's dial ended (its actionHook): completed, busy, no-answer, failed. */
+  dialStatus: string;
   /** A gather's result (its actionHook). */
   gather: GatherResult;
   /** A transcriptionHook's final utterance (null: interim, empty, or not a transcription). */
@@ -62,6 +93,16 @@ export interface CallInfo {
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** `GET /Accounts/{sid}/Calls`: the fields of each call this channel reads. */
+const listedCallsSchema = z.array(
+  z.object({
+    call_sid: z.string(),
+    from: z.string().optional(),
+    call_status: z.string().optional(),
+    parent_call_sid: z.string().optional(),
+  }),
+);
 
 export const jambonz: TelephonyProvider = {
   readHook(body, headers, { webhookSecret }, nowSeconds) {
@@ -75,10 +116,12 @@ export const jambonz: TelephonyProvider = {
     if (!raw || typeof raw !== 'object' || !text(raw.call_sid)) return 'malformed';
     return {
       callSid: text(raw.call_sid),
+      parentCallSid: text(raw.parent_call_sid) || null,
       direction: raw.direction === 'outbound' ? 'outbound' : 'inbound',
       from: text(raw.from),
       to: text(raw.to),
       status: text(raw.call_status),
+      dialStatus: text(raw.dial_call_status),
       gather: {
         reason: text(raw.reason),
         digits: text(raw.digits),
@@ -98,10 +141,32 @@ export const jambonz: TelephonyProvider = {
       call_status_hook: { url: call.statusHook, method: 'POST' },
       tag: call.tag,
     });
-    if (!placed.ok) return { ok: false, error: `jambonz did not place the call: ${placed.description}` };
+    if (!placed.ok)
+      return {
+        ok: false,
+        error: `jambonz did not place the call: ${placed.description}`,
+        // A 429 or 480 comes before anything is placed; a 500 or no answer may come after.
+        ...(placed.reason === 'unavailable' && {
+          transient: placed.status === 429 || placed.status === 480 ? 'not_placed' : 'maybe_placed',
+          retryAfterMs: placed.retryAfterMs,
+        }),
+      };
     if (!placed.result.sid)
       return { ok: false, error: 'jambonz did not place the call: no call sid in its answer' };
     return { ok: true, sid: placed.result.sid };
+  },
+  async placedCalls({ apiUrl, apiKey, accountSid }, call) {
+    const query = new URLSearchParams({ direction: 'outbound', to: call.to });
+    const listed = await jambonzApi(apiUrl, apiKey).get<unknown>(`Accounts/${accountSid}/Calls?${query}`);
+    if (!listed.ok) return { ok: false, error: `jambonz did not list its calls: ${listed.description}` };
+    const calls = listedCallsSchema.safeParse(listed.result);
+    if (!calls.success) return { ok: false, error: 'jambonz did not list its calls: not a list of calls' };
+    return {
+      ok: true,
+      calls: calls.data
+        .filter((c) => !c.parent_call_sid && phoneDigits(c.from ?? '') === phoneDigits(call.from))
+        .map((c) => ({ sid: c.call_sid, status: c.call_status ?? '' })),
+    };
   },
   async redirectCall({ apiUrl, apiKey, accountSid }, callSid, url) {
     const redirected = await jambonzApi(apiUrl, apiKey).put(`Accounts/${accountSid}/Calls/${callSid}`, {

@@ -1,9 +1,12 @@
+import { retryAfterSeconds } from '@/lib/retry-after';
 import { jsonInit, SafeHttpError, safeFetch } from '@/server/http';
 
 /**
  * The jambonz REST API of one account (docs.jambonz.org, "REST API"), every request through
  * safeFetch with the API key as a Bearer header. Errors come as `{msg}` with 400, 401, 404,
- * 422, 429 or 500.
+ * 422, 480 (no feature server free to place a call) or 500, or as a bare text: a 500's
+ * "Internal Server Error", a rate limit's 429 "Too many requests, please try again later."
+ * with `Retry-After` in seconds (jambonz-api-server's express-rate-limit).
  */
 
 export type JambonzResult<T> =
@@ -13,6 +16,8 @@ export type JambonzResult<T> =
       status: number;
       reason: 'unauthorized' | 'not_found' | 'refused' | 'unavailable';
       description: string;
+      /** How long the server asked to wait (a 429's `Retry-After`). */
+      retryAfterMs?: number;
     };
 
 export interface JambonzApi {
@@ -33,7 +38,7 @@ export function jambonzApi(apiUrl: string, apiKey: string): JambonzApi {
   const request = <T>(method: string, path: string, body?: unknown) =>
     reachable(async () => {
       const res = await safeFetch(urlOf(path), jsonInit(method, headers, body));
-      return answerOf<T>(res.status, res.body);
+      return answerOf<T>(res.status, res.body, res.headers);
     });
   return {
     get: (path) => request('GET', path),
@@ -42,7 +47,7 @@ export function jambonzApi(apiUrl: string, apiKey: string): JambonzApi {
     download: (path, maxBytes) =>
       reachable(async () => {
         const res = await safeFetch(urlOf(path), { method: 'GET', headers, maxBytes, timeoutMs: 60_000 });
-        if (res.status < 200 || res.status >= 300) return answerOf(res.status, res.body);
+        if (res.status < 200 || res.status >= 300) return answerOf(res.status, res.body, res.headers);
         const contentType = res.headers['content-type'] ?? 'application/octet-stream';
         return { ok: true, result: { bytes: res.bytes, contentType } };
       }),
@@ -60,7 +65,7 @@ async function reachable<T>(work: () => Promise<JambonzResult<T>>): Promise<Jamb
   }
 }
 
-function answerOf<T>(status: number, text: string): JambonzResult<T> {
+function answerOf<T>(status: number, text: string, headers: Record<string, string>): JambonzResult<T> {
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : {};
@@ -68,18 +73,26 @@ function answerOf<T>(status: number, text: string): JambonzResult<T> {
     json = undefined;
   }
   if (status >= 200 && status < 300) return { ok: true, result: (json ?? {}) as T };
+  const plain = json === undefined && !/^\s*</.test(text) ? text.trim().slice(0, 200) : '';
   const msg =
     json && typeof json === 'object' && 'msg' in json && typeof json.msg === 'string'
       ? json.msg
-      : `the answer was not jambonz's (${text.slice(0, 120)})`;
+      : plain || `the answer was not jambonz's (${text.slice(0, 120)})`;
   const description = `HTTP ${status}: ${msg}`;
   const reason =
     status === 401 || status === 403
       ? 'unauthorized'
       : status === 404
         ? 'not_found'
-        : status === 429 || status >= 500
+        : status === 429 || status === 480 || status >= 500
           ? 'unavailable'
           : 'refused';
-  return { ok: false, status, reason, description };
+  const retryAfter = status === 429 ? retryAfterSeconds(headers['retry-after'], new Date()) : undefined;
+  return {
+    ok: false,
+    status,
+    reason,
+    description,
+    ...(retryAfter !== undefined && { retryAfterMs: retryAfter * 1000 }),
+  };
 }

@@ -9,6 +9,8 @@ import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
 import type { PrismaClient } from '@/server/db/client-type';
 import { getEngineDeps } from '@/server/engine/engine';
+import { releaseHeldSends } from '@/server/engine/held-sends';
+import { sweepOutbox } from '@/server/engine/outbox';
 import { startWorkers } from '@/server/jobs/jobs';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
@@ -84,6 +86,19 @@ beforeAll(async () => {
         buttons: [{ type: 'reply', text: 'Next' }],
       },
       { id: 9, kind: 'state', text: 'Round two.', buttons: [{ type: 'reply', text: 'Next' }] },
+      {
+        id: 10,
+        kind: 'start',
+        text: 'Connecting you to an agent.',
+        trigger: { alternatives: 'agent' },
+        formula: 'ask_operator()',
+      },
+      {
+        id: 11,
+        kind: 'state',
+        text: 'Nobody is free right now (#{call_transfer_status}).',
+        buttons: [{ type: 'reply', text: 'Opening hours' }],
+      },
     ],
     arrows: [
       { id: 1, from: 1, to: 2, kind: 'condition', condition: { alternatives: 'Order a pizza' } },
@@ -91,6 +106,9 @@ beforeAll(async () => {
       { id: 3, from: 2, to: 4, kind: 'condition', condition: { alternatives: 'large' } },
       { id: 4, from: 8, to: 9, kind: 'condition', condition: { alternatives: 'Next' } },
       { id: 5, from: 9, to: 8, kind: 'condition', condition: { alternatives: 'Next' } },
+      // The agent's transfer, when nobody answers, comes back to the bot.
+      { id: 6, from: 10, to: 11, kind: 'condition', condition: { alternatives: 'call_transfer_failed' } },
+      { id: 7, from: 11, to: 3, kind: 'condition', condition: { alternatives: 'Opening hours' } },
     ],
   });
   const connected = await app.owner.channels.connectTelephony({
@@ -261,6 +279,28 @@ describe('an incoming call', () => {
     expect(other.verbs.at(-1)).toEqual({ verb: 'hangup' });
   });
 
+  it('asks the question again when the caller says nothing, once, then hangs up', async () => {
+    const quiet = await fake.inboundCall('+1 415 555 0020');
+    const menu = quiet.spoken[0];
+    await fake.silence(quiet);
+    // The menu again, with its options, not eight seconds of silence.
+    expect(quiet.spoken).toEqual([menu, menu]);
+    expect(quiet.gather).toMatchObject({ numDigits: 1, say: { text: menu } });
+    // An answer after the repeat goes on as any answer, and the next question has its own repeat.
+    await fake.press(quiet, '1');
+    expect(quiet.spoken.at(-1)).toBe('Which size? Say small or large.');
+    await fake.silence(quiet);
+    expect(quiet.spoken.slice(-2)).toEqual([
+      'Which size? Say small or large.',
+      'Which size? Say small or large.',
+    ]);
+    expect(quiet.gather).toMatchObject({ finishOnKey: '#' });
+    expect(quiet.hungUp).toBe(false);
+    await fake.silence(quiet);
+    expect(quiet.verbs.at(-1)).toEqual({ verb: 'hangup' });
+    expect(quiet.hungUp).toBe(true);
+  });
+
   it('transfers the call to the transfer number when the bot asks for an operator', async () => {
     const other = await fake.inboundCall('+1 415 555 0003');
     await fake.speak(other, 'operator');
@@ -273,6 +313,95 @@ describe('an incoming call', () => {
     expect(other.hungUp).toBe(false);
     await fake.endTransfer(other);
     expect(other.hungUp).toBe(true);
+  });
+
+  it("takes the operator's leg as part of the caller's call: no client for its number, no call event, nothing of a client there moves", async () => {
+    const operatorCount = () =>
+      db.client.count({ where: { projectId, clientType: 13, platformId: '15559990000' } });
+    /** The call's end has reached the bot, and every update of the channel is processed. */
+    const settled = async (from: string, count: number) => {
+      const caller = await clientOf(from);
+      await waitFor(
+        async () =>
+          (await db.message.count({ where: { clientId: caller.id, text: 'call_ended' } })) === count,
+        'call_ended',
+      );
+      await waitFor(
+        async () => (await db.channelUpdate.count({ where: { channelId, processedAt: null } })) === 0,
+        'the updates processed',
+      );
+    };
+    const call = await fake.inboundCall('+1 415 555 0021');
+    await fake.speak(call, 'operator');
+    // The dialed leg rang and was answered (its own status events, with parent_call_sid).
+    await fake.endTransfer(call);
+    await settled('14155550021', 1);
+    expect(await operatorCount()).toBe(0);
+
+    // The operator's number is a client of the project too: their conversation is untouched.
+    const loaded = await app.callApi('load_clients', {
+      clients: [{ platform_id: '15559990000', group_id: '', client_type: 13 }],
+    });
+    const operatorId = (loaded.body.clients as { client_id: number }[])[0].client_id;
+    const again = await fake.inboundCall('+1 415 555 0021');
+    expect(again.dialed).toEqual(['15559990000']);
+    await fake.endTransfer(again);
+    await settled('14155550021', 2);
+    expect(await db.message.count({ where: { clientId: operatorId } })).toBe(0);
+    expect(await db.clientChannelState.count({ where: { clientId: operatorId } })).toBe(0);
+  });
+
+  it('brings a transfer nobody answered back to the bot when the flow catches call_transfer_failed', async () => {
+    fake.nextDial('busy');
+    const call = await fake.inboundCall('+1 415 555 0022');
+    await fake.speak(call, 'agent');
+    expect(call.dialed).toEqual(['15559990000']);
+    // Not hung up: the bot's block for the callback is spoken, and the bot answers again.
+    expect(call.hungUp).toBe(false);
+    expect(call.spoken.slice(-2)).toEqual([
+      'Connecting you to an agent.',
+      'Nobody is free right now (busy).\nPress 1 for Opening hours.',
+    ]);
+    const client = await clientOf('14155550022');
+    expect(
+      await db.message.findFirst({
+        where: { clientId: client.id, text: 'call_transfer_failed', direction: 'in' },
+      }),
+    ).toMatchObject({ messageFromOutside: MESSAGE_FROM.telephony });
+    expect(client.botPausedAt).toBeNull();
+    // The conversation still waits for an operator in the inbox (until one clicks Done).
+    expect(client.waitingSince).not.toBeNull();
+    await fake.press(call, '1');
+    expect(call.spoken.at(-1)).toBe('We are open from nine to five.');
+    expect(call.dialed).toHaveLength(1);
+  });
+
+  it('keeps a transfer nobody answered for the inbox when the flow does not catch it: no hangup, no second dial', async () => {
+    fake.nextDial('no-answer');
+    const call = await fake.inboundCall('+1 415 555 0023');
+    await fake.speak(call, 'operator');
+    expect(call.dialed).toEqual(['15559990000']);
+    expect(call.hungUp).toBe(false);
+    expect(call.gather).toMatchObject({ finishOnKey: '#' });
+    // What the caller says reaches the conversation (the bot stays paused), and is not dialed again.
+    await fake.speak(call, 'Is anybody there?');
+    const client = await clientOf('14155550023');
+    expect(client.botPausedAt).not.toBeNull();
+    expect(
+      await db.message.findFirst({
+        where: { clientId: client.id, text: 'Is anybody there?', direction: 'in' },
+      }),
+    ).not.toBeNull();
+    expect(call.dialed).toHaveLength(1);
+    expect(call.gather).toMatchObject({ finishOnKey: '#' });
+    // Silence does not repeat the announcement of the transfer; the second silence hangs up.
+    const said = call.spoken.length;
+    await fake.silence(call);
+    expect(call.spoken).toHaveLength(said);
+    expect(call.spoken.at(-1)).toBe('Connecting you to an operator.');
+    expect(call.hungUp).toBe(false);
+    await fake.silence(call);
+    expect(call.hungUp).toBe(true);
   });
 });
 
@@ -637,18 +766,102 @@ describe('outbound calls', () => {
     expect((await statusOf(b))?.error).toBe('the call was not answered');
   });
 
-  it('a refused call is a failed message with jambonz’s reason', async () => {
-    fake.limitNext(1);
-    const loaded = await app.callApi('load_clients', {
-      clients: [{ platform_id: '12125550199', group_id: '', client_type: 13 }],
+  describe('a call jambonz could not place at once', () => {
+    const callClient = async (number: string, text: string) => {
+      const loaded = await app.callApi('load_clients', {
+        clients: [{ platform_id: number, group_id: '', client_type: 13 }],
+      });
+      const id = (loaded.body.clients as { client_id: number }[])[0].client_id;
+      await app.callApi('message', { client_id: id, message: text });
+      return id;
+    };
+    const messageOf = (clientId: number) =>
+      db.message.findFirstOrThrow({
+        // The message sent (the bot's answer to call_ended comes after it).
+        where: { clientId, direction: 'out' },
+        orderBy: { id: 'asc' },
+        select: { status: true, error: true, externalId: true },
+      });
+    /** Waits for the message's send to be held with an error naming `reason`. */
+    const heldWith = (clientId: number, reason: string) =>
+      waitFor(async () => {
+        const message = await messageOf(clientId);
+        const row = await db.outbox.findFirst({ where: { clientId, kind: 'send' } });
+        return message.status === 'queued' && message.error?.includes(reason) && row?.state === 'held';
+      }, `held after ${reason}`);
+    /** The held sends fall due (as they would at their time) and the outbox tries them. */
+    const tryAgain = async () => {
+      await releaseHeldSends(db, { projectId, clientType: 13 });
+      await sweepOutbox(await getEngineDeps());
+    };
+    const placings = (number: string) =>
+      fake.requests.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path.endsWith('/Calls') &&
+          (r.body as { to?: { number?: string } }).to?.number === number,
+      );
+
+    it('is held when jambonz placed nothing (480, then a rate limit), and placed once at a later try', async () => {
+      fake.nextCallAnswers('no-feature-server', 'rate-limited');
+      const id = await callClient('12125550401', 'Your table is ready.');
+      await heldWith(id, '480: no available feature servers at this time');
+      expect(fake.calls().filter((c) => c.to === '12125550401')).toEqual([]);
+      await tryAgain();
+      await heldWith(id, '429: Too many requests');
+      await tryAgain();
+      await waitFor(async () => (await messageOf(id)).status === 'sent', 'placed');
+      const calls = fake.calls().filter((c) => c.to === '12125550401');
+      expect(calls).toHaveLength(1);
+      expect(placings('12125550401').map((r) => r.status)).toEqual([480, 429, 201]);
+      await fake.answer(calls[0]);
+      expect(calls[0].spoken).toEqual(['Your table is ready.']);
+      await waitFor(async () => (await messageOf(id)).status === 'delivered', 'delivered');
     });
-    const id = (loaded.body.clients as { client_id: number }[])[0].client_id;
-    await app.callApi('message', { client_id: id, message: 'Hello?' });
-    const message = await waitFor(
-      () => db.message.findFirst({ where: { clientId: id, direction: 'out', status: 'failed' } }),
-      'failed',
-    );
-    expect(message.error).toContain('429');
+
+    it('after a 500 that placed nothing, finds no call among the account’s calls and places it once', async () => {
+      fake.nextCallAnswers('error');
+      const id = await callClient('12125550402', 'Your order has shipped.');
+      await heldWith(id, '500: Internal Server Error');
+      await tryAgain();
+      await waitFor(async () => (await messageOf(id)).status === 'sent', 'placed');
+      expect(fake.calls().filter((c) => c.to === '12125550402')).toHaveLength(1);
+      expect(placings('12125550402').map((r) => r.status)).toEqual([500, 201]);
+    });
+
+    it('after a 500 that placed the call all the same, takes that call and never places another', async () => {
+      fake.nextCallAnswers('error-after-placing');
+      const id = await callClient('12125550403', 'Your courier is outside.');
+      await heldWith(id, '500: Internal Server Error');
+      const calls = () => fake.calls().filter((c) => c.to === '12125550403');
+      // jambonz placed it, and nobody was told its sid.
+      expect(calls()).toHaveLength(1);
+      await tryAgain();
+      await waitFor(async () => (await messageOf(id)).status === 'sent', 'taken');
+      expect(await messageOf(id)).toMatchObject({ externalId: calls()[0].sid, error: null });
+      expect(calls()).toHaveLength(1);
+      expect(placings('12125550403')).toHaveLength(1);
+      await fake.answer(calls()[0]);
+      expect(calls()[0].spoken).toEqual(['Your courier is outside.']);
+      await waitFor(async () => (await messageOf(id)).status === 'delivered', 'delivered');
+    });
+
+    it('after a lost connection, a call answered before the next try waits, and hears the message once that try finds it', async () => {
+      fake.nextCallAnswers('lost-after-placing');
+      const id = await callClient('12125550404', 'Your parcel is at the door.');
+      await heldWith(id, 'jambonz did not place the call');
+      const [call] = fake.calls().filter((c) => c.to === '12125550404');
+      // The callee answers while the message waits for its next try: the call is told to wait.
+      const answered = fake.answer(call);
+      await waitFor(async () => call.verbs.some((v) => v.verb === 'pause'), 'the call waiting');
+      await tryAgain();
+      await answered;
+      await waitFor(async () => call.spoken.includes('Your parcel is at the door.'), 'the message spoken');
+      expect(call.spoken).toEqual(['Your parcel is at the door.']);
+      expect(await messageOf(id)).toMatchObject({ externalId: call.sid });
+      expect(fake.calls().filter((c) => c.to === '12125550404')).toHaveLength(1);
+      expect(placings('12125550404')).toHaveLength(1);
+    });
   });
 });
 

@@ -1,17 +1,35 @@
 import { z } from 'zod';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { MESSAGE_FROM } from '@/lib/history-message';
+import { isBotPaused } from '@/lib/inbox/pause';
 import { transcriptText } from '@/lib/telephony/transcript';
-import { CALL_EVENTS, deliveryOf, transferVerb, turnVerbs, type Verb } from '@/lib/telephony/verbs';
+import {
+  CALL_EVENTS,
+  deliveryOf,
+  transferVerb,
+  turnVerbs,
+  unanswered,
+  type Verb,
+} from '@/lib/telephony/verbs';
 import { plainSql } from '@/server/db/raw-sql';
 import { getCompiledBot } from '@/server/engine/compiled-bot';
 import type { EngineDeps } from '@/server/engine/engine-deps';
+import type { EngineEvent } from '@/server/engine/events';
 import { type EventResult, handleEvent } from '@/server/engine/handle-event';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
 import { findCaller } from './call-history';
-import { addPending, answerTurn, callChannelState, readCall, type Turn, withTurn } from './calls';
+import {
+  addPending,
+  answerTurn,
+  type CallState,
+  callChannelState,
+  readCall,
+  type Turn,
+  transferUnansweredNow,
+  withTurn,
+} from './calls';
 import {
   gatherHook,
   TELEPHONY_CLIENT_TYPE,
@@ -30,6 +48,10 @@ import { callTranscript, storeUtterance } from './transcripts';
  *   `call_answered` (`message_from_outside` 5), routed as any message, and the bot's answer is
  *   spoken;
  * - `answer`: what the caller pressed or said in answer to a gather, as the client's message;
+ * - `transfer_failed`: a transfer's dial nobody answered (busy, no answer, failed): the callback
+ *   `call_transfer_failed` (`message_from_outside` 5, its status in `call_transfer_status`),
+ *   routed even while the bot is paused; caught, the bot has the call back (the pause ends),
+ *   caught by nothing, the call stays for the inbox and is not transferred again in this pause;
  * - `status`: the call's status changed: an outbound call's outcome is the delivery status of
  *   the message it was placed for, a call that ends reaches the bot as `call_ended` (with the
  *   call's transcript as `call_transcript`, and its recording fetched afterwards when the
@@ -53,6 +75,13 @@ const updateSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('status'),
+    key: z.string(),
+    callSid: z.string(),
+    number: z.string(),
+    status: z.string(),
+  }),
+  z.object({
+    type: z.literal('transfer_failed'),
     key: z.string(),
     callSid: z.string(),
     number: z.string(),
@@ -96,21 +125,19 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
     at: deps.now().getTime(),
   };
   const call = { callSid: update.callSid, channelId: channel.id, ended: false };
+  const event: EngineEvent =
+    update.type === 'call'
+      ? {
+          type: 'message',
+          text: CALL_EVENTS.answered,
+          messageFromOutside: MESSAGE_FROM.telephony,
+          channelState: callChannelState(live),
+        }
+      : update.type === 'transfer_failed'
+        ? await transferFailed(deps, channel, update, live)
+        : { type: 'message', text: update.text };
   const { turn, result } = await withTurn(channel.projectId, ref.platformId, call, () =>
-    handleEvent(
-      deps,
-      channel.projectId,
-      { ref },
-      update.type === 'call'
-        ? {
-            type: 'message',
-            text: CALL_EVENTS.answered,
-            messageFromOutside: MESSAGE_FROM.telephony,
-            channelState: callChannelState(live),
-          }
-        : { type: 'message', text: update.text },
-      { alsoWrite: end.done },
-    ),
+    handleEvent(deps, channel.projectId, { ref }, event, { alsoWrite: end.done }),
   );
   const verbs = await finishTurn(deps, row, result, turn);
   if (answerTurn(update.key, verbs)) return;
@@ -122,6 +149,31 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
     telephonyUrls(channel.id).pending,
   );
   if (!redirected.ok) console.warn(`[telephony] call ${update.callSid} not redirected: ${redirected.error}`);
+}
+
+/**
+ * A transfer nobody answered, as the callback the flow may catch; the call remembers it for the
+ * bot's current pause, so that, caught by nothing, it is not transferred again.
+ */
+async function transferFailed(
+  deps: EngineDeps,
+  channel: UpdateChannel,
+  update: Extract<TelephonyUpdate, { type: 'transfer_failed' }>,
+  live: CallState,
+): Promise<EngineEvent> {
+  const caller = await findCaller(deps.db, channel.projectId, refOf(update.number).platformId);
+  const call = caller && (await readCall(deps.db, caller.id));
+  return {
+    type: 'message',
+    text: CALL_EVENTS.transferFailed,
+    messageFromOutside: MESSAGE_FROM.telephony,
+    variables: { call_transfer_status: update.status },
+    resumesBot: true,
+    channelState: callChannelState({
+      ...(call?.sid === update.callSid ? call : live),
+      transferUnanswered: caller?.botPausedAt?.getTime(),
+    }),
+  };
 }
 
 type ChannelRowLike = Awaited<ReturnType<typeof channelRow>>;
@@ -166,9 +218,11 @@ async function turnEnd(
     where: { id: clientId },
     select: { botPausedAt: true, botPausedUntil: true, project: { select: { publishedVersion: true } } },
   });
-  const paused =
-    client.botPausedAt !== null && (client.botPausedUntil === null || client.botPausedUntil > deps.now());
-  if (paused) return settings.transferNumber ? 'dial' : 'listen';
+  if (isBotPaused(client, deps.now())) {
+    // A transfer that went unanswered in this pause is not tried again in the call.
+    if (!settings.transferNumber) return 'listen';
+    return transferUnansweredNow(await readCall(deps.db, clientId), client.botPausedAt) ? 'listen' : 'dial';
+  }
   if (currentBlockId === null) return 'hangup';
   const version = client.project.publishedVersion;
   const bot = await getCompiledBot(projectId, 'published', version, () =>
@@ -198,11 +252,7 @@ async function runStatus(
       ...outcome,
     });
   const event =
-    update.status === 'completed'
-      ? CALL_EVENTS.ended
-      : ['busy', 'no-answer', 'failed'].includes(update.status)
-        ? CALL_EVENTS.missed
-        : null;
+    update.status === 'completed' ? CALL_EVENTS.ended : unanswered(update.status) ? CALL_EVENTS.missed : null;
   if (!event) return void (await plainSql(deps.db).run(end.done.statement, end.done.params));
   const settings = telephonySettings(await channelRow(deps, channel));
   const transcript = client ? await callTranscript(deps.db, client.id, update.callSid) : [];

@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { buttonsSchema } from '@/lib/schema';
-import { answerText, turnVerbs, type Verb } from '@/lib/telephony/verbs';
+import {
+  answerText,
+  messageVerbs,
+  SILENCE_REPEATS,
+  turnVerbs,
+  unanswered,
+  type Verb,
+} from '@/lib/telephony/verbs';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
 import type { ChannelEndpoint } from '../channel-module';
 import { storeUpdates } from '../inbound/pipeline';
 import { findCaller } from './call-history';
-import { awaitTurn, readCall, takePending, turnRunning, writeCall } from './calls';
+import { awaitTurn, readCall, takePending, transferUnansweredNow, turnRunning, writeCall } from './calls';
 import { gatherHook, telephonyCredentials, telephonySettings, telephonyUrls } from './channel-service';
 import { type CallInfo, providerOf, type TelephonyProvider } from './provider';
 import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
@@ -74,6 +81,9 @@ async function verify(req: Request, channelParam: string): Promise<Verified | Re
   return { deps, channel, provider, info, body };
 }
 
+/** The request's own id: a webhook posted twice is one update. */
+const bodyDigest = (v: Verified) => createHash('sha256').update(v.body).digest('hex').slice(0, 24);
+
 /** The caller's number: who called in, or who an outbound call went to. */
 const numberOf = (info: CallInfo) => (info.direction === 'outbound' ? info.to : info.from);
 
@@ -120,11 +130,19 @@ export async function telephonyWebhook(req: Request, channelParam: string): Prom
   return storeTurn(v, { type: 'call', key: `call:${callSid}`, callSid, number: numberOf(info) });
 }
 
+/** A message to the client waits in the outbox to be tried again (a held send). */
+const hasHeldSend = async (db: EngineDeps['db'], clientId: number) =>
+  (await db.outbox.count({
+    where: { clientId, kind: 'send', error: { not: null }, state: { in: ['pending', 'held'] } },
+  })) > 0;
+
 const clientOf = (v: Verified) => findCaller(v.deps.db, v.channel.projectId, phoneDigits(numberOf(v.info)));
 
 /**
  * What waits for the call (an outbound call's message, a send made meanwhile), then the turn's
- * end; while the call's turn still runs in this process with nothing said yet, another pause.
+ * end; while the call's turn still runs in this process with nothing said yet, or, for an
+ * outbound call, a message to the client is held (the call answered was placed by a try that
+ * seemed to fail: the message's next try finds it and speaks in it), another pause.
  */
 async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<Verb[]> {
   const client = await clientOf(v);
@@ -140,7 +158,12 @@ async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<
     });
   }
   const verbs = await takePending(v.deps.db, client.id);
-  if (!verbs.length && waits && waits < MAX_WAITS && turnRunning(v.info.callSid))
+  if (
+    !verbs.length &&
+    waits < MAX_WAITS &&
+    ((waits && turnRunning(v.info.callSid)) ||
+      (v.info.direction === 'outbound' && (await hasHeldSend(v.deps.db, client.id))))
+  )
     return waitForPending(v.channel.id, waits + 1);
   return finishTurn(
     v.deps,
@@ -150,14 +173,19 @@ async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<
   );
 }
 
-/** A gather's result: the caller's answer as their message; silence asks once more, then hangs up. */
+/**
+ * A gather's result: the caller's answer as their message. Silence (the gather timed out) asks
+ * the call's question again, the last message said in this call, with its options, at most
+ * `SILENCE_REPEATS` times; then the call hangs up.
+ */
 async function gather(v: Verified, url: URL): Promise<Response> {
   const client = await clientOf(v);
+  const callSid = v.info.callSid;
   const last = client
     ? await v.deps.db.message.findFirst({
         where: { clientId: client.id, direction: 'out' },
         orderBy: { id: 'desc' },
-        select: { buttons: true },
+        select: { text: true, buttons: true, externalId: true },
       })
     : null;
   const buttons = buttonsSchema
@@ -165,19 +193,25 @@ async function gather(v: Verified, url: URL): Promise<Response> {
     .catch(null)
     .parse(last?.buttons ?? null);
   const text = answerText(v.info.gather, buttons);
-  const callSid = v.info.callSid;
   if (text === null) {
     const silences = Number(url.searchParams.get('silence') ?? 0) + 1;
+    if (silences > SILENCE_REPEATS) return v.provider.answer([{ verb: 'hangup' }]);
     const settings = telephonySettings(v.channel);
-    if (silences >= 2) return v.provider.answer([{ verb: 'hangup' }]);
     const again = gatherHook(v.channel.id, silences);
-    return v.provider.answer(turnVerbs([], 'listen', again, settings));
+    // Only what was said in this call is its question (a call with nothing said yet listens
+    // again), and not the announcement of a transfer nobody answered.
+    const asked =
+      client &&
+      last?.externalId === callSid &&
+      !transferUnansweredNow(await readCall(v.deps.db, client.id), client.botPausedAt);
+    const question =
+      asked && last ? messageVerbs({ ...last, attachments: [], buttons }, settings, again) : [];
+    return v.provider.answer(turnVerbs(question, 'listen', again, settings));
   }
-  const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
   return storeTurn(v, {
     type: 'answer',
     // The gather's own turn id: alike answers to two gathers are two turns, a resend is one.
-    key: `answer:${callSid}:${url.searchParams.get('turn') ?? ''}:${digest}`,
+    key: `answer:${callSid}:${url.searchParams.get('turn') ?? ''}:${bodyDigest(v)}`,
     callSid,
     number: numberOf(v.info),
     text,
@@ -186,11 +220,16 @@ async function gather(v: Verified, url: URL): Promise<Response> {
 
 const STATUSES_TAKEN = new Set(['in-progress', 'completed', 'failed', 'busy', 'no-answer']);
 
-/** The call_status_hook: stored, processed without the answer waiting for it. */
+/**
+ * The call_status_hook: stored, processed without the answer waiting for it. A leg's own
+ * statuses (a transfer's dial to the operator: `parent_call_sid`) are taken and dropped: the
+ * leg is part of its parent call, whose `/dial-end` says how the dial went; its number is no
+ * caller.
+ */
 async function status(v: Verified): Promise<Response> {
   const { info } = v;
   const callStatus = info.status;
-  if (!STATUSES_TAKEN.has(callStatus)) return json(200, {});
+  if (info.parentCallSid || !STATUSES_TAKEN.has(callStatus)) return json(200, {});
   const callSid = info.callSid;
   const update: TelephonyUpdate = {
     type: 'status',
@@ -204,16 +243,33 @@ async function status(v: Verified): Promise<Response> {
 }
 
 /**
+ * A transfer's dial ended (its actionHook). After a conversation with the operator the call
+ * hangs up; a dial nobody answered (busy, no answer, failed) is a turn: the callback
+ * `call_transfer_failed` for the flow to catch, or, caught by nothing, the call stays for the
+ * inbox (./updates.ts).
+ */
+async function dialEnd(v: Verified): Promise<Response> {
+  const { info } = v;
+  if (!unanswered(info.dialStatus)) return v.provider.answer([{ verb: 'hangup' }]);
+  return storeTurn(v, {
+    type: 'transfer_failed',
+    key: `transfer:${info.callSid}:${bodyDigest(v)}`,
+    callSid: info.callSid,
+    number: numberOf(info),
+    status: info.dialStatus,
+  });
+}
+
+/**
  * A transfer's transcriptionHook (the `transcribe` nested in its `dial`): each final utterance
  * is stored, processed without the answer waiting for it; interim ones are answered and dropped.
  */
 async function transcript(v: Verified): Promise<Response> {
   const { info } = v;
   if (!info.utterance) return json(200, {});
-  const digest = createHash('sha256').update(v.body).digest('hex').slice(0, 24);
   await store(v, {
     type: 'utterance',
-    key: `utterance:${info.callSid}:${digest}`,
+    key: `utterance:${info.callSid}:${bodyDigest(v)}`,
     callSid: info.callSid,
     number: numberOf(info),
     ...info.utterance,
@@ -236,7 +292,7 @@ export const telephonyEndpoint: ChannelEndpoint = async (req, channelParam, path
         await pendingVerbs(v, false, Number(new URL(req.url).searchParams.get('waits') ?? 0)),
       );
     case 'dial-end':
-      return v.provider.answer([{ verb: 'hangup' }]);
+      return dialEnd(v);
     default:
       return json(404, { error: `no telephony endpoint /${path.join('/')}` });
   }

@@ -59,11 +59,57 @@ it('creates a call 201 with its sid, refuses a bad one 400 or 422, and rate limi
     reason: 'refused',
   });
   fake.limitNext(1);
-  expect(await api.post(calls, good)).toMatchObject({ status: 429, reason: 'unavailable' });
+  expect(await api.post(calls, good)).toMatchObject({
+    status: 429,
+    reason: 'unavailable',
+    description: 'HTTP 429: Too many requests, please try again later.',
+    retryAfterMs: 1000,
+  });
   expect(await api.put(`${calls}/${crypto.randomUUID()}`, { call_status: 'completed' })).toMatchObject({
     status: 404,
     reason: 'not_found',
   });
+});
+
+it('answers POST /Calls 480 or 500 with nothing placed, 500 or no answer with the call placed, and lists the account’s calls without their tag', async () => {
+  const api = jambonzApi(fake.url, fake.account.apiKey);
+  const calls = `Accounts/${fake.account.accountSid}/Calls`;
+  const to = { type: 'phone', number: '12125550177' };
+  const good = {
+    application_sid: fake.account.applicationSid,
+    from: '15550001000',
+    to,
+    tag: { clientId: 7 },
+  };
+  const placedTo = () => fake.calls().filter((c) => c.to === to.number);
+  fake.nextCallAnswers('no-feature-server', 'error', 'error-after-placing', 'lost-after-placing');
+  expect(await api.post(calls, good)).toMatchObject({
+    status: 480,
+    reason: 'unavailable',
+    description: 'HTTP 480: no available feature servers at this time',
+  });
+  expect(await api.post(calls, good)).toMatchObject({
+    status: 500,
+    description: 'HTTP 500: Internal Server Error',
+  });
+  expect(placedTo()).toHaveLength(0);
+  expect(await api.post(calls, good)).toMatchObject({ status: 500, reason: 'unavailable' });
+  expect(await api.post(calls, good)).toMatchObject({ status: 0, reason: 'unavailable' });
+  expect(placedTo()).toHaveLength(2);
+  const listed = await api.get<Record<string, unknown>[]>(`${calls}?direction=outbound&to=${to.number}`);
+  expect(listed.ok && listed.result.map((c) => c.call_sid).sort()).toEqual(
+    placedTo()
+      .map((c) => c.sid)
+      .sort(),
+  );
+  expect(listed.ok && listed.result[0]).toMatchObject({
+    direction: 'outbound',
+    from: '15550001000',
+    call_status: 'queued',
+  });
+  expect(listed.ok && listed.result[0]).not.toHaveProperty('customerData');
+  const none = await api.get<unknown[]>(`${calls}?direction=inbound&to=${to.number}`);
+  expect(none).toMatchObject({ ok: true, result: [] });
 });
 
 it('serves a recording from the account’s storage once uploaded: 404 before, audio/mpeg after, 401 to a wrong key', async () => {
