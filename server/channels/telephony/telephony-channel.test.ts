@@ -846,6 +846,24 @@ describe('outbound calls', () => {
       await waitFor(async () => (await messageOf(id)).status === 'delivered', 'delivered');
     });
 
+    it('is failed at once, never held nor placed again, when jambonz refuses it (a key revoked: 401)', async () => {
+      const key = fake.account.apiKey;
+      fake.account.apiKey = 'key_revoked';
+      try {
+        const id = await callClient('12125550405', 'Your table is ready.');
+        await waitFor(async () => (await messageOf(id)).status === 'failed', 'failed');
+        expect((await messageOf(id)).error).toContain('Invalid token');
+        expect(await db.outbox.findFirst({ where: { clientId: id, kind: 'send' } })).toMatchObject({
+          state: 'done',
+        });
+        await tryAgain();
+        expect(placings('12125550405').map((r) => r.status)).toEqual([401]);
+        expect(fake.calls().filter((c) => c.to === '12125550405')).toEqual([]);
+      } finally {
+        fake.account.apiKey = key;
+      }
+    });
+
     it('after a lost connection, a call answered before the next try waits, and hears the message once that try finds it', async () => {
       fake.nextCallAnswers('lost-after-placing');
       const id = await callClient('12125550404', 'Your parcel is at the door.');
