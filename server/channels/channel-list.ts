@@ -1,3 +1,4 @@
+import { CONNECTABLE_KINDS, groupIdsCaseInsensitive } from '@/lib/channels/descriptors';
 import type { Db } from '@/server/db/client-type';
 import { notFound } from '@/server/errors';
 import type { ChannelRow } from './channel-module';
@@ -7,8 +8,22 @@ import { moduleOf } from './modules';
 /** The project's connected channels of every kind as stored, oldest first (the simulator is none). */
 export function findConnectedChannels(db: Db, projectId: number): Promise<ChannelRow[]> {
   return db.channel.findMany({
-    where: { projectId, kind: { not: 'simulator' } },
+    where: { projectId, kind: { in: [...CONNECTABLE_KINDS] as ChannelRow['kind'][] } },
     orderBy: { id: 'asc' },
+  });
+}
+
+/**
+ * The project's connected channel of this client type with this group id (a bot's username, a
+ * number's id), in the messenger's own spelling where its group ids ignore case (tg).
+ */
+export function findChannelByGroup(db: Db, projectId: number, clientType: number, groupId: string) {
+  return db.channel.findFirst({
+    where: {
+      projectId,
+      clientType,
+      groupId: groupIdsCaseInsensitive(clientType) ? { equals: groupId, mode: 'insensitive' } : groupId,
+    },
   });
 }
 

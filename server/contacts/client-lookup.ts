@@ -1,5 +1,5 @@
+import { PHONE_CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import type { Db } from '@/server/db/client-type';
 import { findClientIdsByPhoneDigits } from '@/server/db/row-queries';
 
@@ -23,9 +23,6 @@ export interface ChannelFilter {
  */
 export const groupIdFilter = (groupId: string | undefined) =>
   groupId === undefined ? undefined : { equals: groupId, mode: 'insensitive' as const };
-
-/** The clients stored by their phone number: the chat-app messenger's and telephony's. */
-const PHONE_CLIENT_TYPES = [CLIENT_TYPES.chatapp, CLIENT_TYPES.telephony];
 
 /** The forms a phone client's number may be stored under (telephony's: the digits). */
 const chatappNumbers = (digits: string) => [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messengerApiName } from '@/lib/channels/descriptors';
+import { descriptorOfType, messengerApiName } from '@/lib/channels/descriptors';
 import { findConnectedChannels } from '@/server/channels/channel-list';
 import { loadPublishedSchema } from '@/server/versions/bot-versions';
 import { defineAction } from '../action';
@@ -28,7 +28,7 @@ export const connectedChannels = defineAction({
         group_id: row.groupId,
         client_type: row.clientType,
         name: row.name,
-        ...(row.kind === 'chatapp' ? { status: row.status } : {}),
+        ...(descriptorOfType(row.clientType)?.reportsStatus ? { status: row.status } : {}),
       });
     }
     return { channels };

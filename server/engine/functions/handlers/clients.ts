@@ -1,4 +1,4 @@
-import { CLIENT_TYPES, clientIdentity } from '@/lib/channels/descriptors';
+import { clientIdentity, groupIdsCaseInsensitive } from '@/lib/channels/descriptors';
 import type { Prisma } from '@/server/db/generated/client';
 import type { RunState } from '@/server/engine/run-state';
 
@@ -29,10 +29,10 @@ export async function findByPlatformId(
       projectId: run.project.id,
       clientType,
       platformId: { in: ids },
-      // tg bot usernames are case-insensitive.
+      // tg bot usernames are case-insensitive (the kind's descriptor says so).
       ...(groupId === undefined
         ? {}
-        : clientType === CLIENT_TYPES.tg
+        : groupIdsCaseInsensitive(clientType)
           ? { groupId: { equals: groupId, mode: 'insensitive' as const } }
           : { groupId }),
     },
