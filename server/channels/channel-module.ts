@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ChannelDescriptor } from '@/lib/channels/descriptors';
 import type { Db } from '@/server/db/client-type';
 import type { AreaHandlers } from '@/server/engine/functions/registry';
@@ -8,6 +9,23 @@ import type { InboundProcessor } from './inbound/pipeline';
 export type ChannelRow = Awaited<ReturnType<Db['channel']['findFirstOrThrow']>>;
 
 /**
+ * Something a manager does to a kind's channels from the Channels tab (connect, change the
+ * settings, a kind's own: a gateway's pairing), through the generic procedures of
+ * `server/trpc/routers/channels.ts`: its input, checked there beside `projectId` and `kind` (the
+ * issues name its fields), and what it does, inside the project.
+ */
+export interface ChannelOperation<Input = unknown, Parsed = unknown, Output = unknown> {
+  input: z.ZodType<Parsed, Input>;
+  run(db: Db, projectId: number, input: Parsed): Promise<Output>;
+}
+
+/** A typed ChannelOperation: `run` gets what `input` parsed. */
+export const channelOperation = <Input, Parsed, Output>(
+  input: z.ZodType<Parsed, Input>,
+  run: (db: Db, projectId: number, input: Parsed) => Promise<Output>,
+): ChannelOperation<Input, Parsed, Output> => ({ input, run });
+
+/**
  * What a channel kind's folder (`server/channels/<kind>/module.ts`) gives the generic code,
  * registered once in `server/channels/modules.ts`. What it is and can show is its descriptor
  * (lib/channels/descriptors.ts).
@@ -16,6 +34,13 @@ export interface ChannelModule {
   kind: ChannelDescriptor['kind'];
   /** Sends the bot's messages to the kind's clients and carries out its in-flow functions. */
   adapter: ChannelAdapter;
+  /** Connecting one of its channels (creating a widget), from the Channels tab. */
+  connect?: ChannelOperation;
+  /** Changing one of its channels' settings (the input names the `channelId`). */
+  update?: ChannelOperation;
+  /** Its own reads and changes from its card (a gateway's pairing state, a session's restart). */
+  queries?: Record<string, ChannelOperation>;
+  actions?: Record<string, ChannelOperation>;
   /** Its in-flow functions (`tg_*`, `chatapp_*`…): handed to the engine at start with the adapter. */
   functions?: AreaHandlers;
   /** Its job kinds (tg's long polling, telephony's recordings), handled by every worker. */

@@ -1,17 +1,23 @@
 import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
 import type { ChannelRow } from './channel-module';
-import { chatappView } from './chatapp/channel-service';
-import { socialView } from './social/channel-service';
-import { telephonyView } from './telephony/channel-service';
-import { widgetView } from './widget/channel-service';
+import { CHANNEL_KINDS } from './modules';
+
+type Kind = (typeof CHANNEL_KINDS)[number];
+
+/** Each kind's own part of a channel's view (its folder's `view`), null on a channel of another kind. */
+type KindViews = {
+  [K in Kind as K['kind']]: K extends { view(channel: ChannelRow): infer V } ? V | null : null;
+};
 
 /**
- * What the Channels tab shows: never a token, an app secret nor a webhook secret; a widget's
- * settings and snippet, a chat-app number's ids, webhook address and window template; an
- * Instagram account's id and webhook address; a telephony channel's voice settings and the
- * webhook addresses to enter in jambonz.
+ * What the Channels tab shows of a channel: what every kind has, and its kind's own part, keyed
+ * by kind (a widget's settings and snippet, a chat-app number's ids and webhook address, …), from
+ * its folder's `view`. Never a token, an app secret nor a webhook secret.
  */
 export function channelView(c: ChannelRow) {
+  const own = Object.fromEntries(
+    CHANNEL_KINDS.map((k) => [k.kind, k.kind === c.kind && 'view' in k ? k.view(c) : null]),
+  ) as KindViews;
   return {
     id: c.id,
     kind: c.kind,
@@ -23,10 +29,7 @@ export function channelView(c: ChannelRow) {
     lastUpdateAt: c.lastUpdateAt,
     lastError: c.lastError,
     createdAt: c.createdAt,
-    widget: c.kind === 'widget' ? widgetView(c) : null,
-    chatapp: c.kind === 'chatapp' ? chatappView(c) : null,
-    social: c.kind === 'social' ? socialView(c) : null,
-    telephony: c.kind === 'telephony' ? telephonyView(c) : null,
+    ...own,
   };
 }
 export type ChannelView = ReturnType<typeof channelView>;

@@ -1,20 +1,19 @@
 import type { ChannelModule } from './channel-module';
-import { chatappModule } from './chatapp/module';
-import { simulatorModule } from './simulator/module';
-import { socialModule } from './social/module';
-import { telephonyModule } from './telephony/module';
-import { tgModule } from './tg/module';
-import { widgetModule } from './widget/module';
+import * as chatapp from './chatapp/module';
+import * as simulator from './simulator/module';
+import * as social from './social/module';
+import * as telephony from './telephony/module';
+import * as tg from './tg/module';
+import * as widget from './widget/module';
 
-/** The channel kinds' modules: one line a kind (docs/architecture.md, "Adding a messenger channel"). */
-export const CHANNEL_MODULES: readonly ChannelModule[] = [
-  simulatorModule,
-  tgModule,
-  widgetModule,
-  chatappModule,
-  socialModule,
-  telephonyModule,
-];
+/**
+ * The channel kinds, each its folder's `module.ts` (its `kind`, its `channelModule`, and the
+ * `view` of what the Channels tab shows of its channels): one line a kind (docs/architecture.md,
+ * "Adding a messenger channel").
+ */
+export const CHANNEL_KINDS = [simulator, tg, widget, chatapp, social, telephony] as const;
+
+export const CHANNEL_MODULES = CHANNEL_KINDS.map((k) => k.channelModule);
 
 export const moduleOf = (kind: string): ChannelModule | undefined =>
-  CHANNEL_MODULES.find((m) => m.kind === kind);
+  (CHANNEL_MODULES as readonly ChannelModule[]).find((m) => m.kind === kind);

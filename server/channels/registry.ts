@@ -1,5 +1,6 @@
 import { installChannelAdapters, channelFor as installedChannel } from '@/server/engine/channel-port';
 import { installFunctionAreas } from '@/server/engine/functions/registry';
+import type { ChannelModule } from './channel-module';
 import { CHANNEL_MODULES } from './modules';
 
 export { registerChannel } from '@/server/engine/channel-port';
@@ -13,8 +14,9 @@ export function installChannels(): void {
   const globalForChannels = globalThis as unknown as { blockbotChannelsInstalled?: boolean };
   if (globalForChannels.blockbotChannelsInstalled) return;
   globalForChannels.blockbotChannelsInstalled = true;
-  installChannelAdapters(CHANNEL_MODULES.map((m) => m.adapter));
-  installFunctionAreas(CHANNEL_MODULES.flatMap((m) => (m.functions ? [m.functions] : [])));
+  const modules: readonly ChannelModule[] = CHANNEL_MODULES;
+  installChannelAdapters(modules.map((m) => m.adapter));
+  installFunctionAreas(modules.flatMap((m) => (m.functions ? [m.functions] : [])));
 }
 
 /** A client type's adapter, for channel and API code (the channels installed first, once). */

@@ -1,4 +1,5 @@
 import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
+import type { ChannelModule } from '@/server/channels/channel-module';
 import { channelSweepJob } from '@/server/channels/inbound/pipeline';
 import { CHANNEL_MODULES } from '@/server/channels/modules';
 import { scheduledSendJob } from '@/server/engine/engine';
@@ -16,5 +17,5 @@ export const jobDefinitions = [
   channelSweepJob,
   knowledgeIndexJob,
   knowledgeIndexGaveUpJob,
-  ...CHANNEL_MODULES.flatMap((m) => m.jobs ?? []),
+  ...(CHANNEL_MODULES as readonly ChannelModule[]).flatMap((m) => m.jobs ?? []),
 ] as unknown as readonly JobDefinition<object>[];

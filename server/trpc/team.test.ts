@@ -322,13 +322,15 @@ describe("operators' limits and project isolation", () => {
       ['requestTest.run', () => otto.requestTest.run({ projectId, request: { url: 'https://example.com' } })],
       [
         'channels.connectTg',
-        () => otto.channels.connectTg({ projectId, token: '123456:ABCDEFGHIJKLMNOP', mode: 'polling' }),
+        () =>
+          otto.channels.connect({ kind: 'tg', projectId, token: '123456:ABCDEFGHIJKLMNOP', mode: 'polling' }),
       ],
-      ['channels.createWidget', () => otto.channels.createWidget({ projectId })],
+      ['channels.createWidget', () => otto.channels.connect({ kind: 'widget', projectId })],
       // The role is checked before the settings are read: any settings are refused alike.
       [
         'channels.updateWidget',
-        () => otto.channels.updateWidget({ projectId, channelId: channel.id, settings: {} as never }),
+        () =>
+          otto.channels.update({ kind: 'widget', projectId, channelId: channel.id, settings: {} as never }),
       ],
       ['clients.delete', () => otto.clients.delete({ projectId, clientId: client.id })],
       ['channels.disconnect', () => otto.channels.disconnect({ projectId, channelId: channel.id })],

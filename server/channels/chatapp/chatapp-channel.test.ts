@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resultOf } from '@/lib/channels/operation-result';
 import { LAST_MESSAGE_KEY } from '@/lib/chatapp/cloud-window';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { takeRateSlot } from '@/server/db/channel-pacing-sql';
@@ -13,6 +14,7 @@ import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
 import { sweepChannelUpdates } from '../inbound/pipeline';
 import { chatappChannel } from './adapter';
+import type { connectCloudChannel } from './channel-service';
 import { type ChatappTestApp, useChatappTestApp } from './testing/chatapp-test-app';
 import { type FakeCloudApi, type FakeNumber, startFakeCloudApi } from './testing/fake-cloud-api';
 
@@ -39,13 +41,16 @@ let channelId: number;
 let verifyToken: string;
 
 async function connect(n: FakeNumber) {
-  return owner.channels.connectChatappCloud({
+  const connected = await owner.channels.connect({
+    kind: 'chatapp',
+    provider: 'cloud',
     projectId,
     phoneNumberId: n.phoneNumberId,
     businessAccountId: n.wabaId,
     accessToken: n.token,
     appSecret: n.appSecret,
   });
+  return resultOf<typeof connectCloudChannel>(connected)!;
 }
 
 beforeAll(async () => {
@@ -361,7 +366,8 @@ describe('the 24-hour window', () => {
     expect(fake.sent(number.phoneNumberId, from)).toHaveLength(0);
 
     fake.addTemplate(number.wabaId, { name: 'follow_up', language: 'en_US', bodyParams: 1 });
-    await owner.channels.updateChatapp({
+    await owner.channels.update({
+      kind: 'chatapp',
       projectId,
       channelId,
       windowTemplate: { name: 'follow_up', language: 'en_US', parameters: ['{message}'] },
@@ -381,7 +387,7 @@ describe('the 24-hour window', () => {
         components: [{ type: 'body', parameters: [{ type: 'text', text: 'Your order is ready' }] }],
       },
     });
-    await owner.channels.updateChatapp({ projectId, channelId, windowTemplate: null });
+    await owner.channels.update({ kind: 'chatapp', projectId, channelId, windowTemplate: null });
   });
 
   const messageCalls = (to: string) =>
@@ -391,7 +397,8 @@ describe('the 24-hour window', () => {
       .map((c) => [(c.body as { type: string }).type, c.status]);
   async function withTemplate(run: () => Promise<void>) {
     fake.addTemplate(number.wabaId, { name: 'follow_up', language: 'en_US', bodyParams: 1 });
-    await owner.channels.updateChatapp({
+    await owner.channels.update({
+      kind: 'chatapp',
       projectId,
       channelId,
       windowTemplate: { name: 'follow_up', language: 'en_US', parameters: ['{message}'] },
@@ -399,7 +406,7 @@ describe('the 24-hour window', () => {
     try {
       await run();
     } finally {
-      await owner.channels.updateChatapp({ projectId, channelId, windowTemplate: null });
+      await owner.channels.update({ kind: 'chatapp', projectId, channelId, windowTemplate: null });
     }
   }
 

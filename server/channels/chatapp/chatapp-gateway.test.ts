@@ -85,10 +85,19 @@ afterAll(async () => {
 describe('connecting a session', () => {
   it('refuses a wrong API key and an unreachable gateway, naming the field, and stores nothing', async () => {
     await expect(
-      owner.channels.connectChatappGateway({ projectId, url: waha.url, apiKey: 'wrong', session: SESSION }),
+      owner.channels.connect({
+        kind: 'chatapp',
+        provider: 'gateway',
+        projectId,
+        url: waha.url,
+        apiKey: 'wrong',
+        session: SESSION,
+      }),
     ).rejects.toMatchObject({ message: expect.stringContaining('refused the API key') });
     await expect(
-      owner.channels.connectChatappGateway({
+      owner.channels.connect({
+        kind: 'chatapp',
+        provider: 'gateway',
         projectId,
         url: 'http://127.0.0.1:9',
         apiKey: 'k',
@@ -96,13 +105,22 @@ describe('connecting a session', () => {
       }),
     ).rejects.toMatchObject({ message: expect.stringContaining('could not be reached') });
     await expect(
-      owner.channels.connectChatappGateway({ projectId, url: 'waha:3000', apiKey: 'k', session: SESSION }),
+      owner.channels.connect({
+        kind: 'chatapp',
+        provider: 'gateway',
+        projectId,
+        url: 'waha:3000',
+        apiKey: 'k',
+        session: SESSION,
+      }),
     ).rejects.toMatchObject({ message: expect.stringContaining('gateway’s address') });
     expect(await db.channel.count({ where: { projectId } })).toBe(0);
   });
 
   it('creates the session with our signed webhook, shows its QR code, and takes the paired number as the bot id', async () => {
-    const connected = await owner.channels.connectChatappGateway({
+    const connected = await owner.channels.connect({
+      kind: 'chatapp',
+      provider: 'gateway',
       projectId,
       url: waha.url,
       apiKey: waha.apiKey,
@@ -126,7 +144,12 @@ describe('connecting a session', () => {
       async () => waha.session(SESSION)?.status === 'SCAN_QR_CODE',
       'the session showing a QR code',
     );
-    const pairing = await owner.channels.chatappPairing({ projectId, channelId });
+    const pairing = await owner.channels.query({
+      kind: 'chatapp',
+      operation: 'pairing',
+      projectId,
+      channelId,
+    });
     expect(pairing).toMatchObject({ state: 'SCAN_QR_CODE', status: 0 });
     expect(pairing.qr).toMatch(/^data:image\/png;base64,/);
     expect((await callApi('connected_channels', {})).body).toMatchObject({ status: 'success' });
@@ -380,7 +403,7 @@ describe('a session that is down', () => {
     expect(await heldLater()).toBe(2);
 
     // Restarted and paired again: the session's webhook says it works, and they are due at once.
-    await owner.channels.restartChatappGateway({ projectId, channelId });
+    await owner.channels.act({ kind: 'chatapp', operation: 'restart', projectId, channelId });
     await waitFor(async () => waha.session(SESSION)?.status === 'SCAN_QR_CODE', 'a QR code to scan');
     await waha.pair(SESSION, PHONE, 'Pizza');
     await waha.idle();

@@ -1,4 +1,7 @@
 import type { ChannelModule } from '../channel-module';
 import { simulatorChannel } from './simulator-channel';
 
-export const simulatorModule: ChannelModule = { kind: 'simulator', adapter: simulatorChannel };
+/** The kind this folder is. */
+export const kind = 'simulator';
+
+export const channelModule = { kind, adapter: simulatorChannel } satisfies ChannelModule;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resultOf } from '@/lib/channels/operation-result';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { LAST_MESSAGE_KEY } from '@/lib/social/instagram-window';
 import type { PrismaClient } from '@/server/db/client-type';
@@ -13,6 +14,7 @@ import { saveAndPublish } from '@/server/versions/bot-versions';
 import { type ChatappTestApp, useChatappTestApp } from '../chatapp/testing/chatapp-test-app';
 import { sweepChannelUpdates } from '../inbound/pipeline';
 import { socialChannel } from './adapter';
+import type { connectSocialChannel } from './channel-service';
 import {
   type FakeAccount,
   type FakeInstagram,
@@ -42,13 +44,16 @@ let channelId: number;
 let verifyToken: string;
 let webhookUrl: string;
 
-const connect = (a: FakeAccount) =>
-  owner.channels.connectSocial({
-    projectId,
-    accountId: a.accountId,
-    accessToken: a.token,
-    appSecret: a.appSecret,
-  });
+const connect = async (a: FakeAccount) =>
+  resultOf<typeof connectSocialChannel>(
+    await owner.channels.connect({
+      kind: 'social',
+      projectId,
+      accountId: a.accountId,
+      accessToken: a.token,
+      appSecret: a.appSecret,
+    }),
+  )!;
 
 beforeAll(async () => {
   fake = await startFakeInstagram();

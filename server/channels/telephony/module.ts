@@ -1,14 +1,27 @@
-import type { ChannelModule } from '../channel-module';
+import { connectTelephonyInput } from '@/lib/channels/connect-inputs';
+import { type ChannelModule, channelOperation } from '../channel-module';
 import { telephonyChannel } from './adapter';
+import {
+  connectTelephonyChannel,
+  telephonyView,
+  updateTelephonyInput,
+  updateTelephonySettings,
+} from './channel-service';
 import { telephonyRecordingJob } from './recordings';
 import { telephonyInbound } from './updates';
 import { telephonyEndpoint, telephonyWebhook } from './webhook';
 
-export const telephonyModule: ChannelModule = {
-  kind: 'telephony',
+/** The kind this folder is, and what the Channels tab shows of its channels (channel-view.ts). */
+export const kind = 'telephony';
+export const view = telephonyView;
+
+export const channelModule = {
+  kind,
   adapter: telephonyChannel,
   jobs: [telephonyRecordingJob],
+  connect: channelOperation(connectTelephonyInput, connectTelephonyChannel),
+  update: channelOperation(updateTelephonyInput, updateTelephonySettings),
   inbound: telephonyInbound as ChannelModule['inbound'],
   webhook: { POST: telephonyWebhook },
   endpoints: { POST: telephonyEndpoint },
-};
+} satisfies ChannelModule;

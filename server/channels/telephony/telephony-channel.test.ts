@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resultOf } from '@/lib/channels/operation-result';
 import { MESSAGE_FROM } from '@/lib/history-message';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
@@ -17,6 +18,7 @@ import { saveAndPublish } from '@/server/versions/bot-versions';
 import { type ChatappTestApp, useChatappTestApp } from '../chatapp/testing/chatapp-test-app';
 import { storeUpdates } from '../inbound/pipeline';
 import { CALL_KEY, TRANSCRIPT_KEY } from './calls';
+import type { connectTelephonyChannel, updateTelephonySettings } from './channel-service';
 import { keepRecording, telephonyRecordingJob } from './recordings';
 import { type FakeCall, type FakeJambonz, startFakeJambonz } from './testing/fake-jambonz';
 import { telephonyInbound } from './updates';
@@ -111,16 +113,19 @@ beforeAll(async () => {
       { id: 7, from: 11, to: 3, kind: 'condition', condition: { alternatives: 'Opening hours' } },
     ],
   });
-  const connected = await app.owner.channels.connectTelephony({
-    projectId,
-    apiUrl: fake.url,
-    accountSid: fake.account.accountSid,
-    apiKey: fake.account.apiKey,
-    applicationSid: fake.account.applicationSid,
-    webhookSecret: fake.account.webhookSecret,
-    callerNumber: '+1 555 000 1000',
-    transferNumber: '+1 (555) 999-0000',
-  });
+  const connected = resultOf<typeof connectTelephonyChannel>(
+    await app.owner.channels.connect({
+      kind: 'telephony',
+      projectId,
+      apiUrl: fake.url,
+      accountSid: fake.account.accountSid,
+      apiKey: fake.account.apiKey,
+      applicationSid: fake.account.applicationSid,
+      webhookSecret: fake.account.webhookSecret,
+      callerNumber: '+1 555 000 1000',
+      transferNumber: '+1 (555) 999-0000',
+    }),
+  )!;
   channelId = connected.id;
   callHook = connected.webhook.callHook;
   fake.setApplication({ callHook, statusHook: connected.webhook.statusHook });
@@ -143,7 +148,8 @@ describe('connecting', () => {
     expect(stored).not.toContain(fake.account.apiKey);
     expect(stored).not.toContain(fake.account.webhookSecret);
     await expect(
-      app.owner.channels.connectTelephony({
+      app.owner.channels.connect({
+        kind: 'telephony',
         projectId,
         apiUrl: fake.url,
         accountSid: fake.account.accountSid,
@@ -158,14 +164,17 @@ describe('connecting', () => {
 
 describe('voice settings', () => {
   it('change what the next call says with and where it transfers, for managers of the project', async () => {
-    const updated = await app.owner.channels.updateTelephony({
-      projectId,
-      channelId,
-      voiceVendor: 'microsoft',
-      language: 'de-DE',
-      voice: 'de-DE-KatjaNeural',
-      transferNumber: '+1 (555) 999-0000',
-    });
+    const updated = resultOf<typeof updateTelephonySettings>(
+      await app.owner.channels.update({
+        kind: 'telephony',
+        projectId,
+        channelId,
+        voiceVendor: 'microsoft',
+        language: 'de-DE',
+        voice: 'de-DE-KatjaNeural',
+        transferNumber: '+1 (555) 999-0000',
+      }),
+    )!;
     expect(updated.telephony?.settings).toEqual({
       vendor: 'microsoft',
       language: 'de-DE',
@@ -187,7 +196,8 @@ describe('voice settings', () => {
     expect(call.gather?.say).toMatchObject({
       synthesizer: { vendor: 'microsoft', language: 'de-DE', voice: 'de-DE-KatjaNeural' },
     });
-    await app.owner.channels.updateTelephony({
+    await app.owner.channels.update({
+      kind: 'telephony',
       projectId,
       channelId,
       voiceVendor: 'google',
@@ -197,7 +207,7 @@ describe('voice settings', () => {
     });
     // A wrong value is refused with its field named, for the form to show it under the field.
     const refused = await app.owner.channels
-      .updateTelephony({ projectId, channelId, language: 'English', transferNumber: 'the boss' })
+      .update({ kind: 'telephony', projectId, channelId, language: 'English', transferNumber: 'the boss' })
       .then(
         () => null,
         (e: { message: string; cause?: { issues?: { path: PropertyKey[] }[] } }) => e,
@@ -423,7 +433,8 @@ describe('a slow turn', () => {
 
 /** The channel's voice settings as they are, with `change` applied. */
 async function setSettings(change: { transcribeTransfers?: boolean; keepRecordings?: boolean }) {
-  await app.owner.channels.updateTelephony({
+  await app.owner.channels.update({
+    kind: 'telephony',
     projectId,
     channelId,
     voiceVendor: 'google',

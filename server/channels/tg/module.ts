@@ -1,17 +1,25 @@
+import { connectTgInput } from '@/lib/channels/connect-inputs';
 import { getDb } from '@/server/db';
-import type { ChannelModule } from '../channel-module';
+import { type ChannelModule, channelOperation } from '../channel-module';
 import { tgChannel } from './adapter';
-import { removeTgWebhook } from './channel-service';
+import { connectTgChannel, removeTgWebhook } from './channel-service';
 import { tgFileResponse } from './files';
 import { tgHandlers } from './functions';
-import { tgPollJob } from './polling';
+import { startPolling, tgPollJob } from './polling';
 import { tgInbound } from './updates';
 import { handleTgWebhook } from './webhook';
 
-export const tgModule: ChannelModule = {
-  kind: 'tg',
+/** The kind this folder is. */
+export const kind = 'tg';
+
+export const channelModule = {
+  kind,
   adapter: tgChannel,
   functions: tgHandlers,
+  // A bot connected by long polling starts polling at once.
+  connect: channelOperation(connectTgInput, (db, projectId, input) =>
+    connectTgChannel(db, projectId, input, (id) => startPolling(id)),
+  ),
   jobs: [tgPollJob],
   disconnect: removeTgWebhook,
   inbound: tgInbound,
@@ -23,4 +31,4 @@ export const tgModule: ChannelModule = {
         ? tgFileResponse(await getDb(), req, { channel, kind: path[0], id: path[1] })
         : Response.json({ error: 'A tg file address is /<kind>/<id>.' }, { status: 404 }),
   },
-};
+} satisfies ChannelModule;

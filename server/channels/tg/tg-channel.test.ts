@@ -148,7 +148,12 @@ describe('a bot connected by webhook', () => {
 
   beforeAll(async () => {
     bot = fake.addBot({ username: 'shop_bot', firstName: 'Shop' });
-    const channel = await owner.channels.connectTg({ projectId, token: bot.token, mode: 'webhook' });
+    const channel = await owner.channels.connect({
+      kind: 'tg',
+      projectId,
+      token: bot.token,
+      mode: 'webhook',
+    });
     channelId = channel.id;
     secret = fake.bot(bot.token).webhook?.secretToken ?? '';
   });
@@ -171,13 +176,13 @@ describe('a bot connected by webhook', () => {
 
   it('refuses a bad token with the Bot API answer and a bot connected twice', async () => {
     await expect(
-      owner.channels.connectTg({ projectId, token: '123456:WRONG-TOKEN-abcdef', mode: 'webhook' }),
+      owner.channels.connect({ kind: 'tg', projectId, token: '123456:WRONG-TOKEN-abcdef', mode: 'webhook' }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('Unauthorized') });
     await expect(
-      owner.channels.connectTg({ projectId, token: 'nonsense', mode: 'webhook' }),
+      owner.channels.connect({ kind: 'tg', projectId, token: 'nonsense', mode: 'webhook' }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('BotFather') });
     await expect(
-      owner.channels.connectTg({ projectId, token: bot.token, mode: 'webhook' }),
+      owner.channels.connect({ kind: 'tg', projectId, token: bot.token, mode: 'webhook' }),
     ).rejects.toMatchObject({
       code: 'CONFLICT',
     });
@@ -550,7 +555,9 @@ it('lets operators see the bots but not connect or disconnect them, and stranger
   const eve = await caller('eve@example.com');
   expect(await otto.channels.list({ projectId })).toEqual(await owner.channels.list({ projectId }));
   const token = fake.addBot({ username: 'guarded_bot' }).token;
-  await expect(otto.channels.connectTg({ projectId, token, mode: 'webhook' })).rejects.toMatchObject({
+  await expect(
+    otto.channels.connect({ kind: 'tg', projectId, token, mode: 'webhook' }),
+  ).rejects.toMatchObject({
     code: 'FORBIDDEN',
   });
   await expect(otto.channels.disconnect({ projectId, channelId: 1 })).rejects.toMatchObject({
@@ -563,7 +570,12 @@ it('lets operators see the bots but not connect or disconnect them, and stranger
 describe('a bot connected by long polling', () => {
   it('takes updates with getUpdates, answers them, and stops with the error when the token is revoked', async () => {
     const bot = fake.addBot({ username: 'poll_bot', firstName: 'Poll' });
-    const channel = await owner.channels.connectTg({ projectId, token: bot.token, mode: 'polling' });
+    const channel = await owner.channels.connect({
+      kind: 'tg',
+      projectId,
+      token: bot.token,
+      mode: 'polling',
+    });
     expect(fake.bot(bot.token).webhook).toBeNull();
     await fake.waitForPoll(bot.token);
     const { chat, update } = privateMessage({ text: 'polled' });
@@ -621,7 +633,7 @@ describe('a bot whose flow answers presses with a link (tg_callback_url_open)', 
       arrows: [],
     });
     const bot = fake.addBot({ username: 'links_bot' });
-    await owner.channels.connectTg({ projectId: linked, token: bot.token, mode: 'webhook' });
+    await owner.channels.connect({ kind: 'tg', projectId: linked, token: bot.token, mode: 'webhook' });
     const answersOf = (id: string) =>
       fake.callsOf('answerCallbackQuery', bot.token).filter((c) => c.params.callback_query_id === id);
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resultOf } from '@/lib/channels/operation-result';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { WidgetMessage } from '@/lib/widget/messages';
 import { channelFor } from '@/server/channels/registry';
@@ -14,6 +15,7 @@ import { createProject } from '@/server/projects/project-service';
 import type { TRPCContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
 import { saveAndPublish } from '@/server/versions/bot-versions';
+import type { createWidgetChannel } from './channel-service';
 import { DEFAULT_WIDGET_LIMITS, setWidgetLimits } from './limits';
 import { serveWidgetRoute } from './testing/route-server';
 import { openTestStream } from './testing/sse-client';
@@ -68,16 +70,21 @@ beforeAll(async () => {
     ],
     arrows: [],
   });
-  const created = await owner.channels.createWidget({ projectId });
+  const created = resultOf<typeof createWidgetChannel>(
+    await owner.channels.connect({ kind: 'widget', projectId }),
+  )!;
   key = created.key;
   const list = await owner.channels.list({ projectId });
   const widget = list.find((c) => c.id === created.id)?.widget;
-  await owner.channels.updateWidget({
+  await owner.channels.update({
+    kind: 'widget',
     projectId,
     channelId: created.id,
     settings: { ...widget!.settings, title: 'Shop chat', allowedOrigins: [SITE, 'https://other.test'] },
   });
-  otherKey = (await owner.channels.createWidget({ projectId, settings: { allowedOrigins: [SITE] } })).key;
+  otherKey = resultOf<typeof createWidgetChannel>(
+    await owner.channels.connect({ kind: 'widget', projectId, settings: { allowedOrigins: [SITE] } }),
+  )!.key;
 });
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resultOf } from '@/lib/channels/operation-result';
 import { MAX_FILE_BYTES } from '@/lib/files/file-types';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import type { WidgetMessage } from '@/lib/widget/messages';
@@ -16,6 +17,7 @@ import { startRecordingReceiver } from '@/server/testing/recording-receiver';
 import { waitFor } from '@/server/testing/wait-for';
 import { signedInCaller } from '@/server/trpc/testing/signed-in';
 import { saveAndPublish } from '@/server/versions/bot-versions';
+import type { createWidgetChannel } from './channel-service';
 import { DEFAULT_WIDGET_LIMITS, setWidgetLimits } from './limits';
 import { serveWidgetRoute } from './testing/route-server';
 
@@ -78,8 +80,12 @@ beforeAll(async () => {
     where: { id: projectId },
     data: { webhookUrl: receiver.url },
   }));
-  key = (await owner.channels.createWidget({ projectId, settings: { allowedOrigins: [SITE] } })).key;
-  otherKey = (await owner.channels.createWidget({ projectId, settings: { allowedOrigins: [SITE] } })).key;
+  key = resultOf<typeof createWidgetChannel>(
+    await owner.channels.connect({ kind: 'widget', projectId, settings: { allowedOrigins: [SITE] } }),
+  )!.key;
+  otherKey = resultOf<typeof createWidgetChannel>(
+    await owner.channels.connect({ kind: 'widget', projectId, settings: { allowedOrigins: [SITE] } }),
+  )!.key;
 });
 
 afterAll(async () => {

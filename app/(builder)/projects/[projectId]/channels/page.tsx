@@ -1,4 +1,4 @@
-import { Channels } from '@/components/projects/channels';
+import { Channels } from '@/components/channels/channels-tab';
 import { webhookAddressProblem } from '@/server/channels/tg/channel-service';
 
 export const metadata = { title: 'Channels' };

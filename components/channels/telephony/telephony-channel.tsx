@@ -5,7 +5,9 @@ import type { ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Card, CardTitle } from '@/components/ui/card';
 import { connectTelephonyInput } from '@/lib/channels/connect-inputs';
-import { ConnectForm, useConnectValues } from './connect-form';
+import { resultOf } from '@/lib/channels/operation-result';
+import type { connectTelephonyChannel } from '@/server/channels/telephony/channel-service';
+import { ConnectForm, useConnectValues } from '../connect-form';
 import { TelephonyRow, type TelephonyView, TelephonyWebhooks } from './telephony-row';
 
 /**
@@ -30,13 +32,14 @@ export function TelephonyCard<C extends { id: number; groupId: string; telephony
   const trpc = useTRPC();
   const form = useConnectValues(connectTelephonyInput);
   const connect = useMutation(
-    trpc.channels.connectTelephony.mutationOptions({
+    trpc.channels.connect.mutationOptions({
       onSuccess: () => {
         form.reset();
         return onChanged();
       },
     }),
   );
+  const connected = resultOf<typeof connectTelephonyChannel>(connect.data);
   return (
     <Card>
       <CardTitle description="Voice calls through your jambonz gateway: blocks are spoken, buttons become keys to press.">
@@ -74,21 +77,21 @@ export function TelephonyCard<C extends { id: number; groupId: string; telephony
             schema={connectTelephonyInput}
             values={form.values}
             setValues={form.setValues}
-            onSubmit={() => connect.mutate({ projectId, ...form.input })}
+            onSubmit={() => connect.mutate({ projectId, kind: 'telephony', ...form.input })}
             pending={connect.isPending}
             error={connect.error}
             submitLabel="Connect the gateway"
           />
-          {connect.data ? (
+          {connected ? (
             <div
               className="space-y-2 rounded-md bg-emerald-50 p-3 text-sm"
               data-testid="telephony-webhook-setup"
             >
               <p className="font-medium text-emerald-900">
-                +{connect.data.groupId} is connected. Last step: in jambonz, set the application’s webhooks
+                +{connected.groupId} is connected. Last step: in jambonz, set the application’s webhooks
                 (method POST) to these addresses.
               </p>
-              <TelephonyWebhooks webhook={connect.data.webhook} testId="telephony-setup" />
+              <TelephonyWebhooks webhook={connected.webhook} testId="telephony-setup" />
             </div>
           ) : null}
         </div>

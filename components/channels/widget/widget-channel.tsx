@@ -35,7 +35,7 @@ export function WidgetChannel({
     ...widget.settings,
     origins: widget.settings.allowedOrigins.join('\n'),
   });
-  const save = useMutation(trpc.channels.updateWidget.mutationOptions({ onSuccess: onSaved }));
+  const save = useMutation(trpc.channels.update.mutationOptions({ onSuccess: onSaved }));
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
   const id = (name: string) => `widget-${channelId}-${name}`;
@@ -44,6 +44,7 @@ export function WidgetChannel({
     event.preventDefault();
     const { origins, ...settings } = form;
     save.mutate({
+      kind: 'widget',
       projectId,
       channelId,
       settings: { ...settings, allowedOrigins: origins.split(/[\s,]+/).filter(Boolean) },

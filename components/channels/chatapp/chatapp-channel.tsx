@@ -6,24 +6,28 @@ import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
-import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { connectCloudInput, connectGatewayInput } from '@/lib/channels/connect-inputs';
-import { ConnectForm, useConnectValues } from './connect-form';
+import { resultOf } from '@/lib/channels/operation-result';
+import type { connectCloudChannel } from '@/server/channels/chatapp/channel-service';
+import type { gatewayPairing } from '@/server/channels/chatapp/gateway-service';
+import { ConnectForm, useConnectValues } from '../connect-form';
+import { Copyable } from '../copyable';
 
 /** The form that connects a chat-app number through the Cloud API; then where Meta must call. */
 function ChatappConnect({ projectId, onConnected }: { projectId: number; onConnected: () => unknown }) {
   const trpc = useTRPC();
   const form = useConnectValues(connectCloudInput);
   const connect = useMutation(
-    trpc.channels.connectChatappCloud.mutationOptions({
+    trpc.channels.connect.mutationOptions({
       onSuccess: () => {
         form.reset();
         return onConnected();
       },
     }),
   );
+  const connected = resultOf<typeof connectCloudChannel>(connect.data);
   return (
     <div className="space-y-3">
       <p className="text-sm text-slate-600">
@@ -36,42 +40,28 @@ function ChatappConnect({ projectId, onConnected }: { projectId: number; onConne
         schema={connectCloudInput}
         values={form.values}
         setValues={form.setValues}
-        onSubmit={() => connect.mutate({ projectId, ...form.input })}
+        onSubmit={() => connect.mutate({ projectId, kind: 'chatapp', provider: 'cloud', ...form.input })}
         pending={connect.isPending}
         error={connect.error}
         submitLabel="Connect the number"
       />
-      {connect.data ? (
+      {connected ? (
         <div
           className="mt-4 space-y-2 rounded-md bg-emerald-50 p-3 text-sm"
           data-testid="chatapp-webhook-setup"
         >
           <p className="font-medium text-emerald-900">
-            +{connect.data.groupId} is connected. Last step: in your Meta app, WhatsApp → Configuration →
+            +{connected.groupId} is connected. Last step: in your Meta app, WhatsApp → Configuration →
             Webhook, paste these two values, verify, and subscribe to the <code>messages</code> field.
           </p>
-          <Copyable label="Callback URL" value={connect.data.webhook.url} testId="chatapp-callback-url" />
+          <Copyable label="Callback URL" value={connected.webhook.url} testId="chatapp-callback-url" />
           <Copyable
             label="Verify token (shown only now)"
-            value={connect.data.webhook.verifyToken}
+            value={connected.webhook.verifyToken}
             testId="chatapp-verify-token"
           />
         </div>
       ) : null}
-    </div>
-  );
-}
-
-export function Copyable({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <div className="space-y-1">
-      <p className="text-xs font-medium text-slate-700">{label}</p>
-      <div className="flex items-start gap-2">
-        <code className="block flex-1 break-all rounded bg-white p-2 text-xs" data-testid={testId}>
-          {value}
-        </code>
-        <CopyButton value={value} />
-      </div>
     </div>
   );
 }
@@ -103,7 +93,7 @@ export function ChatappNumber({
     language: saved?.language ?? 'en_US',
     parameters: (saved?.parameters ?? ['{message}']).join('\n'),
   });
-  const save = useMutation(trpc.channels.updateChatapp.mutationOptions({ onSuccess: onSaved }));
+  const save = useMutation(trpc.channels.update.mutationOptions({ onSuccess: onSaved }));
   const id = (name: string) => `chatapp-${channelId}-${name}`;
   const issues = save.error?.data?.issues;
   const errorOf = (key: string) =>
@@ -113,6 +103,7 @@ export function ChatappNumber({
     event.preventDefault();
     save.mutate({
       projectId,
+      kind: 'chatapp',
       channelId,
       windowTemplate: form.name.trim()
         ? {
@@ -195,7 +186,7 @@ function ChatappGatewayConnect({
   const trpc = useTRPC();
   const form = useConnectValues(connectGatewayInput);
   const connect = useMutation(
-    trpc.channels.connectChatappGateway.mutationOptions({
+    trpc.channels.connect.mutationOptions({
       onSuccess: () => {
         form.reset();
         return onConnected();
@@ -214,7 +205,7 @@ function ChatappGatewayConnect({
         schema={connectGatewayInput}
         values={form.values}
         setValues={form.setValues}
-        onSubmit={() => connect.mutate({ projectId, ...form.input })}
+        onSubmit={() => connect.mutate({ projectId, kind: 'chatapp', provider: 'gateway', ...form.input })}
         pending={connect.isPending}
         error={connect.error}
         submitLabel="Connect the session"
@@ -288,13 +279,18 @@ export function ChatappGatewaySession({
   const working = gateway.status === 1;
   // Polled while not paired: the QR code changes every 20 seconds or so.
   const pairing = useQuery(
-    trpc.channels.chatappPairing.queryOptions(
-      { projectId, channelId },
-      { enabled: canManage, refetchInterval: (q) => (q.state.data?.state === 'WORKING' ? 30_000 : 3000) },
+    trpc.channels.query.queryOptions(
+      { projectId, kind: 'chatapp', operation: 'pairing', channelId },
+      {
+        enabled: canManage,
+        refetchInterval: (q) =>
+          resultOf<typeof gatewayPairing>(q.state.data)?.state === 'WORKING' ? 30_000 : 3000,
+      },
     ),
   );
-  const restart = useMutation(trpc.channels.restartChatappGateway.mutationOptions({ onSuccess: onChanged }));
-  const state = pairing.data?.state;
+  const restart = useMutation(trpc.channels.act.mutationOptions({ onSuccess: onChanged }));
+  const session = resultOf<typeof gatewayPairing>(pairing.data);
+  const state = session?.state;
   const paired = state === 'WORKING';
   // Paired meanwhile: the list re-reads the channel (its number is the group_id now).
   useEffect(() => {
@@ -310,11 +306,11 @@ export function ChatappGatewaySession({
           {STATE_TEXT[state] ?? `The gateway says the session is ${state}.`}
         </p>
       ) : null}
-      {pairing.data?.error ? <Alert tone="error">{pairing.data.error}</Alert> : null}
-      {pairing.data?.qr ? (
+      {session?.error ? <Alert tone="error">{session.error}</Alert> : null}
+      {session?.qr ? (
         // biome-ignore lint/performance/noImgElement: a data URL the gateway made, not an optimisable asset
         <img
-          src={pairing.data.qr}
+          src={session.qr}
           alt="QR code to pair the phone"
           className="h-56 w-56 rounded border border-slate-200 bg-white p-2 [image-rendering:pixelated]"
           data-testid="gateway-qr"
@@ -325,7 +321,7 @@ export function ChatappGatewaySession({
           variant="secondary"
           size="sm"
           disabled={restart.isPending}
-          onClick={() => restart.mutate({ projectId, channelId })}
+          onClick={() => restart.mutate({ projectId, kind: 'chatapp', operation: 'restart', channelId })}
         >
           {restart.isPending ? 'Restarting…' : 'Restart the session'}
         </Button>

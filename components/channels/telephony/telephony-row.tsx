@@ -3,8 +3,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/client';
 import { telephonyVoiceInput } from '@/lib/channels/connect-inputs';
-import { Copyable } from './chatapp-channel';
-import { ConnectForm, useConnectValues } from './connect-form';
+import { ConnectForm, useConnectValues } from '../connect-form';
+import { Copyable } from '../copyable';
 
 /** What the Channels tab gets of a telephony channel (server/channels/telephony, `telephonyView`). */
 export interface TelephonyView {
@@ -79,7 +79,7 @@ export function TelephonyRow({
     transcribeTransfers: String(settings.transcribeTransfers),
     keepRecordings: String(settings.keepRecordings),
   });
-  const save = useMutation(trpc.channels.updateTelephony.mutationOptions({ onSuccess: onSaved }));
+  const save = useMutation(trpc.channels.update.mutationOptions({ onSuccess: onSaved }));
   return (
     <div className="space-y-3">
       <div className="space-y-2" data-testid="telephony-webhooks">
@@ -95,7 +95,7 @@ export function TelephonyRow({
             schema={telephonyVoiceInput}
             values={form.values}
             setValues={form.setValues}
-            onSubmit={() => save.mutate({ projectId, channelId, ...form.input })}
+            onSubmit={() => save.mutate({ projectId, kind: 'telephony', channelId, ...form.input })}
             pending={save.isPending}
             error={save.error}
             submitLabel="Save voice settings"
