@@ -22,6 +22,7 @@ const HOT_PATH = [
   'server/engine/event-writes.ts',
   'server/engine/run-state.ts',
   'server/engine/outbox.ts',
+  'server/engine/outbox-sends.ts',
   'server/engine/steps/message.ts',
   'server/db/raw-sql.ts',
   'server/node-http/reply.ts',

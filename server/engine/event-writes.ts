@@ -6,7 +6,7 @@ import { type PreparedStatement, prefixed, type TransactionSql } from '@/server/
 import { leaseSeconds } from './client-lease';
 import type { OutboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
-import { channelStateParams, LEASE_LOST, storeEvent, variableWriteParams } from './store';
+import { channelStateParams, LEASE_LOST, storeEvent, variableWriteParams } from './store/final-write';
 
 export interface StoredOutgoing {
   id: bigint;

@@ -18,7 +18,7 @@ import type { EngineEvent, LogEntry } from './events';
 import { carryOut } from './outbox';
 import { RunState } from './run-state';
 import { queueScheduledSend } from './scheduler';
-import { type ClaimRow, messageKeyStored } from './store';
+import { type ClaimRow, messageKeyStored } from './store/claim';
 
 export type { StoredOutgoing } from './event-writes';
 

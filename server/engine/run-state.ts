@@ -23,7 +23,7 @@ import { EngineScope } from './engine-scope';
 import { type ChainLimit, EventChain } from './event-chain';
 import type { EngineEvent, LogEntry, LogKind } from './events';
 import { getExpression } from './formula-cache';
-import { type NumberedTable, nextIds } from './store';
+import { type NumberedTable, nextIds } from './store/ids';
 import { type SystemState, systemVariable } from './system-variables';
 
 /** Blocks entered in one event at most: a loop of continue arrows or 0-second timers stops here. */
