@@ -2,7 +2,7 @@ import type { InFlowName, Value } from '@/lib/formula';
 import { chatappHandlers } from '@/server/channels/chatapp/functions';
 import { socialHandlers } from '@/server/channels/social/functions';
 import { tgHandlers } from '@/server/channels/tg/functions';
-import type { RunState } from '@/server/engine/run-state';
+import type { RunContext } from '@/server/engine/run-context';
 import { botHandlers } from './handlers/bot';
 import { crmHandlers } from './handlers/crm';
 import { listHandlers } from './handlers/lists';
@@ -11,7 +11,8 @@ import { variableHandlers } from './handlers/variables';
 
 /** One call of an in-flow function, its arguments already read (`inFlowArgs`). */
 export interface InFlowCall {
-  run: RunState;
+  /** The event as a function sees it: what it may read and change (run-context.ts). */
+  run: RunContext;
   name: InFlowName;
   args: Value[];
   /** Adds a line to what the run's log says about this call (a reply that had to be changed). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { PrismaClient } from '@/server/db/client-type';
 import { column } from '@/server/db/columns';
-import { PreparedStatement } from '@/server/db/raw-sql';
+import { PreparedStatement, plainSql } from '@/server/db/raw-sql';
 
 /** Ids an event draws before its final write, for rows it creates there. */
 
@@ -17,3 +18,9 @@ export const nextIds: Record<NumberedTable, PreparedStatement<{ id: number }>> =
   Submission: nextIdStatement('Submission'),
   ScheduledSend: nextIdStatement('ScheduledSend'),
 };
+
+/** An id for a row this event creates in its final write (sequences never roll back). */
+export async function newId(db: PrismaClient, table: NumberedTable): Promise<number> {
+  const [row] = await plainSql(db).run(nextIds[table], {});
+  return row.id;
+}
