@@ -1,31 +1,31 @@
+import { CHANNEL_DESCRIPTORS } from './channels/descriptors';
+
 /** A channel as the Channels tab lists it (`listChannels`): what `channelReach` reads of it. */
 export interface ReachChannel {
   kind: string;
   /** False for a tg bot the messenger stopped delivering to (its token was revoked, say). */
   receiving: boolean;
+  /** A chat widget's sites: one that allows none reaches no client. */
   widget: { settings: { allowedOrigins: readonly string[] } } | null;
 }
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** Takes clients' messages: receiving, and, for a widget, allowed on at least one site. */
+const reaches = (c: ReachChannel) =>
+  c.receiving && (c.widget ? c.widget.settings.allowedOrigins.length > 0 : true);
+
 /**
  * Where clients can reach the bot, for the Channels tab's summary: every channel that takes
- * clients' messages counts (a tg bot that receives, a chat widget allowed on a site), so the
+ * clients' messages counts, by its kind's word (`reach` in lib/channels/descriptors.ts), so the
  * bot "talks only in the simulator" only when none does.
  */
 export function channelReach(channels: readonly ReachChannel[]): { live: boolean; text: string } {
-  const bots = channels.filter((c) => c.kind === 'tg' && c.receiving).length;
-  const widgets = channels.filter(
-    (c) => c.kind === 'widget' && c.widget?.settings.allowedOrigins.length,
-  ).length;
-  const numbers = channels.filter((c) => c.kind === 'chatapp' && c.receiving).length;
-  const others = channels.filter((c) => !['tg', 'widget', 'chatapp'].includes(c.kind) && c.receiving).length;
-  const parts = [
-    bots ? count(bots, 'tg bot', 'tg bots') : '',
-    numbers ? count(numbers, 'chat-app number', 'chat-app numbers') : '',
-    widgets ? count(widgets, 'chat widget on your website', 'chat widgets on your websites') : '',
-    others ? count(others, 'other channel', 'other channels') : '',
-  ].filter(Boolean);
+  const parts = CHANNEL_DESCRIPTORS.flatMap((d) => {
+    if (!('reach' in d)) return [];
+    const n = channels.filter((c) => c.kind === d.kind && reaches(c)).length;
+    return n ? [count(n, d.reach.one, d.reach.many)] : [];
+  });
   if (!parts.length)
     return {
       live: false,

@@ -1,5 +1,3 @@
-import { CLIENT_TYPES } from '@/lib/channels/descriptors';
-import { messengerLabel } from '@/lib/client-display';
 import type { Attachment, Button } from '@/lib/schema';
 
 /** bot-semantics §3: where a message came from (`message_from_outside`); `crm` is also an operator's reply from the inbox. */
@@ -69,7 +67,7 @@ const SOURCE_LABELS: Record<Exclude<MessageSource, 'client' | 'bot'>, { label: s
   api: { label: 'API', hint: 'Caused by the public API' },
   crm: { label: 'CRM', hint: 'Sent from the CRM (the client profile)' },
   callback: { label: 'Callback', hint: "Caused by a formula's callback() or message()" },
-  telephony: { label: messengerLabel(CLIENT_TYPES.telephony), hint: 'From telephony' },
+  telephony: { label: 'Call', hint: 'From a phone call' },
   other: { label: 'Outside', hint: 'From outside the bot' },
 };
 

@@ -44,6 +44,20 @@ export interface ChannelDescriptor {
   platformIds: 'phone' | 'opaque';
   /** One client per number whatever line it called (telephony): `group_id` is always empty. */
   groupless?: true;
+  /** Its group ids (tg's bot usernames) are one whatever their case: Shop_Bot and shop_bot are one bot. */
+  caseInsensitiveGroups?: true;
+  /** `connected_channels` gives each of its channels' status (a session gateway's pairing). */
+  reportsStatus?: true;
+  /**
+   * How the Channels tab's summary counts its channels that reach clients ("2 tg bots"); a kind
+   * without one (the simulator) never reaches a client.
+   */
+  reach?: { one: string; many: string };
+  /**
+   * The builder's own test chat: its channel is never listed nor connected, its clients are
+   * simulated (messenger functions recorded, not carried out; analytics leave them out).
+   */
+  simulated?: true;
 }
 
 const ALL_MEDIA = ['image', 'video', 'audio', 'document'] as const;
@@ -57,6 +71,8 @@ export const CHANNEL_DESCRIPTORS = [
     person: 'Telegram user',
     // A keyboard holds at most 100 buttons; long texts are split (lib/tg/render.ts).
     platformIds: 'opaque',
+    caseInsensitiveGroups: true,
+    reach: { one: 'tg bot', many: 'tg bots' },
     capabilities: {
       buttons: true,
       maxButtons: 100,
@@ -73,6 +89,7 @@ export const CHANNEL_DESCRIPTORS = [
     label: 'Web widget',
     person: 'Website visitor',
     platformIds: 'opaque',
+    reach: { one: 'chat widget on your website', many: 'chat widgets on your websites' },
     capabilities: { buttons: true, media: ALL_MEDIA, typing: true, templates: false },
   },
   {
@@ -84,6 +101,8 @@ export const CHANNEL_DESCRIPTORS = [
     // Up to 3 reply buttons of 20 characters, or a list of up to 10 rows of 24; past that,
     // numbered text (lib/chatapp/cloud-render.ts).
     platformIds: 'phone',
+    reportsStatus: true,
+    reach: { one: 'chat-app number', many: 'chat-app numbers' },
     capabilities: {
       buttons: true,
       maxButtons: 10,
@@ -103,6 +122,7 @@ export const CHANNEL_DESCRIPTORS = [
     // Instagram Direct: up to 13 quick replies of 20 characters (past them numbered text), texts of
     // 1,000 bytes of UTF-8, not characters (lib/social/instagram-render.ts).
     platformIds: 'opaque',
+    reach: { one: 'Instagram account', many: 'Instagram accounts' },
     capabilities: {
       buttons: true,
       maxButtons: 13,
@@ -122,6 +142,7 @@ export const CHANNEL_DESCRIPTORS = [
     // Spoken; buttons become the digits 1-9 to press or say (lib/telephony/verbs.ts); no media.
     platformIds: 'phone',
     groupless: true,
+    reach: { one: 'telephony line', many: 'telephony lines' },
     capabilities: { buttons: true, maxButtons: 9, media: [], typing: false, templates: false },
   },
   {
@@ -131,6 +152,7 @@ export const CHANNEL_DESCRIPTORS = [
     label: 'Simulator',
     person: 'Test client',
     platformIds: 'opaque',
+    simulated: true,
     capabilities: { buttons: true, media: ALL_MEDIA, typing: true, templates: false },
   },
 ] as const satisfies readonly ChannelDescriptor[];
@@ -153,6 +175,25 @@ export const descriptorOfKind = (kind: string): ChannelDescriptor | undefined =>
  * 0 NOT_STARTED, 1 STARTED (receiving), 2 ASLEEP, 3 STOPPED (a revoked token, a closed session).
  */
 export const CHANNEL_STATUS = { notStarted: 0, started: 1, asleep: 2, stopped: 3 } as const;
+
+/** The client types whose platform ids are phone numbers (a client found by phone is one of theirs). */
+export const PHONE_CLIENT_TYPES: readonly number[] = CHANNEL_DESCRIPTORS.filter(
+  (d) => d.platformIds === 'phone',
+).map((d) => d.clientType);
+
+/** The simulator's client type: its clients are the builder's tests, not real people. */
+export const SIMULATED_CLIENT_TYPE: number =
+  CHANNEL_DESCRIPTORS.find((d) => 'simulated' in d)?.clientType ?? -1;
+export const isSimulatedType = (clientType: number): boolean => clientType === SIMULATED_CLIENT_TYPE;
+
+/** The kinds whose channels are the project's real ones (listed, connected): all but the simulator. */
+export const CONNECTABLE_KINDS: readonly string[] = CHANNEL_DESCRIPTORS.flatMap((d) =>
+  'simulated' in d ? [] : [d.kind],
+);
+
+/** Its group ids compared as the messenger does (tg's bot usernames regardless of case). */
+export const groupIdsCaseInsensitive = (clientType: number): boolean =>
+  byType.get(clientType)?.caseInsensitiveGroups === true;
 
 /** The interface's name of a client type's messenger (`tg`, `online_chat`…), or the number as text. */
 export const messengerApiName = (clientType: number): string =>

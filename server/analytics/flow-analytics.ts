@@ -1,6 +1,6 @@
 import type { AnalyticsQuery, FlowAnalytics } from '@/lib/analytics/query';
 import { countVisitors, mergeVisitors } from '@/lib/analytics/visitors';
-import { CLIENT_TYPES } from '@/lib/channels/descriptors';
+import { SIMULATED_CLIENT_TYPE } from '@/lib/channels/descriptors';
 import { rangeCounts, stoppedClients } from '@/server/db/analytics-sql';
 import type { PrismaClient } from '@/server/db/generated/client';
 import { plainSql } from '@/server/db/raw-sql';
@@ -38,7 +38,7 @@ export async function flowAnalytics(
     version === project.publishedVersion
       ? sql.run(stoppedClients, {
           ...range,
-          simulator: CLIENT_TYPES.simulator,
+          simulator: SIMULATED_CLIENT_TYPE,
           minutes: query.stoppedAfterMinutes,
         })
       : [],

@@ -1,5 +1,5 @@
+import { PHONE_CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import type { Db } from '@/server/db/client-type';
 import { findClientIdsByPhoneDigits } from '@/server/db/row-queries';
 
@@ -24,9 +24,6 @@ export interface ChannelFilter {
 export const groupIdFilter = (groupId: string | undefined) =>
   groupId === undefined ? undefined : { equals: groupId, mode: 'insensitive' as const };
 
-/** The clients stored by their phone number: the chat-app messenger's and telephony's. */
-const PHONE_CLIENT_TYPES = [CLIENT_TYPES.chatapp, CLIENT_TYPES.telephony];
-
 /** The forms a phone client's number may be stored under (telephony's: the digits). */
 const chatappNumbers = (digits: string) => [
   digits,
@@ -34,6 +31,33 @@ const chatappNumbers = (digits: string) => [
   `${digits}@c.us`,
   `${digits}@s.whatsapp.net`,
 ];
+
+/**
+ * Clients of these phone client types whose number is this phone, in any form it may be stored
+ * under (with or without the messenger suffix); at most `limit`, by id.
+ */
+export async function findClientIdsByNumber(
+  db: Db,
+  projectId: number,
+  phone: string,
+  clientTypes: readonly number[],
+  options: ChannelFilter & { limit: number },
+): Promise<number[]> {
+  const digits = phoneDigits(phone);
+  if (!digits) return [];
+  const rows = await db.client.findMany({
+    where: {
+      projectId,
+      clientType: { in: [...clientTypes] },
+      platformId: { in: chatappNumbers(digits) },
+      groupId: groupIdFilter(options.groupId),
+    },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+    take: options.limit,
+  });
+  return rows.map((c) => c.id);
+}
 
 /**
  * Clients with this phone: chat-app and telephony clients by their number (with or without the messenger
@@ -47,18 +71,7 @@ export async function findClientIdsByPhone(
 ): Promise<number[]> {
   const digits = phoneDigits(phone);
   if (!digits) return [];
-  const chatapp = await db.client.findMany({
-    where: {
-      projectId,
-      clientType: { in: PHONE_CLIENT_TYPES },
-      platformId: { in: chatappNumbers(digits) },
-      groupId: groupIdFilter(options.groupId),
-    },
-    select: { id: true },
-    orderBy: { id: 'asc' },
-    take: options.limit,
-  });
-  const byNumber = chatapp.map((c) => c.id);
+  const byNumber = await findClientIdsByNumber(db, projectId, digits, PHONE_CLIENT_TYPES, options);
   if (byNumber.length >= options.limit) return byNumber;
   return distinct(byNumber, await findClientIdsByPhoneDigits(db, projectId, digits, options)).slice(
     0,

@@ -1,5 +1,5 @@
+import { PHONE_CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { CLIENT_TYPES } from '@/lib/client-display';
 import {
   decodeUtf8,
   type ImportMode,
@@ -100,7 +100,7 @@ async function resolveKeys(
     }
     return result;
   }
-  // Phones: the `phone` variable of the clients' profiles and the chat-app clients' numbers.
+  // Phones: the `phone` variable of the clients' profiles and the numbers of phone channels' clients.
   const byDigits = new Map<string, Set<number>>();
   const note = (digits: string, id: number) => {
     if (!digits) return;
@@ -124,11 +124,11 @@ async function resolveKeys(
     if (page.length < LOOKUP_CHUNK) break;
     after = page.at(-1)!.clientId;
   }
-  const chatapp = await db.client.findMany({
-    where: { projectId, clientType: CLIENT_TYPES.chatapp },
+  const byNumber = await db.client.findMany({
+    where: { projectId, clientType: { in: [...PHONE_CLIENT_TYPES] } },
     select: { id: true, platformId: true },
   });
-  for (const c of chatapp) {
+  for (const c of byNumber) {
     const digits = phoneDigits(c.platformId);
     if (wanted.has(digits)) note(digits, c.id);
   }

@@ -1,9 +1,9 @@
-import { CLIENT_TYPES, messengerApiName } from '@/lib/channels/descriptors';
+import { isSimulatedType, messengerApiName } from '@/lib/channels/descriptors';
 import { runsDraft } from '@/lib/simulator/editions';
 import { wellFormed } from '@/lib/storable-json';
-import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
+import { channelFor } from '@/server/engine/channel-port';
 import { type LiveEvent, publishLive } from '@/server/live/live-events';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
@@ -105,7 +105,7 @@ export async function handleEvent(
       // The simulator runs the draft (or, when asked, the published version); every channel, the
       // API, timers and broadcasts the published version.
       const { schemaRevision, publishedVersion } = state.project;
-      const simulated = client.clientType === CLIENT_TYPES.simulator;
+      const simulated = isSimulatedType(client.clientType);
       const bot = runsDraft(client)
         ? await getCompiledBot(projectId, 'draft', schemaRevision, async () => {
             return (await loadBotSchema(deps.db, projectId)).schema;

@@ -1,7 +1,7 @@
-import type { ChannelClient, DeliveryResult } from '@/server/channels/channel-adapter';
-import { channelFor } from '@/server/channels/registry';
 import { plainSql } from '@/server/db/raw-sql';
+import { channelFor } from '@/server/engine/channel-port';
 import { publishLive } from '@/server/live/live-events';
+import type { ChannelClient, DeliveryResult } from './channel-port';
 import type { EngineDeps } from './engine-deps';
 import type { StoredOutgoing } from './event-writes';
 import type { OutboxRow } from './outbox-rows';

@@ -1,9 +1,9 @@
-import type { ChannelClient } from '@/server/channels/channel-adapter';
-import { channelFor } from '@/server/channels/registry';
 import type { PrismaClient } from '@/server/db/client-type';
 import { deleteInBatches } from '@/server/db/delete-in-batches';
 import { plainSql } from '@/server/db/raw-sql';
+import { channelFor } from '@/server/engine/channel-port';
 import { pruneWebhookLog } from '@/server/webhooks/webhook-log';
+import type { ChannelClient } from './channel-port';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import type { StoredOutgoing } from './event-writes';

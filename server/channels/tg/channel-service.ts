@@ -7,6 +7,7 @@ import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import { blockedReason, isIpLiteral, stripBrackets } from '@/server/http';
+import { findChannelByGroup } from '../channel-list';
 import { channelView } from '../channel-view';
 import { type BotApiClient, type BotCallResult, botApiClient, tgApiRoot } from './bot-api';
 
@@ -175,13 +176,7 @@ export async function removeTgWebhook(channel: TokenOwner): Promise<string | nul
  * spelling is the one its clients are stored under.
  */
 export function findTgChannel(db: Db, projectId: number, groupId: string) {
-  return db.channel.findFirst({
-    where: {
-      projectId,
-      clientType: TG_CLIENT_TYPE,
-      groupId: { equals: groupId, mode: 'insensitive' },
-    },
-  });
+  return findChannelByGroup(db, projectId, TG_CLIENT_TYPE, groupId);
 }
 
 /** The project's connected tg bot with this username (see findTgChannel). */

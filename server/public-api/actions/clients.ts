@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { findTgChannel } from '@/server/channels/tg/channel-service';
+import { groupIdsCaseInsensitive } from '@/lib/channels/descriptors';
+import { findChannelByGroup } from '@/server/channels/channel-list';
 import { assignClient } from '@/server/contacts/assignment';
 import {
   deleteClients,
@@ -121,8 +121,8 @@ const loadItem = z.object(
  * emptied by resolveClient.
  */
 async function storedGroupId(db: Db, projectId: number, clientType: number, groupId: string) {
-  if (clientType !== CLIENT_TYPES.tg) return groupId;
-  return (await findTgChannel(db, projectId, groupId))?.groupId ?? groupId;
+  if (!groupIdsCaseInsensitive(clientType)) return groupId;
+  return (await findChannelByGroup(db, projectId, clientType, groupId))?.groupId ?? groupId;
 }
 
 export const loadClients = defineAction({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { messengerApiName } from '@/lib/channels/descriptors';
+import { descriptorOfType, messengerApiName } from '@/lib/channels/descriptors';
+import { findConnectedChannels } from '@/server/channels/channel-list';
 import { loadPublishedSchema } from '@/server/versions/bot-versions';
 import { defineAction } from '../action';
 
@@ -18,10 +19,7 @@ export const connectedChannels = defineAction({
     },
   },
   async handle(ctx) {
-    const rows = await ctx.db.channel.findMany({
-      where: { projectId: ctx.projectId, kind: { not: 'simulator' } },
-      orderBy: { id: 'asc' },
-    });
+    const rows = await findConnectedChannels(ctx.db, ctx.projectId);
     const channels: Record<string, object[]> = {};
     for (const row of rows) {
       const messenger = messengerApiName(row.clientType);
@@ -30,7 +28,7 @@ export const connectedChannels = defineAction({
         group_id: row.groupId,
         client_type: row.clientType,
         name: row.name,
-        ...(row.kind === 'chatapp' ? { status: row.status } : {}),
+        ...(descriptorOfType(row.clientType)?.reportsStatus ? { status: row.status } : {}),
       });
     }
     return { channels };

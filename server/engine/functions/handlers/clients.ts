@@ -1,5 +1,4 @@
-import { clientIdentity } from '@/lib/channels/descriptors';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { clientIdentity, groupIdsCaseInsensitive } from '@/lib/channels/descriptors';
 import type { Prisma } from '@/server/db/generated/client';
 import type { RunContext } from '@/server/engine/run-context';
 
@@ -30,10 +29,10 @@ export async function findByPlatformId(
       projectId: run.project.id,
       clientType,
       platformId: { in: ids },
-      // tg bot usernames are case-insensitive.
+      // tg bot usernames are case-insensitive (the kind's descriptor says so).
       ...(groupId === undefined
         ? {}
-        : clientType === CLIENT_TYPES.tg
+        : groupIdsCaseInsensitive(clientType)
           ? { groupId: { equals: groupId, mode: 'insensitive' as const } }
           : { groupId }),
     },

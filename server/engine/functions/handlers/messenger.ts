@@ -1,6 +1,6 @@
+import { isSimulatedType } from '@/lib/channels/descriptors';
 import type { Value } from '@/lib/formula';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { channelFor } from '@/server/channels/registry';
+import { channelFor } from '@/server/engine/channel-port';
 import type { InFlowHandler } from '../registry';
 import { jsonToValue, valueToJson } from '../values';
 
@@ -13,7 +13,7 @@ import { jsonToValue, valueToJson } from '../values';
 export function messengerFunction(messenger: number): InFlowHandler {
   return async ({ run, name, args }) => {
     const { clientType } = run.client;
-    const adapter = channelFor(clientType === CLIENT_TYPES.simulator ? clientType : messenger);
+    const adapter = channelFor(isSimulatedType(clientType) ? clientType : messenger);
     const result = await adapter.call(
       run.project.id,
       name,
