@@ -1,5 +1,5 @@
 import type { KnowledgeExcerpt } from '@/lib/ai/prompt';
-import type { RunState } from '@/server/engine/run-state';
+import type { RunContext } from '@/server/engine/run-context';
 import { searchKnowledge } from '@/server/knowledge/search';
 import { findProvider } from './ai-settings';
 import { providerEmbedder } from './provider-embedder';
@@ -12,7 +12,7 @@ const EXCERPTS = 5;
  * base"), logged so the simulator cites them. A failure is logged and the call goes on without.
  */
 export async function knowledgeExcerpts(
-  run: RunState,
+  run: RunContext,
   providerName: string,
   query: string,
   where: Record<string, unknown>,

@@ -3,7 +3,7 @@ import { column } from './columns';
 import { PreparedStatement } from './raw-sql';
 
 /**
- * The SQL of a client's row and variables that the engine's statements (server/engine/store.ts)
+ * The SQL of a client's row and variables that the engine's statements (server/engine/store/)
  * and the contacts services share: the locked client's columns and row, how a target picks
  * its row, the variables of every scope in one select list, and the API's variables read.
  */

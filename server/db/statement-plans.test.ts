@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { recordSends, storeHeldAndClaim } from '@/server/engine/store';
+import { storeHeldAndClaim } from '@/server/engine/store/claim';
+import { recordSends } from '@/server/engine/store/outbox';
 import { createProject } from '@/server/projects/project-service';
 import { insertHeld } from './channel-update-sql';
 import { type PreparedStatement, prefixed, preparedStatementName, sqlTransaction } from './raw-sql';

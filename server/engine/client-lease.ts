@@ -3,7 +3,7 @@ import { getEnv } from '@/server/config/env';
 import { type ClientTarget, clientWhere } from '@/server/contacts/client-service';
 import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
-import { type CreatedClient, createLeased, exists, release } from './store';
+import { type CreatedClient, createLeased, exists, release } from './store/claim';
 
 /**
  * How long an event may hold its client (docs/architecture.md, "The flow of a message";

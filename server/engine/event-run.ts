@@ -20,7 +20,8 @@ import { timersStep } from './steps/timers';
 /**
  * Runs one event over its run state: routes a message (routing.ts, pure), enters blocks as a
  * sequence of steps (bot-semantics §1, "What entering a block does, in order"), as the table
- * of block kinds (BLOCK_KIND_RULES) says.
+ * of block kinds (BLOCK_KIND_RULES) says. Each step sees the event as its `RunContext` and
+ * returns what happens next (the message to send, the blocks to enter), which this carries out.
  */
 export async function runEvent(run: RunState, event: EngineEvent): Promise<void> {
   try {
@@ -40,7 +41,7 @@ async function dispatch(run: RunState, event: EngineEvent): Promise<void> {
     case 'send':
       run.setMessageFromOutside(event.messageFromOutside);
       run.send({
-        text: run.render(event.text),
+        text: run.templates.render(event.text),
         attachments: event.attachments ?? [],
         buttons: event.buttons ?? null,
         blockId: null,
@@ -82,7 +83,7 @@ async function onMoveDeal(run: RunState, event: Extract<EngineEvent, { type: 'mo
       'stateId',
     );
   // A board's move names the deal it saw: closed meanwhile, it is no longer the client's open one.
-  if (event.dealId !== null && event.dealId !== run.dealId) {
+  if (event.dealId !== null && event.dealId !== run.deals.id) {
     if (event.expectedStateId !== undefined) throw await dealMovedMeanwhile(run.db, event.dealId);
     throw new DomainError(
       'conflict',
@@ -91,14 +92,14 @@ async function onMoveDeal(run: RunState, event: Extract<EngineEvent, { type: 'mo
     );
   }
   const deal = await run.db.deal.findUnique({
-    where: { id: run.dealId },
+    where: { id: run.deals.id },
     select: { stateId: true, state: true },
   });
   const current = deal?.stateId ?? null;
   if (event.expectedStateId !== undefined && event.expectedStateId !== current)
-    throw await dealMovedMeanwhile(run.db, run.dealId);
+    throw await dealMovedMeanwhile(run.db, run.deals.id);
   if (current === stage.id) return;
-  const text = `Deal #${run.dealId} moved to "${stage.name}"${deal?.state ? ` from "${deal.state.name}"` : ''}`;
+  const text = `Deal #${run.deals.id} moved to "${stage.name}"${deal?.state ? ` from "${deal.state.name}"` : ''}`;
   run.receive(
     {
       text,
@@ -109,7 +110,7 @@ async function onMoveDeal(run: RunState, event: Extract<EngineEvent, { type: 'mo
     },
     { question: text, attachmentUrl: '', callbackQueryId: '' },
   );
-  await run.setDealState(stage);
+  await run.deals.moveTo(stage);
 }
 
 /** Who last moved the client's deal by hand (the history's last CRM message with a member). */
@@ -129,7 +130,7 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
       callbackQueryId: event.callbackQueryId ?? '',
     },
   );
-  for (const [name, value] of Object.entries(event.variables ?? {})) run.setVariable(name, value);
+  for (const [name, value] of Object.entries(event.variables ?? {})) run.variables.trySet(name, value);
   if (event.channelState) run.setChannelState(event.channelState);
   run.note('event', { text: event.text, from });
   if (run.paused && !event.resumesBot) {
@@ -156,7 +157,9 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
   if (!target) {
     // The assistant answers what the client wrote or said; a callback (a call's event, an
     // integrator's `callback`, an API message) is an event for the flow, not a question.
-    if (from === MESSAGE_FROM.client && (await assistantStep(run, event.text))) {
+    const assistant = from === MESSAGE_FROM.client ? await assistantStep(run, event.text) : null;
+    if (assistant?.answered) {
+      if (assistant.fallback) run.queueBlock(assistant.fallback);
       for (const next of run.takeQueuedBlocks()) await enterBlock(run, next, 'ai_fallback');
       return;
     }
@@ -164,7 +167,7 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
     return;
   }
   const arrow = target.via === 'arrow' || target.via === 'ai_choice' ? target.arrow : undefined;
-  if (arrow?.collectInto) run.setVariable(arrow.collectInto, event.text);
+  if (arrow?.collectInto) run.variables.trySet(arrow.collectInto, event.text);
   if (run.paused) run.resumeBot();
   await enterBlock(run, target.block, target.via, arrow?.id);
 }
@@ -189,25 +192,25 @@ async function onScheduled(run: RunState, scheduledSendId: number) {
   if (send.kind === 'timer') {
     if (run.paused) {
       // Skipped, not kept for later: a reminder meant for a bot conversation is stale after a handoff.
-      run.finishScheduled(send.id, 'cancelled');
+      run.timers.finish(send.id, 'cancelled');
       run.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the bot is paused for this client' });
       return;
     }
     // Leaving the block cancels such a timer at once; this catches one scheduled before that
     // rule, or under a revision of the bot whose arrows the move no longer looked for.
     if (payload.cancelIfLeft && run.currentBlockId !== send.blockId) {
-      run.finishScheduled(send.id, 'cancelled');
+      run.timers.finish(send.id, 'cancelled');
       run.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the client left the block' });
       return;
     }
     const arrow = [...run.bot.arrowsFrom.values()].flat().find((a) => a.id === send.arrowId);
     if (!arrow) {
       // Scheduled under a version of the bot that had the arrow (bot-semantics §9).
-      run.finishScheduled(send.id, 'cancelled');
+      run.timers.finish(send.id, 'cancelled');
       run.note('timer_cancelled', { arrowId: send.arrowId, reason: 'the bot no longer has this arrow' });
       return;
     }
-    run.finishScheduled(send.id, 'sent');
+    run.timers.finish(send.id, 'sent');
     run.note('timer_fired', { arrowId: send.arrowId });
     run.setMessageFromOutside(0);
     await enterBlock(run, run.requireBlock(arrow.to), 'timer', arrow.id);
@@ -217,21 +220,21 @@ async function onScheduled(run: RunState, scheduledSendId: number) {
     const block = run.bot.blocks.get(payload.blockId);
     if (!block) {
       // A block's delayed send whose block a later version removed (bot-semantics §9).
-      run.finishScheduled(send.id, 'cancelled');
+      run.timers.finish(send.id, 'cancelled');
       run.note('scheduled_cancelled', {
         blockId: payload.blockId,
         reason: 'the bot no longer has this block',
       });
       return;
     }
-    run.finishScheduled(send.id, 'sent');
+    run.timers.finish(send.id, 'sent');
     await enterBlock(run, block, 'api');
     return;
   }
-  run.finishScheduled(send.id, 'sent');
-  await run.prepareExpressions(payload.text ?? '');
+  run.timers.finish(send.id, 'sent');
+  await run.templates.prepareExpressions(payload.text ?? '');
   run.send({
-    text: run.render(payload.text ?? ''),
+    text: run.templates.render(payload.text ?? ''),
     attachments: payload.attachments ?? [],
     buttons: null,
     blockId: payload.blockId ?? null,
@@ -254,19 +257,22 @@ async function enterBlock(run: RunState, block: Block, via: string, arrowId?: nu
   await actionsStep(run, block);
   const { handoffFailed } = await formulaStep(run, block);
   if (block.request) await requestStep(run, block.request, { blockId: block.id });
-  const aiAnswer = block.ai?.prompt.trim() ? await aiStep(run, { ...block, ai: block.ai }) : undefined;
+  const ai = block.ai?.prompt.trim() ? await aiStep(run, { ...block, ai: block.ai }) : undefined;
+  if (ai?.fallback) run.queueBlock(ai.fallback);
   // Its message would tell the client an operator answers, while none was asked.
   if (handoffFailed)
     run.note('message_withheld', {
       blockId: block.id,
       reason: 'its ask_operator() failed, so no operator was asked',
     });
-  else await messageStep(run, block, aiAnswer);
+  else {
+    const message = await messageStep(run, block, ai?.answer);
+    if (message) run.send(message);
+  }
   await submitStep(run, block);
   if (movesClient(block)) await run.moveClientTo(block.id);
-  const enter = (next: Block, how: string, arrowId: number) => enterBlock(run, next, how, arrowId);
-  await timersStep(run, block, enter);
-  await continueStep(run, block, enter);
-  // message(client_id, '', id) from this block's formula: the client ends up in that block.
+  for await (const next of timersStep(run, block)) await enterBlock(run, next.block, next.via, next.arrowId);
+  for (const next of continueStep(run, block)) await enterBlock(run, next.block, next.via, next.arrowId);
+  // message(client_id, '', id) from this block's formula, a failed AI step's fallback: entered last.
   for (const next of run.takeQueuedBlocks()) await enterBlock(run, next, 'message()');
 }

@@ -4,8 +4,8 @@ import { lockedClientRow } from '@/server/db/client-sql';
 import type { Sql } from '@/server/db/raw-sql';
 import { notFound } from '@/server/errors';
 import { claimMissing, leaseSeconds } from './client-lease';
-import type { RunProject } from './run-state';
-import { type ClaimRow, claimAndLoadStatements, loadState, type StateRow } from './store';
+import type { RunProject } from './run-context';
+import { type ClaimRow, claimAndLoadStatements, loadState, type StateRow } from './store/claim';
 
 /** A client an event holds, and the state it starts from. */
 export interface LoadedClient {

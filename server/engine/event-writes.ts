@@ -6,7 +6,7 @@ import { type PreparedStatement, prefixed, type TransactionSql } from '@/server/
 import { leaseSeconds } from './client-lease';
 import type { OutboxRow } from './outbox-rows';
 import type { RunState } from './run-state';
-import { channelStateParams, LEASE_LOST, storeEvent, variableWriteParams } from './store';
+import { channelStateParams, LEASE_LOST, storeEvent, variableWriteParams } from './store/final-write';
 
 export interface StoredOutgoing {
   id: bigint;
@@ -120,7 +120,7 @@ export async function storeEventResults(
     senderMemberIds: messages.map((m) => m.senderMemberId),
     delivered: messages.map((m) => m.delivered),
     dedupeKeys: messages.map((m) => m.dedupeKey),
-    ...variableWriteParams(run.variableWrites),
+    ...variableWriteParams(run.variables.writes),
     ...channelStateParams(run.channelState),
     currentBlockId: run.currentBlockId,
     lastMessageAt: options.lastMessageAt,
@@ -134,7 +134,7 @@ export async function storeEventResults(
     keepLease: options.keepLease,
     sends: !options.deliveredWhenStored,
     webhooks: options.hasWebhook,
-    submissionIds: run.submissionIds,
+    submissionIds: run.deals.submissionIds,
     followUps: run.deferred.map((f) => storableJson(f)),
     doneOutboxId: options.outboxId === null ? null : String(options.outboxId),
     // Last: in V8 an object literal that starts with a spread adds each later property the slow

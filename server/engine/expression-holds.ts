@@ -1,13 +1,13 @@
 import { isTruthy } from '@/lib/formula';
 import { getExpression } from './formula-cache';
-import type { RunState } from './run-state';
+import type { RunContext } from './run-context';
 
 /**
  * Whether a formula expression holds (an arrow's comparison, an assistant's launch condition);
  * a broken or failing one does not, logged with `where`.
  */
 export async function expressionHolds(
-  run: RunState,
+  run: RunContext,
   expression: string,
   where: Record<string, unknown>,
 ): Promise<boolean> {
@@ -20,7 +20,7 @@ export async function expressionHolds(
   if (compiled.diagnostics.some((d) => d.severity === 'error'))
     return failed(compiled.diagnostics[0].message);
   try {
-    return isTruthy(await compiled.evaluate(run.formulaOptions()));
+    return isTruthy(await compiled.evaluate(run.templates.formulaOptions()));
   } catch (error) {
     return failed((error as Error).message);
   }

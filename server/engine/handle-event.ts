@@ -18,7 +18,7 @@ import type { EngineEvent, LogEntry } from './events';
 import { carryOut } from './outbox';
 import { RunState } from './run-state';
 import { queueScheduledSend } from './scheduler';
-import { type ClaimRow, messageKeyStored } from './store';
+import { type ClaimRow, messageKeyStored } from './store/claim';
 
 export type { StoredOutgoing } from './event-writes';
 
@@ -162,7 +162,7 @@ export async function handleEvent(
       ...stored.incomingIds,
       ...stored.outgoing.map((m) => m.id),
     ]),
-    ...run.movedDeals.map((dealId) => ({
+    ...run.deals.moved.map((dealId) => ({
       kind: 'deal' as const,
       projectId,
       clientId: run.client.id,
@@ -196,6 +196,7 @@ function storedMessageEvents(projectId: number, clientId: number, ids: readonly 
  * queues any whose job is missing (`resumePendingSends`), so none is lost.
  */
 async function queueTimers(deps: EngineDeps, projectId: number, run: RunState) {
-  for (const jobId of run.cancelledJobs) await deps.scheduler.cancel(jobId).catch(() => {});
-  for (const send of run.scheduled) await queueScheduledSend(deps.db, deps.scheduler, { projectId, ...send });
+  for (const jobId of run.timers.cancelledJobs) await deps.scheduler.cancel(jobId).catch(() => {});
+  for (const send of run.timers.scheduled)
+    await queueScheduledSend(deps.db, deps.scheduler, { projectId, ...send });
 }

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { wakeOutboxSweeper } from './outbox';
-import { releaseHeld } from './store';
+import { releaseHeld } from './store/outbox';
 
 /**
  * Held sends (DeliveryResult.retryAt) of a channel's clients, made due now: the messenger is

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { createProject } from '@/server/projects/project-service';
-import { recordSends } from './store';
+import { recordSends } from './store/outbox';
 
 /**
  * Sends answered at once have their answers recorded in one statement (recordSends): each on its

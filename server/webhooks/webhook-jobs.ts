@@ -4,7 +4,7 @@ import { WEBHOOK_CONCURRENCY } from '@/lib/webhooks/adaptive-concurrency';
 import { getDb } from '@/server/db';
 import { plainSql } from '@/server/db/raw-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
-import { finishOutbox } from '@/server/engine/store';
+import { finishOutbox } from '@/server/engine/store/outbox';
 import { defineJob, enqueueMany } from '@/server/jobs/jobs';
 import { groupOf, startWebhookDispatcher, wakeWebhookDispatcher } from './webhook-dispatcher';
 

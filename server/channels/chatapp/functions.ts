@@ -4,12 +4,12 @@ import { sendToClient } from '@/server/engine/functions/handlers/bot';
 import { messengerFunction } from '@/server/engine/functions/handlers/messenger';
 import type { AreaHandlers } from '@/server/engine/functions/registry';
 import { asString } from '@/server/engine/functions/values';
-import type { RunState } from '@/server/engine/run-state';
+import type { RunContext } from '@/server/engine/run-context';
 
 const simulated = messengerFunction(CLIENT_TYPES.chatapp);
 
 /** The number to send from: the running client's own chat-app number, else the project's only one. */
-async function sendingNumber(run: RunState): Promise<string> {
+async function sendingNumber(run: RunContext): Promise<string> {
   if (run.client.clientType === CLIENT_TYPES.chatapp) return run.client.groupId;
   const numbers = await run.db.channel.findMany({
     where: { projectId: run.project.id, clientType: CLIENT_TYPES.chatapp },

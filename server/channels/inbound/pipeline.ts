@@ -18,7 +18,7 @@ import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import type { AlsoWrite } from '@/server/engine/event-writes';
 import type { ClaimedAhead } from '@/server/engine/handle-event';
-import { storeHeldAndClaim } from '@/server/engine/store';
+import { storeHeldAndClaim } from '@/server/engine/store/claim';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
 import type { ChannelRow } from '../channel-module';
 
@@ -214,7 +214,7 @@ function claimableAhead<T>(
 
 /**
  * Stores one update and claims its client for its event in one statement
- * (server/engine/store.ts, storeHeldAndClaim), then processes it as storeUpdates would: taken,
+ * (server/engine/store/claim.ts, storeHeldAndClaim), then processes it as storeUpdates would: taken,
  * with the claim; behind another of its chat, claimed in its turn; a repeat, not at all.
  */
 async function storeAndClaim<T>(

@@ -9,7 +9,7 @@ import { getDatabase, getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { PipelinedClient } from '@/server/db/pipelined-client';
 import { useFreshAppDatabase } from '@/server/db/test-support';
-import { recordSends } from '@/server/engine/store';
+import { recordSends } from '@/server/engine/store/outbox';
 import { createProject } from '@/server/projects/project-service';
 import type { RouteServer } from '@/server/testing/route-server';
 import { waitFor } from '@/server/testing/wait-for';

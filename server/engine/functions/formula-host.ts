@@ -1,5 +1,5 @@
 import type { FormulaHost } from '@/lib/formula';
-import type { RunState } from '@/server/engine/run-state';
+import type { RunContext } from '@/server/engine/run-context';
 import { inFlowHandlers, isInFlowName } from './registry';
 import { inFlowArgs, valueToJson } from './values';
 
@@ -11,7 +11,7 @@ const MAX_CALLS_PER_EVENT = 100;
  * The formula language checks names, arity and plan; this reads the arguments, limits the
  * calls and hands each to its handler (`registry.ts`).
  */
-export function createFormulaHost(run: RunState): FormulaHost {
+export function createFormulaHost(run: RunContext): FormulaHost {
   let calls = 0;
   return {
     async call(name, written) {

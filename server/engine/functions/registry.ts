@@ -1,5 +1,5 @@
 import type { InFlowName, Value } from '@/lib/formula';
-import type { RunState } from '@/server/engine/run-state';
+import type { RunContext } from '@/server/engine/run-context';
 import { botHandlers } from './handlers/bot';
 import { crmHandlers } from './handlers/crm';
 import { listHandlers } from './handlers/lists';
@@ -8,7 +8,8 @@ import { variableHandlers } from './handlers/variables';
 
 /** One call of an in-flow function, its arguments already read (`inFlowArgs`). */
 export interface InFlowCall {
-  run: RunState;
+  /** The event as a function sees it: what it may read and change (run-context.ts). */
+  run: RunContext;
   name: InFlowName;
   args: Value[];
   /** Adds a line to what the run's log says about this call (a reply that had to be changed). */

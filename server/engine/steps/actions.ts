@@ -1,10 +1,10 @@
 import type { Block } from '@/lib/schema';
 import { requireState } from '@/server/contacts/deal-service';
 import { DomainError } from '@/server/errors';
-import type { RunState } from '../run-state';
+import type { RunContext } from '../run-context';
 
 /** Step 1: the block's actions: move the deal to a CRM state, add to and remove from lists. */
-export async function actionsStep(run: RunState, block: Block): Promise<void> {
+export async function actionsStep(run: RunContext, block: Block): Promise<void> {
   const actions = block.actions;
   if (!actions) return;
   if (actions.crmStateId) {
@@ -13,7 +13,7 @@ export async function actionsStep(run: RunState, block: Block): Promise<void> {
       run.note('error', { blockId: block.id, message: error.message });
       return null;
     });
-    if (state) await run.setDealState(state);
+    if (state) await run.deals.moveTo(state);
   }
   const wanted = [...actions.addToLists, ...actions.removeFromLists];
   if (!wanted.length) return;
@@ -22,6 +22,6 @@ export async function actionsStep(run: RunState, block: Block): Promise<void> {
     select: { id: true },
   });
   const known = new Set(lists.map((l) => l.id));
-  for (const id of actions.addToLists) if (known.has(id)) run.setListMember(id, true);
-  for (const id of actions.removeFromLists) if (known.has(id)) run.setListMember(id, false);
+  for (const id of actions.addToLists) if (known.has(id)) run.lists.set(id, true);
+  for (const id of actions.removeFromLists) if (known.has(id)) run.lists.set(id, false);
 }

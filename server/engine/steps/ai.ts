@@ -18,7 +18,7 @@ import { knowledgeExcerpts } from '@/server/ai/knowledge-context';
 import { getHistory } from '@/server/contacts/history-service';
 import { channelFor } from '@/server/engine/channel-port';
 import { leaseSeconds } from '../client-lease';
-import type { RunState } from '../run-state';
+import type { RunContext } from '../run-context';
 
 /**
  * The AI parts of a block (docs/ai.md): the step run on entering it (between the request and the
@@ -28,12 +28,12 @@ import type { RunState } from '../run-state';
  */
 
 /** What is left of the event's lease for AI calls, ms, keeping 15 s for the event's own write. */
-export function aiTimeLeft(run: RunState): number {
+export function aiTimeLeft(run: RunContext): number {
   return leaseSeconds() * 1000 - 15_000 - (performance.now() - run.startedAt);
 }
 
 /** The conversation so far as chat turns: stored messages, the one this event brought, what it sent. */
-export async function conversationTurns(run: RunState, limit: number): Promise<ChatTurn[]> {
+export async function conversationTurns(run: RunContext, limit: number): Promise<ChatTurn[]> {
   if (limit <= 0) return [];
   const stored = await getHistory(run.db, run.project.id, run.client.id, { limit, newest: true });
   return historyTurns(
@@ -52,7 +52,7 @@ export async function conversationTurns(run: RunState, limit: number): Promise<C
  * (the chat widget) as drafts while it is written.
  */
 export async function runAiCall(
-  run: RunState,
+  run: RunContext,
   request: AiCallRequest,
   where: Record<string, unknown>,
   streamed = false,
@@ -62,7 +62,7 @@ export async function runAiCall(
       ? draftPublisher(run.project.id, run.client.id)
       : undefined;
   const outcome = await callAi(
-    { db: run.db, project: run.project, now: run.deps.now, maxMs: aiTimeLeft(run), onText: drafts?.onText },
+    { db: run.db, project: run.project, now: run.now, maxMs: aiTimeLeft(run), onText: drafts?.onText },
     request,
   );
   drafts?.end(!outcome.ok);
@@ -90,15 +90,22 @@ export async function runAiCall(
   return outcome;
 }
 
+/** What the block's AI step gives: the answer to send as the message, the block to enter after. */
+export interface AiStepOutcome {
+  answer?: string;
+  /** A failed call's fallback block: entered once this block is done. */
+  fallback?: Block | null;
+}
+
 /**
  * The block's AI step: its answer is returned to be sent as the block's message (sendAnswer),
- * stored, or spread over the structured fields' variables. A failure sends the client to the
- * fallback block once this block is done, and nothing of the answer is sent.
+ * stored, or spread over the structured fields' variables. A failure returns the fallback block,
+ * which the client goes to once this block is done, and nothing of the answer is sent.
  */
-export async function aiStep(run: RunState, block: Block & { ai: BlockAi }): Promise<string | undefined> {
+export async function aiStep(run: RunContext, block: Block & { ai: BlockAi }): Promise<AiStepOutcome> {
   const { ai } = block;
-  await run.prepareExpressions(ai.system, ai.prompt);
-  const prompt = run.render(ai.prompt);
+  await run.templates.prepareExpressions(ai.system, ai.prompt);
+  const prompt = run.templates.render(ai.prompt);
   const knowledge = ai.useKnowledge
     ? await knowledgeExcerpts(run, ai.provider, prompt, { blockId: block.id })
     : [];
@@ -110,7 +117,7 @@ export async function aiStep(run: RunState, block: Block & { ai: BlockAi }): Pro
     run,
     {
       provider: ai.provider,
-      system: joinSystem(run.render(ai.system), knowledgeSection(knowledge)),
+      system: joinSystem(run.templates.render(ai.system), knowledgeSection(knowledge)),
       messages,
       temperature: ai.temperature,
       maxTokens: ai.maxTokens,
@@ -119,13 +126,10 @@ export async function aiStep(run: RunState, block: Block & { ai: BlockAi }): Pro
     { blockId: block.id },
     ai.sendAnswer && !ai.fields.length,
   );
-  if (!outcome.ok) {
-    aiFallBack(run, ai.fallbackBlockId, block.id);
-    return undefined;
-  }
+  if (!outcome.ok) return { fallback: fallbackBlock(run, ai.fallbackBlockId, block.id) };
   if (ai.fields.length) {
     const { values, problems } = fieldValues(ai.fields, outcome.json);
-    for (const { variable, value } of values) run.setVariable(variable, value);
+    for (const { variable, value } of values) run.variables.trySet(variable, value);
     if (problems.length)
       run.note('ai_error', {
         blockId: block.id,
@@ -133,17 +137,17 @@ export async function aiStep(run: RunState, block: Block & { ai: BlockAi }): Pro
         message: `the structured answer: ${problems.join('; ')}`,
       });
   }
-  if (ai.saveInto) run.setVariable(ai.saveInto, outcome.text);
-  return ai.sendAnswer && !ai.fields.length ? outcome.text : undefined;
+  if (ai.saveInto) run.variables.trySet(ai.saveInto, outcome.text);
+  return { answer: ai.sendAnswer && !ai.fields.length ? outcome.text : undefined };
 }
 
-/** The client goes to the fallback block once the current block is done (when one is set). */
-export function aiFallBack(
-  run: RunState,
+/** The block a failed call sends the client to (when one is set), logged when the bot has none. */
+export function fallbackBlock(
+  run: RunContext,
   fallbackBlockId: number | undefined | null,
   fromBlockId: number | null,
-) {
-  if (!fallbackBlockId) return;
+): Block | null {
+  if (!fallbackBlockId) return null;
   const fallback = run.bot.blocks.get(fallbackBlockId);
   if (!fallback) {
     run.note('ai_error', {
@@ -151,13 +155,13 @@ export function aiFallBack(
       reason: 'fallback',
       message: `the fallback block ${fallbackBlockId} does not exist in this bot`,
     });
-    return;
+    return null;
   }
-  run.queueBlock(fallback);
+  return fallback;
 }
 
 /** What an arrow is for, as the model is told: its description, else its condition and target. */
-function arrowDescription(run: RunState, arrow: Arrow): string {
+function arrowDescription(run: RunContext, arrow: Arrow): string {
   if (arrow.description?.trim()) return arrow.description.trim();
   const target = run.bot.blocks.get(arrow.to)?.name;
   const said = arrow.condition?.alternatives.trim();
@@ -173,7 +177,7 @@ function arrowDescription(run: RunState, arrow: Arrow): string {
  * classified by the model among them; null when it picks none or cannot answer.
  */
 export async function chooseArrow(
-  run: RunState,
+  run: RunContext,
   block: Block & { ai: BlockAi },
   arrows: readonly Arrow[],
   text: string,

@@ -1,19 +1,24 @@
 import { assistantSystemPrompt, byPriority, HANDOFF_TOOL, handoffCall } from '@/lib/ai/assistant';
 import { joinSystem, knowledgeSection } from '@/lib/ai/prompt';
+import type { Block } from '@/lib/schema';
 import { listAssistants } from '@/server/ai/ai-settings';
 import { knowledgeExcerpts } from '@/server/ai/knowledge-context';
 import { askOperator } from '../ask-operator';
 import { expressionHolds } from '../expression-holds';
-import type { RunState } from '../run-state';
-import { aiFallBack, conversationTurns, runAiCall } from './ai';
+import type { RunContext } from '../run-context';
+import { conversationTurns, fallbackBlock, runAiCall } from './ai';
 
 /**
  * The project's assistant answers a client's message that nothing else did (after the start
  * conditions, the arrows and the not_state blocks; docs/ai.md). The first enabled assistant by
  * priority whose launch condition holds answers; none: the message stays unanswered, as before.
- * Answers whether an assistant took the message (its fallback block, if any, queued).
+ * Answers whether an assistant took the message, and the fallback block of one whose call failed
+ * (entered next).
  */
-export async function assistantStep(run: RunState, text: string): Promise<boolean> {
+export async function assistantStep(
+  run: RunContext,
+  text: string,
+): Promise<{ answered: boolean; fallback?: Block | null }> {
   const assistants = byPriority(
     (await listAssistants(run.db, run.project.id)).map((a) => ({ id: a.id, ...a.settings })),
   );
@@ -36,11 +41,8 @@ export async function assistantStep(run: RunState, text: string): Promise<boolea
       { assistantId: assistant.id, assistant: assistant.name },
       true,
     );
-    // A failure queues the fallback block, which the event enters next.
-    if (!outcome.ok) {
-      aiFallBack(run, assistant.fallbackBlockId, null);
-      return true;
-    }
+    // A failure gives the fallback block, which the event enters next.
+    if (!outcome.ok) return { answered: true, fallback: fallbackBlock(run, assistant.fallbackBlockId, null) };
     const handoff = handoffCall(outcome.toolCalls);
     // The model's text, else what its handoff says to tell the client (models often call a
     // tool without writing text).
@@ -51,13 +53,13 @@ export async function assistantStep(run: RunState, text: string): Promise<boolea
         attachments: [],
         buttons: null,
         blockId: null,
-        messageFromOutside: run.system.messageFromOutside,
+        messageFromOutside: run.messageFromOutside,
       });
     if (handoff) {
       await askOperator(run);
       run.note('assistant_handoff', { assistantId: assistant.id, reason: handoff.reason });
     }
-    return true;
+    return { answered: true };
   }
-  return false;
+  return { answered: false };
 }

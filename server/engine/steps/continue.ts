@@ -1,17 +1,15 @@
 import type { Block } from '@/lib/schema';
-import type { RunState } from '../run-state';
+import type { NextBlock, RunContext } from '../run-context';
 
 /**
  * Step 6: continue arrows out of the block are followed at once, in id order, once its message
  * is sent and its timers scheduled: the next block runs in the same event, so the client gets
- * both messages together. A loop of them stops at the event's block bound (`enteringBlock`).
+ * both messages together. Each is yielded for the runner to enter before the next is looked at;
+ * a loop of them stops at the event's block bound (`enteringBlock`).
  */
-export async function continueStep(
-  run: RunState,
-  block: Block,
-  enter: (block: Block, via: string, arrowId: number) => Promise<void>,
-): Promise<void> {
+export function* continueStep(run: RunContext, block: Block): Generator<NextBlock> {
   for (const arrow of run.bot.arrowsFrom.get(block.id) ?? []) {
-    if (arrow.kind === 'continue') await enter(run.requireBlock(arrow.to), 'continue', arrow.id);
+    if (arrow.kind === 'continue')
+      yield { block: run.requireBlock(arrow.to), via: 'continue', arrowId: arrow.id };
   }
 }

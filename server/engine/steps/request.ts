@@ -1,20 +1,20 @@
 import type { Block } from '@/lib/schema';
 import { runBlockRequest } from '../block-request';
-import type { RunState } from '../run-state';
+import type { RunContext } from '../run-context';
 
 /**
  * Step 3 (and an arrow's condition request): the HTTP request, with no transaction open; its
  * reply goes in `custom_answer` and its stored values in variables.
  */
 export async function requestStep(
-  run: RunState,
+  run: RunContext,
   request: NonNullable<Block['request']>,
   where: Record<string, unknown>,
 ): Promise<void> {
-  await run.prepareExpressions(request.url, request.headers, request.params, request.storedValues);
-  const outcome = await runBlockRequest(request, run.templateContext(true), run.http);
+  await run.templates.prepareExpressions(request.url, request.headers, request.params, request.storedValues);
+  const outcome = await runBlockRequest(request, run.templates.templateContext(true), run.http);
   run.setCustomAnswer(outcome.body);
-  for (const { variable, value } of outcome.stored) run.setVariable(variable, value);
+  for (const { variable, value } of outcome.stored) run.variables.trySet(variable, value);
   run.note('request', {
     ...where,
     request: outcome.request,

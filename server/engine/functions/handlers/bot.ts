@@ -1,6 +1,6 @@
 import type { Value } from '@/lib/formula';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
-import type { RunState } from '@/server/engine/run-state';
+import type { RunContext } from '@/server/engine/run-context';
 import type { AreaHandlers } from '../registry';
 import { sendTime } from '../timeout';
 import { asInt, asString, given } from '../values';
@@ -57,7 +57,7 @@ export const botHandlers = {
  * this event, under their own lease.
  */
 export async function sendToClient(
-  run: RunState,
+  run: RunContext,
   clientId: number,
   textArg: Value | undefined,
   blockArg: Value | undefined,
@@ -70,9 +70,9 @@ export async function sendToClient(
   if (blockId !== undefined) run.requireBlock(blockId);
   if (clientId !== run.client.id) await requireClient(run, clientId);
 
-  const at = sendTime(timeout, run.deps.now(), run.project.timeZone);
+  const at = sendTime(timeout, run.now(), run.project.timeZone);
   if (at) {
-    const send = await run.addScheduledSend({
+    const send = await run.timers.scheduleSend({
       clientId,
       kind: given(timeout) && Number.isFinite(Number(timeout)) ? 'delayed_message' : 'scheduled_message',
       payload: { text, ...(blockId !== undefined ? { blockId } : {}) },
@@ -97,7 +97,7 @@ export async function sendToClient(
   if (event.type === 'enter_block') run.queueBlock(run.requireBlock(event.blockId));
   else
     run.send({
-      text: run.render(text),
+      text: run.templates.render(text),
       attachments: [],
       buttons: null,
       blockId: blockId ?? null,

@@ -1,8 +1,8 @@
 import { clientIdentity, groupIdsCaseInsensitive } from '@/lib/channels/descriptors';
 import type { Prisma } from '@/server/db/generated/client';
-import type { RunState } from '@/server/engine/run-state';
+import type { RunContext } from '@/server/engine/run-context';
 
-export async function requireClient(run: RunState, clientId: number): Promise<void> {
+export async function requireClient(run: RunContext, clientId: number): Promise<void> {
   const found = await run.db.client.count({ where: { id: clientId, projectId: run.project.id } });
   if (!found) throw new Error(`client ${clientId} does not exist in this project`);
 }
@@ -15,7 +15,7 @@ export async function requireClient(run: RunState, clientId: number): Promise<vo
  * `only` narrows the search further (tg_callback's business flag).
  */
 export async function findByPlatformId(
-  run: RunState,
+  run: RunContext,
   clientType: number,
   platformId: string,
   groupId?: string,

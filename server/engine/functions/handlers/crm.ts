@@ -6,10 +6,10 @@ import { asInt, asString, given } from '../values';
 
 /** The client's deal, its CRM state and the employee it is assigned to. */
 export const crmHandlers = {
-  create_order: ({ run }) => run.closeDeal(),
+  create_order: ({ run }) => run.deals.close(),
 
   async change_state({ run, args }) {
-    await run.setDealState(await requireState(run.db, run.project.id, asInt(args[0], 'state_id')));
+    await run.deals.moveTo(await requireState(run.db, run.project.id, asInt(args[0], 'state_id')));
     return true;
   },
 

@@ -8,8 +8,8 @@ export const variableHandlers = {
   async get_client_var({ run, args }) {
     const clientId = asInt(args[0], 'client_id');
     const variable = asString(args[1], 'name').replace(/^client\./, '');
-    if (clientId === run.client.id) return run.scope.get(`client.${variable}`) ?? null;
-    const written = run.otherClientVariable(clientId, `client.${variable}`);
+    if (clientId === run.client.id) return run.variables.get(`client.${variable}`) ?? null;
+    const written = run.variables.ofOtherClient(clientId, `client.${variable}`);
     if (written !== undefined) return written;
     await requireClient(run, clientId);
     // Read outside any transaction: the event holds its client's lease, not the other's.
@@ -24,11 +24,11 @@ export const variableHandlers = {
     const variable = `client.${asString(args[1], 'name').replace(/^client\./, '')}`;
     const value = given(args[2]) ? serializeValue(args[2]) : null;
     if (clientId === run.client.id) {
-      run.scope.set(variable, value);
+      run.variables.set(variable, value);
       return true;
     }
     await requireClient(run, clientId);
-    run.setOtherClientVariable(clientId, variable, value);
+    run.variables.setOfOtherClient(clientId, variable, value);
     return true;
   },
 } satisfies AreaHandlers;
