@@ -28,6 +28,7 @@ import { chatappSendRoute, closeWindow } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
+import { type GraphApi, type GraphResult, graphApi } from '../meta/graph-api';
 import { graphPartOutcome, sendInParts } from '../send-parts';
 import {
   CHATAPP_CLIENT_TYPE,
@@ -37,7 +38,6 @@ import {
 } from './channel-service';
 import type { GatewayApi, GatewayResult } from './gateway-api';
 import { gatewayApiOf, gatewayCredentials, isGatewayChannel } from './gateway-service';
-import { type GraphApi, type GraphResult, graphApi } from './graph-api';
 import { createSendSpacing } from './send-spacing';
 
 /**

@@ -9,9 +9,9 @@ import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import type { ChannelRow } from '../channel-module';
 import { channelView } from '../channel-view';
-import { verifyTokenHash } from '../meta-webhook';
+import { type GraphApi, type GraphResult, graphApi } from '../meta/graph-api';
+import { verifyTokenHash } from '../meta/webhook';
 import { gatewayView, isGatewayChannel } from './gateway-service';
-import { type GraphApi, type GraphResult, graphApi } from './graph-api';
 
 /**
  * Connecting a WhatsApp Business number through the Cloud API: the access token is checked by

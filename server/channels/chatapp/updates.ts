@@ -19,10 +19,10 @@ import { fileAttachment, storeFile } from '@/server/files/stored-files';
 import { chosenOption } from '../chosen-option';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
+import { graphApi } from '../meta/graph-api';
 import { CHATAPP_CLIENT_TYPE, cloudCredentials } from './channel-service';
 import type { GatewayApi } from './gateway-api';
 import { gatewayApiOf, gatewayCredentials } from './gateway-service';
-import { graphApi } from './graph-api';
 
 /**
  * What the Cloud API's updates do, on the channels' inbound pipeline: a client's message is

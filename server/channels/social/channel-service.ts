@@ -8,8 +8,8 @@ import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import type { ChannelRow } from '../channel-module';
 import { channelView } from '../channel-view';
-import { type GraphApi, type GraphResult, graphApi } from '../chatapp/graph-api';
-import { verifyTokenHash } from '../meta-webhook';
+import { type GraphApi, type GraphResult, graphApi } from '../meta/graph-api';
+import { verifyTokenHash } from '../meta/webhook';
 
 /**
  * Connecting an Instagram professional account through the Graph API (docs/channels/instagram.md):

@@ -12,10 +12,10 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { fileAttachment, storeFile } from '@/server/files/stored-files';
 import { SafeHttpError, safeFetch } from '@/server/http';
-import type { GraphApi } from '../chatapp/graph-api';
 import { chosenOption } from '../chosen-option';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
+import type { GraphApi } from '../meta/graph-api';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
 
 /**

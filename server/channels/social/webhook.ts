@@ -5,7 +5,7 @@ import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { recordNotProcessed, storeUpdates } from '../inbound/pipeline';
-import { handshakeResponse, readDelivery, SIGNATURE_HEADER, validHubSignature } from '../meta-webhook';
+import { handshakeResponse, readDelivery, SIGNATURE_HEADER, validHubSignature } from '../meta/webhook';
 import { socialCredentials } from './channel-service';
 import { socialInbound } from './updates';
 
