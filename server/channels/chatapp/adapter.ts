@@ -28,11 +28,12 @@ import { chatappSendRoute, closeWindow } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
-import { type GraphApi, type GraphResult, graphApi } from '../meta/graph-api';
+import type { GraphApi, GraphResult } from '../meta/graph-api';
 import { graphPartOutcome, sendInParts } from '../send-parts';
 import {
   CHATAPP_CLIENT_TYPE,
   chatappSettings,
+  cloudApi,
   cloudCredentials,
   type WindowTemplate,
 } from './channel-service';
@@ -184,7 +185,7 @@ function sendCloudParts(
   onRefused?: (code: number | undefined, partsAnswered: number) => void,
 ): Promise<DeliveryResult> {
   const credentials = cloudCredentials(channel);
-  const api = graphApi(credentials.token);
+  const api = cloudApi(credentials.token);
   let slot = firstSlot;
   let answered = context.partsSent ?? 0;
   return sendInParts(sends, context, async (body) => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { connectCloudInput } from '@/lib/channels/connect-inputs';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { baseUrl } from '@/server/config/env';
+import { baseUrl, getEnv } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
@@ -12,6 +12,13 @@ import { channelView } from '../channel-view';
 import { type GraphApi, type GraphResult, graphApi } from '../meta/graph-api';
 import { verifyTokenHash } from '../meta/webhook';
 import { gatewayView, isGatewayChannel } from './gateway-service';
+
+/** The Cloud API's root: BLOCKBOT_CHATAPP_API_ROOT when set (tests), else graph.facebook.com. */
+const cloudApiRoot = () =>
+  (getEnv().BLOCKBOT_CHATAPP_API_ROOT ?? 'https://graph.facebook.com/v23.0').replace(/\/+$/, '');
+
+/** The Cloud API for one number's access token. */
+export const cloudApi = (token: string): GraphApi => graphApi(token, cloudApiRoot());
 
 /**
  * Connecting a WhatsApp Business number through the Cloud API: the access token is checked by
@@ -140,7 +147,7 @@ export async function connectCloudChannel(
   input: z.input<typeof connectCloudInput>,
 ) {
   const { phoneNumberId, businessAccountId, accessToken, appSecret } = parseInput(connectCloudInput, input);
-  const api: GraphApi = graphApi(accessToken);
+  const api = cloudApi(accessToken);
   const number = await api.get<{ display_phone_number?: string; verified_name?: string }>(
     `${phoneNumberId}?fields=display_phone_number,verified_name`,
   );

@@ -19,8 +19,8 @@ import { fileAttachment, storeFile } from '@/server/files/stored-files';
 import { chosenOption } from '../chosen-option';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
-import { graphApi } from '../meta/graph-api';
-import { CHATAPP_CLIENT_TYPE, cloudCredentials } from './channel-service';
+import type { GraphApi } from '../meta/graph-api';
+import { CHATAPP_CLIENT_TYPE, cloudApi, cloudCredentials } from './channel-service';
 import type { GatewayApi } from './gateway-api';
 import { gatewayApiOf, gatewayCredentials } from './gateway-service';
 
@@ -52,7 +52,7 @@ async function runCloudUpdate(
   if (update.kind === 'invalid') return end.notProcessed(update.reason);
   if (update.kind === 'ignore') return void (await sql.run(end.done.statement, end.done.params));
   const credentials = cloudCredentials(channel);
-  const api = graphApi(credentials.token);
+  const api = cloudApi(credentials.token);
   const ref = { clientType: CHATAPP_CLIENT_TYPE, groupId: channel.groupId };
   if (update.kind === 'status') {
     const clientId = await recordStatus(deps, channel, update.recipient, {
@@ -205,7 +205,7 @@ async function storeFiles<F extends CloudAttachment | GatewayAttachment>(
   return stored;
 }
 
-async function cloudFile(api: ReturnType<typeof graphApi>, file: CloudAttachment): Promise<Downloaded> {
+async function cloudFile(api: GraphApi, file: CloudAttachment): Promise<Downloaded> {
   const media = await api.get<{ url?: string; mime_type?: string }>(file.mediaId);
   if (!media.ok || !media.result.url)
     throw new Error(
