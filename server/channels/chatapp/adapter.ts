@@ -24,7 +24,6 @@ import type {
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
 import { slowRate, takeRateSlot } from '@/server/db/channel-pacing-sql';
-import { chatappSendRoute, closeWindow } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
@@ -40,6 +39,7 @@ import {
 import type { GatewayApi, GatewayResult } from './gateway-api';
 import { gatewayApiOf, gatewayCredentials, isGatewayChannel } from './gateway-service';
 import { createSendSpacing } from './send-spacing';
+import { chatappSendRoute, closeWindow } from './sql';
 
 /**
  * The chat-app messenger's Cloud API numbers as a channel: a message is rendered within the
@@ -63,7 +63,7 @@ const THROUGHPUT_PER_SECOND = 80 * 0.9;
 const spacing = createSendSpacing(1000 / THROUGHPUT_PER_SECOND);
 /**
  * Every process's sends of a number together keep to the same rate: each send also takes its
- * slot of the number from the database (the first with its route, server/db/chatapp-sql.ts).
+ * slot of the number from the database (the first with its route, ./sql.ts).
  */
 let slotMs = 1000 / THROUGHPUT_PER_SECOND;
 /** The pair rate limit asks for about 6 s between messages to one user once a burst was spent. */

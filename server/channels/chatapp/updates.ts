@@ -11,7 +11,6 @@ import {
 import { extensionOfType, MAX_FILE_BYTES } from '@/lib/files/file-types';
 import type { Attachment } from '@/lib/schema';
 import { resolveClient } from '@/server/contacts/client-service';
-import { closeWindow } from '@/server/db/chatapp-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
@@ -23,6 +22,7 @@ import type { GraphApi } from '../meta/graph-api';
 import { CHATAPP_CLIENT_TYPE, cloudApi, cloudCredentials } from './channel-service';
 import type { GatewayApi } from './gateway-api';
 import { gatewayApiOf, gatewayCredentials } from './gateway-service';
+import { closeWindow } from './sql';
 
 /**
  * What the Cloud API's updates do, on the channels' inbound pipeline: a client's message is
