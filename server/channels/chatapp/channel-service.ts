@@ -9,8 +9,9 @@ import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import type { ChannelRow } from '../channel-module';
 import { channelView } from '../channel-view';
-import { type GraphApi, type GraphResult, graphApi } from '../meta/graph-api';
+import { GRAPH_REFUSAL_CAUSES, type GraphApi, graphApi } from '../meta/graph-api';
 import { verifyTokenHash } from '../meta/webhook';
+import { type PlatformRefusals, refusal } from '../refusal';
 import { gatewayView, isGatewayChannel } from './gateway-service';
 
 /** The Cloud API's root: BLOCKBOT_CHATAPP_API_ROOT when set (tests), else graph.facebook.com. */
@@ -133,13 +134,12 @@ export const chatappWebhookUrl = (channelId: number) =>
   `${baseUrl().replace(/\/+$/, '')}/api/channels/chatapp/${channelId}`;
 
 /** A refused Graph API call as a message for the person connecting the number. */
-function refusal(result: Exclude<GraphResult<unknown>, { ok: true }>, what: string): string {
-  if (result.reason === 'invalid_token')
-    return `The Cloud API does not accept this access token (${result.description}); create a permanent token for a system user with the whatsapp_business_messaging permission.`;
-  if (result.reason === 'unavailable' || result.reason === 'rate_limited')
-    return `The Cloud API could not be reached to ${what}: ${result.description}`;
-  return `The Cloud API refused to ${what}: ${result.description}`;
-}
+const CLOUD_REFUSALS: PlatformRefusals = {
+  platform: 'The Cloud API',
+  causes: GRAPH_REFUSAL_CAUSES,
+  credential: (description) =>
+    `The Cloud API does not accept this access token (${description}); create a permanent token for a system user with the whatsapp_business_messaging permission.`,
+};
 
 export async function connectCloudChannel(
   db: Db,
@@ -153,7 +153,7 @@ export async function connectCloudChannel(
   );
   if (!number.ok)
     throw invalid(
-      refusal(number, 'read the phone number'),
+      refusal(number, 'read the phone number', CLOUD_REFUSALS),
       number.reason === 'invalid_token' ? 'accessToken' : 'phoneNumberId',
     );
   const groupId = phoneDigits(number.result.display_phone_number ?? '');
@@ -174,7 +174,7 @@ export async function connectCloudChannel(
   const subscribed = await api.post(`${businessAccountId}/subscribed_apps`, {});
   if (!subscribed.ok)
     throw invalid(
-      refusal(subscribed, 'subscribe the app to the business account’s webhooks'),
+      refusal(subscribed, 'subscribe the app to the business account’s webhooks', CLOUD_REFUSALS),
       'businessAccountId',
     );
 

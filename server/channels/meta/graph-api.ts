@@ -26,6 +26,13 @@ export type GraphResult<T> =
       description: string;
     };
 
+/** How a connecting channel tells a failed Graph API call (server/channels/refusal.ts). */
+export const GRAPH_REFUSAL_CAUSES = {
+  invalid_token: 'credential',
+  unavailable: 'unreachable',
+  rate_limited: 'unreachable',
+} as const;
+
 const RATE_LIMIT_CODES = new Set([4, 17, 32, 341, 613, 80007, 130429, 131056]);
 const TEMPORARY_CODES = new Set([1, 2, 131000, 131016]);
 
