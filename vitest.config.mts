@@ -33,6 +33,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'db',
+          // The engine gets the channels from the runtime at start; tests from this setup.
+          setupFiles: ['server/testing/install-channels.ts'],
           include: ['server/**/*.test.ts', 'cli/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['server/http/**'],
         },

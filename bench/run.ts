@@ -25,6 +25,8 @@ const benches: Record<string, string> = {
 };
 
 async function main() {
+  // What the runtime does at a process's start: the engine gets the channels (it imports none).
+  (await import('../server/channels/registry')).installChannels();
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const names = wanted.length ? wanted : Object.keys(benches);
   for (const name of names) {

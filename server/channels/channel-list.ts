@@ -1,15 +1,25 @@
 import type { Db } from '@/server/db/client-type';
 import { notFound } from '@/server/errors';
+import type { ChannelRow } from './channel-module';
 import { type ChannelView, channelView } from './channel-view';
 import { moduleOf } from './modules';
 
-/** The project's connected channels of every kind, as the Channels tab shows them. */
-export async function listChannels(db: Db, projectId: number): Promise<ChannelView[]> {
-  const rows = await db.channel.findMany({
+/** The project's connected channels of every kind as stored, oldest first (the simulator is none). */
+export function findConnectedChannels(db: Db, projectId: number): Promise<ChannelRow[]> {
+  return db.channel.findMany({
     where: { projectId, kind: { not: 'simulator' } },
     orderBy: { id: 'asc' },
   });
-  return rows.map(channelView);
+}
+
+/** Whether the project has a channel of this client type connected. */
+export async function hasConnectedChannel(db: Db, projectId: number, clientType: number): Promise<boolean> {
+  return (await db.channel.findFirst({ where: { projectId, clientType }, select: { id: true } })) !== null;
+}
+
+/** The project's connected channels of every kind, as the Channels tab shows them. */
+export async function listChannels(db: Db, projectId: number): Promise<ChannelView[]> {
+  return (await findConnectedChannels(db, projectId)).map(channelView);
 }
 
 /** Undoes the connection at the messenger (its module, best effort) and forgets the channel. */

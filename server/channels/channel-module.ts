@@ -1,5 +1,7 @@
 import type { ChannelDescriptor } from '@/lib/channels/descriptors';
 import type { Db } from '@/server/db/client-type';
+import type { AreaHandlers } from '@/server/engine/functions/registry';
+import type { JobDefinition } from '@/server/jobs/jobs';
 import type { ChannelAdapter } from './channel-adapter';
 import type { InboundProcessor } from './inbound/pipeline';
 
@@ -14,6 +16,10 @@ export interface ChannelModule {
   kind: ChannelDescriptor['kind'];
   /** Sends the bot's messages to the kind's clients and carries out its in-flow functions. */
   adapter: ChannelAdapter;
+  /** Its in-flow functions (`tg_*`, `chatapp_*`…): handed to the engine at start with the adapter. */
+  functions?: AreaHandlers;
+  /** Its job kinds (tg's long polling, telephony's recordings), handled by every worker. */
+  jobs?: readonly JobDefinition<never>[];
   /**
    * Undoes at the messenger what connecting did (a webhook set) as the channel is
    * disconnected, best effort; what went wrong, shown beside the disconnection.

@@ -1,38 +1,24 @@
-import type { ChannelAdapter, DeliveryResult } from './channel-adapter';
+import { installChannelAdapters, channelFor as installedChannel } from '@/server/engine/channel-port';
+import { installFunctionAreas } from '@/server/engine/functions/registry';
 import { CHANNEL_MODULES } from './modules';
 
-/**
- * Adapters by client type, from the channel modules (a test process may put its own in place).
- * Messengers without a module here get an adapter that explains so.
- */
-let registered: Map<number, ChannelAdapter> | undefined;
+export { registerChannel } from '@/server/engine/channel-port';
 
 /**
- * Built at first use, not as this file loads: a module's own imports (its updates run the
- * engine, which sends through here) reach this file before the list of modules is complete.
+ * Hands the channel modules' adapters and in-flow functions to the engine, which imports no
+ * channel (server/engine/channel-port.ts): the runtime does it at start, a test's setup before
+ * its tests (server/testing/install-channels.ts). Once a process.
  */
-function adapters(): Map<number, ChannelAdapter> {
-  registered ??= new Map(CHANNEL_MODULES.map((m) => [m.adapter.clientType, m.adapter]));
-  return registered;
+export function installChannels(): void {
+  const globalForChannels = globalThis as unknown as { blockbotChannelsInstalled?: boolean };
+  if (globalForChannels.blockbotChannelsInstalled) return;
+  globalForChannels.blockbotChannelsInstalled = true;
+  installChannelAdapters(CHANNEL_MODULES.map((m) => m.adapter));
+  installFunctionAreas(CHANNEL_MODULES.flatMap((m) => (m.functions ? [m.functions] : [])));
 }
 
-export function registerChannel(adapter: ChannelAdapter): void {
-  adapters().set(adapter.clientType, adapter);
-}
-
-function unavailable(clientType: number): ChannelAdapter {
-  const error = `No channel adapter for client type ${clientType} is available on this server yet.`;
-  return {
-    clientType,
-    async send(): Promise<DeliveryResult> {
-      return { delivered: false, error };
-    },
-    async call() {
-      throw new Error(error);
-    },
-  };
-}
-
-export function channelFor(clientType: number): ChannelAdapter {
-  return adapters().get(clientType) ?? unavailable(clientType);
+/** A client type's adapter, for channel and API code (the channels installed first, once). */
+export function channelFor(clientType: number) {
+  installChannels();
+  return installedChannel(clientType);
 }

@@ -36,6 +36,33 @@ const chatappNumbers = (digits: string) => [
 ];
 
 /**
+ * Clients of these phone client types whose number is this phone, in any form it may be stored
+ * under (with or without the messenger suffix); at most `limit`, by id.
+ */
+export async function findClientIdsByNumber(
+  db: Db,
+  projectId: number,
+  phone: string,
+  clientTypes: readonly number[],
+  options: ChannelFilter & { limit: number },
+): Promise<number[]> {
+  const digits = phoneDigits(phone);
+  if (!digits) return [];
+  const rows = await db.client.findMany({
+    where: {
+      projectId,
+      clientType: { in: [...clientTypes] },
+      platformId: { in: chatappNumbers(digits) },
+      groupId: groupIdFilter(options.groupId),
+    },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+    take: options.limit,
+  });
+  return rows.map((c) => c.id);
+}
+
+/**
  * Clients with this phone: chat-app and telephony clients by their number (with or without the messenger
  * suffix), then those whose `phone` variable has its digits; at most `limit`.
  */
@@ -47,18 +74,7 @@ export async function findClientIdsByPhone(
 ): Promise<number[]> {
   const digits = phoneDigits(phone);
   if (!digits) return [];
-  const chatapp = await db.client.findMany({
-    where: {
-      projectId,
-      clientType: { in: PHONE_CLIENT_TYPES },
-      platformId: { in: chatappNumbers(digits) },
-      groupId: groupIdFilter(options.groupId),
-    },
-    select: { id: true },
-    orderBy: { id: 'asc' },
-    take: options.limit,
-  });
-  const byNumber = chatapp.map((c) => c.id);
+  const byNumber = await findClientIdsByNumber(db, projectId, digits, PHONE_CLIENT_TYPES, options);
   if (byNumber.length >= options.limit) return byNumber;
   return distinct(byNumber, await findClientIdsByPhoneDigits(db, projectId, digits, options)).slice(
     0,

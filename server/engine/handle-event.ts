@@ -1,9 +1,9 @@
 import { CLIENT_TYPES, messengerApiName } from '@/lib/channels/descriptors';
 import { runsDraft } from '@/lib/simulator/editions';
 import { wellFormed } from '@/lib/storable-json';
-import { channelFor } from '@/server/channels/registry';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
+import { channelFor } from '@/server/engine/channel-port';
 import { type LiveEvent, publishLive } from '@/server/live/live-events';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { loadVersionSchema } from '@/server/versions/bot-versions';

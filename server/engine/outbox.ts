@@ -1,10 +1,10 @@
-import type { ChannelClient, DeliveryResult } from '@/server/channels/channel-adapter';
-import { channelFor } from '@/server/channels/registry';
 import type { PrismaClient } from '@/server/db/client-type';
 import { deleteInBatches } from '@/server/db/delete-in-batches';
 import { plainSql } from '@/server/db/raw-sql';
+import { channelFor } from '@/server/engine/channel-port';
 import { publishLive } from '@/server/live/live-events';
 import { pruneWebhookLog } from '@/server/webhooks/webhook-log';
+import type { ChannelClient, DeliveryResult } from './channel-port';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import type { StoredOutgoing } from './event-writes';

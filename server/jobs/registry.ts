@@ -1,13 +1,12 @@
 import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
 import { channelSweepJob } from '@/server/channels/inbound/pipeline';
-import { telephonyRecordingJob } from '@/server/channels/telephony/recordings';
-import { tgPollJob } from '@/server/channels/tg/polling';
+import { CHANNEL_MODULES } from '@/server/channels/modules';
 import { scheduledSendJob } from '@/server/engine/engine';
 import { knowledgeIndexGaveUpJob, knowledgeIndexJob } from '@/server/knowledge/index-job';
 import { webhookDeliveryJob, webhookGaveUpJob } from '@/server/webhooks/webhook-jobs';
 import type { JobDefinition } from './jobs';
 
-/** Every job kind the worker handles. */
+/** Every job kind the worker handles: the core's, and each channel module's own (`jobs`). */
 export const jobDefinitions = [
   scheduledSendJob,
   webhookDeliveryJob,
@@ -15,8 +14,7 @@ export const jobDefinitions = [
   broadcastSendJob,
   broadcastDispatchJob,
   channelSweepJob,
-  tgPollJob,
-  telephonyRecordingJob,
   knowledgeIndexJob,
   knowledgeIndexGaveUpJob,
+  ...CHANNEL_MODULES.flatMap((m) => m.jobs ?? []),
 ] as unknown as readonly JobDefinition<object>[];

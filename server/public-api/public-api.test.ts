@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
@@ -322,6 +323,34 @@ describe('clients and variables', () => {
     ).toBe(id);
     const found = await call('find_client_id_by_platform_id', { platform_ids: ['phone-holder', 'nobody'] });
     expect(found.body.clients).toEqual([{ platform_id: 'phone-holder', client_id: id }]);
+  });
+
+  it('online_chat_client_id finds a widget dialog by its recipient and sets the name and tag it is given', async () => {
+    const widget = CLIENT_TYPES.widget;
+    const loaded = await call('load_clients', {
+      clients: [
+        { platform_id: 'w-api-dialog', group_id: 'wk_api', client_type: widget, name: 'Visitor' },
+        // Another messenger's client with a recipient's spelling is no widget dialog.
+        { platform_id: 'w-not-a-dialog', group_id: 'shop_bot', client_type: CLIENT_TYPES.tg },
+      ],
+    });
+    const dialog = loaded.body.clients[0].client_id;
+    const profile = () =>
+      db.client.findUniqueOrThrow({ where: { id: dialog }, select: { name: true, tag: true } });
+    const find = (params: Record<string, string>, apiKey = key) =>
+      call('online_chat_client_id', params, { method: 'GET', apiKey });
+    expect((await find({ recipient: 'w-api-dialog' })).body).toEqual({
+      status: 'success',
+      client_id: dialog,
+    });
+    expect(await profile()).toEqual({ name: 'Visitor', tag: '' });
+    await find({ recipient: 'w-api-dialog', tag: 'landing' });
+    expect(await profile()).toEqual({ name: 'Visitor', tag: 'landing' });
+    await find({ recipient: 'w-api-dialog', name: 'Ann' });
+    expect(await profile()).toEqual({ name: 'Ann', tag: 'landing' });
+    const notFound = { status: 404, body: { status: 'error', error: 'client_not_found' } };
+    expect(await find({ recipient: 'w-not-a-dialog' })).toMatchObject(notFound);
+    expect(await find({ recipient: 'w-api-dialog' }, otherKey)).toMatchObject(notFound);
   });
 
   it('pages clients (limit at most 500) and deletes only with a key that may', async () => {

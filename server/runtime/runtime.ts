@@ -1,4 +1,5 @@
 import { startFlowRollUp } from '@/server/analytics/roll-up';
+import { installChannels } from '@/server/channels/registry';
 import { getEnv } from '@/server/config/env';
 import { getSecrets } from '@/server/config/secrets';
 import { closeDb, getDatabase, StartupError } from '@/server/db';
@@ -21,6 +22,8 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
   try {
     getEnv();
     getSecrets();
+    // The engine imports no channel: it gets their adapters and in-flow functions here.
+    installChannels();
     // Live events from this process's engine reach the inbox and widget streams of every instance.
     await connectLiveHub(liveHub(), await getDatabase());
     if (options.worker) {

@@ -1,5 +1,6 @@
 import type { ChannelModule } from '../channel-module';
 import { socialChannel } from './adapter';
+import { socialHandlers } from './functions';
 import { socialInbound } from './updates';
 import { socialHandshake, socialWebhook } from './webhook';
 
@@ -7,6 +8,7 @@ import { socialHandshake, socialWebhook } from './webhook';
 export const socialModule: ChannelModule = {
   kind: 'social',
   adapter: socialChannel,
+  functions: socialHandlers,
   inbound: socialInbound,
   webhook: { GET: socialHandshake, POST: socialWebhook },
 };

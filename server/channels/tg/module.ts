@@ -3,12 +3,16 @@ import type { ChannelModule } from '../channel-module';
 import { tgChannel } from './adapter';
 import { removeTgWebhook } from './channel-service';
 import { tgFileResponse } from './files';
+import { tgHandlers } from './functions';
+import { tgPollJob } from './polling';
 import { tgInbound } from './updates';
 import { handleTgWebhook } from './webhook';
 
 export const tgModule: ChannelModule = {
   kind: 'tg',
   adapter: tgChannel,
+  functions: tgHandlers,
+  jobs: [tgPollJob],
   disconnect: removeTgWebhook,
   inbound: tgInbound,
   webhook: { POST: handleTgWebhook },

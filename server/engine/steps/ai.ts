@@ -15,8 +15,8 @@ import type { Arrow, Block } from '@/lib/schema';
 import { type AiCallOutcome, type AiCallRequest, callAi } from '@/server/ai/ai-call';
 import { draftPublisher } from '@/server/ai/draft-stream';
 import { knowledgeExcerpts } from '@/server/ai/knowledge-context';
-import { channelFor } from '@/server/channels/registry';
 import { getHistory } from '@/server/contacts/history-service';
+import { channelFor } from '@/server/engine/channel-port';
 import { leaseSeconds } from '../client-lease';
 import type { RunState } from '../run-state';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { hasConnectedChannel } from '@/server/channels/channel-list';
 import { channelFor } from '@/server/channels/registry';
 import type { SubscriptionAnswer } from '@/server/channels/social/subscription';
 import { DomainError } from '@/server/errors';
@@ -16,8 +17,7 @@ async function askChannel(
   fn: string,
   args: Record<string, unknown>,
 ) {
-  const connected = await ctx.db.channel.findFirst({ where: { projectId: ctx.projectId, clientType } });
-  if (!connected) {
+  if (!(await hasConnectedChannel(ctx.db, ctx.projectId, clientType))) {
     throw new ApiError(
       400,
       'channel_not_connected',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { findChatappClientId } from '@/server/channels/chatapp/client-lookup';
+import { findVisitorByRecipient } from '@/server/channels/widget/client-lookup';
+import { identifyVisitor } from '@/server/channels/widget/visitors';
 import {
   findClientIdByEmail,
   findClientIdByPhone,
@@ -88,17 +89,9 @@ export const chatappClientId = defineAction({
   example: { phone: '79001234567' },
   responseExample: { client_id: 1002 },
   async handle(ctx, input) {
-    const digits = phoneDigits(input.phone);
-    const client = await ctx.db.client.findFirst({
-      where: {
-        projectId: ctx.projectId,
-        clientType: CLIENT_TYPES.chatapp,
-        platformId: { in: [digits, `${digits}@c.us`] },
-      },
-      select: { id: true },
-    });
-    if (!client) throw notFound(`of the chat-app messenger with the number ${input.phone}`);
-    return { client_id: client.id };
+    const id = await findChatappClientId(ctx.db, ctx.projectId, input.phone);
+    if (id === null) throw notFound(`of the chat-app messenger with the number ${input.phone}`);
+    return { client_id: id };
   },
 });
 
@@ -116,13 +109,10 @@ export const onlineChatClientId = defineAction({
   example: { recipient: 'w-5f2c9a', tag: 'landing' },
   responseExample: { client_id: 1003 },
   async handle(ctx, input) {
-    const client = await ctx.db.client.findFirst({
-      where: { projectId: ctx.projectId, clientType: CLIENT_TYPES.widget, platformId: input.recipient },
-    });
-    if (!client) throw notFound(`in the chat widget with the recipient ${input.recipient}`);
-    if (input.tag !== undefined || input.name !== undefined) {
-      await ctx.db.client.update({ where: { id: client.id }, data: { tag: input.tag, name: input.name } });
-    }
-    return { client_id: client.id };
+    const visitor = await findVisitorByRecipient(ctx.db, ctx.projectId, input.recipient);
+    if (!visitor) throw notFound(`in the chat widget with the recipient ${input.recipient}`);
+    // What the page's Blockbot.identify does: the client's name and tag, when given.
+    await identifyVisitor(ctx.db, visitor, { name: input.name, tag: input.tag });
+    return { client_id: visitor.clientId };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messengerApiName } from '@/lib/channels/descriptors';
+import { findConnectedChannels } from '@/server/channels/channel-list';
 import { loadPublishedSchema } from '@/server/versions/bot-versions';
 import { defineAction } from '../action';
 
@@ -18,10 +19,7 @@ export const connectedChannels = defineAction({
     },
   },
   async handle(ctx) {
-    const rows = await ctx.db.channel.findMany({
-      where: { projectId: ctx.projectId, kind: { not: 'simulator' } },
-      orderBy: { id: 'asc' },
-    });
+    const rows = await findConnectedChannels(ctx.db, ctx.projectId);
     const channels: Record<string, object[]> = {};
     for (const row of rows) {
       const messenger = messengerApiName(row.clientType);

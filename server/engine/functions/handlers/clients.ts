@@ -1,5 +1,4 @@
-import { clientIdentity } from '@/lib/channels/descriptors';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
+import { CLIENT_TYPES, clientIdentity } from '@/lib/channels/descriptors';
 import type { Prisma } from '@/server/db/generated/client';
 import type { RunState } from '@/server/engine/run-state';
 

@@ -1,6 +1,6 @@
+import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import type { Value } from '@/lib/formula';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import { channelFor } from '@/server/channels/registry';
+import { channelFor } from '@/server/engine/channel-port';
 import type { InFlowHandler } from '../registry';
 import { jsonToValue, valueToJson } from '../values';
 
