@@ -86,17 +86,20 @@ export const insertHeld = new PreparedStatement(
   insertedRow,
 );
 
+const webhookChannelRow = z.object({
+  id: column.int,
+  projectId: column.int,
+  groupId: column.text,
+  inboundSecret: column.text,
+  credentials: column.json(z.unknown()),
+});
+export type WebhookChannelRow = z.infer<typeof webhookChannelRow>;
+
 /** A $kind webhook's channel: its secret, its bot id and its credentials. */
 export const webhookChannel = new PreparedStatement(
   `SELECT id, "projectId", "groupId", "inboundSecret", credentials FROM "Channel"
    WHERE id = $id::int AND kind = $kind::"ChannelKind" AND "receiveMode" = 'webhook'`,
-  z.object({
-    id: column.int,
-    projectId: column.int,
-    groupId: column.text,
-    inboundSecret: column.text,
-    credentials: column.json(z.unknown()),
-  }),
+  webhookChannelRow,
 );
 
 export const claimedRow = updateChannel.extend({

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { storeHeldAndClaim } from '@/server/engine/store/claim';
 import { recordSends } from '@/server/engine/store/outbox';
+import { sendRoutesWithSlots } from '@/server/channels/tg/sql';
 import { createProject } from '@/server/projects/project-service';
 import { insertHeld } from './channel-update-sql';
 import { type PreparedStatement, prefixed, preparedStatementName, sqlTransaction } from './raw-sql';
 import { createTestDatabase, type TestDatabase } from './test-support';
-import { sendRoutesWithSlots } from './tg-send-sql';
 
 /**
  * PostgreSQL plans a kept statement for its first five runs on a connection, then keeps one

@@ -24,21 +24,22 @@ import type {
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
 import { slowRate, takeRateSlot } from '@/server/db/channel-pacing-sql';
-import { chatappSendRoute, closeWindow } from '@/server/db/chatapp-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { DomainError } from '@/server/errors';
+import type { GraphApi, GraphResult } from '../meta/graph-api';
 import { graphPartOutcome, sendInParts } from '../send-parts';
 import {
   CHATAPP_CLIENT_TYPE,
   chatappSettings,
+  cloudApi,
   cloudCredentials,
   type WindowTemplate,
 } from './channel-service';
 import type { GatewayApi, GatewayResult } from './gateway-api';
 import { gatewayApiOf, gatewayCredentials, isGatewayChannel } from './gateway-service';
-import { type GraphApi, type GraphResult, graphApi } from './graph-api';
 import { createSendSpacing } from './send-spacing';
+import { chatappSendRoute, closeWindow } from './sql';
 
 /**
  * The chat-app messenger's Cloud API numbers as a channel: a message is rendered within the
@@ -62,7 +63,7 @@ const THROUGHPUT_PER_SECOND = 80 * 0.9;
 const spacing = createSendSpacing(1000 / THROUGHPUT_PER_SECOND);
 /**
  * Every process's sends of a number together keep to the same rate: each send also takes its
- * slot of the number from the database (the first with its route, server/db/chatapp-sql.ts).
+ * slot of the number from the database (the first with its route, ./sql.ts).
  */
 let slotMs = 1000 / THROUGHPUT_PER_SECOND;
 /** The pair rate limit asks for about 6 s between messages to one user once a burst was spent. */
@@ -184,7 +185,7 @@ function sendCloudParts(
   onRefused?: (code: number | undefined, partsAnswered: number) => void,
 ): Promise<DeliveryResult> {
   const credentials = cloudCredentials(channel);
-  const api = graphApi(credentials.token);
+  const api = cloudApi(credentials.token);
   let slot = firstSlot;
   let answered = context.partsSent ?? 0;
   return sendInParts(sends, context, async (body) => {

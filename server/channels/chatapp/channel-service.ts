@@ -3,15 +3,23 @@ import { z } from 'zod';
 import { connectCloudInput } from '@/lib/channels/connect-inputs';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { baseUrl } from '@/server/config/env';
+import { baseUrl, getEnv } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import type { ChannelRow } from '../channel-module';
 import { channelView } from '../channel-view';
-import { verifyTokenHash } from '../meta-webhook';
+import { GRAPH_REFUSAL_CAUSES, type GraphApi, graphApi } from '../meta/graph-api';
+import { verifyTokenHash } from '../meta/webhook';
+import { type PlatformRefusals, refusal } from '../refusal';
 import { gatewayView, isGatewayChannel } from './gateway-service';
-import { type GraphApi, type GraphResult, graphApi } from './graph-api';
+
+/** The Cloud API's root: BLOCKBOT_CHATAPP_API_ROOT when set (tests), else graph.facebook.com. */
+const cloudApiRoot = () =>
+  (getEnv().BLOCKBOT_CHATAPP_API_ROOT ?? 'https://graph.facebook.com/v23.0').replace(/\/+$/, '');
+
+/** The Cloud API for one number's access token. */
+export const cloudApi = (token: string): GraphApi => graphApi(token, cloudApiRoot());
 
 /**
  * Connecting a WhatsApp Business number through the Cloud API: the access token is checked by
@@ -126,13 +134,12 @@ export const chatappWebhookUrl = (channelId: number) =>
   `${baseUrl().replace(/\/+$/, '')}/api/channels/chatapp/${channelId}`;
 
 /** A refused Graph API call as a message for the person connecting the number. */
-function refusal(result: Exclude<GraphResult<unknown>, { ok: true }>, what: string): string {
-  if (result.reason === 'invalid_token')
-    return `The Cloud API does not accept this access token (${result.description}); create a permanent token for a system user with the whatsapp_business_messaging permission.`;
-  if (result.reason === 'unavailable' || result.reason === 'rate_limited')
-    return `The Cloud API could not be reached to ${what}: ${result.description}`;
-  return `The Cloud API refused to ${what}: ${result.description}`;
-}
+const CLOUD_REFUSALS: PlatformRefusals = {
+  platform: 'The Cloud API',
+  causes: GRAPH_REFUSAL_CAUSES,
+  credential: (description) =>
+    `The Cloud API does not accept this access token (${description}); create a permanent token for a system user with the whatsapp_business_messaging permission.`,
+};
 
 export async function connectCloudChannel(
   db: Db,
@@ -140,13 +147,13 @@ export async function connectCloudChannel(
   input: z.input<typeof connectCloudInput>,
 ) {
   const { phoneNumberId, businessAccountId, accessToken, appSecret } = parseInput(connectCloudInput, input);
-  const api: GraphApi = graphApi(accessToken);
+  const api = cloudApi(accessToken);
   const number = await api.get<{ display_phone_number?: string; verified_name?: string }>(
     `${phoneNumberId}?fields=display_phone_number,verified_name`,
   );
   if (!number.ok)
     throw invalid(
-      refusal(number, 'read the phone number'),
+      refusal(number, 'read the phone number', CLOUD_REFUSALS),
       number.reason === 'invalid_token' ? 'accessToken' : 'phoneNumberId',
     );
   const groupId = phoneDigits(number.result.display_phone_number ?? '');
@@ -167,7 +174,7 @@ export async function connectCloudChannel(
   const subscribed = await api.post(`${businessAccountId}/subscribed_apps`, {});
   if (!subscribed.ok)
     throw invalid(
-      refusal(subscribed, 'subscribe the app to the business account’s webhooks'),
+      refusal(subscribed, 'subscribe the app to the business account’s webhooks', CLOUD_REFUSALS),
       'businessAccountId',
     );
 

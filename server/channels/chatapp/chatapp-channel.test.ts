@@ -229,6 +229,14 @@ describe('a client writing to the number', () => {
     expect(typed.text).toBe('Size 11');
   });
 
+  it('takes a typed number as its option from a client whose profile name changed since they first wrote', async () => {
+    const from = newClient();
+    await fake.sendInbound(number.phoneNumberId, { from, name: 'Ann', type: 'text', text: 'sizes' });
+    await waitFor(async () => textsTo(from).length === 1, 'the sizes');
+    await fake.sendInbound(number.phoneNumberId, { from, name: 'Ann B.', type: 'text', text: '11' });
+    await waitFor(async () => textsTo(from).at(-1) === 'Size 11 it is', 'the answer to 11');
+  });
+
   it('stores a signed delivery once, and refuses an unsigned or wrongly signed one before storing anything', async () => {
     const from = newClient();
     const before = await db.channelUpdate.count();

@@ -9,8 +9,9 @@ import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import type { ChannelRow } from '../channel-module';
 import { channelView } from '../channel-view';
+import { type FailedCall, type PlatformRefusals, refusal, refusalCause } from '../refusal';
 import { CHATAPP_CLIENT_TYPE, chatappWebhookUrl } from './channel-service';
-import { type GatewayApi, type GatewayResult, gatewayApi } from './gateway-api';
+import { type GatewayApi, gatewayApi } from './gateway-api';
 
 /**
  * Connecting a number through a WhatsApp Web session gateway (WAHA, self-hosted): the session
@@ -103,17 +104,17 @@ function sessionConfig(channelId: number, hmacKey: string) {
   };
 }
 
+const GATEWAY_REFUSALS: PlatformRefusals = {
+  platform: 'The gateway',
+  causes: { unauthorized: 'credential', unavailable: 'unreachable' },
+  credential: (description, what) =>
+    `The gateway refused the API key while trying to ${what} (${description}); use its WAHA_API_KEY.`,
+};
+const REFUSED_FIELD = { credential: 'apiKey', unreachable: 'url', refused: 'session' } as const;
+
 /** A refused call as a message for the person connecting, on the field to fix. */
-function refusal(result: Exclude<GatewayResult<unknown>, { ok: true }>, what: string) {
-  if (result.reason === 'unauthorized')
-    return invalid(
-      `The gateway refused the API key while trying to ${what} (${result.description}); use its WAHA_API_KEY.`,
-      'apiKey',
-    );
-  if (result.reason === 'unavailable')
-    return invalid(`The gateway could not be reached to ${what}: ${result.description}`, 'url');
-  return invalid(`The gateway refused to ${what}: ${result.description}`, 'session');
-}
+const refused = (result: FailedCall, what: string) =>
+  invalid(refusal(result, what, GATEWAY_REFUSALS), REFUSED_FIELD[refusalCause(result, GATEWAY_REFUSALS)]);
 
 interface SessionInfo {
   name: string;
@@ -138,7 +139,7 @@ export async function connectGatewayChannel(
     );
   const api = gatewayApi(url, apiKey);
   const listed = await api.get<SessionInfo>(`/api/sessions/${session}`);
-  if (!listed.ok && listed.status !== 404) throw refusal(listed, 'read the session');
+  if (!listed.ok && listed.status !== 404) throw refused(listed, 'read the session');
 
   const hmacKey = randomBytes(32).toString('hex');
   const channel = await db.channel.create({
@@ -166,10 +167,10 @@ export async function connectGatewayChannel(
     const saved = listed.ok
       ? await api.put<SessionInfo>(`/api/sessions/${session}`, { name: session, config })
       : await api.post<SessionInfo>('/api/sessions', { name: session, start: true, config });
-    if (!saved.ok) throw refusal(saved, listed.ok ? 'update the session' : 'create the session');
+    if (!saved.ok) throw refused(saved, listed.ok ? 'update the session' : 'create the session');
     if (saved.result.status === 'STOPPED') {
       const started = await api.post(`/api/sessions/${session}/start`, {});
-      if (!started.ok) throw refusal(started, 'start the session');
+      if (!started.ok) throw refused(started, 'start the session');
     }
     const state = saved.result.status === 'STOPPED' ? 'STARTING' : saved.result.status;
     return channelView(await applySessionState(db, channel, state, meOf(saved.result)));
@@ -249,7 +250,7 @@ export async function restartGateway(db: Db, projectId: number, channelId: numbe
   const channel = await gatewayChannel(db, projectId, channelId);
   const { session } = gatewayCredentials(channel);
   const restarted = await gatewayApiOf(channel).post(`/api/sessions/${session}/restart`, {});
-  if (!restarted.ok) throw refusal(restarted, 'restart the session');
+  if (!restarted.ok) throw refused(restarted, 'restart the session');
   return gatewayPairing(db, projectId, channelId);
 }
 

@@ -9,20 +9,16 @@ import {
   parseGatewayItem,
 } from '@/lib/chatapp/gateway-webhook';
 import { extensionOfType, MAX_FILE_BYTES } from '@/lib/files/file-types';
-import type { Attachment } from '@/lib/schema';
-import { resolveClient } from '@/server/contacts/client-service';
-import { closeWindow } from '@/server/db/chatapp-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
-import { handleEvent } from '@/server/engine/handle-event';
-import { fileAttachment, storeFile } from '@/server/files/stored-files';
-import { chosenOption } from '../chosen-option';
 import { recordDeliveryStatus } from '../delivery-status';
+import { type InboundFile, runMessage, updateDone } from '../inbound/message-event';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
-import { CHATAPP_CLIENT_TYPE, cloudCredentials } from './channel-service';
+import type { GraphApi } from '../meta/graph-api';
+import { CHATAPP_CLIENT_TYPE, cloudApi, cloudCredentials } from './channel-service';
 import type { GatewayApi } from './gateway-api';
 import { gatewayApiOf, gatewayCredentials } from './gateway-service';
-import { graphApi } from './graph-api';
+import { closeWindow } from './sql';
 
 /**
  * What the Cloud API's updates do, on the channels' inbound pipeline: a client's message is
@@ -48,11 +44,10 @@ async function runCloudUpdate(
   update: CloudInbound,
   end: UpdateEnd,
 ) {
-  const sql = plainSql(deps.db);
   if (update.kind === 'invalid') return end.notProcessed(update.reason);
-  if (update.kind === 'ignore') return void (await sql.run(end.done.statement, end.done.params));
+  if (update.kind === 'ignore') return updateDone(deps, end);
   const credentials = cloudCredentials(channel);
-  const api = graphApi(credentials.token);
+  const api = cloudApi(credentials.token);
   const ref = { clientType: CHATAPP_CLIENT_TYPE, groupId: channel.groupId };
   if (update.kind === 'status') {
     const clientId = await recordStatus(deps, channel, update.recipient, {
@@ -62,12 +57,12 @@ async function runCloudUpdate(
     });
     // A free-form message refused as re-engagement: the API holds the client's window closed.
     if (clientId !== null && update.error?.code === REENGAGEMENT_CODE)
-      await sql.run(closeWindow, {
+      await plainSql(deps.db).run(closeWindow, {
         clientId,
         closedKey: WINDOW_CLOSED_KEY,
         at: new Date(update.at * 1000).toISOString(),
       });
-    return void (await sql.run(end.done.statement, end.done.params));
+    return updateDone(deps, end);
   }
   // Read, and "typing…" until the bot's first answer (or 25 s): not waited for, and a refusal changes nothing.
   void api
@@ -80,27 +75,17 @@ async function runCloudUpdate(
     .then((read) => {
       if (!read.ok) console.warn(`[chatapp] ${update.messageId} was not marked read: ${read.description}`);
     });
-  const clientRef = { ...ref, platformId: update.from, ...(update.name ? { name: update.name } : {}) };
-  const attachments = update.attachments.length
-    ? await storeFiles(deps, channel, clientRef, update.attachments, (file) => cloudFile(api, file))
-    : [];
-  await handleEvent(
+  await runMessage(
     deps,
-    channel.projectId,
-    { ref: clientRef },
+    channel,
     {
-      type: 'message',
-      text: await chosenOption(
-        deps,
-        channel.projectId,
-        clientRef,
-        update.text,
-        (buttons) => cloudButtonsLayout(buttons) === 'numbered_text',
-      ),
-      attachments,
+      client: { ...ref, platformId: update.from, ...(update.name ? { name: update.name } : {}) },
+      text: update.text,
+      files: update.attachments.map((file) => chatappFile(file, file.mediaId, () => cloudFile(api, file))),
+      numbered: (buttons) => cloudButtonsLayout(buttons) === 'numbered_text',
       channelState: { [LAST_MESSAGE_KEY]: new Date(update.sentAt * 1000).toISOString() },
     },
-    { alsoWrite: end.done },
+    end,
   );
 }
 
@@ -110,9 +95,8 @@ async function runGatewayUpdate(
   update: GatewayInbound,
   end: UpdateEnd,
 ) {
-  const sql = plainSql(deps.db);
   if (update.kind === 'invalid') return end.notProcessed(update.reason);
-  if (update.kind === 'ignore') return void (await sql.run(end.done.statement, end.done.params));
+  if (update.kind === 'ignore') return updateDone(deps, end);
   const ref = { clientType: CHATAPP_CLIENT_TYPE, groupId: channel.groupId };
   if (update.kind === 'status') {
     await recordStatus(deps, channel, update.recipient, {
@@ -120,7 +104,7 @@ async function runGatewayUpdate(
       status: update.status,
       ...(update.error ? { error: update.error } : {}),
     });
-    return void (await sql.run(end.done.statement, end.done.params));
+    return updateDone(deps, end);
   }
   const api = gatewayApiOf(channel);
   const { session } = gatewayCredentials(channel);
@@ -134,20 +118,16 @@ async function runGatewayUpdate(
       if (!answer.ok)
         console.warn(`[chatapp] the gateway did not mark ${update.messageId} seen: ${answer.description}`);
   });
-  const clientRef = { ...ref, platformId: update.from, ...(update.name ? { name: update.name } : {}) };
-  const attachments = update.attachments.length
-    ? await storeFiles(deps, channel, clientRef, update.attachments, (file) => gatewayFile(api, file))
-    : [];
-  await handleEvent(
+  await runMessage(
     deps,
-    channel.projectId,
-    { ref: clientRef },
+    channel,
     {
-      type: 'message',
-      text: await chosenOption(deps, channel.projectId, clientRef, update.text, () => true),
-      attachments,
+      client: { ...ref, platformId: update.from, ...(update.name ? { name: update.name } : {}) },
+      text: update.text,
+      files: update.attachments.map((file) => chatappFile(file, file.url, () => gatewayFile(api, file))),
+      numbered: () => true,
     },
-    { alsoWrite: end.done },
+    end,
   );
 }
 
@@ -175,37 +155,29 @@ async function recordStatus(
 type Downloaded = { bytes: Uint8Array; mime?: string };
 
 /**
- * The message's files, downloaded (`download`: through the Graph API, whose address needs the
- * token and expires in minutes, or from the gateway) and kept as the client's files, served at
- * our signed addresses. A retry of the update gets the files stored the first time (the
- * messenger's id of the file is the upload key).
+ * A message's file, downloaded while the update is processed (`download`: through the Graph
+ * API, whose address needs the token and expires in minutes, or from the gateway); the
+ * messenger's id of the file (`key`) is its upload key.
  */
-async function storeFiles<F extends CloudAttachment | GatewayAttachment>(
-  deps: EngineDeps,
-  channel: UpdateChannel,
-  clientRef: Parameters<typeof resolveClient>[2],
-  files: F[],
-  download: (file: F) => Promise<Downloaded>,
-): Promise<Attachment[]> {
-  const client = await resolveClient(deps.db, channel.projectId, clientRef);
-  const stored: Attachment[] = [];
-  for (const file of files) {
-    const key = 'mediaId' in file ? file.mediaId : file.url;
-    const got = await download(file);
-    const ref = await storeFile(deps.db, {
-      projectId: channel.projectId,
-      clientId: client.id,
-      name: file.name ?? `${file.type}-${key.replace(/\W/g, '').slice(-12)}${extensionOfType(file.mime)}`,
-      mimeType: got.mime ?? file.mime,
-      bytes: got.bytes,
-      uploadKey: `chatapp:${key}`,
-    });
-    stored.push(fileAttachment(ref));
-  }
-  return stored;
+function chatappFile(
+  file: CloudAttachment | GatewayAttachment,
+  key: string,
+  download: () => Promise<Downloaded>,
+): InboundFile {
+  return {
+    uploadKey: `chatapp:${key}`,
+    async download() {
+      const got = await download();
+      return {
+        bytes: got.bytes,
+        mimeType: got.mime ?? file.mime,
+        name: file.name ?? `${file.type}-${key.replace(/\W/g, '').slice(-12)}${extensionOfType(file.mime)}`,
+      };
+    },
+  };
 }
 
-async function cloudFile(api: ReturnType<typeof graphApi>, file: CloudAttachment): Promise<Downloaded> {
+async function cloudFile(api: GraphApi, file: CloudAttachment): Promise<Downloaded> {
   const media = await api.get<{ url?: string; mime_type?: string }>(file.mediaId);
   if (!media.ok || !media.result.url)
     throw new Error(

@@ -15,7 +15,7 @@ import type {
 } from '@/server/channels/channel-adapter';
 import { getEnv } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
-import type { GraphApi } from '../chatapp/graph-api';
+import type { GraphApi } from '../meta/graph-api';
 import { graphPartOutcome, sendInParts } from '../send-parts';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
 import { checkSubscription } from './subscription';

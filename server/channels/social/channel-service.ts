@@ -8,8 +8,9 @@ import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import type { ChannelRow } from '../channel-module';
 import { channelView } from '../channel-view';
-import { type GraphApi, type GraphResult, graphApi } from '../chatapp/graph-api';
-import { verifyTokenHash } from '../meta-webhook';
+import { GRAPH_REFUSAL_CAUSES, type GraphApi, graphApi } from '../meta/graph-api';
+import { verifyTokenHash } from '../meta/webhook';
+import { type PlatformRefusals, refusal } from '../refusal';
 
 /**
  * Connecting an Instagram professional account through the Graph API (docs/channels/instagram.md):
@@ -93,13 +94,12 @@ export function socialView(channel: Pick<ChannelRow, 'id' | 'credentials'>) {
 }
 
 /** A refused Graph API call as a message for the person connecting the account. */
-function refusal(result: Exclude<GraphResult<unknown>, { ok: true }>, what: string): string {
-  if (result.reason === 'invalid_token')
-    return `The Graph API does not accept this access token (${result.description}); create a long-lived Page token with instagram_manage_messages, or an Instagram token with instagram_business_manage_messages.`;
-  if (result.reason === 'unavailable' || result.reason === 'rate_limited')
-    return `The Graph API could not be reached to ${what}: ${result.description}`;
-  return `The Graph API refused to ${what}: ${result.description}`;
-}
+const INSTAGRAM_REFUSALS: PlatformRefusals = {
+  platform: 'The Graph API',
+  causes: GRAPH_REFUSAL_CAUSES,
+  credential: (description) =>
+    `The Graph API does not accept this access token (${description}); create a long-lived Page token with instagram_manage_messages, or an Instagram token with instagram_business_manage_messages.`,
+};
 
 export async function connectSocialChannel(
   db: Db,
@@ -111,7 +111,7 @@ export async function connectSocialChannel(
   const account = await api.get<{ username?: string; name?: string }>(`${accountId}?fields=username,name`);
   if (!account.ok)
     throw invalid(
-      refusal(account, 'read the Instagram account'),
+      refusal(account, 'read the Instagram account', INSTAGRAM_REFUSALS),
       account.reason === 'invalid_token' ? 'accessToken' : 'accountId',
     );
   const groupId = (account.result.username ?? '').toLowerCase();

@@ -1,21 +1,17 @@
 import { MAX_FILE_BYTES } from '@/lib/files/file-types';
-import type { Attachment } from '@/lib/schema';
 import {
   type InstagramAttachment,
   type InstagramInbound,
   parseInstagramItem,
 } from '@/lib/social/instagram-webhook';
 import { COMMENT_KEY, LAST_MESSAGE_KEY } from '@/lib/social/instagram-window';
-import { resolveClient } from '@/server/contacts/client-service';
-import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
-import { fileAttachment, storeFile } from '@/server/files/stored-files';
 import { SafeHttpError, safeFetch } from '@/server/http';
-import type { GraphApi } from '../chatapp/graph-api';
-import { chosenOption } from '../chosen-option';
 import { recordDeliveryStatus } from '../delivery-status';
+import { type InboundFile, runMessage, updateDone } from '../inbound/message-event';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
+import type { GraphApi } from '../meta/graph-api';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
 
 /**
@@ -37,9 +33,8 @@ type InstagramFile = InstagramAttachment & { type: 'image' | 'video' | 'audio' |
 export const USERNAME_KEY = 'social_username';
 
 async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: InstagramInbound, end: UpdateEnd) {
-  const sql = plainSql(deps.db);
   if (update.kind === 'invalid') return end.notProcessed(update.reason);
-  if (update.kind === 'ignore') return void (await sql.run(end.done.statement, end.done.params));
+  if (update.kind === 'ignore') return updateDone(deps, end);
   const ref = { clientType: SOCIAL_CLIENT_TYPE, groupId: channel.groupId, platformId: update.from };
   if (update.kind === 'status') {
     const client = await deps.db.client.findUnique({
@@ -54,7 +49,7 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Insta
           externalId,
           status: update.status,
         });
-    return void (await sql.run(end.done.statement, end.done.params));
+    return updateDone(deps, end);
   }
   if (update.kind === 'comment') {
     // A comment starts a conversation the bot may answer once, privately (./adapter.ts).
@@ -88,36 +83,29 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Insta
     }
   })();
   const profile = await newProfile(deps, channel, api, ref);
-  const clientRef = { ...ref, ...(profile?.name ? { name: profile.name } : {}) };
-  const files = update.attachments.filter((a): a is InstagramFile => a.type !== 'link');
-  const attachments: Attachment[] = [
-    ...(files.length ? await storeFiles(deps, channel, clientRef, update.mid, files) : []),
-    ...update.attachments
-      .filter((a) => a.type === 'link')
-      .map((a) => ({ type: 'link' as const, url: a.url })),
-    ...(update.story ? [{ type: 'link' as const, url: update.story.url }] : []),
-  ];
-  await handleEvent(
+  await runMessage(
     deps,
-    channel.projectId,
-    { ref: clientRef },
+    channel,
     {
-      type: 'message',
-      text: await chosenOption(
-        deps,
-        channel.projectId,
-        ref,
-        update.text,
-        // Quick replies, or numbered text (past their limits, the hint variant, a private reply).
-        () => true,
-      ),
-      attachments,
+      client: { ...ref, ...(profile?.name ? { name: profile.name } : {}) },
+      text: update.text,
+      files: update.attachments
+        .filter((a): a is InstagramFile => a.type !== 'link')
+        .map((file, i) => instagramFile(update.mid, file, i)),
+      links: [
+        ...update.attachments
+          .filter((a) => a.type === 'link')
+          .map((a) => ({ type: 'link' as const, url: a.url })),
+        ...(update.story ? [{ type: 'link' as const, url: update.story.url }] : []),
+      ],
+      // Quick replies, or numbered text (past their limits, the hint variant, a private reply).
+      numbered: () => true,
       channelState: {
         [LAST_MESSAGE_KEY]: new Date(update.sentAt).toISOString(),
         ...(profile?.username ? { [USERNAME_KEY]: profile.username } : {}),
       },
     },
-    { alsoWrite: end.done },
+    end,
   );
 }
 
@@ -148,41 +136,29 @@ async function newProfile(
 }
 
 /**
- * The message's files, downloaded from Instagram's CDN (its addresses expire) and kept as the
- * client's files, served at our signed addresses. A retry of the update gets the files stored
- * the first time (the message's id and the file's place are the upload key).
+ * A message's file, downloaded from Instagram's CDN (its addresses expire) while the update is
+ * processed; the message's id and the file's place are its upload key.
  */
-async function storeFiles(
-  deps: EngineDeps,
-  channel: UpdateChannel,
-  clientRef: Parameters<typeof resolveClient>[2],
-  mid: string,
-  files: InstagramFile[],
-): Promise<Attachment[]> {
-  const client = await resolveClient(deps.db, channel.projectId, clientRef);
-  const stored: Attachment[] = [];
-  for (const [i, file] of files.entries()) {
-    let res: Awaited<ReturnType<typeof safeFetch>>;
-    try {
-      res = await safeFetch(file.url, { maxBytes: MAX_FILE_BYTES });
-    } catch (error) {
-      if (!(error instanceof SafeHttpError)) throw error;
-      throw new Error(`the ${file.type} ${file.url} could not be downloaded: ${error.message}`);
-    }
-    if (res.status !== 200)
-      throw new Error(`the ${file.type} ${file.url} could not be downloaded: HTTP ${res.status}`);
-    const mime = (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim();
-    const ref = await storeFile(deps.db, {
-      projectId: channel.projectId,
-      clientId: client.id,
-      name: new URL(file.url).pathname.split('/').pop() || `${file.type}-${i + 1}`,
-      mimeType: mime,
-      bytes: res.bytes,
-      uploadKey: `social:${mid}:${i}`,
-    });
-    stored.push(fileAttachment(ref));
-  }
-  return stored;
+function instagramFile(mid: string, file: InstagramFile, i: number): InboundFile {
+  return {
+    uploadKey: `social:${mid}:${i}`,
+    async download() {
+      let res: Awaited<ReturnType<typeof safeFetch>>;
+      try {
+        res = await safeFetch(file.url, { maxBytes: MAX_FILE_BYTES });
+      } catch (error) {
+        if (!(error instanceof SafeHttpError)) throw error;
+        throw new Error(`the ${file.type} ${file.url} could not be downloaded: ${error.message}`);
+      }
+      if (res.status !== 200)
+        throw new Error(`the ${file.type} ${file.url} could not be downloaded: HTTP ${res.status}`);
+      return {
+        bytes: res.bytes,
+        mimeType: (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim(),
+        name: new URL(file.url).pathname.split('/').pop() || `${file.type}-${i + 1}`,
+      };
+    },
+  };
 }
 
 export const socialInbound: InboundProcessor<InstagramInbound> = {

@@ -8,8 +8,8 @@ import type { PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { GroupWrite } from '@/server/db/group-write';
 import { plainSql } from '@/server/db/raw-sql';
-import { sendRoutesWithSlots } from '@/server/db/tg-send-sql';
 import type { SlotParams } from './pacing';
+import { sendRoutesWithSlots } from './sql';
 
 /**
  * tg_callback's business flag (platform-interface: "pass 1 for business clients"). A client

@@ -9,7 +9,8 @@ import { DomainError, invalid, parseInput } from '@/server/errors';
 import { blockedReason, isIpLiteral, stripBrackets } from '@/server/http';
 import { findChannelByGroup } from '../channel-list';
 import { channelView } from '../channel-view';
-import { type BotApiClient, type BotCallResult, botApiClient, tgApiRoot } from './bot-api';
+import { type PlatformRefusals, refusal } from '../refusal';
+import { type BotApiClient, botApiClient, tgApiRoot } from './bot-api';
 
 /**
  * Connecting tg bots to a project: the token is checked with getMe, the bot's username becomes
@@ -96,13 +97,12 @@ export function webhookAddressProblem(base = baseUrl()): string | null {
 }
 
 /** A refused Bot API call as a message for the person connecting the bot. */
-function refusal(result: Exclude<BotCallResult<unknown>, { ok: true }>, what: string): string {
-  if (result.reason === 'invalid_token')
-    return `The tg messenger does not accept this token (${result.description}); copy it again from BotFather.`;
-  if (result.reason === 'unavailable')
-    return `The tg messenger could not be reached to ${what}: ${result.description}`;
-  return `The tg messenger refused to ${what}: ${result.description}`;
-}
+const TG_REFUSALS: PlatformRefusals = {
+  platform: 'The tg messenger',
+  causes: { invalid_token: 'credential', unavailable: 'unreachable' },
+  credential: (description) =>
+    `The tg messenger does not accept this token (${description}); copy it again from BotFather.`,
+};
 
 export async function connectTgChannel(
   db: Db,
@@ -113,7 +113,7 @@ export async function connectTgChannel(
   const { token, mode } = parseInput(connectTgInput, input);
   const bot = botApiClient(token);
   const me = await bot.call((api) => api.getMe());
-  if (!me.ok) throw invalid(refusal(me, 'check the token'), 'token');
+  if (!me.ok) throw invalid(refusal(me, 'check the token', TG_REFUSALS), 'token');
   const username = me.result.username;
   if (!/bot$/i.test(username))
     throw invalid(`@${username} is not a bot username (it must end in "bot"); use a bot's token`, 'token');
@@ -155,7 +155,10 @@ export async function connectTgChannel(
       mode === 'webhook'
         ? ` The webhook address is ${webhookUrl(channel.id)}: set BLOCKBOT_BASE_URL to this server's public https address, or choose long polling.`
         : '';
-    throw invalid(refusal(set, mode === 'webhook' ? 'set the webhook' : 'remove the webhook') + hint, 'mode');
+    throw invalid(
+      refusal(set, mode === 'webhook' ? 'set the webhook' : 'remove the webhook', TG_REFUSALS) + hint,
+      'mode',
+    );
   }
   if (mode === 'polling') await startPolling(channel.id);
   return channelView(channel);
@@ -167,7 +170,7 @@ export async function connectTgChannel(
  */
 export async function removeTgWebhook(channel: TokenOwner): Promise<string | null> {
   const removed = await channelBot(channel).call((api) => api.deleteWebhook());
-  return removed.ok ? null : refusal(removed, 'remove the webhook');
+  return removed.ok ? null : refusal(removed, 'remove the webhook', TG_REFUSALS);
 }
 
 /**

@@ -4,9 +4,9 @@ import { slotSpacing, TG_LIMITS } from '@/lib/tg/pacing';
 import { takeSlot } from '@/server/db/channel-pacing-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
-import { sendRoutesWithSlots } from '@/server/db/tg-send-sql';
 import { createProject } from '@/server/projects/project-service';
 import { tgRoute } from './business';
+import { sendRoutesWithSlots } from './sql';
 
 /**
  * A send's slot, as every process takes it from the bot's row. A send that came too late to

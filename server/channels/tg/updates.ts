@@ -11,7 +11,6 @@ import {
 } from '@/lib/tg/inbound';
 import type { Db } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
-import { answersCallbacksItself } from '@/server/db/tg-callback-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import type { LogEntry } from '@/server/engine/events';
 import { type ClaimedAhead, type EventTarget, handleEvent } from '@/server/engine/handle-event';
@@ -24,6 +23,7 @@ import {
 } from '../inbound/pipeline';
 import { channelBot } from './channel-service';
 import { tgFileUrl } from './files';
+import { answersCallbacksItself } from './sql';
 
 /**
  * The tg messenger's updates on the channels' inbound pipeline (server/channels/inbound/):

@@ -2,12 +2,11 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseUpdate } from '@/lib/tg/inbound';
 import { cappedNodeText, cappedText } from '@/server/channels/capped-body';
-import { webhookChannel } from '@/server/db/channel-update-sql';
-import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { sendNodeReply } from '@/server/node-http/reply';
 import { recordNotProcessed } from '../inbound/pipeline';
+import { channelIdOf, webhookChannels } from '../webhook-channels';
 import { storeUpdates } from './updates';
 
 /**
@@ -60,23 +59,11 @@ interface WebhookChannel {
   inboundSecret: string;
 }
 
-/** Channels kept per process (the longest kept beyond this many is dropped). */
-const MAX_CACHED = 1024;
 /**
- * The channels' secrets and usernames, read once: every update's insert checks the channel
- * still has them (storeUpdates), so a channel disconnected, reconnected or changed on another
- * instance is read again at its next update and none is stored on a stale copy.
+ * The channels' secrets and usernames, read once (server/channels/webhook-channels.ts): every
+ * update's insert checks the channel still has them (storeUpdates).
  */
-const cached = new Map<number, WebhookChannel>();
-
-async function readChannel(deps: EngineDeps, id: number): Promise<WebhookChannel | undefined> {
-  cached.delete(id);
-  const [channel] = await plainSql(deps.db).run(webhookChannel, { id, kind: 'tg' });
-  if (!channel) return undefined;
-  cached.set(id, channel);
-  if (cached.size > MAX_CACHED) cached.delete(cached.keys().next().value as number);
-  return channel;
-}
+const channels = webhookChannels<WebhookChannel>('tg', (row) => row);
 
 /** The channel when the request may go on, else the refusal: no such channel (404), a wrong secret (403). */
 function admitted(
@@ -150,13 +137,13 @@ export function exposeTgWebhookToProductionServer(): void {
 /** Checks and stores one update (see the module's comment); both servers' forms call it. */
 export async function answerTgWebhook(request: TgWebhookRequest): Promise<TgWebhookReply> {
   const { channelParam } = request;
-  const channelId = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
+  const channelId = channelIdOf(channelParam);
   const deps = await getEngineDeps();
   const given = request.secret;
-  let channel = cached.get(channelId);
+  let channel = channels.cached(channelId);
   // A wrong secret may be a stale copy's: the channel is read again before refusing.
   let fresh = !channel || !sameSecret(given, channel.inboundSecret);
-  if (fresh) channel = channelId ? await readChannel(deps, channelId) : undefined;
+  if (fresh) channel = await channels.read(deps, channelId);
   let admit = admitted(channel, given);
   if (!('id' in admit)) return admit;
   const text = await request.text();
@@ -187,7 +174,7 @@ export async function answerTgWebhook(request: TgWebhookRequest): Promise<TgWebh
     // The copy was stale (or the channel changed since it was read): checked again as it is now.
     if (fresh) return answer(404, 'no tg bot is connected at this address');
     fresh = true;
-    admit = admitted(await readChannel(deps, channelId), given);
+    admit = admitted(await channels.read(deps, channelId), given);
     if (!('id' in admit)) return admit;
   }
 }

@@ -8,10 +8,10 @@ import { saveClientVariables } from '@/server/contacts/client-variables-service'
 import { VARIABLE_LIMITS } from '@/server/contacts/variable-limits';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
-import { channelWithVisitor, dialogAfter, dialogBefore } from '@/server/db/widget-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { type WidgetChannel, widgetKeySchema } from './channel-service';
+import { channelWithVisitor, dialogAfter, dialogBefore } from './sql';
 
 /**
  * A widget visitor's dialog: opened with a fresh recipient (the client's platform_id, what the

@@ -4,6 +4,8 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
  * What Meta's webhooks (the WhatsApp Cloud API; the Instagram messaging API speaks the same)
  * ask of a receiver: the subscription's GET handshake, and every POST signed with the app
  * secret in `X-Hub-Signature-256`, checked over the raw body before anything is stored.
+ * Pure: the channels' services import it (the verify token's hash); the webhooks' skeleton,
+ * which stores, is server/channels/signed-webhook.ts.
  */
 
 export const SIGNATURE_HEADER = 'x-hub-signature-256';
@@ -15,6 +17,11 @@ export function validHubSignature(rawBody: Uint8Array, header: string | null, ap
   const expected = createHmac('sha256', appSecret).update(rawBody).digest();
   return timingSafeEqual(Buffer.from(given, 'hex'), expected);
 }
+
+/** The POST's signature check of a Meta channel's webhook (server/channels/signed-webhook.ts): true, or what the 401 says. */
+export const hubSigned = (req: Request, body: Uint8Array, appSecret: string): true | string =>
+  validHubSignature(body, req.headers.get(SIGNATURE_HEADER), appSecret) ||
+  `the ${SIGNATURE_HEADER} header is missing or is not this app's signature of the body`;
 
 /** The verify token is kept only as this hash: the handshake's token is compared by it. */
 export const verifyTokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -44,27 +51,4 @@ export function handshakeResponse(req: Request, tokenHash: string): Response {
     status: answer.status,
     headers: { 'content-type': answer.contentType },
   });
-}
-
-/**
- * A signed delivery's updates, read from its JSON by `read`; for a body that is not JSON, or not
- * `api`'s webhook, what to record on the channel (its last error): such a delivery is answered
- * 200 all the same (Meta resends an unanswered one for days). Pure, and free of the inbound
- * pipeline: the channels' services import this module, and the pipeline imports the engine.
- */
-export function readDelivery<T extends { ok: true }>(
-  body: Uint8Array,
-  read: (raw: unknown) => T | { ok: false; reason: string },
-  api: string,
-): T | { ok: false; problem: string } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    return { ok: false, problem: 'a webhook delivery whose body is not JSON' };
-  }
-  const result = read(raw);
-  return result.ok
-    ? result
-    : { ok: false, problem: `a webhook delivery that is not ${api}'s: ${result.reason}` };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { column } from './columns';
-import { PreparedStatement } from './raw-sql';
+import { column } from '@/server/db/columns';
+import { PreparedStatement } from '@/server/db/raw-sql';
 
 /**
  * The chat widget's hot-path SQL (server/channels/widget/): every request's channel and

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { slotColumns, TAKEN_SLOT_COLUMNS, takeSlotsSql } from './channel-pacing-sql';
-import { column } from './columns';
-import { PreparedStatement } from './raw-sql';
+import { slotColumns, TAKEN_SLOT_COLUMNS, takeSlotsSql } from '@/server/db/channel-pacing-sql';
+import { column } from '@/server/db/columns';
+import { PreparedStatement } from '@/server/db/raw-sql';
 
 /**
  * What sends to tg clients need, for the sends of one moment together (server/channels/tg/business.ts:
@@ -57,4 +57,16 @@ export const sendRoutesWithSlots = new PreparedStatement(
     waitMs: slotColumns.waitMs.nullable(),
     chatEntry: slotColumns.chatEntry.nullable(),
   }),
+);
+
+/**
+ * Whether the project's published bot may answer a pressed button itself (it calls
+ * tg_callback_url_open somewhere): its presses are then answered after the flow, not before it.
+ */
+export const answersCallbacksItself = new PreparedStatement(
+  `SELECT EXISTS (
+     SELECT 1 FROM "BotVersion" v JOIN "Project" p ON p.id = v."projectId" AND v.number = p."publishedVersion"
+     WHERE p.id = $projectId::int AND v."answersCallbacks"
+   ) AS itself`,
+  z.object({ itself: column.bool }),
 );

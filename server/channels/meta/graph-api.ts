@@ -1,17 +1,11 @@
-import { getEnv } from '@/server/config/env';
 import { SafeHttpError, safeFetch } from '@/server/http';
 
 /**
- * The WhatsApp Cloud API (Meta's Graph API) for one number, every request through safeFetch
- * with the access token as a Bearer header (never in a URL, so no error text carries it).
- * An answer is classified the way the chat-app channel acts on it.
+ * Meta's Graph API (the WhatsApp Cloud API, the Instagram messaging API) for one token at one
+ * root (each channel's: graph.facebook.com or graph.instagram.com, or a fake's), every request
+ * through safeFetch with the access token as a Bearer header (never in a URL, so no error text
+ * carries it). An answer is classified the way the Meta channels act on it.
  */
-
-const DEFAULT_API_ROOT = 'https://graph.facebook.com/v23.0';
-
-export function graphApiRoot(): string {
-  return (getEnv().BLOCKBOT_CHATAPP_API_ROOT ?? DEFAULT_API_ROOT).replace(/\/+$/, '');
-}
 
 /** What a call came to, in the cases the channel treats differently. */
 export type GraphResult<T> =
@@ -32,6 +26,13 @@ export type GraphResult<T> =
       description: string;
     };
 
+/** How a connecting channel tells a failed Graph API call (server/channels/refusal.ts). */
+export const GRAPH_REFUSAL_CAUSES = {
+  invalid_token: 'credential',
+  unavailable: 'unreachable',
+  rate_limited: 'unreachable',
+} as const;
+
 const RATE_LIMIT_CODES = new Set([4, 17, 32, 341, 613, 80007, 130429, 131056]);
 const TEMPORARY_CODES = new Set([1, 2, 131000, 131016]);
 
@@ -49,7 +50,7 @@ export interface GraphApi {
   download(url: string, maxBytes: number): Promise<GraphResult<{ bytes: Uint8Array; type: string }>>;
 }
 
-export function graphApi(token: string, root = graphApiRoot()): GraphApi {
+export function graphApi(token: string, root: string): GraphApi {
   const headers = { authorization: `Bearer ${token}` };
   async function request<T>(method: string, path: string, body?: unknown): Promise<GraphResult<T>> {
     try {

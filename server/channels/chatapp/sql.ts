@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { rateSlotColumns, takeRateSlotSql } from './channel-pacing-sql';
-import { column, DB_NOW } from './columns';
-import { PreparedStatement } from './raw-sql';
+import { rateSlotColumns, takeRateSlotSql } from '@/server/db/channel-pacing-sql';
+import { column, DB_NOW } from '@/server/db/columns';
+import { PreparedStatement } from '@/server/db/raw-sql';
 
 /**
  * What a send to a chat-app client needs, in one statement (server/channels/chatapp/adapter.ts):
