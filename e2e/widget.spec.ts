@@ -324,7 +324,8 @@ test('a visitor sends an image through the attach button; the bot and the operat
     ],
     arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
   });
-  const { key } = await trpc(page, 'channels.createWidget', {
+  const { key } = await trpc(page, 'channels.connect', {
+    kind: 'widget',
     projectId,
     settings: { title: 'Files chat', allowedOrigins: [SITE] },
   });
@@ -475,7 +476,8 @@ test("a visitor watches an AI answer being written in the typing bubble, then ge
       ],
       arrows: [],
     });
-    const widget = await trpc(page, 'channels.createWidget', {
+    const widget = await trpc(page, 'channels.connect', {
+      kind: 'widget',
       projectId,
       settings: { title: 'Shop chat', allowedOrigins: [SITE] },
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sendRoutesWithSlots } from '@/server/channels/tg/sql';
 import { storeHeldAndClaim } from '@/server/engine/store/claim';
 import { recordSends } from '@/server/engine/store/outbox';
-import { sendRoutesWithSlots } from '@/server/channels/tg/sql';
 import { createProject } from '@/server/projects/project-service';
 import { insertHeld } from './channel-update-sql';
 import { type PreparedStatement, prefixed, preparedStatementName, sqlTransaction } from './raw-sql';
