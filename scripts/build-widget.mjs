@@ -11,7 +11,7 @@ export const WIDGET_OUTFILE = path.join(root, 'public', 'widget.js');
 
 export function buildWidget() {
   buildSync({
-    entryPoints: [path.join(root, 'widget', 'main.ts')],
+    entryPoints: [path.join(root, 'widget/main.ts')],
     outfile: WIDGET_OUTFILE,
     bundle: true,
     minify: true,

@@ -9,6 +9,8 @@ export class DomainError extends Error {
     readonly code: DomainErrorCode,
     message: string,
     readonly field?: string,
+    /** The public API's error code for it, where the code's own (`not_found`) says too little. */
+    readonly apiCode?: string,
   ) {
     super(message);
     this.name = 'DomainError';

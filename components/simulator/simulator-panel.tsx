@@ -2,6 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { PreviewContent } from '@/components/channels/channel-preview';
+import { CHANNEL_PREVIEWS, type PreviewKind } from '@/components/channels/previews';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -10,13 +12,9 @@ import { Input } from '@/components/ui/input';
 import { useScrollToNewest } from '@/components/ui/use-scroll-to-newest';
 import type { Attachment, Buttons } from '@/lib/schema';
 import { SIMULATOR_EDITIONS, type SimulatorEdition } from '@/lib/simulator/editions';
-import { chatappPreview } from './chatapp-preview';
-import { ChatappPreviewMessage } from './chatapp-preview-message';
 import { SimulatorLogEntry } from './simulator-log-entry';
 import { SimulatorTimer } from './simulator-timer';
 import { SimulatorWarning } from './simulator-warning';
-import { tgPreview } from './tg-preview';
-import { TgPreviewMessage, TgReplyKeyboard } from './tg-preview-message';
 
 const buttonList = (buttons: unknown): { text: string }[] => {
   const b = buttons as Buttons | null;
@@ -53,10 +51,9 @@ export function SimulatorPanel({
   const fire = useMutation(trpc.simulator.fireNow.mutationOptions({ onSuccess: refresh }));
   const [text, setText] = useState('');
   const [tab, setTab] = useState<'variables' | 'log'>('variables');
-  // How the bot's messages are drawn: the simulator's own way, or as a messenger shows them.
-  const [previewAs, setPreviewAs] = useState<'simulator' | 'tg' | 'chatapp'>('simulator');
-  const asTg = previewAs === 'tg';
-  const asChatapp = previewAs === 'chatapp';
+  // How the bot's messages are drawn: the simulator's own way (null), or as a messenger shows them.
+  const [previewAs, setPreviewAs] = useState<PreviewKind | null>(null);
+  const preview = previewAs ? CHANNEL_PREVIEWS[previewAs] : null;
   const data = state.data;
   const scroller = useRef<HTMLDivElement>(null);
   const newest = data?.transcript.at(-1);
@@ -80,15 +77,11 @@ export function SimulatorPanel({
   const lastOut = sent.at(-1);
   const press = (text: string) => send.mutate({ projectId, text, edition });
   /** A sent message's content, as the messengers' renderers take it. */
-  const contentOf = (m: (typeof sent)[number]) => ({
+  const contentOf = (m: (typeof sent)[number]): PreviewContent => ({
     text: m.text,
     attachments: m.attachments as Attachment[],
     buttons: m.buttons as Buttons | null,
   });
-  const previews = new Map(asTg ? sent.map((m) => [m.id, tgPreview(contentOf(m))]) : []);
-  const chatappBubbles = new Map(asChatapp ? sent.map((m) => [m.id, chatappPreview(contentOf(m))]) : []);
-  // The messenger keeps a reply keyboard until a later message brings another.
-  const replyKeyboard = [...previews.values()].reverse().find((p) => p.replyKeyboard)?.replyKeyboard;
   return (
     <aside
       className="flex h-full w-96 max-w-[calc(100vw-2.25rem)] shrink-0 flex-col border-l border-slate-200 bg-white"
@@ -133,22 +126,17 @@ export function SimulatorPanel({
       </div>
       <div className="flex items-center gap-3 border-b border-slate-100 px-3 py-1 text-xs text-slate-600">
         <span>Preview as:</span>
-        {(
-          [
-            ['tg', 'tg messenger'],
-            ['chatapp', 'chat app'],
-          ] as const
-        ).map(([kind, label]) => (
+        {(Object.keys(CHANNEL_PREVIEWS) as PreviewKind[]).map((kind) => (
           <label key={kind} className="flex items-center gap-1.5">
             <input
               type="checkbox"
               role="switch"
-              aria-label={`Preview as: ${label}`}
+              aria-label={`Preview as: ${CHANNEL_PREVIEWS[kind].label}`}
               checked={previewAs === kind}
-              onChange={(e) => setPreviewAs(e.target.checked ? kind : 'simulator')}
+              onChange={(e) => setPreviewAs(e.target.checked ? kind : null)}
               aria-checked={previewAs === kind}
             />
-            {label}
+            {CHANNEL_PREVIEWS[kind].label}
           </label>
         ))}
       </div>
@@ -167,11 +155,7 @@ export function SimulatorPanel({
       ) : null}
       <div
         ref={scroller}
-        className={cn(
-          'min-h-0 flex-1 overflow-y-auto p-3',
-          asTg && 'bg-sky-100/60',
-          asChatapp && 'bg-amber-50',
-        )}
+        className={cn('min-h-0 flex-1 overflow-y-auto p-3', preview?.background)}
         data-testid="simulator-scroller"
       >
         {data && !data.transcript.length ? (
@@ -192,10 +176,8 @@ export function SimulatorPanel({
             >
               {m.direction === 'warning' ? (
                 <SimulatorWarning text={m.text} fix={m.fix} />
-              ) : previews.has(m.id) ? (
-                <TgPreviewMessage bubbles={previews.get(m.id)?.bubbles ?? []} onPress={press} />
-              ) : chatappBubbles.has(m.id) ? (
-                <ChatappPreviewMessage bubbles={chatappBubbles.get(m.id) ?? []} onPress={press} />
+              ) : preview && m.direction === 'out' ? (
+                preview.message(contentOf(m), press)
               ) : (
                 <div
                   data-testid={m.direction === 'in' ? 'sim-in' : 'sim-out'}
@@ -223,7 +205,7 @@ export function SimulatorPanel({
           ))}
         </ol>
       </div>
-      {previewAs === 'simulator' && lastOut && buttonList(lastOut.buttons).length ? (
+      {!preview && lastOut && buttonList(lastOut.buttons).length ? (
         <div className="flex flex-wrap gap-1 border-t border-slate-100 px-3 py-2">
           {buttonList(lastOut.buttons).map((b) => (
             <Button key={b.text} variant="secondary" size="sm" onClick={() => press(b.text)}>
@@ -243,7 +225,7 @@ export function SimulatorPanel({
           Send
         </Button>
       </form>
-      {replyKeyboard ? <TgReplyKeyboard rows={replyKeyboard} onPress={press} /> : null}
+      {preview?.footer?.(sent.map(contentOf), press)}
       {send.error ? <Alert tone="error">{send.error.message}</Alert> : null}
       <div className="h-64 shrink-0 overflow-y-auto border-t border-slate-200 text-xs">
         <div className="flex gap-1 border-b border-slate-100 px-2 py-1" role="tablist">

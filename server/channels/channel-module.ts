@@ -26,6 +26,33 @@ export const channelOperation = <Input, Parsed, Output>(
 ): ChannelOperation<Input, Parsed, Output> => ({ input, run });
 
 /**
+ * A public API action that asks one of the kind's connected channels (`check_chatapp`): the
+ * public API serves each module's checks (server/public-api/actions/channel-checks.ts), answering
+ * 400 `channel_not_connected` while the project has none of the kind's channels connected.
+ */
+export interface ChannelApiCheck<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** The commercial platform's name for it (`check_whatsapp`), still answered as a deprecated alias. */
+  alias?: string;
+  summary: string;
+  description?: string;
+  /** What its errors call the kind's channel ("chat-app bot"). */
+  label: string;
+  /** Its parameters (lib/api-params.ts), as for any action. */
+  input: S;
+  example: Record<string, unknown>;
+  responseExample: Record<string, unknown>;
+  /** The kind's in-flow function that answers it, asked through the adapter with the parameters. */
+  fn: string;
+  /** The action's payload from the function's answer; a DomainError with an `apiCode` for a refusal. */
+  answer(result: unknown, input: z.infer<S>): Record<string, unknown>;
+}
+
+/** A typed ChannelApiCheck: `answer` gets what `input` parsed. */
+export const channelApiCheck = <S extends z.ZodType>(check: ChannelApiCheck<S>): ChannelApiCheck =>
+  check as unknown as ChannelApiCheck;
+
+/**
  * What a channel kind's folder (`server/channels/<kind>/module.ts`) gives the generic code,
  * registered once in `server/channels/modules.ts`. What it is and can show is its descriptor
  * (lib/channels/descriptors.ts).
@@ -43,6 +70,8 @@ export interface ChannelModule {
   actions?: Record<string, ChannelOperation>;
   /** Its in-flow functions (`tg_*`, `chatapp_*`…): handed to the engine at start with the adapter. */
   functions?: AreaHandlers;
+  /** Its public API checks (`check_chatapp`), served as actions by the public API. */
+  apiChecks?: readonly ChannelApiCheck[];
   /** Its job kinds (tg's long polling, telephony's recordings), handled by every worker. */
   jobs?: readonly JobDefinition<never>[];
   /**

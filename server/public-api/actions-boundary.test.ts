@@ -246,7 +246,7 @@ describe('public API actions call domain modules only', () => {
     const files = scannedFiles();
     expect(files).toContain('server/public-api/actions/lookups.ts');
     expect(files).toContain('server/public-api/action.ts');
-    expect(files).toContain('server/public-api/params.ts');
+    expect(files).toContain('server/public-api/api-error.ts');
     expect(files).not.toContain('server/public-api/handle-request.ts');
   });
 

@@ -26,7 +26,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) {
     const [status, code] = domainStatus[error.code];
-    return new ApiError(status, code, error.message);
+    return new ApiError(status, error.apiCode ?? code, error.message);
   }
   return new ApiError(
     500,

@@ -1,3 +1,4 @@
+import { declaredParams, dropEmptyParams, nulBytePath } from '@/lib/api-params';
 import { clientAddress } from '@/lib/client-address';
 import { wellFormed } from '@/lib/storable-json';
 import { getEnv } from '@/server/config/env';
@@ -11,7 +12,6 @@ import { ApiError, type ApiReply, errorReply, jsonReply, toApiError } from './ap
 import { allowedOriginsOf, answerPreflight, withCors } from './cors';
 import { isClientMethod, locateClient } from './locate-client';
 import { apiIssueMessage, invalidParams } from './param-errors';
-import { declaredParams, dropEmptyParams, nulBytePath } from './params';
 import { countFailedKeyLookup, takeToken } from './rate-limit';
 import { redactKey } from './redact';
 import { type ApiRequest, applyUniversalMapping, readParams } from './request-params';

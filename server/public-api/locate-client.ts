@@ -1,9 +1,9 @@
+import { declaredParams, textParam } from '@/lib/api-params';
 import { findClientIdsByIdentifiers } from '@/server/contacts/client-lookup';
 import type { Db } from '@/server/db/client-type';
 import type { ApiAction } from './action';
 import { ApiError } from './api-error';
 import { apiIssueMessage } from './param-errors';
-import { declaredParams, textParam } from './params';
 import type { GivenIdentifiers, LocatingField, RawParams } from './request-params';
 
 /** A client method takes client_id: universal-webhook identifiers locate its client instead. */

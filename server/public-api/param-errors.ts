@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { declaredParams, fieldPath, kindOf } from '@/lib/api-params';
 import { ApiError } from './api-error';
-import { declaredParams, fieldPath, kindOf } from './params';
 
 const EXPECTED: Record<string, string> = {
   string: 'text',

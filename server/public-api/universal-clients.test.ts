@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declaredParams } from '@/lib/api-params';
 import type { PrismaClient } from '@/server/db/client-type';
 import { actions } from './actions';
-import { declaredParams } from './params';
 import { startApiProject } from './testing/api-project';
 import { rawRequest } from './testing/api-server';
 

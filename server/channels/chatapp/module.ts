@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { connectCloudInput, connectGatewayInput } from '@/lib/channels/connect-inputs';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { chatappChannel } from './adapter';
+import { checkChatapp } from './api-checks';
 import {
   chatappView,
   connectCloudChannel,
@@ -32,6 +33,7 @@ export const view = chatappView;
 
 export const channelModule = {
   kind,
+  apiChecks: [checkChatapp],
   adapter: chatappChannel,
   functions: chatappHandlers,
   connect: channelOperation(connectInput, (db, projectId, input) =>

@@ -1,6 +1,7 @@
 import { connectSocialInput } from '@/lib/channels/connect-inputs';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { socialChannel } from './adapter';
+import { checkSocialSubscription } from './api-checks';
 import { connectSocialChannel, socialView } from './channel-service';
 import { socialHandlers } from './functions';
 import { socialInbound } from './updates';
@@ -13,6 +14,7 @@ export const view = socialView;
 /** Instagram Direct (docs/channels/instagram.md): disconnecting undoes nothing at Meta (the app's webhook stays). */
 export const channelModule = {
   kind,
+  apiChecks: [checkSocialSubscription],
   adapter: socialChannel,
   functions: socialHandlers,
   connect: channelOperation(connectSocialInput, connectSocialChannel),

@@ -1,6 +1,6 @@
 import type { ApiAction } from '../action';
 import type { RawParams } from '../request-params';
-import { checkChatapp, checkSocialSubscription } from './channel-checks';
+import { channelCheckAliases } from './channel-checks';
 import { chatappClientId } from './lookups';
 import { chatappCallback, chatappMessage } from './messaging';
 
@@ -18,8 +18,8 @@ export const actionAliases: readonly ActionAlias[] = [
   { name: 'whatsapp_callback', target: chatappCallback as ApiAction },
   { name: 'whatsapp_message', target: chatappMessage as ApiAction },
   { name: 'whatsapp_client_id', target: chatappClientId as ApiAction },
-  { name: 'check_whatsapp', target: checkChatapp as ApiAction },
-  { name: 'check_insta_subscription', target: checkSocialSubscription as ApiAction },
+  // The channel modules' checks under their old names (check_whatsapp…).
+  ...channelCheckAliases,
 ];
 
 /** Old parameter name → the interface's, per interface action, whichever name the call used. */

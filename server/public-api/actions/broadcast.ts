@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { clientIdParam, idParam, jsonParam, listParam, numberParam, textParam } from '@/lib/api-params';
 import { attachmentTypeSchema, incomingButtonsSchema } from '@/lib/schema';
 import { startBroadcast } from '@/server/broadcasts/broadcast-jobs';
 import { DEFAULT_SHIFT_SECONDS } from '@/server/broadcasts/broadcast-service';
 import { defineAction } from '../action';
-import { clientIdParam, idParam, jsonParam, listParam, numberParam, textParam } from '../params';
 
 /** Recipients per call: one query selects them (PostgreSQL takes at most 65,535 parameters). */
 const MAX_RECIPIENTS = 10_000;

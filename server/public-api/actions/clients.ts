@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import {
+  clientIdParam,
+  idParam,
+  jsonListParam,
+  kindOf,
+  listParam,
+  numberParam,
+  textParam,
+} from '@/lib/api-params';
 import { groupIdsCaseInsensitive } from '@/lib/channels/descriptors';
 import { findChannelByGroup } from '@/server/channels/channel-list';
 import { assignClient } from '@/server/contacts/assignment';
@@ -13,7 +22,6 @@ import { resolveClient } from '@/server/contacts/client-service';
 import type { Db } from '@/server/db/client-type';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
-import { clientIdParam, idParam, jsonListParam, kindOf, listParam, numberParam, textParam } from '../params';
 
 const unixTime = () =>
   numberParam('must be a Unix timestamp in seconds')

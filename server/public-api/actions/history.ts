@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { clientIdParam } from '@/lib/api-params';
 import { getClient } from '@/server/contacts/client-service';
 import { clearHistory, getHistory } from '@/server/contacts/history-service';
 import { defineAction } from '../action';
-import { clientIdParam } from '../params';
 
 export const getHistoryAction = defineAction({
   name: 'get_history',

@@ -1,5 +1,5 @@
 import { broadcast } from './broadcast';
-import { checkChatapp, checkSocialSubscription } from './channel-checks';
+import { channelChecks } from './channel-checks';
 import { assignToUser, getClients, loadClients, subscribers } from './clients';
 import { clearHistoryAction, getHistoryAction } from './history';
 import { addToListAction, removeFromListAction, setOrderState } from './lists-crm';
@@ -42,6 +42,5 @@ export const actions = [
   onlineChatClientId,
   connectedChannels,
   getMessages,
-  checkChatapp,
-  checkSocialSubscription,
+  ...channelChecks,
 ];

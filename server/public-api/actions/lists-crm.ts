@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { clientIdParam, idParam, listParam } from '@/lib/api-params';
 import { getClient } from '@/server/contacts/client-service';
 import { addToList, removeFromList } from '@/server/contacts/list-service';
 import { moveDealToStage } from '@/server/crm/move-deal';
 import { getEngineDeps } from '@/server/engine/engine';
 import { defineAction } from '../action';
-import { clientIdParam, idParam, listParam } from '../params';
 
 const listInput = z.object({
   list_id: idParam('must be a list id (a positive whole number)'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listParam, textParam } from '@/lib/api-params';
 import { findChatappClientId } from '@/server/channels/chatapp/client-lookup';
 import { findVisitorByRecipient } from '@/server/channels/widget/client-lookup';
 import { identifyVisitor } from '@/server/channels/widget/visitors';
@@ -10,7 +11,6 @@ import {
 } from '@/server/contacts/client-lookup';
 import { defineAction } from '../action';
 import { ApiError } from '../api-error';
-import { listParam, textParam } from '../params';
 
 const notFound = (what: string) =>
   new ApiError(404, 'client_not_found', `No client ${what} in this project.`);

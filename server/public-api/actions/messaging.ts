@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { clientIdParam, idParam, jsonParam, textParam } from '@/lib/api-params';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { attachmentTypeSchema, incomingButtonsSchema } from '@/lib/schema';
-import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
 import { findChatappChannel } from '@/server/channels/chatapp/channel-service';
 import { findTgChannel } from '@/server/channels/tg/channel-service';
 import { getClient, resolveClient } from '@/server/contacts/client-service';
@@ -11,7 +11,6 @@ import type { EngineEvent } from '@/server/engine/events';
 import { handleEvent } from '@/server/engine/handle-event';
 import { type ApiContext, defineAction } from '../action';
 import { ApiError } from '../api-error';
-import { clientIdParam, idParam, jsonParam, textParam } from '../params';
 
 /** Parameters of the callbacks that are not theirs are saved into variables (interface spec). */
 function extraVariables(raw: Record<string, unknown>, known: readonly string[]): Record<string, string> {
@@ -92,7 +91,7 @@ export const tgCallback = defineAction({
       );
     // The bot's own spelling: usernames are case-insensitive, so Shop_Bot and shop_bot are one client.
     const client = await resolveClient(ctx.db, ctx.projectId, {
-      clientType: CLIENT_TYPES.tg,
+      clientType: bot.clientType,
       groupId: bot.groupId,
       platformId: input.user_id,
     });
@@ -139,7 +138,7 @@ export const chatappCallback = defineAction({
   async handle(ctx, input) {
     const channel = await connectedChatapp(ctx, input.bot_id);
     const client = await resolveClient(ctx.db, ctx.projectId, {
-      clientType: CLIENT_TYPES.chatapp,
+      clientType: channel.clientType,
       groupId: channel.groupId,
       platformId: input.phone,
       name: input.name,
@@ -220,7 +219,7 @@ export const chatappMessage = defineAction({
   async handle(ctx, input) {
     const channel = await connectedChatapp(ctx, input.chatapp_bot_id);
     const client = await resolveClient(ctx.db, ctx.projectId, {
-      clientType: CLIENT_TYPES.chatapp,
+      clientType: channel.clientType,
       groupId: channel.groupId,
       platformId: input.phone,
     });

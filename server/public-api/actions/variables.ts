@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { clientIdParam, jsonParam, kindOf, listParam } from '@/lib/api-params';
 import { getClientVariables, saveClientVariables } from '@/server/contacts/client-variables-service';
 import { defineAction } from '../action';
-import { clientIdParam, jsonParam, kindOf, listParam } from '../params';
 
 /** Clients per bulk save: one transaction opens a deal for each. */
 const MAX_BULK_CLIENTS = 500;

@@ -1,7 +1,8 @@
 'use client';
 
 import { Fragment } from 'react';
-import type { TgPreviewBubble, TgPreviewButton } from './tg-preview';
+import type { ChannelPreview } from '../channel-preview';
+import { type TgPreviewBubble, type TgPreviewButton, tgPreview } from './tg-preview';
 
 /**
  * One bot message drawn as the tg messenger shows it: each Bot API call a bubble, media as a
@@ -89,3 +90,18 @@ export function TgReplyKeyboard({ rows, onPress }: { rows: string[][]; onPress(t
     </fieldset>
   );
 }
+
+/** The simulator's "Preview as: tg messenger" (components/channels/previews.ts). */
+export const tgChannelPreview: ChannelPreview = {
+  label: 'tg messenger',
+  background: 'bg-sky-100/60',
+  message: (content, onPress) => <TgPreviewMessage bubbles={tgPreview(content).bubbles} onPress={onPress} />,
+  footer(contents, onPress) {
+    // The messenger keeps a reply keyboard until a later message brings another.
+    const rows = contents
+      .map((c) => tgPreview(c).replyKeyboard)
+      .reverse()
+      .find(Boolean);
+    return rows ? <TgReplyKeyboard rows={rows} onPress={onPress} /> : null;
+  },
+};

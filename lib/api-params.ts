@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Parameter schemas shared by the actions. GET and form bodies give strings and JSON gives
+ * The public API's parameter schemas, shared by its actions (server/public-api/actions) and the
+ * channel modules' API checks (a module's `apiChecks`). GET and form bodies give strings and JSON gives
  * typed values, so text accepts numbers and numbers accept numeric text; anything else (an
  * object, a list, true/false) is refused with the parameter's name rather than coerced.
  */

@@ -1,7 +1,8 @@
 'use client';
 
 import { Fragment, useEffect, useRef, useState } from 'react';
-import type { ChatappPreviewBubble } from './chatapp-preview';
+import type { ChannelPreview } from '../channel-preview';
+import { type ChatappPreviewBubble, chatappPreview } from './chatapp-preview';
 
 /**
  * One bot message drawn as the chat-app messenger shows it: each Cloud API message a bubble,
@@ -92,3 +93,12 @@ function ListButton({
     </div>
   );
 }
+
+/** The simulator's "Preview as: chat app" (components/channels/previews.ts). */
+export const chatappChannelPreview: ChannelPreview = {
+  label: 'chat app',
+  background: 'bg-amber-50',
+  message: (content, onPress) => (
+    <ChatappPreviewMessage bubbles={chatappPreview(content)} onPress={onPress} />
+  ),
+};
