@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ChannelDescriptor } from '@/lib/channels/descriptors';
+import type { EnvSection } from '@/server/config/env';
 import type { Db } from '@/server/db/client-type';
 import type { AreaHandlers } from '@/server/engine/functions/registry';
 import type { JobDefinition } from '@/server/jobs/jobs';
@@ -72,6 +73,11 @@ export interface ChannelModule {
   functions?: AreaHandlers;
   /** Its public API checks (`check_chatapp`), served as actions by the public API. */
   apiChecks?: readonly ChannelApiCheck[];
+  /**
+   * Its configuration variables (`<kind>/env.ts`, an envSection): checked with the others as
+   * the channels are installed, so a wrong value stops the start naming the variable.
+   */
+  env?: EnvSection<unknown>;
   /** Its job kinds (tg's long polling, telephony's recordings), handled by every worker. */
   jobs?: readonly JobDefinition<never>[];
   /**

@@ -6,15 +6,18 @@ import { CHANNEL_MODULES } from './modules';
 export { registerChannel } from '@/server/engine/channel-port';
 
 /**
- * Hands the channel modules' adapters and in-flow functions to the engine, which imports no
+ * Checks the channel modules' configuration variables and hands their adapters and in-flow
+ * functions to the engine, which imports no
  * channel (server/engine/channel-port.ts): the runtime does it at start, a test's setup before
  * its tests (server/testing/install-channels.ts). Once a process.
  */
 export function installChannels(): void {
   const globalForChannels = globalThis as unknown as { blockbotChannelsInstalled?: boolean };
   if (globalForChannels.blockbotChannelsInstalled) return;
-  globalForChannels.blockbotChannelsInstalled = true;
   const modules: readonly ChannelModule[] = CHANNEL_MODULES;
+  // Their variables first: a wrong one stops the start, naming it (EnvError).
+  for (const module of modules) module.env?.();
+  globalForChannels.blockbotChannelsInstalled = true;
   installChannelAdapters(modules.map((m) => m.adapter));
   installFunctionAreas(modules.flatMap((m) => (m.functions ? [m.functions] : [])));
 }

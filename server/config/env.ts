@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { PLANS } from '@/lib/formula/plans';
 
 /**
- * Every environment variable Blockbot reads, validated in one place. Nothing is required:
- * with no environment at all the app runs on the embedded database. Documented in the
- * README and .env.example.
+ * Every environment variable Blockbot reads, validated with zod: the core's here, a channel
+ * kind's in its module's section (`server/channels/<kind>/env.ts`, made with `envSection`,
+ * checked with the rest as the channels are installed at start). Nothing is required: with no
+ * environment at all the app runs on the embedded database. Documented in the README and
+ * .env.example.
  */
-const optionalString = z
+export const optionalString = z
   .string()
   .optional()
   .transform((v) => (v?.trim() ? v.trim() : undefined));
@@ -32,54 +34,11 @@ const envSchema = z
     BLOCKBOT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     /** Reverse proxies in front of the app: X-Forwarded-For's last this many entries are theirs. */
     BLOCKBOT_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
-    /** The tg messenger's Bot API server; tests and self-hosted Bot API servers change it. */
-    BLOCKBOT_TG_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     /**
      * How long an event may hold its client; after a crash, the clients whose events were in
      * flight wait this long before their next event runs.
      */
     BLOCKBOT_CLIENT_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
-    /**
-     * How long a tg send the Bot API could not take (a 5xx, a network error) is tried again, with
-     * growing pauses, before its message records the error.
-     */
-    BLOCKBOT_TG_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
-    /** The WhatsApp Cloud API's Graph API root, with its version; tests change it. */
-    BLOCKBOT_CHATAPP_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    /**
-     * How long a chat-app send the Cloud API could not take (a 5xx, a network error, a rate
-     * limit) is tried again, with growing pauses, before its message records the error.
-     */
-    BLOCKBOT_CHATAPP_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(30),
-    /**
-     * How long a chat-app message the Cloud API or a gateway keeps failing to take (past the
-     * first BLOCKBOT_CHATAPP_RETRY_SECONDS), or written while its gateway session is not working
-     * (not paired, the phone offline), stays queued, tried again with growing pauses (and at once
-     * when the session works again), before it fails. 0: it fails at once.
-     */
-    BLOCKBOT_CHATAPP_HOLD_HOURS: z.coerce.number().min(0).max(720).default(24),
-    /**
-     * The Instagram messaging API's Graph API root, with its version; tests change it. Unset:
-     * graph.facebook.com (a Page token) or graph.instagram.com (an Instagram token), v21.0.
-     */
-    BLOCKBOT_SOCIAL_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    /**
-     * How long a social-network send the Graph API could not take (throttling, a 5xx, a network
-     * error) is tried again in the process, with growing pauses, on its first try; then it is held.
-     */
-    BLOCKBOT_SOCIAL_RETRY_SECONDS: z.coerce.number().min(0).max(600).default(10),
-    /**
-     * How long, from when it was queued, a social-network send Meta keeps failing to take stays
-     * held and is tried again (15 s, 30 s, … up to 30 min apart) before its message records the
-     * error; 0: never held. At most 7 days: Instagram takes nothing later (HUMAN_AGENT's window).
-     */
-    BLOCKBOT_SOCIAL_HOLD_HOURS: z.coerce.number().min(0).max(168).default(24),
-    /**
-     * How long an outbound call jambonz could not place (a rate limit, no feature server free,
-     * a 5xx, a lost connection) stays queued and is tried again (a held send), in hours, before
-     * its message records the error; 0: never tried again.
-     */
-    BLOCKBOT_TELEPHONY_HOLD_HOURS: z.coerce.number().min(0).max(48).default(1),
     /** Key of messenger tokens at rest (32 bytes, hex or base64); generated in embedded mode. */
     BLOCKBOT_ENCRYPTION_KEY: optionalString,
     /** The mail server for invites, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; unset = links shown. */
@@ -122,15 +81,40 @@ let cached: Env | undefined;
 
 export class EnvError extends Error {}
 
-export function getEnv(): Env {
-  if (cached) return cached;
-  const result = envSchema.safeParse(process.env);
+/** The environment read by a schema, or an error naming each variable and what it must be. */
+function parseEnv<T>(schema: z.ZodType<T>): T {
+  const result = schema.safeParse(process.env);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new EnvError(`Blockbot's environment is invalid: ${lines.join('; ')}`);
   }
-  cached = result.data;
+  return result.data;
+}
+
+export function getEnv(): Env {
+  cached ??= parseEnv(envSchema);
   return cached;
+}
+
+/** A part's variables, read once (until resetEnvCache) and checked like the core's. */
+export type EnvSection<T> = (() => T) & { variables: readonly string[] };
+
+const sectionResets: (() => void)[] = [];
+
+/** A part's own configuration variables (a channel module's `env.ts`), by their zod schemas. */
+export function envSection<S extends z.ZodRawShape>(shape: S): EnvSection<z.infer<z.ZodObject<S>>> {
+  const schema = z.object(shape);
+  let section: z.infer<typeof schema> | undefined;
+  sectionResets.push(() => {
+    section = undefined;
+  });
+  return Object.assign(
+    () => {
+      section ??= parseEnv(schema);
+      return section;
+    },
+    { variables: Object.keys(shape) },
+  );
 }
 
 export function isServerMode(env: Env = getEnv()): boolean {
@@ -144,4 +128,5 @@ export function baseUrl(env: Env = getEnv()): string {
 /** For tests that change process.env between cases. */
 export function resetEnvCache(): void {
   cached = undefined;
+  for (const reset of sectionResets) reset();
 }

@@ -22,7 +22,6 @@ import type {
   OutgoingMessage,
   SendContext,
 } from '@/server/channels/channel-adapter';
-import { getEnv } from '@/server/config/env';
 import { slowRate, takeRateSlot } from '@/server/db/channel-pacing-sql';
 import type { PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
@@ -36,6 +35,7 @@ import {
   cloudCredentials,
   type WindowTemplate,
 } from './channel-service';
+import { chatappEnv } from './env';
 import type { GatewayApi, GatewayResult } from './gateway-api';
 import { gatewayApiOf, gatewayCredentials, isGatewayChannel } from './gateway-service';
 import { createSendSpacing } from './send-spacing';
@@ -116,7 +116,7 @@ async function sendOne(
 ): Promise<Outcome> {
   const started = Date.now();
   // A held try is already late: one call, then held again.
-  const within = context.attempt ? 0 : getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
+  const within = context.attempt ? 0 : chatappEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
     const rateMs = await slot(attempt);
     await spacing.turn(phoneNumberId, rateMs);
@@ -314,7 +314,7 @@ async function gatewayCall(
   context: SendContext,
 ): Promise<GatewayResult<{ id?: string }>> {
   const started = Date.now();
-  const within = context.attempt ? 0 : getEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
+  const within = context.attempt ? 0 : chatappEnv().BLOCKBOT_CHATAPP_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
     const result = await api.post<{ id?: string }>(path, body);
     const pause =
@@ -388,7 +388,7 @@ async function sendGateway(
  * it was first handed over; failed after that.
  */
 function held(who: string, said: string, context: SendContext): { error: string; retryAt?: Date } {
-  const hours = getEnv().BLOCKBOT_CHATAPP_HOLD_HOURS;
+  const hours = chatappEnv().BLOCKBOT_CHATAPP_HOLD_HOURS;
   const horizon = `within ${hours} h (BLOCKBOT_CHATAPP_HOLD_HOURS)`;
   return holdOrFail(
     said,

@@ -12,11 +12,12 @@ import { channelView } from '../channel-view';
 import { GRAPH_REFUSAL_CAUSES, type GraphApi, graphApi } from '../meta/graph-api';
 import { verifyTokenHash } from '../meta/webhook';
 import { type PlatformRefusals, refusal } from '../refusal';
+import { chatappEnv } from './env';
 import { gatewayView, isGatewayChannel } from './gateway-service';
 
 /** The Cloud API's root: BLOCKBOT_CHATAPP_API_ROOT when set (tests), else graph.facebook.com. */
 const cloudApiRoot = () =>
-  (getEnv().BLOCKBOT_CHATAPP_API_ROOT ?? 'https://graph.facebook.com/v23.0').replace(/\/+$/, '');
+  (chatappEnv().BLOCKBOT_CHATAPP_API_ROOT ?? 'https://graph.facebook.com/v23.0').replace(/\/+$/, '');
 
 /** The Cloud API for one number's access token. */
 export const cloudApi = (token: string): GraphApi => graphApi(token, cloudApiRoot());

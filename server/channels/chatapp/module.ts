@@ -9,6 +9,7 @@ import {
   updateChatappInput,
   updateChatappSettings,
 } from './channel-service';
+import { chatappEnv } from './env';
 import { chatappHandlers } from './functions';
 import {
   connectGatewayChannel,
@@ -34,6 +35,7 @@ export const view = chatappView;
 export const channelModule = {
   kind,
   apiChecks: [checkChatapp],
+  env: chatappEnv,
   adapter: chatappChannel,
   functions: chatappHandlers,
   connect: channelOperation(connectInput, (db, projectId, input) =>

@@ -13,11 +13,11 @@ import type {
   OutgoingMessage,
   SendContext,
 } from '@/server/channels/channel-adapter';
-import { getEnv } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { GraphApi } from '../meta/graph-api';
 import { graphPartOutcome, sendInParts } from '../send-parts';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
+import { socialEnv } from './env';
 import { checkSubscription } from './subscription';
 
 /**
@@ -48,7 +48,7 @@ async function sendOne(
 ): Promise<Outcome> {
   const started = Date.now();
   // The first seconds in the process, on a send's first try only: a held try is already late.
-  const within = context.attempt ? 0 : getEnv().BLOCKBOT_SOCIAL_RETRY_SECONDS * 1000;
+  const within = context.attempt ? 0 : socialEnv().BLOCKBOT_SOCIAL_RETRY_SECONDS * 1000;
   for (let attempt = 0; ; attempt++) {
     const result = await api.post<{ recipient_id?: string; message_id?: string }>(
       `${accountId}/messages`,
@@ -68,7 +68,7 @@ async function sendOne(
 
 /** Meta's trouble past the first seconds: the send held until its next try, or failed past the horizon. */
 function held(error: string, context: SendContext): Outcome {
-  const hours = getEnv().BLOCKBOT_SOCIAL_HOLD_HOURS;
+  const hours = socialEnv().BLOCKBOT_SOCIAL_HOLD_HOURS;
   const outcome = holdOrFail(error, context, hours, {
     waiting: 'Instagram could not take it yet (tried again later)',
     gaveUp: `Instagram could not take it within ${hours} hours`,

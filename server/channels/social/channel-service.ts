@@ -11,6 +11,7 @@ import { channelView } from '../channel-view';
 import { GRAPH_REFUSAL_CAUSES, type GraphApi, graphApi } from '../meta/graph-api';
 import { verifyTokenHash } from '../meta/webhook';
 import { type PlatformRefusals, refusal } from '../refusal';
+import { socialEnv } from './env';
 
 /**
  * Connecting an Instagram professional account through the Graph API (docs/channels/instagram.md):
@@ -34,7 +35,7 @@ export const WEBHOOK_FIELDS = 'messages,messaging_postbacks,messaging_seen,comme
  * for an Instagram user token (IGAA…, Instagram Login) and graph.facebook.com for a Page's.
  */
 export function socialApiRoot(token: string): string {
-  const root = getEnv().BLOCKBOT_SOCIAL_API_ROOT;
+  const root = socialEnv().BLOCKBOT_SOCIAL_API_ROOT;
   if (root) return root.replace(/\/+$/, '');
   return token.startsWith('IG')
     ? `https://graph.instagram.com/${VERSION}`

@@ -3,6 +3,7 @@ import { type ChannelModule, channelOperation } from '../channel-module';
 import { socialChannel } from './adapter';
 import { checkSocialSubscription } from './api-checks';
 import { connectSocialChannel, socialView } from './channel-service';
+import { socialEnv } from './env';
 import { socialHandlers } from './functions';
 import { socialInbound } from './updates';
 import { socialHandshake, socialWebhook } from './webhook';
@@ -15,6 +16,7 @@ export const view = socialView;
 export const channelModule = {
   kind,
   apiChecks: [checkSocialSubscription],
+  env: socialEnv,
   adapter: socialChannel,
   functions: socialHandlers,
   connect: channelOperation(connectSocialInput, connectSocialChannel),

@@ -1,6 +1,5 @@
 import { heldRetryAt } from '@/lib/channels/retry';
 import { deliveryOf, messageVerbs, unanswered } from '@/lib/telephony/verbs';
-import { getEnv } from '@/server/config/env';
 import type { Db } from '@/server/db/client-type';
 import type { ChannelAdapter, ChannelClient, DeliveryResult, SendContext } from '../channel-adapter';
 import {
@@ -21,6 +20,7 @@ import {
   telephonySettings,
   telephonyUrls,
 } from './channel-service';
+import { telephonyEnv } from './env';
 import { providerOf, type TelephonyProvider } from './provider';
 
 /**
@@ -54,7 +54,7 @@ const ongoing = (call: CallState | null): call is CallState =>
 /** Not placed now: tried again later within the channel's horizon, or failed for good past it. */
 function holdOrFail(error: string, { attempt = 0, queuedAt }: SendContext, waitMs = 0): DeliveryResult {
   const now = new Date();
-  const horizonMs = getEnv().BLOCKBOT_TELEPHONY_HOLD_HOURS * 3600_000;
+  const horizonMs = telephonyEnv().BLOCKBOT_TELEPHONY_HOLD_HOURS * 3600_000;
   const retryAt = heldRetryAt(attempt, queuedAt ?? now, now, horizonMs);
   if (!retryAt) return { delivered: false, error };
   return { delivered: false, error, retryAt: new Date(Math.max(retryAt.getTime(), now.getTime() + waitMs)) };

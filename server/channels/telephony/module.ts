@@ -7,6 +7,7 @@ import {
   updateTelephonyInput,
   updateTelephonySettings,
 } from './channel-service';
+import { telephonyEnv } from './env';
 import { telephonyRecordingJob } from './recordings';
 import { telephonyInbound } from './updates';
 import { telephonyEndpoint, telephonyWebhook } from './webhook';
@@ -17,6 +18,7 @@ export const view = telephonyView;
 
 export const channelModule = {
   kind,
+  env: telephonyEnv,
   adapter: telephonyChannel,
   jobs: [telephonyRecordingJob],
   connect: channelOperation(connectTelephonyInput, connectTelephonyChannel),

@@ -10,13 +10,13 @@ import type {
   OutgoingMessage,
   SendContext,
 } from '@/server/channels/channel-adapter';
-import { getEnv } from '@/server/config/env';
 import type { TakenSlot } from '@/server/db/channel-pacing-sql';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { BotApiClient } from './bot-api';
 import { tgRoute } from './business';
 import { channelBot, tgChannelFor } from './channel-service';
 import { callTgBotApiFunction, TG_BOT_API_FUNCTIONS, type TgBotApiFunction } from './commands';
+import { tgEnv } from './env';
 import { createTgPacer, type TgPacer, type TgTurn } from './pacing';
 
 /**
@@ -66,7 +66,7 @@ async function sendOne(
   first: { turn: TgTurn; slot: TakenSlot | undefined } | undefined,
 ): Promise<SendOutcome> {
   const started = Date.now();
-  const retryWithinMs = getEnv().BLOCKBOT_TG_RETRY_SECONDS * 1000;
+  const retryWithinMs = tgEnv().BLOCKBOT_TG_RETRY_SECONDS * 1000;
   let limited = 0;
   let unavailable = 0;
   for (let attempt = 0; ; attempt++) {

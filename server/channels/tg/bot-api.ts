@@ -1,6 +1,6 @@
 import { Api, GrammyError, HttpError } from 'grammy';
-import { getEnv } from '@/server/config/env';
 import { SafeHttpError, safeFetch } from '@/server/http';
+import { tgEnv } from './env';
 
 const DEFAULT_API_ROOT = 'https://api.telegram.org';
 
@@ -23,7 +23,7 @@ export interface BotApiClient {
 }
 
 export function tgApiRoot(): string {
-  return (getEnv().BLOCKBOT_TG_API_ROOT ?? DEFAULT_API_ROOT).replace(/\/+$/, '');
+  return (tgEnv().BLOCKBOT_TG_API_ROOT ?? DEFAULT_API_ROOT).replace(/\/+$/, '');
 }
 
 // biome-ignore lint/style/noRestrictedGlobals: fetch's type only; the call is safeFetch's

@@ -3,6 +3,7 @@ import { getDb } from '@/server/db';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { tgChannel } from './adapter';
 import { connectTgChannel, removeTgWebhook } from './channel-service';
+import { tgEnv } from './env';
 import { tgFileResponse } from './files';
 import { tgHandlers } from './functions';
 import { startPolling, tgPollJob } from './polling';
@@ -14,6 +15,7 @@ export const kind = 'tg';
 
 export const channelModule = {
   kind,
+  env: tgEnv,
   adapter: tgChannel,
   functions: tgHandlers,
   // A bot connected by long polling starts polling at once.
