@@ -58,6 +58,8 @@ export interface ChannelDescriptor {
    * simulated (messenger functions recorded, not carried out; analytics leave them out).
    */
   simulated?: true;
+  /** Its setup page of the docs (`docs/<page>.md`), listed under "Talk to clients" (lib/docs/doc-index.ts). */
+  doc?: { page: string; label: string; about: string };
 }
 
 const ALL_MEDIA = ['image', 'video', 'audio', 'document'] as const;
@@ -65,6 +67,7 @@ const ALL_MEDIA = ['image', 'video', 'audio', 'document'] as const;
 export const CHANNEL_DESCRIPTORS = [
   {
     kind: 'tg',
+    doc: { page: 'channels/tg', label: 'tg messenger', about: 'Connecting a bot of the tg messenger.' },
     clientType: 1,
     apiName: 'tg',
     label: 'Telegram',
@@ -84,6 +87,11 @@ export const CHANNEL_DESCRIPTORS = [
   },
   {
     kind: 'widget',
+    doc: {
+      page: 'channels/widget',
+      label: 'Chat widget',
+      about: 'A chat on your website, with one script tag.',
+    },
     clientType: 5,
     apiName: 'online_chat',
     label: 'Web widget',
@@ -94,6 +102,11 @@ export const CHANNEL_DESCRIPTORS = [
   },
   {
     kind: 'chatapp',
+    doc: {
+      page: 'channels/chatapp',
+      label: 'Chat-app messenger',
+      about: 'Connecting a WhatsApp number through the Cloud API.',
+    },
     clientType: 6,
     apiName: 'chatapp',
     label: 'Chat app',
@@ -115,6 +128,11 @@ export const CHANNEL_DESCRIPTORS = [
   },
   {
     kind: 'social',
+    doc: {
+      page: 'channels/instagram',
+      label: 'Instagram Direct',
+      about: 'Connecting an Instagram account: its Meta app, the window rule, the subscription check.',
+    },
     clientType: 10,
     apiName: 'social',
     label: 'Social',
@@ -135,6 +153,11 @@ export const CHANNEL_DESCRIPTORS = [
   },
   {
     kind: 'telephony',
+    doc: {
+      page: 'channels/telephony',
+      label: 'Voice calls (telephony)',
+      about: 'Voice calls on a jambonz gateway: blocks spoken, buttons as keys to press.',
+    },
     clientType: 13,
     apiName: 'telephony',
     label: 'Telephony',

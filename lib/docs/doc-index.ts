@@ -1,3 +1,5 @@
+import { CHANNEL_DESCRIPTORS, type ChannelDescriptor } from '@/lib/channels/descriptors';
+
 /**
  * The documentation's table of contents: the user guide first, by what a reader wants to do,
  * and the developers' internals apart at the end. Every Markdown file of docs/ is in exactly one
@@ -74,23 +76,10 @@ export const DOC_SECTIONS: readonly DocSection[] = [
   {
     title: 'Talk to clients',
     entries: [
-      { doc: 'channels/widget', label: 'Chat widget', about: 'A chat on your website, with one script tag.' },
-      { doc: 'channels/tg', label: 'tg messenger', about: 'Connecting a bot of the tg messenger.' },
-      {
-        doc: 'channels/chatapp',
-        label: 'Chat-app messenger',
-        about: 'Connecting a WhatsApp number through the Cloud API.',
-      },
-      {
-        doc: 'channels/instagram',
-        label: 'Instagram Direct',
-        about: 'Connecting an Instagram account: its Meta app, the window rule, the subscription check.',
-      },
-      {
-        doc: 'channels/telephony',
-        label: 'Voice calls (telephony)',
-        about: 'Voice calls on a jambonz gateway: blocks spoken, buttons as keys to press.',
-      },
+      // Each channel kind's setup page, from its descriptor (a new kind's page is listed with it).
+      ...(CHANNEL_DESCRIPTORS as readonly ChannelDescriptor[]).flatMap((d) =>
+        d.doc ? [{ doc: d.doc.page, label: d.doc.label, about: d.doc.about }] : [],
+      ),
       {
         doc: 'inbox',
         label: 'Conversations',
