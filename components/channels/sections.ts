@@ -3,6 +3,7 @@ import { ChatappSection } from './chatapp/chatapp-section';
 import { SocialSection } from './social/social-section';
 import { TelephonySection } from './telephony/telephony-section';
 import { TgSection } from './tg/tg-section';
+import { ViberSection } from './viber/viber-section';
 import { WidgetSection } from './widget/widget-section';
 
 /**
@@ -14,5 +15,6 @@ export const CHANNEL_SECTIONS = {
   chatapp: ChatappSection,
   social: SocialSection,
   telephony: TelephonySection,
+  viber: ViberSection,
   widget: WidgetSection,
 } satisfies Record<string, ChannelSection>;

@@ -28,7 +28,7 @@ export interface ChannelCapabilities {
 
 export interface ChannelDescriptor {
   /** `Channel.kind`. */
-  kind: 'tg' | 'widget' | 'chatapp' | 'social' | 'telephony' | 'simulator';
+  kind: 'tg' | 'widget' | 'chatapp' | 'social' | 'telephony' | 'viber' | 'simulator';
   clientType: number;
   /** The interface's name of the messenger. */
   apiName: string;
@@ -167,6 +167,26 @@ export const CHANNEL_DESCRIPTORS = [
     groupless: true,
     reach: { one: 'telephony line', many: 'telephony lines' },
     capabilities: { buttons: true, maxButtons: 9, media: [], typing: false, templates: false },
+  },
+  {
+    kind: 'viber',
+    clientType: 2,
+    apiName: 'viber',
+    label: 'Viber',
+    person: 'Viber user',
+    // A keyboard of up to 24 buttons whose texts fit 250 characters, else numbered text; texts of
+    // 7,000 characters; audio and other files go as files (lib/viber/render.ts).
+    platformIds: 'opaque',
+    reach: { one: 'Viber bot', many: 'Viber bots' },
+    capabilities: {
+      buttons: true,
+      maxButtons: 24,
+      buttonTitleLength: 250,
+      textLength: 7000,
+      media: ALL_MEDIA,
+      typing: false,
+      templates: false,
+    },
   },
   {
     kind: 'simulator',

@@ -4,6 +4,7 @@ import * as simulator from './simulator/module';
 import * as social from './social/module';
 import * as telephony from './telephony/module';
 import * as tg from './tg/module';
+import * as viber from './viber/module';
 import * as widget from './widget/module';
 
 /**
@@ -11,7 +12,7 @@ import * as widget from './widget/module';
  * `view` of what the Channels tab shows of its channels): one line a kind (docs/architecture.md,
  * "Adding a messenger channel").
  */
-export const CHANNEL_KINDS = [simulator, tg, widget, chatapp, social, telephony] as const;
+export const CHANNEL_KINDS = [simulator, tg, widget, chatapp, social, telephony, viber] as const;
 
 export const CHANNEL_MODULES = CHANNEL_KINDS.map((k) => k.channelModule);
 

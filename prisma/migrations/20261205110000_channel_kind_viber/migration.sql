@@ -1,0 +1,1 @@
+ALTER TYPE "ChannelKind" ADD VALUE 'viber';
