@@ -3,7 +3,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/client';
 import { Card, CardTitle } from '@/components/ui/card';
+import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { resultOf } from '@/lib/channels/operation-result';
+import { messengerLabel } from '@/lib/client-display';
 import { connectViberInput } from '@/lib/viber/connect-input';
 import type { connectViberChannel } from '@/server/channels/viber/channel-service';
 import { ChannelHeader, type ChannelSectionProps } from '../channel-section';
@@ -93,7 +95,7 @@ export function ViberSection({
               <ChannelHeader
                 channel={channel}
                 title={channel.groupId}
-                badges={['Viber']}
+                badges={[messengerLabel(CLIENT_TYPES.viber)]}
                 remove={removeButton(
                   'Disconnect',
                   `Disconnect the Viber bot ${channel.groupId}? Its webhook is removed and the bot stops answering its clients; their history stays.`,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
+import { messengerLabel } from '@/lib/client-display';
 import { connectViberInput } from '@/lib/viber/connect-input';
 import { baseUrl } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
@@ -77,7 +78,7 @@ export function viberView(channel: Pick<ChannelRow, 'id' | 'credentials'>) {
 }
 
 const VIBER_REFUSALS: PlatformRefusals = {
-  platform: 'Viber',
+  platform: messengerLabel(VIBER_CLIENT_TYPE),
   causes: VIBER_REFUSAL_CAUSES,
   credential: (description) =>
     `Viber does not accept this token (${description}); copy the bot’s app key again from Viber → More → Settings → Bots → Edit info.`,

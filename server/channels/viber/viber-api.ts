@@ -69,7 +69,7 @@ export function viberApi(token: string): ViberApi {
         return {
           ok: false,
           reason: 'unavailable',
-          description: `Viber's answer (HTTP ${res.status}) is not JSON`,
+          description: `the Bot API's answer (HTTP ${res.status}) is not JSON`,
         };
       }
       const status = typeof answer?.status === 'number' ? answer.status : null;
@@ -78,7 +78,7 @@ export function viberApi(token: string): ViberApi {
         return {
           ok: false,
           reason: res.status === 200 ? 'refused' : 'unavailable',
-          description: `Viber's answer (HTTP ${res.status}) has no status`,
+          description: `the Bot API's answer (HTTP ${res.status}) has no status`,
         };
       const message = typeof answer.status_message === 'string' ? answer.status_message : 'no message';
       return {

@@ -54,7 +54,7 @@ const hook: SignedWebhook<ViberWebhookChannel> = {
         ? openWelcome(channel.id, read.callback.user.id)
         : null;
     const stored = await storeDelivery(deps, channel, new TextEncoder().encode(text), {
-      service: 'Viber',
+      service: 'the Viber Bot API',
       read: (value) => {
         const callback = readCallback(value);
         return callback.ok ? { ok: true as const, callback: callback.callback } : callback;
