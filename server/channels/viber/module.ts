@@ -2,6 +2,7 @@ import { connectViberInput } from '@/lib/viber/connect-input';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { viberChannel } from './adapter';
 import { connectViberChannel, disconnectViber, viberView } from './channel-service';
+import { viberEnv } from './env';
 import { viberInbound } from './updates';
 import { viberWebhook } from './webhook';
 
@@ -12,6 +13,7 @@ export const view = viberView;
 /** A Viber bot on the REST Bot API (docs/channels/viber.md): disconnecting removes its webhook. */
 export const channelModule = {
   kind,
+  env: viberEnv,
   adapter: viberChannel,
   connect: channelOperation(connectViberInput, connectViberChannel),
   disconnect: disconnectViber,
