@@ -170,6 +170,11 @@ export const CHANNEL_DESCRIPTORS = [
   },
   {
     kind: 'viber',
+    doc: {
+      page: 'channels/viber',
+      label: 'Viber',
+      about: 'Connecting a Viber bot by its token: keyboards, files, subscriptions.',
+    },
     clientType: 2,
     apiName: 'viber',
     label: 'Viber',
