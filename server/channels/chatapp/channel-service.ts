@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { connectCloudInput } from '@/lib/channels/connect-inputs';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
-import { baseUrl, getEnv } from '@/server/config/env';
+import { baseUrl } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { connectSocialInput } from '@/lib/channels/connect-inputs';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
-import { baseUrl, getEnv } from '@/server/config/env';
+import { baseUrl } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
