@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { descriptorOfKind } from '@/lib/channels/descriptors';
 import type { ChannelModule } from '@/server/channels/channel-module';
 import { CHANNEL_MODULES } from '@/server/channels/modules';
 import { EnvError, resetEnvCache } from './env';
@@ -24,6 +27,17 @@ describe('channel modules own their configuration variables', () => {
     );
     for (const { kind, variables } of sections)
       for (const name of variables) expect(name).toMatch(new RegExp(`^BLOCKBOT_${kind.toUpperCase()}_`));
+  });
+
+  it('every kind variable is documented on its kind’s setup page, with its default', () => {
+    for (const module of modules) {
+      if (!module.env) continue;
+      const page = descriptorOfKind(module.kind)?.doc?.page;
+      expect(page, `${module.kind} has variables but no setup page (its descriptor's doc)`).toBeTruthy();
+      const text = fs.readFileSync(path.join(import.meta.dirname, '../../docs', `${page}.md`), 'utf8');
+      for (const name of module.env.variables)
+        expect(text, `${page}.md`).toMatch(new RegExp(`\\| \`${name}\` \\|`));
+    }
   });
 
   it('a wrong value is refused naming the variable and what it must be', () => {
