@@ -19,7 +19,7 @@ export interface ChannelSectionProps {
   onChanged(): unknown;
   /** The Disconnect (or Delete) button of a channel, once the manager confirms `question`; none for operators. */
   removeButton(label: string, question: string, channelId: number): ReactNode;
-  /** Why the messenger cannot call this server's webhooks (BLOCKBOT_BASE_URL), or null. */
+  /** Why the kind's messenger cannot call this server's webhooks (BLOCKBOT_BASE_URL), or null. */
   webhookProblem: string | null;
 }
 

@@ -10,15 +10,15 @@ import { CHANNEL_SECTIONS } from './sections';
 /**
  * The project's Channels tab: where clients reach the bot, and each kind's section
  * (`CHANNEL_SECTIONS`): connect, see what each channel receives, change it, disconnect it.
- * `webhookProblem`: why the messenger cannot call this server's webhooks (the server checks its
- * BLOCKBOT_BASE_URL), shown where a bot is connected with the suggestion of long polling.
+ * `webhookProblems`: by kind, why its messenger cannot call this server's webhooks (the server
+ * checks its BLOCKBOT_BASE_URL, each module words it), shown on the kind's section.
  */
 export function Channels({
   projectId,
-  webhookProblem,
+  webhookProblems,
 }: {
   projectId: number;
-  webhookProblem: string | null;
+  webhookProblems: Record<string, string | null>;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -77,7 +77,7 @@ export function Channels({
           channels={channels.data?.filter((c) => c.kind === kind)}
           onChanged={invalidate}
           removeButton={removeButton}
-          webhookProblem={webhookProblem}
+          webhookProblem={webhookProblems[kind] ?? null}
         />
       ))}
     </main>

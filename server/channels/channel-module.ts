@@ -85,6 +85,11 @@ export interface ChannelModule {
    * disconnected, best effort; what went wrong, shown beside the disconnection.
    */
   disconnect?(channel: ChannelRow): Promise<string | null>;
+  /**
+   * Why the messenger cannot call this server's webhooks at BLOCKBOT_BASE_URL (`webhookAddress`,
+   * worded for the kind), or null when it can: shown on its section of the Channels tab.
+   */
+  webhookAddressProblem?(): string | null;
   /** What its stored inbound updates mean, for a kind that receives webhooks or polls. */
   inbound?: InboundProcessor<unknown>;
   /**

@@ -6,10 +6,10 @@ import { baseUrl } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
 import type { Db } from '@/server/db/client-type';
 import { DomainError, invalid, parseInput } from '@/server/errors';
-import { blockedReason, isIpLiteral, stripBrackets } from '@/server/http';
 import { findChannelByGroup } from '../channel-list';
 import { channelView } from '../channel-view';
 import { type PlatformRefusals, refusal } from '../refusal';
+import { webhookAddress } from '../webhook-address';
 import { type BotApiClient, botApiClient, tgApiRoot } from './bot-api';
 
 /**
@@ -80,20 +80,10 @@ const WEBHOOK_PORTS = new Set(['443', '80', '88', '8443']);
  * the Channels tab where a bot is connected, which then suggests long polling.
  */
 export function webhookAddressProblem(base = baseUrl()): string | null {
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    return `BLOCKBOT_BASE_URL (${base}) is not an address.`;
-  }
-  const host = stripBrackets(url.hostname);
-  const local =
-    host === 'localhost' ||
-    /\.(localhost|local|internal|lan)$/.test(host) ||
-    (isIpLiteral(host) ? blockedReason(host) !== null : !host.includes('.'));
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  if (url.protocol === 'https:' && !local && WEBHOOK_PORTS.has(port)) return null;
-  return `This server's address, BLOCKBOT_BASE_URL, is ${url.origin}: the tg messenger calls webhooks only at public https addresses (ports 443, 80, 88 or 8443), so a bot connected by webhook would receive nothing. Choose long polling, or set BLOCKBOT_BASE_URL to this server's public https address.`;
+  const address = webhookAddress(base);
+  if ('invalid' in address) return address.invalid;
+  if (address.publicHttps && WEBHOOK_PORTS.has(address.port)) return null;
+  return `This server's address, BLOCKBOT_BASE_URL, is ${address.origin}: the tg messenger calls webhooks only at public https addresses (ports 443, 80, 88 or 8443), so a bot connected by webhook would receive nothing. Choose long polling, or set BLOCKBOT_BASE_URL to this server's public https address.`;
 }
 
 /** A refused Bot API call as a message for the person connecting the bot. */

@@ -2,7 +2,7 @@ import { connectTgInput } from '@/lib/channels/connect-inputs';
 import { getDb } from '@/server/db';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { tgChannel } from './adapter';
-import { connectTgChannel, removeTgWebhook } from './channel-service';
+import { connectTgChannel, removeTgWebhook, webhookAddressProblem } from './channel-service';
 import { tgEnv } from './env';
 import { tgFileResponse } from './files';
 import { tgHandlers } from './functions';
@@ -16,6 +16,7 @@ export const kind = 'tg';
 export const channelModule = {
   kind,
   env: tgEnv,
+  webhookAddressProblem: () => webhookAddressProblem(),
   adapter: tgChannel,
   functions: tgHandlers,
   // A bot connected by long polling starts polling at once.

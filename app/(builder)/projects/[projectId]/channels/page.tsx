@@ -1,8 +1,8 @@
 import { Channels } from '@/components/channels/channels-tab';
-import { webhookAddressProblem } from '@/server/channels/tg/channel-service';
+import { webhookAddressProblems } from '@/server/channels/webhook-problems';
 
 export const metadata = { title: 'Channels' };
 
 export default async function ChannelsPage({ params }: { params: Promise<{ projectId: string }> }) {
-  return <Channels projectId={Number((await params).projectId)} webhookProblem={webhookAddressProblem()} />;
+  return <Channels projectId={Number((await params).projectId)} webhookProblems={webhookAddressProblems()} />;
 }
