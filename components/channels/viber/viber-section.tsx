@@ -40,7 +40,7 @@ function ViberConnectCard({
       </CardTitle>
       {webhookProblem ? (
         <p className="mb-2 text-sm text-amber-800" data-testid="viber-webhook-problem">
-          {webhookProblem} Viber only calls a public https address.
+          {webhookProblem}
         </p>
       ) : null}
       <ConnectForm

@@ -10,6 +10,7 @@ import type { ChannelRow } from '../channel-module';
 import { channelView } from '../channel-view';
 import { OpenedCredentials } from '../opened-credentials';
 import { type PlatformRefusals, refusal } from '../refusal';
+import { webhookAddress } from '../webhook-address';
 import { VIBER_REFUSAL_CAUSES, viberApi } from './viber-api';
 
 /**
@@ -70,6 +71,14 @@ export function viberCredentials(channel: Owner): ViberCredentials {
 
 export const viberWebhookUrl = (channelId: number) =>
   `${baseUrl().replace(/\/+$/, '')}/api/channels/viber/${channelId}`;
+
+/** Why Viber cannot call this server's webhooks, or null: it calls only public https addresses. */
+export function viberWebhookAddressProblem(base = baseUrl()): string | null {
+  const address = webhookAddress(base);
+  if ('invalid' in address) return address.invalid;
+  if (address.publicHttps) return null;
+  return `This server's address, BLOCKBOT_BASE_URL, is ${address.origin}: Viber calls webhooks only at public https addresses, so a bot connected here would receive nothing. Set BLOCKBOT_BASE_URL to this server's public https address.`;
+}
 
 /** What the Channels tab shows of a bot: never its token. */
 export function viberView(channel: Pick<ChannelRow, 'id' | 'credentials'>) {

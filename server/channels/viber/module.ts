@@ -1,7 +1,12 @@
 import { connectViberInput } from '@/lib/viber/connect-input';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { viberChannel } from './adapter';
-import { connectViberChannel, disconnectViber, viberView } from './channel-service';
+import {
+  connectViberChannel,
+  disconnectViber,
+  viberView,
+  viberWebhookAddressProblem,
+} from './channel-service';
 import { viberEnv } from './env';
 import { viberInbound } from './updates';
 import { viberWebhook } from './webhook';
@@ -14,6 +19,7 @@ export const view = viberView;
 export const channelModule = {
   kind,
   env: viberEnv,
+  webhookAddressProblem: () => viberWebhookAddressProblem(),
   adapter: viberChannel,
   connect: channelOperation(connectViberInput, connectViberChannel),
   disconnect: disconnectViber,
