@@ -1,9 +1,11 @@
+import { MAX_FILE_BYTES } from '@/lib/files/file-types';
 import type { Attachment, Buttons } from '@/lib/schema';
 import { type ClientRef, resolveClient } from '@/server/contacts/client-service';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
 import { fileAttachment, storeFile } from '@/server/files/stored-files';
+import { SafeHttpError, safeFetch } from '@/server/http';
 import { chosenOption } from '../chosen-option';
 import type { UpdateChannel, UpdateEnd } from './pipeline';
 
@@ -19,6 +21,36 @@ export interface InboundFile {
   /** The upload key: a retry of the update gets the file stored the first time. */
   uploadKey: string;
   download(): Promise<{ bytes: Uint8Array; name: string; mimeType: string }>;
+}
+
+/**
+ * A file a messenger gives by address (its CDN's, whose addresses expire), downloaded while the
+ * update is processed, through server/http; named by `name`, else the address's last segment.
+ */
+export function fileAtUrl(
+  uploadKey: string,
+  file: { url: string; type: string; name?: string },
+  fallbackName: string,
+): InboundFile {
+  return {
+    uploadKey,
+    async download() {
+      let res: Awaited<ReturnType<typeof safeFetch>>;
+      try {
+        res = await safeFetch(file.url, { maxBytes: MAX_FILE_BYTES });
+      } catch (error) {
+        if (!(error instanceof SafeHttpError)) throw error;
+        throw new Error(`the ${file.type} ${file.url} could not be downloaded: ${error.message}`);
+      }
+      if (res.status !== 200)
+        throw new Error(`the ${file.type} ${file.url} could not be downloaded: HTTP ${res.status}`);
+      return {
+        bytes: res.bytes,
+        mimeType: (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim(),
+        name: file.name || new URL(file.url).pathname.split('/').pop() || fallbackName,
+      };
+    },
+  };
 }
 
 export interface InboundMessage {

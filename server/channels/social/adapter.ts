@@ -14,6 +14,7 @@ import type {
   SendContext,
 } from '@/server/channels/channel-adapter';
 import type { PrismaClient } from '@/server/db/client-type';
+import { findChannelByGroup } from '../channel-list';
 import type { GraphApi } from '../meta/graph-api';
 import { graphPartOutcome, sendInParts } from '../send-parts';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
@@ -90,10 +91,7 @@ async function send(
   context: SendContext,
 ): Promise<DeliveryResult> {
   const { db } = context;
-  const channel = await db.channel.findFirst({
-    where: { projectId: client.projectId, clientType: SOCIAL_CLIENT_TYPE, groupId: client.groupId },
-    orderBy: { id: 'asc' },
-  });
+  const channel = await findChannelByGroup(db, client.projectId, SOCIAL_CLIENT_TYPE, client.groupId);
   if (!channel)
     return {
       delivered: false,

@@ -1,4 +1,3 @@
-import { MAX_FILE_BYTES } from '@/lib/files/file-types';
 import {
   type InstagramAttachment,
   type InstagramInbound,
@@ -7,9 +6,8 @@ import {
 import { COMMENT_KEY, LAST_MESSAGE_KEY } from '@/lib/social/instagram-window';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
-import { SafeHttpError, safeFetch } from '@/server/http';
 import { recordDeliveryStatus } from '../delivery-status';
-import { type InboundFile, runMessage, updateDone } from '../inbound/message-event';
+import { fileAtUrl, runMessage, updateDone } from '../inbound/message-event';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
 import type { GraphApi } from '../meta/graph-api';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
@@ -91,7 +89,7 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Insta
       text: update.text,
       files: update.attachments
         .filter((a): a is InstagramFile => a.type !== 'link')
-        .map((file, i) => instagramFile(update.mid, file, i)),
+        .map((file, i) => fileAtUrl(`social:${update.mid}:${i}`, file, `${file.type}-${i + 1}`)),
       links: [
         ...update.attachments
           .filter((a) => a.type === 'link')
@@ -132,32 +130,6 @@ async function newProfile(
   return {
     ...(got.result.name ? { name: got.result.name } : {}),
     ...(got.result.username ? { username: got.result.username.toLowerCase() } : {}),
-  };
-}
-
-/**
- * A message's file, downloaded from Instagram's CDN (its addresses expire) while the update is
- * processed; the message's id and the file's place are its upload key.
- */
-function instagramFile(mid: string, file: InstagramFile, i: number): InboundFile {
-  return {
-    uploadKey: `social:${mid}:${i}`,
-    async download() {
-      let res: Awaited<ReturnType<typeof safeFetch>>;
-      try {
-        res = await safeFetch(file.url, { maxBytes: MAX_FILE_BYTES });
-      } catch (error) {
-        if (!(error instanceof SafeHttpError)) throw error;
-        throw new Error(`the ${file.type} ${file.url} could not be downloaded: ${error.message}`);
-      }
-      if (res.status !== 200)
-        throw new Error(`the ${file.type} ${file.url} could not be downloaded: HTTP ${res.status}`);
-      return {
-        bytes: res.bytes,
-        mimeType: (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim(),
-        name: new URL(file.url).pathname.split('/').pop() || `${file.type}-${i + 1}`,
-      };
-    },
   };
 }
 

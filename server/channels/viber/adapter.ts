@@ -9,6 +9,7 @@ import type {
 } from '@/server/channels/channel-adapter';
 import type { PrismaClient } from '@/server/db/client-type';
 import { SafeHttpError, safeFetch } from '@/server/http';
+import { findChannelByGroup } from '../channel-list';
 import { type PartOutcome, sendInParts } from '../send-parts';
 import { VIBER_CLIENT_TYPE, type ViberCredentials, viberCredentials } from './channel-service';
 import { viberEnv } from './env';
@@ -105,10 +106,7 @@ async function send(
   context: SendContext,
 ): Promise<DeliveryResult> {
   const { db } = context;
-  const channel = await db.channel.findFirst({
-    where: { projectId: client.projectId, clientType: VIBER_CLIENT_TYPE, groupId: client.groupId },
-    orderBy: { id: 'asc' },
-  });
+  const channel = await findChannelByGroup(db, client.projectId, VIBER_CLIENT_TYPE, client.groupId);
   if (!channel)
     return { delivered: false, error: `the Viber bot ${client.groupId} is not connected to this project` };
   const credentials = viberCredentials(channel);

@@ -1,11 +1,9 @@
-import { MAX_FILE_BYTES } from '@/lib/files/file-types';
-import { inboundOf, readCallback, type ViberInbound, type ViberInboundFile } from '@/lib/viber/callbacks';
+import { inboundOf, readCallback, type ViberInbound } from '@/lib/viber/callbacks';
 import { resolveClient } from '@/server/contacts/client-service';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
-import { SafeHttpError, safeFetch } from '@/server/http';
 import { recordDeliveryStatus } from '../delivery-status';
-import { type InboundFile, runMessage, updateDone } from '../inbound/message-event';
+import { fileAtUrl, runMessage, updateDone } from '../inbound/message-event';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
 import { viberNumbered } from './adapter';
 import { VIBER_CLIENT_TYPE } from './channel-service';
@@ -101,7 +99,9 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Viber
         {
           client: refOf(channel, update.from, update.name),
           text: update.text,
-          files: update.files.map((file, i) => viberFile(update.token, file, i)),
+          files: update.files.map((file, i) =>
+            fileAtUrl(`viber:${update.token}:${i}`, file, `${file.type}-${i + 1}`),
+          ),
           links: update.links.map((url) => ({ type: 'link' as const, url })),
           numbered: viberNumbered,
           channelState: { [SUBSCRIBED_KEY]: 'yes' },
@@ -109,29 +109,6 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Viber
         end,
       );
   }
-}
-
-/** A message's file, downloaded while the update is processed (Viber's addresses expire). */
-function viberFile(token: string, file: ViberInboundFile, i: number): InboundFile {
-  return {
-    uploadKey: `viber:${token}:${i}`,
-    async download() {
-      let res: Awaited<ReturnType<typeof safeFetch>>;
-      try {
-        res = await safeFetch(file.url, { maxBytes: MAX_FILE_BYTES });
-      } catch (error) {
-        if (!(error instanceof SafeHttpError)) throw error;
-        throw new Error(`the ${file.type} ${file.url} could not be downloaded: ${error.message}`);
-      }
-      if (res.status !== 200)
-        throw new Error(`the ${file.type} ${file.url} could not be downloaded: HTTP ${res.status}`);
-      return {
-        bytes: res.bytes,
-        mimeType: (res.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim(),
-        name: file.name || new URL(file.url).pathname.split('/').pop() || `${file.type}-${i + 1}`,
-      };
-    },
-  };
 }
 
 export const viberInbound: InboundProcessor<ViberInbound> = {
