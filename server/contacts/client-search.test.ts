@@ -67,7 +67,7 @@ beforeAll(async () => {
     { phone: '+1 555 0100', email: 'anna@mail.test', city: 'Paris' },
   );
   ids.boris = await client(projectId, 'boris', {
-    clientType: 2,
+    clientType: 4,
     member: true,
     lastMessageAt: new Date('2026-01-05'),
   });
@@ -142,7 +142,7 @@ describe('searchClients finds clients by text', () => {
 
 describe('searchClients filters', () => {
   it('by messenger, list, CRM state, tag and assigned member', async () => {
-    expect(await names({ clientType: 2 })).toEqual(['boris']);
+    expect(await names({ clientType: 4 })).toEqual(['boris']);
     expect(await names({ listId })).toEqual(['carla']);
     expect(await names({ crmStateId: stateId })).toEqual(['boris']);
     expect(await names({ tag: 'gold' })).toEqual(['anna']);
@@ -178,7 +178,7 @@ describe('searchClients filters', () => {
     expect(await clientFilterOptions(tdb.prisma, projectId)).toEqual({
       messengers: [
         { clientType: 1, label: 'Telegram' },
-        { clientType: 2, label: 'Type 2' },
+        { clientType: 4, label: 'Type 4' },
       ],
       tags: ['gold'],
       lists: [{ id: listId, name: 'vip' }],
