@@ -161,6 +161,19 @@ describe('bot lint', () => {
     expect(rule('extra-unconditional-arrow', bot(blocks, [any(5, 1, 3), reply(6, 1, 2)]))).toEqual([]);
   });
 
+  it('several-continue-arrows: every continue arrow of a block fires; the warning names them and where the client ends', () => {
+    const blocks: BlockInput[] = [
+      { id: 2, kind: 'state' },
+      { id: 3, kind: 'state' },
+    ];
+    const cont = (id: number, from: number, to: number): ArrowInput => ({ id, from, to, kind: 'continue' });
+    const problems = rule('several-continue-arrows', bot(blocks, [cont(9, 1, 3), cont(4, 1, 2)]));
+    expect(problems).toMatchObject([{ target: { type: 'arrow', id: 9 } }]);
+    expect(problems[0].message).toContain('#4 to block #2, #9 to block #3');
+    expect(problems[0].message).toContain('ends in block #3 (arrow #9)');
+    expect(rule('several-continue-arrows', bot(blocks, [cont(4, 1, 2), any(5, 1, 3)]))).toEqual([]);
+  });
+
   it('empty-condition: a condition arrow with nothing to match', () => {
     const schema = bot([{ id: 2, kind: 'state' }], [reply(1, 1, 2, ' ; ')]);
     expect(rule('empty-condition', schema)).toMatchObject([{ target: { type: 'arrow', id: 1 } }]);
@@ -653,7 +666,7 @@ describe('bot lint', () => {
   });
 
   it('has a test above for every rule, and sorts errors first', () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(24);
+    expect(Object.keys(LINT_RULES)).toHaveLength(25);
     const schema = bot([{ id: 2, kind: 'state', formula: 'x = y' }], [], false);
     expect(lintBot(schema).map((p) => p.severity)).toEqual(['warning', 'warning', 'info']);
   });

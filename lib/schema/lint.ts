@@ -178,6 +178,24 @@ const extraUnconditionalArrow: Rule = (bot) =>
       })),
   );
 
+/**
+ * Several continue arrows out of one block all fire, at once and in id order (the engine's
+ * continue step): the client gets every target's message and ends where the last one takes them,
+ * which a designer drawing a second arrow rarely means.
+ */
+const severalContinueArrows: Rule = (bot) =>
+  [...bot.arrowsFrom.values()].flatMap((arrows) => {
+    const continues = arrows.filter((a) => a.kind === 'continue');
+    if (continues.length < 2) return [];
+    const last = continues[continues.length - 1];
+    const named = continues.map((a) => `#${a.id} to block #${a.to}`).join(', ');
+    return continues.slice(1).map((a) => ({
+      severity: 'warning' as const,
+      target: arrow(a.id),
+      message: `Block #${a.from} has ${continues.length} continue arrows (${named}): all of them fire at once, in id order, so the client gets each block's message and ends in block #${last.to} (arrow #${last.id}). Keep one continue arrow, or make the others wait for a reply (a condition or "any reply").`,
+    }));
+  });
+
 /** As the engine matches: a regex is the whole text, other modes match `;`-separated alternatives. */
 function matchesSomething(condition: Arrow['condition']): boolean {
   const text = condition?.alternatives ?? '';
@@ -858,6 +876,7 @@ export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'reply-arrow-after-continue': replyArrowAfterContinue,
   'arrow-touches-comment': arrowTouchesComment,
   'extra-unconditional-arrow': extraUnconditionalArrow,
+  'several-continue-arrows': severalContinueArrows,
   'empty-condition': emptyCondition,
   'shadowed-condition': shadowedCondition,
   'show-as-button-without-condition': showAsButtonWithoutCondition,

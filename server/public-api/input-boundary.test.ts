@@ -423,6 +423,32 @@ describe('every validation error names the field as the caller sent it and what 
     }
   });
 
+  it('load_clients: a client type no channel has, or a phone kind’s id without digits, is refused naming the row and field (issue 52, item 18)', async () => {
+    for (const type of [-1, 0, 12, 16]) {
+      const result = await call('load_clients', { clients: [{ platform_id: 'x1', client_type: type }] });
+      expect([type, result.status, result.body.error]).toEqual([type, 400, 'invalid_parameter']);
+      expect(result.body.message).toContain(`clients[0].client_type: must be the client type of a channel`);
+      expect(result.body.message).toContain('6 chatapp');
+    }
+    for (const type of [6, 13]) {
+      const result = await call('load_clients', {
+        clients: [
+          { platform_id: '+7 900 555-12-34', client_type: type, group_id: '42' },
+          { platform_id: 'ann', client_type: type, group_id: '42' },
+        ],
+      });
+      expect([type, result.status]).toEqual([type, 400]);
+      expect(result.body.message).toContain(
+        'clients[1].platform_id: must be a phone number (at least 5 digits)',
+      );
+    }
+    const one = await call('load_clients', { platform_id: 'no digits', client_type: 13 });
+    expect(one.body.message).toContain('platform_id: must be a phone number');
+    // Nothing of a refused list is stored: the good row before the bad one made no client.
+    const clients = await call('get_clients', {});
+    expect(JSON.stringify(clients.body)).not.toContain('79005551234');
+  });
+
   it('buttons: a wrong item names buttons[0] and what a button is', async () => {
     const item = await call('message', { client_id: clientId, buttons: [{ text: 5 }] });
     expect(item.body.message).toBe('buttons[0].text: must be text, not a number.');

@@ -161,12 +161,14 @@ describe('authentication and errors', () => {
     expect(body).toMatchObject({ status: 'error', error: 'body_too_large' });
   });
 
-  it('gives the same answers to keys that skip the fast path (malformed) as the route handler does', async () => {
-    // `npm start` serves well-formed keys itself; anything else goes through Next.js's route.
+  it('answers a malformed key exactly as a well-formed unknown one, headers included (issue 52, item 20)', async () => {
+    // `npm start` serves every key itself (production-entry.ts), so a prober cannot tell which are well formed.
     const malformed = await call('get_messages', {}, { method: 'GET', apiKey: 'not-a-key' });
     const unknown = await call('get_messages', {}, { method: 'GET', apiKey: 'bb_nope' });
     expect(malformed).toMatchObject({ status: 401, body: unknown.body });
     expect(malformed.headers.get('cache-control')).toBe('no-store');
+    const headers = (h: Headers) => [...h.entries()].filter(([name]) => name !== 'date');
+    expect(headers(malformed.headers)).toEqual(headers(unknown.headers));
     const encoded = await call('get_messages', {}, { method: 'GET', apiKey: encodeURIComponent(`${key} `) });
     expect(encoded.status).toBe(401);
   });

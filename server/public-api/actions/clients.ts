@@ -8,7 +8,8 @@ import {
   numberParam,
   textParam,
 } from '@/lib/api-params';
-import { groupIdsCaseInsensitive } from '@/lib/channels/descriptors';
+import { CHANNEL_DESCRIPTORS, descriptorOfType, groupIdsCaseInsensitive } from '@/lib/channels/descriptors';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { findChannelByGroup } from '@/server/channels/channel-list';
 import { assignClient } from '@/server/contacts/assignment';
 import {
@@ -108,20 +109,40 @@ export const subscribers = defineAction({
   },
 });
 
-const loadItem = z.object(
-  {
-    platform_id: textParam(z.string().min(1, { error: 'must not be empty' })),
-    group_id: textParam().default(''),
-    client_type: clientTypeParam,
-    name: textParam().optional(),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'invalid_type'
-        ? `must be an object with platform_id, group_id and client_type, not ${kindOf(issue.input)}`
-        : undefined,
-  },
-);
+const KNOWN_TYPES = CHANNEL_DESCRIPTORS.map((d) => `${d.clientType} ${d.apiName}`).join(', ');
+
+const loadItem = z
+  .object(
+    {
+      platform_id: textParam(z.string().min(1, { error: 'must not be empty' })),
+      group_id: textParam().default(''),
+      client_type: clientTypeParam,
+      name: textParam().optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'invalid_type'
+          ? `must be an object with platform_id, group_id and client_type, not ${kindOf(issue.input)}`
+          : undefined,
+    },
+  )
+  // A type no channel has, or a number with no digits (stored as the empty number, so every
+  // such client would be one), would be stored as given: refused instead, naming the field.
+  .superRefine((item, ctx) => {
+    const descriptor = descriptorOfType(item.client_type);
+    if (!descriptor)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['client_type'],
+        message: `must be the client type of a channel (${KNOWN_TYPES}), not ${item.client_type}`,
+      });
+    else if (descriptor.platformIds === 'phone' && phoneDigits(item.platform_id).length < 5)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['platform_id'],
+        message: `must be a phone number (at least 5 digits) for client_type ${item.client_type} (${descriptor.apiName}), not "${item.platform_id}"`,
+      });
+  });
 
 /**
  * The group_id a loaded client is stored under: a connected tg bot's own spelling (usernames
@@ -138,7 +159,7 @@ export const loadClients = defineAction({
   methods: ['GET', 'POST'],
   summary: 'Load (create) clients by their messenger identity',
   description:
-    'One client as platform_id, group_id and client_type, or many as `clients`: a list of such items. Telephony (client_type 13) takes an empty group_id. Chat-app and telephony numbers may come in any form, with the messenger suffix or not: they are stored in E.164 without the plus (`+7 900 123-45-67`, `0079001234567` and `79001234567@c.us` are one client, `79001234567`).',
+    'One client as platform_id, group_id and client_type, or many as `clients`: a list of such items. Telephony (client_type 13) takes an empty group_id. Chat-app and telephony numbers may come in any form, with the messenger suffix or not: they are stored in E.164 without the plus (`+7 900 123-45-67`, `0079001234567` and `79001234567@c.us` are one client, `79001234567`). A `client_type` no channel has, or a chat-app or telephony `platform_id` with fewer than 5 digits, is refused (400 `invalid_parameter`, naming the row and the field) and nothing of the call is stored.',
   input: z.union([
     z.object({
       clients: jsonListParam(MAX_PAGE, z.array(loadItem).min(1).max(MAX_PAGE)),
