@@ -6,6 +6,7 @@ import { plainSql } from '@/server/db/raw-sql';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { createProject } from '@/server/projects/project-service';
 import { tgRoute } from './business';
+import { createTgPacer } from './pacing';
 import { sendRoutesWithSlots } from './sql';
 
 /**
@@ -144,5 +145,31 @@ describe('routing the sends of one moment', () => {
     if (routed.status !== 'fulfilled') throw new Error('not routed');
     expect(after.nextAt - slotOf(routed.value, '702')).toBeCloseTo(slotSpacing('702').botMs, 2);
     expect(after.nextAt).toBeGreaterThan(before.nextAt);
+  });
+});
+
+describe('a chat’s turns (issue 52, item 19)', () => {
+  /** Whether the promise has settled once the event loop has turned: no timer can have fired. */
+  const settledAtOnce = async (promise: Promise<unknown>) => {
+    let settled = false;
+    void promise.then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    return settled;
+  };
+
+  it('a turn cancelled unsent (its bot not connected) spaces nothing: the chat’s next turn comes at once', async () => {
+    const pacer = createTgPacer();
+    for (let i = 0; i < 50; i++) {
+      const turn = pacer.turn('gone_bot', '7001');
+      expect(await settledAtOnce(turn), `turn ${i}`).toBe(true);
+      (await turn).cancel();
+    }
+  });
+
+  it('a turn whose send was answered still spaces the chat’s next one by its interval', async () => {
+    const pacer = createTgPacer();
+    const first = await pacer.turn('pace_bot_2', '7002');
+    await first.send(tdb.prisma, channelId, async () => 'sent');
+    expect(await settledAtOnce(pacer.turn('pace_bot_2', '7002'))).toBe(false);
   });
 });

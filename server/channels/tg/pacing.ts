@@ -102,6 +102,9 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
   async function turn(bot: string, chatId: string): Promise<TgTurn> {
     let done = (_at: number) => {};
     const mine: Answered = new Promise((resolve) => (done = resolve));
+    // When the chat's send before this one was answered: a turn cancelled unsent (its bot not
+    // connected, its route refused) answers with it, so it spaces nothing after it.
+    let spacedFrom = 0;
     if (!unlimited()) {
       const chatKey = `${bot}\u0000${chatId}`;
       const previous = chats.get(chatKey);
@@ -109,7 +112,10 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
       chats.set(chatKey, entry);
       void mine.then((at) => (entry.at = at));
       pruneChats(Date.now());
-      if (previous) await waitUntil((await previous.answered) + slotSpacing(chatId, limits).chatMs);
+      if (previous) {
+        spacedFrom = await previous.answered;
+        await waitUntil(spacedFrom + slotSpacing(chatId, limits).chatMs);
+      }
 
       const latest = windows.get(bot) ?? [];
       const count = limits.botPerSecond;
@@ -129,7 +135,7 @@ export function createTgPacer(initial: PacingLimits = TG_LIMITS): TgPacer {
           settle();
         }
       },
-      cancel: settle,
+      cancel: () => done(spacedFrom),
     };
   }
 
