@@ -141,6 +141,17 @@ describe('safeFetch', () => {
     });
   });
 
+  it('says exactly how to allow a local address for local development, and that setting works (issue 52, item 17)', async () => {
+    const refused = await safeFetch(`${apiUrl}/`, {}, base).catch((error: Error) => error);
+    const host = new URL(apiUrl).host;
+    expect((refused as Error).message).toContain(`start Blockbot with BLOCKBOT_HTTP_ALLOW_HOSTS=${host} `);
+    await expect(safeFetch(`${apiUrl}/`, {}, { ...base, allowHosts: [host] })).resolves.toMatchObject({
+      status: 200,
+    });
+    const v6 = await safeFetch('http://[::1]:8081/', {}, base).catch((error: Error) => error);
+    expect((v6 as Error).message).toContain('BLOCKBOT_HTTP_ALLOW_HOSTS=[::1]:8081 ');
+  });
+
   it.each([
     ['Metadata-Flavor', 'Google'],
     ['X-Google-Metadata-Request', 'True'],

@@ -208,6 +208,10 @@ function resolveProxy(proxy: string | undefined, config: SafeHttpConfig): string
   return config.egressProxies.de;
 }
 
+/** How BLOCKBOT_HTTP_ALLOW_HOSTS names this host and port (an IPv6 address in brackets). */
+const hostPort = (host: string, port: string) =>
+  host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+
 async function resolveTarget(url: URL, config: SafeHttpConfig): Promise<Target> {
   const host = stripBrackets(url.hostname);
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -229,7 +233,7 @@ async function resolveTarget(url: URL, config: SafeHttpConfig): Promise<Target> 
       const shown = host === address ? address : `${host} (${address})`;
       throw new SafeHttpError(
         'blocked_address',
-        `${shown} ${reason}; outgoing requests may not reach it. A self-hoster can allow it with BLOCKBOT_HTTP_ALLOW_HOSTS.`,
+        `${shown} ${reason}; outgoing requests may not reach it. For local development, or a service of your own on this network, start Blockbot with BLOCKBOT_HTTP_ALLOW_HOSTS=${hostPort(host, port)} (several comma separated; README, Configuration).`,
       );
     }
   }
