@@ -23,6 +23,8 @@ test("a bot's deliveries failing at the receiver show in the webhook log with th
     await signUp(page, `webhook-log-${Date.now()}@example.com`);
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByLabel('Webhook URL').fill(url);
+    // The simulator's conversations reach the webhook only when asked for (off by default).
+    await page.getByLabel('Also send test conversations').check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
 

@@ -44,6 +44,7 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
   const [plan, setPlan] = useState<'free' | 'business' | 'ai'>('free');
   const [timeZone, setTimeZone] = useState('UTC');
   const [webhookUrl, setWebhookUrl] = useState('');
+  const [webhookTests, setWebhookTests] = useState(false);
   /** The handoff's pause timeout, in hours as managers think of it; stored in minutes. */
   const [pauseHours, setPauseHours] = useState('24');
   /** One origin per line, as the managers edit them. */
@@ -58,6 +59,7 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
     setPlan(project.data.plan);
     setTimeZone(project.data.timeZone);
     setWebhookUrl(project.data.webhookUrl ?? '');
+    setWebhookTests(project.data.webhookTestConversations);
     setPauseHours(String(project.data.botPauseMinutes / 60));
     setAllowedOrigins(project.data.apiAllowedOrigins.join('\n'));
     setConstants(project.data.constants.map(({ name, value }) => ({ name, value })));
@@ -108,6 +110,7 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
       plan,
       timeZone,
       webhookUrl,
+      webhookTestConversations: webhookTests,
       botPauseMinutes: Math.round(Number(pauseHours) * 60),
       apiAllowedOrigins: allowedOrigins.split(/[\s,]+/).filter(Boolean),
       constants: constants.filter((c) => c.name || c.value),
@@ -204,6 +207,21 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
               placeholder="https://example.com/blockbot"
             />
           </Field>
+          <label className="flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="mt-1"
+              checked={webhookTests}
+              onChange={(e) => setWebhookTests(e.target.checked)}
+            />
+            <span>
+              Also send test conversations
+              <span className="block text-xs text-slate-500">
+                The simulator’s messages, marked with the group “simulator”. Off: only real clients’
+                messages reach the webhook.
+              </span>
+            </span>
+          </label>
           <Field
             id="pause-hours"
             label="Operator pause (hours)"

@@ -59,7 +59,10 @@ beforeAll(async () => {
       owner: { email: owner.email, userId: owner.id },
     })
   ).id;
-  await db.project.update({ where: { id: projectId }, data: { webhookUrl: 'http://127.0.0.1:9/hook' } });
+  await db.project.update({
+    where: { id: projectId },
+    data: { webhookUrl: 'http://127.0.0.1:9/hook', webhookTestConversations: true },
+  });
   await saveAndPublish(db, projectId, {
     format: BOT_SCHEMA_FORMAT,
     blocks: [{ id: 1, kind: 'start', text: 'Hi', trigger: { alternatives: '' } }],

@@ -14,7 +14,12 @@ export interface LoadedClient {
 }
 
 export interface EventState {
-  project: RunProject & { schemaRevision: number; publishedVersion: number; hasWebhook: boolean };
+  project: RunProject & {
+    schemaRevision: number;
+    publishedVersion: number;
+    hasWebhook: boolean;
+    webhookTestConversations: boolean;
+  };
   /** The client's open deal, created when it has none. */
   dealId: number;
   variables: ScopedVariables;
@@ -29,6 +34,7 @@ function eventState(projectId: number, row: StateRow & { dealId: number }): Even
       schemaRevision: row.schemaRevision,
       publishedVersion: row.publishedVersion,
       hasWebhook: row.hasWebhook,
+      webhookTestConversations: row.webhookTestConversations,
     },
     dealId: row.dealId,
     variables: { deal: row.dealVariables, client: row.clientVariables, project: row.projectVariables },

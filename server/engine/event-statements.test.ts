@@ -67,7 +67,7 @@ it("a messenger that really sends adds its adapter's channel lookup and one stat
   });
 });
 
-it('stored messages reach the webhook through outbox rows only when the project has a webhook URL', async () => {
+it('stored messages reach the webhook through outbox rows only when the project has a webhook URL (the simulator’s only when it asks for test conversations)', async () => {
   const bot = await h.bot(countingBot);
   const queueWebhooks = vi.fn(async () => {});
   const deps = { ...h.deps, queueWebhooks };
@@ -77,9 +77,18 @@ it('stored messages reach the webhook through outbox rows only when the project 
   // The simulator's messages are delivered as they are stored: no outbox row at all.
   expect(await h.tdb.prisma.outbox.count({ where: { projectId: bot.projectId } })).toBe(0);
 
+  // A webhook, but test conversations not asked for (the default): the simulator's still go nowhere.
   await h.tdb.prisma.project.update({
     where: { id: bot.projectId },
     data: { webhookUrl: 'https://hooks.example.com/in' },
+  });
+  await handleEvent(deps, bot.projectId, { ref }, { type: 'message', text: 'one more' });
+  expect(queueWebhooks).not.toHaveBeenCalled();
+  expect(await h.tdb.prisma.outbox.count({ where: { projectId: bot.projectId } })).toBe(0);
+
+  await h.tdb.prisma.project.update({
+    where: { id: bot.projectId },
+    data: { webhookTestConversations: true },
   });
   const result = await handleEvent(deps, bot.projectId, { ref }, { type: 'message', text: 'two' });
   const stored = await h.tdb.prisma.message.findMany({
@@ -93,7 +102,7 @@ it('stored messages reach the webhook through outbox rows only when the project 
   });
   // With their client: its deliveries keep the rows' order, whichever worker holds them.
   expect(rows.map((r) => [r.kind, r.messageId, r.state, r.clientId])).toEqual(
-    stored.slice(2).map((m) => ['webhook', m.id, 'queued', result.clientId]),
+    stored.slice(4).map((m) => ['webhook', m.id, 'queued', result.clientId]),
   );
   expect(queueWebhooks).toHaveBeenCalledExactlyOnceWith(
     bot.projectId,

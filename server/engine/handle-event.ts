@@ -131,7 +131,8 @@ export async function handleEvent(
         deliveredWhenStored: channelFor(client.clientType).deliveredWhenStored ?? false,
         leaseToken: token,
         keepLease: turn.keepForNext(),
-        hasWebhook: state.project.hasWebhook,
+        // The simulator's test conversations reach the webhook only when the project asks for them.
+        hasWebhook: state.project.hasWebhook && (!simulated || state.project.webhookTestConversations),
         outboxId,
         alsoWrite,
         analyticsVersion: simulated || publishedVersion === 0 ? null : publishedVersion,

@@ -75,7 +75,10 @@ async function chattyBot(extra: { formula?: string } = {}, plan: Plan = 'busines
     },
     { plan },
   );
-  await bot.db.project.update({ where: { id: bot.projectId }, data: { webhookUrl: hookUrl } });
+  await bot.db.project.update({
+    where: { id: bot.projectId },
+    data: { webhookUrl: hookUrl, webhookTestConversations: true },
+  });
   return bot;
 }
 

@@ -164,6 +164,8 @@ export const projectSettingsInput = z.object({
     .max(MAX_ALLOWED_ORIGINS, `at most ${MAX_ALLOWED_ORIGINS} allowed origins; use * to allow every site`)
     .transform((origins) => [...new Set(origins)])
     .optional(),
+  /** Whether the simulator's test conversations are delivered to the webhook (docs/webhooks.md). */
+  webhookTestConversations: z.boolean().optional(),
   /** The handoff's pause timeout (docs/inbox.md), in minutes; 0: until an operator resumes. */
   botPauseMinutes: z
     .number()
@@ -193,6 +195,7 @@ export async function updateProjectSettings(
         plan: data.plan,
         timeZone: data.timeZone,
         webhookUrl: data.webhookUrl === undefined ? undefined : data.webhookUrl || null,
+        webhookTestConversations: data.webhookTestConversations,
         apiAllowedOrigins: data.apiAllowedOrigins,
         botPauseMinutes: data.botPauseMinutes,
       },

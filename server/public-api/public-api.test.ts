@@ -589,7 +589,10 @@ describe('the outbound webhook', () => {
     process.env.BLOCKBOT_HTTP_ALLOW_HOSTS = '127.0.0.1';
     const project = await db.project.update({
       where: { id: projectId },
-      data: { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+      data: {
+        webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        webhookTestConversations: true,
+      },
     });
     const { startWorkers } = await import('@/server/jobs/jobs');
     const { jobDefinitions } = await import('@/server/jobs/registry');

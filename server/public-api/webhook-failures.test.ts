@@ -43,7 +43,11 @@ async function projectWithKey(webhookUrl?: string) {
     blocks: [{ id: 1, kind: 'start', text: 'pong', trigger: { alternatives: 'ping' } }],
     arrows: [],
   });
-  if (webhookUrl) await db.project.update({ where: { id: project.id }, data: { webhookUrl } });
+  if (webhookUrl)
+    await db.project.update({
+      where: { id: project.id },
+      data: { webhookUrl, webhookTestConversations: true },
+    });
   return { project, key: (await createApiKey(db, project.id, { name: 'k' })).key };
 }
 

@@ -69,7 +69,7 @@ it("carries bot-semantics §7's fields, and client.custom_answer once a block re
   });
   const { webhookSecret } = await db.project.update({
     where: { id: project.id },
-    data: { webhookUrl: receiver.url },
+    data: { webhookUrl: receiver.url, webhookTestConversations: true },
   });
   const key = (await createApiKey(db, project.id, { name: 'main' })).key;
   const call = async (action: string, params: Record<string, unknown>) => {
@@ -138,7 +138,7 @@ it("delivers each red and yellow block's submission, signed under its own webhoo
   });
   const { webhookSecret } = await db.project.update({
     where: { id: project.id },
-    data: { webhookUrl: receiver.url },
+    data: { webhookUrl: receiver.url, webhookTestConversations: true },
   });
   const key = (await createApiKey(db, project.id, { name: 'main' })).key;
   const call = (action: string, params: Record<string, unknown>) =>

@@ -41,7 +41,7 @@ export const release = new PreparedStatement(
  */
 export const stateColumns = (ids: { project: string; client: string; deal: string; variablesDeal: string }) =>
   `p.plan::text AS plan, p."timeZone", p."schemaRevision", p."publishedVersion",
-   p."webhookUrl" IS NOT NULL AS "hasWebhook",
+   p."webhookUrl" IS NOT NULL AS "hasWebhook", p."webhookTestConversations",
    ${ids.deal} AS "dealId", ${scopedVariablesColumns(ids.variablesDeal, ids.client, ids.project)}`;
 
 /** The columns of `stateColumns`, typed. */
@@ -51,6 +51,8 @@ export const stateRow = scopedVariablesRow.extend({
   schemaRevision: column.int,
   publishedVersion: column.int,
   hasWebhook: column.bool,
+  /** Whether the simulator's conversations go to the webhook too. */
+  webhookTestConversations: column.bool,
   /** Null when the client has no open deal yet. */
   dealId: column.int.nullable(),
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "Project" ADD COLUMN "webhookTestConversations" BOOLEAN NOT NULL DEFAULT false;
