@@ -217,8 +217,8 @@ export function ProjectSettings({ projectId }: { projectId: number }) {
             <span>
               Also send test conversations
               <span className="block text-xs text-slate-500">
-                The simulator’s messages, marked with the group “simulator”. Off: only real clients’
-                messages reach the webhook.
+                The simulator’s messages, marked with the group “simulator”. Off: only real clients’ messages
+                reach the webhook.
               </span>
             </span>
           </label>
