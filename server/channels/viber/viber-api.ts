@@ -58,7 +58,13 @@ export function viberApi(token: string): ViberApi {
         });
       } catch (error) {
         if (!(error instanceof SafeHttpError)) throw error;
-        return { ok: false, reason: 'unavailable', description: `Viber did not answer: ${error.message}` };
+        // Only a call that may work later is held: a refused address or URL never will.
+        const later = error.code === 'timeout' || error.code === 'network' || error.code === 'dns';
+        return {
+          ok: false,
+          reason: later ? 'unavailable' : 'refused',
+          description: `Viber did not answer: ${error.message}`,
+        };
       }
       if (res.status >= 500 || res.status === 429)
         return { ok: false, reason: 'unavailable', description: `Viber answered HTTP ${res.status}` };
