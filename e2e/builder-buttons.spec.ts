@@ -159,4 +159,15 @@ test('Add button adds an empty row at the end, not an error, and nothing above i
   await panel.getByRole('button', { name: 'Add button' }).click();
   await expect(panel.getByLabel('Button 2 text')).toBeFocused();
   await expect(panel.getByLabel('Button 1 text')).toHaveValue('Help me');
+
+  // Add button again while that row is still empty: no third row; it says why and goes back there.
+  await panel.getByLabel('Button 1 text').focus();
+  await panel.getByRole('button', { name: 'Add button' }).click();
+  await expect(panel.getByRole('status')).toHaveText(
+    'Button 2 is still empty: type its text before adding another.',
+  );
+  await expect(panel.getByLabel('Button 2 text')).toBeFocused();
+  await expect(panel.getByLabel('Button 3 text')).toHaveCount(0);
+  await panel.getByLabel('Button 2 text').fill('Later');
+  await expect(panel.getByRole('status')).toHaveCount(0);
 });

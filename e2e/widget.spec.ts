@@ -80,6 +80,7 @@ const BOT = {
       text: 'Bold <b>text</b> <img src=x onerror="window.__xss=1">',
       trigger: { alternatives: 'html' },
     },
+    { id: 4, kind: 'not_state_condition', text: 'We open at 9', trigger: { alternatives: 'hours' } },
   ],
   arrows: [],
 };
@@ -162,6 +163,11 @@ test('a visitor talks to the bot through the widget on another site, and comes b
   );
   await expect(log.getByRole('link', { name: 'Our site' })).toHaveAttribute('target', '_blank');
   await shot(visitor, 'widget-open');
+  // An answer from a block the visitor is not in leaves the welcome's reply buttons usable.
+  await panel.getByLabel('Your message').fill('hours');
+  await visitor.keyboard.press('Enter');
+  await expect(log).toContainText('We open at 9');
+  await expect(panel.getByRole('button', { name: 'No', exact: true })).toBeVisible();
   await panel.getByRole('button', { name: 'Yes' }).click();
   await expect(log).toContainText('You said yes');
   await expect(panel.getByRole('button', { name: 'Yes' })).toHaveCount(0);

@@ -192,7 +192,9 @@ export function createPanel(config: WidgetPublicConfig, on: PanelEvents) {
       append(messageView(message, press));
       // The bot's message replaces the draft it was written as.
       if (message.from === 'bot') typing.textContent = '…';
-      replies.replaceChildren(...(message.replies.length ? [buttonRows(message.replies, press)] : []));
+      // As a messenger's keyboard: the visitor's own message and answers from other blocks leave it.
+      if (message.replies.length) replies.replaceChildren(buttonRows(message.replies, press));
+      else if (message.from === 'bot' && !message.keepsReplies) replies.replaceChildren();
       if (live && message.from === 'bot' && !isOpen()) dot.hidden = false;
     },
     /**

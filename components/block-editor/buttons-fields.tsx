@@ -65,8 +65,12 @@ export function ButtonsFields({
   // text, so an untouched one is neither saved nor counted as an error. It is the last row.
   const [fresh, setFresh] = useState<BotButton | null>(null);
   const shown = fresh ? [...list, fresh] : list;
+  // Add button while the last row is still empty adds nothing: it says so and goes to that row.
+  const [emptyNote, setEmptyNote] = useState<string | null>(null);
+  const lastEmpty = shown.length && !shown[shown.length - 1].text ? shown.length - 1 : null;
   const keyOf = (i: number) => (i < list.length ? rows.keys[i] : rows.next);
   const setButton = (i: number, patch: Partial<BotButton>) => {
+    setEmptyNote(null);
     if (fresh && i === list.length) {
       const next = { ...fresh, ...patch };
       if (!next.text) return setFresh(next);
@@ -127,6 +131,7 @@ export function ButtonsFields({
                 arrows?.own[i]?.length ? `Remove button ${i + 1} and its arrow` : `Remove button ${i + 1}`
               }
               onClick={() => {
+                setEmptyNote(null);
                 if (i === list.length) return setFresh(null);
                 rows.remove(i);
                 emit(
@@ -188,12 +193,20 @@ export function ButtonsFields({
         size="sm"
         variant="ghost"
         onClick={() => {
-          if (!fresh) setFresh({ type: 'reply', text: '' });
-          requestAnimationFrame(() => document.getElementById(id(list.length, 'text'))?.focus());
+          const target = lastEmpty ?? list.length;
+          if (lastEmpty !== null) {
+            setEmptyNote(`Button ${lastEmpty + 1} is still empty: type its text before adding another.`);
+          } else setFresh({ type: 'reply', text: '' });
+          requestAnimationFrame(() => document.getElementById(id(target, 'text'))?.focus());
         }}
       >
         <Plus className="size-3.5" aria-hidden /> Add button
       </Button>
+      {emptyNote ? (
+        <p role="status" className="text-xs text-amber-700">
+          {emptyNote}
+        </p>
+      ) : null}
       <ArrowButtonRows idPrefix={idPrefix} />
       <CheckboxField
         id={`${idPrefix}-hint-variant`}

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { ButtonsNow } from '@/components/conversation/buttons-now';
 import { MessageList } from '@/components/conversation/message-list';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
@@ -202,6 +203,7 @@ export function ConversationPane({
           </p>
         ) : null}
         <MessageList messages={messages} clientName={client.displayName} />
+        <ButtonsNow messages={messages} currentBlockId={client.currentBlockId} />
         <div ref={bottom} />
       </div>
       <form onSubmit={send} className="space-y-2 border-t border-slate-200 bg-white p-3">

@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import { useScrollToNewest } from '@/components/ui/use-scroll-to-newest';
+import { messageWithCurrentButtons } from '@/lib/current-buttons';
 import type { Attachment, Buttons } from '@/lib/schema';
 import { SIMULATOR_EDITIONS, type SimulatorEdition } from '@/lib/simulator/editions';
 import { SimulatorLogEntry } from './simulator-log-entry';
@@ -74,7 +75,8 @@ export function SimulatorPanel({
   }
 
   const sent = (data?.transcript ?? []).flatMap((m) => (m.direction === 'out' ? [m] : []));
-  const lastOut = sent.at(-1);
+  // The state's buttons stay under a not-a-state block's answer, as a messenger's keyboard does.
+  const buttonsNow = messageWithCurrentButtons(sent, currentBlockId, (m) => buttonList(m.buttons).length > 0);
   const press = (text: string) => send.mutate({ projectId, text, edition });
   /** A sent message's content, as the messengers' renderers take it. */
   const contentOf = (m: (typeof sent)[number]): PreviewContent => ({
@@ -205,9 +207,9 @@ export function SimulatorPanel({
           ))}
         </ol>
       </div>
-      {!preview && lastOut && buttonList(lastOut.buttons).length ? (
-        <div className="flex flex-wrap gap-1 border-t border-slate-100 px-3 py-2">
-          {buttonList(lastOut.buttons).map((b) => (
+      {!preview && buttonsNow ? (
+        <div className="flex flex-wrap gap-1 border-t border-slate-100 px-3 py-2" data-testid="sim-buttons">
+          {buttonList(buttonsNow.buttons).map((b) => (
             <Button key={b.text} variant="secondary" size="sm" onClick={() => press(b.text)}>
               {b.text}
             </Button>

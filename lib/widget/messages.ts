@@ -1,3 +1,4 @@
+import { keepsButtons } from '@/lib/current-buttons';
 import type { Attachment, Button, Buttons } from '@/lib/schema';
 
 /**
@@ -16,8 +17,13 @@ export interface WidgetMessage {
   from: 'visitor' | 'bot';
   text: string;
   attachments: Attachment[];
-  /** Reply buttons, shown under the dialog until the next message. */
+  /** Reply buttons, shown under the dialog until a later message brings others or takes them away. */
   replies: WidgetButton[][];
+  /**
+   * A bot message without reply buttons that leaves those shown (lib/current-buttons.ts): it came
+   * from a block the visitor is not in, such as a not-a-state block's answer or an operator.
+   */
+  keepsReplies: boolean;
   /** Inline and link buttons, attached to the message. */
   inline: WidgetButton[][];
   at: string;
@@ -30,6 +36,9 @@ export interface StoredDialogMessage {
   attachments: unknown;
   buttons: unknown;
   createdAt: Date;
+  blockId: number | null;
+  /** The client's block now. */
+  currentBlockId: number | null;
 }
 
 /** Rows by `line`, each ordered by `index_in_line`; buttons with no line each get their own row. */
@@ -77,6 +86,7 @@ export function toWidgetMessage(row: StoredDialogMessage): WidgetMessage {
     }),
     replies: rows(buttons.filter((b) => b.type !== 'inline' && !b.url)),
     inline: rows(buttons.filter((b) => b.type === 'inline' || b.url)),
+    keepsReplies: row.direction === 'out' && keepsButtons(row.blockId, row.currentBlockId),
     at: row.createdAt.toISOString(),
   };
 }

@@ -133,6 +133,7 @@ export async function getConversation(
       botPausedAt: true,
       botPausedUntil: true,
       waitingSince: true,
+      currentBlockId: true,
       assignedMember: { select: { id: true, name: true, email: true } },
     },
   });
@@ -156,6 +157,8 @@ export async function getConversation(
       pausedUntil: paused ? client.botPausedUntil : null,
       waitingSince: client.waitingSince,
       waiting,
+      /** The buttons the client can press now follow from it (lib/current-buttons.ts). */
+      currentBlockId: client.currentBlockId,
     },
     messages,
     hasOlder: olderCursor !== null,

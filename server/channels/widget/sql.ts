@@ -36,14 +36,17 @@ const dialogRow = z.object({
   attachments: column.json(z.unknown()),
   buttons: column.json(z.unknown()).nullable(),
   createdAt: column.timestamp,
+  blockId: column.int.nullable(),
+  currentBlockId: column.int.nullable(),
 });
 
+// With the client's block now: the widget keeps a state's reply buttons under other blocks' answers.
 const DIALOG_COLUMNS = `m.id::text AS id, m.direction::text AS direction, m.text, m.attachments,
-  m.buttons, m."createdAt"`;
+  m.buttons, m."createdAt", m."blockId", c."currentBlockId"`;
 
 /** The dialog's messages after $after, oldest first (what a live stream sends on). */
 export const dialogAfter = new PreparedStatement(
-  `SELECT ${DIALOG_COLUMNS} FROM "Message" m
+  `SELECT ${DIALOG_COLUMNS} FROM "Message" m JOIN "Client" c ON c.id = m."clientId"
    WHERE m."projectId" = $projectId::int AND m."clientId" = $clientId::int AND m.id > $after::bigint
    ORDER BY m.id LIMIT $limit::int`,
   dialogRow,
@@ -51,7 +54,7 @@ export const dialogAfter = new PreparedStatement(
 
 /** The dialog's messages before $before, newest first (the history, paged back by id). */
 export const dialogBefore = new PreparedStatement(
-  `SELECT ${DIALOG_COLUMNS} FROM "Message" m
+  `SELECT ${DIALOG_COLUMNS} FROM "Message" m JOIN "Client" c ON c.id = m."clientId"
    WHERE m."projectId" = $projectId::int AND m."clientId" = $clientId::int AND m.id < $before::bigint
    ORDER BY m.id DESC LIMIT $limit::int`,
   dialogRow,

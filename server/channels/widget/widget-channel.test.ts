@@ -67,6 +67,7 @@ beforeAll(async () => {
       },
       { id: 2, kind: 'start', text: 'You said yes', trigger: { alternatives: 'Yes' } },
       { id: 3, kind: 'start', text: 'The menu', trigger: { alternatives: 'menu' } },
+      { id: 4, kind: 'not_state_condition', text: 'We open at 9', trigger: { alternatives: 'hours' } },
     ],
     arrows: [],
   });
@@ -217,6 +218,19 @@ describe('a dialog', () => {
     await call('messages', { token, body: { text: 'menu' } });
     const after = await messagesOf(token, welcome.id);
     expect(after.map((m) => m.text)).toEqual(['menu', 'The menu']);
+  });
+
+  it('keeps the reply buttons under an answer from a block the visitor is not in, until a block of theirs has none', async () => {
+    const { token } = await openDialog();
+    await call('messages', { token, body: { text: 'hello' } });
+    await call('messages', { token, body: { text: 'hours' } });
+    const [, welcome, , hours] = await messagesOf(token);
+    expect(welcome).toMatchObject({ text: 'Welcome', keepsReplies: false });
+    // The not-a-state answer leaves the visitor in the welcome block: its Yes and No stay.
+    expect(hours).toMatchObject({ text: 'We open at 9', replies: [], keepsReplies: true });
+    await call('messages', { token, body: { text: 'Yes' } });
+    const yes = (await messagesOf(token, hours.id)).at(-1);
+    expect(yes).toMatchObject({ text: 'You said yes', replies: [], keepsReplies: false });
   });
 
   it('takes half an emoji (a lone surrogate, which JSON lets a page send) with U+FFFD in its place', async () => {
