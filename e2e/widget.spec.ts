@@ -452,6 +452,23 @@ test('a visitor sends an image through the attach button; the bot and the operat
   await expect(conversation).not.toContainText(String(recipient));
   await conversation.click();
   await expect(page.getByRole('heading', { level: 2, name: visitorName })).toBeVisible();
+
+  // The operator says how clients see them; their reply carries that name and photo in the widget.
+  await page.getByRole('button', { name: 'Change' }).click();
+  const profile = page.getByRole('form', { name: 'How clients see you' });
+  await profile.getByLabel("Your name in clients' chats").fill('Ann from support');
+  await profile.getByLabel('Photo address (optional)').fill('ftp://files.example/ann.png');
+  await profile.getByRole('button', { name: 'Save' }).click();
+  await expect(profile.getByRole('alert')).toContainText('The photo must be an http(s) address');
+  await profile.getByLabel('Photo address (optional)').fill(`${SITE}/ann.png`);
+  await profile.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('chat-profile')).toHaveText('Clients see you as Ann from support');
+  await page.getByLabel('Reply').fill('Hello, I am a person');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const signed = panel.locator('.msg.bot', { hasText: 'Hello, I am a person' });
+  await expect(signed.locator('.who')).toHaveText('Ann from support');
+  await expect(signed.locator('.who img')).toHaveAttribute('src', `${SITE}/ann.png`);
+  await shot(visitor, 'widget-operator-reply');
 });
 
 test("a visitor watches an AI answer being written in the typing bubble, then gets it as the bot's message", async ({

@@ -4,10 +4,19 @@ import { h } from './dom';
 /** One message of the dialog as elements; `press` sends a button's text. */
 export function messageView(message: WidgetMessage, press: (text: string) => void): HTMLElement {
   const el = h('div', { class: `msg ${message.from}`, 'data-id': message.id });
+  // An operator's reply says who wrote it: the visitor is talking to a person now.
+  if (message.operator) el.append(operatorView(message.operator));
   if (message.text) el.append(message.text);
   for (const a of message.attachments) el.append(attachmentView(a.type, a.url));
   if (message.inline.length) el.append(buttonRows(message.inline, press));
   return el;
+}
+
+function operatorView(operator: { name: string; avatar?: string }): HTMLElement {
+  const who = h('span', { class: 'who' });
+  if (operator.avatar) who.append(h('img', { class: 'ava', src: operator.avatar, alt: '' }));
+  who.append(operator.name);
+  return who;
 }
 
 function attachmentView(type: string, url: string): HTMLElement {

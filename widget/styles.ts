@@ -29,6 +29,8 @@ button:focus-visible,a:focus-visible,textarea:focus-visible{outline:2px solid va
 .bot{align-self:flex-start;background:var(--bot)}
 .visitor{align-self:flex-end;background:var(--accent);color:var(--on-accent)}
 .pending{opacity:.6}
+.who{display:flex;align-items:center;gap:6px;font-size:12px;font-weight:600;color:var(--muted);margin-bottom:2px}
+.ava{width:20px;height:20px;border-radius:50%;object-fit:cover}
 .greeting{color:var(--muted);text-align:center;font-size:13px;padding:4px 8px}
 .att{display:block;margin-top:6px}
 .att img,.att video{display:block;max-width:100%;max-height:240px;border-radius:8px}

@@ -8,6 +8,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import type { HistoryMessage } from '@/lib/history-message';
+import { ChatProfileForm } from './chat-profile-form';
 import { ConversationPane } from './conversation-pane';
 import { useInboxStream } from './use-inbox-stream';
 
@@ -181,6 +182,7 @@ export function InboxScreen({ projectId }: { projectId: number }) {
             </div>
           ) : null}
         </div>
+        <ChatProfileForm projectId={projectId} />
       </section>
       <section
         aria-label="Conversation"

@@ -26,6 +26,8 @@ export interface WidgetMessage {
   keepsReplies: boolean;
   /** Inline and link buttons, attached to the message. */
   inline: WidgetButton[][];
+  /** An operator's reply: who wrote it, as the visitor sees them (the name, a photo where set). */
+  operator?: { name: string; avatar?: string };
   at: string;
 }
 
@@ -39,6 +41,9 @@ export interface StoredDialogMessage {
   blockId: number | null;
   /** The client's block now. */
   currentBlockId: number | null;
+  /** An operator's reply's sender (their name, never their e-mail); null for anything else. */
+  operatorName: string | null;
+  operatorAvatar: string | null;
 }
 
 /** Rows by `line`, each ordered by `index_in_line`; buttons with no line each get their own row. */
@@ -72,6 +77,11 @@ export function safeUrl(url: string | undefined): string | undefined {
   }
 }
 
+function operatorOf(name: string, avatar: string | null): { name: string; avatar?: string } {
+  const url = safeUrl(avatar ?? undefined);
+  return url ? { name, avatar: url } : { name };
+}
+
 export function toWidgetMessage(row: StoredDialogMessage): WidgetMessage {
   const stored = row.buttons as Buttons | null;
   const buttons = listOf<Button>(Array.isArray(stored) ? stored : stored?.buttons);
@@ -87,6 +97,7 @@ export function toWidgetMessage(row: StoredDialogMessage): WidgetMessage {
     replies: rows(buttons.filter((b) => b.type !== 'inline' && !b.url)),
     inline: rows(buttons.filter((b) => b.type === 'inline' || b.url)),
     keepsReplies: row.direction === 'out' && keepsButtons(row.blockId, row.currentBlockId),
+    ...(row.operatorName === null ? {} : { operator: operatorOf(row.operatorName, row.operatorAvatar) }),
     at: row.createdAt.toISOString(),
   };
 }

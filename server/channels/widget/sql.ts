@@ -38,15 +38,23 @@ const dialogRow = z.object({
   createdAt: column.timestamp,
   blockId: column.int.nullable(),
   currentBlockId: column.int.nullable(),
+  operatorName: column.text.nullable(),
+  operatorAvatar: column.text.nullable(),
 });
 
-// With the client's block now: the widget keeps a state's reply buttons under other blocks' answers.
+// With the client's block now (the widget keeps a state's reply buttons under other blocks'
+// answers) and an operator's reply's name and avatar (null: not an operator's).
 const DIALOG_COLUMNS = `m.id::text AS id, m.direction::text AS direction, m.text, m.attachments,
-  m.buttons, m."createdAt", m."blockId", c."currentBlockId"`;
+  m.buttons, m."createdAt", m."blockId", c."currentBlockId",
+  CASE WHEN pm.id IS NOT NULL THEN COALESCE(NULLIF(pm.name, ''), NULLIF(u.name, ''), 'Operator') END AS "operatorName",
+  NULLIF(pm."avatarUrl", '') AS "operatorAvatar"`;
+const DIALOG_FROM = `"Message" m JOIN "Client" c ON c.id = m."clientId"
+   LEFT JOIN "ProjectMember" pm ON pm.id = m."senderMemberId"
+   LEFT JOIN "user" u ON u.id = pm."userId"`;
 
 /** The dialog's messages after $after, oldest first (what a live stream sends on). */
 export const dialogAfter = new PreparedStatement(
-  `SELECT ${DIALOG_COLUMNS} FROM "Message" m JOIN "Client" c ON c.id = m."clientId"
+  `SELECT ${DIALOG_COLUMNS} FROM ${DIALOG_FROM}
    WHERE m."projectId" = $projectId::int AND m."clientId" = $clientId::int AND m.id > $after::bigint
    ORDER BY m.id LIMIT $limit::int`,
   dialogRow,
@@ -54,7 +62,7 @@ export const dialogAfter = new PreparedStatement(
 
 /** The dialog's messages before $before, newest first (the history, paged back by id). */
 export const dialogBefore = new PreparedStatement(
-  `SELECT ${DIALOG_COLUMNS} FROM "Message" m JOIN "Client" c ON c.id = m."clientId"
+  `SELECT ${DIALOG_COLUMNS} FROM ${DIALOG_FROM}
    WHERE m."projectId" = $projectId::int AND m."clientId" = $clientId::int AND m.id < $before::bigint
    ORDER BY m.id DESC LIMIT $limit::int`,
   dialogRow,

@@ -457,7 +457,28 @@ describe('the live stream', () => {
     );
     expect(reply).toMatchObject({ delivered: true, error: null });
     await live.until(() => live.messages().length === 1, 'the operator’s answer');
-    expect(live.messages()[0]).toMatchObject({ from: 'bot', text: 'An operator here' });
+    // Signed with the operator's name (never their e-mail), with their photo where they have one.
+    expect(live.messages()[0]).toMatchObject({
+      from: 'bot',
+      text: 'An operator here',
+      operator: { name: member.name || 'w' },
+    });
+    expect(live.messages()[0].operator?.avatar).toBeUndefined();
+    await owner.team.setChatProfile({
+      projectId,
+      name: 'Ann from support',
+      avatarUrl: 'https://cdn.example/w.png',
+    });
+    const history = await messagesOf(token);
+    expect(history.at(-1)?.operator).toEqual({
+      name: 'Ann from support',
+      avatar: 'https://cdn.example/w.png',
+    });
+    // A photo that is not an http(s) address is refused, naming the field.
+    await expect(
+      owner.team.setChatProfile({ projectId, name: 'Ann', avatarUrl: 'javascript:alert(1)' }),
+    ).rejects.toThrow(/The photo must be an http\(s\) address/);
+    expect(history.filter((m) => m.operator)).toHaveLength(1);
     await expect(channelFor(5).call(projectId, 'tg_set_my_commands', {}, { db })).rejects.toThrow(
       /not a function of the chat widget/,
     );

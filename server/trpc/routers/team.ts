@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEMBER_ROLES } from '@/lib/team/member-rules';
+import { chatProfile, chatProfileInput, setChatProfile } from '@/server/projects/chat-profile';
 import { acceptInvite, describeInvite } from '@/server/projects/invites';
 import {
   changeMemberRole,
@@ -10,7 +11,13 @@ import {
   removeMember,
   setMemberActive,
 } from '@/server/projects/team';
-import { createTRPCRouter, projectManagerProcedure, protectedProcedure, publicProcedure } from '../init';
+import {
+  createTRPCRouter,
+  projectManagerProcedure,
+  projectProcedure,
+  protectedProcedure,
+  publicProcedure,
+} from '../init';
 
 const memberInput = z.object({ memberId: z.number().int().positive() });
 const tokenInput = z.object({ token: z.string().max(200) });
@@ -46,6 +53,12 @@ export const teamRouter = createTRPCRouter({
   remove: projectManagerProcedure
     .input(memberInput)
     .mutation(({ ctx, input }) => removeMember(ctx.db, ctx.projectId, actorOf(ctx), input.memberId)),
+
+  /** The caller's own name and photo in clients' chats: every member sets theirs, operators too. */
+  chatProfile: projectProcedure.query(({ ctx }) => chatProfile(ctx.db, ctx.member.id)),
+  setChatProfile: projectProcedure
+    .input(chatProfileInput)
+    .mutation(({ ctx, input }) => setChatProfile(ctx.db, ctx.member.id, input)),
 
   /** The invite page, before signing in: what the link is for, or why it no longer works. */
   describeInvite: publicProcedure

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ProjectMember" ADD COLUMN     "avatarUrl" TEXT NOT NULL DEFAULT '';
