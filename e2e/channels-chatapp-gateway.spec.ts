@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { type FakeWaha, startFakeWaha } from '../server/channels/chatapp/testing/fake-waha';
-import { signUp } from './helpers';
+import { setUpChannel, signUp } from './helpers';
 
 // The gateway's address is typed into the form; 127.0.0.1 is allowed in the browser tests' app.
 let waha: FakeWaha;
@@ -15,6 +15,7 @@ test('a number paired through a session gateway: QR code on the Channels screen,
 }) => {
   await signUp(page, `gateway-${Date.now()}@example.com`);
   await page.getByRole('link', { name: 'Channels' }).click();
+  await setUpChannel(page, 'Chat-app messenger');
   await page.getByRole('tab', { name: 'Session gateway (QR code)' }).click();
   const form = page.getByRole('form', { name: 'Connect a session gateway' });
   await form.getByLabel('Gateway address').fill(waha.url);

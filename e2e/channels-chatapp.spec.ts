@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { type FakeCloudApi, startFakeCloudApi } from '../server/channels/chatapp/testing/fake-cloud-api';
-import { signUp } from './helpers';
+import { setUpChannel, signUp } from './helpers';
 
 // The app's Cloud API client points at this port (playwright.config.ts: BLOCKBOT_CHATAPP_API_ROOT).
 const fakePort = Number(process.env.E2E_PORT ?? 3100) + 2;
@@ -20,6 +20,7 @@ test('a chat-app number connected on the Channels screen gets its webhook and an
     verifiedName: 'E2E Pizza',
   });
   await page.getByRole('link', { name: 'Channels' }).click();
+  await setUpChannel(page, 'Chat-app messenger');
   await expect(page.getByTestId('chatapp-empty')).toBeVisible();
   const form = page.getByRole('form', { name: 'Connect a chat-app number' });
   await form.getByLabel('Phone number ID').fill(number.phoneNumberId);

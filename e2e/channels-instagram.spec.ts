@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { type FakeInstagram, startFakeInstagram } from '../server/channels/social/testing/fake-instagram';
-import { signUp } from './helpers';
+import { setUpChannel, signUp } from './helpers';
 
 // The app's Graph API client for Instagram points at this port (playwright.config.ts: BLOCKBOT_SOCIAL_API_ROOT).
 const fakePort = Number(process.env.E2E_PORT ?? 3100) + 3;
@@ -20,6 +20,7 @@ test('an Instagram account connected on the Channels screen gets its webhook and
     name: 'E2E Pizza',
   });
   await page.getByRole('link', { name: 'Channels' }).click();
+  await setUpChannel(page, 'Instagram Direct');
   await expect(page.getByTestId('social-empty')).toBeVisible();
   const form = page.getByRole('form', { name: 'Connect an Instagram account' });
   await form.getByLabel('Instagram account ID').fill(account.accountId);

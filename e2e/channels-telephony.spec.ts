@@ -1,6 +1,6 @@
 import { expect, type Locator, test } from '@playwright/test';
 import { type FakeJambonz, startFakeJambonz } from '../server/channels/telephony/testing/fake-jambonz';
-import { signUp } from './helpers';
+import { setUpChannel, signUp } from './helpers';
 
 let fake: FakeJambonz;
 
@@ -21,6 +21,7 @@ async function fillGateway(form: Locator, caller: string) {
 test('a jambonz gateway connected on the Channels screen answers a call with the bot', async ({ page }) => {
   await signUp(page, `telephony-${Date.now()}@example.com`);
   await page.getByRole('link', { name: 'Channels' }).click();
+  await setUpChannel(page, 'Voice calls (telephony)');
   await expect(page.getByTestId('telephony-empty')).toBeVisible();
   const form = page.getByRole('form', { name: 'Connect a jambonz gateway' });
   await fillGateway(form, `+1 555 ${String(Date.now()).slice(-7)}`);
@@ -56,6 +57,7 @@ test('a connected caller number shows its webhooks at any time and changes its v
 }) => {
   await signUp(page, `telephony-voice-${Date.now()}@example.com`);
   await page.getByRole('link', { name: 'Channels' }).click();
+  await setUpChannel(page, 'Voice calls (telephony)');
   const connect = page.getByRole('form', { name: 'Connect a jambonz gateway' });
   const caller = `+1 556 ${String(Date.now()).slice(-7)}`;
   const digits = caller.replace(/\D/g, '');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUp } from './helpers';
+import { setUpChannel, signUp } from './helpers';
 
 // The app under test runs at http://127.0.0.1 (playwright.config.ts: BLOCKBOT_BASE_URL), an
 // address the tg messenger's servers cannot call: the Channels tab says so (issue 30 item 10).
@@ -8,6 +8,7 @@ test('the Channels tab says a webhook cannot reach a server without a public htt
 }) => {
   await signUp(page, `webhook-hint-${Date.now()}@example.com`);
   await page.getByRole('link', { name: 'Channels' }).click();
+  await setUpChannel(page, 'tg messenger');
   const webhook = page.getByRole('radio', { name: /^Webhook/ });
   await expect(webhook).toBeChecked();
   const hint = page.getByTestId('tg-webhook-hint');

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { type FakeBotApi, startFakeBotApi } from '../server/channels/tg/testing/fake-bot-api';
-import { signUp } from './helpers';
+import { setUpChannel, signUp } from './helpers';
 
 // The app's tg client points at this port (playwright.config.ts: BLOCKBOT_TG_API_ROOT).
 const fakePort = Number(process.env.E2E_PORT ?? 3100) + 1;
@@ -15,6 +15,14 @@ test('a tg bot connected on the Channels screen receives a message and answers i
   await signUp(page, `channels-${Date.now()}@example.com`);
   const bot = fake.addBot({ username: `e2e${Date.now()}_bot`, firstName: 'E2E shop' });
   await page.getByRole('link', { name: 'Channels' }).click();
+  // Nothing connected: the chat widget first (it needs no outside account), every messenger one line.
+  await expect(page.locator('[data-testid^="channel-kind-"]').first()).toHaveAttribute(
+    'data-testid',
+    'channel-kind-widget',
+  );
+  await expect(page.getByTestId('channel-kind-tg')).toContainText('Not connected');
+  await expect(page.getByRole('form', { name: 'Connect a tg bot' })).toHaveCount(0);
+  await setUpChannel(page, 'tg messenger');
   await expect(page.getByTestId('channels-empty')).toContainText('BotFather');
   await expect(page.getByTestId('channels-reach')).toContainText('it talks only in the builder’s simulator');
 

@@ -12,6 +12,10 @@ export async function signUp(page: Page, email: string) {
   await expect(page).toHaveURL(/\/projects\/\d+$/);
 }
 
+/** Unfolds a channel kind on the Channels tab: a kind with nothing connected is one line until asked. */
+export const setUpChannel = (page: Page, label: string) =>
+  page.getByRole('button', { name: `Set up ${label}` }).click();
+
 /** The canvas's autosave indicator reads "Saved". */
 export const saved = (page: Page) => expect(page.getByTestId('save-state')).toHaveText('Saved');
 

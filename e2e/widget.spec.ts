@@ -126,7 +126,7 @@ test('a visitor talks to the bot through the widget on another site, and comes b
   await expect(row).not.toContainText('The widget works on no site yet');
   // With no tg bot, the widget on a site is how clients reach the bot: not "only the simulator".
   await expect(reach).toHaveText('Clients reach the bot through 1 chat widget on your website.');
-  await expect(page.getByTestId('channels-empty')).toContainText('No tg bot is connected.');
+  await expect(page.getByTestId('channel-kind-tg')).toContainText('Not connected');
   snippet = (await row.getByTestId('widget-snippet').textContent()) ?? '';
   expect(snippet).toMatch(
     new RegExp(

@@ -1,17 +1,22 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import { channelReach } from '@/lib/channel-reach';
+import { descriptorOfKind } from '@/lib/channels/descriptors';
+import { orderChannelKinds } from '@/lib/channels/section-order';
 import { CHANNEL_SECTIONS } from './sections';
 
 /**
  * The project's Channels tab: where clients reach the bot, and each kind's section
  * (`CHANNEL_SECTIONS`): connect, see what each channel receives, change it, disconnect it.
  * `webhookProblems`: by kind, why its messenger cannot call this server's webhooks (the server
- * checks its BLOCKBOT_BASE_URL, each module words it), shown on the kind's section.
+ * checks its BLOCKBOT_BASE_URL, each module words it), shown on the kind's section. Connected
+ * kinds come first, then the widget; a kind with nothing connected is one line until asked.
  */
 export function Channels({
   projectId,
@@ -30,6 +35,12 @@ export function Channels({
   const disconnect = useMutation(trpc.channels.disconnect.mutationOptions({ onSuccess: invalidate }));
   const canManage = project.data ? project.data.role !== 'operator' : false;
   const reach = channels.data ? channelReach(channels.data) : null;
+  // Kinds the member unfolded: they stay in place (and open) once connected or emptied.
+  const [unfolded, setUnfolded] = useState<ReadonlySet<string>>(new Set());
+  const sections = orderChannelKinds(
+    Object.keys(CHANNEL_SECTIONS),
+    new Set(channels.data?.map((c) => c.kind)),
+  );
 
   /** Disconnects a channel (or deletes a widget) once the manager confirms `question`. */
   const removeButton = (label: string, question: string, channelId: number) =>
@@ -69,17 +80,52 @@ export function Channels({
       {/* Whichever kind was disconnected, what went wrong shows here. */}
       {disconnect.error ? <Alert tone="error">{disconnect.error.message}</Alert> : null}
       {disconnect.data?.warning ? <Alert tone="info">{disconnect.data.warning}</Alert> : null}
-      {Object.entries(CHANNEL_SECTIONS).map(([kind, Section]) => (
-        <Section
-          key={kind}
-          projectId={projectId}
-          canManage={canManage}
-          channels={channels.data?.filter((c) => c.kind === kind)}
-          onChanged={invalidate}
-          removeButton={removeButton}
-          webhookProblem={webhookProblems[kind] ?? null}
-        />
-      ))}
+      {channels.data
+        ? sections.map(({ kind, open }) => {
+            const Section = CHANNEL_SECTIONS[kind as keyof typeof CHANNEL_SECTIONS];
+            return open || unfolded.has(kind) ? (
+              <div key={kind} className="space-y-6" data-testid={`channel-kind-${kind}`}>
+                <Section
+                  projectId={projectId}
+                  canManage={canManage}
+                  channels={channels.data.filter((c) => c.kind === kind)}
+                  onChanged={invalidate}
+                  removeButton={removeButton}
+                  webhookProblem={webhookProblems[kind] ?? null}
+                />
+              </div>
+            ) : (
+              <FoldedKind
+                key={kind}
+                kind={kind}
+                onOpen={() => setUnfolded((set) => new Set(set).add(kind))}
+              />
+            );
+          })
+        : null}
     </main>
+  );
+}
+
+/** A kind with nothing connected, as one line: what it is, and a button that shows its form. */
+function FoldedKind({ kind, onOpen }: { kind: string; onOpen(): void }) {
+  const doc = descriptorOfKind(kind)?.doc;
+  const label = doc?.label ?? kind;
+  return (
+    <Card className="flex items-center gap-3 py-3" data-testid={`channel-kind-${kind}`}>
+      <div className="min-w-0 flex-1">
+        <h2 className="text-sm font-semibold text-slate-900">{label}</h2>
+        <p className="text-sm text-slate-500">Not connected{doc?.about ? ` · ${doc.about}` : ''}</p>
+      </div>
+      <Button
+        variant="secondary"
+        size="sm"
+        aria-expanded={false}
+        aria-label={`Set up ${label}`}
+        onClick={onOpen}
+      >
+        Set up
+      </Button>
+    </Card>
   );
 }
