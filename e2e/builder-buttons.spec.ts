@@ -171,3 +171,29 @@ test('Add button adds an empty row at the end, not an error, and nothing above i
   await panel.getByLabel('Button 2 text').fill('Later');
   await expect(panel.getByRole('status')).toHaveCount(0);
 });
+
+test("the block editor lists the block's arrows: each opens its arrow editor or is deleted there", async ({
+  page,
+}) => {
+  await signUp(page, `block-arrows-${Date.now()}@example.com`);
+  // The demo's Welcome block: a condition shown as a button, a timer and the "any reply" arrow.
+  await node(page, 'Welcome').click();
+  const panel = blockEditor(page);
+  const list = panel.getByRole('list', { name: 'Arrows out of this block' });
+  await expect(list.getByRole('listitem')).toHaveText([
+    /#1\s*if\s*Prices \| price \| cost\s*→ #2 Prices/,
+    /#2\s*timer\s*→ #5 Reminder/,
+    /#6\s*any reply\s*→ #8 Not understood/,
+  ]);
+  await list.getByRole('button', { name: /#2\s*timer/ }).click();
+  await expect(arrowEditor(page).getByRole('heading')).toContainText('#2');
+
+  await node(page, 'Welcome').click();
+  await list.getByRole('button', { name: 'Delete arrow #6' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(2);
+  await expect(arrow(page, 'Arrow 6 (unconditional): any reply')).toHaveCount(0);
+  await saved(page);
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(3);
+  await expect(arrow(page, 'Arrow 6 (unconditional): any reply')).toHaveCount(1);
+});

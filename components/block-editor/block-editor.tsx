@@ -1,6 +1,6 @@
 'use client';
 
-import { Trash2 } from 'lucide-react';
+import { Route, Trash2, X } from 'lucide-react';
 import { memo, useCallback, useId } from 'react';
 import { blockKindStyle } from '@/components/canvas/block-colors';
 import { withKind } from '@/components/canvas/schema-ops';
@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
-import { BLOCK_KINDS, type Block, type BlockKind, TRIGGER_KINDS } from '@/lib/schema';
+import { type Arrow, BLOCK_KINDS, type Block, type BlockKind, TRIGGER_KINDS } from '@/lib/schema';
 import { BLOCK_KIND_HELP } from '@/lib/schema/kind-help';
 import { errorsUnder, validateBlock } from '@/lib/schema/validate';
 import { ActionsFields } from './actions-fields';
@@ -143,7 +143,7 @@ function BlockForm({ block, onChange, onDelete }: BlockEditorProps) {
             errors={errors}
             onChange={(buttons) => set({ buttons }, 'buttons')}
           />
-          <NewArrowSection />
+          <ArrowsSection />
           <Section title="Formula">
             <FormulaField
               label="Formula"
@@ -178,11 +178,46 @@ function BlockForm({ block, onChange, onDelete }: BlockEditorProps) {
   );
 }
 
-/** On the canvas: an arrow out of the block drawn by choosing its target (the keyboard's way). */
-function NewArrowSection() {
-  if (!useButtonArrows()) return null;
+/**
+ * On the canvas: the block's arrows (kind, condition, target), each opened in the arrow editor
+ * or deleted here, and a new one drawn by choosing its target (the keyboard's way).
+ */
+function ArrowsSection() {
+  const links = useButtonArrows();
+  if (!links) return null;
   return (
     <Section title="Arrows">
+      {links.out.length ? (
+        <ul className="space-y-1" aria-label="Arrows out of this block">
+          {links.out.map(({ arrow, label }) => (
+            <li key={arrow.id} className="flex items-center gap-1 text-xs text-slate-700">
+              <button
+                type="button"
+                className="flex min-w-0 flex-1 items-center gap-1 rounded px-1 py-0.5 text-left hover:bg-slate-100"
+                onClick={() => links.onOpenArrow(arrow.id)}
+                title="Open in the arrow editor"
+              >
+                <Route className="size-3 shrink-0 text-slate-400" aria-hidden />
+                <span className="shrink-0 font-mono text-slate-500">#{arrow.id}</span>
+                <span className="shrink-0 text-slate-500">{ARROW_KIND_WORDS[arrow.kind]}</span>
+                <span className="min-w-0 truncate">{arrow.kind === 'condition' ? label : ''}</span>
+                <span className="shrink-0">→ {links.blockTitle(arrow.to)}</span>
+              </button>
+              <button
+                type="button"
+                aria-label={`Delete arrow #${arrow.id}`}
+                title={`Delete arrow #${arrow.id}`}
+                className="inline-flex size-6 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-100"
+                onClick={() => links.onRemoveArrow(arrow.id)}
+              >
+                <X className="size-3.5" aria-hidden />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-xs text-slate-500">No arrow leaves this block yet.</p>
+      )}
       <p className="text-xs text-slate-500">
         Drag from the block’s handle on the canvas to another block, or choose the block here.
       </p>
@@ -190,3 +225,11 @@ function NewArrowSection() {
     </Section>
   );
 }
+
+/** An arrow's kind in the block editor's list, as the canvas words it. */
+const ARROW_KIND_WORDS: Record<Arrow['kind'], string> = {
+  condition: 'if',
+  unconditional: 'any reply',
+  continue: 'continue',
+  timer: 'timer',
+};

@@ -19,6 +19,8 @@ export interface ButtonArrows {
   own: readonly (readonly Arrow[])[];
   /** Arrows shown as a button, with the button's text. */
   shown: readonly { arrow: Arrow; text: string }[];
+  /** Every arrow out of the block, in id order (the order the engine checks them), with its canvas label. */
+  out: readonly { arrow: Arrow; label: string }[];
   /** `#2 Prices`: how a target block is named. */
   blockTitle(id: number): string;
   onArrowChange(arrow: Arrow, field: string): void;

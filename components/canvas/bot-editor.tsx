@@ -73,6 +73,7 @@ import { DEFAULT_COMMENT_SIZE } from './schema-ops';
 import {
   type ArrowFlowEdge,
   arrowIdOf,
+  arrowLabel,
   type BotFlowNode,
   blockIdOf,
   nodeId,
@@ -397,6 +398,10 @@ export function BotEditor({
     };
     return {
       ...buttonArrowsOf(selectedBlock, schema.arrows),
+      out: schema.arrows
+        .filter((a) => a.from === selectedBlock.id)
+        .sort((a, b) => a.id - b.id)
+        .map((arrow) => ({ arrow, label: arrowLabel(arrow) })),
       blockTitle,
       onArrowChange: actions.updateArrow,
       onRemoveArrow: actions.removeArrow,

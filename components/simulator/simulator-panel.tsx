@@ -16,6 +16,7 @@ import { SIMULATOR_EDITIONS, type SimulatorEdition } from '@/lib/simulator/editi
 import { SimulatorLogEntry } from './simulator-log-entry';
 import { SimulatorTimer } from './simulator-timer';
 import { SimulatorWarning } from './simulator-warning';
+import { TestClientForm } from './test-client-form';
 
 const buttonList = (buttons: unknown): { text: string }[] => {
   const b = buttons as Buttons | null;
@@ -52,10 +53,18 @@ export function SimulatorPanel({
   const fire = useMutation(trpc.simulator.fireNow.mutationOptions({ onSuccess: refresh }));
   const [text, setText] = useState('');
   const [tab, setTab] = useState<'variables' | 'log'>('variables');
+  const [editingClient, setEditingClient] = useState(false);
   // How the bot's messages are drawn: the simulator's own way (null), or as a messenger shows them.
   const [previewAs, setPreviewAs] = useState<PreviewKind | null>(null);
   const preview = previewAs ? CHANNEL_PREVIEWS[previewAs] : null;
   const data = state.data;
+  const profileVariables = (data?.variables.client ?? {}) as Record<string, string | undefined>;
+  const testClient = {
+    name: data?.clientName ?? '',
+    phone: profileVariables.phone ?? '',
+    email: profileVariables.email ?? '',
+    language: profileVariables.language ?? '',
+  };
   const scroller = useRef<HTMLDivElement>(null);
   const newest = data?.transcript.at(-1);
   useScrollToNewest(scroller, newest && `${newest.direction}-${newest.id}`);
@@ -126,6 +135,28 @@ export function SimulatorPanel({
           </Button>
         </div>
       </div>
+      <div className="flex items-center gap-2 border-b border-slate-100 px-3 py-1 text-xs text-slate-600">
+        <span className="min-w-0 flex-1 truncate" data-testid="test-client">
+          Talking as <strong>{testClient.name || 'a client with no name'}</strong>
+        </span>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-expanded={editingClient}
+          onClick={() => setEditingClient((open) => !open)}
+        >
+          Test client
+        </Button>
+      </div>
+      {editingClient && data ? (
+        <TestClientForm
+          projectId={projectId}
+          edition={edition}
+          current={testClient}
+          onSaved={refresh}
+          onClose={() => setEditingClient(false)}
+        />
+      ) : null}
       <div className="flex items-center gap-3 border-b border-slate-100 px-3 py-1 text-xs text-slate-600">
         <span>Preview as:</span>
         {(Object.keys(CHANNEL_PREVIEWS) as PreviewKind[]).map((kind) => (

@@ -257,11 +257,22 @@ describe('bot lint', () => {
       [{ ...reply(1, 1, 2), condition: { alternatives: 'go', expression: 'age > 18' } }],
     );
     const problems = rule('variable-never-set', schema);
-    expect(problems.map((p) => [p.message.match(/"(\w+)"/)?.[1], p.target])).toEqual([
+    expect(
+      problems.map((p) => [
+        p.message
+          .match(/"(\w+)"|(client\.name)/)
+          ?.slice(1)
+          .find(Boolean),
+        p.target,
+      ]),
+    ).toEqual([
       ['price', { type: 'block', id: 2 }],
       ['count', { type: 'block', id: 2 }],
+      // The profile variable newcomers take for the client's name: the hint says it is `name`.
+      ['client.name', { type: 'block', id: 2 }],
       ['age', { type: 'arrow', id: 1 }],
     ]);
+    expect(problems[2].message).toContain('the client’s name from the messenger is name');
     expect(problems.every((p) => p.severity === 'info')).toBe(true);
     const set = bot(
       [
@@ -293,6 +304,7 @@ describe('bot lint', () => {
       rule('placeholder-never-set', schema).map((p) => [p.message.split('}')[0], p.target.type]),
     ).toEqual([
       ['#{nmae', 'block'],
+      ['#{client.name', 'block'],
       ['#{bonus', 'block'],
       ['#{sum', 'block'],
       ['#{order', 'block'],

@@ -582,8 +582,18 @@ function namesRead(e: Expr | null, into: Set<string>) {
 
 /** Scopes the schema cannot see being set: the API, callbacks and project settings set them. */
 /** Set outside the bot: the client's profile, the project's constants and its secrets (Settings). */
+/**
+ * Names the API, a callback or the project set, which lint cannot see, except `client.name`:
+ * nothing sets that profile variable but the bot itself, and newcomers take it for the client's
+ * name, which is `name` (the simulator's test client has one, `client.name` stays empty).
+ */
 const setOutside = (name: string) =>
-  name.startsWith('client.') || name.startsWith('project.') || name.startsWith('secret.');
+  name !== 'client.name' &&
+  (name.startsWith('client.') || name.startsWith('project.') || name.startsWith('secret.'));
+
+/** What a rule says of `client.name` read but never set. */
+const CLIENT_NAME_HINT =
+  'client.name is a profile variable that nothing in this bot sets, so it is empty; the client’s name from the messenger is #{name}.';
 
 const storedCache = new Map<string, string[]>();
 const storedTargets = (request: BlockRequest | undefined): string[] =>
@@ -669,7 +679,10 @@ const variableNeverSet: Rule = (bot) => {
   return [...found].map(([name, target]) => ({
     severity: 'info',
     target,
-    message: `The formula reads "${name}", but no formula, arrow or request of this bot sets it, so it is empty unless the API or a callback sets it. Check the spelling, or set it first.`,
+    message:
+      name === 'client.name'
+        ? `The formula reads client.name: ${CLIENT_NAME_HINT.replace('#{name}', 'name')}`
+        : `The formula reads "${name}", but no formula, arrow or request of this bot sets it, so it is empty unless the API or a callback sets it. Check the spelling, or set it first.`,
   }));
 };
 
@@ -697,7 +710,10 @@ const placeholderNeverSet: Rule = (bot) => {
   return [...found].map(([name, target]) => ({
     severity: 'info',
     target,
-    message: `#{${name}} is never set by a formula, arrow or stored value of this bot, so it shows as empty unless the API or a callback sets it. Check the spelling, or set it before this ${target.type === 'arrow' ? 'arrow' : 'block'}.`,
+    message:
+      name === 'client.name'
+        ? `#{client.name}: ${CLIENT_NAME_HINT}`
+        : `#{${name}} is never set by a formula, arrow or stored value of this bot, so it shows as empty unless the API or a callback sets it. Check the spelling, or set it before this ${target.type === 'arrow' ? 'arrow' : 'block'}.`,
   }));
 };
 

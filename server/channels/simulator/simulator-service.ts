@@ -1,7 +1,10 @@
+import { z } from 'zod';
+import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { type SimulatorEdition, simulatorGroupId } from '@/lib/simulator/editions';
 import { placeWarnings, WARNING_KINDS, warningOf } from '@/lib/simulator/warnings';
 import { CLIENT_TYPES } from '@/server/channels/channel-adapter';
-import type { ClientRef } from '@/server/contacts/client-service';
+import { type ClientRef, resolveClient } from '@/server/contacts/client-service';
+import { saveClientVariables } from '@/server/contacts/client-variables-service';
 import { readVariables } from '@/server/contacts/variable-store';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
@@ -47,6 +50,51 @@ export async function simulatorSend(
     { ref: simulatorClientRef(user.id, user.name, edition) },
     { type: 'message', text },
   );
+}
+
+/**
+ * The test client's profile (the simulator's "Test client" form): its name (`#{name}`, the
+ * name every screen shows) and the profile variables a bot usually reads, `client.phone`,
+ * `client.email` and `client.language`. An empty field clears its variable.
+ */
+export const testClientInput = z.object({
+  name: z.string().trim().max(200, { error: 'The name has at most 200 characters.' }),
+  phone: z
+    .string()
+    .trim()
+    .max(40)
+    .refine((p) => p === '' || phoneDigits(p).length >= 5, {
+      error: 'The phone needs at least 5 digits, like +49 30 1234567, or empty for none.',
+    }),
+  email: z.union([
+    z.literal(''),
+    z.email({ error: 'The e-mail must be an address like ann@example.com, or empty for none.' }).max(254),
+  ]),
+  language: z
+    .string()
+    .trim()
+    .regex(/^$|^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, {
+      error: 'The language is a code like en, de or pt-BR, or empty for none.',
+    }),
+});
+export type TestClient = z.infer<typeof testClientInput>;
+
+/** Sets the test client's profile, creating the client when it has not written yet. */
+export async function simulatorSetClient(
+  deps: EngineDeps,
+  projectId: number,
+  userId: string,
+  profile: TestClient,
+  edition: SimulatorEdition = 'draft',
+) {
+  const client = await resolveClient(deps.db, projectId, simulatorClientRef(userId, profile.name, edition));
+  await deps.db.client.update({ where: { id: client.id }, data: { name: profile.name } });
+  const value = (v: string) => v || null;
+  await saveClientVariables(deps.db, projectId, [client.id], {
+    'client.phone': value(profile.phone && `+${phoneDigits(profile.phone)}`),
+    'client.email': value(profile.email),
+    'client.language': value(profile.language),
+  });
 }
 
 /** Runs a pending timer or delayed message now, so designers need not wait for it. */
@@ -98,6 +146,7 @@ export async function simulatorState(
   if (!client)
     return {
       clientId: null,
+      clientName: null,
       currentBlockId: null,
       transcript: [],
       variables: { deal: {}, client: {}, project: {} },
@@ -129,6 +178,8 @@ export async function simulatorState(
   ]);
   return {
     clientId: client.id,
+    /** `#{name}`: the member's name until the Test client form sets another. */
+    clientName: client.name,
     currentBlockId: client.currentBlockId,
     transcript: placeWarnings(
       messages.map((m) => ({

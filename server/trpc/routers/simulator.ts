@@ -4,7 +4,9 @@ import {
   simulatorFireNow,
   simulatorReset,
   simulatorSend,
+  simulatorSetClient,
   simulatorState,
+  testClientInput,
 } from '@/server/channels/simulator/simulator-service';
 import { getEngineDeps } from '@/server/engine/engine';
 import { createTRPCRouter, projectProcedure } from '../init';
@@ -13,11 +15,11 @@ import { createTRPCRouter, projectProcedure } from '../init';
 const edition = z.enum(SIMULATOR_EDITIONS as [SimulatorEdition, ...SimulatorEdition[]]).default('draft');
 
 export const simulatorRouter = createTRPCRouter({
-  state: projectProcedure
-    .input(z.object({ edition }))
-    .query(async ({ ctx, input }) =>
-      simulatorState(await getEngineDeps(), ctx.projectId, ctx.userId, input.edition),
-    ),
+  state: projectProcedure.input(z.object({ edition })).query(async ({ ctx, input }) => {
+    const state = await simulatorState(await getEngineDeps(), ctx.projectId, ctx.userId, input.edition);
+    // Before it first writes, the test client is to be the member: their name is its name.
+    return { ...state, clientName: state.clientName ?? ctx.session.user.name };
+  }),
 
   /** A text or a button press (a button sends its text). */
   send: projectProcedure
@@ -33,6 +35,12 @@ export const simulatorRouter = createTRPCRouter({
       );
       return { currentBlockId: result.currentBlockId, messages: result.messages.length };
     }),
+
+  /** The test client's name, phone, e-mail and language (the "Test client" form). */
+  setClient: projectProcedure.input(testClientInput.extend({ edition })).mutation(async ({ ctx, input }) => {
+    const { edition: chosen, ...profile } = input;
+    await simulatorSetClient(await getEngineDeps(), ctx.projectId, ctx.userId, profile, chosen);
+  }),
 
   reset: projectProcedure
     .input(z.object({ edition }))
