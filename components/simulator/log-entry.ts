@@ -30,6 +30,7 @@ const VIA: Record<string, string> = {
   api: 'the API or a scheduled message',
   ai_choice: "the AI's choice of arrow",
   ai_fallback: "the AI's fallback",
+  input_exit: 'its exit arrow, after wrong answers to an input',
 };
 
 const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -73,6 +74,12 @@ export function describeLogEntry(kind: string, raw: unknown): DescribedLogEntry 
       const from = FROM[Number(d.from)] || 'client';
       return info(`Message from the ${from}: ${quote(d.text)}`);
     }
+    case 'input_invalid':
+      return info(
+        d.exitArrowId
+          ? `Wrong answer ${d.attempts} to the ${d.type} input of block #${d.blockId}: its exit arrow #${d.exitArrowId} is followed`
+          : `Wrong answer ${d.attempts} to the ${d.type} input of block #${d.blockId}: asked again`,
+      );
     case 'no_match':
       return info(
         `Nothing matched ${quote(d.text)}${d.blockId ? ` in block #${d.blockId}` : ''}: no reply, the message is stored`,

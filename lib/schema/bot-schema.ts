@@ -181,6 +181,39 @@ export type BlockActions = z.infer<typeof blockActionsSchema>;
 
 export const positionSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
 
+const variableNamePattern = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+const variableNameIssue = (name: string) =>
+  `"${name}" is not a variable name (letters, digits, _ and . ; not starting with a digit)`;
+
+/** What an input block asks for (docs/builder.md, "Asking for an e-mail, a phone, a number…"). */
+export const INPUT_TYPES = ['email', 'phone', 'number', 'date', 'choice'] as const;
+export type InputType = (typeof INPUT_TYPES)[number];
+
+/**
+ * A ready input check on a block the client waits in: the engine checks each reply, stores a
+ * valid one (normalised) in `variable` and routes on; a reply that fails gets `retryText` (or a
+ * default that says what is expected) and, after `attempts` failures, the block's exit arrow.
+ */
+export const blockInputSchema = z
+  .object({
+    type: z.enum(INPUT_TYPES),
+    variable: z
+      .string()
+      .min(1, 'input variable is empty: name the variable the answer goes into')
+      .max(500)
+      .refine((v) => variableNamePattern.test(v), { error: (i) => variableNameIssue(String(i.input)) }),
+    /** The choices, separated by `;` (type choice). */
+    choices: z.string().max(10_000).default(''),
+    retryText: z.string().max(LIMITS.blockTextLength).default(''),
+    /** Wrong answers before the exit arrow is followed. */
+    attempts: z.number().int().min(1).max(20).default(3),
+  })
+  .refine((input) => input.type !== 'choice' || input.choices.split(';').some((c) => c.trim()), {
+    path: ['choices'],
+    error: 'a choice input needs its choices, separated by ;',
+  });
+export type BlockInputCheck = z.infer<typeof blockInputSchema>;
+
 export const blockSchema = z.object({
   id: blockIdSchema,
   kind: blockKindSchema,
@@ -197,6 +230,8 @@ export const blockSchema = z.object({
   actions: blockActionsSchema.optional(),
   /** The AI step and the AI choice of arrow (docs/ai.md). */
   ai: blockAiSchema.optional(),
+  /** A ready input check of the client's replies (e-mail, phone, number, date, choice). */
+  input: blockInputSchema.optional(),
 });
 export type Block = z.infer<typeof blockSchema>;
 export type BlockInput = z.input<typeof blockSchema>;
@@ -235,11 +270,11 @@ export const arrowSchema = z.object({
   request: blockRequestSchema.optional(),
   /** What the arrow is for, in words: the AI choice of arrow picks by it (docs/ai.md). */
   description: z.string().max(500).optional(),
+  /** Out of an input block: followed only when the replies failed its check `attempts` times. */
+  inputExit: z.boolean().optional(),
 });
 export type Arrow = z.infer<typeof arrowSchema>;
 export type ArrowInput = z.input<typeof arrowSchema>;
-
-const variableNamePattern = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
 export const botSchemaSchema = z
   .object({
@@ -307,7 +342,7 @@ export const botSchemaSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['arrows', i, 'collectInto'],
-          message: `"${arrow.collectInto}" is not a variable name (letters, digits, _ and . ; not starting with a digit)`,
+          message: variableNameIssue(arrow.collectInto),
         });
       }
     });

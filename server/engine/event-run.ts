@@ -1,4 +1,5 @@
 import { type Arrow, type Attachment, BLOCK_KIND_RULES, type Block, type Condition } from '@/lib/schema';
+import { attemptsVariable, checkInput } from '@/lib/schema/input-check';
 import { dealMovedMeanwhile } from '@/server/contacts/deal-service';
 import { MESSAGE_FROM } from '@/server/contacts/history-service';
 import { DomainError } from '@/server/errors';
@@ -12,6 +13,7 @@ import { aiStep, chooseArrow } from './steps/ai';
 import { assistantStep } from './steps/assistant';
 import { continueStep } from './steps/continue';
 import { formulaStep } from './steps/formula';
+import { inputAnswered, inputRetryStep } from './steps/input';
 import { messageStep } from './steps/message';
 import { requestStep } from './steps/request';
 import { submitStep } from './steps/submit';
@@ -140,6 +142,9 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
   }
 
   const current = run.currentBlockId === null ? undefined : run.bot.blocks.get(run.currentBlockId);
+  // A block's input check (steps/input.ts) sees only what the client wrote, not callbacks.
+  const input = from === MESSAGE_FROM.client ? current?.input : undefined;
+  const verdict = input ? checkInput(input, event.text) : null;
   const target = await routeMessage(
     run.bot,
     run.currentBlockId,
@@ -148,7 +153,15 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
     current?.ai?.chooseArrow
       ? (arrows) => chooseArrow(run, { ...current, ai: current.ai! }, arrows, event.text)
       : undefined,
+    verdict?.ok === false,
   );
+  if (target?.via === 'input_retry' && input) {
+    const exit = await inputRetryStep(run, { ...target.block, input });
+    if (exit) await enterBlock(run, run.bot.blocks.get(exit.to)!, 'input_exit', exit.id);
+    return;
+  }
+  if (verdict?.ok && input && target?.via !== 'start' && target?.via !== 'entry')
+    inputAnswered(run, input, verdict.value);
   if (!target && run.paused) {
     // Caught by nothing: the conversation stays with the operators.
     run.note('paused', { text: event.text });
@@ -252,6 +265,9 @@ async function enterBlock(run: RunState, block: Block, via: string, arrowId?: nu
   }
   run.enteringBlock(block.id);
   if (!BLOCK_KIND_RULES[block.kind].runs) return;
+  // A client who comes back to an input block starts its count of wrong answers again.
+  if (block.input && run.variables.get(attemptsVariable(block.input)) !== undefined)
+    run.variables.trySet(attemptsVariable(block.input), null);
   run.note('block', { blockId: block.id, name: block.name, kind: block.kind, via, arrowId });
 
   await actionsStep(run, block);

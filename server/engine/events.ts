@@ -113,6 +113,8 @@ export type LogKind =
   | 'unknown_variable'
   | 'loop_guard'
   | 'no_match'
+  /** A reply failed its block's input check: asked again, or (exitArrowId) the exit arrow followed. */
+  | 'input_invalid'
   /** The block's message was not sent: its ask_operator() failed, and the message would promise an operator. */
   | 'message_withheld'
   /** The bot is paused for the client (docs/inbox.md): what the event did not do. */

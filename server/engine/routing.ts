@@ -8,7 +8,9 @@ export type RouteTarget =
   | { via: 'entry'; block: Block }
   | { via: 'arrow'; arrow: Arrow; block: Block }
   | { via: 'ai_choice'; arrow: Arrow; block: Block }
-  | { via: 'quick_reply'; block: Block };
+  | { via: 'quick_reply'; block: Block }
+  /** The reply failed the current block's input check (lib/schema/input-check.ts): asked again. */
+  | { via: 'input_retry'; block: Block };
 
 /** Checks a condition's extra parts (comparison expression, condition request); async as they may do I/O. */
 export type ConditionCheck = (condition: Condition, arrow?: Arrow) => Promise<boolean>;
@@ -27,6 +29,8 @@ export async function routeMessage(
   text: string,
   check: ConditionCheck,
   choose?: ArrowChoice,
+  /** The reply failed the current block's input check: only a start trigger takes it elsewhere. */
+  invalidInput = false,
 ): Promise<RouteTarget | null> {
   for (const block of bot.triggeredStarts) {
     if (await holds(text, block.trigger, check)) return { via: 'start', block };
@@ -36,7 +40,9 @@ export async function routeMessage(
   if (currentBlockId === null || !bot.blocks.has(currentBlockId))
     return bot.entry ? { via: 'entry', block: bot.entry } : null;
 
-  const arrows = bot.arrowsFrom.get(currentBlockId) ?? [];
+  if (invalidInput) return { via: 'input_retry', block: bot.blocks.get(currentBlockId)! };
+  // An input block's exit arrow is followed only after its wrong answers (steps/input.ts).
+  const arrows = (bot.arrowsFrom.get(currentBlockId) ?? []).filter((a) => !a.inputExit);
   for (const arrow of arrows) {
     if (arrow.kind === 'condition' && (await holds(text, arrow.condition, check, arrow))) {
       return { via: 'arrow', arrow, block: bot.blocks.get(arrow.to)! };

@@ -55,6 +55,7 @@ function blockFromRow(row: BlockRow): Block {
     ...(row.request != null ? { request: row.request } : {}),
     ...(row.actions != null ? { actions: row.actions } : {}),
     ...(row.ai != null ? { ai: row.ai } : {}),
+    ...(row.input != null ? { input: row.input } : {}),
   });
 }
 
@@ -86,6 +87,7 @@ function blockToRow(projectId: number, block: Block): Prisma.BlockCreateManyInpu
     request: block.request ?? undefined,
     actions: block.actions ?? undefined,
     ai: block.ai ?? undefined,
+    input: block.input ?? undefined,
   };
 }
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Block" ADD COLUMN     "input" JSONB;
