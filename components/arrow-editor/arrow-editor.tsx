@@ -153,6 +153,21 @@ function ArrowForm({ arrow, from, to, onChange, onDelete }: ArrowEditorProps) {
           )}
         </Section>
       ) : null}
+      {from?.input && (draft.kind === 'condition' || draft.kind === 'unconditional') ? (
+        <Section title="Input check">
+          <CheckboxField
+            id={id('input-exit')}
+            label="Exit after wrong answers"
+            checked={draft.inputExit ?? false}
+            onChange={(on) => set({ inputExit: on || undefined }, 'inputExit')}
+          />
+          <p className="text-xs text-slate-500">
+            {draft.inputExit
+              ? `Followed only after ${from.input.attempts} wrong answers to block #${from.id}'s input check, never for a right one.`
+              : `Block #${from.id} checks its replies: tick this to give up along this arrow after ${from.input.attempts} wrong answers.`}
+          </p>
+        </Section>
+      ) : null}
       {draft.kind === 'timer' ? (
         <Section title="Timer">
           {errors.timer ? <p className="text-xs text-red-600">{errors.timer}</p> : null}

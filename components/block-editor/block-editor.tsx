@@ -9,7 +9,15 @@ import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
-import { type Arrow, BLOCK_KINDS, type Block, type BlockKind, TRIGGER_KINDS } from '@/lib/schema';
+import {
+  type Arrow,
+  BLOCK_KIND_RULES,
+  BLOCK_KINDS,
+  type Block,
+  type BlockKind,
+  TRIGGER_KINDS,
+} from '@/lib/schema';
+import { buttonList } from '@/lib/schema/buttons';
 import { BLOCK_KIND_HELP } from '@/lib/schema/kind-help';
 import { errorsUnder, validateBlock } from '@/lib/schema/validate';
 import { ActionsFields } from './actions-fields';
@@ -21,6 +29,7 @@ import { ButtonsFields } from './buttons-fields';
 import { ConditionFields, emptyCondition } from './condition-fields';
 import { KindHint, Section } from './fields';
 import { FormulaField } from './formula-field';
+import { InputFields } from './input-fields';
 import { MessageTextField } from './message-text-field';
 import { useExternalVersion, useValidatedDraft } from './use-validated-draft';
 
@@ -143,6 +152,18 @@ function BlockForm({ block, onChange, onDelete }: BlockEditorProps) {
             errors={errors}
             onChange={(buttons) => set({ buttons }, 'buttons')}
           />
+          {BLOCK_KIND_RULES[draft.kind].movesClient ? (
+            <InputFields
+              idPrefix={id('input')}
+              value={draft.input}
+              buttons={buttonList(draft.buttons).map((b) => b.text)}
+              errors={errorsUnder(errors, 'input.')}
+              onChange={(input, field) => set({ input }, `input.${field}`)}
+              onButtons={(texts) =>
+                set({ buttons: texts.map((text) => ({ type: 'reply' as const, text })) }, 'buttons')
+              }
+            />
+          ) : null}
           <ArrowsSection />
           <Section title="Formula">
             <FormulaField

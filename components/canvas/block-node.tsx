@@ -1,10 +1,10 @@
 'use client';
 
 import { Handle, type NodeProps, Position } from '@xyflow/react';
-import { Globe, ListChecks, Paperclip, Sigma, Timer, Zap } from 'lucide-react';
+import { Globe, ListChecks, Paperclip, Sigma, TextCursorInput, Timer, Zap } from 'lucide-react';
 import { memo, type ReactNode, use } from 'react';
 import { cn } from '@/components/ui/cn';
-import type { Block } from '@/lib/schema';
+import type { Block, InputType } from '@/lib/schema';
 import { BlockFigures } from './analytics-overlay';
 import { blockKindStyle } from './block-colors';
 import { useIsCurrentBlock } from './current-block';
@@ -193,6 +193,12 @@ function BlockDetails({ data, buttons }: { data: BlockNodeData; buttons: readonl
           ))}
         </ul>
       ) : null}
+      {block.input ? (
+        <p className="mt-1 truncate text-[11px] text-slate-600" data-testid="block-input">
+          <TextCursorInput className="mr-1 inline size-3 align-[-2px]" aria-hidden />
+          asks {INPUT_WORDS[block.input.type]} → {block.input.variable}
+        </p>
+      ) : null}
       {block.formula || block.request || timerArrows || hasActions || block.attachments.length ? (
         <div className="mt-1.5 flex flex-wrap gap-1">
           {block.formula ? (
@@ -236,3 +242,12 @@ function BlockDetails({ data, buttons }: { data: BlockNodeData; buttons: readonl
     </>
   );
 }
+
+/** How a block's input check reads on the canvas ("asks an e-mail → client.email"). */
+const INPUT_WORDS: Record<InputType, string> = {
+  email: 'an e-mail',
+  phone: 'a phone',
+  number: 'a number',
+  date: 'a date',
+  choice: 'a choice',
+};

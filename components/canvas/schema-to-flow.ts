@@ -282,6 +282,7 @@ export const truncate = (text: string, max: number) =>
 
 /** The text on an arrow: its condition's alternatives, its timer, "any reply" or "continue". */
 export function arrowLabel(arrow: Arrow): string {
+  if (arrow.inputExit) return 'after wrong answers';
   if (arrow.kind === 'timer') return timerLabel(arrow.timer);
   if (arrow.kind === 'unconditional') return 'any reply';
   if (arrow.kind === 'continue') return 'continue';

@@ -174,6 +174,25 @@ describe('bot lint', () => {
     expect(rule('several-continue-arrows', bot(blocks, [cont(4, 1, 2), any(5, 1, 3)]))).toEqual([]);
   });
 
+  it('input-check-unused: a check on a block the client never waits in, an exit arrow without a check', () => {
+    const input = { type: 'email' as const, variable: 'email' };
+    const schema = bot(
+      [
+        { id: 2, kind: 'not_state', input },
+        { id: 3, kind: 'state', input },
+        { id: 4, kind: 'state' },
+      ],
+      [
+        { ...any(5, 3, 4), inputExit: true },
+        { ...any(6, 4, 3), inputExit: true },
+      ],
+    );
+    expect(rule('input-check-unused', schema).map((p) => p.target)).toEqual([
+      { type: 'block', id: 2 },
+      { type: 'arrow', id: 6 },
+    ]);
+  });
+
   it('empty-condition: a condition arrow with nothing to match', () => {
     const schema = bot([{ id: 2, kind: 'state' }], [reply(1, 1, 2, ' ; ')]);
     expect(rule('empty-condition', schema)).toMatchObject([{ target: { type: 'arrow', id: 1 } }]);
@@ -678,7 +697,7 @@ describe('bot lint', () => {
   });
 
   it('has a test above for every rule, and sorts errors first', () => {
-    expect(Object.keys(LINT_RULES)).toHaveLength(25);
+    expect(Object.keys(LINT_RULES)).toHaveLength(26);
     const schema = bot([{ id: 2, kind: 'state', formula: 'x = y' }], [], false);
     expect(lintBot(schema).map((p) => p.severity)).toEqual(['warning', 'warning', 'info']);
   });

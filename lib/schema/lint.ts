@@ -196,6 +196,24 @@ const severalContinueArrows: Rule = (bot) =>
     }));
   });
 
+/** An input check where nothing can use it: on a block the client never waits in, or an exit arrow out of a block without one. */
+const inputCheckUnused: Rule = (bot) => [
+  ...bot.schema.blocks
+    .filter((b) => b.input && NON_MOVING_KINDS.has(b.kind))
+    .map((b) => ({
+      severity: 'warning' as const,
+      target: block(b.id),
+      message: `Block #${b.id} has an input check, but the client never waits in a ${b.kind} block, so no reply is ever checked. Make it a state block, or remove the check.`,
+    })),
+  ...bot.schema.arrows
+    .filter((a) => a.inputExit && !bot.schema.blocks.find((b) => b.id === a.from)?.input)
+    .map((a) => ({
+      severity: 'warning' as const,
+      target: arrow(a.id),
+      message: `Arrow #${a.id} is marked "Exit after wrong answers", but block #${a.from} has no input check, so it never fires. Give the block an input check, or untick it.`,
+    })),
+];
+
 /** As the engine matches: a regex is the whole text, other modes match `;`-separated alternatives. */
 function matchesSomething(condition: Arrow['condition']): boolean {
   const text = condition?.alternatives ?? '';
@@ -893,6 +911,7 @@ export const LINT_RULES: Readonly<Record<string, Rule>> = {
   'arrow-touches-comment': arrowTouchesComment,
   'extra-unconditional-arrow': extraUnconditionalArrow,
   'several-continue-arrows': severalContinueArrows,
+  'input-check-unused': inputCheckUnused,
   'empty-condition': emptyCondition,
   'shadowed-condition': shadowedCondition,
   'show-as-button-without-condition': showAsButtonWithoutCondition,
