@@ -83,7 +83,7 @@ test('a button’s handle makes its arrow; renaming the button renames the arrow
   await expect(arrow(page, 'Arrow 1 (condition): Crimson')).toBeVisible();
   await expect(node(page, 'Welcome')).toContainText('Crimson');
   // The block editor says where the button leads; the link opens its arrow.
-  await panel.getByRole('button', { name: '#2 Red room' }).click();
+  await panel.getByRole('button', { name: '#2 Red room', exact: true }).click();
   editor = arrowEditor(page);
   await expect(editor.getByRole('heading')).toContainText('#1');
   await expect(editor.getByLabel('Alternatives')).toHaveValue('Crimson');
