@@ -88,6 +88,8 @@ export function ListImportPanel({
     }
   };
   const columns = report?.columns.filter((c) => c.use !== 'ignored').map((c) => c.use) ?? [];
+  // A new client's name and e-mail are shown, not matched on.
+  const keyColumns = columns.filter((c) => c !== 'name' && c !== 'email');
   const newMembers = report ? report.clients - report.alreadyMembers + report.newClients : 0;
   const phoneChannels = channels.data ?? [];
 
@@ -133,10 +135,10 @@ export function ListImportPanel({
               if (file) void preview(file, e.target.value);
             }}
           >
-            <option value="">Refuse them (add only existing clients)</option>
+            <option value="">Refuse them: add existing clients only</option>
             {phoneChannels.map((c) => (
               <option key={c.id} value={c.id}>
-                Create them as clients of {c.label}: {c.name || c.groupId || `channel ${c.id}`}
+                Create them in {c.label}: {c.name || c.groupId || `channel ${c.id}`}
               </option>
             ))}
           </Select>
@@ -164,7 +166,7 @@ export function ListImportPanel({
       {report ? (
         <div className="space-y-3">
           <p data-testid="import-summary" className="text-slate-700">
-            {plural(report.rows, 'row')}, matched by {columns.join(' + ')}: {plural(report.clients, 'client')}{' '}
+            {plural(report.rows, 'row')}, matched by {keyColumns.join(' + ')}: {plural(report.clients, 'client')}{' '}
             found
             {report.alreadyMembers ? ` (${n(report.alreadyMembers)} already in the list)` : ''}
             {report.channel
