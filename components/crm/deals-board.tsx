@@ -179,6 +179,10 @@ export function DealsScreen({ projectId, view }: { projectId: number; view: 'boa
               text: `Deal #${deal.dealId} for ${deal.client} created in “${deal.stage}”.`,
             });
             setOpenDeal(deal.dealId);
+            // Its column, on a board scrolled elsewhere, comes into view.
+            document
+              .querySelector(`[data-stage-id="${deal.stateId}"]`)
+              ?.scrollIntoView({ behavior: 'smooth', block: 'nearest', inline: 'nearest' });
             void queryClient.invalidateQueries({ queryKey: trpc.crm.column.pathKey() });
             void queryClient.invalidateQueries({ queryKey: trpc.crm.funnels.queryKey({ projectId }) });
           }}
@@ -220,7 +224,7 @@ function Board({
     }),
   );
   const stages = funnel.stages;
-  const { scroller, more, step } = useSideScroll(stages.length);
+  const { scroller, more, step } = useSideScroll();
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     const card = active.data.current as Card | undefined;
     const stateId = over?.data.current?.stateId as number | undefined;
@@ -263,7 +267,7 @@ function Board({
  * A board wider than the screen scrolls sideways; whether columns are hidden on either side, and
  * a step of one column that way (for a mouse without a sideways wheel).
  */
-function useSideScroll(columns: number) {
+function useSideScroll() {
   const scroller = useRef<HTMLElement | null>(null);
   const [more, setMore] = useState({ left: false, right: false });
   useEffect(() => {
@@ -276,13 +280,17 @@ function useSideScroll(columns: number) {
       });
     update();
     el.addEventListener('scroll', update, { passive: true });
-    const observer = new ResizeObserver(update);
-    observer.observe(el);
+    // The board's size changes, and so does its width's content when stages come and go.
+    const resized = new ResizeObserver(update);
+    resized.observe(el);
+    const changed = new MutationObserver(update);
+    changed.observe(el, { childList: true });
     return () => {
       el.removeEventListener('scroll', update);
-      observer.disconnect();
+      resized.disconnect();
+      changed.disconnect();
     };
-  }, [columns]);
+  }, []);
   const step = (direction: 1 | -1) =>
     scroller.current?.scrollBy({ left: direction * COLUMN_STEP, behavior: 'smooth' });
   return { scroller, more, step };

@@ -37,7 +37,7 @@ export function NewDealDialog({
   projectId: number;
   funnel: { name: string; stages: Stage[]; cardVariables: string[] };
   onClose: () => void;
-  onCreated: (deal: { dealId: number; client: string; stage: string }) => void;
+  onCreated: (deal: { dealId: number; client: string; stateId: number; stage: string }) => void;
 }) {
   const trpc = useTRPC();
   const { dialog, titleId } = useModal();
@@ -71,7 +71,12 @@ export function NewDealDialog({
       },
       {
         onSuccess: (deal) =>
-          onCreated({ dealId: deal.dealId, client: client.displayName, stage: stage.name }),
+          onCreated({
+            dealId: deal.dealId,
+            client: client.displayName,
+            stateId: stage.id,
+            stage: stage.name,
+          }),
       },
     );
   };

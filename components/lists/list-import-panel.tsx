@@ -166,11 +166,11 @@ export function ListImportPanel({
       {report ? (
         <div className="space-y-3">
           <p data-testid="import-summary" className="text-slate-700">
-            {plural(report.rows, 'row')}, matched by {keyColumns.join(' + ')}: {plural(report.clients, 'client')}{' '}
-            found
+            {plural(report.rows, 'row')}, matched by {keyColumns.join(' + ')}:{' '}
+            {plural(report.clients, 'client')} found
             {report.alreadyMembers ? ` (${n(report.alreadyMembers)} already in the list)` : ''}
             {report.channel
-              ? `, ${plural(report.newClients, 'new client')} to create in ${report.channel.label} ${report.channel.name}`
+              ? `, ${plural(report.newClients, 'new client')} to create in ${report.channel.label} “${report.channel.name || report.channel.groupId}”`
               : ''}
             {report.duplicates ? `, ${plural(report.duplicates, 'duplicate row')} counted once` : ''}
             {report.errorCount || report.channel ? `, ${plural(report.errorCount, 'row')} refused` : ''}.
