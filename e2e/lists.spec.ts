@@ -1,4 +1,5 @@
 import { expect, type Locator, test } from '@playwright/test';
+import { startFakeJambonz } from '../server/channels/telephony/testing/fake-jambonz';
 import { signUp } from './helpers';
 
 test.use({ viewport: { width: 1440, height: 1000 } });
@@ -72,4 +73,74 @@ test('a list is created, filled from a CSV (a bad row shown, then fixed) and fro
   await expect(confirm).toContainText('It has 1 member');
   await confirm.getByRole('button', { name: 'Delete list' }).click();
   await expect(page.getByRole('listitem', { name: 'List VIP' })).toHaveCount(0);
+});
+
+test('a CSV of names, e-mails and phones adds people the project never met as clients of a telephony line', async ({
+  page,
+}) => {
+  const fake = await startFakeJambonz();
+  try {
+    await signUp(page, `lists-people-${Date.now()}@example.com`);
+    // A telephony line: its clients are reached by their phone number.
+    await page.getByRole('link', { name: 'Channels' }).click();
+    const form = page.getByRole('form', { name: 'Connect a jambonz gateway' });
+    await form.getByLabel('jambonz API address').fill(fake.url);
+    await form.getByLabel('Account SID').fill(fake.account.accountSid);
+    await form.getByLabel('Application SID').fill(fake.account.applicationSid);
+    await form.getByLabel('Webhook secret').fill(fake.account.webhookSecret);
+    await form.getByLabel('Caller number').fill(`+1 557 ${String(Date.now()).slice(-7)}`);
+    await form.getByLabel('API key').fill(fake.account.apiKey);
+    await form.getByRole('button', { name: 'Connect the gateway' }).click();
+    await expect(page.getByTestId('telephony-row')).toHaveCount(1);
+
+    await page.getByRole('link', { name: 'Clients' }).click();
+    await page
+      .getByRole('navigation', { name: 'Clients pages' })
+      .getByRole('link', { name: 'Lists' })
+      .click();
+    await page.getByLabel('New list name').fill('Leads');
+    await page.getByRole('button', { name: 'Create list' }).click();
+    const leads = page.getByRole('listitem', { name: 'List Leads' });
+    await leads.getByRole('button', { name: 'Import CSV' }).click();
+
+    // Without a channel, people nobody knows are refused, as the newcomer found.
+    const file = leads.getByLabel('CSV file (UTF-8)');
+    const people = [
+      'Name,E-mail,Phone',
+      'Ann Lee,ann@example.com,+1 (415) 555-2671',
+      'Bob Stone,bob@example.com,0033 6 12 34 56 78',
+      'Ann Lee,,14155552671',
+    ];
+    await file.setInputFiles(csv(`${[...people, 'Carl,,8 900 765 43 21'].join('\n')}\n`));
+    await expect(leads.getByTestId('import-summary')).toContainText('0 clients found');
+    await expect(leads.getByRole('list', { name: 'Row errors' }).getByRole('listitem')).toHaveCount(4);
+
+    // With the line chosen: two new clients, the third row the same person, the fourth refused.
+    await leads.getByLabel('People not in the project yet').selectOption({ index: 1 });
+    await expect(leads.getByTestId('import-summary')).toContainText(
+      '0 clients found, 2 new clients to create in Telephony',
+    );
+    await expect(leads.getByTestId('import-summary')).toContainText(
+      '1 duplicate row counted once, 1 row refused.',
+    );
+    await expect(leads.getByRole('list', { name: 'Row errors' })).toHaveText(
+      /^Row 5, column phone: 89007654321 is not a number Telephony can reach/,
+    );
+    await expect(leads.getByRole('button', { name: 'Import', exact: true })).toBeDisabled();
+
+    // The fixed file goes in.
+    await file.setInputFiles(csv(`${people.join('\n')}\n`));
+    await expect(leads.getByTestId('import-summary')).toContainText('0 rows refused.');
+    await expect(leads.getByRole('row').filter({ hasText: 'Ann Lee' }).first()).toContainText('new');
+    await leads.getByRole('button', { name: 'Import 2 new members', exact: true }).click();
+    await expect(page.getByText('2 clients added to “Leads”, 2 new clients created.')).toBeVisible();
+    await expect(leads.getByTestId('member-count')).toHaveText('2 members');
+
+    // They are clients of the line, by name, with their numbers in one form.
+    await leads.getByRole('link', { name: 'Leads' }).click();
+    await expect(page.getByRole('row').filter({ hasText: 'Ann Lee' })).toContainText('Telephony');
+    await expect(page.getByRole('row').filter({ hasText: 'Bob Stone' })).toHaveCount(1);
+  } finally {
+    await fake.close();
+  }
 });

@@ -13,15 +13,18 @@ import {
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { inferRouterOutputs } from '@trpc/server';
+import { ChevronLeft, ChevronRight, Plus } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Input, Select } from '@/components/ui/input';
 import { messengerLabel } from '@/lib/client-display';
 import { stageColorClasses } from '@/lib/crm/stage-colors';
 import type { AppRouter } from '@/server/trpc/root';
 import { DealPanel } from './deal-panel';
+import { NewDealDialog } from './new-deal-dialog';
 import { useDealStream } from './use-deal-stream';
 
 type Outputs = inferRouterOutputs<AppRouter>['crm'];
@@ -36,6 +39,8 @@ export interface BoardFilters {
 }
 
 const CARD_HEIGHT = 104;
+/** A column's least width and the gap between columns (w-64, gap-3): how far one step scrolls. */
+const COLUMN_STEP = 256 + 12;
 const time = (d: Date | string | null) =>
   d ? new Date(d).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' }) : '—';
 
@@ -43,21 +48,33 @@ const time = (d: Date | string | null) =>
  * The Deals tab (docs/crm.md): the chosen funnel's stages as columns of deal cards (`board`)
  * or its open deals as one table (`table`), with filters, the deal panel and live updates.
  * A card dragged to another column is moved by `crm.moveDeal`, which refuses when the deal
- * was moved meanwhile (the message says by whom).
+ * was moved meanwhile (the message says by whom). It opens on the funnel the member last
+ * viewed (kept on the server, `crm.boardFunnel`), and "New deal" makes one by hand.
  */
 export function DealsScreen({ projectId, view }: { projectId: number; view: 'board' | 'table' }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const funnels = useQuery(trpc.crm.funnels.queryOptions({ projectId }));
+  const remembered = useQuery(trpc.crm.boardFunnel.queryOptions({ projectId }));
+  const remember = useMutation(
+    trpc.crm.rememberBoardFunnel.mutationOptions({
+      onSuccess: (saved) => queryClient.setQueryData(trpc.crm.boardFunnel.queryKey({ projectId }), saved),
+    }),
+  );
   const options = useQuery(trpc.clients.filterOptions.queryOptions({ projectId }));
   const [funnelId, setFunnelId] = useState<number | null>(null);
+  const [creating, setCreating] = useState(false);
   const [assignee, setAssignee] = useState('');
   const [clientType, setClientType] = useState('');
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
   const [openDeal, setOpenDeal] = useState<number | null>(null);
   const [notice, setNotice] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
-  const funnel = funnels.data?.find((f) => f.id === funnelId) ?? funnels.data?.[0];
+  // The funnel last viewed (a deleted one is forgotten: the first), once the server said which.
+  const shownId = funnelId ?? remembered.data?.funnelId;
+  const funnel = remembered.isPending
+    ? undefined
+    : (funnels.data?.find((f) => f.id === shownId) ?? funnels.data?.[0]);
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(text.trim()), 300);
@@ -88,7 +105,10 @@ export function DealsScreen({ projectId, view }: { projectId: number; view: 'boa
           <Select
             aria-label="Funnel"
             value={funnel?.id ?? ''}
-            onChange={(e) => setFunnelId(Number(e.target.value))}
+            onChange={(e) => {
+              setFunnelId(Number(e.target.value));
+              remember.mutate({ projectId, funnelId: Number(e.target.value) });
+            }}
           >
             {funnels.data?.map((f) => (
               <option key={f.id} value={f.id}>
@@ -126,6 +146,9 @@ export function DealsScreen({ projectId, view }: { projectId: number; view: 'boa
             onChange={(e) => setText(e.target.value)}
           />
         </div>
+        <Button className="ml-auto" disabled={!funnel} onClick={() => setCreating(true)}>
+          <Plus className="size-4" aria-hidden /> New deal
+        </Button>
       </div>
       {funnels.error ? <Alert tone="error">{funnels.error.message}</Alert> : null}
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
@@ -143,6 +166,27 @@ export function DealsScreen({ projectId, view }: { projectId: number; view: 'boa
       ) : null}
       {openDeal ? (
         <DealPanel projectId={projectId} dealId={openDeal} onClose={() => setOpenDeal(null)} />
+      ) : null}
+      {creating && funnel ? (
+        <NewDealDialog
+          projectId={projectId}
+          funnel={funnel}
+          onClose={() => setCreating(false)}
+          onCreated={(deal) => {
+            setCreating(false);
+            setNotice({
+              tone: 'success',
+              text: `Deal #${deal.dealId} for ${deal.client} created in “${deal.stage}”.`,
+            });
+            setOpenDeal(deal.dealId);
+            // Its column, on a board scrolled elsewhere, comes into view.
+            document
+              .querySelector(`[data-stage-id="${deal.stateId}"]`)
+              ?.scrollIntoView({ behavior: 'smooth', block: 'nearest', inline: 'nearest' });
+            void queryClient.invalidateQueries({ queryKey: trpc.crm.column.pathKey() });
+            void queryClient.invalidateQueries({ queryKey: trpc.crm.funnels.queryKey({ projectId }) });
+          }}
+        />
       ) : null}
     </main>
   );
@@ -180,6 +224,7 @@ function Board({
     }),
   );
   const stages = funnel.stages;
+  const { scroller, more, step } = useSideScroll();
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     const card = active.data.current as Card | undefined;
     const stateId = over?.data.current?.stateId as number | undefined;
@@ -189,20 +234,91 @@ function Board({
   };
   return (
     <DndContext sensors={sensors} onDragEnd={onDragEnd}>
-      <section className="flex min-h-0 flex-1 gap-3 overflow-x-auto pb-2" aria-label={`${funnel.name} board`}>
-        {stages.map((stage) => (
-          <Column
-            key={stage.id}
-            projectId={projectId}
-            stage={stage}
-            filters={filters}
-            cardVariables={funnel.cardVariables}
-            moving={moving}
-            onOpen={onOpen}
-          />
-        ))}
-      </section>
+      <div className="relative flex min-h-0 flex-1">
+        <section
+          ref={scroller}
+          className="flex min-h-0 flex-1 gap-3 overflow-x-auto pb-2"
+          aria-label={`${funnel.name} board`}
+        >
+          {stages.map((stage) => (
+            <Column
+              key={stage.id}
+              projectId={projectId}
+              stage={stage}
+              filters={filters}
+              cardVariables={funnel.cardVariables}
+              moving={moving}
+              onOpen={onOpen}
+            />
+          ))}
+        </section>
+        {more.left ? (
+          <ScrollButton side="left" label="Show the columns to the left" onClick={() => step(-1)} />
+        ) : null}
+        {more.right ? (
+          <ScrollButton side="right" label="Show the columns to the right" onClick={() => step(1)} />
+        ) : null}
+      </div>
     </DndContext>
+  );
+}
+
+/**
+ * A board wider than the screen scrolls sideways; whether columns are hidden on either side, and
+ * a step of one column that way (for a mouse without a sideways wheel).
+ */
+function useSideScroll() {
+  const scroller = useRef<HTMLElement | null>(null);
+  const [more, setMore] = useState({ left: false, right: false });
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const update = () =>
+      setMore({
+        left: el.scrollLeft > 1,
+        right: el.scrollLeft + el.clientWidth < el.scrollWidth - 1,
+      });
+    update();
+    el.addEventListener('scroll', update, { passive: true });
+    // The board's size changes, and so does its width's content when stages come and go.
+    const resized = new ResizeObserver(update);
+    resized.observe(el);
+    const changed = new MutationObserver(update);
+    changed.observe(el, { childList: true });
+    return () => {
+      el.removeEventListener('scroll', update);
+      resized.disconnect();
+      changed.disconnect();
+    };
+  }, []);
+  const step = (direction: 1 | -1) =>
+    scroller.current?.scrollBy({ left: direction * COLUMN_STEP, behavior: 'smooth' });
+  return { scroller, more, step };
+}
+
+function ScrollButton({
+  side,
+  label,
+  onClick,
+}: {
+  side: 'left' | 'right';
+  label: string;
+  onClick: () => void;
+}) {
+  const Icon = side === 'left' ? ChevronLeft : ChevronRight;
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      className={cn(
+        'absolute top-1/2 z-10 flex size-9 -translate-y-1/2 items-center justify-center rounded-full border border-slate-300 bg-white text-slate-700 shadow-md hover:bg-slate-50',
+        side === 'left' ? 'left-1' : 'right-1',
+      )}
+    >
+      <Icon className="size-5" aria-hidden />
+    </button>
   );
 }
 
@@ -251,7 +367,8 @@ function Column({
       aria-label={`Stage ${stage.name}`}
       data-stage-id={stage.id}
       className={cn(
-        'flex w-72 shrink-0 flex-col rounded-lg border border-t-4 border-slate-200 bg-slate-50',
+        // At least w-64 (COLUMN_STEP), sharing the width when the stages fit: five fit at 1440 px.
+        'flex w-64 max-w-96 shrink-0 grow flex-col rounded-lg border border-t-4 border-slate-200 bg-slate-50',
         colors.edge,
         isOver && 'ring-2 ring-brand-400',
       )}

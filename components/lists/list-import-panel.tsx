@@ -1,16 +1,24 @@
 'use client';
 
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { Select } from '@/components/ui/input';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, rowErrorText } from '@/lib/lists/list-csv';
 import type { ImportReport } from '@/server/contacts/list-import';
 
 const n = (x: number) => x.toLocaleString();
+const plural = (x: number, one: string, many = `${one}s`) => `${n(x)} ${x === 1 ? one : many}`;
 
-async function send(projectId: number, listId: number, file: File, commit: boolean) {
+async function send(projectId: number, listId: number, file: File, commit: boolean, channelId: string) {
+  const query = new URLSearchParams({
+    ...(commit ? { commit: '1' } : {}),
+    ...(channelId ? { channel: channelId } : {}),
+  }).toString();
   const response = await fetch(
-    `/api/projects/${projectId}/lists/${listId}/import${commit ? '?commit=1' : ''}`,
+    `/api/projects/${projectId}/lists/${listId}/import${query ? `?${query}` : ''}`,
     {
       method: 'POST',
       headers: { 'Content-Type': 'text/csv' },
@@ -25,7 +33,8 @@ async function send(projectId: number, listId: number, file: File, commit: boole
 /**
  * A CSV of members for one list: the file is checked on the server and previewed (mapping,
  * counts, first rows, an error per row); nothing is written until "Import", and not at all
- * while a row is in error.
+ * while a row is in error. With a phone channel chosen under "People not found", the numbers no
+ * client has become that channel's new clients (docs/lists.md).
  */
 export function ListImportPanel({
   projectId,
@@ -36,14 +45,17 @@ export function ListImportPanel({
   projectId: number;
   list: { id: number; name: string };
   onClose(): void;
-  onImported(added: number): Promise<unknown>;
+  onImported(added: number, created: number): Promise<unknown>;
 }) {
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [channelId, setChannelId] = useState('');
+  const trpc = useTRPC();
+  const channels = useQuery(trpc.lists.importChannels.queryOptions({ projectId }));
 
-  const preview = async (chosen: File) => {
+  const preview = async (chosen: File, channel = channelId) => {
     setFile(chosen);
     setReport(null);
     setError(null);
@@ -55,7 +67,7 @@ export function ListImportPanel({
     }
     setBusy(true);
     try {
-      setReport(await send(projectId, list.id, chosen, false));
+      setReport(await send(projectId, list.id, chosen, false, channel));
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -67,8 +79,8 @@ export function ListImportPanel({
     setBusy(true);
     setError(null);
     try {
-      const done = await send(projectId, list.id, file, true);
-      await onImported(done.added ?? 0);
+      const done = await send(projectId, list.id, file, true, channelId);
+      await onImported(done.added ?? 0, done.created ?? 0);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -76,7 +88,10 @@ export function ListImportPanel({
     }
   };
   const columns = report?.columns.filter((c) => c.use !== 'ignored').map((c) => c.use) ?? [];
-  const newClients = report ? report.clients - report.alreadyMembers : 0;
+  // A new client's name and e-mail are shown, not matched on.
+  const keyColumns = columns.filter((c) => c !== 'name' && c !== 'email');
+  const newMembers = report ? report.clients - report.alreadyMembers + report.newClients : 0;
+  const phoneChannels = channels.data ?? [];
 
   return (
     <section
@@ -106,6 +121,41 @@ export function ListImportPanel({
           }}
         />
       </div>
+      <div className="space-y-1">
+        <label htmlFor={`import-channel-${list.id}`} className="block font-medium text-slate-800">
+          People not in the project yet
+        </label>
+        <div className="max-w-md">
+          <Select
+            id={`import-channel-${list.id}`}
+            value={channelId}
+            disabled={busy}
+            onChange={(e) => {
+              setChannelId(e.target.value);
+              if (file) void preview(file, e.target.value);
+            }}
+          >
+            <option value="">Refuse them: add existing clients only</option>
+            {phoneChannels.map((c) => (
+              <option key={c.id} value={c.id}>
+                Create them in {c.label}: {c.name || c.groupId || `channel ${c.id}`}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <p className="text-slate-500">
+          {phoneChannels.length ? (
+            <>
+              New clients are made from the <code className="font-mono">phone</code> column (with its country
+              code), named by a <code className="font-mono">name</code> column and with the{' '}
+              <code className="font-mono">email</code> column's address; a number a client already has adds
+              that client.
+            </>
+          ) : (
+            'To add people the project has never met, connect a chat-app number or a telephony line (Channels tab): new clients are created for it from the file’s phone numbers.'
+          )}
+        </p>
+      </div>
       {file ? (
         <p className="text-slate-500">
           {busy ? 'Checking' : 'Checked'} <span className="font-medium text-slate-700">{file.name}</span>
@@ -116,16 +166,14 @@ export function ListImportPanel({
       {report ? (
         <div className="space-y-3">
           <p data-testid="import-summary" className="text-slate-700">
-            {n(report.rows)} rows, matched by {columns.join(' + ')}: {n(report.clients)} client
-            {report.clients === 1 ? '' : 's'} found
+            {plural(report.rows, 'row')}, matched by {keyColumns.join(' + ')}:{' '}
+            {plural(report.clients, 'client')} found
             {report.alreadyMembers ? ` (${n(report.alreadyMembers)} already in the list)` : ''}
-            {report.duplicates
-              ? `, ${n(report.duplicates)} duplicate row${report.duplicates === 1 ? '' : 's'} counted once`
+            {report.channel
+              ? `, ${plural(report.newClients, 'new client')} to create in ${report.channel.label} “${report.channel.name || report.channel.groupId}”`
               : ''}
-            {report.errorCount
-              ? `, ${n(report.errorCount)} row${report.errorCount === 1 ? '' : 's'} in error`
-              : ''}
-            .
+            {report.duplicates ? `, ${plural(report.duplicates, 'duplicate row')} counted once` : ''}
+            {report.errorCount || report.channel ? `, ${plural(report.errorCount, 'row')} refused` : ''}.
           </p>
           {report.columns.some((c) => c.use === 'ignored') ? (
             <p className="text-slate-500">
@@ -161,7 +209,13 @@ export function ListImportPanel({
                       </td>
                     ))}
                     <td className="px-3 py-1.5">
-                      {r.error ? <span className="text-red-700">{r.error}</span> : `#${r.clientId}`}
+                      {r.error ? (
+                        <span className="text-red-700">{r.error}</span>
+                      ) : r.isNew ? (
+                        <span className="font-medium text-emerald-700">new</span>
+                      ) : (
+                        `#${r.clientId}`
+                      )}
                     </td>
                   </tr>
                 ))}
@@ -171,8 +225,8 @@ export function ListImportPanel({
           {report.errors.length ? (
             <Alert tone="error">
               <p className="font-medium">
-                {n(report.errorCount)} row{report.errorCount === 1 ? '' : 's'} in error: fix the file and
-                choose it again. Nothing is imported while a row is in error.
+                {plural(report.errorCount, 'row')} refused: fix the file and choose it again. Nothing is
+                imported while a row is refused.
               </p>
               <ul className="mt-1 max-h-48 list-disc overflow-y-auto pl-5" aria-label="Row errors">
                 {report.errors.map((e) => (
@@ -191,9 +245,7 @@ export function ListImportPanel({
           disabled={!report || report.errorCount > 0 || report.rows === 0 || busy}
           onClick={() => void commit()}
         >
-          {report && !report.errorCount
-            ? `Import ${n(newClients)} new member${newClients === 1 ? '' : 's'}`
-            : 'Import'}
+          {report && !report.errorCount ? `Import ${plural(newMembers, 'new member')}` : 'Import'}
         </Button>
         <Button variant="secondary" onClick={onClose}>
           Cancel

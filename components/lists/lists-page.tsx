@@ -199,9 +199,11 @@ export function ListsPage({ projectId }: { projectId: number }) {
                   projectId={projectId}
                   list={list}
                   onClose={() => setImporting(null)}
-                  onImported={async (added) => {
+                  onImported={async (added, created) => {
                     setImporting(null);
-                    setNotice(`${plural(added, 'client')} added to “${list.name}”.`);
+                    setNotice(
+                      `${plural(added, 'client')} added to “${list.name}”${created ? `, ${plural(created, 'new client')} created` : ''}.`,
+                    );
                     await refresh();
                   }}
                 />

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { phoneDigits } from './phone-numbers';
+import { phoneDigits, reachableNumber } from './phone-numbers';
 
 it("writes phone numbers in E.164 without the plus, with or without a messenger's suffix", () => {
   for (const written of [
@@ -20,4 +20,11 @@ it("writes phone numbers in E.164 without the plus, with or without a messenger'
 it('keeps the digits of what cannot be a number of any country (a test id, a short code)', () => {
   expect(phoneDigits('4242')).toBe('4242');
   expect(phoneDigits('+999 123')).toBe('999123');
+});
+
+it('tells a number a messenger can reach (with its country code) from a national or partial one', () => {
+  expect(reachableNumber('+1 (415) 555-2671')).toBe('14155552671');
+  expect(reachableNumber('0033 6 12 34 56 78')).toBe('33612345678');
+  expect(reachableNumber('8 (900) 123-45-67')).toBeNull();
+  expect(reachableNumber('4242')).toBeNull();
 });

@@ -1,5 +1,16 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 
+/** A number's digits, and its E.164 form without the plus when libphonenumber-js places it. */
+function readNumber(phone: string): { digits: string; international: string | null } {
+  const bare = phone.replace(/@.*$/, '').trim();
+  const digits = bare.replace(/\D/g, '');
+  if (!digits) return { digits: '', international: null };
+  // Numbers come without a country's trunk prefix or with a leading + or 00: all international.
+  const international = bare.startsWith('+') ? bare : `+${digits.replace(/^00/, '')}`;
+  const parsed = parsePhoneNumberFromString(international);
+  return { digits, international: parsed?.isPossible() ? parsed.number.slice(1) : null };
+}
+
 /**
  * A phone number as the phone channels store it (the chat-app messenger's and telephony's
  * platform ids): its E.164 form without the plus, as the messenger writes its own ids.
@@ -9,11 +20,13 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
  * sent is lost.
  */
 export function phoneDigits(phone: string): string {
-  const bare = phone.replace(/@.*$/, '').trim();
-  const digits = bare.replace(/\D/g, '');
-  if (!digits) return '';
-  // Numbers come without a country's trunk prefix or with a leading + or 00: all international.
-  const international = bare.startsWith('+') ? bare : `+${digits.replace(/^00/, '')}`;
-  const parsed = parsePhoneNumberFromString(international);
-  return parsed?.isPossible() ? parsed.number.slice(1) : digits;
+  const { digits, international } = readNumber(phone);
+  return international ?? digits;
 }
+
+/**
+ * The number in E.164 without the plus when it is one a messenger or a call can reach (a
+ * possible number of a country, written with its country code), else null: `8 900 123-45-67`
+ * (a national form) is not.
+ */
+export const reachableNumber = (phone: string): string | null => readNumber(phone).international;

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { phoneDigits } from '@/lib/channels/phone-numbers';
+import { phoneDigits, reachableNumber } from '@/lib/channels/phone-numbers';
 
 /**
  * Reading a list-members CSV (docs/lists.md), pure: bytes in, the rows' keys and the per-row
@@ -17,8 +17,19 @@ export const PREVIEW_ROWS = 10;
 
 export type ImportMode = 'client_id' | 'platform_id' | 'phone';
 
-/** The columns a file's header may name; others are ignored (and shown as ignored). */
-export const KNOWN_COLUMNS = ['client_id', 'platform_id', 'client_type', 'group_id', 'phone'] as const;
+/**
+ * The columns a file's header may name; others are ignored (and shown as ignored). `name` and
+ * `email` (also written `e-mail`) are read only when the import creates new clients.
+ */
+export const KNOWN_COLUMNS = [
+  'client_id',
+  'platform_id',
+  'client_type',
+  'group_id',
+  'phone',
+  'name',
+  'email',
+] as const;
 export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 
 export interface RowError {
@@ -32,7 +43,12 @@ export interface RowError {
 export type RowKey =
   | { mode: 'client_id'; clientId: number }
   | { mode: 'platform_id'; platformId: string; clientType: number; groupId?: string }
-  | { mode: 'phone'; digits: string };
+  | {
+      mode: 'phone';
+      digits: string;
+      /** The number in E.164 without the plus when a messenger can reach it (a new client may have it). */
+      reachable: string | null;
+    };
 
 export interface ParsedRow {
   row: number;
@@ -54,6 +70,10 @@ export type ParseResult =
 
 const MAX_CLIENT_ID = 2_147_483_647;
 const MAX_PLATFORM_ID = 200;
+/** A new client's name and e-mail, as the profile keeps them. */
+export const MAX_NAME = 200;
+const MAX_EMAIL = 254;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Decodes the file as UTF-8, refusing anything else (a byte order mark is dropped). */
 export function decodeUtf8(bytes: Uint8Array): string | null {
@@ -64,7 +84,10 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
   }
 }
 
-const normalizeHeader = (h: string) => h.trim().toLowerCase().replace(/\s+/g, '_');
+const normalizeHeader = (h: string) => {
+  const name = h.trim().toLowerCase().replace(/\s+/g, '_');
+  return name === 'e-mail' || name === 'e_mail' ? 'email' : name;
+};
 
 function chooseMode(header: string[]): { mode: ImportMode } | { message: string } {
   const has = (c: KnownColumn) => header.includes(c);
@@ -90,6 +113,18 @@ const USED: Record<ImportMode, readonly KnownColumn[]> = {
   platform_id: ['platform_id', 'client_type', 'group_id'],
   phone: ['phone'],
 };
+/** What a new client is created with, besides its number. */
+const NEW_CLIENT_COLUMNS: readonly KnownColumn[] = ['name', 'email'];
+
+/** A new client's name and e-mail: checked only when the import creates clients. */
+function newClientError(row: number, cells: ParsedRow['cells']): RowError | undefined {
+  if ((cells.name ?? '').length > MAX_NAME)
+    return { row, column: 'name', message: `is longer than ${MAX_NAME} characters.` };
+  const email = cells.email ?? '';
+  if (email && (email.length > MAX_EMAIL || !EMAIL.test(email)))
+    return { row, column: 'email', message: `"${email.slice(0, 40)}" is not an e-mail address.` };
+  return undefined;
+}
 
 function rowKey(mode: ImportMode, row: number, cells: ParsedRow['cells']): Omit<ParsedRow, 'row' | 'cells'> {
   const fail = (column: string, message: string) => ({ key: null, error: { row, column, message } });
@@ -122,14 +157,16 @@ function rowKey(mode: ImportMode, row: number, cells: ParsedRow['cells']): Omit<
   const digits = phoneDigits(raw);
   if (digits.length < 5 || digits.length > 15)
     return fail('phone', `"${raw.slice(0, 40)}" is not a phone number (5 to 15 digits).`);
-  return { key: { mode, digits } };
+  return { key: { mode, digits, reachable: reachableNumber(raw) } };
 }
 
 /**
  * Parses the text of a CSV (comma, semicolon or tab separated, as papaparse detects): the header
- * chooses the mode, each data row gets its key or an error naming its row and column.
+ * chooses the mode, each data row gets its key or an error naming its row and column. With
+ * `creating` (new clients are made of the numbers no client has), a phone file's `name` and
+ * `email` columns are read and checked too.
  */
-export function parseListCsv(text: string): ParseResult {
+export function parseListCsv(text: string, options: { creating?: boolean } = {}): ParseResult {
   if (!text.trim())
     return { ok: false, message: 'The file is empty: it needs a header row and one row per client.' };
   // One row more than allowed tells a too long file without reading it all.
@@ -138,7 +175,8 @@ export function parseListCsv(text: string): ParseResult {
   const header = (data[0] ?? []).map(normalizeHeader);
   const mode = chooseMode(header);
   if ('message' in mode) return { ok: false, message: mode.message };
-  const used = USED[mode.mode];
+  const creating = options.creating === true && mode.mode === 'phone';
+  const used = creating ? [...USED[mode.mode], ...NEW_CLIENT_COLUMNS] : USED[mode.mode];
   const index = new Map<KnownColumn, number>();
   const columns = header.map((name, i) => {
     const known = (KNOWN_COLUMNS as readonly string[]).includes(name) ? (name as KnownColumn) : null;
@@ -165,7 +203,9 @@ export function parseListCsv(text: string): ParseResult {
       rows.push({ row, cells, key: null, error: { row, message: quoteError } });
       continue;
     }
-    rows.push({ row, cells, ...rowKey(mode.mode, row, cells) });
+    const parsedRow: ParsedRow = { row, cells, ...rowKey(mode.mode, row, cells) };
+    const error = parsedRow.error ?? (creating ? newClientError(row, cells) : undefined);
+    rows.push(error ? { row, cells, key: null, error } : parsedRow);
   }
   if (rows.length > MAX_IMPORT_ROWS)
     return {

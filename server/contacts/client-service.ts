@@ -40,6 +40,59 @@ export async function resolveClient(db: Db, projectId: number, ref: ClientRef) {
   return db.client.findUniqueOrThrow({ where });
 }
 
+/** Identities read or created per statement by `resolveClients`. */
+const RESOLVE_CHUNK = 5_000;
+
+/**
+ * `resolveClient` for many identities at once (a list's CSV import): the existing clients read,
+ * the missing ones created in one insert (skipping any a concurrent first contact made by then)
+ * and read back. Each identity's client, in the given order, with whether this call created it.
+ */
+export async function resolveClients(
+  db: Db,
+  projectId: number,
+  refs: readonly ClientRef[],
+): Promise<{ id: number; created: boolean }[]> {
+  const out: { id: number; created: boolean }[] = [];
+  for (let i = 0; i < refs.length; i += RESOLVE_CHUNK) {
+    const part = refs.slice(i, i + RESOLVE_CHUNK).map((ref) => ({ ref, key: clientKey(projectId, ref) }));
+    const text = (k: ReturnType<typeof clientKey>) => `${k.clientType}\n${k.groupId}\n${k.platformId}`;
+    const read = async () =>
+      new Map(
+        (
+          await db.client.findMany({
+            where: {
+              projectId,
+              clientType: { in: [...new Set(part.map((p) => p.key.clientType))] },
+              groupId: { in: [...new Set(part.map((p) => p.key.groupId))] },
+              platformId: { in: [...new Set(part.map((p) => p.key.platformId))] },
+            },
+            select: { id: true, clientType: true, groupId: true, platformId: true },
+          })
+        ).map((c) => [text({ projectId, ...c }), c.id]),
+      );
+    const before = await read();
+    const missing = part.filter((p) => !before.has(text(p.key)));
+    if (missing.length)
+      await db.client.createMany({
+        data: missing.map(({ ref, key }) => ({
+          ...key,
+          name: ref.name ?? '',
+          avatar: ref.avatar ?? '',
+          tag: ref.tag ?? '',
+        })),
+        skipDuplicates: true,
+      });
+    const after = missing.length ? await read() : before;
+    for (const { key } of part) {
+      const id = after.get(text(key));
+      if (id === undefined) throw notFound('A client was deleted while it was being created.');
+      out.push({ id, created: !before.has(text(key)) });
+    }
+  }
+  return out;
+}
+
 /** Who an event is for: a known client, or an identity resolved (and created) on the way. */
 export type ClientTarget = { clientId: number } | { ref: ClientRef };
 

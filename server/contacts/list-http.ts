@@ -11,15 +11,17 @@ import { importListMembers } from './list-import';
 import { requireList } from './list-service';
 
 const IMPORT_USAGE =
-  'POST /api/projects/<project id>/lists/<list id>/import[?commit=1] with the CSV file as the body';
+  'POST /api/projects/<project id>/lists/<list id>/import[?commit=1][&channel=<channel id>] with the CSV file as the body';
 const EXPORT_USAGE = '/api/projects/<project id>/clients/export[?<Clients filter>]';
 
 const positiveId = (s: string) => (/^\d{1,10}$/.test(s) && Number(s) > 0 ? Number(s) : null);
 
 /**
- * POST /api/projects/<project>/lists/<list>/import[?commit=1]: the CSV file as the body. Without
- * `commit`, a preview (nothing written); with it, the members are added in one transaction,
- * only if no row is in error (server/contacts/list-import.ts). Any member of the project.
+ * POST /api/projects/<project>/lists/<list>/import[?commit=1][&channel=<id>]: the CSV file as the
+ * body. Without `commit`, a preview (nothing written); with it, the members are added in one
+ * transaction, only if no row is in error (server/contacts/list-import.ts). With `channel` (a
+ * chat-app number or telephony line), numbers no client has become that channel's new clients.
+ * Any member of the project.
  */
 export async function listImportRoute(request: Request, rawProjectId: string, rawListId: string) {
   const member = await memberOfRequest(request, rawProjectId, IMPORT_USAGE);
@@ -34,11 +36,21 @@ export async function listImportRoute(request: Request, rawProjectId: string, ra
       `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it and import each part.`,
       'file',
     );
-  const commit = new URL(request.url).searchParams.get('commit') === '1';
+  const query = new URL(request.url).searchParams;
+  const commit = query.get('commit') === '1';
+  const rawChannel = query.get('channel');
+  const channelId = rawChannel === null || rawChannel === '' ? undefined : positiveId(rawChannel);
+  if (channelId === null)
+    return jsonRefusal(
+      400,
+      `channel must be a channel id (a positive whole number), not "${rawChannel?.slice(0, 40)}".`,
+      'channel',
+    );
   try {
-    return Response.json(await importListMembers(member.db, member.projectId, listId, bytes, { commit }), {
-      headers: { 'Cache-Control': 'no-store' },
-    });
+    return Response.json(
+      await importListMembers(member.db, member.projectId, listId, bytes, { commit, channelId }),
+      { headers: { 'Cache-Control': 'no-store' } },
+    );
   } catch (error) {
     if (error instanceof DomainError) return domainRefusal(error);
     throw error;

@@ -1,4 +1,9 @@
-import { PHONE_CLIENT_TYPES } from '@/lib/channels/descriptors';
+import {
+  CHANNEL_DESCRIPTORS,
+  clientIdentity,
+  descriptorOfKind,
+  PHONE_CLIENT_TYPES,
+} from '@/lib/channels/descriptors';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import {
   decodeUtf8,
@@ -14,13 +19,80 @@ import {
 } from '@/lib/lists/list-csv';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import { DomainError } from '@/server/errors';
+import { resolveClients } from './client-service';
 import { addKnownClients, requireList } from './list-service';
+import { valueKey } from './variable-limits';
 
 /** Ids looked up per statement. */
 const LOOKUP_CHUNK = 10_000;
 
+/** A channel new clients may be created for: one that reaches people by their phone number. */
+export interface ImportChannel {
+  id: number;
+  kind: string;
+  clientType: number;
+  groupId: string;
+  name: string;
+  /** The screens' name of its messenger ("Chat app", "Telephony"). */
+  label: string;
+}
+
+const PHONE_KINDS = CHANNEL_DESCRIPTORS.filter((d) => d.platformIds === 'phone').map((d) => d.kind);
+
+const importChannel = (c: {
+  id: number;
+  kind: string;
+  clientType: number;
+  groupId: string;
+  name: string;
+}) => ({
+  id: c.id,
+  kind: c.kind,
+  clientType: c.clientType,
+  groupId: c.groupId,
+  name: c.name,
+  label: descriptorOfKind(c.kind)?.label ?? c.kind,
+});
+
+/** The project's channels that reach people by phone (chat-app numbers, telephony lines), oldest first. */
+export async function importChannels(db: Db, projectId: number): Promise<ImportChannel[]> {
+  const rows = await db.channel.findMany({
+    where: { projectId, kind: { in: PHONE_KINDS as never[] } },
+    orderBy: { id: 'asc' },
+    select: { id: true, kind: true, clientType: true, groupId: true, name: true },
+  });
+  return rows.map(importChannel);
+}
+
+async function requireImportChannel(db: Db, projectId: number, channelId: number): Promise<ImportChannel> {
+  const channel = await db.channel.findFirst({
+    where: { id: channelId, projectId },
+    select: { id: true, kind: true, clientType: true, groupId: true, name: true },
+  });
+  if (!channel)
+    throw new DomainError(
+      'not_found',
+      `Channel ${channelId} is not connected to this project (it may have been disconnected); choose another.`,
+      'channel',
+    );
+  if (!(PHONE_KINDS as readonly string[]).includes(channel.kind))
+    throw new DomainError(
+      'invalid',
+      `Channel ${channelId} (${importChannel(channel).label}) does not reach people by phone number: new clients are created only for a chat-app number or a telephony line.`,
+      'channel',
+    );
+  return importChannel(channel);
+}
+
+/** A number no client has, to become a client of the chosen channel. */
+interface NewClient {
+  platformId: string;
+}
+
 export interface ImportReport {
   mode: ImportMode;
+  /** The channel new clients are created for, when one was chosen. */
+  channel: ImportChannel | null;
   columns: { name: string; use: string }[];
   /** Data rows in the file (empty lines not counted). */
   rows: number;
@@ -28,15 +100,26 @@ export interface ImportReport {
   duplicates: number;
   /** Distinct clients found. */
   clients: number;
+  /** Distinct new clients the import creates (numbers no client has; a channel chosen). */
+  newClients: number;
   /** Of those, clients already in the list. */
   alreadyMembers: number;
   /** The first PREVIEW_ROWS rows with the client each names (or its error). */
-  preview: { row: number; cells: ParsedRow['cells']; clientId: number | null; error?: string }[];
+  preview: {
+    row: number;
+    cells: ParsedRow['cells'];
+    clientId: number | null;
+    /** A new client is created for this row. */
+    isNew?: true;
+    error?: string;
+  }[];
   /** Rows in error (all counted; the first MAX_REPORTED_ERRORS sent). */
   errorCount: number;
   errors: RowError[];
   /** Set once the members were written: how many were added. */
   added: number | null;
+  /** Set once the members were written: how many clients were created. */
+  created: number | null;
 }
 
 async function chunked<T, R>(items: readonly T[], run: (part: T[]) => Promise<R[]>): Promise<R[]> {
@@ -46,14 +129,18 @@ async function chunked<T, R>(items: readonly T[], run: (part: T[]) => Promise<R[
   return out;
 }
 
-/** Resolves each distinct key of the file to a client of the project, or an error message. */
+/**
+ * Resolves each distinct key of the file to a client of the project, or an error message; with a
+ * channel, a phone no client has to a new client of that channel.
+ */
 async function resolveKeys(
   db: Db,
   projectId: number,
   mode: ImportMode,
   keys: Map<string, RowKey>,
-): Promise<Map<string, number | string>> {
-  const result = new Map<string, number | string>();
+  channel: ImportChannel | null,
+): Promise<Map<string, number | string | NewClient>> {
+  const result = new Map<string, number | string | NewClient>();
   const all = [...keys.entries()];
   if (mode === 'client_id') {
     const ids = all.map(([, k]) => (k as Extract<RowKey, { mode: 'client_id' }>).clientId);
@@ -126,16 +213,31 @@ async function resolveKeys(
   }
   const byNumber = await db.client.findMany({
     where: { projectId, clientType: { in: [...PHONE_CLIENT_TYPES] } },
-    select: { id: true, platformId: true },
+    select: { id: true, platformId: true, clientType: true, groupId: true },
   });
+  // The chosen channel's own client with a number is that person, whoever else has the number.
+  const ofChannel = new Map<string, number>();
+  const channelGroup =
+    channel && clientIdentity({ clientType: channel.clientType, groupId: channel.groupId, platformId: '' });
   for (const c of byNumber) {
     const digits = phoneDigits(c.platformId);
-    if (wanted.has(digits)) note(digits, c.id);
+    if (!wanted.has(digits)) continue;
+    note(digits, c.id);
+    if (channel && c.clientType === channel.clientType && c.groupId === channelGroup?.groupId)
+      ofChannel.set(digits, c.id);
   }
   for (const [text, k] of all) {
-    const digits = (k as Extract<RowKey, { mode: 'phone' }>).digits;
+    const { digits, reachable } = k as Extract<RowKey, { mode: 'phone' }>;
     const ids = [...(byDigits.get(digits) ?? [])];
-    if (ids.length === 1) result.set(text, ids[0]!);
+    const own = ofChannel.get(digits);
+    if (own !== undefined) result.set(text, own);
+    else if (ids.length === 1) result.set(text, ids[0]!);
+    else if (!ids.length && channel && reachable) result.set(text, { platformId: reachable });
+    else if (!ids.length && channel)
+      result.set(
+        text,
+        `${digits} is not a number ${channel.label} can reach: write it in full with its country code (e.g. +44 7700 900123).`,
+      );
     else if (!ids.length) result.set(text, `no client with phone ${digits} in this project.`);
     else
       result.set(
@@ -157,13 +259,21 @@ export async function importListMembers(
   projectId: number,
   listId: number,
   bytes: Uint8Array,
-  options: { commit: boolean },
+  options: { commit: boolean; channelId?: number },
 ): Promise<ImportReport> {
   await requireList(db, projectId, listId);
+  const channel =
+    options.channelId === undefined ? null : await requireImportChannel(db, projectId, options.channelId);
   const text = decodeUtf8(bytes);
   if (text === null) throw new DomainError('invalid', NOT_UTF8, 'file');
-  const parsed = parseListCsv(text);
+  const parsed = parseListCsv(text, { creating: channel !== null });
   if (!parsed.ok) throw new DomainError('invalid', parsed.message, 'file');
+  if (channel && parsed.mode !== 'phone')
+    throw new DomainError(
+      'invalid',
+      `New clients are created from a phone column, and this file names clients by ${parsed.mode}. Add a phone column (with name and email if you have them), or import only clients already in the project.`,
+      'file',
+    );
 
   const keys = new Map<string, RowKey>();
   let duplicates = 0;
@@ -174,13 +284,15 @@ export async function importListMembers(
     else keys.set(t, r.key);
     return t;
   });
-  const resolved = await resolveKeys(db, projectId, parsed.mode, keys);
+  const resolved = await resolveKeys(db, projectId, parsed.mode, keys, channel);
   const keyColumn =
     parsed.mode === 'client_id' ? 'client_id' : parsed.mode === 'phone' ? 'phone' : 'platform_id';
 
   const errors: RowError[] = [];
   let errorCount = 0;
   const clientIds = new Set<number>();
+  /** New clients by number, each with the name and e-mail of the first row giving it. */
+  const newClients = new Map<string, { name: string; email: string }>();
   const preview: ImportReport['preview'] = [];
   const seenKeys = new Set<string>();
   parsed.rows.forEach((r, i) => {
@@ -188,7 +300,17 @@ export async function importListMembers(
     const found = t === null || t === undefined ? undefined : resolved.get(t);
     let error = r.error;
     let clientId: number | null = null;
-    if (typeof found === 'number') {
+    let isNew = false;
+    if (typeof found === 'object') {
+      isNew = true;
+      const person = newClients.get(found.platformId);
+      // Two spellings of one new number are one new client: a duplicate row.
+      if (person && t && !seenKeys.has(t)) duplicates++;
+      newClients.set(found.platformId, {
+        name: person?.name || (r.cells.name ?? ''),
+        email: person?.email || (r.cells.email ?? ''),
+      });
+    } else if (typeof found === 'number') {
       // Two keys (a phone written two ways) may name one client: a duplicate too.
       if (t && !seenKeys.has(t) && clientIds.has(found)) duplicates++;
       clientIds.add(found);
@@ -200,7 +322,13 @@ export async function importListMembers(
       if (errors.length < MAX_REPORTED_ERRORS) errors.push(error);
     }
     if (preview.length < PREVIEW_ROWS)
-      preview.push({ row: r.row, cells: r.cells, clientId, ...(error ? { error: error.message } : {}) });
+      preview.push({
+        row: r.row,
+        cells: r.cells,
+        clientId,
+        ...(isNew && !error ? { isNew: true as const } : {}),
+        ...(error ? { error: error.message } : {}),
+      });
   });
 
   const ids = [...clientIds];
@@ -212,15 +340,18 @@ export async function importListMembers(
   );
   const report: ImportReport = {
     mode: parsed.mode,
+    channel,
     columns: parsed.columns,
     rows: parsed.rows.length,
     duplicates,
     clients: ids.length,
+    newClients: newClients.size,
     alreadyMembers: members.length,
     preview,
     errorCount,
     errors,
     added: null,
+    created: null,
   };
   if (!options.commit) return report;
   if (errorCount)
@@ -231,11 +362,13 @@ export async function importListMembers(
     );
   if (!parsed.rows.length)
     throw new DomainError('invalid', 'The file has no rows below its header; nothing to import.', 'file');
-  const added = await db
+  const written = await db
     .$transaction(
       async (tx) => {
         await requireList(tx, projectId, listId);
-        return addKnownClients(tx, projectId, listId, ids);
+        const created = channel ? await createClients(tx, projectId, channel, newClients) : [];
+        const added = await addKnownClients(tx, projectId, listId, [...ids, ...created.map((c) => c.id)]);
+        return { added, created: created.filter((c) => c.created).length };
       },
       { timeout: 120_000 },
     )
@@ -249,5 +382,40 @@ export async function importListMembers(
         );
       throw error;
     });
-  return { ...report, added };
+  return { ...report, ...written };
+}
+
+/**
+ * The new clients of an import, made as the channel's own first contacts make them
+ * (`resolveClients`: their number as the channel stores it), with their name, and their e-mail
+ * as the profile's `email` variable. The channel is read again: disconnected since the preview,
+ * the import stops.
+ */
+async function createClients(
+  tx: Db,
+  projectId: number,
+  channel: ImportChannel,
+  people: Map<string, { name: string; email: string }>,
+) {
+  await requireImportChannel(tx, projectId, channel.id);
+  const entries = [...people];
+  const clients = await resolveClients(
+    tx,
+    projectId,
+    entries.map(([platformId, p]) => ({
+      clientType: channel.clientType,
+      groupId: channel.groupId,
+      platformId,
+      name: p.name,
+    })),
+  );
+  const emails = clients.flatMap((c, i) => {
+    const email = entries[i]![1].email;
+    return c.created && email
+      ? [{ projectId, clientId: c.id, name: 'email', value: email, valueKey: valueKey(email) }]
+      : [];
+  });
+  for (let i = 0; i < emails.length; i += LOOKUP_CHUNK)
+    await tx.clientVariable.createMany({ data: emails.slice(i, i + LOOKUP_CHUNK), skipDuplicates: true });
+  return clients;
 }

@@ -324,3 +324,101 @@ describe('moving a deal', () => {
     expect((await db.deal.findFirstOrThrow({ where: { id: before } })).closedAt).not.toBeNull();
   });
 });
+
+describe('a deal made by hand', () => {
+  it('puts the client’s open deal in an open stage through the one move, with its variables, and refuses a second', async () => {
+    const [sales] = (await funnels()).filter((f) => f.name === 'Sales');
+    const [newStage] = sales.stages;
+    // A client the bot never talked to (imported): no deal at all yet.
+    const client = await db.client.create({
+      data: { projectId, clientType: 13, platformId: '14155552671', name: 'Ann Lee' },
+    });
+    const live: LiveEvent[] = [];
+    const stop = subscribeLive({ projectId }, (e) => live.push(e));
+    webhooks.length = 0;
+    const made = await operator.crm.createDeal({
+      projectId,
+      clientId: client.id,
+      stateId: newStage.id,
+      variables: [
+        { name: ' amount ', value: '1200' },
+        { name: 'client.city', value: 'Oslo' },
+      ],
+    });
+    stop();
+    const deal = await db.deal.findUniqueOrThrow({
+      where: { id: made.dealId },
+      include: { variables: { select: { name: true, value: true } } },
+    });
+    expect(deal).toMatchObject({ clientId: client.id, stateId: newStage.id, closedAt: null });
+    expect(deal.variables).toEqual([{ name: 'amount', value: '1200' }]);
+    expect(await db.clientVariable.findFirst({ where: { clientId: client.id, name: 'city' } })).toMatchObject(
+      {
+        value: 'Oslo',
+      },
+    );
+    // The move's record: a CRM history entry by the operator, its webhook, the boards' live event.
+    expect(
+      await db.message.findFirstOrThrow({ where: { clientId: client.id }, include: { senderMember: true } }),
+    ).toMatchObject({
+      messageFromOutside: MESSAGE_FROM.crm,
+      text: `Deal #${made.dealId} moved to "New"`,
+      senderMember: { name: 'Olga' },
+    });
+    expect(webhooks).toHaveLength(1);
+    expect(live).toContainEqual({ kind: 'deal', projectId, clientId: client.id, dealId: made.dealId });
+    const column = await operator.crm.column({ projectId, stateId: newStage.id, text: 'Ann Lee' });
+    expect(column.cards.map((c) => c.dealId)).toEqual([made.dealId]);
+
+    // One open deal per client: a second is refused, naming the first.
+    await expect(
+      operator2.crm.createDeal({ projectId, clientId: client.id, stateId: sales.stages[1].id }),
+    ).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: `Ann Lee already has an open deal, #${made.dealId} in "New" (Sales): a client has one open deal at a time. Open it on the board, or move it to Won or Lost first.`,
+    });
+  });
+
+  it('uses the open deal a client already has off the board; refuses won stages, bad variables and others’ clients, moving nothing', async () => {
+    const [sales] = (await funnels()).filter((f) => f.name === 'Sales');
+    const won = sales.stages.find((s) => s.kind === 'won');
+    const { clientId, dealId } = await dealIn(null);
+    await expect(
+      operator.crm.createDeal({ projectId, clientId, stateId: won?.id ?? 0 }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('open stage') });
+    await expect(
+      operator.crm.createDeal({
+        projectId,
+        clientId,
+        stateId: sales.stages[0].id,
+        variables: [{ name: 'project.x', value: '1' }],
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('project constant') });
+    await expect(
+      operator.crm.createDeal({ projectId, clientId: 999999, stateId: sales.stages[0].id }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(operator.crm.createDeal({ projectId, clientId, stateId: 0 })).rejects.toThrow(
+      /stateId: choose a stage/,
+    );
+    expect((await db.deal.findUniqueOrThrow({ where: { id: dealId } })).stateId).toBeNull();
+    const made = await operator.crm.createDeal({ projectId, clientId, stateId: sales.stages[1].id });
+    expect(made).toEqual({ dealId, stateId: sales.stages[1].id });
+  });
+});
+
+describe('the funnel a board opens on', () => {
+  it('is the one each member last viewed, kept on the server, forgotten when the funnel is deleted', async () => {
+    const funnel = await admin.crm.createFunnel({ projectId, name: 'Partners' });
+    expect(await operator.crm.boardFunnel({ projectId })).toEqual({ funnelId: null });
+    await operator.crm.rememberBoardFunnel({ projectId, funnelId: funnel.id });
+    expect(await operator.crm.boardFunnel({ projectId })).toEqual({ funnelId: funnel.id });
+    // Each member their own.
+    expect(await operator2.crm.boardFunnel({ projectId })).toEqual({ funnelId: null });
+    await expect(operator.crm.rememberBoardFunnel({ projectId, funnelId: 999999 })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    const [first] = await funnels();
+    await admin.crm.deleteFunnel({ projectId, funnelId: funnel.id, moveToStateId: first.stages[0].id });
+    expect(await operator.crm.boardFunnel({ projectId })).toEqual({ funnelId: null });
+  });
+});

@@ -33,7 +33,9 @@ export interface MovedDeal {
 export async function moveDealToStage(
   deps: EngineDeps,
   projectId: number,
-  target: { clientId: number } | { dealId: number; expectedStateId?: number | null },
+  target:
+    | { clientId: number; expectedStateId?: number | null }
+    | { dealId: number; expectedStateId?: number | null },
   stateId: number,
   memberId?: number,
 ): Promise<MovedDeal> {
@@ -64,6 +66,8 @@ export async function moveDealToStage(
     expectedStateId = input.expectedStateId;
   } else {
     clientId = target.clientId;
+    // A deal made by hand (server/crm/new-deal.ts) expects the open deal on no board yet (null).
+    expectedStateId = target.expectedStateId;
   }
   const result = await handleEvent(
     deps,

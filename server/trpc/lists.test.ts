@@ -240,6 +240,145 @@ describe('CSV import of list members', () => {
     });
   });
 
+  it('creates new clients for a chosen phone channel: numbers normalised, known people merged, new, found and refused counted', async () => {
+    const { owner, operator, projectId, ids } = await setup('people', 2);
+    const list = await owner.lists.create({ projectId, name: 'Leads' });
+    const line = await tdb.prisma.channel.create({
+      data: { projectId, kind: 'telephony', clientType: CLIENT_TYPES.telephony, name: '+1 555 0100' },
+    });
+    const tg = await tdb.prisma.channel.create({
+      data: { projectId, kind: 'tg', clientType: CLIENT_TYPES.tg, groupId: 'shop_bot', name: 'Shop' },
+    });
+    // A caller who already rang the line, written in another form in the file.
+    const caller = await tdb.prisma.client.create({
+      data: { projectId, clientType: CLIENT_TYPES.telephony, platformId: '447700900123', name: 'Caller' },
+    });
+    // Operators see the phone channels only, and may import.
+    expect((await operator.lists.importChannels({ projectId })).map((c) => c.id)).toEqual([line.id]);
+
+    // What the newcomer had: names, e-mails and phones of people the project never met.
+    const file = utf8(
+      [
+        'Name,E-mail,Phone',
+        'Ann Lee,ann@example.com,+1 (415) 555-2671',
+        'Ann again,,001 415 555 2671',
+        'Known by variable,,+7 900 123-45-67',
+        'Caller,,+44 7700 900123',
+        'Bob,bob@example.com,+33 6 12 34 56 78',
+      ].join('\n'),
+    );
+    // Without a channel, unknown people are errors, as before.
+    const only = await importListMembers(tdb.prisma, projectId, list.id, file, { commit: false });
+    expect(only).toMatchObject({ clients: 2, newClients: 0, errorCount: 3, channel: null });
+
+    const preview = await importListMembers(tdb.prisma, projectId, list.id, file, {
+      commit: false,
+      channelId: line.id,
+    });
+    expect(preview).toMatchObject({
+      mode: 'phone',
+      channel: { id: line.id, label: 'Telephony' },
+      rows: 5,
+      clients: 2,
+      newClients: 2,
+      duplicates: 1,
+      errorCount: 0,
+      columns: [
+        { name: 'Name', use: 'name' },
+        { name: 'E-mail', use: 'email' },
+        { name: 'Phone', use: 'phone' },
+      ],
+    });
+    expect(preview.preview.map((r) => r.clientId ?? (r.isNew ? 'new' : r.error))).toEqual([
+      'new',
+      'new',
+      ids[0],
+      caller.id,
+      'new',
+    ]);
+    expect(await tdb.prisma.client.count({ where: { projectId } })).toBe(3);
+
+    const done = await importListMembers(tdb.prisma, projectId, list.id, file, {
+      commit: true,
+      channelId: line.id,
+    });
+    expect(done).toMatchObject({ added: 4, created: 2 });
+    const made = await tdb.prisma.client.findMany({
+      where: { projectId, clientType: CLIENT_TYPES.telephony, id: { not: caller.id } },
+      orderBy: { platformId: 'asc' },
+      select: {
+        platformId: true,
+        groupId: true,
+        name: true,
+        variables: { select: { name: true, value: true } },
+      },
+    });
+    expect(made).toEqual([
+      {
+        platformId: '14155552671',
+        groupId: '',
+        name: 'Ann Lee',
+        variables: [{ name: 'email', value: 'ann@example.com' }],
+      },
+      {
+        platformId: '33612345678',
+        groupId: '',
+        name: 'Bob',
+        variables: [{ name: 'email', value: 'bob@example.com' }],
+      },
+    ]);
+    expect(await tdb.prisma.clientListMember.count({ where: { listId: list.id } })).toBe(4);
+
+    // Imported again: everyone is found, nobody is created twice.
+    const again = await importListMembers(tdb.prisma, projectId, list.id, file, {
+      commit: true,
+      channelId: line.id,
+    });
+    expect(again).toMatchObject({ clients: 4, newClients: 0, alreadyMembers: 4, added: 0, created: 0 });
+
+    // Refused: a national number no messenger can reach, a bad e-mail; nothing is written.
+    const bad = utf8('phone,email\n8 (900) 765-43-21,\n+1 415 555 0199,not-an-address\n');
+    const refused = await importListMembers(tdb.prisma, projectId, list.id, bad, {
+      commit: false,
+      channelId: line.id,
+    });
+    expect(refused).toMatchObject({ newClients: 0, errorCount: 2 });
+    expect(refused.errors).toEqual([
+      {
+        row: 2,
+        column: 'phone',
+        message: expect.stringContaining(
+          'not a number Telephony can reach: write it in full with its country code',
+        ),
+      },
+      { row: 3, column: 'email', message: '"not-an-address" is not an e-mail address.' },
+    ]);
+    await expect(
+      importListMembers(tdb.prisma, projectId, list.id, bad, { commit: true, channelId: line.id }),
+    ).rejects.toMatchObject({ code: 'invalid', field: 'file' });
+    expect(await tdb.prisma.client.count({ where: { projectId } })).toBe(5);
+
+    // A channel that does not reach people by phone, or of another project, is refused by name.
+    await expect(
+      importListMembers(tdb.prisma, projectId, list.id, file, { commit: false, channelId: tg.id }),
+    ).rejects.toMatchObject({ code: 'invalid', field: 'channel' });
+    const other = await setup('people-other', 1);
+    const otherList = await other.owner.lists.create({ projectId: other.projectId, name: 'Theirs' });
+    await expect(
+      importListMembers(tdb.prisma, other.projectId, otherList.id, file, {
+        commit: false,
+        channelId: line.id,
+      }),
+    ).rejects.toMatchObject({ code: 'not_found', field: 'channel' });
+    // A file naming clients by id cannot create anyone.
+    await expect(
+      importListMembers(tdb.prisma, projectId, list.id, utf8(`client_id\n${ids[0]}\n`), {
+        commit: false,
+        channelId: line.id,
+      }),
+    ).rejects.toMatchObject({ code: 'invalid', message: expect.stringContaining('phone column') });
+  });
+
   it('is all or nothing: a list deleted before the commit leaves no member behind', async () => {
     const { owner, projectId, ids } = await setup('atomic', 3);
     const list = await owner.lists.create({ projectId, name: 'Gone' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boardFunnel, rememberBoardFunnel } from '@/server/crm/board-funnel';
 import { boardColumn, boardColumnInput, dealDetail } from '@/server/crm/deal-board';
 import {
   createFunnel,
@@ -12,6 +13,7 @@ import {
   updateStage,
 } from '@/server/crm/funnel-service';
 import { moveDealInput, moveDealToStage } from '@/server/crm/move-deal';
+import { createDealByHand, newDealInput } from '@/server/crm/new-deal';
 import { getEngineDeps } from '@/server/engine/engine';
 import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
 
@@ -57,6 +59,14 @@ export const crmRouter = createTRPCRouter({
     .input(z.object({ stateId: id('stateId'), moveToStateId: id('moveToStateId').nullable() }))
     .mutation(({ ctx, input }) => deleteStage(ctx.db, ctx.projectId, input.stateId, input.moveToStateId)),
 
+  /** The funnel this member's board opens on (the one they last viewed), null at first. */
+  boardFunnel: projectProcedure.query(async ({ ctx }) => ({
+    funnelId: await boardFunnel(ctx.db, ctx.member.id),
+  })),
+  rememberBoardFunnel: projectProcedure
+    .input(z.object({ funnelId: id('funnelId') }))
+    .mutation(({ ctx, input }) => rememberBoardFunnel(ctx.db, ctx.projectId, ctx.member.id, input.funnelId)),
+
   /** A page of a board column (and the table view): every member, operators included. */
   column: projectProcedure
     .input(boardColumnInput)
@@ -76,5 +86,11 @@ export const crmRouter = createTRPCRouter({
         input.stateId,
         ctx.member.id,
       ),
+    ),
+  /** A deal made by hand: the same move, into an open stage, with the variables typed. */
+  createDeal: projectProcedure
+    .input(newDealInput)
+    .mutation(async ({ ctx, input }) =>
+      createDealByHand(await getEngineDeps(), ctx.projectId, input, ctx.member.id),
     ),
 });

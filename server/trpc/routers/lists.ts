@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clientFilterInput, countClients } from '@/server/contacts/client-search';
+import { importChannels } from '@/server/contacts/list-import';
 import {
   addMatchingToList,
   addToList,
@@ -28,6 +29,8 @@ const clientIds = z
  */
 export const listsRouter = createTRPCRouter({
   all: projectProcedure.query(({ ctx }) => projectLists(ctx.db, ctx.projectId)),
+  /** The channels a CSV import may create new clients for (those reaching people by phone). */
+  importChannels: projectProcedure.query(({ ctx }) => importChannels(ctx.db, ctx.projectId)),
   create: projectProcedure.input(z.object({ name: listNameInput })).mutation(async ({ ctx, input }) => {
     const list = await createList(ctx.db, ctx.projectId, input.name);
     return { id: list.id, name: list.name };
