@@ -83,3 +83,37 @@ test('compares two published versions, marks the changed block, shows unpublishe
     'From version 1 to the draft: 2 blocks changed.',
   );
 });
+
+/**
+ * The marks on the canvas follow the bot (docs/versions.md): the unpublished changes marked,
+ * then published, and the banner says there are none left instead of keeping the old ones.
+ */
+test('the unpublished changes marked on the canvas refresh after a publish', async ({ page }) => {
+  await signUp(page, `version-diff-refresh-${Date.now()}@example.com`);
+  const state = page.getByTestId('publish-state');
+  await page.getByTestId('block-2').click();
+  await blockEditor(page).getByLabel('Name', { exact: true }).fill('Our prices');
+  await saved(page);
+  await expect(state).toHaveText('Unpublished changes · live: v1');
+  await page.getByRole('button', { name: 'Version history' }).click();
+  const history = page.getByRole('dialog');
+  await history.getByRole('button', { name: 'Unpublished changes' }).click();
+  await expect(history.getByTestId('diff-summary')).toHaveText(
+    'From version 1 to the draft: 1 block changed.',
+  );
+  await history.getByRole('button', { name: 'Show on canvas' }).click();
+  const banner = page.getByTestId('diff-marks');
+  await expect(banner).toContainText('Changes from version 1 to the draft');
+  await expect(page.getByTestId('block-2')).toHaveCSS('outline-color', 'rgb(217, 119, 6)');
+
+  await publish(page, 'Renamed the prices');
+  await expect(state).toHaveText('Published · v2');
+  await expect(banner).toContainText('No changes from version 2 to the draft');
+  expect(await markLabel(page, 2)).toBe('none');
+  // A new edit is marked as it is saved.
+  await page.getByTestId('block-3').click();
+  await blockEditor(page).getByLabel('Name', { exact: true }).fill('E-mail please');
+  await saved(page);
+  await expect(banner).toContainText('Changes from version 2 to the draft');
+  expect(await markLabel(page, 3)).toBe('"changed"');
+});

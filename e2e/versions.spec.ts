@@ -75,3 +75,53 @@ test('the simulator talks to the draft or to the published version, a conversati
   await talkTo.getByText('Published v1').click();
   await expect(page.getByTestId('sim-out').last()).toContainText('Blockbot demo');
 });
+
+/**
+ * A rollback says the draft stays as it is, and can put the version on the canvas as the draft
+ * too (docs/versions.md): an edit of the canvas, saved as any other and undone by Undo.
+ */
+test('a rollback says the draft is kept, and can put the version on the canvas as the draft', async ({
+  page,
+}) => {
+  await signUp(page, `versions-restore-${Date.now()}@example.com`);
+  const state = page.getByTestId('publish-state');
+  await page.getByTestId('block-5').click();
+  await page.keyboard.press('Delete');
+  await saved(page);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  const publish = page.getByRole('dialog', { name: 'Publish the draft' });
+  await publish.getByRole('button', { name: 'Publish' }).click();
+  await expect(state).toHaveText('Published · v2');
+
+  await page.getByRole('button', { name: 'Version history' }).click();
+  const history = page.getByRole('dialog', { name: 'Versions of the bot' });
+  const v1 = history.locator('[data-version="1"]');
+  await v1.getByRole('button', { name: 'Roll back to it' }).click();
+  const confirm = v1.getByRole('group', { name: 'Roll back to version 1' });
+  await expect(confirm).toContainText('The draft on the canvas stays as it is');
+  const asDraft = confirm.getByLabel('Also put it on the canvas as the draft');
+  await expect(asDraft).not.toBeChecked();
+  await asDraft.check();
+  await confirm.getByRole('button', { name: 'Publish it for every client' }).click();
+  await expect(history).toHaveCount(0);
+
+  // Version 1's bot (with the reminder) is the draft now, saved through the canvas's autosave.
+  await expect(page.getByTestId('block-5')).toBeVisible();
+  await saved(page);
+  await expect(state).toContainText('live: v3');
+  // Undo brings the draft back as it was; saved too.
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByTestId('block-5')).toHaveCount(0);
+  await saved(page);
+  await page.reload();
+  await expect(page.getByTestId('block-5')).toHaveCount(0);
+  // The draft keeps working afterwards.
+  await page.getByTestId('block-2').click();
+  await page
+    .getByRole('complementary', { name: 'Block editor' })
+    .getByLabel('Name', { exact: true })
+    .fill('Our prices');
+  await saved(page);
+  await page.reload();
+  await expect(page.getByTestId('block-2')).toContainText('Our prices');
+});

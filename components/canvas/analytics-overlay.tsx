@@ -14,7 +14,7 @@ import { countFormat } from '@/lib/number-format';
 export interface AnalyticsStore {
   set(analytics: FlowAnalytics | null): void;
   subscribe(listener: () => void): () => void;
-  /** `entries|clients|stopped` of a block, '0|0|0' for one nobody entered, '' with the overlay off. */
+  /** `entries|clients|stopped|clients of every version` of a block, '0|0|0|0' for one nobody entered, '' with the overlay off. */
   block(id: number): string;
   /** An arrow's passes, '' with the overlay off. */
   arrow(id: number): string;
@@ -28,7 +28,12 @@ export function createAnalyticsStore(): AnalyticsStore {
   return {
     set(analytics) {
       shown = analytics;
-      blocks = new Map(analytics?.blocks.map((b) => [b.blockId, `${b.entries}|${b.clients}|${b.stopped}`]));
+      blocks = new Map(
+        analytics?.blocks.map((b) => [
+          b.blockId,
+          `${b.entries}|${b.clients}|${b.stopped}|${b.allVersions.clients}`,
+        ]),
+      );
       arrows = new Map(analytics?.arrows.map((a) => [a.arrowId, String(a.passes)]));
       for (const listener of listeners) listener();
     },
@@ -36,7 +41,7 @@ export function createAnalyticsStore(): AnalyticsStore {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    block: (id) => (shown ? (blocks.get(id) ?? '0|0|0') : ''),
+    block: (id) => (shown ? (blocks.get(id) ?? '0|0|0|0') : ''),
     arrow: (id) => (shown ? (arrows.get(id) ?? '0') : ''),
   };
 }
@@ -64,18 +69,21 @@ const tone = (share: number) =>
       ? 'border-amber-300 bg-amber-50 text-amber-900'
       : 'border-emerald-300 bg-emerald-50 text-emerald-900';
 
-/** A block's figures, below it: entries, unique clients and how many stopped there. */
+/**
+ * A block's figures, below it: the version's unique clients and how many stopped there, and
+ * (smaller) its clients over every version.
+ */
 export function BlockFigures({ blockId, far }: { blockId: number; far?: boolean }) {
   const figures = useFigures((s) => s.block(blockId));
   if (!figures) return null;
-  const [entries, clients, stopped] = figures.split('|').map(Number);
+  const [entries, clients, stopped, allClients] = figures.split('|').map(Number);
   const share = dropOff({ clients, stopped });
   return (
     <div
       data-testid={`figures-${blockId}`}
-      title={`${countFormat.format(entries)} entries by ${countFormat.format(clients)} clients; ${countFormat.format(stopped)} stopped here (${percent.format(share)} of them)`}
+      title={`${countFormat.format(entries)} entries by ${countFormat.format(clients)} clients; ${countFormat.format(stopped)} stopped here (${percent.format(share)} of them). ${countFormat.format(allClients)} clients in every version.`}
       className={cn(
-        'mt-1.5 flex items-center justify-between gap-2 rounded border px-1.5 py-0.5 font-medium tabular-nums',
+        'mt-1.5 flex flex-wrap items-center justify-between gap-x-2 rounded border px-1.5 py-0.5 font-medium tabular-nums',
         far ? 'text-base' : 'text-[10px]',
         clients ? tone(share) : 'border-slate-200 bg-white/70 text-slate-500',
       )}
@@ -85,6 +93,9 @@ export function BlockFigures({ blockId, far }: { blockId: number; far?: boolean 
       </span>
       <span>
         {countFormat.format(stopped)} stopped · {percent.format(share)}
+      </span>
+      <span className="basis-full font-normal opacity-75" data-testid={`all-versions-${blockId}`}>
+        All versions: {countFormat.format(allClients)} {allClients === 1 ? 'client' : 'clients'}
       </span>
     </div>
   );

@@ -40,10 +40,17 @@ export function AnalyticsPanel({
   projectId,
   blocks,
   store,
+  onVersionShown,
+  shownVersion,
 }: {
   projectId: number;
+  /** The blocks on the canvas: the draft's, or the shown version's own. */
   blocks: readonly Block[];
   store: AnalyticsStore;
+  /** The version whose figures are drawn (null: none, the panel is closed). */
+  onVersionShown(version: number | null): void;
+  /** The version whose own blocks the canvas shows instead of the draft's. */
+  shownVersion: number | null;
 }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -66,6 +73,8 @@ export function AnalyticsPanel({
           projectId={projectId}
           blocks={blocks}
           store={store}
+          onVersionShown={onVersionShown}
+          shownVersion={shownVersion}
           onClose={() => setOpen(false)}
         />
       ) : null}
@@ -78,19 +87,23 @@ function AnalyticsBody({
   projectId,
   blocks,
   store,
+  onVersionShown,
+  shownVersion,
   onClose,
 }: {
   id: string;
   projectId: number;
   blocks: readonly Block[];
   store: AnalyticsStore;
+  onVersionShown(version: number | null): void;
+  shownVersion: number | null;
   onClose(): void;
 }) {
   const trpc = useTRPC();
   const idBase = useId();
   const ids = Object.fromEntries(
-    ['version', 'days', 'stopped', 'from', 'to', 'step'].map((k) => [k, `${idBase}-${k}`]),
-  ) as Record<'version' | 'days' | 'stopped' | 'from' | 'to' | 'step', string>;
+    ['version', 'days', 'stopped', 'from', 'to', 'step', 'tests'].map((k) => [k, `${idBase}-${k}`]),
+  ) as Record<'version' | 'days' | 'stopped' | 'from' | 'to' | 'step' | 'tests', string>;
   const versions = useQuery(trpc.versions.list.queryOptions({ projectId }));
   // "The last 30 days" are the project's days, as the counts are.
   const timeZone = useQuery(trpc.project.get.queryOptions({ projectId })).data?.timeZone ?? 'UTC';
@@ -100,12 +113,16 @@ function AnalyticsBody({
   const [range, setRange] = useState<(typeof RANGES)[number]['value']>('30');
   const [custom, setCustom] = useState({ from: dayBefore(29), to: dayBefore(0) });
   const [stoppedAfterMinutes, setStoppedAfter] = useState(60);
+  const [includeTests, setIncludeTests] = useState(false);
   const [steps, setSteps] = useState<FunnelStep[]>([]);
 
   const days = range === 'custom' ? custom : { from: dayBefore(Number(range) - 1), to: dayBefore(0) };
-  const parsed = analyticsQuerySchema.safeParse({ version, ...days, stoppedAfterMinutes });
+  const parsed = analyticsQuerySchema.safeParse({ version, ...days, stoppedAfterMinutes, includeTests });
   const analytics = useQuery({
-    ...trpc.analytics.flow.queryOptions({ projectId, ...(parsed.data ?? { ...days, stoppedAfterMinutes }) }),
+    ...trpc.analytics.flow.queryOptions({
+      projectId,
+      ...(parsed.data ?? { ...days, stoppedAfterMinutes, includeTests }),
+    }),
     enabled: parsed.success && (versions.data?.length ?? 0) > 0,
   });
   // The overlay shows while the panel is open, and goes with it.
@@ -113,6 +130,13 @@ function AnalyticsBody({
     store.set(analytics.data ?? null);
   }, [store, analytics.data]);
   useEffect(() => () => store.set(null), [store]);
+  // The canvas shows that version's own blocks while its figures are open; the draft's after.
+  // The last answer's version, kept while another range loads (no flicker back to the draft).
+  const figuresOf = analytics.data?.version;
+  useEffect(() => {
+    if (figuresOf !== undefined) onVersionShown(figuresOf);
+  }, [onVersionShown, figuresOf]);
+  useEffect(() => () => onVersionShown(null), [onVersionShown]);
 
   const names = useMemo(() => new Map(blocks.map((b) => [b.id, b.name || `Block #${b.id}`])), [blocks]);
   const stages = useMemo(
@@ -130,8 +154,12 @@ function AnalyticsBody({
   const rows = analytics.data ? funnelRows(analytics.data, steps) : [];
   const problem = parsed.success ? null : parsed.error.issues[0]?.message;
   const totals = analytics.data?.blocks.reduce(
-    (sum, b) => ({ entries: sum.entries + b.entries, stopped: sum.stopped + b.stopped }),
-    { entries: 0, stopped: 0 },
+    (sum, b) => ({
+      entries: sum.entries + b.entries,
+      stopped: sum.stopped + b.stopped,
+      all: sum.all + b.allVersions.entries,
+    }),
+    { entries: 0, stopped: 0, all: 0 },
   );
 
   return (
@@ -199,6 +227,22 @@ function AnalyticsBody({
               </Select>
             </Field>
           </div>
+          <div className="flex flex-col gap-0.5 text-xs">
+            <label className="flex items-center gap-2 text-slate-700">
+              <input
+                type="checkbox"
+                aria-describedby={ids.tests}
+                checked={includeTests}
+                onChange={(e) => setIncludeTests(e.target.checked)}
+              />
+              Include test conversations
+            </label>
+            <p id={ids.tests} className="text-slate-500" data-testid="analytics-tests-note">
+              {includeTests
+                ? "The simulator's conversations are counted too (with the published version, or a draft with no unpublished changes)."
+                : "Off: only your clients are counted, not the simulator's test conversations."}
+            </p>
+          </div>
           {range === 'custom' ? (
             <div className="grid grid-cols-2 gap-2">
               <Field id={ids.from} label="From">
@@ -226,8 +270,16 @@ function AnalyticsBody({
           {analytics.data && totals ? (
             <p className="text-xs text-slate-600" data-testid="analytics-summary">
               Version {analytics.data.version}: {countFormat.format(totals.entries)} block entries,{' '}
-              {countFormat.format(totals.stopped)} clients stopped. Each block shows its clients and how many
-              stopped there; each arrow how often it was followed. Days are the project's time zone.
+              {countFormat.format(totals.stopped)} clients stopped; all versions:{' '}
+              {countFormat.format(totals.all)} block entries
+              {analytics.data.includeTests
+                ? ', test conversations included'
+                : ', test conversations left out'}
+              . Each block shows its clients and how many stopped there, and its clients in every version;
+              each arrow how often it was followed. Days are the project's time zone.
+              {shownVersion !== null
+                ? ` The canvas shows version ${shownVersion}'s own blocks, read-only; closing Analytics brings the draft back.`
+                : ''}
               {analytics.data.behind
                 ? ' Counting is catching up with a burst: figures grow for a minute.'
                 : ''}

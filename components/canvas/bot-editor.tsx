@@ -84,11 +84,13 @@ import { SelectedArrowLayers } from './selected-arrow-layers';
 import { CanvasToolbar } from './toolbar';
 import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor';
 import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
+import { useCurrentDiffMarks } from './use-current-diff-marks';
 import { useDeferredMount } from './use-deferred-mount';
 import { useFollowBlock } from './use-follow-block';
 import { useLintProblems } from './use-lint';
 import { useOpenOnBlock } from './use-open-on-block';
 import { useViewHeading } from './use-view-heading';
+import { useVersionView } from './version-view';
 import { isWideScreen } from './wide-screen';
 
 // Stable objects: React Flow re-creates every node when these change.
@@ -159,7 +161,11 @@ export function BotEditor({
   );
   const editor = useBotSchemaEditor({ projectId, initial, freeSpot: freeSpotOf });
   const { actions, schema } = editor;
-  useCanvasShortcuts(actions, !readOnly);
+  // The version whose analytics are open: its own bot is shown, read-only, while the draft waits.
+  const [analyticsVersion, setAnalyticsVersion] = useState<number | null>(null);
+  const versionView = useVersionView(projectId, analyticsVersion);
+  const viewOnly = readOnly || versionView !== null;
+  useCanvasShortcuts(actions, !viewOnly);
   const view = useViewHeading(flow);
   const pane = useRef<HTMLDivElement>(null);
   const [selection, setSelection] = useState<{ blocks: number[]; arrows: number[] }>({
@@ -185,7 +191,8 @@ export function BotEditor({
   useFollowBlock(followCurrentBlock ? currentBlock : null, pane, 40, view);
   const [currentBlockStore] = useState(createCurrentBlockStore);
   // A comparison of versions the history marks on the canvas, until hidden.
-  const [diffMarks, setDiffMarks] = useState<DiffMarks | null>(null);
+  const [shownDiff, setDiffMarks] = useState<DiffMarks | null>(null);
+  const diffMarks = useCurrentDiffMarks(projectId, shownDiff);
   useEffect(() => currentBlockStore.set(currentBlock), [currentBlockStore, currentBlock]);
   // The messenger rule knows what the project's connected channels can show.
   const trpc = useTRPC();
@@ -211,6 +218,8 @@ export function BotEditor({
   );
   const problems = useLintProblems(schema, messengers, plan, listIds, crmStateIds);
   const [lintStore] = useState(createLintStore);
+  // A version's blocks carry none of the draft's lint badges.
+  const [noLintStore] = useState(createLintStore);
   const [analyticsStore] = useState(createAnalyticsStore);
   useLayoutEffect(() => lintStore.set(problems), [lintStore, problems]);
 
@@ -350,7 +359,11 @@ export function BotEditor({
     if (fitRequest) requestAnimationFrame(fitView);
   }, [fitRequest, fitView]);
   const replaceWith = useCallback(
-    (imported: BotSchema) => actions.replaceWith(imported) && setFitRequest((n) => n + 1),
+    (imported: BotSchema) => {
+      const replaced = actions.replaceWith(imported);
+      if (replaced) setFitRequest((n) => n + 1);
+      return replaced;
+    },
     [actions],
   );
   const addBeside = useCallback(
@@ -476,6 +489,7 @@ export function BotEditor({
               canPublish={!readOnly}
               onDraftReplaced={reload}
               onShowDiff={setDiffMarks}
+              onRestoreDraft={replaceWith}
             />,
             navSlot,
           )
@@ -491,7 +505,7 @@ export function BotEditor({
         onDuplicate={actions.duplicate}
         onDelete={actions.deleteSelection}
         onFitView={fitView}
-        readOnly={readOnly}
+        readOnly={viewOnly}
       >
         <SearchBox blocks={schema.blocks} onJump={jumpTo} />
         <ProblemsPanel problems={problems} onJump={jumpToProblem} />
@@ -504,14 +518,25 @@ export function BotEditor({
             Read-only: only owners and admins edit the bot
           </span>
         ) : null}
+        {versionView ? (
+          <span
+            className="rounded-md bg-sky-50 px-2 py-1 text-xs text-sky-800"
+            data-testid="version-view-notice"
+            title="The canvas shows the bot of the version whose analytics are open. Close Analytics to edit the draft."
+          >
+            Version {versionView.version}, read-only: close Analytics to edit the draft
+          </span>
+        ) : null}
         {readOnly ? null : (
           <>
-            <ImportExport
-              projectId={projectId}
-              blockCount={schema.blocks.length}
-              onReplace={replaceWith}
-              onAddBeside={addBeside}
-            />
+            {versionView ? null : (
+              <ImportExport
+                projectId={projectId}
+                blockCount={schema.blocks.length}
+                onReplace={replaceWith}
+                onAddBeside={addBeside}
+              />
+            )}
             <SaveStateIndicator
               state={saveState}
               onRetry={editor.retrySave}
@@ -544,7 +569,7 @@ export function BotEditor({
             </Alert>
           </div>
         ) : null}
-        {readOnly ? null : <BlockPalette onAdd={addBlock} />}
+        {viewOnly ? null : <BlockPalette onAdd={addBlock} />}
         <div ref={pane} className="relative min-h-0 min-w-0 flex-1">
           {diffMarks ? <DiffMarksBanner marks={diffMarks} onHide={() => setDiffMarks(null)} /> : null}
           {schema.blocks.length ? null : readOnly ? (
@@ -553,27 +578,33 @@ export function BotEditor({
             <EmptyCanvas onAddStart={addStart} onOpenTemplate={openTemplate} />
           )}
           {schema.blocks.length ? (
-            <AnalyticsPanel projectId={projectId} blocks={schema.blocks} store={analyticsStore} />
+            <AnalyticsPanel
+              projectId={projectId}
+              blocks={versionView?.schema.blocks ?? schema.blocks}
+              store={analyticsStore}
+              onVersionShown={setAnalyticsVersion}
+              shownVersion={versionView?.version ?? null}
+            />
           ) : null}
           {opening ? (
             <FarZoomContext value={far}>
               <CurrentBlockContext value={currentBlockStore}>
-                <LintStoreContext value={lintStore}>
+                <LintStoreContext value={versionView ? noLintStore : lintStore}>
                   <AnalyticsStoreContext value={analyticsStore}>
                     <EditorFlow
-                      nodesStore={editor.nodesStore}
-                      edges={editor.edges}
-                      onNodesChange={editor.onNodesChange}
-                      onEdgesChange={editor.onEdgesChange}
-                      onSelectionChange={onSelectionChange}
+                      nodesStore={versionView?.nodesStore ?? editor.nodesStore}
+                      edges={versionView?.edges ?? editor.edges}
+                      onNodesChange={versionView?.onNodesChange ?? editor.onNodesChange}
+                      onEdgesChange={versionView ? undefined : editor.onEdgesChange}
+                      onSelectionChange={versionView ? undefined : onSelectionChange}
                       onConnect={onConnect}
                       onConnectEnd={onConnectEnd}
                       onDragOver={onDragOver}
                       onDrop={onDrop}
-                      nodesDraggable={!readOnly}
+                      nodesDraggable={!viewOnly}
                       noDragClassName={far ? FAR_NO_DRAG_CLASS : 'nodrag'}
-                      nodesConnectable={!readOnly}
-                      elementsSelectable={!readOnly}
+                      nodesConnectable={!viewOnly}
+                      elementsSelectable={!viewOnly}
                       nodeTypes={nodeTypes}
                       edgeTypes={edgeTypes}
                       deleteKeyCode={null}
@@ -588,7 +619,7 @@ export function BotEditor({
                     >
                       <Background />
                       <SelectedArrowLayers />
-                      {readOnly ? null : <FarDrag onNodesChange={editor.onNodesChange} />}
+                      {viewOnly ? null : <FarDrag onNodesChange={editor.onNodesChange} />}
                       {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
                       {/* In a row on a phone, where the canvas is short. */}
                       <Controls showFitView={false} orientation={wide ? 'vertical' : 'horizontal'}>
@@ -618,7 +649,7 @@ export function BotEditor({
             className="flex min-h-0 shrink-0 max-md:*:h-[40dvh] max-md:*:w-full max-md:*:border-t max-md:*:border-l-0"
           >
             {/* Read-only: a jump to a block (search, ?block=) shows it on the canvas, no editor. */}
-            {readOnly ? null : selectedBlock ? (
+            {viewOnly ? null : selectedBlock ? (
               <ButtonArrowsContext value={buttonArrows}>
                 <BlockEditor block={selectedBlock} onChange={actions.updateBlock} onDelete={deleteBlock} />
               </ButtonArrowsContext>

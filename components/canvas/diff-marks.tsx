@@ -1,7 +1,7 @@
 'use client';
 
 import { X } from 'lucide-react';
-import type { BlockRef } from '@/lib/versions/bot-diff';
+import { type BlockRef, type BotDiff, type VersionSide, versionSideLabel } from '@/lib/versions/bot-diff';
 import { edgeId } from './schema-to-flow';
 
 /**
@@ -20,6 +20,27 @@ export interface DiffMarks {
   removed: BlockRef[];
   /** Arrows by id: their lines and labels take the same colours. */
   arrows: { added: number[]; changed: number[] };
+  /**
+   * The sides compared, so the marks are worked out again when the draft or the live version
+   * changes; `followsLive`: the live version against the draft, which a publish moves on.
+   */
+  sides?: { from: VersionSide; to: VersionSide; followsLive?: boolean };
+}
+
+/** The marks of a comparison of two sides; `onDraft` when the newer side is what the canvas shows. */
+export function diffMarksOf(diff: BotDiff, from: VersionSide, to: VersionSide, onDraft: boolean): DiffMarks {
+  return {
+    label: `from ${versionSideLabel(from)} to ${versionSideLabel(to)}`,
+    onDraft,
+    added: diff.blocks.added.map((b) => b.id),
+    changed: diff.blocks.changed.map((b) => b.id),
+    removed: diff.blocks.removed,
+    arrows: {
+      added: diff.arrows.added.map((a) => a.id),
+      changed: diff.arrows.changed.map((a) => a.id),
+    },
+    sides: { from, to },
+  };
 }
 
 const MARKS = {
@@ -69,7 +90,16 @@ export function DiffMarksBanner({ marks, onHide }: { marks: DiffMarks; onHide():
       data-testid="diff-marks"
     >
       <div className="min-w-0 flex-1 space-y-0.5">
-        <p className="font-medium text-slate-900">Changes {marks.label}</p>
+        <p className="font-medium text-slate-900">
+          {marks.added.length +
+          marks.changed.length +
+          marks.removed.length +
+          marks.arrows.added.length +
+          marks.arrows.changed.length
+            ? 'Changes'
+            : 'No changes'}{' '}
+          {marks.label}
+        </p>
         <p className="flex gap-3">
           {marks.added.length ? (
             <span>

@@ -8,6 +8,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { useModal } from '@/components/ui/use-modal';
+import type { BotSchema } from '@/lib/schema';
 import type { DiffMarks } from './diff-marks';
 import type { SaveState } from './use-autosave';
 import { VersionHistory } from './version-history';
@@ -25,6 +26,7 @@ export function PublishControl({
   canPublish,
   onDraftReplaced,
   onShowDiff,
+  onRestoreDraft,
 }: {
   projectId: number;
   saveState: SaveState;
@@ -35,6 +37,8 @@ export function PublishControl({
   onDraftReplaced(): void;
   /** Marks a comparison of versions on the canvas. */
   onShowDiff(marks: DiffMarks): void;
+  /** Puts a version's bot on the canvas as the draft (a rollback's option): an undoable edit. */
+  onRestoreDraft(schema: BotSchema): boolean;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -132,6 +136,7 @@ export function PublishControl({
             setDialog(null);
             onShowDiff(marks);
           }}
+          onRestoreDraft={onRestoreDraft}
           onClose={() => {
             setDialog(null);
             void refresh();

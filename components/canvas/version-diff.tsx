@@ -19,7 +19,7 @@ import {
   versionSideLabel,
 } from '@/lib/versions/bot-diff';
 import { blockKindStyle } from './block-colors';
-import type { DiffMarks } from './diff-marks';
+import { type DiffMarks, diffMarksOf } from './diff-marks';
 
 const STATUS = {
   added: { label: 'Added', className: 'bg-emerald-100 text-emerald-800' },
@@ -127,17 +127,7 @@ export function VersionDiff({
           from={from}
           to={to}
           onShowOnCanvas={() =>
-            onShowOnCanvas({
-              label: `from ${versionSideLabel(from)} to ${versionSideLabel(to)}`,
-              onDraft: to === 'draft' || to === draftVersion,
-              added: diff.blocks.added.map((b) => b.id),
-              changed: diff.blocks.changed.map((b) => b.id),
-              removed: diff.blocks.removed,
-              arrows: {
-                added: diff.arrows.added.map((a) => a.id),
-                changed: diff.arrows.changed.map((a) => a.id),
-              },
-            })
+            onShowOnCanvas(diffMarksOf(diff, from, to, to === 'draft' || to === draftVersion))
           }
         />
       )}

@@ -2,11 +2,12 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, GitCompare, Undo2, X } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTRPC, useTRPCClient } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useModal } from '@/components/ui/use-modal';
+import { type BotSchema, parseBotSchemaJson } from '@/lib/schema';
 import type { VersionSide } from '@/lib/versions/bot-diff';
 import type { DiffMarks } from './diff-marks';
 import { VersionDiff } from './version-diff';
@@ -14,7 +15,8 @@ import { VersionDiff } from './version-diff';
 /**
  * The bot's published versions, newest first: who published each, when, and why. A version can
  * be exported, compared with another or the draft, and (owners and admins) published again as a
- * new version: a rollback, which leaves the draft as it is.
+ * new version: a rollback, which leaves the draft as it is unless asked to put the version on the
+ * canvas too (through the canvas's own edit and autosave: one undoable step).
  */
 export function VersionHistory({
   projectId,
@@ -22,6 +24,7 @@ export function VersionHistory({
   live,
   unpublishedChanges,
   onShowDiff,
+  onRestoreDraft,
   onClose,
 }: {
   projectId: number;
@@ -31,6 +34,8 @@ export function VersionHistory({
   /** The draft differs from the live version. */
   unpublishedChanges: boolean;
   onShowDiff(marks: DiffMarks): void;
+  /** Puts a bot on the canvas as the draft (an undoable edit, saved as any other); false if it could not. */
+  onRestoreDraft(schema: BotSchema): boolean;
   onClose(): void;
 }) {
   const trpc = useTRPC();
@@ -39,17 +44,30 @@ export function VersionHistory({
   const { dialog, titleId } = useModal();
   const versions = useQuery(trpc.versions.list.queryOptions({ projectId }));
   const [confirming, setConfirming] = useState<number | null>(null);
+  const [restore, setRestore] = useState(false);
+  const restoreId = useId();
   // The two sides compared; null shows the list.
   const [compare, setCompare] = useState<{ from: VersionSide; to: VersionSide } | null>(null);
-  const rollback = useMutation(
-    trpc.versions.rollback.mutationOptions({
-      onSuccess: () => {
-        setConfirming(null);
-        // The list and the toolbar's state (which version is live) both change.
-        void queryClient.invalidateQueries({ queryKey: trpc.versions.pathKey() });
-      },
-    }),
-  );
+  const rollback = useMutation({
+    mutationFn: async ({ version, asDraft }: { version: number; asDraft: boolean }) => {
+      await client.versions.rollback.mutate({ projectId, version, note: '' });
+      if (!asDraft) return false;
+      const parsed = parseBotSchemaJson((await client.versions.export.query({ projectId, version })).json);
+      if (!parsed.ok || !onRestoreDraft(parsed.value))
+        throw new Error(
+          `Version ${version} was published again, but its bot could not be put on the canvas: export it and import it instead.`,
+        );
+      return true;
+    },
+    onSuccess: (restored) => {
+      setConfirming(null);
+      // The canvas now shows it as the draft: look at it there.
+      if (restored) onClose();
+    },
+    // The list and the toolbar's state (which version is live) both change, even when the
+    // version was published but could not be put on the canvas.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: trpc.versions.pathKey() }),
+  });
   const exportVersion = useMutation({
     mutationFn: async (version: number) => {
       const { json } = await client.versions.export.query({ projectId, version });
@@ -97,7 +115,17 @@ export function VersionHistory({
             to={compare.to}
             onPick={(from, to) => setCompare({ from, to })}
             onBack={() => setCompare(null)}
-            onShowOnCanvas={onShowDiff}
+            onShowOnCanvas={(marks) =>
+              // The unpublished changes go on meaning "the live version to the draft" after a publish.
+              onShowDiff({
+                ...marks,
+                sides: {
+                  from: compare.from,
+                  to: compare.to,
+                  followsLive: compare.from === live && compare.to === 'draft',
+                },
+              })
+            }
           />
         ) : (
           renderList()
@@ -122,7 +150,7 @@ export function VersionHistory({
           data-testid="versions"
         >
           {versions.data?.map((v) => (
-            <li key={v.number} className="flex items-start gap-3 py-2" data-version={v.number}>
+            <li key={v.number} className="flex flex-wrap items-start gap-3 py-2" data-version={v.number}>
               <div className="min-w-0 flex-1">
                 <div className="flex items-center gap-2 text-sm font-medium">
                   Version {v.number}
@@ -159,22 +187,59 @@ export function VersionHistory({
               >
                 <Download className="size-3.5" aria-hidden />
               </Button>
-              {canPublish && v.number !== live ? (
-                confirming === v.number ? (
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    disabled={rollback.isPending}
-                    onClick={() => rollback.mutate({ projectId, version: v.number, note: '' })}
-                  >
-                    Publish it for every client
-                  </Button>
-                ) : (
-                  <Button size="sm" variant="secondary" onClick={() => setConfirming(v.number)}>
-                    <Undo2 className="size-3.5" aria-hidden />
-                    Roll back to it
-                  </Button>
-                )
+              {canPublish && v.number !== live && confirming !== v.number ? (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => {
+                    setRestore(false);
+                    setConfirming(v.number);
+                  }}
+                >
+                  <Undo2 className="size-3.5" aria-hidden />
+                  Roll back to it
+                </Button>
+              ) : null}
+              {canPublish && confirming === v.number ? (
+                <fieldset
+                  aria-label={`Roll back to version ${v.number}`}
+                  className="flex basis-full flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm"
+                >
+                  <p className="text-slate-800">
+                    Clients on every channel get the bot of version {v.number} again, published as a new
+                    version. The draft on the canvas stays as it is
+                    {unpublishedChanges ? ', with your unpublished changes' : ''}: publishing it later
+                    replaces this rollback.
+                  </p>
+                  <div>
+                    <label htmlFor={restoreId} className="flex items-center gap-2 text-slate-800">
+                      <input
+                        id={restoreId}
+                        type="checkbox"
+                        aria-describedby={`${restoreId}-note`}
+                        checked={restore}
+                        onChange={(e) => setRestore(e.target.checked)}
+                      />
+                      Also put it on the canvas as the draft
+                    </label>
+                    <p id={`${restoreId}-note`} className="ml-5 text-xs text-slate-600">
+                      The draft is replaced by version {v.number}'s bot; Undo on the canvas brings it back.
+                    </p>
+                  </div>
+                  <div className="flex justify-end gap-2">
+                    <Button size="sm" variant="secondary" onClick={() => setConfirming(null)}>
+                      Cancel
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      disabled={rollback.isPending}
+                      onClick={() => rollback.mutate({ version: v.number, asDraft: restore })}
+                    >
+                      Publish it for every client
+                    </Button>
+                  </div>
+                </fieldset>
               ) : null}
             </li>
           ))}

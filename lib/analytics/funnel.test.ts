@@ -8,9 +8,10 @@ const analytics: FlowAnalytics = {
   from: '2026-11-01',
   to: '2026-11-30',
   stoppedAfterMinutes: 60,
+  includeTests: false,
   blocks: [
-    { blockId: 1, entries: 300, clients: 200, stopped: 20 },
-    { blockId: 2, entries: 120, clients: 100, stopped: 50 },
+    { blockId: 1, entries: 300, clients: 200, stopped: 20, allVersions: { entries: 300, clients: 200 } },
+    { blockId: 2, entries: 120, clients: 100, stopped: 50, allVersions: { entries: 120, clients: 100 } },
   ],
   arrows: [],
   stages: [{ stageId: 7, entries: 30, clients: 25 }],

@@ -39,6 +39,8 @@ export const analyticsQuerySchema = z
       .int()
       .min(1, 'At least 1 minute.')
       .max(60 * 24 * 90, 'At most 90 days.'),
+    /** Count the simulator's test conversations too (off: clients' only). */
+    includeTests: z.boolean().default(false),
   })
   .superRefine((q, ctx) => {
     if (q.to < q.from)
@@ -51,7 +53,8 @@ export const analyticsQuerySchema = z
       });
   });
 
-export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
+// As callers write it: `includeTests` may be left out (off).
+export type AnalyticsQuery = z.input<typeof analyticsQuerySchema>;
 
 export interface BlockFigures {
   blockId: number;
@@ -61,6 +64,8 @@ export interface BlockFigures {
   clients: number;
   /** Clients whose last block it is, entered in the range and longer ago than the chosen time. */
   stopped: number;
+  /** Entries and different clients over the range in every version (block ids stay across versions). */
+  allVersions: { entries: number; clients: number };
 }
 
 export interface FlowAnalytics {
@@ -68,6 +73,7 @@ export interface FlowAnalytics {
   from: string;
   to: string;
   stoppedAfterMinutes: number;
+  includeTests: boolean;
   blocks: BlockFigures[];
   arrows: { arrowId: number; passes: number }[];
   stages: { stageId: number; entries: number; clients: number }[];

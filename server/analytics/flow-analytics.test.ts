@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsQuerySchema } from '@/lib/analytics/query';
 import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
+import { simulatorClientRef } from '@/server/channels/simulator/simulator-service';
 import { handleEvent } from '@/server/engine/handle-event';
 import { type BotDriver, EngineHarness } from '@/server/engine/testing/engine-harness';
 import { saveBotSchema } from '@/server/projects/bot-schema-store';
@@ -120,6 +121,64 @@ describe('analytics of a published version', () => {
         entries: 2,
       },
     );
+  });
+
+  it("counts test conversations apart, shown only when asked; a changed draft's are not counted", async () => {
+    const bot = await publishedBot();
+    await visitor(bot, 'ann').say('hi');
+    // The simulator on the draft, which is version 1 (nothing changed since it was published).
+    await bot.say('hi');
+    await bot.say('yes');
+    // The simulator's "Published" switch: a test conversation of version 1 too.
+    const published = (text: string) =>
+      handleEvent(
+        h.deps,
+        bot.projectId,
+        { ref: simulatorClientRef('pub', 'Tester', 'published') },
+        { type: 'message', text },
+      );
+    await published('hi');
+    const clientsOnly = await flowAnalytics(h.tdb.prisma, bot.projectId, query());
+    expect(clientsOnly.includeTests).toBe(false);
+    expect(blockOf(clientsOnly, 1)).toMatchObject({ entries: 1, clients: 1 });
+    expect(blockOf(clientsOnly, 2)).toBeUndefined();
+    const withTests = await flowAnalytics(h.tdb.prisma, bot.projectId, query({ includeTests: true }));
+    expect(withTests.includeTests).toBe(true);
+    expect(blockOf(withTests, 1)).toMatchObject({ entries: 3, clients: 3 });
+    expect(blockOf(withTests, 2)).toMatchObject({ entries: 1, clients: 1, stopped: 0 });
+    expect(withTests.arrows).toEqual([{ arrowId: 11, passes: 1 }]);
+
+    // Once the draft changes, its test conversations are no version's: not counted at all.
+    await saveBotSchema(h.tdb.prisma, bot.projectId, {
+      format: BOT_SCHEMA_FORMAT,
+      ...schema,
+      blocks: [{ ...start, text: 'Hello again' }, ask, done],
+    });
+    await bot.say('ann@example.com'); // the draft's conversation enters block 3: not counted
+    await published('yes'); // the published version's goes on being counted
+    const after = await flowAnalytics(h.tdb.prisma, bot.projectId, query({ includeTests: true }));
+    expect(blockOf(after, 3)).toBeUndefined();
+    expect(blockOf(after, 2)).toMatchObject({ entries: 2, clients: 2 });
+  });
+
+  it("gives each block its total over every version beside the version's own", async () => {
+    const bot = await publishedBot();
+    await visitor(bot, 'ann').say('hi');
+    await saveBotSchema(h.tdb.prisma, bot.projectId, {
+      format: BOT_SCHEMA_FORMAT,
+      ...schema,
+      blocks: [{ ...start, text: 'Hello again' }, ask, done],
+    });
+    await bot.publish();
+    await visitor(bot, 'bob').say('hi');
+    await visitor(bot, 'ann').say('yes');
+    const v2 = await flowAnalytics(h.tdb.prisma, bot.projectId, query());
+    expect(v2.version).toBe(2);
+    expect(blockOf(v2, 1)).toMatchObject({ entries: 1, clients: 1, allVersions: { entries: 2, clients: 2 } });
+    const v1 = await flowAnalytics(h.tdb.prisma, bot.projectId, query({ version: 1 }));
+    expect(blockOf(v1, 1)).toMatchObject({ entries: 1, clients: 1, allVersions: { entries: 2, clients: 2 } });
+    // A block this version's clients never entered still has its total of the others.
+    expect(blockOf(v1, 2)).toMatchObject({ entries: 0, clients: 0, allVersions: { entries: 1, clients: 1 } });
   });
 
   it('counts a client as stopped in their last block once they left it alone longer than the chosen time', async () => {

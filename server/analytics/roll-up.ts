@@ -27,13 +27,20 @@ interface Pending {
   version: number;
   day: string;
   kind: FlowKind;
+  test: boolean;
   targetId: number;
   count: number;
   clients: Set<number>;
 }
 
-const keyOf = (c: { projectId: number; version: number; day: string; kind: string; targetId: number }) =>
-  `${c.projectId}|${c.version}|${c.day}|${c.kind}|${c.targetId}`;
+const keyOf = (c: {
+  projectId: number;
+  version: number;
+  day: string;
+  kind: string;
+  targetId: number;
+  test: boolean;
+}) => `${c.projectId}|${c.version}|${c.day}|${c.kind}|${c.targetId}|${c.test}`;
 
 /**
  * Counts one batch of queued hits (of one project, or of all); returns how many it took.
@@ -60,12 +67,13 @@ export async function rollUpBatch(db: PrismaClient, projectId: number | null = n
         for (const id of hit.submitted) add(hit, 'submission', id);
       }
       if (pending.size === 0) return hits.length;
-      const keys = [...pending.values()].map(({ projectId, version, day, kind, targetId }) => ({
+      const keys = [...pending.values()].map(({ projectId, version, day, kind, targetId, test }) => ({
         projectId,
         version,
         day,
         kind,
         targetId,
+        test,
       }));
       const stored = new Map<string, Visitors>();
       for (const row of await sql.run(readCounts, { keys: JSON.stringify(keys) }))
@@ -76,6 +84,7 @@ export async function rollUpBatch(db: PrismaClient, projectId: number | null = n
         day: p.day,
         kind: p.kind,
         targetId: p.targetId,
+        test: p.test,
         count: p.count,
         // Arrows are counted, not their clients.
         visitors: visitorsToHex(

@@ -19,6 +19,7 @@ export interface EventState {
     publishedVersion: number;
     hasWebhook: boolean;
     webhookTestConversations: boolean;
+    draftIsPublished: boolean;
   };
   /** The client's open deal, created when it has none. */
   dealId: number;
@@ -35,6 +36,7 @@ function eventState(projectId: number, row: StateRow & { dealId: number }): Even
       publishedVersion: row.publishedVersion,
       hasWebhook: row.hasWebhook,
       webhookTestConversations: row.webhookTestConversations,
+      draftIsPublished: row.draftIsPublished,
     },
     dealId: row.dealId,
     variables: { deal: row.dealVariables, client: row.clientVariables, project: row.projectVariables },

@@ -75,8 +75,8 @@ export async function storeEventResults(
     outboxId: bigint | null;
     /** A write of the event's source, stored in the same statement (see EventOptions). */
     alsoWrite?: AlsoWrite;
-    /** The published version the event ran, counted by analytics; null: not counted (the simulator's draft). */
-    analyticsVersion: number | null;
+    /** The published version analytics count the event for, and whether as a test conversation; null: not counted (a changed draft's). */
+    analytics: { version: number; test: boolean } | null;
   },
 ): Promise<StoredEvent> {
   // Field by field: an object literal that starts with a spread and adds properties is slow in V8.
@@ -127,7 +127,7 @@ export async function storeEventResults(
     fromClient: run.incoming?.messageFromOutside === MESSAGE_FROM.client,
     // What a variable could hold: the webhook carries it with every message of the client.
     customAnswer: run.customAnswer?.slice(0, VARIABLE_LIMITS.valueLength) ?? null,
-    ...flowHitParams(run, options.analyticsVersion),
+    ...flowHitParams(run, options.analytics),
     logKinds: run.log.map((entry) => entry.kind),
     logData: run.log.map((entry) => storableJson(entry.data)),
     leaseToken: options.leaseToken,
@@ -160,7 +160,7 @@ export async function storeEventResults(
  * entered and the arrows it followed to them, the CRM stages its deal moved into, the blocks
  * that submitted. An event that did none of these writes no hit.
  */
-function flowHitParams(run: RunState, version: number | null) {
+function flowHitParams(run: RunState, counted: { version: number; test: boolean } | null) {
   const of = (kind: string, key: string) =>
     run.log.flatMap((e) =>
       e.kind === kind && typeof e.data[key] === 'number' ? [e.data[key] as number] : [],
@@ -168,10 +168,11 @@ function flowHitParams(run: RunState, version: number | null) {
   const blocks = of('block', 'blockId');
   const stages = of('deal_moved', 'stateId');
   const submitted = of('submission', 'blockId');
-  const counted = version !== null && blocks.length + stages.length + submitted.length > 0;
+  const hit = counted !== null && blocks.length + stages.length + submitted.length > 0;
   return {
     enteredBlock: blocks.length > 0,
-    hitVersion: counted ? version : null,
+    hitVersion: hit ? counted.version : null,
+    hitTest: counted?.test ?? false,
     hitBlocks: blocks,
     hitArrows: of('block', 'arrowId'),
     hitStages: stages,

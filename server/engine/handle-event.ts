@@ -135,7 +135,7 @@ export async function handleEvent(
         hasWebhook: state.project.hasWebhook && (!simulated || state.project.webhookTestConversations),
         outboxId,
         alsoWrite,
-        analyticsVersion: simulated || publishedVersion === 0 ? null : publishedVersion,
+        analytics: analyticsOf(simulated, runsDraft(client), state.project),
       };
       // One statement commits on its own: a transaction only for a run with writes of its own.
       const stored = run.writes.length
@@ -200,4 +200,18 @@ async function queueTimers(deps: EngineDeps, projectId: number, run: RunState) {
   for (const jobId of run.timers.cancelledJobs) await deps.scheduler.cancel(jobId).catch(() => {});
   for (const send of run.timers.scheduled)
     await queueScheduledSend(deps.db, deps.scheduler, { projectId, ...send });
+}
+
+/**
+ * Which published version analytics count the event for (docs/analytics.md), and whether as a
+ * test conversation: the simulator's talk to the published version, or to a draft that has no
+ * unpublished changes (it is that version); a changed draft's are not counted.
+ */
+function analyticsOf(
+  simulated: boolean,
+  draft: boolean,
+  project: { publishedVersion: number; draftIsPublished: boolean },
+): { version: number; test: boolean } | null {
+  if (project.publishedVersion === 0 || (draft && !project.draftIsPublished)) return null;
+  return { version: project.publishedVersion, test: simulated };
 }

@@ -42,6 +42,7 @@ export const release = new PreparedStatement(
 export const stateColumns = (ids: { project: string; client: string; deal: string; variablesDeal: string }) =>
   `p.plan::text AS plan, p."timeZone", p."schemaRevision", p."publishedVersion",
    p."webhookUrl" IS NOT NULL AS "hasWebhook", p."webhookTestConversations",
+   coalesce(p."publishedRevision" = p."schemaRevision", false) AS "draftIsPublished",
    ${ids.deal} AS "dealId", ${scopedVariablesColumns(ids.variablesDeal, ids.client, ids.project)}`;
 
 /** The columns of `stateColumns`, typed. */
@@ -53,6 +54,8 @@ export const stateRow = scopedVariablesRow.extend({
   hasWebhook: column.bool,
   /** Whether the simulator's conversations go to the webhook too. */
   webhookTestConversations: column.bool,
+  /** The draft is the published version (no unpublished changes): its test conversations count for it. */
+  draftIsPublished: column.bool,
   /** Null when the client has no open deal yet. */
   dealId: column.int.nullable(),
 });

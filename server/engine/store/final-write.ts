@@ -122,9 +122,9 @@ export const storeEvent = new PreparedStatement(
      ORDER BY l.n
    ), hit AS (
      -- What the event did, for the analytics roll-up (server/analytics/roll-up.ts).
-     INSERT INTO "FlowHit" ("projectId", version, "clientId", at, blocks, arrows, stages, submitted)
+     INSERT INTO "FlowHit" ("projectId", version, "clientId", at, blocks, arrows, stages, submitted, test)
      SELECT $projectId::int, $hitVersion::int, $clientId::int, $at::timestamp(3), $hitBlocks::int[],
-       $hitArrows::int[], $hitStages::int[], $hitSubmitted::int[]
+       $hitArrows::int[], $hitStages::int[], $hitSubmitted::int[], $hitTest::boolean
      WHERE $hitVersion::int IS NOT NULL
    ), outbox AS (
      -- The event's side effects, held by this process for a while: it carries them out at once.
