@@ -8,6 +8,7 @@ import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 import { BotEditor } from './bot-editor';
+import { usePanelLayout } from './side-panel';
 import { SimulatorSlot } from './simulator-slot';
 import type { EditorInitial } from './use-bot-schema-editor';
 import { isWideScreen } from './wide-screen';
@@ -72,8 +73,17 @@ export function BotCanvas({
     (id: number | null) => setCurrent((before) => ({ id, follow: before !== null })),
     [],
   );
-  // Open beside the canvas, except on a phone, where it would leave the canvas no room.
-  const [simulatorOpen, setSimulatorOpen] = useState(isWideScreen);
+  // Open beside the canvas unless hidden there before (remembered in this browser); on a phone,
+  // where it lies over the canvas, it starts hidden.
+  const simulatorLayout = usePanelLayout('simulator');
+  const { setCollapsed: setSimulatorCollapsed } = simulatorLayout;
+  const [wide] = useState(isWideScreen);
+  const [openOnPhone, setOpenOnPhone] = useState(false);
+  const simulatorOpen = wide ? !simulatorLayout.collapsed : openOnPhone;
+  const setSimulatorOpen = useCallback(
+    (open: boolean) => (wide ? setSimulatorCollapsed(!open) : setOpenOnPhone(open)),
+    [wide, setSimulatorCollapsed],
+  );
   const { refetch } = schema;
   const reload = useCallback(async () => {
     await refetch();
@@ -104,7 +114,12 @@ export function BotCanvas({
           readOnly={!canManageProject(role)}
         />
       </ReactFlowProvider>
-      <SimulatorSlot open={simulatorOpen} onOpenChange={setSimulatorOpen}>
+      <SimulatorSlot
+        open={simulatorOpen}
+        onOpenChange={setSimulatorOpen}
+        width={simulatorLayout.width}
+        onResize={simulatorLayout.resize}
+      >
         <SimulatorPanel projectId={projectId} onCurrentBlock={onCurrentBlock} onShowBlock={showBlock} />
       </SimulatorSlot>
     </div>

@@ -25,7 +25,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { createPortal } from 'react-dom';
+import { createPortal, flushSync } from 'react-dom';
 import { ArrowEditor } from '@/components/arrow-editor/arrow-editor';
 import { BlockEditor } from '@/components/block-editor/block-editor';
 import { type ButtonArrows, ButtonArrowsContext } from '@/components/block-editor/button-arrows';
@@ -49,6 +49,7 @@ import { BotMiniMap } from './bot-minimap';
 import { CommentNode } from './comment-node';
 import { CurrentBlockContext, createCurrentBlockStore } from './current-block';
 import { type DiffMarks, DiffMarksBanner, diffMarksCss } from './diff-marks';
+import { EditorPanel } from './editor-panel';
 import { EmptyCanvas, EmptyReadOnlyCanvas } from './empty-canvas';
 import { FAR_NO_DRAG_CLASS, FarDrag } from './far-drag';
 import { FarZoomContext, useFarZoom } from './far-zoom';
@@ -65,7 +66,7 @@ import {
 } from './initial-viewport';
 import { createLintStore, LintStoreContext } from './lint-badge';
 import { type NodesStore, useNodes } from './nodes-store';
-import { type Box, freeSpot } from './placement';
+import { type Box, freeSpot, PLACEMENT_GAP } from './placement';
 import { ProblemsPanel } from './problems-panel';
 import { PublishControl } from './publish-control';
 import { SaveStateIndicator } from './save-state';
@@ -81,6 +82,7 @@ import {
 } from './schema-to-flow';
 import { SearchBox } from './search-box';
 import { SelectedArrowLayers } from './selected-arrow-layers';
+import { usePanelLayout } from './side-panel';
 import { CanvasToolbar } from './toolbar';
 import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor';
 import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
@@ -105,6 +107,11 @@ const ZOOM = { min: 0.05, max: 2 };
  */
 const FIT = { maxZoom: 1, includeHiddenNodes: true, padding: FIT_PADDING };
 const FIT_ZOOM = { min: ZOOM.min, max: FIT.maxZoom };
+/** A node's size as drawn: measured once rendered, its given or usual size before. */
+const drawnSize = (n: Pick<BotFlowNode, 'measured' | 'width' | 'height'>) => ({
+  width: n.measured?.width ?? n.width ?? NODE_WIDTH,
+  height: n.measured?.height ?? n.height ?? NODE_HEIGHT,
+});
 /** Smaller than React Flow's 200 × 150, so it covers fewer blocks (and it can be hidden). */
 const MINIMAP_SIZE = { width: 160, height: 110 };
 const OUTLINE_ICON = { fill: 'none' };
@@ -147,15 +154,11 @@ export function BotEditor({
 }: BotEditorProps) {
   const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
   // New blocks and pasted copies go to the free spot nearest where they were asked for, never
-  // onto another block.
+  // onto another block (and right of `rightOf`, for a block that comes from another).
   const freeSpotOf = useCallback(
-    (wanted: Box) => {
-      const taken = flow.getNodes().map((n) => ({
-        ...n.position,
-        width: n.measured?.width ?? n.width ?? NODE_WIDTH,
-        height: n.measured?.height ?? n.height ?? NODE_HEIGHT,
-      }));
-      return freeSpot(wanted, { width: wanted.width, height: wanted.height }, taken);
+    (wanted: Box, rightOf?: number) => {
+      const taken = flow.getNodes().map((n) => ({ ...n.position, ...drawnSize(n) }));
+      return freeSpot(wanted, { width: wanted.width, height: wanted.height }, taken, { rightOf });
     },
     [flow],
   );
@@ -234,11 +237,14 @@ export function BotEditor({
   );
 
   const freeSpotFor = useCallback(
-    (kind: BlockKind, wanted: { x: number; y: number }) =>
-      freeSpotOf({
-        ...wanted,
-        ...(kind === 'comment' ? DEFAULT_COMMENT_SIZE : { width: NODE_WIDTH, height: NODE_HEIGHT }),
-      }),
+    (kind: BlockKind, wanted: { x: number; y: number }, rightOf?: number) =>
+      freeSpotOf(
+        {
+          ...wanted,
+          ...(kind === 'comment' ? DEFAULT_COMMENT_SIZE : { width: NODE_WIDTH, height: NODE_HEIGHT }),
+        },
+        rightOf,
+      ),
     [freeSpotOf],
   );
 
@@ -263,18 +269,30 @@ export function BotEditor({
   );
 
   // An arrow dragged from a handle into empty space: a new state block there, joined by the arrow.
+  // An arrow out of a block goes right of it, however short the drag; let go past the canvas
+  // (a block by its edge, dragged over the editor or the simulator), beside it, level with it.
   const onConnectEnd = useCallback(
     (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
       if (state.isValid || !state.fromNode) return;
       const target = event.target instanceof Element ? event.target : null;
-      if (!target?.closest('.react-flow__pane') || target.closest('.react-flow__node')) return;
+      if (!target || target.closest('.react-flow__node')) return;
+      const onPane = !!target.closest('.react-flow__pane');
+      const outgoing = state.fromHandle?.type !== 'target';
+      if (!onPane && !outgoing) return;
       const point = 'changedTouches' in event ? event.changedTouches[0] : event;
       const at = flow.screenToFlowPosition({ x: point.clientX, y: point.clientY });
-      const outgoing = state.fromHandle?.type !== 'target';
+      const from = state.fromNode;
+      const { x: fromX, y: fromY } = from.internals.positionAbsolute;
+      const rightOf = outgoing ? fromX + drawnSize(from).width + PLACEMENT_GAP : undefined;
+      const wanted = !outgoing
+        ? { x: at.x - NODE_WIDTH, y: at.y - NODE_HEIGHT / 2 }
+        : onPane
+          ? { x: Math.max(at.x, rightOf ?? at.x), y: at.y - NODE_HEIGHT / 2 }
+          : { x: rightOf ?? at.x, y: fromY };
       actions.addConnectedBlock(
         'state',
-        freeSpotFor('state', { x: outgoing ? at.x : at.x - NODE_WIDTH, y: at.y - NODE_HEIGHT / 2 }),
-        blockIdOf(state.fromNode.id),
+        freeSpotFor('state', wanted, rightOf),
+        blockIdOf(from.id),
         outgoing,
         state.fromHandle?.id,
       );
@@ -358,6 +376,16 @@ export function BotEditor({
   useLayoutEffect(() => {
     if (fitRequest) requestAnimationFrame(fitView);
   }, [fitRequest, fitView]);
+  // Arrange lays the bot out by its blocks' drawn sizes, then shows it as the canvas opens: the
+  // whole of it where that is readable, else the block being edited (or the start) at 40 %.
+  const arrange = useCallback(() => {
+    const sizes = new Map(flow.getNodes().map((n) => [blockIdOf(n.id), drawnSize(n)]));
+    const arranged = actions.arrange((id) => sizes.get(id));
+    const rect = pane.current?.getBoundingClientRect();
+    if (!arranged || !rect) return;
+    const focus = selection.blocks.length === 1 ? selection.blocks[0] : null;
+    view.setViewport(openingView(arranged.blocks, rect.width, rect.height, FIT_ZOOM, focus).viewport, 300);
+  }, [actions, flow, selection, view]);
   const replaceWith = useCallback(
     (imported: BotSchema) => {
       const replaced = actions.replaceWith(imported);
@@ -458,14 +486,17 @@ export function BotEditor({
   let heldBack = 0;
   for (const fields of heldBackForms.values()) heldBack += fields;
   const editorPanel = useRef<HTMLDivElement>(null);
-  // The first field with an error: focused and scrolled into view in the editor panel.
+  const editorLayout = usePanelLayout('editor');
+  const { setCollapsed: setEditorCollapsed } = editorLayout;
+  // The first field with an error: focused and scrolled into view in the editor panel (opened).
   const showHeldBack = useCallback(() => {
+    flushSync(() => setEditorCollapsed(false));
     const error = editorPanel.current?.querySelector<HTMLElement>('[id$="-error"], [aria-invalid="true"]');
     if (!error) return;
     const control = error.id.endsWith('-error') ? document.getElementById(error.id.slice(0, -6)) : error;
     (control ?? error).scrollIntoView({ block: 'center' });
     (control ?? error).focus();
-  }, []);
+  }, [setEditorCollapsed]);
   // The toolbar spans the canvas and the editor, so opening the editor neither wraps it nor
   // moves the canvas down; the palette sits beside the canvas rather than over its blocks.
   return (
@@ -505,6 +536,8 @@ export function BotEditor({
         onDuplicate={actions.duplicate}
         onDelete={actions.deleteSelection}
         onFitView={fitView}
+        onArrange={arrange}
+        canArrange={schema.blocks.length > 0}
         readOnly={viewOnly}
       >
         <SearchBox blocks={schema.blocks} onJump={jumpTo} />
@@ -643,10 +676,10 @@ export function BotEditor({
           ) : null}
         </div>
         <HeldBackContext value={reportHeldBack}>
-          {/* On a phone the editor goes under the canvas, in 40 % of the height. */}
-          <div
-            ref={editorPanel}
-            className="flex min-h-0 shrink-0 max-md:*:h-[40dvh] max-md:*:w-full max-md:*:border-t max-md:*:border-l-0"
+          <EditorPanel
+            title={viewOnly ? null : selectedBlock ? 'Block editor' : selectedArrow ? 'Arrow editor' : null}
+            layout={editorLayout}
+            panelRef={editorPanel}
           >
             {/* Read-only: a jump to a block (search, ?block=) shows it on the canvas, no editor. */}
             {viewOnly ? null : selectedBlock ? (
@@ -662,7 +695,7 @@ export function BotEditor({
                 onDelete={deleteArrow}
               />
             ) : null}
-          </div>
+          </EditorPanel>
         </HeldBackContext>
       </div>
     </div>

@@ -32,6 +32,20 @@ describe('freeSpot', () => {
     for (const box of taken) expect(Math.hypot(box.x - 100, box.y - 100)).toBeLessThan(600);
   });
 
+  it('keeps a block that comes from another right of it, even when the nearest way out is left', () => {
+    // The source at 0, three columns of blocks right of it, room on its left.
+    const source = boxAt(0, 0);
+    const rightOf = source.x + source.width + PLACEMENT_GAP;
+    const taken = [source];
+    for (const x of [rightOf, rightOf * 2, rightOf * 3])
+      for (let y = -480; y <= 480; y += 120) taken.push(boxAt(x, y));
+    const at = freeSpot({ x: rightOf, y: 0 }, size, taken, { rightOf });
+    expect(at.x).toBeGreaterThanOrEqual(rightOf);
+    for (const box of taken) expect(apart({ ...at, ...size }, box)).toBe(true);
+    // Without it the nearest spot is left of the source.
+    expect(freeSpot({ x: rightOf, y: 0 }, size, taken).x).toBeLessThan(0);
+  });
+
   it('finds a gap between blocks rather than going around them', () => {
     // Two columns with room for one block between them.
     const taken = [boxAt(0, 0), boxAt(0, 200), boxAt(600, 0), boxAt(600, 200)];

@@ -53,17 +53,19 @@ function fileByCell(boxes: readonly Box[], gap: number) {
  * The top-left corner nearest `wanted` where a block of `size` keeps PLACEMENT_GAP from every
  * box in `taken`: `wanted` itself when it is free, else the nearest free spot on a 24 px grid
  * around it (ring by ring, the nearest of each ring first). `wanted` when nothing is free within
- * MAX_RINGS rings, which only a canvas packed that far could cause.
+ * MAX_RINGS rings, which only a canvas packed that far could cause. With `rightOf` (a block that
+ * comes from another: the x past that one's right edge), no spot left of it is taken.
  */
 export function freeSpot(
   wanted: Point,
   size: { width: number; height: number },
   taken: readonly Box[],
+  { rightOf = Number.NEGATIVE_INFINITY }: { rightOf?: number } = {},
 ): Point {
   const near = fileByCell(taken, PLACEMENT_GAP);
   const isFree = (at: Point) => {
     const box = { ...at, ...size };
-    return !near(box).some((b) => overlaps(box, b, PLACEMENT_GAP));
+    return at.x >= rightOf && !near(box).some((b) => overlaps(box, b, PLACEMENT_GAP));
   };
   if (isFree(wanted)) return { x: wanted.x, y: wanted.y };
   // Ring by ring: the spots at the same Chebyshev distance, the nearest (Euclidean) first.

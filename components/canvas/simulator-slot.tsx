@@ -3,19 +3,25 @@
 import { MessageSquare, PanelRightClose } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '@/components/ui/cn';
+import { panelWidthStyle, ResizeHandle } from './side-panel';
 
 /**
  * SLOT: the simulator panel (components/simulator) on the right of the canvas, behind a
- * collapsible rail. The canvas page opens it by default, because the simulator's browser test
- * talks to the bot right after sign-up; pass `open={false}` to start collapsed.
+ * collapsible rail, resized by the handle on its left edge (`width`; a phone lays it over the
+ * canvas at its own width). The canvas page opens it by default, because the simulator's browser
+ * test talks to the bot right after sign-up; pass `open={false}` to start collapsed.
  */
 export function SimulatorSlot({
   open,
   onOpenChange,
+  width,
+  onResize,
   children,
 }: {
   open: boolean;
   onOpenChange(open: boolean): void;
+  width: number;
+  onResize(width: number): void;
   children: ReactNode;
 }) {
   return (
@@ -44,7 +50,17 @@ export function SimulatorSlot({
           <span className="text-xs [writing-mode:vertical-rl]">Simulator</span>
         </button>
       </div>
-      {open ? children : null}
+      {open ? (
+        <div className="relative flex h-full">
+          <ResizeHandle label="Resize the simulator" name="simulator" width={width} onResize={onResize} />
+          <div
+            style={panelWidthStyle(width)}
+            className="flex h-full md:w-[var(--panel-width)] md:*:w-full md:*:max-w-none"
+          >
+            {children}
+          </div>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import {
   Keyboard,
   type LucideIcon,
   Maximize,
+  Network,
   Redo2,
   Trash2,
   Undo2,
@@ -15,8 +16,9 @@ import {
 import { memo, type ReactNode, useState } from 'react';
 import { ShortcutsDialog, useShortcutsKey } from './shortcuts-help';
 
-const toolClass =
-  'inline-flex size-8 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500 disabled:text-slate-300 disabled:hover:bg-transparent';
+const toolLook =
+  'inline-flex items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500 disabled:text-slate-300 disabled:hover:bg-transparent';
+const toolClass = `${toolLook} size-8`;
 
 function ToolButton({
   label,
@@ -24,23 +26,29 @@ function ToolButton({
   icon: Icon,
   onClick,
   disabled,
+  text,
+  title = label,
 }: {
   label: string;
   shortcut?: string;
   icon: LucideIcon;
   onClick(): void;
   disabled?: boolean;
+  /** Shown beside the icon where the toolbar has room (its label is the icon's name). */
+  text?: string;
+  title?: string;
 }) {
   return (
     <button
       type="button"
       aria-label={label}
-      title={shortcut ? `${label} (${shortcut})` : label}
+      title={shortcut ? `${title} (${shortcut})` : title}
       onClick={onClick}
       disabled={disabled}
-      className={toolClass}
+      className={text ? `${toolLook} h-8 gap-1.5 px-2 text-sm` : toolClass}
     >
       <Icon className="size-4" aria-hidden />
+      {text ? <span className="max-lg:sr-only">{text}</span> : null}
     </button>
   );
 }
@@ -58,6 +66,9 @@ export interface CanvasToolbarProps {
   onDuplicate(): void;
   onDelete(): void;
   onFitView(): void;
+  /** Lays the bot out left to right (disabled with no blocks). */
+  onArrange(): void;
+  canArrange: boolean;
   /** An operator's view: no editing tools. */
   readOnly?: boolean;
   /** Search, import/export and the save state, on the right. */
@@ -115,6 +126,15 @@ export const CanvasToolbar = memo(function CanvasToolbar(props: CanvasToolbarPro
             icon={Trash2}
             onClick={props.onDelete}
             disabled={!props.hasSelection}
+          />
+          <Divider />
+          <ToolButton
+            label="Arrange"
+            text="Arrange"
+            title="Arrange: lay the bot out left to right along its arrows (Undo takes it back)"
+            icon={Network}
+            onClick={props.onArrange}
+            disabled={!props.canArrange}
           />
           <Divider />
         </>

@@ -12,6 +12,7 @@ import {
   zodFieldErrors,
 } from '@/lib/schema';
 import { buttonTextOfHandle, syncArrowButton, syncButtonArrows } from '@/lib/schema/buttons';
+import { arrangedLayout, type DrawnSize } from './arrange-bot';
 import { copySelection, parseClipboard, pasteFragment, serializeClipboard } from './clipboard';
 import {
   canRedo,
@@ -26,7 +27,7 @@ import { allocateIds, initialWatermark, observeIds } from './ids';
 import { importBeside } from './import-beside';
 import { blocksBounds } from './initial-viewport';
 import { createNodesStore } from './nodes-store';
-import type { Box, Point } from './placement';
+import { type Box, PLACEMENT_GAP, type Point } from './placement';
 import {
   addItems,
   applyLayout,
@@ -72,9 +73,6 @@ interface CommitOptions {
   validate?: boolean;
 }
 
-/** How far from the copied blocks their copy is first tried (then the nearest free spot). */
-const PASTE_OFFSET = 40;
-
 /**
  * The canvas's state: React Flow's nodes (in a store of their own: positions live there, so a
  * drag re-renders only the dragged nodes and React Flow) and edges, the committed schema with its undo history, id
@@ -88,8 +86,8 @@ export function useBotSchemaEditor({
 }: {
   projectId: number;
   initial: EditorInitial;
-  /** Where a pasted group's box may go: the free spot nearest the one asked for, as the canvas sees it. */
-  freeSpot(wanted: Box): Point;
+  /** Where a pasted group's box may go: the free spot nearest the one asked for (right of `rightOf`), as the canvas sees it. */
+  freeSpot(wanted: Box, rightOf?: number): Point;
 }) {
   const [initialFlow] = useState(() => schemaToFlow(initial.schema));
   const [nodesStore] = useState(() => createNodesStore(initialFlow.nodes));
@@ -192,12 +190,13 @@ export function useBotSchemaEditor({
         ? newButtonArrow(nextArrowId(), from, to, text)
         : newArrow(nextArrowId(), from, to, present());
     };
-    // Copies go beside their originals, in the nearest spot where they cover no block (a copy
-    // pasted again goes beside the last one), as a block from the palette does.
+    // Copies go right of their originals, tops aligned, in the nearest spot there where they
+    // cover no block (a copy pasted again goes beside the last one), as a block from the palette does.
     function pasteBeside(fragment: BotSchema): boolean {
       const bounds = blocksBounds(fragment.blocks);
       if (!bounds) return false;
-      const spot = placeRef.current({ ...bounds, x: bounds.x + PASTE_OFFSET, y: bounds.y + PASTE_OFFSET });
+      const right = bounds.x + bounds.width + PLACEMENT_GAP;
+      const spot = placeRef.current({ ...bounds, x: right }, right);
       const offset = { x: spot.x - bounds.x, y: spot.y - bounds.y };
       const pasted = pasteFragment(present(), fragment, watermark.current, offset);
       return commit(pasted.schema, {
@@ -298,6 +297,11 @@ export function useBotSchemaEditor({
           validate: true,
           select: { blocks: merged.blockIds, arrows: merged.arrowIds },
         });
+      },
+      /** The bot laid out left to right along its arrows: one undo step, saved like any move. */
+      arrange(sizeOf: (blockId: number) => DrawnSize | undefined): BotSchema | null {
+        const arranged = applyLayout(present(), arrangedLayout(present(), sizeOf));
+        return commit(arranged) ? arranged : null;
       },
       undo() {
         if (!canUndo(history.current)) return;
