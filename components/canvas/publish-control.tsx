@@ -49,7 +49,12 @@ export function PublishControl({
   useEffect(() => {
     if (saveState.status === 'saved') void stateQuery.refetch();
   }, [saveState.status, stateQuery.refetch]);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.versions.pathKey() });
+  // "The published version"'s analytics are another version's once one is published or rolled back.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.versions.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.analytics.pathKey() }),
+    ]);
 
   const published = state?.published;
   const changed = state?.unpublishedChanges ?? false;
