@@ -191,6 +191,16 @@ describe('bot lint', () => {
       { type: 'block', id: 2 },
       { type: 'arrow', id: 6 },
     ]);
+    // An exit arrow beside the block's "any reply" is not a second "any reply", nor shadowed by it.
+    const exit = bot(
+      [
+        { id: 3, kind: 'state', input },
+        { id: 4, kind: 'state' },
+      ],
+      [any(7, 3, 4), { ...any(8, 3, 4), inputExit: true }],
+    );
+    expect(rule('extra-unconditional-arrow', exit)).toEqual([]);
+    expect(rule('shadowed-condition', exit)).toEqual([]);
   });
 
   it('empty-condition: a condition arrow with nothing to match', () => {

@@ -169,7 +169,8 @@ const arrowTouchesComment: Rule = (bot) =>
 const extraUnconditionalArrow: Rule = (bot) =>
   [...bot.arrowsFrom.values()].flatMap((arrows) =>
     arrows
-      .filter((a) => a.kind === 'unconditional')
+      // An input's exit arrow is followed only after wrong answers, never as the "any reply".
+      .filter((a) => a.kind === 'unconditional' && !a.inputExit)
       .slice(1)
       .map((a) => ({
         severity: 'warning' as const,
@@ -276,7 +277,7 @@ function shadowsOf(bot: LintContext): Shadows {
   }
   for (const arrows of bot.arrowsFrom.values()) {
     const checked = [...starts];
-    const live = arrows.filter((a) => waitsForReply(a) && !placedNever(bot, a));
+    const live = arrows.filter((a) => waitsForReply(a) && !placedNever(bot, a) && !a.inputExit);
     for (const a of live) {
       if (a.kind !== 'condition' || !a.condition) continue;
       const by = takenBy(checked, a.condition);
