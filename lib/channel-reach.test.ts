@@ -33,7 +33,7 @@ describe('where clients reach the bot', () => {
       const reach = channelReach(channels);
       expect(reach.live).toBe(false);
       expect(reach.text).toContain('only in the builder’s simulator');
-      expect(reach.text).toContain('create a chat widget');
+      expect(reach.text).toContain('Create a chat widget and allow your website, or set up a messenger below');
     }
   });
 });

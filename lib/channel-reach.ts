@@ -29,7 +29,8 @@ export function channelReach(channels: readonly ReachChannel[]): { live: boolean
   if (!parts.length)
     return {
       live: false,
-      text: 'No client can reach the bot yet: it talks only in the builder’s simulator. Connect a tg bot, a chat-app number, an Instagram account or a telephony gateway, or create a chat widget and allow your website, and clients can write to it.',
+      // Names no kind: the tab below lists them all (a list here went stale when Viber came).
+      text: 'No client can reach the bot yet: it talks only in the builder’s simulator. Create a chat widget and allow your website, or set up a messenger below, and clients can write to it.',
     };
   return { live: true, text: `Clients reach the bot through ${parts.join(' and ')}.` };
 }
