@@ -75,7 +75,7 @@ export function BotCanvas({
   );
   // Open beside the canvas unless hidden there before (remembered in this browser); on a phone,
   // where it lies over the canvas, it starts hidden.
-  const simulatorLayout = usePanelLayout('simulator');
+  const simulatorLayout = usePanelLayout('testChat');
   const { setCollapsed: setSimulatorCollapsed } = simulatorLayout;
   const [wide] = useState(isWideScreen);
   const [openOnPhone, setOpenOnPhone] = useState(false);

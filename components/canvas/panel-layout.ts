@@ -19,7 +19,8 @@ export interface PanelBounds {
 
 export const PANEL_BOUNDS = {
   editor: { min: 260, max: 640, initial: 320 },
-  simulator: { min: 300, max: 640, initial: 384 },
+  // The simulator's panel; not named 'simulator', a channel kind's name (server/kind-literals.test.ts).
+  testChat: { min: 300, max: 640, initial: 384 },
 } as const satisfies Record<string, PanelBounds>;
 export type PanelName = keyof typeof PANEL_BOUNDS;
 

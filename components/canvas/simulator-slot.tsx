@@ -52,7 +52,7 @@ export function SimulatorSlot({
       </div>
       {open ? (
         <div className="relative flex h-full">
-          <ResizeHandle label="Resize the simulator" name="simulator" width={width} onResize={onResize} />
+          <ResizeHandle label="Resize the simulator" name="testChat" width={width} onResize={onResize} />
           <div
             style={panelWidthStyle(width)}
             className="flex h-full md:w-[var(--panel-width)] md:*:w-full md:*:max-w-none"

@@ -156,7 +156,7 @@ async function onMessage(run: RunState, event: Extract<EngineEvent, { type: 'mes
     verdict?.ok === false,
   );
   if (target?.via === 'input_retry' && input) {
-    const exit = await inputRetryStep(run, { ...target.block, input });
+    const exit = await inputRetryStep(run, target.block, input);
     if (exit) await enterBlock(run, run.bot.blocks.get(exit.to)!, 'input_exit', exit.id);
     return;
   }

@@ -10,19 +10,21 @@ import { messageStep } from './message';
  */
 export async function inputRetryStep(
   run: RunContext,
-  block: Block & { input: BlockInputCheck },
+  block: Block,
+  input: BlockInputCheck,
 ): Promise<Arrow | null> {
-  const counter = attemptsVariable(block.input);
+  const counter = attemptsVariable(input);
   const attempts = Number(run.variables.get(counter) ?? 0) + 1;
   const exit = run.bot.arrowsFrom.get(block.id)?.find((a) => a.inputExit) ?? null;
-  if (exit && attempts >= block.input.attempts) {
+  if (exit && attempts >= input.attempts) {
     run.variables.trySet(counter, null);
-    run.note('input_invalid', { blockId: block.id, type: block.input.type, attempts, exitArrowId: exit.id });
+    run.note('input_invalid', { blockId: block.id, type: input.type, attempts, exitArrowId: exit.id });
     return exit;
   }
   run.variables.trySet(counter, String(attempts));
-  run.note('input_invalid', { blockId: block.id, type: block.input.type, attempts });
-  const message = await messageStep(run, { ...block, text: retryText(block.input), attachments: [] });
+  run.note('input_invalid', { blockId: block.id, type: input.type, attempts });
+  // The block as it would send, with the re-ask text (not on the hot path: only a wrong answer).
+  const message = await messageStep(run, { ...block, text: retryText(input), attachments: [] });
   if (message) run.send(message);
   return null;
 }
