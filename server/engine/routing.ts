@@ -42,18 +42,22 @@ export async function routeMessage(
 
   if (invalidInput) return { via: 'input_retry', block: bot.blocks.get(currentBlockId)! };
   // An input block's exit arrow is followed only after its wrong answers (steps/input.ts).
-  const arrows = (bot.arrowsFrom.get(currentBlockId) ?? []).filter((a) => !a.inputExit);
+  const arrows = bot.arrowsFrom.get(currentBlockId) ?? [];
   for (const arrow of arrows) {
-    if (arrow.kind === 'condition' && (await holds(text, arrow.condition, check, arrow))) {
+    if (
+      arrow.kind === 'condition' &&
+      !arrow.inputExit &&
+      (await holds(text, arrow.condition, check, arrow))
+    ) {
       return { via: 'arrow', arrow, block: bot.blocks.get(arrow.to)! };
     }
   }
-  const conditional = arrows.filter((a) => a.kind === 'condition');
+  const conditional = choose ? arrows.filter((a) => a.kind === 'condition' && !a.inputExit) : [];
   if (choose && conditional.length) {
     const chosen = await choose(conditional);
     if (chosen) return { via: 'ai_choice', arrow: chosen, block: bot.blocks.get(chosen.to)! };
   }
-  const unconditional = arrows.find((a) => a.kind === 'unconditional');
+  const unconditional = arrows.find((a) => a.kind === 'unconditional' && !a.inputExit);
   if (unconditional) return { via: 'arrow', arrow: unconditional, block: bot.blocks.get(unconditional.to)! };
 
   for (const block of bot.quickReplies) {
