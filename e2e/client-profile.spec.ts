@@ -80,7 +80,7 @@ test("a client's profile: the history, a variable edited and saved, sent to a bl
   // The current block opens the canvas on it, far from the first block, selected.
   await blockLink.click();
   await expect(page).toHaveURL(/\/projects\/\d+\?block=2$/);
-  await expect(page.getByLabel('Block editor')).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Block editor' })).toBeVisible();
   await expect(page.getByTestId('block-2')).toBeInViewport();
   await expect(page.getByTestId('block-1')).not.toBeInViewport();
 });

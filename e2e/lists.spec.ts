@@ -1,6 +1,6 @@
 import { expect, type Locator, test } from '@playwright/test';
 import { startFakeJambonz } from '../server/channels/telephony/testing/fake-jambonz';
-import { signUp } from './helpers';
+import { setUpChannel, signUp } from './helpers';
 
 test.use({ viewport: { width: 1440, height: 1000 } });
 
@@ -83,6 +83,7 @@ test('a CSV of names, e-mails and phones adds people the project never met as cl
     await signUp(page, `lists-people-${Date.now()}@example.com`);
     // A telephony line: its clients are reached by their phone number.
     await page.getByRole('link', { name: 'Channels' }).click();
+    await setUpChannel(page, 'Voice calls (telephony)');
     const form = page.getByRole('form', { name: 'Connect a jambonz gateway' });
     await form.getByLabel('jambonz API address').fill(fake.url);
     await form.getByLabel('Account SID').fill(fake.account.accountSid);

@@ -73,8 +73,8 @@ test('a ?block= link opens on its block, not on the block the simulator was left
   await settled(page.getByTestId('block-2'));
   await expect(page.getByTestId('block-2')).toBeInViewport();
   await expect(page.getByTestId('block-1')).not.toBeInViewport();
-  await expect(page.getByLabel('Block editor')).toBeVisible();
-  await expect(page.getByLabel('Block editor')).toContainText('#2');
+  await expect(page.getByRole('complementary', { name: 'Block editor' })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Block editor' })).toContainText('#2');
 });
 
 test('the simulator opens at the newest message of a long conversation', async ({ page }) => {
