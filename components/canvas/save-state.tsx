@@ -67,7 +67,9 @@ export function SaveStateIndicator({
         data-status={state.status}
         title={state.message}
         className={cn(
-          'inline-flex items-center gap-1 whitespace-nowrap rounded px-1.5 py-0.5 text-xs',
+          // As wide as "Unsaved changes" whatever it says: an edit's passing states never re-wrap
+          // the toolbar, which moved the whole canvas 34 px under the mouse and back.
+          'inline-flex min-w-[8.5rem] items-center gap-1 whitespace-nowrap rounded px-1.5 py-0.5 text-xs',
           state.status === 'saved' && 'text-emerald-700',
           (state.status === 'dirty' || state.status === 'saving') && 'text-slate-600',
           failed && 'bg-red-50 text-red-700',
