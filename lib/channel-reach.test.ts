@@ -33,7 +33,9 @@ describe('where clients reach the bot', () => {
       const reach = channelReach(channels);
       expect(reach.live).toBe(false);
       expect(reach.text).toContain('only in the builder’s simulator');
-      expect(reach.text).toContain('Create a chat widget and allow your website, or set up a messenger below');
+      expect(reach.text).toContain(
+        'Create a chat widget and allow your website, or set up a messenger below',
+      );
     }
   });
 });
