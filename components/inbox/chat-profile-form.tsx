@@ -3,9 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { FormActions } from '@/components/ui/form-actions';
 import { formErrors } from '@/components/ui/form-errors';
 import { Input } from '@/components/ui/input';
 
@@ -75,15 +75,12 @@ export function ChatProfileForm({ projectId }: { projectId: number }) {
           onChange={(e) => setForm({ ...form, avatarUrl: e.target.value })}
         />
       </Field>
-      {errors.rest ? <Alert tone="error">{errors.rest.message}</Alert> : null}
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="ghost" size="sm" onClick={() => setForm(null)}>
-          Cancel
-        </Button>
-        <Button type="submit" size="sm" disabled={save.isPending}>
-          Save
-        </Button>
-      </div>
+      <FormActions
+        error={errors.rest}
+        pending={save.isPending}
+        submit="Save"
+        onCancel={() => setForm(null)}
+      />
     </form>
   );
 }

@@ -3,9 +3,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
-import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { FormActions } from '@/components/ui/form-actions';
 import { formErrors } from '@/components/ui/form-errors';
 import { Input } from '@/components/ui/input';
 import type { SimulatorEdition } from '@/lib/simulator/editions';
@@ -71,15 +70,7 @@ export function TestClientForm({
         {field('email', 'E-mail', 'ann@example.com')}
         {field('language', 'Language', 'en')}
       </div>
-      {errors.rest ? <Alert tone="error">{errors.rest.message}</Alert> : null}
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="ghost" size="sm" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" size="sm" disabled={save.isPending}>
-          Save
-        </Button>
-      </div>
+      <FormActions error={errors.rest} pending={save.isPending} submit="Save" onCancel={onClose} />
     </form>
   );
 }
