@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { conversationTestsSchema } from '@/lib/conversation-tests/test-case';
 import { blockAiSchema } from '../ai/block-ai';
+import { attachmentTypeSchema } from './attachment-types';
 
 /**
  * The bot schema JSON format: one document with blocks and arrows. The CLI's import/export,
@@ -60,8 +62,7 @@ export const MATCH_MODES = ['exact', 'keywords', 'fuzzy', 'regex'] as const;
 export const matchModeSchema = z.enum(MATCH_MODES);
 export type MatchMode = z.infer<typeof matchModeSchema>;
 
-export const ATTACHMENT_TYPES = ['image', 'video', 'link', 'file', 'audio'] as const;
-export const attachmentTypeSchema = z.enum(ATTACHMENT_TYPES);
+export { ATTACHMENT_TYPES, attachmentTypeSchema } from './attachment-types';
 
 export const LIMITS = {
   blockNameLength: 200,
@@ -281,6 +282,11 @@ export const botSchemaSchema = z
     format: z.literal(BOT_SCHEMA_FORMAT),
     blocks: z.array(blockSchema).max(LIMITS.blocks),
     arrows: z.array(arrowSchema),
+    /**
+     * The bot's conversation tests (docs/conversation-tests.md). Absent: a file or save that
+     * leaves the stored tests as they are (the builder's edits, a file from before tests).
+     */
+    tests: conversationTestsSchema.optional(),
   })
   .superRefine((schema, ctx) => {
     const blockIds = new Set<number>();

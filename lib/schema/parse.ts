@@ -46,7 +46,7 @@ export function parseBotSchemaJson(text: string): ParseResult<BotSchema> {
   return parseBotSchema(value);
 }
 
-/** The canonical text of a schema: blocks and arrows by id, defaults filled in, two-space indent. */
+/** The canonical text of a schema: blocks, arrows and tests by id, defaults filled in, two-space indent. */
 export function serializeBotSchema(schema: BotSchema): string {
   return `${JSON.stringify(normaliseOrder(schema), null, 2)}\n`;
 }
@@ -56,5 +56,6 @@ function normaliseOrder(schema: BotSchema): BotSchema {
     format: schema.format,
     blocks: [...schema.blocks].sort((a, b) => a.id - b.id),
     arrows: [...schema.arrows].sort((a, b) => a.id - b.id),
+    ...(schema.tests && { tests: [...schema.tests].sort((a, b) => a.id - b.id) }),
   };
 }

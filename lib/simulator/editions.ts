@@ -14,6 +14,28 @@ const PUBLISHED_GROUP = 'simulator:published';
 export const simulatorGroupId = (edition: SimulatorEdition): string =>
   edition === 'published' ? PUBLISHED_GROUP : 'simulator';
 
+/**
+ * A conversation test's client (docs/conversation-tests.md): a simulator client of a group of its
+ * own per bot it runs, the draft (`test:draft`) or a version (`test:v3`), made for one run and
+ * deleted after it. It never counts in analytics nor reaches the webhook.
+ */
+export const testRunGroupId = (version: number | 'draft'): string =>
+  version === 'draft' ? 'test:draft' : `test:v${version}`;
+
+/** The bot a client runs: the draft, the published version, or (a test's client) one version. */
+export type ClientBot = { kind: 'draft' } | { kind: 'published' } | { kind: 'version'; number: number };
+
+export function clientBot(client: { clientType: number; groupId: string }): ClientBot {
+  if (client.clientType !== CLIENT_TYPES.simulator || client.groupId === PUBLISHED_GROUP)
+    return { kind: 'published' };
+  const version = /^test:v(\d+)$/.exec(client.groupId)?.[1];
+  return version ? { kind: 'version', number: Number(version) } : { kind: 'draft' };
+}
+
 /** Whether a client runs the draft: the simulator's draft conversations; everyone else the published version. */
 export const runsDraft = (client: { clientType: number; groupId: string }): boolean =>
-  client.clientType === CLIENT_TYPES.simulator && client.groupId !== PUBLISHED_GROUP;
+  clientBot(client).kind === 'draft';
+
+/** Whether a client is a conversation test's, made for one run. */
+export const isTestRunClient = (client: { clientType: number; groupId: string }): boolean =>
+  client.clientType === CLIENT_TYPES.simulator && client.groupId.startsWith('test:');

@@ -56,8 +56,11 @@ export function compileBot(schema: BotSchema, revision: number): CompiledBot {
 
 export const movesClient = (block: Block) => BLOCK_KIND_RULES[block.kind].movesClient;
 
-/** Which of a project's bots: the published version clients talk to, or the simulator's draft. */
-export type BotEdition = 'published' | 'draft';
+/**
+ * Which of a project's bots: the published version clients talk to, the simulator's draft, or
+ * one version a conversation test runs (`v3`).
+ */
+export type BotEdition = 'published' | 'draft' | `v${number}`;
 
 const cache = new Map<string, { revision: number; bot: Promise<CompiledBot> }>();
 

@@ -2,6 +2,7 @@ import type { PrismaClient } from '@/server/db/client-type';
 import type { HttpClient } from './block-request';
 import type { WebhookTarget } from './outbox-rows';
 import type { Scheduler } from './scheduler';
+import type { TestRunHooks } from './test-run';
 
 /** What the engine needs from outside; tests pass their own clock and scheduler. */
 export interface EngineDeps {
@@ -18,4 +19,6 @@ export interface EngineDeps {
     projectId: number,
     deliveries: { target: WebhookTarget; outboxId: bigint }[],
   ) => Promise<void>;
+  /** The events run a conversation test (server/conversation-tests): its stubs and time zone. */
+  testRun?: TestRunHooks;
 }

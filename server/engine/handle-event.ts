@@ -1,5 +1,5 @@
 import { isSimulatedType, messengerApiName } from '@/lib/channels/descriptors';
-import { runsDraft } from '@/lib/simulator/editions';
+import { clientBot, isTestRunClient, runsDraft } from '@/lib/simulator/editions';
 import { wellFormed } from '@/lib/storable-json';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
@@ -106,17 +106,23 @@ export async function handleEvent(
       // API, timers and broadcasts the published version.
       const { schemaRevision, publishedVersion } = state.project;
       const simulated = isSimulatedType(client.clientType);
-      const bot = runsDraft(client)
-        ? await getCompiledBot(projectId, 'draft', schemaRevision, async () => {
-            return (await loadBotSchema(deps.db, projectId)).schema;
-          })
-        : await getCompiledBot(projectId, 'published', publishedVersion, () =>
-            loadVersionSchema(deps.db, projectId, publishedVersion),
-          );
+      const edition = clientBot(client);
+      const version = edition.kind === 'version' ? edition.number : publishedVersion;
+      const bot =
+        edition.kind === 'draft'
+          ? await getCompiledBot(projectId, 'draft', schemaRevision, async () => {
+              return (await loadBotSchema(deps.db, projectId)).schema;
+            })
+          : await getCompiledBot(projectId, edition.kind === 'version' ? `v${version}` : 'published', version, () =>
+              loadVersionSchema(deps.db, projectId, version),
+            );
+      // A conversation test fixes the time zone, and is left out of analytics and the webhook.
+      const testRun = isTestRunClient(client);
+      const timeZone = deps.testRun?.timeZone;
       const run = new RunState(
         deps,
         deps.db,
-        state.project,
+        timeZone ? { ...state.project, timeZone } : state.project,
         bot,
         client,
         state.dealId,
@@ -132,10 +138,11 @@ export async function handleEvent(
         leaseToken: token,
         keepLease: turn.keepForNext(),
         // The simulator's test conversations reach the webhook only when the project asks for them.
-        hasWebhook: state.project.hasWebhook && (!simulated || state.project.webhookTestConversations),
+        hasWebhook:
+          state.project.hasWebhook && !testRun && (!simulated || state.project.webhookTestConversations),
         outboxId,
         alsoWrite,
-        analytics: analyticsOf(simulated, runsDraft(client), state.project),
+        analytics: testRun ? null : analyticsOf(simulated, runsDraft(client), state.project),
       };
       // One statement commits on its own: a transaction only for a run with writes of its own.
       const stored = run.writes.length

@@ -10,6 +10,7 @@ import type { RunLists } from './run-lists';
 import type { RunTemplates } from './run-templates';
 import type { RunTimers } from './run-timers';
 import type { RunVariables } from './run-variables';
+import type { TestRunHooks } from './test-run';
 
 export type RunClient = LockedClient;
 
@@ -70,6 +71,8 @@ export interface RunContext {
   readonly now: () => Date;
   /** When the event began running (performance.now()): AI calls fit in what is left of its lease. */
   readonly startedAt: number;
+  /** Set when a conversation test runs the event: AI and messenger calls answer from its stubs. */
+  readonly testRun?: TestRunHooks;
   /** The client's block as the event leaves it so far. */
   readonly currentBlockId: number | null;
   /** Where what the event sends comes from (bot-semantics §3's message_from_outside). */
@@ -107,7 +110,7 @@ export interface RunContext {
 }
 
 /** What a part of the run (its timers, deal, lists, variables) needs of it. */
-export type RunHost = Pick<RunContext, 'db' | 'project' | 'client' | 'now' | 'note'> & {
+export type RunHost = Pick<RunContext, 'db' | 'project' | 'client' | 'now' | 'note' | 'testRun'> & {
   /** A write for the event's final transaction, in the order it was made. */
   later(write: LaterWrite): void;
 };

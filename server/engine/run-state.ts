@@ -9,6 +9,7 @@ import { loadSecrets } from '@/server/secrets/secret-service';
 import type { HttpClient } from './block-request';
 import type { CompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
+import { OTHER_CLIENTS_LEFT_ALONE, type TestRunHooks } from './test-run';
 import { EngineScope } from './engine-scope';
 import { type ChainLimit, EventChain } from './event-chain';
 import type { EngineEvent, LogEntry, LogKind } from './events';
@@ -52,6 +53,7 @@ export class RunState implements RunContext {
   readonly #system: SystemState;
   readonly http: HttpClient;
   readonly now: () => Date;
+  readonly testRun: TestRunHooks | undefined;
   readonly variables: RunVariables;
   readonly templates: RunTemplates;
   readonly timers = new RunTimers(this);
@@ -85,6 +87,7 @@ export class RunState implements RunContext {
     readonly chain: EventChain = new EventChain(),
   ) {
     this.now = deps.now;
+    this.testRun = deps.testRun;
     this.#currentBlockId = client.currentBlockId;
     this.#paused = isBotPaused(client, deps.now());
     this.http = withSecrets(
@@ -246,6 +249,10 @@ export class RunState implements RunContext {
   }
 
   defer(clientId: number, event: EngineEvent): void {
+    if (this.testRun) {
+      this.note('error', { message: OTHER_CLIENTS_LEFT_ALONE, clientId, event: event.type });
+      return;
+    }
     const refused = this.chain.takeFollowUp();
     if (refused) {
       this.limitReached('follow_ups', { message: refused, clientId });

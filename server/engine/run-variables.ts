@@ -2,6 +2,7 @@ import { splitScope } from '@/server/contacts/variable-limits';
 import { applyVariableChanges, type VariableWrites } from '@/server/contacts/variable-store';
 import type { EngineScope } from './engine-scope';
 import type { RunHost } from './run-context';
+import { OTHER_CLIENTS_LEFT_ALONE } from './test-run';
 
 /**
  * The event's variables as steps and functions read and set them (its scope, bot-semantics §3),
@@ -59,6 +60,10 @@ export class RunVariables {
 
   /** Sets another client's profile variable, written (with its limits checked) at the end. */
   setOfOtherClient(clientId: number, name: string, value: string | null): void {
+    if (this.run.testRun) {
+      this.run.note('error', { message: OTHER_CLIENTS_LEFT_ALONE, clientId, variable: name });
+      return;
+    }
     this.#otherClients.set(`${clientId}:${name}`, value);
     const target = { projectId: this.run.project.id, clientId, dealId: 0 };
     this.run.later((tx) => applyVariableChanges(tx, target, [{ name, value }]));

@@ -12,16 +12,23 @@ import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
 import { DomainError, invalid } from '@/server/errors';
+import { loadTests, replaceTests } from './bot-test-store';
 
-/** Reads a project's bot schema from its block and arrow rows, in the JSON format of lib/schema. */
+/**
+ * Reads a project's bot schema from its block and arrow rows, in the JSON format of lib/schema;
+ * `withTests`, its conversation tests too (a file, a version; the builder and the engine need
+ * none of them). A bot without tests has no `tests` key, so its file is as it was before them.
+ */
 export async function loadBotSchema(
   db: Db,
   projectId: number,
+  options: { withTests?: boolean } = {},
 ): Promise<{ schema: BotSchema; revision: number }> {
-  const [project, blocks, arrows] = await Promise.all([
+  const [project, blocks, arrows, tests] = await Promise.all([
     db.project.findUniqueOrThrow({ where: { id: projectId }, select: { schemaRevision: true } }),
     db.block.findMany({ where: { projectId }, orderBy: { id: 'asc' } }),
     db.arrow.findMany({ where: { projectId }, orderBy: { id: 'asc' } }),
+    options.withTests ? loadTests(db, projectId) : [],
   ]);
   return {
     revision: project.schemaRevision,
@@ -29,6 +36,7 @@ export async function loadBotSchema(
       format: BOT_SCHEMA_FORMAT,
       blocks: blocks.map(blockFromRow),
       arrows: arrows.map(arrowFromRow),
+      ...(tests.length ? { tests } : {}),
     },
   };
 }
@@ -141,6 +149,8 @@ export async function saveBotSchema(
       await tx.block.createMany({ data: schema.blocks.map((b) => blockToRow(projectId, b)) });
     if (schema.arrows.length)
       await tx.arrow.createMany({ data: schema.arrows.map((a) => arrowToRow(projectId, a)) });
+    // A schema without tests (the builder's saves) leaves them; one with tests replaces them.
+    if (schema.tests) await replaceTests(tx, projectId, schema.tests);
     const maxBlock = Math.max(0, ...schema.blocks.map((b) => b.id));
     const maxArrow = Math.max(0, ...schema.arrows.map((a) => a.id));
     const updated = await tx.project.update({

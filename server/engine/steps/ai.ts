@@ -61,10 +61,12 @@ export async function runAiCall(
     streamed && channelFor(run.client.clientType).typingIndicator
       ? draftPublisher(run.project.id, run.client.id)
       : undefined;
-  const outcome = await callAi(
-    { db: run.db, project: run.project, now: run.now, maxMs: aiTimeLeft(run), onText: drafts?.onText },
-    request,
-  );
+  const live = () =>
+    callAi(
+      { db: run.db, project: run.project, now: run.now, maxMs: aiTimeLeft(run), onText: drafts?.onText },
+      request,
+    );
+  const outcome = run.testRun ? await run.testRun.ai(request, where, live) : await live();
   drafts?.end(!outcome.ok);
   if (outcome.ok)
     run.note('ai', {
@@ -106,7 +108,8 @@ export async function aiStep(run: RunContext, block: Block & { ai: BlockAi }): P
   const { ai } = block;
   await run.templates.prepareExpressions(ai.system, ai.prompt);
   const prompt = run.templates.render(ai.prompt);
-  const knowledge = ai.useKnowledge
+  // A test's AI answers from its stub: the knowledge base is not searched for it.
+  const knowledge = ai.useKnowledge && !run.testRun
     ? await knowledgeExcerpts(run, ai.provider, prompt, { blockId: block.id })
     : [];
   const messages = [

@@ -12,6 +12,7 @@ import { jsonToValue, valueToJson } from '../values';
  */
 export function messengerFunction(messenger: number): InFlowHandler {
   return async ({ run, name, args }) => {
+    if (run.testRun) return jsonToValue(await run.testRun.messenger(name, args.map(valueToJson)));
     const { clientType } = run.client;
     const adapter = channelFor(isSimulatedType(clientType) ? clientType : messenger);
     const result = await adapter.call(
