@@ -15,7 +15,9 @@ export const TEST_LIMITS = { tests: 500, steps: 100, stubs: 200, text: 10_000, n
 export const TEXT_MATCHES = ['exact', 'contains', 'pattern'] as const;
 export type TextMatch = (typeof TEXT_MATCHES)[number];
 
-const text = z.string().max(TEST_LIMITS.text, { error: `A text has at most ${TEST_LIMITS.text} characters.` });
+const text = z
+  .string()
+  .max(TEST_LIMITS.text, { error: `A text has at most ${TEST_LIMITS.text} characters.` });
 /** A block's id (as in lib/schema, which imports this file: no import back). */
 const blockIdSchema = z.number().int().positive();
 
@@ -46,7 +48,9 @@ export type ExpectedMessage = z.infer<typeof expectedMessageSchema>;
 
 const variableName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_.]*$/, { error: 'A variable name is letters, digits, _ and dots, like client.email.' })
+  .regex(/^[A-Za-z_][A-Za-z0-9_.]*$/, {
+    error: 'A variable name is letters, digits, _ and dots, like client.email.',
+  })
   .max(200);
 
 /** A variable after the step: equal to a value, or making a formula true (`value` is the variable's). */
@@ -132,7 +136,9 @@ export const aiStubSchema = z.object({
   /** The block whose AI step or arrow choice it answers; any block when absent. */
   blockId: blockIdSchema.optional(),
   text: z.string().max(100_000).default(''),
-  toolCall: z.object({ name: z.string().min(1).max(200), arguments: z.string().max(100_000).default('{}') }).optional(),
+  toolCall: z
+    .object({ name: z.string().min(1).max(200), arguments: z.string().max(100_000).default('{}') })
+    .optional(),
   once: z.boolean().optional(),
 });
 export type AiStub = z.infer<typeof aiStubSchema>;
@@ -169,7 +175,9 @@ export const conversationTestSchema = z.object({
     .max(TEST_LIMITS.name, { error: `A test's name has at most ${TEST_LIMITS.name} characters.` }),
   channel: testChannelSchema.optional(),
   /** "now" when the test starts (ISO 8601); DEFAULT_TEST_NOW when absent. */
-  now: z.iso.datetime({ offset: true, error: 'The start time is a date and time like 2026-01-05T09:00:00Z.' }).optional(),
+  now: z.iso
+    .datetime({ offset: true, error: 'The start time is a date and time like 2026-01-05T09:00:00Z.' })
+    .optional(),
   /** The time zone the bot runs in during the test (IANA); the project's when absent. */
   timeZone: z.string().max(100).optional(),
   /** The test client's name (`#{name}`). */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ChannelDescriptor } from '@/lib/channels/descriptors';
+import type { ClientView } from '@/lib/conversation-tests/client-view';
 import type { EnvSection } from '@/server/config/env';
 import type { Db } from '@/server/db/client-type';
 import type { AreaHandlers } from '@/server/engine/functions/registry';
@@ -69,6 +70,11 @@ export interface ChannelModule {
   /** Its own reads and changes from its card (a gateway's pairing state, a session's restart). */
   queries?: Record<string, ChannelOperation>;
   actions?: Record<string, ChannelOperation>;
+  /**
+   * How its client sees one of the bot's messages (`lib/<kind>/client-view.ts`, over its own
+   * renderer): a conversation test run as this kind compares that (docs/conversation-tests.md).
+   */
+  clientView?: ClientView;
   /** Its in-flow functions (`tg_*`, `chatapp_*`…): handed to the engine at start with the adapter. */
   functions?: AreaHandlers;
   /** Its public API checks (`check_chatapp`), served as actions by the public API. */

@@ -113,8 +113,11 @@ export async function handleEvent(
           ? await getCompiledBot(projectId, 'draft', schemaRevision, async () => {
               return (await loadBotSchema(deps.db, projectId)).schema;
             })
-          : await getCompiledBot(projectId, edition.kind === 'version' ? `v${version}` : 'published', version, () =>
-              loadVersionSchema(deps.db, projectId, version),
+          : await getCompiledBot(
+              projectId,
+              edition.kind === 'version' ? `v${version}` : 'published',
+              version,
+              () => loadVersionSchema(deps.db, projectId, version),
             );
       // A conversation test fixes the time zone, and is left out of analytics and the webhook.
       const testRun = isTestRunClient(client);

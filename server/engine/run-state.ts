@@ -9,7 +9,6 @@ import { loadSecrets } from '@/server/secrets/secret-service';
 import type { HttpClient } from './block-request';
 import type { CompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
-import { OTHER_CLIENTS_LEFT_ALONE, type TestRunHooks } from './test-run';
 import { EngineScope } from './engine-scope';
 import { type ChainLimit, EventChain } from './event-chain';
 import type { EngineEvent, LogEntry, LogKind } from './events';
@@ -27,6 +26,7 @@ import { RunTemplates } from './run-templates';
 import { RunTimers } from './run-timers';
 import { RunVariables } from './run-variables';
 import { type SystemState, systemVariable } from './system-variables';
+import { OTHER_CLIENTS_LEFT_ALONE, type TestRunHooks } from './test-run';
 
 /** Blocks entered in one event at most: a loop of continue arrows or 0-second timers stops here. */
 export const MAX_BLOCKS_PER_EVENT = 50;

@@ -10,7 +10,11 @@ export interface TestRunHooks {
   /** The test's time zone, in place of the project's. */
   timeZone?: string;
   /** An AI call: the stub's answer, or `live()` (the provider) on a step that says so. */
-  ai(request: AiCallRequest, where: Record<string, unknown>, live: () => Promise<AiCallOutcome>): Promise<AiCallOutcome>;
+  ai(
+    request: AiCallRequest,
+    where: Record<string, unknown>,
+    live: () => Promise<AiCallOutcome>,
+  ): Promise<AiCallOutcome>;
   /** A messenger function (`tg_get_chat_member`…): the stub's result. */
   messenger(name: string, args: unknown[]): Promise<unknown>;
 }

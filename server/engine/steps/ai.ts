@@ -109,9 +109,10 @@ export async function aiStep(run: RunContext, block: Block & { ai: BlockAi }): P
   await run.templates.prepareExpressions(ai.system, ai.prompt);
   const prompt = run.templates.render(ai.prompt);
   // A test's AI answers from its stub: the knowledge base is not searched for it.
-  const knowledge = ai.useKnowledge && !run.testRun
-    ? await knowledgeExcerpts(run, ai.provider, prompt, { blockId: block.id })
-    : [];
+  const knowledge =
+    ai.useKnowledge && !run.testRun
+      ? await knowledgeExcerpts(run, ai.provider, prompt, { blockId: block.id })
+      : [];
   const messages = [
     ...(await conversationTurns(run, ai.history)),
     { role: 'user' as const, content: prompt },

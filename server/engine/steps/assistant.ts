@@ -25,9 +25,10 @@ export async function assistantStep(
   for (const assistant of assistants) {
     if (!(await expressionHolds(run, assistant.condition, { assistantId: assistant.id }))) continue;
     // A test's AI answers from its stub: the knowledge base is not searched for it.
-    const knowledge = assistant.useKnowledge && !run.testRun
-      ? await knowledgeExcerpts(run, assistant.provider, text, { assistantId: assistant.id })
-      : [];
+    const knowledge =
+      assistant.useKnowledge && !run.testRun
+        ? await knowledgeExcerpts(run, assistant.provider, text, { assistantId: assistant.id })
+        : [];
     // The answer is plain text, streamed to the client as written; the handoff is a tool call.
     const outcome = await runAiCall(
       run,
