@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNEL_DESCRIPTORS, CONNECTABLE_KINDS } from '@/lib/channels/descriptors';
+import { CHANNEL_DESCRIPTORS, type ChannelDescriptor, CONNECTABLE_KINDS } from '@/lib/channels/descriptors';
 import type { ConversationTestInput } from '@/lib/conversation-tests/test-case';
 import { BOT_SCHEMA_FORMAT, parseBotSchemaJson } from '@/lib/schema';
 import { getDb } from '@/server/db';
@@ -224,8 +224,9 @@ describe('stubs and the clock', () => {
 
 describe('channels', () => {
   it('a test run as a channel sees its limits: too many buttons become numbered text there, buttons in the plain chat', async () => {
-    // A kind that shows at most 10 buttons, and one that shows many more.
-    const few = CHANNEL_DESCRIPTORS.find(
+    // A kind that shows at most 10 buttons (the plain chat shows them all).
+    const descriptors: readonly ChannelDescriptor[] = CHANNEL_DESCRIPTORS;
+    const few = descriptors.find(
       (d) => CONNECTABLE_KINDS.includes(d.kind) && d.capabilities.maxButtons === 10,
     );
     expect(few).toBeDefined();

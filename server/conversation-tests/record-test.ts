@@ -1,4 +1,3 @@
-import { CLIENT_TYPES } from '@/lib/channels/descriptors';
 import type { StepActual } from '@/lib/conversation-tests/results';
 import type {
   ConversationTest,
@@ -10,7 +9,7 @@ import type {
 } from '@/lib/conversation-tests/test-case';
 import { MESSAGE_FROM } from '@/lib/history-message';
 import type { Attachment } from '@/lib/schema';
-import { simulatorGroupId } from '@/lib/simulator/editions';
+import { simulatorClientRef } from '@/server/channels/simulator/simulator-service';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { DomainError } from '@/server/errors';
 import { parseTest, saveTest } from '@/server/projects/bot-test-store';
@@ -32,13 +31,9 @@ export async function recordSimulatorTest(
   userId: string,
   name: string,
 ): Promise<ConversationTest> {
+  const { clientType, groupId, platformId } = simulatorClientRef(userId, '');
   const client = await deps.db.client.findFirst({
-    where: {
-      projectId,
-      clientType: CLIENT_TYPES.simulator,
-      groupId: simulatorGroupId('draft'),
-      platformId: `user:${userId}`,
-    },
+    where: { projectId, clientType, groupId, platformId },
     select: { id: true, name: true },
   });
   if (!client)

@@ -1,4 +1,4 @@
-import { CLIENT_TYPES } from '@/lib/channels/descriptors';
+import { SIMULATED_CLIENT_TYPE } from '@/lib/channels/descriptors';
 import { type ClientView, plainView } from '@/lib/conversation-tests/client-view';
 import { compareStep, type FormulaVerdict } from '@/lib/conversation-tests/compare';
 import type { ActualMessage, Difference, StepActual, TestResult } from '@/lib/conversation-tests/results';
@@ -63,7 +63,7 @@ export async function runConversationTest(
   };
   const { projectId } = target;
   const ref = {
-    clientType: CLIENT_TYPES.simulator,
+    clientType: SIMULATED_CLIENT_TYPE,
     groupId: testRunGroupId(target.version, test.channel),
     platformId: `${target.runTag}:${test.id}`,
     name: test.clientName,
