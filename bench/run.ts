@@ -22,6 +22,7 @@ const benches: Record<string, string> = {
   analytics: './analytics.bench.ts',
   knowledge: './knowledge.bench.ts',
   telephony: './telephony.bench.ts',
+  'conversation-tests': './conversation-tests.bench.ts',
 };
 
 async function main() {

@@ -85,6 +85,7 @@ export async function recordSimulatorTest(
       plan: project.plan,
       timeZone: project.timeZone,
       runTag: `record-${userId}`,
+      allVariables: true,
       views: channelViews(),
     },
     draft,

@@ -35,6 +35,8 @@ export interface TestRunTarget {
   runTag: string;
   /** How each channel kind's client sees a message (the channel modules' `clientView`). */
   views: ReadonlyMap<string, ClientView>;
+  /** Read the variables after every step (recording); else only after a step that checks them. */
+  allVariables?: boolean;
 }
 
 /** A test's result, with the blocks and arrows it passed through (coverage). */
@@ -132,7 +134,10 @@ export async function runConversationTest(
           ),
         ),
         block: currentBlock,
-        variables: clientId ? await clientVariables(deps, projectId, clientId) : {},
+        variables:
+          clientId && (target.allVariables || step.expect.variables.length)
+            ? await clientVariables(deps, projectId, clientId)
+            : {},
       };
       outcome.steps.push(actual);
       const unanswered = stubs.unanswered as Omit<Difference, 'blockId'> | null;
