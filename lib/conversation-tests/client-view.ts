@@ -26,11 +26,9 @@ export function plainView(message: {
   attachments: Attachment[];
   buttons: Buttons | null;
 }): ViewedMessage[] {
-  const buttons = message.buttons
-    ? Array.isArray(message.buttons)
-      ? message.buttons
-      : message.buttons.buttons
-    : [];
+  const buttons = buttonRows(
+    message.buttons ? (Array.isArray(message.buttons) ? message.buttons : message.buttons.buttons) : [],
+  ).flat();
   return [
     {
       text: message.text,
