@@ -157,4 +157,43 @@ describe('admin CLI', { timeout: 180_000 }, () => {
       (await cli('schema', 'import', '--project', '1', path.join(tmp, 'missing.json'))).stderr,
     ).toContain('no such file');
   });
+  it('runs the conversation tests for CI: exit 0 when they pass, 1 with the difference and a JUnit file when one fails; a failing publish is refused', async () => {
+    const created = await cli('project', 'create', '--name', 'Tested');
+    const projectId = created.stdout.match(/project (\d+)/)![1];
+    const greets = (value: string) => ({
+      id: 1,
+      name: 'Greets by name',
+      clientName: 'Ann',
+      steps: [
+        { action: { type: 'text', text: 'hi' }, expect: { messages: [{ text: { match: 'exact', value } }] } },
+      ],
+    });
+    const bot = {
+      format: 'blockbot/schema@1',
+      blocks: [{ id: 1, kind: 'start', text: 'Hi #{name}', trigger: { alternatives: '' } }],
+      arrows: [],
+    };
+    const file = path.join(tmp, 'tested.json');
+    fs.writeFileSync(file, JSON.stringify({ ...bot, tests: [greets('Hi Ann')] }));
+    expect((await cli('schema', 'import', '--project', projectId, file)).code).toBe(0);
+    const junit = path.join(tmp, 'junit.xml');
+    const passing = await cli('test', '--project', projectId, '--junit', junit);
+    expect(passing).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('  ✓ Greets by name\n1 passed, 0 failed'),
+    });
+    expect(fs.readFileSync(junit, 'utf8')).toContain('<testsuites tests="1" failures="0"');
+
+    fs.writeFileSync(file, JSON.stringify({ ...bot, tests: [greets('Hello Ann')] }));
+    const refused = await cli('schema', 'import', '--project', projectId, '--publish', 'v1', file);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the draft was saved but not published: its tests fail');
+    const failing = await cli('test', '--project', projectId, '--junit', junit);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain("  ✗ Greets by name: step 1: The bot's message 1 says something else.");
+    expect(failing.stdout).toContain('      expected: Hello Ann\n      actual:   Hi Ann');
+    expect(fs.readFileSync(junit, 'utf8')).toContain(
+      '<failure message="Step 1: The bot\'s message 1 says something else."',
+    );
+  });
 });
