@@ -47,6 +47,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'Draft and published: publishing, the history, rollback, discarding the draft.',
       },
       {
+        doc: 'conversation-tests',
+        label: 'Conversation tests',
+        about: 'Record what the bot must say, run the tests on every change, and publish only when they pass.',
+      },
+      {
         doc: 'analytics',
         label: 'Analytics',
         about: 'Clients per block, arrows followed, where clients stop, and funnels.',
