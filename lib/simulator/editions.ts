@@ -19,8 +19,10 @@ export const simulatorGroupId = (edition: SimulatorEdition): string =>
  * own per bot it runs, the draft (`test:draft`) or a version (`test:v3`), made for one run and
  * deleted after it. It never counts in analytics nor reaches the webhook.
  */
+export const TEST_RUN_GROUP = 'test:';
+
 export const testRunGroupId = (version: number | 'draft', channel?: string): string =>
-  `${version === 'draft' ? 'test:draft' : `test:v${version}`}${channel ? `:${channel}` : ''}`;
+  `${TEST_RUN_GROUP}${version === 'draft' ? 'draft' : `v${version}`}${channel ? `:${channel}` : ''}`;
 
 /** The channel kind a test's client runs as (`test:draft:tg`): its messenger's name in the bot. */
 export const testRunChannel = (client: { clientType: number; groupId: string }): string | null =>
@@ -42,4 +44,4 @@ export const runsDraft = (client: { clientType: number; groupId: string }): bool
 
 /** Whether a client is a conversation test's, made for one run. */
 export const isTestRunClient = (client: { clientType: number; groupId: string }): boolean =>
-  client.clientType === CLIENT_TYPES.simulator && client.groupId.startsWith('test:');
+  client.clientType === CLIENT_TYPES.simulator && client.groupId.startsWith(TEST_RUN_GROUP);

@@ -167,7 +167,7 @@ describe('stubs and the clock', () => {
       actual: `GET ${api.url}/json?item=pizza`,
       blockId: 2,
     });
-    expect(unanswered.results[0].difference?.message).toMatch(/No stub answers GET .*json\?item=pizza/);
+    expect(unanswered.results[0].difference?.message).toMatch(/^Block 2: No stub answers GET .*json\?item=pizza/);
 
     await owner.tests.save({
       projectId,

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
+import { SIMULATED_CLIENT_TYPE } from '@/lib/channels/descriptors';
 import type { ClientView } from '@/lib/conversation-tests/client-view';
 import type { TestReport } from '@/lib/conversation-tests/results';
 import type { ConversationTest } from '@/lib/conversation-tests/test-case';
 import { BLOCK_KIND_RULES, type BotSchema } from '@/lib/schema';
+import { TEST_RUN_GROUP } from '@/lib/simulator/editions';
 import type { Prisma } from '@/server/db/generated/client';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { DomainError } from '@/server/errors';
@@ -43,6 +45,7 @@ export async function runTestSuite(
     select: { plan: true, timeZone: true, publishedVersion: true },
   });
   if (!project) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
+  await forgetCutOffRuns(deps, projectId);
   const schema = await testedSchema(deps, projectId, options.bot);
   const tests = (schema.tests ?? []).filter((t) => !options.testIds || options.testIds.includes(t.id));
   const target = {
@@ -95,6 +98,18 @@ function reportOf(
       arrowTotal: schema.arrows.length,
     },
   };
+}
+
+/** A run never takes an hour: a test client older than that is a run's that was cut off (a restart). */
+async function forgetCutOffRuns(deps: EngineDeps, projectId: number): Promise<void> {
+  await deps.db.client.deleteMany({
+    where: {
+      projectId,
+      clientType: SIMULATED_CLIENT_TYPE,
+      groupId: { startsWith: TEST_RUN_GROUP },
+      createdAt: { lt: new Date(Date.now() - 3_600_000) },
+    },
+  });
 }
 
 /** Keeps the run as the latest of its bot; earlier ones of the same bot go. */

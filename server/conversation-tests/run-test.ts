@@ -144,7 +144,7 @@ export async function runConversationTest(
       const difference =
         refused ??
         (unanswered
-          ? { ...unanswered, blockId: currentBlock }
+          ? unansweredAt(unanswered, results, currentBlock)
           : await compareStep(step.expect, actual, formulaHolds));
       if (difference) {
         outcome.passed = false;
@@ -162,6 +162,27 @@ export async function runConversationTest(
   }
   outcome.ms = Math.round(performance.now() - started);
   return outcome;
+}
+
+/**
+ * A call no stub answered, placed in the block that made it: a request's log entry names its
+ * block (or its arrow's), an AI call's its block.
+ */
+function unansweredAt(
+  unanswered: Omit<Difference, 'blockId'>,
+  results: readonly EventResult[],
+  currentBlock: number | null,
+): Difference {
+  const kind = unanswered.field === 'ai' ? 'ai_error' : 'request';
+  const entry = results
+    .flatMap((r) => r.log)
+    .findLast(
+      (e) => e.kind === kind && (typeof e.data.blockId === 'number' || typeof e.data.arrowId === 'number'),
+    );
+  const blockId = typeof entry?.data.blockId === 'number' ? entry.data.blockId : currentBlock;
+  const where =
+    typeof entry?.data.arrowId === 'number' ? `Arrow ${entry.data.arrowId}'s condition` : `Block ${blockId}`;
+  return { ...unanswered, message: `${where}: ${unanswered.message}`, blockId };
 }
 
 const buttonTexts = (buttons: EventResult['messages'][number]['buttons']): string[] =>
