@@ -162,6 +162,7 @@ export function VersionHistory({
                   {new Date(v.publishedAt).toLocaleString()}
                   {v.publishedBy ? ` · ${v.publishedBy}` : ''} · {v.blocks} blocks, {v.arrows} arrows
                   {v.restoredFrom ? ` · the bot of version ${v.restoredFrom}` : ''}
+                  {v.testsRun ? ` · ${testsLine(v.testsRun, v.testsFailed)}` : ''}
                 </div>
                 {v.note ? <div className="mt-0.5 text-sm text-slate-800">{v.note}</div> : null}
               </div>
@@ -247,4 +248,10 @@ export function VersionHistory({
       </>
     );
   }
+}
+
+/** A version's conversation tests at publishing: all passed, or published anyway with failures. */
+function testsLine(run: number, failed: number): string {
+  const tests = `${run} test${run === 1 ? '' : 's'}`;
+  return failed ? `published with ${failed} of ${tests} failing` : `${tests} passed`;
 }
