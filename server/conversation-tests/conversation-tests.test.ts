@@ -144,6 +144,41 @@ describe('recording and replaying', () => {
       difference: { field: 'button', expected: 'a button [Salad]', actual: '[Pizza] [Sushi]' },
     });
   });
+
+  it('starts from any block with given variables; a block the bot no longer has fails its step', async () => {
+    const projectId = await newProject('Mid-bot');
+    await owner.tests.save({
+      projectId,
+      test: {
+        name: 'From the reminder',
+        clientName: 'Ben',
+        variables: { 'client.email': 'ben@example.com', price: '7' },
+        steps: [
+          {
+            action: { type: 'enter', blockId: 4 },
+            expect: {
+              messages: [{ text: { match: 'exact', value: 'Still hungry, Ben?' } }],
+              block: 4,
+              variables: [
+                { name: 'client.email', equals: 'ben@example.com' },
+                { name: 'price', formula: 'int(price) * 2 == 14' },
+              ],
+            },
+          },
+          { action: { type: 'enter', blockId: 99 } },
+        ],
+      },
+    });
+    const report = await owner.tests.run({ projectId });
+    expect(report.results[0]).toMatchObject({
+      failedStep: 1,
+      difference: {
+        field: 'action',
+        expected: 'enter block 99',
+        actual: 'Block 99 does not exist in this bot.',
+      },
+    });
+  });
 });
 
 describe('stubs and the clock', () => {
@@ -167,7 +202,9 @@ describe('stubs and the clock', () => {
       actual: `GET ${api.url}/json?item=pizza`,
       blockId: 2,
     });
-    expect(unanswered.results[0].difference?.message).toMatch(/^Block 2: No stub answers GET .*json\?item=pizza/);
+    expect(unanswered.results[0].difference?.message).toMatch(
+      /^Block 2: No stub answers GET .*json\?item=pizza/,
+    );
 
     await owner.tests.save({
       projectId,

@@ -98,9 +98,10 @@ export async function runConversationTest(
       const eventTarget: EventTarget = clientId ? { clientId } : { ref };
       let refused: Difference | null = null;
       if (step.action.type === 'button') refused = buttonNotShown(step.action.text, sent, currentBlock);
-      const results = refused
-        ? []
-        : await perform(
+      let results: EventResult[] = [];
+      if (!refused)
+        try {
+          results = await perform(
             deps,
             projectId,
             eventTarget,
@@ -110,6 +111,16 @@ export async function runConversationTest(
             },
             () => clock,
           );
+        } catch (error) {
+          // The step could not be carried out (a block the bot no longer has): the test fails there.
+          refused = {
+            field: 'action',
+            expected: describeAction(step.action),
+            actual: (error as Error).message,
+            message: `The step could not be carried out: ${(error as Error).message}`,
+            blockId: currentBlock,
+          };
+        }
       for (const result of results) {
         clientId = result.clientId;
         currentBlock = result.currentBlockId;
@@ -241,6 +252,12 @@ async function perform(
   }
   advanceTo(until);
   return results;
+}
+
+function describeAction(action: StepAction): string {
+  if (action.type === 'enter') return `enter block ${action.blockId}`;
+  if (action.type === 'wait') return `wait ${action.seconds} s`;
+  return `${action.type} "${action.text}"`;
 }
 
 function eventOf(action: Exclude<StepAction, { type: 'wait' }>): EngineEvent {
