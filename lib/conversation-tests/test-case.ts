@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONNECTABLE_KINDS } from '@/lib/channels/descriptors';
+import { CONNECTABLE_KINDS, descriptorOfType, SIMULATED_CLIENT_TYPE } from '@/lib/channels/descriptors';
 import { attachmentTypeSchema } from '@/lib/schema/attachment-types';
 
 /**
@@ -180,8 +180,11 @@ export const conversationTestSchema = z.object({
     .optional(),
   /** The time zone the bot runs in during the test (IANA); the project's when absent. */
   timeZone: z.string().max(100).optional(),
-  /** The test client's name (`#{name}`). */
-  clientName: z.string().max(200).default('Test client'),
+  /** The test client's name (`#{name}`); the simulator's word for its client by default. */
+  clientName: z
+    .string()
+    .max(200)
+    .default(descriptorOfType(SIMULATED_CLIENT_TYPE)?.person ?? ''),
   /** Variables set before the first step (client.*, deal variables, project.* are read-only). */
   variables: z.record(variableName, z.string().max(TEST_LIMITS.text)).default({}),
   stubs: testStubsSchema.default({ requests: [], ai: [], messenger: [] }),

@@ -69,7 +69,7 @@ export async function recordSimulatorTest(
   const draft = parseTest({
     id: 1,
     name,
-    clientName: client.name ?? 'Test client',
+    ...(client.name ? { clientName: client.name } : {}),
     stubs: { requests: requestStubs(log), ai: aiStubs(log), messenger: [] },
     steps: actions.slice(0, 100).map((action) => ({ action })),
   });

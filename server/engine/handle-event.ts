@@ -121,11 +121,12 @@ export async function handleEvent(
             );
       // A conversation test fixes the time zone, and is left out of analytics and the webhook.
       const testRun = isTestRunClient(client);
+      // Only an override of the project's own field (the hot path's rule for literals).
       const timeZone = deps.testRun?.timeZone;
       const run = new RunState(
         deps,
         deps.db,
-        timeZone ? { ...state.project, timeZone } : state.project,
+        timeZone ? { ...state.project, timeZone: timeZone ?? state.project.timeZone } : state.project,
         bot,
         client,
         state.dealId,
