@@ -1,0 +1,142 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTRPC } from '@/components/trpc/client';
+import { FormActions } from '@/components/ui/form-actions';
+import { Input, Select } from '@/components/ui/input';
+import { CONNECTABLE_KINDS, descriptorOfKind } from '@/lib/channels/descriptors';
+import { type ConversationTest, conversationTestSchema, DEFAULT_TEST_NOW } from '@/lib/conversation-tests/test-case';
+import { AddButton, Labelled, replaced, Section, small, VariableRows, without } from './form-parts';
+import { StepEditor } from './step-editor';
+import { isJson, StubsEditor } from './stubs-editor';
+import { issueText } from './test-draft';
+
+/** A test being written: a new one has no id yet (the server gives it). */
+export type TestDraft = Omit<ConversationTest, 'id'> & { id?: number };
+
+const NEW_TEST: TestDraft = {
+  name: '',
+  clientName: 'Test client',
+  variables: {},
+  stubs: { requests: [], ai: [], messenger: [] },
+  steps: [{ action: { type: 'text', text: '' }, expect: { variables: [] } }],
+};
+
+const draftSchema = conversationTestSchema.partial({ id: true });
+
+/**
+ * The test form (docs/conversation-tests.md, "In the builder"): who the client is and how the
+ * test starts, the steps with what the bot must do in each, and the stubs. Checked with the
+ * format's own schema before it is sent; the server's answer names the field it refuses.
+ */
+export function TestForm({
+  projectId,
+  test,
+  onDone,
+}: {
+  projectId: number;
+  /** The test to edit; null for a new one. */
+  test: ConversationTest | null;
+  onDone(saved: boolean): void;
+}) {
+  const trpc = useTRPC();
+  const [draft, setDraft] = useState<TestDraft>(test ?? NEW_TEST);
+  const [problems, setProblems] = useState<string[]>([]);
+  const save = useMutation(trpc.tests.save.mutationOptions({ onSuccess: () => onDone(true) }));
+  const set = <K extends keyof TestDraft>(key: K, value: TestDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const steps = draft.steps;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = draftSchema.safeParse(draft);
+    const badResult = draft.stubs.messenger.findIndex((s) => !isJson(s.result));
+    const found = [
+      ...(parsed.success ? [] : parsed.error.issues.map(issueText)),
+      ...(badResult >= 0 ? [`stubs.messenger[${badResult}].result: is not JSON`] : []),
+    ];
+    setProblems(found);
+    if (parsed.success && !found.length) save.mutate({ projectId, test: parsed.data });
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-3 p-3" aria-label={test ? `Edit test ${test.name}` : 'New test'} noValidate>
+      <h3 className="text-sm font-semibold text-slate-800">{test ? 'Edit the test' : 'New test'}</h3>
+      <Labelled label="Name">
+        <Input className={small} value={draft.name} onChange={(e) => set('name', e.target.value)} />
+      </Labelled>
+      <div className="grid grid-cols-2 gap-2">
+        <Labelled label="Runs as">
+          <Select
+            className={small}
+            value={draft.channel ?? ''}
+            onChange={(e) => set('channel', e.target.value || undefined)}
+            title="The messenger whose client the test plays: its limits and numbered buttons apply"
+          >
+            <option value="">Plain chat</option>
+            {CONNECTABLE_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {descriptorOfKind(kind)?.label ?? kind}
+              </option>
+            ))}
+          </Select>
+        </Labelled>
+        <Labelled label="Client's name">
+          <Input className={small} value={draft.clientName} onChange={(e) => set('clientName', e.target.value)} />
+        </Labelled>
+        <Labelled label="Starts at">
+          <Input
+            className={small}
+            placeholder={DEFAULT_TEST_NOW}
+            value={draft.now ?? ''}
+            onChange={(e) => set('now', e.target.value || undefined)}
+          />
+        </Labelled>
+        <Labelled label="Time zone">
+          <Input
+            className={small}
+            placeholder="The project's"
+            value={draft.timeZone ?? ''}
+            onChange={(e) => set('timeZone', e.target.value || undefined)}
+          />
+        </Labelled>
+      </div>
+      <Section title="Variables at the start">
+        <VariableRows label="Start variable" value={draft.variables} onChange={(v) => set('variables', v)} />
+      </Section>
+      <ol className="space-y-2">
+        {steps.map((step, i) => (
+          <StepEditor
+            // biome-ignore lint/suspicious/noArrayIndexKey: a step is its place in the test.
+            key={i}
+            n={i + 1}
+            step={step}
+            count={steps.length}
+            onChange={(s) => set('steps', replaced(steps, i, s))}
+            onMove={(by) => {
+              const next = [...steps];
+              [next[i], next[i + by]] = [next[i + by], next[i]];
+              set('steps', next);
+            }}
+            onRemove={() => set('steps', without(steps, i))}
+          />
+        ))}
+      </ol>
+      <AddButton
+        label="Step"
+        onClick={() => set('steps', [...steps, { action: { type: 'text', text: '' }, expect: { variables: [] } }])}
+      />
+      <StubsEditor stubs={draft.stubs} onChange={(stubs) => set('stubs', stubs)} />
+      {problems.length ? (
+        <ul className="space-y-0.5 rounded-md bg-red-50 p-2 text-xs text-red-800" role="alert" data-testid="test-problems">
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="sticky bottom-0 space-y-2 bg-white py-2">
+        <FormActions error={save.error} pending={save.isPending} submit="Save the test" onCancel={() => onDone(false)} />
+      </div>
+    </form>
+  );
+}
