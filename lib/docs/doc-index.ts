@@ -47,6 +47,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'Draft and published: publishing, the history, rollback, discarding the draft.',
       },
       {
+        doc: 'conversation-tests',
+        label: 'Conversation tests',
+        about: 'Tests of what the bot must answer: recording, running, coverage, publishing with them.',
+      },
+      {
         doc: 'analytics',
         label: 'Analytics',
         about: 'Clients per block, arrows followed, where clients stop, and funnels.',
