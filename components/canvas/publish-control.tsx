@@ -224,7 +224,9 @@ function PublishDialog({
             required={anyway}
             aria-invalid={noteMissing || undefined}
             onChange={(event) => setNote(event.target.value)}
-            placeholder={anyway ? 'e.g. The prices changed; the test is updated next' : 'e.g. New delivery prices'}
+            placeholder={
+              anyway ? 'e.g. The prices changed; the test is updated next' : 'e.g. New delivery prices'
+            }
           />
         </label>
         {publish.error ? (

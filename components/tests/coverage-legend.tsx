@@ -9,7 +9,9 @@ export function CoverageLegend({ coverage, version }: { coverage: Coverage; vers
       className="pointer-events-none absolute bottom-3 left-1/2 z-20 max-w-[90%] -translate-x-1/2 rounded-md border border-slate-200 bg-white/95 px-3 py-1.5 text-xs text-slate-700 shadow-md"
       data-testid="coverage-legend"
     >
-      <span className="font-medium text-slate-900">Test coverage{version ? ` of version ${version}` : ''}:</span>{' '}
+      <span className="font-medium text-slate-900">
+        Test coverage{version ? ` of version ${version}` : ''}:
+      </span>{' '}
       {coveredShare(coverage)}% of blocks, {coverage.arrows.length} of {coverage.arrowTotal} arrows.{' '}
       <span className="mr-1 inline-block size-2.5 rounded-sm bg-emerald-600 align-middle" aria-hidden />
       covered; faded: no test passes there.

@@ -1,5 +1,5 @@
-import type { Coverage } from '@/lib/conversation-tests/results';
 import { edgeId } from '@/components/canvas/schema-to-flow';
+import type { Coverage } from '@/lib/conversation-tests/results';
 
 /**
  * The coverage overlay (docs/conversation-tests.md, "In the builder"): style rules by id, as the

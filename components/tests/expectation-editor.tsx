@@ -59,7 +59,10 @@ export function ExpectationEditor({
               <li className="text-xs text-slate-500">The bot must send nothing in this step.</li>
             ) : null}
             <li>
-              <AddButton label="Message" onClick={() => onChange({ ...expect, messages: [...messages, {}] })} />
+              <AddButton
+                label="Message"
+                onClick={() => onChange({ ...expect, messages: [...messages, {}] })}
+              />
             </li>
           </ol>
         ) : null}
@@ -133,7 +136,9 @@ function MessageEditor({
           aria-label={`${label}: buttons`}
           placeholder="One button a line; empty: no buttons"
           value={message.buttons.join('\n')}
-          onChange={(e) => onChange({ ...message, buttons: e.target.value ? e.target.value.split('\n') : [] })}
+          onChange={(e) =>
+            onChange({ ...message, buttons: e.target.value ? e.target.value.split('\n') : [] })
+          }
         />
       ) : null}
     </div>
@@ -159,7 +164,9 @@ function BlockCheck({
           aria-label={`Step ${step}: block reached`}
           value={mode}
           onChange={(e) =>
-            onChange(e.target.value === 'unchecked' ? undefined : e.target.value === 'none' ? null : (block ?? 1))
+            onChange(
+              e.target.value === 'unchecked' ? undefined : e.target.value === 'none' ? null : (block ?? 1),
+            )
           }
         >
           <option value="unchecked">Not checked</option>
@@ -215,7 +222,9 @@ function VariableChecks({
                   replaced(
                     checks,
                     i,
-                    e.target.value === 'formula' ? { name: check.name, formula: '' } : { name: check.name, equals: '' },
+                    e.target.value === 'formula'
+                      ? { name: check.name, formula: '' }
+                      : { name: check.name, equals: '' },
                   ),
                 )
               }
@@ -233,12 +242,17 @@ function VariableChecks({
                   replaced(
                     checks,
                     i,
-                    formula ? { name: check.name, formula: e.target.value } : { name: check.name, equals: e.target.value },
+                    formula
+                      ? { name: check.name, formula: e.target.value }
+                      : { name: check.name, equals: e.target.value },
                   ),
                 )
               }
             />
-            <RemoveButton label={`Remove ${label.toLowerCase()}`} onClick={() => onChange(without(checks, i))} />
+            <RemoveButton
+              label={`Remove ${label.toLowerCase()}`}
+              onClick={() => onChange(without(checks, i))}
+            />
           </div>
         );
       })}

@@ -13,7 +13,15 @@ import { Input } from '@/components/ui/input';
 export const small = 'h-8 px-2 text-xs';
 
 /** A label above a control, in the panel's small type. */
-export function Labelled({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
+export function Labelled({
+  label,
+  children,
+  className,
+}: {
+  label: string;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child.
     <label className={cn('flex min-w-0 flex-col gap-0.5 text-xs text-slate-600', className)}>
@@ -24,7 +32,15 @@ export function Labelled({ label, children, className }: { label: string; childr
 }
 
 /** A titled group of the form (a step, its expectations, the stubs). */
-export function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
+export function Section({
+  title,
+  action,
+  children,
+}: {
+  title: string;
+  action?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section className="space-y-2 rounded-md border border-slate-200 p-2">
       <header className="flex items-center justify-between gap-2">
@@ -63,9 +79,12 @@ export function RemoveButton({ label, onClick }: { label: string; onClick(): voi
   );
 }
 
-/** The list without item i, and with item i replaced: the form's immutable edits. */
+/** The list without item i, with items i and j swapped, with item i replaced: the form's immutable edits. */
 export const without = <T,>(list: readonly T[], i: number) => list.filter((_, j) => j !== i);
-export const replaced = <T,>(list: readonly T[], i: number, item: T) => list.map((x, j) => (j === i ? item : x));
+export const swapped = <T,>(list: readonly T[], i: number, j: number) =>
+  list.map((x, k) => (k === i ? list[j] : k === j ? list[i] : x));
+export const replaced = <T,>(list: readonly T[], i: number, item: T) =>
+  list.map((x, j) => (j === i ? item : x));
 
 /**
  * Name and value rows of a record. The rows are kept here, so a name being typed (or two rows
@@ -104,7 +123,10 @@ export function VariableRows({
             value={text}
             onChange={(e) => change(replaced(rows, i, [name, e.target.value]))}
           />
-          <RemoveButton label={`Remove ${label.toLowerCase()} ${i + 1}`} onClick={() => change(without(rows, i))} />
+          <RemoveButton
+            label={`Remove ${label.toLowerCase()} ${i + 1}`}
+            onClick={() => change(without(rows, i))}
+          />
         </div>
       ))}
       <AddButton label="Variable" onClick={() => setRows([...rows, ['', '']])} />

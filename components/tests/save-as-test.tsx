@@ -70,7 +70,6 @@ export function SaveAsTest({
         aria-label="Test name"
         placeholder="e.g. Ordering the plan"
         value={name}
-        // biome-ignore lint/a11y/noAutofocus: the name is all the form asks, right after the click.
         autoFocus
         onChange={(e) => setName(e.target.value)}
       />

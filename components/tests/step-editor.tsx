@@ -51,7 +51,11 @@ export function StepEditor({
       </label>
       <div className="border-t border-slate-100 pt-2">
         <p className="mb-1 text-xs font-medium text-slate-600">The bot must</p>
-        <ExpectationEditor step={n} expect={step.expect} onChange={(expect) => onChange({ ...step, expect })} />
+        <ExpectationEditor
+          step={n}
+          expect={step.expect}
+          onChange={(expect) => onChange({ ...step, expect })}
+        />
       </div>
     </li>
   );

@@ -46,11 +46,19 @@ export function StubsEditor({ stubs, onChange }: { stubs: TestStubs; onChange(st
       </Section>
       <Section
         title="AI answers"
-        action={<AddButton label="AI answer" onClick={() => onChange({ ...stubs, ai: [...ai, { text: '' }] })} />}
+        action={
+          <AddButton label="AI answer" onClick={() => onChange({ ...stubs, ai: [...ai, { text: '' }] })} />
+        }
       >
         {ai.map((stub, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: stubs are ordered rows.
-          <AiStubRow key={i} n={i + 1} stub={stub} onChange={(s) => onChange({ ...stubs, ai: replaced(ai, i, s) })} onRemove={() => onChange({ ...stubs, ai: without(ai, i) })} />
+          <AiStubRow
+            // biome-ignore lint/suspicious/noArrayIndexKey: stubs are ordered rows.
+            key={i}
+            n={i + 1}
+            stub={stub}
+            onChange={(s) => onChange({ ...stubs, ai: replaced(ai, i, s) })}
+            onRemove={() => onChange({ ...stubs, ai: without(ai, i) })}
+          />
         ))}
       </Section>
       <Section
@@ -58,7 +66,9 @@ export function StubsEditor({ stubs, onChange }: { stubs: TestStubs; onChange(st
         action={
           <AddButton
             label="Function"
-            onClick={() => onChange({ ...stubs, messenger: [...messenger, { function: '', result: 'null' }] })}
+            onClick={() =>
+              onChange({ ...stubs, messenger: [...messenger, { function: '', result: 'null' }] })
+            }
           />
         }
       >
@@ -97,7 +107,10 @@ function RowHeader({ title, onRemove }: { title: string; onRemove(): void }) {
 
 function Once({ checked, onChange }: { checked: boolean; onChange(once: boolean | undefined): void }) {
   return (
-    <label className="flex items-center gap-1.5 text-xs text-slate-700" title="Answers one call only, in order with the others">
+    <label
+      className="flex items-center gap-1.5 text-xs text-slate-700"
+      title="Answers one call only, in order with the others"
+    >
       <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked || undefined)} />
       Once
     </label>
@@ -113,7 +126,9 @@ function RequestStubRow({ n, stub, onChange, onRemove }: RowProps<RequestStub>) 
           className={small}
           aria-label={`Request ${n}: method`}
           value={stub.method ?? ''}
-          onChange={(e) => onChange({ ...stub, method: (e.target.value || undefined) as RequestStub['method'] })}
+          onChange={(e) =>
+            onChange({ ...stub, method: (e.target.value || undefined) as RequestStub['method'] })
+          }
         >
           <option value="">Any</option>
           <option>GET</option>
@@ -179,7 +194,9 @@ function AiStubRow({ n, stub, onChange, onRemove }: RowProps<AiStub>) {
             type="number"
             min={1}
             value={stub.blockId ?? ''}
-            onChange={(e) => onChange({ ...stub, blockId: e.target.value ? Number(e.target.value) : undefined })}
+            onChange={(e) =>
+              onChange({ ...stub, blockId: e.target.value ? Number(e.target.value) : undefined })
+            }
           />
         </Labelled>
         <Once checked={!!stub.once} onChange={(once) => onChange({ ...stub, once })} />

@@ -1,13 +1,17 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { FormActions } from '@/components/ui/form-actions';
 import { Input, Select } from '@/components/ui/input';
 import { CONNECTABLE_KINDS, descriptorOfKind } from '@/lib/channels/descriptors';
-import { type ConversationTest, conversationTestSchema, DEFAULT_TEST_NOW } from '@/lib/conversation-tests/test-case';
-import { AddButton, Labelled, replaced, Section, small, VariableRows, without } from './form-parts';
+import {
+  type ConversationTest,
+  conversationTestSchema,
+  DEFAULT_TEST_NOW,
+} from '@/lib/conversation-tests/test-case';
+import { AddButton, Labelled, replaced, Section, small, swapped, VariableRows, without } from './form-parts';
 import { StepEditor } from './step-editor';
 import { isJson, StubsEditor } from './stubs-editor';
 import { issueText } from './test-draft';
@@ -44,8 +48,13 @@ export function TestForm({
   const [draft, setDraft] = useState<TestDraft>(test ?? NEW_TEST);
   const [problems, setProblems] = useState<string[]>([]);
   const save = useMutation(trpc.tests.save.mutationOptions({ onSuccess: () => onDone(true) }));
-  const set = <K extends keyof TestDraft>(key: K, value: TestDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof TestDraft>(key: K, value: TestDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
   const steps = draft.steps;
+  // Steps keep their keys as they move or go: a step's own state (a wait's unit, a callback's
+  // variable rows) stays with it.
+  const [stepKeys, setStepKeys] = useState(() => steps.map((_, i) => i));
+  const nextKey = useRef(steps.length);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -60,7 +69,12 @@ export function TestForm({
   }
 
   return (
-    <form onSubmit={submit} className="space-y-3 p-3" aria-label={test ? `Edit test ${test.name}` : 'New test'} noValidate>
+    <form
+      onSubmit={submit}
+      className="space-y-3 p-3"
+      aria-label={test ? `Edit test ${test.name}` : 'New test'}
+      noValidate
+    >
       <h3 className="text-sm font-semibold text-slate-800">{test ? 'Edit the test' : 'New test'}</h3>
       <Labelled label="Name">
         <Input className={small} value={draft.name} onChange={(e) => set('name', e.target.value)} />
@@ -82,7 +96,11 @@ export function TestForm({
           </Select>
         </Labelled>
         <Labelled label="Client's name">
-          <Input className={small} value={draft.clientName} onChange={(e) => set('clientName', e.target.value)} />
+          <Input
+            className={small}
+            value={draft.clientName}
+            onChange={(e) => set('clientName', e.target.value)}
+          />
         </Labelled>
         <Labelled label="Starts at">
           <Input
@@ -107,35 +125,48 @@ export function TestForm({
       <ol className="space-y-2">
         {steps.map((step, i) => (
           <StepEditor
-            // biome-ignore lint/suspicious/noArrayIndexKey: a step is its place in the test.
-            key={i}
+            key={stepKeys[i]}
             n={i + 1}
             step={step}
             count={steps.length}
             onChange={(s) => set('steps', replaced(steps, i, s))}
             onMove={(by) => {
-              const next = [...steps];
-              [next[i], next[i + by]] = [next[i + by], next[i]];
-              set('steps', next);
+              set('steps', swapped(steps, i, i + by));
+              setStepKeys(swapped(stepKeys, i, i + by));
             }}
-            onRemove={() => set('steps', without(steps, i))}
+            onRemove={() => {
+              set('steps', without(steps, i));
+              setStepKeys(without(stepKeys, i));
+            }}
           />
         ))}
       </ol>
       <AddButton
         label="Step"
-        onClick={() => set('steps', [...steps, { action: { type: 'text', text: '' }, expect: { variables: [] } }])}
+        onClick={() => {
+          set('steps', [...steps, { action: { type: 'text', text: '' }, expect: { variables: [] } }]);
+          setStepKeys([...stepKeys, nextKey.current++]);
+        }}
       />
       <StubsEditor stubs={draft.stubs} onChange={(stubs) => set('stubs', stubs)} />
       {problems.length ? (
-        <ul className="space-y-0.5 rounded-md bg-red-50 p-2 text-xs text-red-800" role="alert" data-testid="test-problems">
+        <ul
+          className="space-y-0.5 rounded-md bg-red-50 p-2 text-xs text-red-800"
+          role="alert"
+          data-testid="test-problems"
+        >
           {problems.map((p) => (
             <li key={p}>{p}</li>
           ))}
         </ul>
       ) : null}
       <div className="sticky bottom-0 space-y-2 bg-white py-2">
-        <FormActions error={save.error} pending={save.isPending} submit="Save the test" onCancel={() => onDone(false)} />
+        <FormActions
+          error={save.error}
+          pending={save.isPending}
+          submit="Save the test"
+          onCancel={() => onDone(false)}
+        />
       </div>
     </form>
   );

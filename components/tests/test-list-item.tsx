@@ -39,7 +39,11 @@ export function TestListItem({
   const remove = useMutation(trpc.tests.delete.mutationOptions({ onSuccess: onDeleted }));
   const Icon = !result ? CircleDashed : result.passed ? CheckCircle2 : XCircle;
   return (
-    <li className="space-y-2 px-3 py-2" data-testid={`test-${test.id}`} data-result={result ? (result.passed ? 'passed' : 'failed') : 'none'}>
+    <li
+      className="space-y-2 px-3 py-2"
+      data-testid={`test-${test.id}`}
+      data-result={result ? (result.passed ? 'passed' : 'failed') : 'none'}
+    >
       <div className="flex items-start gap-2">
         <Icon
           className={cn(

@@ -7,8 +7,8 @@ import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Select } from '@/components/ui/input';
-import type { ConversationTest } from '@/lib/conversation-tests/test-case';
 import { type Coverage, coveredShare, type TestReport } from '@/lib/conversation-tests/results';
+import type { ConversationTest } from '@/lib/conversation-tests/test-case';
 import { TestForm } from './test-form';
 import { TestListItem } from './test-list-item';
 import { mergeReports, type RunTarget } from './test-run';
@@ -64,7 +64,8 @@ export function TestsPanel({
   }, [showCoverage, report, onCoverage]);
   useEffect(() => () => onCoverage(null), [onCoverage]);
 
-  const refreshList = () => queryClient.invalidateQueries({ queryKey: trpc.tests.list.queryKey({ projectId }) });
+  const refreshList = () =>
+    queryClient.invalidateQueries({ queryKey: trpc.tests.list.queryKey({ projectId }) });
   if (editing)
     return (
       <TestsShell>
@@ -100,14 +101,18 @@ export function TestsPanel({
           <p className="font-medium text-slate-700">No tests yet</p>
           <p>
             A test replays a conversation and checks that the bot still answers the same. Talk to the bot in
-            the simulator and press <strong>Save as test</strong>, or write one with <strong>New test</strong>.
+            the simulator and press <strong>Save as test</strong>, or write one with <strong>New test</strong>
+            .
           </p>
         </div>
       ) : null}
       {list.length ? (
         <>
           <div className="flex flex-wrap items-end gap-2 border-b border-slate-100 px-3 py-2">
-            <label htmlFor={ids.target} className="flex min-w-0 flex-1 flex-col gap-0.5 text-xs text-slate-600">
+            <label
+              htmlFor={ids.target}
+              className="flex min-w-0 flex-1 flex-col gap-0.5 text-xs text-slate-600"
+            >
               Run against
               <Select
                 id={ids.target}
@@ -147,8 +152,8 @@ export function TestsPanel({
               </p>
               <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
                 <span data-testid="tests-coverage">
-                  Covers {coveredShare(coverage)}% of blocks ({coverage.blocks.length} of {coverage.blockTotal}),{' '}
-                  {coverage.arrows.length} of {coverage.arrowTotal} arrows
+                  Covers {coveredShare(coverage)}% of blocks ({coverage.blocks.length} of{' '}
+                  {coverage.blockTotal}), {coverage.arrows.length} of {coverage.arrowTotal} arrows
                 </span>
                 <label htmlFor={ids.coverage} className="flex items-center gap-1.5">
                   <input
