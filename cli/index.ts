@@ -157,7 +157,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       const botSchema = await withDb(async (db) => {
         await getProject(db, opts.project);
         if (opts.version !== undefined) return loadVersionSchema(db, opts.project, opts.version);
-        return (await loadBotSchema(db, opts.project)).schema;
+        return (await loadBotSchema(db, opts.project, { withTests: true })).schema;
       });
       const text = serializeBotSchema(botSchema);
       if (file) await fs.writeFile(file, text);

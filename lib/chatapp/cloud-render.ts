@@ -42,7 +42,8 @@ export type CloudMessageBody = Record<string, unknown> & { type: string };
 /** How the message's buttons are shown on the messenger, for the simulator and lint too. */
 export type CloudButtonsLayout = 'none' | 'reply_buttons' | 'list' | 'numbered_text';
 
-const MEDIA: Record<FileAttachment['type'], 'image' | 'video' | 'document' | 'audio'> = {
+/** The Cloud API's message type for each kind of file. */
+export const MEDIA: Record<FileAttachment['type'], 'image' | 'video' | 'document' | 'audio'> = {
   image: 'image',
   video: 'video',
   file: 'document',

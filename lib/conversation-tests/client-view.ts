@@ -1,3 +1,4 @@
+import { buttonRows } from '@/lib/channels/message-layout';
 import type { Attachment, Buttons } from '@/lib/schema';
 
 /** One message as a channel's client receives it: its text, its buttons' texts, its attachments' types. */

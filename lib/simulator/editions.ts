@@ -19,8 +19,12 @@ export const simulatorGroupId = (edition: SimulatorEdition): string =>
  * own per bot it runs, the draft (`test:draft`) or a version (`test:v3`), made for one run and
  * deleted after it. It never counts in analytics nor reaches the webhook.
  */
-export const testRunGroupId = (version: number | 'draft'): string =>
-  version === 'draft' ? 'test:draft' : `test:v${version}`;
+export const testRunGroupId = (version: number | 'draft', channel?: string): string =>
+  `${version === 'draft' ? 'test:draft' : `test:v${version}`}${channel ? `:${channel}` : ''}`;
+
+/** The channel kind a test's client runs as (`test:draft:tg`): its messenger's name in the bot. */
+export const testRunChannel = (client: { clientType: number; groupId: string }): string | null =>
+  isTestRunClient(client) ? (/^test:[^:]+:(.+)$/.exec(client.groupId)?.[1] ?? null) : null;
 
 /** The bot a client runs: the draft, the published version, or (a test's client) one version. */
 export type ClientBot = { kind: 'draft' } | { kind: 'published' } | { kind: 'version'; number: number };
@@ -28,7 +32,7 @@ export type ClientBot = { kind: 'draft' } | { kind: 'published' } | { kind: 'ver
 export function clientBot(client: { clientType: number; groupId: string }): ClientBot {
   if (client.clientType !== CLIENT_TYPES.simulator || client.groupId === PUBLISHED_GROUP)
     return { kind: 'published' };
-  const version = /^test:v(\d+)$/.exec(client.groupId)?.[1];
+  const version = /^test:v(\d+)(?::|$)/.exec(client.groupId)?.[1];
   return version ? { kind: 'version', number: Number(version) } : { kind: 'draft' };
 }
 

@@ -43,7 +43,8 @@ export interface OutgoingTgMessage {
 /** A keyboard needs a message to ride on; a block with only buttons gets this text. */
 export const EMPTY_TEXT_WITH_BUTTONS = '…';
 
-const MEDIA: Record<Exclude<Attachment['type'], 'link'>, { method: TgSendMethod; field: string }> = {
+/** The Bot API call and field that send each kind of file. */
+export const MEDIA: Record<Exclude<Attachment['type'], 'link'>, { method: TgSendMethod; field: string }> = {
   image: { method: 'sendPhoto', field: 'photo' },
   video: { method: 'sendVideo', field: 'video' },
   file: { method: 'sendDocument', field: 'document' },

@@ -176,17 +176,20 @@ export async function insertPublishedVersion(
     publishedById: string | null;
     publishedByName: string;
     draftRevision: number | null;
+    testsRun: number;
+    testsFailed: number;
   },
 ) {
   const rows = await tx.$queryRaw`
     WITH version AS (
       INSERT INTO "BotVersion" ("projectId", number, schema, "blockCount", "arrowCount", "answersCallbacks", note,
-        "restoredFrom", "publishedById", "publishedByName", "publishedAt")
+        "restoredFrom", "publishedById", "publishedByName", "testsRun", "testsFailed", "publishedAt")
       SELECT ${v.projectId}, coalesce(max(number), 0) + 1, ${v.schemaJson}::jsonb, ${v.blockCount}, ${v.arrowCount},
         ${v.answersCallbacks}, ${v.note}, ${v.restoredFrom}::int, ${v.publishedById}::text, ${v.publishedByName},
-        ${Prisma.raw(DB_NOW)}
+        ${v.testsRun}, ${v.testsFailed}, ${Prisma.raw(DB_NOW)}
       FROM "BotVersion" WHERE "projectId" = ${v.projectId}
-      RETURNING number, note, "publishedAt", "publishedByName", "restoredFrom", "blockCount", "arrowCount"
+      RETURNING number, note, "publishedAt", "publishedByName", "restoredFrom", "blockCount", "arrowCount",
+        "testsRun", "testsFailed"
     ), published AS (
       UPDATE "Project" SET "publishedVersion" = (SELECT number FROM version),
         "publishedRevision" = ${v.draftRevision}::int, "updatedAt" = ${Prisma.raw(DB_NOW)}
@@ -203,6 +206,8 @@ export async function insertPublishedVersion(
         restoredFrom: column.int.nullable(),
         blockCount: column.int,
         arrowCount: column.int,
+        testsRun: column.int,
+        testsFailed: column.int,
       }),
     )
     .parse(rows)[0];

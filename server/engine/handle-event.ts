@@ -1,5 +1,5 @@
-import { isSimulatedType, messengerApiName } from '@/lib/channels/descriptors';
-import { clientBot, isTestRunClient, runsDraft } from '@/lib/simulator/editions';
+import { descriptorOfKind, isSimulatedType, messengerApiName } from '@/lib/channels/descriptors';
+import { clientBot, isTestRunClient, runsDraft, testRunChannel } from '@/lib/simulator/editions';
 import { wellFormed } from '@/lib/storable-json';
 import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
@@ -130,7 +130,7 @@ export async function handleEvent(
         client,
         state.dealId,
         state.variables,
-        messengerApiName(client.clientType),
+        testMessenger(client) ?? messengerApiName(client.clientType),
         chain,
       );
       await runEvent(run, event);
@@ -191,6 +191,12 @@ export async function handleEvent(
     messages: stored.outgoing,
     log: [...run.log],
   };
+}
+
+/** The messenger a conversation test's client runs as (`#{messenger}`), when it runs as one. */
+function testMessenger(client: { clientType: number; groupId: string }): string | undefined {
+  const kind = testRunChannel(client);
+  return kind ? descriptorOfKind(kind)?.apiName : undefined;
 }
 
 /** A message its channel sent again: the first copy is stored with this key. */

@@ -37,6 +37,9 @@ export interface VersionSummary {
   restoredFrom: number | null;
   blocks: number;
   arrows: number;
+  /** Its conversation tests run at publishing, and how many failed (published anyway, the note says why). */
+  testsRun: number;
+  testsFailed: number;
 }
 
 const summarySelect = {
@@ -47,6 +50,8 @@ const summarySelect = {
   restoredFrom: true,
   blockCount: true,
   arrowCount: true,
+  testsRun: true,
+  testsFailed: true,
 } satisfies Prisma.BotVersionSelect;
 
 function summaryOf(row: Prisma.BotVersionGetPayload<{ select: typeof summarySelect }>): VersionSummary {
@@ -58,6 +63,8 @@ function summaryOf(row: Prisma.BotVersionGetPayload<{ select: typeof summarySele
     restoredFrom: row.restoredFrom,
     blocks: row.blockCount,
     arrows: row.arrowCount,
+    testsRun: row.testsRun,
+    testsFailed: row.testsFailed,
   };
 }
 
@@ -195,7 +202,12 @@ async function storeVersion(
   projectId: number,
   schema: BotSchema,
   by: Publisher,
-  fields: { note: string; draftRevision: number | null; restoredFrom: number | null },
+  fields: {
+    note: string;
+    draftRevision: number | null;
+    restoredFrom: number | null;
+    tests?: { run: number; failed: number };
+  },
 ): Promise<VersionSummary> {
   const schemaJson = JSON.stringify(schema);
   const row = await insertPublishedVersion(tx, {
@@ -210,6 +222,8 @@ async function storeVersion(
     publishedById: by.userId,
     publishedByName: by.name,
     draftRevision: fields.draftRevision,
+    testsRun: fields.tests?.run ?? 0,
+    testsFailed: fields.tests?.failed ?? 0,
   });
   return summaryOf(row);
 }
@@ -218,6 +232,8 @@ export interface PublishOptions {
   note?: string;
   /** The draft revision the designer sees; a draft changed since then is not published. */
   expectedRevision?: number;
+  /** Its conversation tests' run (server/conversation-tests/publish-gate.ts), kept with the version. */
+  tests?: { run: number; failed: number };
 }
 
 /**
@@ -239,7 +255,7 @@ export async function publishDraft(
   });
   if (!seen) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
   refuseStale(seen, options.expectedRevision);
-  const { schema } = await loadBotSchema(db, projectId);
+  const { schema } = await loadBotSchema(db, projectId, { withTests: true });
   const problems = await publishProblems(db, projectId, schema);
   if (problems.length)
     throw invalid(`The draft was not published; fix these first:\n${describeFieldErrors(problems)}`);
@@ -252,6 +268,7 @@ export async function publishDraft(
       note: options.note?.trim() ?? '',
       draftRevision: project.schemaRevision,
       restoredFrom: null,
+      tests: options.tests,
     });
   }, BOT_WRITE_TRANSACTION);
 }
@@ -307,7 +324,8 @@ export async function discardDraft(db: PrismaClient, projectId: number): Promise
   const { version, schema } = await loadPublishedSchema(db, projectId);
   if (!version)
     throw new DomainError('conflict', 'Nothing is published yet: there is no version to go back to.');
-  return saveBotSchema(db, projectId, schema, { publishedAgain: version });
+  // Its tests too: the draft's become the version's (none when it had none).
+  return saveBotSchema(db, projectId, { ...schema, tests: schema.tests ?? [] }, { publishedAgain: version });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { connectCloudInput, connectGatewayInput } from '@/lib/channels/connect-inputs';
+import { chatappClientView } from '@/lib/chatapp/client-view';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { chatappChannel } from './adapter';
 import { checkChatapp } from './api-checks';
@@ -37,6 +38,7 @@ export const channelModule = {
   apiChecks: [checkChatapp],
   env: chatappEnv,
   adapter: chatappChannel,
+  clientView: chatappClientView,
   functions: chatappHandlers,
   connect: channelOperation(connectInput, (db, projectId, input) =>
     input.provider === 'cloud'

@@ -1,4 +1,5 @@
 import { connectSocialInput } from '@/lib/channels/connect-inputs';
+import { socialClientView } from '@/lib/social/client-view';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { socialChannel } from './adapter';
 import { checkSocialSubscription } from './api-checks';
@@ -18,6 +19,7 @@ export const channelModule = {
   apiChecks: [checkSocialSubscription],
   env: socialEnv,
   adapter: socialChannel,
+  clientView: socialClientView,
   functions: socialHandlers,
   connect: channelOperation(connectSocialInput, connectSocialChannel),
   inbound: socialInbound,

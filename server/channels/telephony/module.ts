@@ -1,4 +1,5 @@
 import { connectTelephonyInput } from '@/lib/channels/connect-inputs';
+import { telephonyClientView } from '@/lib/telephony/client-view';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { telephonyChannel } from './adapter';
 import {
@@ -20,6 +21,7 @@ export const channelModule = {
   kind,
   env: telephonyEnv,
   adapter: telephonyChannel,
+  clientView: telephonyClientView,
   jobs: [telephonyRecordingJob],
   connect: channelOperation(connectTelephonyInput, connectTelephonyChannel),
   update: channelOperation(updateTelephonyInput, updateTelephonySettings),

@@ -1,4 +1,5 @@
 import { connectTgInput } from '@/lib/channels/connect-inputs';
+import { tgClientView } from '@/lib/tg/client-view';
 import { getDb } from '@/server/db';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { tgChannel } from './adapter';
@@ -18,6 +19,7 @@ export const channelModule = {
   env: tgEnv,
   webhookAddressProblem: () => webhookAddressProblem(),
   adapter: tgChannel,
+  clientView: tgClientView,
   functions: tgHandlers,
   // A bot connected by long polling starts polling at once.
   connect: channelOperation(connectTgInput, (db, projectId, input) =>

@@ -1,3 +1,4 @@
+import { viberClientView } from '@/lib/viber/client-view';
 import { connectViberInput } from '@/lib/viber/connect-input';
 import { type ChannelModule, channelOperation } from '../channel-module';
 import { viberChannel } from './adapter';
@@ -21,6 +22,7 @@ export const channelModule = {
   env: viberEnv,
   webhookAddressProblem: () => viberWebhookAddressProblem(),
   adapter: viberChannel,
+  clientView: viberClientView,
   connect: channelOperation(connectViberInput, connectViberChannel),
   disconnect: disconnectViber,
   inbound: viberInbound,

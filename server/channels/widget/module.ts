@@ -1,3 +1,4 @@
+import { widgetClientView } from '@/lib/widget/client-view';
 import { type ChannelEndpoint, type ChannelModule, channelOperation } from '../channel-module';
 import { widgetChannel } from './adapter';
 import {
@@ -19,6 +20,7 @@ export const view = widgetView;
 export const channelModule = {
   kind,
   adapter: widgetChannel,
+  clientView: widgetClientView,
   // Creating a widget is its connecting: a new key and its settings.
   connect: channelOperation(createWidgetInput, createWidgetChannel),
   update: channelOperation(updateWidgetInput, updateWidgetSettings),

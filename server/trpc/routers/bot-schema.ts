@@ -24,7 +24,10 @@ export const botSchemaRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => {
       // The builder refuses broken formulas and fields; a caller that skips it is refused here.
       refuseBrokenContent(input.schema, 'The bot schema was not saved');
-      return saveBotSchema(ctx.db, ctx.projectId, input.schema, { expectedRevision: input.expectedRevision });
+      // The canvas never carries the tests: they are saved apart (tests.save), and a copy it
+      // still holds would undo the Tests panel's changes.
+      const { tests: _tests, ...schema } = (input.schema ?? {}) as Record<string, unknown>;
+      return saveBotSchema(ctx.db, ctx.projectId, schema, { expectedRevision: input.expectedRevision });
     }),
 
   /** Import a schema file's text; errors name the field. */
@@ -41,7 +44,7 @@ export const botSchemaRouter = createTRPCRouter({
     .mutation(({ input }) => ({ schema: checkedImport(input.json) })),
 
   export: projectProcedure.query(async ({ ctx }) => {
-    const { schema } = await loadBotSchema(ctx.db, ctx.projectId);
+    const { schema } = await loadBotSchema(ctx.db, ctx.projectId, { withTests: true });
     return { json: serializeBotSchema(schema) };
   }),
 });
