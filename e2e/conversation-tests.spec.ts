@@ -74,11 +74,11 @@ test('records a test from the simulator, sees it fail on an edit, fixes the bot 
   );
 
   // Coverage on the canvas: the blocks the test passed through, the others not covered.
-  await panel.getByLabel('Show on the canvas').check();
+  await panel.getByLabel('Show coverage on the canvas').check();
   await expect(page.getByTestId('coverage-legend')).toContainText('Test coverage');
   await expect(page.getByTestId('block-1')).toHaveCSS('opacity', '1');
   await expect(page.getByTestId('block-6')).toHaveCSS('opacity', '0.45');
-  await panel.getByLabel('Show on the canvas').uncheck();
+  await panel.getByLabel('Show coverage on the canvas').uncheck();
   await expect(page.getByTestId('coverage-legend')).toHaveCount(0);
 
   // Publishing runs the tests: nothing is published; publishing anyway needs a note.

@@ -6,7 +6,7 @@ import { type Coverage, coveredShare } from '@/lib/conversation-tests/results';
 export function CoverageLegend({ coverage, version }: { coverage: Coverage; version: number }) {
   return (
     <div
-      className="pointer-events-none absolute bottom-3 left-1/2 z-20 max-w-[90%] -translate-x-1/2 rounded-md border border-slate-200 bg-white/95 px-3 py-1.5 text-xs text-slate-700 shadow-md"
+      className="pointer-events-none absolute bottom-3 left-1/2 z-20 w-max max-w-[70%] -translate-x-1/2 rounded-md border border-slate-200 bg-white/95 px-3 py-1.5 text-xs text-slate-700 shadow-md"
       data-testid="coverage-legend"
     >
       <span className="font-medium text-slate-900">

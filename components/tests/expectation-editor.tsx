@@ -8,7 +8,7 @@ import {
   type TextMatch,
   type VariableCheck,
 } from '@/lib/conversation-tests/test-case';
-import { AddButton, Labelled, RemoveButton, replaced, small, without } from './form-parts';
+import { AddButton, Labelled, RemoveButton, replaced, small, smallArea, without } from './form-parts';
 
 /**
  * What the bot must do in a step: its messages (each one's text by a match, or ignored, and its
@@ -132,7 +132,7 @@ function MessageEditor({
       </label>
       {message.buttons ? (
         <Textarea
-          className="min-h-12 px-2 py-1 text-xs"
+          className={`${smallArea} min-h-12`}
           aria-label={`${label}: buttons`}
           placeholder="One button a line; empty: no buttons"
           value={message.buttons.join('\n')}

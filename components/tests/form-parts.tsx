@@ -10,7 +10,9 @@ import { Input } from '@/components/ui/input';
  * (start variables, a callback's variables), sized for the side panel.
  */
 
-export const small = 'h-8 px-2 text-xs';
+/** The controls' small size: important, as the shared controls' own size comes after in the stylesheet (cn does not merge). */
+export const small = '!h-8 !px-2 !text-xs';
+export const smallArea = '!px-2 !py-1 !text-xs';
 
 /** A label above a control, in the panel's small type. */
 export function Labelled({

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { FormActions } from '@/components/ui/form-actions';
 import { Input } from '@/components/ui/input';
 import type { ConversationTest } from '@/lib/conversation-tests/test-case';
+import { small } from './form-parts';
 
 /**
  * The simulator's "Save as test" (docs/conversation-tests.md, "In the builder"): the draft's
@@ -66,7 +67,7 @@ export function SaveAsTest({
         answer.
       </p>
       <Input
-        className="h-8 px-2 text-xs"
+        className={small}
         aria-label="Test name"
         placeholder="e.g. Ordering the plan"
         value={name}

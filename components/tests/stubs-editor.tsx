@@ -4,7 +4,16 @@ import type { ReactNode } from 'react';
 
 import { Input, Select, Textarea } from '@/components/ui/input';
 import type { AiStub, MessengerStub, RequestStub, TestStubs } from '@/lib/conversation-tests/test-case';
-import { AddButton, Labelled, RemoveButton, replaced, Section, small, without } from './form-parts';
+import {
+  AddButton,
+  Labelled,
+  RemoveButton,
+  replaced,
+  Section,
+  small,
+  smallArea,
+  without,
+} from './form-parts';
 
 /**
  * What the outside world answers during the test instead of the network: requests (by address),
@@ -32,7 +41,9 @@ export function StubsEditor({ stubs, onChange }: { stubs: TestStubs; onChange(st
           />
         }
       >
-        {requests.length === 0 ? <Empty>Requests go unanswered unless a step is live.</Empty> : null}
+        {requests.length === 0 ? (
+          <Empty>A request no stub answers fails its step, unless the step is live.</Empty>
+        ) : null}
         {requests.map((stub, i) => (
           <RequestStubRow
             // biome-ignore lint/suspicious/noArrayIndexKey: stubs are ordered rows (a recorded sequence).
@@ -173,7 +184,7 @@ function RequestStubRow({ n, stub, onChange, onRemove }: RowProps<RequestStub>) 
         <Once checked={!!stub.once} onChange={(once) => onChange({ ...stub, once })} />
       </div>
       <Textarea
-        className="min-h-12 px-2 py-1 font-mono text-xs"
+        className={`${smallArea} min-h-12 font-mono`}
         aria-label={`Request ${n}: answer body`}
         placeholder='{"status": "paid"}'
         value={stub.body}
@@ -202,7 +213,7 @@ function AiStubRow({ n, stub, onChange, onRemove }: RowProps<AiStub>) {
         <Once checked={!!stub.once} onChange={(once) => onChange({ ...stub, once })} />
       </div>
       <Textarea
-        className="min-h-12 px-2 py-1 text-xs"
+        className={`${smallArea} min-h-12`}
         aria-label={`AI answer ${n}: text`}
         value={stub.text}
         onChange={(e) => onChange({ ...stub, text: e.target.value })}
@@ -232,7 +243,7 @@ function MessengerStubRow({ n, stub, onChange, onRemove }: RowProps<MessengerStu
         <Once checked={!!stub.once} onChange={(once) => onChange({ ...stub, once })} />
       </div>
       <Textarea
-        className="min-h-12 px-2 py-1 font-mono text-xs"
+        className={`${smallArea} min-h-12 font-mono`}
         aria-label={`Function ${n}: result (JSON)`}
         aria-invalid={invalid}
         value={stub.result}

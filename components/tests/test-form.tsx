@@ -105,7 +105,7 @@ export function TestForm({
         <Labelled label="Starts at">
           <Input
             className={small}
-            placeholder={DEFAULT_TEST_NOW}
+            placeholder={DEFAULT_TEST_NOW.replace('.000Z', 'Z')}
             value={draft.now ?? ''}
             onChange={(e) => set('now', e.target.value || undefined)}
           />
@@ -149,18 +149,19 @@ export function TestForm({
         }}
       />
       <StubsEditor stubs={draft.stubs} onChange={(stubs) => set('stubs', stubs)} />
-      {problems.length ? (
-        <ul
-          className="space-y-0.5 rounded-md bg-red-50 p-2 text-xs text-red-800"
-          role="alert"
-          data-testid="test-problems"
-        >
-          {problems.map((p) => (
-            <li key={p}>{p}</li>
-          ))}
-        </ul>
-      ) : null}
-      <div className="sticky bottom-0 space-y-2 bg-white py-2">
+      {/* The problems sit with the buttons, in sight however far down the form is scrolled. */}
+      <div className="sticky bottom-0 space-y-2 border-t border-slate-100 bg-white py-2">
+        {problems.length ? (
+          <ul
+            className="max-h-32 space-y-0.5 overflow-y-auto rounded-md bg-red-50 p-2 text-xs text-red-800"
+            role="alert"
+            data-testid="test-problems"
+          >
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        ) : null}
         <FormActions
           error={save.error}
           pending={save.isPending}

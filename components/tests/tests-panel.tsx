@@ -6,6 +6,7 @@ import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
 import { Select } from '@/components/ui/input';
 import { type Coverage, coveredShare, type TestReport } from '@/lib/conversation-tests/results';
 import type { ConversationTest } from '@/lib/conversation-tests/test-case';
@@ -142,7 +143,9 @@ export function TestsPanel({
             <div className="space-y-1 border-b border-slate-100 px-3 py-2 text-xs text-slate-600">
               <p data-testid="tests-summary">
                 Last run{report.version ? ` (version ${report.version})` : ''}:{' '}
-                <span className="font-medium text-emerald-700">{report.passed} passed</span>
+                <span className={cn('font-medium', report.passed ? 'text-emerald-700' : 'text-slate-700')}>
+                  {report.passed} passed
+                </span>
                 {report.failed ? (
                   <>
                     , <span className="font-medium text-red-700">{report.failed} failed</span>
@@ -162,7 +165,7 @@ export function TestsPanel({
                     checked={showCoverage}
                     onChange={(e) => setShowCoverage(e.target.checked)}
                   />
-                  Show on the canvas
+                  Show coverage on the canvas
                 </label>
               </div>
             </div>
