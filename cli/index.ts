@@ -1,14 +1,20 @@
 import fs from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
+import { junitXml, reportText } from '@/lib/conversation-tests/junit';
 import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
 import { formatLintProblems, lintBot } from '@/lib/schema/lint';
+import { installChannels } from '@/server/channels/registry';
+import { channelViews } from '@/server/conversation-tests/channel-views';
+import { publishWithTests } from '@/server/conversation-tests/publish-gate';
+import { runTestSuite } from '@/server/conversation-tests/run-suite';
 import { closeDb, getDb } from '@/server/db';
 import { DomainError } from '@/server/errors';
+import { safeFetch } from '@/server/http';
 import { createApiKey } from '@/server/projects/api-keys';
 import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
-import { loadVersionSchema, publishDraft } from '@/server/versions/bot-versions';
+import { loadVersionSchema } from '@/server/versions/bot-versions';
 
 /** The admin CLI: `npm run blockbot -- <command>`. Talks to the configured database directly. */
 
@@ -137,8 +143,15 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
         const saved = await saveBotSchema(db, opts.project, parsed.value);
         if (opts.publish === undefined) return { ...saved, version: null };
         const note = opts.publish === true ? '' : opts.publish;
-        const published = await publishDraft(db, opts.project, { userId: null, name: 'CLI' }, { note });
-        return { ...saved, version: published.number };
+        // The file's (or the draft's) conversation tests run first, as in the builder.
+        installChannels();
+        const deps = { db, http: safeFetch, scheduler: NO_JOBS, now: () => new Date() };
+        const published = await publishWithTests(deps, opts.project, { userId: null, name: 'CLI' }, { note });
+        if (!published.version)
+          throw new CliError(
+            `the draft was saved but not published: its tests fail (run blockbot test --project ${opts.project}):\n${reportText(published.tests!)}`,
+          );
+        return { ...saved, version: published.version.number };
       });
       out(
         `Imported ${parsed.value.blocks.length} blocks and ${parsed.value.arrows.length} arrows into project ${opts.project}'s draft (revision ${revision})${version ? `, published as version ${version}` : '; publish it for clients to get it'}.\n`,
@@ -164,14 +177,45 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       else out(text);
     });
 
+  program
+    .command('test')
+    .description("run a project's conversation tests (docs/conversation-tests.md); exits 1 when one fails")
+    .requiredOption('--project <id>', 'project id', projectId)
+    .option('--version <number>', "a published version's own tests instead of the draft's", versionNumber)
+    .option('--junit <file>', 'also write the results as JUnit XML (for CI servers)')
+    .action(async (opts: { project: number; version?: number; junit?: string }) => {
+      const { report, name } = await withDb(async (db) => {
+        const project = await getProject(db, opts.project);
+        installChannels();
+        const deps = { db, http: safeFetch, scheduler: NO_JOBS, now: () => new Date() };
+        return {
+          name: project.name,
+          report: await runTestSuite(deps, opts.project, {
+            bot: opts.version ?? 'draft',
+            views: channelViews(),
+          }),
+        };
+      });
+      out(reportText(report));
+      if (opts.junit) await fs.writeFile(opts.junit, junitXml(report, name));
+      if (report.failed) throw new TestsFailed();
+    });
+
   return program;
 }
+
+/** Failing tests: the report says which; the exit code says so to a CI pipeline. */
+class TestsFailed extends Error {}
+
+/** The CLI's runs fire timers on each test's own clock: nothing is queued. */
+const NO_JOBS = { schedule: async () => null, cancel: async () => {} };
 
 export async function main(argv: string[]): Promise<number> {
   try {
     await buildProgram().parseAsync(argv);
     return 0;
   } catch (error) {
+    if (error instanceof TestsFailed) return 1;
     if (error instanceof CliError || error instanceof DomainError) {
       process.stderr.write(`error: ${error.message}\n`);
       return 1;

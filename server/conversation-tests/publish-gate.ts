@@ -1,7 +1,12 @@
 import type { TestReport } from '@/lib/conversation-tests/results';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { DomainError, invalid } from '@/server/errors';
-import { type Publisher, type PublishOptions, publishDraft, type VersionSummary } from '@/server/versions/bot-versions';
+import {
+  type Publisher,
+  type PublishOptions,
+  publishDraft,
+  type VersionSummary,
+} from '@/server/versions/bot-versions';
 import { channelViews } from './channel-views';
 import { runTestSuite } from './run-suite';
 
@@ -23,11 +28,16 @@ export async function publishWithTests(
   by: Publisher,
   options: GatedPublishOptions = {},
 ): Promise<{ version: VersionSummary | null; tests: TestReport | null }> {
-  const seen = await deps.db.project.findUnique({ where: { id: projectId }, select: { schemaRevision: true } });
+  const seen = await deps.db.project.findUnique({
+    where: { id: projectId },
+    select: { schemaRevision: true },
+  });
   if (!seen) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
   const expectedRevision = options.expectedRevision ?? seen.schemaRevision;
   const hasTests = (await deps.db.botTest.count({ where: { projectId } })) > 0;
-  const report = hasTests ? await runTestSuite(deps, projectId, { bot: 'draft', views: channelViews() }) : null;
+  const report = hasTests
+    ? await runTestSuite(deps, projectId, { bot: 'draft', views: channelViews() })
+    : null;
   if (report?.failed) {
     if (!options.publishAnyway) return { version: null, tests: report };
     if (!options.note?.trim())

@@ -31,7 +31,11 @@ export interface SuiteOptions {
   views: ReadonlyMap<string, ClientView>;
 }
 
-export async function runTestSuite(deps: EngineDeps, projectId: number, options: SuiteOptions): Promise<TestReport> {
+export async function runTestSuite(
+  deps: EngineDeps,
+  projectId: number,
+  options: SuiteOptions,
+): Promise<TestReport> {
   const startedAt = new Date();
   const started = performance.now();
   const project = await deps.db.project.findUnique({

@@ -1,12 +1,8 @@
-import { CLIENT_TYPES } from '@/lib/channels/descriptors';
+import { SIMULATED_CLIENT_TYPE } from '@/lib/channels/descriptors';
 import { type ClientView, plainView } from '@/lib/conversation-tests/client-view';
 import { compareStep, type FormulaVerdict } from '@/lib/conversation-tests/compare';
 import type { ActualMessage, Difference, StepActual, TestResult } from '@/lib/conversation-tests/results';
-import {
-  type ConversationTest,
-  DEFAULT_TEST_NOW,
-  type StepAction,
-} from '@/lib/conversation-tests/test-case';
+import { type ConversationTest, DEFAULT_TEST_NOW, type StepAction } from '@/lib/conversation-tests/test-case';
 import { messageWithCurrentButtons } from '@/lib/current-buttons';
 import { compileExpression, isTruthy, type Plan, seededRandom } from '@/lib/formula';
 import { testRunGroupId } from '@/lib/simulator/editions';
@@ -67,7 +63,7 @@ export async function runConversationTest(
   };
   const { projectId } = target;
   const ref = {
-    clientType: CLIENT_TYPES.simulator,
+    clientType: SIMULATED_CLIENT_TYPE,
     groupId: testRunGroupId(target.version, test.channel),
     platformId: `${target.runTag}:${test.id}`,
     name: test.clientName,
@@ -100,9 +96,18 @@ export async function runConversationTest(
       const eventTarget: EventTarget = clientId ? { clientId } : { ref };
       let refused: Difference | null = null;
       if (step.action.type === 'button') refused = buttonNotShown(step.action.text, sent, currentBlock);
-      const results = refused ? [] : await perform(deps, projectId, eventTarget, step.action, (ms) => {
-        clock = Math.max(clock, ms);
-      }, () => clock);
+      const results = refused
+        ? []
+        : await perform(
+            deps,
+            projectId,
+            eventTarget,
+            step.action,
+            (ms) => {
+              clock = Math.max(clock, ms);
+            },
+            () => clock,
+          );
       for (const result of results) {
         clientId = result.clientId;
         currentBlock = result.currentBlockId;
@@ -113,10 +118,18 @@ export async function runConversationTest(
         }
       }
       const messages = results.flatMap((r) => r.messages);
-      for (const m of messages) sent.push({ direction: 'out', blockId: m.blockId, buttons: buttonTexts(m.buttons) });
+      for (const m of messages)
+        sent.push({ direction: 'out', blockId: m.blockId, buttons: buttonTexts(m.buttons) });
       const actual: StepActual = {
         messages: messages.flatMap((m) =>
-          view(m).map((v): ActualMessage => ({ text: v.text, buttons: v.buttons, attachments: v.attachments, blockId: m.blockId })),
+          view(m).map(
+            (v): ActualMessage => ({
+              text: v.text,
+              buttons: v.buttons,
+              attachments: v.attachments,
+              blockId: m.blockId,
+            }),
+          ),
         ),
         block: currentBlock,
         variables: clientId ? await clientVariables(deps, projectId, clientId) : {},
@@ -125,7 +138,9 @@ export async function runConversationTest(
       const unanswered = stubs.unanswered as Omit<Difference, 'blockId'> | null;
       const difference =
         refused ??
-        (unanswered ? { ...unanswered, blockId: currentBlock } : await compareStep(step.expect, actual, formulaHolds));
+        (unanswered
+          ? { ...unanswered, blockId: currentBlock }
+          : await compareStep(step.expect, actual, formulaHolds));
       if (difference) {
         outcome.passed = false;
         outcome.failedStep = index;
@@ -135,14 +150,19 @@ export async function runConversationTest(
     }
   } finally {
     if (clientId) await deps.db.client.deleteMany({ where: { id: clientId, projectId } });
-    else await deps.db.client.deleteMany({ where: { projectId, clientType: ref.clientType, groupId: ref.groupId, platformId: ref.platformId } });
+    else
+      await deps.db.client.deleteMany({
+        where: { projectId, clientType: ref.clientType, groupId: ref.groupId, platformId: ref.platformId },
+      });
   }
   outcome.ms = Math.round(performance.now() - started);
   return outcome;
 }
 
 const buttonTexts = (buttons: EventResult['messages'][number]['buttons']): string[] =>
-  (buttons ? (Array.isArray(buttons) ? buttons : buttons.buttons) : []).filter((b) => !b.url).map((b) => b.text);
+  (buttons ? (Array.isArray(buttons) ? buttons : buttons.buttons) : [])
+    .filter((b) => !b.url)
+    .map((b) => b.text);
 
 /** A press of a button the bot does not show now fails the step (docs/builder.md, "Buttons that stay"). */
 function buttonNotShown(
@@ -183,7 +203,10 @@ async function perform(
       });
       if (!due) break;
       advanceTo(due.runAt.getTime());
-      const result = await handleEvent(deps, projectId, target, { type: 'scheduled', scheduledSendId: due.id });
+      const result = await handleEvent(deps, projectId, target, {
+        type: 'scheduled',
+        scheduledSendId: due.id,
+      });
       results.push(result);
       // An event that left the timer pending (it could not run) would fire forever.
       const still = await deps.db.scheduledSend.count({ where: { id: due.id, status: 'pending' } });

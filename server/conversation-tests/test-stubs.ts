@@ -25,7 +25,10 @@ export class StubAnswers {
     private readonly wait: (ms: number) => void,
   ) {}
 
-  #take<T extends object & { once?: boolean }>(list: readonly T[], matches: (stub: T) => boolean): T | undefined {
+  #take<T extends object & { once?: boolean }>(
+    list: readonly T[],
+    matches: (stub: T) => boolean,
+  ): T | undefined {
     const stub = list.find((s) => !this.#spent.has(s) && matches(s));
     if (stub?.once) this.#spent.add(stub);
     return stub;
@@ -117,7 +120,9 @@ function aiAnswer(stub: AiStub, request: AiCallRequest): AiCallOutcome {
     ok: true,
     text: stub.text,
     json,
-    toolCalls: stub.toolCall ? [{ name: stub.toolCall.name, arguments: parseArguments(stub.toolCall.arguments) }] : undefined,
+    toolCalls: stub.toolCall
+      ? [{ name: stub.toolCall.name, arguments: parseArguments(stub.toolCall.arguments) }]
+      : undefined,
     provider: request.provider,
     model: 'test stub',
     usage: { inputTokens: 0, outputTokens: 0, estimated: false },

@@ -16,6 +16,7 @@ import { secretsRouter } from './routers/secrets';
 import { simulatorRouter } from './routers/simulator';
 import { submissionsRouter } from './routers/submissions';
 import { teamRouter } from './routers/team';
+import { testsRouter } from './routers/tests';
 import { versionsRouter } from './routers/versions';
 import { webhooksRouter } from './routers/webhooks';
 
@@ -36,6 +37,7 @@ export const appRouter = createTRPCRouter({
   crm: crmRouter,
   lists: listsRouter,
   broadcasts: broadcastsRouter,
+  tests: testsRouter,
   versions: versionsRouter,
   analytics: analyticsRouter,
   knowledge: knowledgeRouter,

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { serializeBotSchema } from '@/lib/schema';
+import { publishWithTests } from '@/server/conversation-tests/publish-gate';
+import { getEngineDeps } from '@/server/engine/engine';
 import {
   diffVersions,
   discardDraft,
   listVersions,
   loadVersionSchema,
   type Publisher,
-  publishDraft,
   publishState,
   republishVersion,
 } from '@/server/versions/bot-versions';
@@ -32,12 +33,23 @@ export const versionsRouter = createTRPCRouter({
 
   list: projectProcedure.query(({ ctx }) => listVersions(ctx.db, ctx.projectId)),
 
+  /**
+   * Runs the draft's conversation tests first: when one fails nothing is published (`version`
+   * null, the report in `tests`) unless `publishAnyway`, with a note saying why.
+   */
   publish: projectManagerProcedure
-    .input(z.object({ note, expectedRevision: z.number().int().min(0) }))
-    .mutation(({ ctx, input }) =>
-      publishDraft(ctx.db, ctx.projectId, publisherOf(ctx), {
+    .input(
+      z.object({
+        note,
+        expectedRevision: z.number().int().min(0),
+        publishAnyway: z.boolean().default(false),
+      }),
+    )
+    .mutation(async ({ ctx, input }) =>
+      publishWithTests(await getEngineDeps(), ctx.projectId, publisherOf(ctx), {
         note: input.note,
         expectedRevision: input.expectedRevision,
+        publishAnyway: input.publishAnyway,
       }),
     ),
 
