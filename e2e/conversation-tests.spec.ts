@@ -96,7 +96,7 @@ test('records a test from the simulator, sees it fail on an edit, fixes the bot 
   // Fixed (and another block reworded, so the draft differs from version 1): the test passes
   // again, and the draft is published with its tests passing.
   await setText(page, 2, PRICES_TEXT);
-  await setText(page, 6, 'Starting over!');
+  await setText(page, 3, 'Which e-mail gets the invoice?');
   await panel.getByRole('button', { name: 'Run all' }).click();
   await expect(item).toHaveAttribute('data-result', 'passed');
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
