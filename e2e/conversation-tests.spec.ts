@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { saved, signUp } from './helpers';
+import { chainBot, importBot, saved, signUp } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
 
@@ -104,4 +104,41 @@ test('records a test from the simulator, sees it fail on an edit, fixes the bot 
   await dialog.getByRole('button', { name: 'Publish' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('publish-state')).toHaveText('Published · v2');
+  await page.getByRole('button', { name: 'Version history' }).click();
+  await expect(
+    page.getByRole('dialog', { name: 'Versions of the bot' }).locator('[data-version="2"]'),
+  ).toContainText('1 of 1 tests passed');
+});
+
+/** A schema file's tests come with a Replace import (docs/conversation-tests.md, "Import"). */
+test("imports a schema file's tests with its bot", async ({ page }) => {
+  await signUp(page, `conversation-tests-import-${Date.now()}@example.com`);
+  const bot = {
+    ...chainBot({
+      count: 2,
+      columns: 2,
+      spacing: { x: 320, y: 200 },
+      start: { id: 1, name: 'Hello', text: 'Hello there' },
+      name: (id) => `Step ${id}`,
+    }),
+    tests: [
+      {
+        id: 1,
+        name: 'Says hello',
+        steps: [
+          {
+            action: { type: 'text', text: 'hi' },
+            expect: { messages: [{ text: { match: 'exact', value: 'Hello there' } }] },
+          },
+        ],
+      },
+    ],
+  };
+  await importBot(page, 'with-tests.json', bot);
+  await saved(page);
+  await page.getByRole('button', { name: 'Show tests' }).click();
+  const panel = page.getByRole('complementary', { name: 'Tests' });
+  await expect(panel.getByTestId('tests-list')).toContainText('Says hello');
+  await panel.getByRole('button', { name: 'Run all' }).click();
+  await expect(panel.locator('[data-result]').first()).toHaveAttribute('data-result', 'passed');
 });
