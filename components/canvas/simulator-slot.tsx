@@ -46,14 +46,12 @@ export function SimulatorSlot({
       <div className="flex w-9 shrink-0 flex-col items-center gap-2 border-l border-slate-200 bg-white py-2">
         <RailButton
           shown={open && panel === 'chat'}
-          name="simulator"
           label="Simulator"
           icon={<MessageSquare className="size-4" aria-hidden />}
           onClick={() => onShow(open && panel === 'chat' ? null : 'chat')}
         />
         <RailButton
           shown={open && panel === 'tests'}
-          name="tests"
           label="Tests"
           icon={<FlaskConical className="size-4" aria-hidden />}
           onClick={() => onShow(open && panel === 'tests' ? null : 'tests')}
@@ -82,18 +80,17 @@ export function SimulatorSlot({
 
 function RailButton({
   shown,
-  name,
   label,
   icon,
   onClick,
 }: {
   shown: boolean;
-  /** The accessible name's noun: "Hide simulator", "Show tests". */
-  name: string;
+  /** On the rail; in lower case, the accessible name's noun ("Hide simulator", "Show tests"). */
   label: string;
   icon: ReactNode;
   onClick(): void;
 }) {
+  const name = label.toLowerCase();
   return (
     <button
       type="button"

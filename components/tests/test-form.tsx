@@ -21,7 +21,8 @@ export type TestDraft = Omit<ConversationTest, 'id'> & { id?: number };
 
 const NEW_TEST: TestDraft = {
   name: '',
-  clientName: 'Test client',
+  // The format's own default name.
+  clientName: conversationTestSchema.shape.clientName.parse(undefined),
   variables: {},
   stubs: { requests: [], ai: [], messenger: [] },
   steps: [{ action: { type: 'text', text: '' }, expect: { variables: [] } }],

@@ -71,6 +71,8 @@ export function TestsPanel({
     return (
       <TestsShell>
         <TestForm
+          // A recorded test opening over another one's form starts afresh.
+          key={editing === 'new' ? 'new' : editing.id}
           projectId={projectId}
           test={editing === 'new' ? null : editing}
           onDone={(saved) => {
