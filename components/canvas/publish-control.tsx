@@ -251,7 +251,7 @@ function PublishDialog({
             disabled={publish.isPending || noteMissing}
             title={noteMissing ? 'Say why in the note first.' : undefined}
           >
-            {publish.isPending ? 'Publishing…' : anyway ? 'Publish anyway' : 'Publish'}
+            {publish.isPending ? 'Testing and publishing…' : anyway ? 'Publish anyway' : 'Publish'}
           </Button>
         </div>
       </form>

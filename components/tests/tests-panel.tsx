@@ -98,6 +98,7 @@ export function TestsPanel({
       }
     >
       {tests.error ? <Alert tone="error">{tests.error.message}</Alert> : null}
+      {tests.isLoading ? <p className="px-3 py-2 text-sm text-slate-500">Loading the tests…</p> : null}
       {tests.data && list.length === 0 ? (
         <div className="space-y-2 px-4 py-6 text-center text-sm text-slate-500" role="note">
           <FlaskConical className="mx-auto size-6 text-slate-400" aria-hidden />
