@@ -4,12 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useEffect, useState } from 'react';
 import { SimulatorPanel } from '@/components/simulator/simulator-panel';
+import { TestsPanel } from '@/components/tests/tests-panel';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
+import type { Coverage } from '@/lib/conversation-tests/results';
+import type { ConversationTest } from '@/lib/conversation-tests/test-case';
 import { canManageProject, type MemberRole } from '@/lib/team/member-rules';
 import { BotEditor } from './bot-editor';
 import { usePanelLayout } from './side-panel';
-import { SimulatorSlot } from './simulator-slot';
+import { SimulatorSlot, type SlotPanel } from './simulator-slot';
 import type { EditorInitial } from './use-bot-schema-editor';
 import { isWideScreen } from './wide-screen';
 
@@ -79,11 +82,29 @@ export function BotCanvas({
   const { setCollapsed: setSimulatorCollapsed } = simulatorLayout;
   const [wide] = useState(isWideScreen);
   const [openOnPhone, setOpenOnPhone] = useState(false);
-  const simulatorOpen = wide ? !simulatorLayout.collapsed : openOnPhone;
-  const setSimulatorOpen = useCallback(
-    (open: boolean) => (wide ? setSimulatorCollapsed(!open) : setOpenOnPhone(open)),
+  const slotOpen = wide ? !simulatorLayout.collapsed : openOnPhone;
+  // The slot shows the simulator or the Tests panel (not remembered: the simulator first).
+  const [slotPanel, setSlotPanel] = useState<SlotPanel>('chat');
+  const showPanel = useCallback(
+    (panel: SlotPanel | null) => {
+      if (panel) setSlotPanel(panel);
+      if (wide) setSimulatorCollapsed(!panel);
+      else setOpenOnPhone(!!panel);
+    },
     [wide, setSimulatorCollapsed],
   );
+  const simulatorOpen = slotOpen && slotPanel === 'chat';
+  // A test recorded from the simulator opens in the Tests panel's form.
+  const [openedTest, setOpenedTest] = useState<{ test: ConversationTest } | null>(null);
+  const onTestRecorded = useCallback(
+    (test: ConversationTest) => {
+      setOpenedTest({ test });
+      showPanel('tests');
+    },
+    [showPanel],
+  );
+  // The last run's coverage, drawn on the canvas while the Tests panel asks.
+  const [coverage, setCoverage] = useState<{ coverage: Coverage; version: number } | null>(null);
   const { refetch } = schema;
   const reload = useCallback(async () => {
     await refetch();
@@ -112,16 +133,33 @@ export function BotCanvas({
           showBlock={shownBlock}
           openOnBlock={openOnBlock}
           readOnly={!canManageProject(role)}
+          coverage={coverage}
         />
       </ReactFlowProvider>
       <SimulatorSlot
-        open={simulatorOpen}
-        onOpenChange={setSimulatorOpen}
+        open={slotOpen}
+        panel={slotPanel}
+        onShow={showPanel}
         width={simulatorLayout.width}
         onResize={simulatorLayout.resize}
-      >
-        <SimulatorPanel projectId={projectId} onCurrentBlock={onCurrentBlock} onShowBlock={showBlock} />
-      </SimulatorSlot>
+        chat={
+          <SimulatorPanel
+            projectId={projectId}
+            onCurrentBlock={onCurrentBlock}
+            onShowBlock={showBlock}
+            onTestRecorded={canManageProject(role) ? onTestRecorded : undefined}
+          />
+        }
+        tests={
+          <TestsPanel
+            projectId={projectId}
+            canEdit={canManageProject(role)}
+            opened={openedTest}
+            onShowBlock={showBlock}
+            onCoverage={setCoverage}
+          />
+        }
+      />
     </div>
   );
 }

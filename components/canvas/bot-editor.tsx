@@ -32,9 +32,12 @@ import { type ButtonArrows, ButtonArrowsContext } from '@/components/block-edito
 import { HeldBackContext } from '@/components/block-editor/use-validated-draft';
 import { PROJECT_NAV_SLOT } from '@/components/projects/project-nav';
 import { useProjectPlan } from '@/components/projects/use-project-plan';
+import { CoverageLegend } from '@/components/tests/coverage-legend';
+import { coverageCss } from '@/components/tests/coverage-marks';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import type { Coverage } from '@/lib/conversation-tests/results';
 import { type BlockKind, type BotSchema, botSchemaSchema } from '@/lib/schema';
 import { buttonArrowsOf } from '@/lib/schema/buttons';
 import { demoBotSchema } from '@/lib/schema/demo-bot';
@@ -139,6 +142,8 @@ export interface BotEditorProps {
   openOnBlock?: number | null;
   /** An operator's view: the bot is shown, never changed (the server refuses saves too). */
   readOnly?: boolean;
+  /** The last test run's coverage to mark on the canvas (the Tests panel's overlay), or null. */
+  coverage?: { coverage: Coverage; version: number } | null;
 }
 
 /** The canvas workspace: toolbar, palette, React Flow, and the block or arrow editor for the selection. */
@@ -151,6 +156,7 @@ export function BotEditor({
   showBlock = null,
   openOnBlock = null,
   readOnly = false,
+  coverage = null,
 }: BotEditorProps) {
   const flow = useReactFlow<BotFlowNode, ArrowFlowEdge>();
   // New blocks and pasted copies go to the free spot nearest where they were asked for, never
@@ -506,6 +512,7 @@ export function BotEditor({
       data-current-block={currentBlock ?? ''}
     >
       {diffMarks ? <style>{diffMarksCss(diffMarks)}</style> : null}
+      {coverage ? <style>{coverageCss(coverage.coverage)}</style> : null}
       {/* The simulator's current block, highlighted without re-rendering any node (after the
           diff's marks: the same rule, so this outline wins on a block that has both). */}
       {currentBlock !== null ? (
@@ -605,6 +612,7 @@ export function BotEditor({
         {viewOnly ? null : <BlockPalette onAdd={addBlock} />}
         <div ref={pane} className="relative min-h-0 min-w-0 flex-1">
           {diffMarks ? <DiffMarksBanner marks={diffMarks} onHide={() => setDiffMarks(null)} /> : null}
+          {coverage ? <CoverageLegend coverage={coverage.coverage} version={coverage.version} /> : null}
           {schema.blocks.length ? null : readOnly ? (
             <EmptyReadOnlyCanvas />
           ) : (

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Download, Upload, X } from 'lucide-react';
 import { memo, useRef, useState } from 'react';
 import { useTRPC, useTRPCClient } from '@/components/trpc/client';
@@ -14,7 +14,9 @@ import { exportFileName } from '@/lib/schema/export-file-name';
  * Import and export of the bot schema JSON (the CLI's format). The server checks the file as it
  * checks every save (errors name the field, `blocks[0].kind: …`); into a bot that has blocks
  * the designer then chooses: replace them, or add the imported blocks beside them with new ids.
- * Either is an edit of the canvas, so Undo takes it back and autosave saves it.
+ * Either is an edit of the canvas, so Undo takes it back and autosave saves it. A file's
+ * conversation tests are not the canvas's: they go to tests.importTests with a replace (added
+ * beside, the blocks get new ids the tests do not know) and stay out of the canvas's saves.
  */
 export const ImportExport = memo(function ImportExport({
   projectId,
@@ -33,6 +35,16 @@ export const ImportExport = memo(function ImportExport({
   const fileInput = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState<{ name: string; schema: BotSchema } | null>(null);
   const importSchema = useMutation(trpc.botSchema.checkImport.mutationOptions());
+  const importTests = useMutation(trpc.tests.importTests.mutationOptions());
+  const queryClient = useQueryClient();
+  const replace = ({ tests, ...schema }: BotSchema) => {
+    onReplace(schema);
+    if (tests?.length)
+      importTests.mutate(
+        { projectId, tests },
+        { onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.tests.pathKey() }) },
+      );
+  };
   const exportSchema = useMutation({
     mutationFn: async () => {
       const [{ json }, project] = await Promise.all([
@@ -46,7 +58,7 @@ export const ImportExport = memo(function ImportExport({
       URL.revokeObjectURL(link.href);
     },
   });
-  const error = importSchema.error ?? exportSchema.error;
+  const error = importSchema.error ?? importTests.error ?? exportSchema.error;
 
   return (
     <div className="relative flex gap-1">
@@ -78,7 +90,7 @@ export const ImportExport = memo(function ImportExport({
             {
               onSuccess: ({ schema }) => {
                 if (blockCount) setPending({ name: file.name, schema });
-                else onReplace(schema);
+                else replace(schema);
               },
             },
           );
@@ -95,6 +107,7 @@ export const ImportExport = memo(function ImportExport({
                 className="shrink-0"
                 onClick={() => {
                   importSchema.reset();
+                  importTests.reset();
                   exportSchema.reset();
                 }}
               >
@@ -109,9 +122,13 @@ export const ImportExport = memo(function ImportExport({
           fileName={pending.name}
           blockCount={blockCount}
           importedCount={pending.schema.blocks.length}
+          testCount={pending.schema.tests?.length ?? 0}
           onChoose={(choice) => {
-            if (choice === 'replace') onReplace(pending.schema);
-            if (choice === 'beside') onAddBeside(pending.schema);
+            if (choice === 'replace') replace(pending.schema);
+            if (choice === 'beside') {
+              const { tests: _tests, ...schema } = pending.schema;
+              onAddBeside(schema);
+            }
             setPending(null);
           }}
         />
@@ -127,11 +144,14 @@ function ImportChoice({
   fileName,
   blockCount,
   importedCount,
+  testCount,
   onChoose,
 }: {
   fileName: string;
   blockCount: number;
   importedCount: number;
+  /** The file's conversation tests. */
+  testCount: number;
   onChoose(choice: 'replace' | 'beside' | 'cancel'): void;
 }) {
   const { dialog, titleId } = useModal();
@@ -149,16 +169,17 @@ function ImportChoice({
         Import {fileName}?
       </h2>
       <p className="mt-2 text-sm text-slate-700">
-        This bot has {plural(blockCount, 'block')}; the file has {plural(importedCount, 'block')}.
+        This bot has {plural(blockCount, 'block')}; the file has {plural(importedCount, 'block')}
+        {testCount ? ` and ${plural(testCount, 'test')}` : ''}.
       </p>
       <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700">
         <li>
           <strong>Replace</strong> deletes the bot's blocks and arrows and puts the file's in their place
-          (Undo brings them back).
+          (Undo brings them back){testCount ? "; the file's tests are imported too" : ''}.
         </li>
         <li>
           <strong>Add beside</strong> keeps the bot and adds the file's blocks to the right of it, with new
-          ids.
+          ids{testCount ? ", without the file's tests (they name the old ids)" : ''}.
         </li>
       </ul>
       <div className="mt-5 flex justify-end gap-2">

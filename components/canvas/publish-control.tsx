@@ -3,11 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleDot, History, Rocket } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { FailingTests } from '@/components/tests/failing-tests';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { useModal } from '@/components/ui/use-modal';
+import type { TestReport } from '@/lib/conversation-tests/results';
 import type { BotSchema } from '@/lib/schema';
 import type { DiffMarks } from './diff-marks';
 import type { SaveState } from './use-autosave';
@@ -168,7 +170,18 @@ function PublishDialog({
   const trpc = useTRPC();
   const { dialog, titleId } = useModal();
   const [note, setNote] = useState('');
-  const publish = useMutation(trpc.versions.publish.mutationOptions({ onSuccess: () => onClose(true) }));
+  // The conversation tests a publish ran and found failing: nothing was published.
+  const [failing, setFailing] = useState<TestReport | null>(null);
+  const publish = useMutation(
+    trpc.versions.publish.mutationOptions({
+      onSuccess: (result) => {
+        if (result.version) onClose(true);
+        else setFailing(result.tests);
+      },
+    }),
+  );
+  const anyway = failing !== null;
+  const noteMissing = anyway && !note.trim();
   return (
     <dialog
       ref={dialog}
@@ -181,24 +194,39 @@ function PublishDialog({
         className="flex flex-col gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          publish.mutate({ projectId, note, expectedRevision: draftRevision });
+          if (noteMissing) return;
+          publish.mutate({
+            projectId,
+            note,
+            expectedRevision: draftRevision,
+            ...(anyway ? { publishAnyway: true } : {}),
+          });
         }}
       >
         <h2 id={titleId} className="text-base font-semibold">
           Publish the draft
         </h2>
-        <p className="text-sm text-slate-600">
-          Clients on every channel, the API, timers and broadcasts get the bot as the canvas shows it now.
-          Clients in the middle of a conversation go on from the block they are in.
-        </p>
+        {failing ? (
+          <FailingTests report={failing} />
+        ) : (
+          <p className="text-sm text-slate-600">
+            Clients on every channel, the API, timers and broadcasts get the bot as the canvas shows it now.
+            Clients in the middle of a conversation go on from the block they are in. The bot's tests run
+            first.
+          </p>
+        )}
         <label className="flex flex-col gap-1 text-sm">
-          What changed (optional)
+          {anyway ? 'Why publish anyway (required)' : 'What changed (optional)'}
           <input
             className="rounded-md border border-slate-300 px-2 py-1.5 text-sm"
             value={note}
             maxLength={500}
+            required={anyway}
+            aria-invalid={noteMissing || undefined}
             onChange={(event) => setNote(event.target.value)}
-            placeholder="e.g. New delivery prices"
+            placeholder={
+              anyway ? 'e.g. The prices changed; the test is updated next' : 'e.g. New delivery prices'
+            }
           />
         </label>
         {publish.error ? (
@@ -216,8 +244,14 @@ function PublishDialog({
           <Button type="button" variant="secondary" size="sm" onClick={() => onClose(false)}>
             Cancel
           </Button>
-          <Button type="submit" size="sm" disabled={publish.isPending}>
-            {publish.isPending ? 'Publishing…' : 'Publish'}
+          <Button
+            type="submit"
+            size="sm"
+            variant={anyway ? 'danger' : 'primary'}
+            disabled={publish.isPending || noteMissing}
+            title={noteMissing ? 'Say why in the note first.' : undefined}
+          >
+            {publish.isPending ? 'Testing and publishing…' : anyway ? 'Publish anyway' : 'Publish'}
           </Button>
         </div>
       </form>

@@ -1,28 +1,38 @@
 'use client';
 
-import { MessageSquare, PanelRightClose } from 'lucide-react';
+import { FlaskConical, MessageSquare, PanelRightClose } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '@/components/ui/cn';
 import { panelWidthStyle, ResizeHandle } from './side-panel';
 
+/** The panels of the slot: the simulator's chat, and the conversation tests. */
+export type SlotPanel = 'chat' | 'tests';
+
 /**
- * SLOT: the simulator panel (components/simulator) on the right of the canvas, behind a
- * collapsible rail, resized by the handle on its left edge (`width`; a phone lays it over the
- * canvas at its own width). The canvas page opens it by default, because the simulator's browser
- * test talks to the bot right after sign-up; pass `open={false}` to start collapsed.
+ * SLOT: the simulator panel (components/simulator) and the Tests panel (components/tests) on the
+ * right of the canvas, one at a time behind a collapsible rail, resized by the handle on their
+ * left edge (`width`, one for both; a phone lays them over the canvas at their own width). Both
+ * stay mounted while the other shows, so a test half written survives a look at the chat. The
+ * canvas page opens the simulator by default, because the simulator's browser test talks to the
+ * bot right after sign-up; pass `open={false}` to start collapsed.
  */
 export function SimulatorSlot({
   open,
-  onOpenChange,
+  panel,
+  onShow,
   width,
   onResize,
-  children,
+  chat,
+  tests,
 }: {
   open: boolean;
-  onOpenChange(open: boolean): void;
+  panel: SlotPanel;
+  /** Shows a panel, or (null) collapses the slot. */
+  onShow(panel: SlotPanel | null): void;
   width: number;
   onResize(width: number): void;
-  children: ReactNode;
+  chat: ReactNode;
+  tests: ReactNode;
 }) {
   return (
     // On a phone the open simulator lies over the canvas: beside it, it squeezed the canvas to
@@ -33,34 +43,68 @@ export function SimulatorSlot({
         open && 'max-md:absolute max-md:inset-y-0 max-md:right-0 max-md:z-30 max-md:shadow-lg',
       )}
     >
-      <div className="flex w-9 shrink-0 flex-col items-center border-l border-slate-200 bg-white py-2">
-        <button
-          type="button"
-          aria-label={open ? 'Hide simulator' : 'Show simulator'}
-          aria-expanded={open}
-          title={open ? 'Hide the simulator' : 'Show the simulator'}
-          onClick={() => onOpenChange(!open)}
-          className="flex flex-col items-center gap-2 rounded p-1.5 text-slate-600 hover:bg-slate-100"
-        >
-          {open ? (
-            <PanelRightClose className="size-4" aria-hidden />
-          ) : (
-            <MessageSquare className="size-4" aria-hidden />
-          )}
-          <span className="text-xs [writing-mode:vertical-rl]">Simulator</span>
-        </button>
+      <div className="flex w-9 shrink-0 flex-col items-center gap-2 border-l border-slate-200 bg-white py-2">
+        <RailButton
+          shown={open && panel === 'chat'}
+          label="Simulator"
+          icon={<MessageSquare className="size-4" aria-hidden />}
+          onClick={() => onShow(open && panel === 'chat' ? null : 'chat')}
+        />
+        <RailButton
+          shown={open && panel === 'tests'}
+          label="Tests"
+          icon={<FlaskConical className="size-4" aria-hidden />}
+          onClick={() => onShow(open && panel === 'tests' ? null : 'tests')}
+        />
       </div>
       {open ? (
         <div className="relative flex h-full">
-          <ResizeHandle label="Resize the simulator" name="testChat" width={width} onResize={onResize} />
+          <ResizeHandle
+            label={panel === 'chat' ? 'Resize the simulator' : 'Resize the tests'}
+            name="testChat"
+            width={width}
+            onResize={onResize}
+          />
           <div
             style={panelWidthStyle(width)}
-            className="flex h-full md:w-[var(--panel-width)] md:*:w-full md:*:max-w-none"
+            className="flex h-full md:w-[var(--panel-width)] md:*:w-full md:*:*:w-full md:*:*:max-w-none"
           >
-            {children}
+            <div className={cn('h-full', panel !== 'chat' && 'hidden')}>{chat}</div>
+            <div className={cn('h-full', panel !== 'tests' && 'hidden')}>{tests}</div>
           </div>
         </div>
       ) : null}
     </div>
+  );
+}
+
+function RailButton({
+  shown,
+  label,
+  icon,
+  onClick,
+}: {
+  shown: boolean;
+  /** On the rail; in lower case, the accessible name's noun ("Hide simulator", "Show tests"). */
+  label: string;
+  icon: ReactNode;
+  onClick(): void;
+}) {
+  const name = label.toLowerCase();
+  return (
+    <button
+      type="button"
+      aria-label={shown ? `Hide ${name}` : `Show ${name}`}
+      aria-expanded={shown}
+      title={shown ? `Hide the ${name}` : `Show the ${name}`}
+      onClick={onClick}
+      className={cn(
+        'flex flex-col items-center gap-2 rounded p-1.5 text-slate-600 hover:bg-slate-100',
+        shown && 'bg-slate-100 text-slate-900',
+      )}
+    >
+      {shown ? <PanelRightClose className="size-4" aria-hidden /> : icon}
+      <span className="text-xs [writing-mode:vertical-rl]">{label}</span>
+    </button>
   );
 }

@@ -162,8 +162,13 @@ export function VersionHistory({
                   {new Date(v.publishedAt).toLocaleString()}
                   {v.publishedBy ? ` · ${v.publishedBy}` : ''} · {v.blocks} blocks, {v.arrows} arrows
                   {v.restoredFrom ? ` · the bot of version ${v.restoredFrom}` : ''}
-                  {v.testsRun ? ` · ${testsLine(v.testsRun, v.testsFailed)}` : ''}
+                  {v.testsRun ? ` · ${v.testsRun - v.testsFailed} of ${v.testsRun} tests passed` : ''}
                 </div>
+                {v.testsFailed ? (
+                  <div className="text-xs text-red-700">
+                    Published anyway with {v.testsFailed} failing {v.testsFailed === 1 ? 'test' : 'tests'}
+                  </div>
+                ) : null}
                 {v.note ? <div className="mt-0.5 text-sm text-slate-800">{v.note}</div> : null}
               </div>
               <Button
@@ -248,10 +253,4 @@ export function VersionHistory({
       </>
     );
   }
-}
-
-/** A version's conversation tests at publishing: all passed, or published anyway with failures. */
-function testsLine(run: number, failed: number): string {
-  const tests = `${run} test${run === 1 ? '' : 's'}`;
-  return failed ? `published with ${failed} of ${tests} failing` : `${tests} passed`;
 }

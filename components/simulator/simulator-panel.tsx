@@ -4,12 +4,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { PreviewContent } from '@/components/channels/channel-preview';
 import { CHANNEL_PREVIEWS, type PreviewKind } from '@/components/channels/previews';
+import { SaveAsTest } from '@/components/tests/save-as-test';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import { useScrollToNewest } from '@/components/ui/use-scroll-to-newest';
+import type { ConversationTest } from '@/lib/conversation-tests/test-case';
 import { messageWithCurrentButtons } from '@/lib/current-buttons';
 import type { Attachment, Buttons } from '@/lib/schema';
 import { SIMULATOR_EDITIONS, type SimulatorEdition } from '@/lib/simulator/editions';
@@ -29,8 +31,11 @@ export function SimulatorPanel({
   projectId,
   onCurrentBlock,
   onShowBlock,
+  onTestRecorded,
 }: {
   projectId: number;
+  /** Save as test, for those who may write tests: the recorded test, to open in the Tests panel. */
+  onTestRecorded?(test: ConversationTest): void;
   /** Shows a block on the canvas, selected (the keyboard's way to find the current block). */
   onShowBlock(id: number): void;
   /** The conversation's current block: once as the state loads, then whenever it changes. */
@@ -135,7 +140,7 @@ export function SimulatorPanel({
           </Button>
         </div>
       </div>
-      <div className="flex items-center gap-2 border-b border-slate-100 px-3 py-1 text-xs text-slate-600">
+      <div className="flex flex-wrap items-center gap-x-2 border-b border-slate-100 px-3 py-1 text-xs text-slate-600">
         <span className="min-w-0 flex-1 truncate" data-testid="test-client">
           Talking as <strong>{testClient.name || 'a client with no name'}</strong>
         </span>
@@ -147,6 +152,19 @@ export function SimulatorPanel({
         >
           Test client
         </Button>
+        {onTestRecorded ? (
+          <SaveAsTest
+            projectId={projectId}
+            disabled={
+              edition !== 'draft'
+                ? "Tests are recorded from the draft's conversation"
+                : !data?.transcript.length
+                  ? 'Talk to the bot first: the conversation becomes the test'
+                  : null
+            }
+            onRecorded={onTestRecorded}
+          />
+        ) : null}
       </div>
       {editingClient && data ? (
         <TestClientForm

@@ -55,8 +55,12 @@ function messageDifference(
   return null;
 }
 
-/** A variable check's verdict: true, or why not (a formula that fails says its error). */
-export type FormulaVerdict = (formula: string, variables: Record<string, string>) => Promise<true | string>;
+/** A variable check's verdict: true, or why not; the formula reads `value` (the checked variable's) and every other variable by name. */
+export type FormulaVerdict = (
+  formula: string,
+  variables: Record<string, string>,
+  value: string | undefined,
+) => Promise<true | string>;
 
 export async function compareStep(
   expect: StepExpectation,
@@ -114,7 +118,7 @@ async function variableDifference(
       message: `${check.name} holds another value.`,
     };
   }
-  const verdict = await formulaHolds(check.formula, variables);
+  const verdict = await formulaHolds(check.formula, variables, value);
   if (verdict === true) return null;
   return {
     field: `variables.${check.name}`,

@@ -161,7 +161,7 @@ describe('recording and replaying', () => {
               block: 4,
               variables: [
                 { name: 'client.email', equals: 'ben@example.com' },
-                { name: 'price', formula: 'int(price) * 2 == 14' },
+                { name: 'price', formula: 'int(value) * 2 == 14 and len(client.email) > 3' },
               ],
             },
           },

@@ -289,20 +289,20 @@ async function clientVariables(deps: EngineDeps, projectId: number, clientId: nu
   return named;
 }
 
-/** A variable check's formula, run by the formula language on the step's variables (read-only). */
+/** A variable check's formula, run by the formula language on the step's variables (read-only), `value` the checked one's. */
 function formulaVerdict(target: TestRunTarget, test: ConversationTest, now: () => number): FormulaVerdict {
-  return async (formula, variables) => {
+  return async (formula, variables, value) => {
     const compiled = compileExpression(formula);
     const error = compiled.diagnostics.find((d) => d.severity === 'error');
     if (error) return `the formula does not compile: ${error.message}`;
     try {
-      const value = await compiled.evaluate({
-        store: { get: (name) => variables[name], set: () => {} },
+      const result = await compiled.evaluate({
+        store: { get: (name) => (name === 'value' ? value : variables[name]), set: () => {} },
         plan: target.plan,
         now: () => new Date(now()),
         timeZone: test.timeZone ?? target.timeZone,
       });
-      return isTruthy(value) ? true : '';
+      return isTruthy(result) ? true : '';
     } catch (e) {
       return (e as Error).message;
     }
