@@ -4,37 +4,13 @@ import { ArrowDown, ArrowUp, Plus, X } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { IconButton } from '@/components/ui/icon-button';
 import { Input, Select } from '@/components/ui/input';
 import type { Button as BotButton, Buttons } from '@/lib/schema';
 import { buttonList, ownButtonHandle } from '@/lib/schema/buttons';
 import type { FieldErrors } from '@/lib/schema/validate';
 import { ArrowButtonRows, ButtonLeadsTo, useButtonArrows } from './button-arrows';
 import { CheckboxField, moveItem, NumberField, Section, useRowKeys } from './fields';
-
-function IconButton({
-  label,
-  onClick,
-  disabled,
-  children,
-}: {
-  label: string;
-  onClick(): void;
-  disabled?: boolean;
-  children: React.ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      onClick={onClick}
-      disabled={disabled}
-      className="inline-flex size-7 items-center justify-center rounded text-slate-600 hover:bg-slate-100 disabled:text-slate-300"
-    >
-      {children}
-    </button>
-  );
-}
 
 /**
  * The block's buttons (bot-semantics §5): reply or inline, text, line, URL; add, remove, reorder;

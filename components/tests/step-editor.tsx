@@ -1,7 +1,7 @@
 'use client';
 
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { IconButton } from '@/components/ui/icon-button';
 import type { TestStep } from '@/lib/conversation-tests/test-case';
 import { ExpectationEditor } from './expectation-editor';
 import { RemoveButton } from './form-parts';
@@ -29,12 +29,12 @@ export function StepEditor({
     <li className="space-y-2 rounded-md border border-slate-200 p-2" data-testid={`step-${n}`}>
       <header className="flex items-center gap-1">
         <h4 className="flex-1 text-xs font-semibold text-slate-700">Step {n}</h4>
-        <MoveButton label={`Move step ${n} up`} disabled={n === 1} onClick={() => onMove(-1)}>
+        <IconButton label={`Move step ${n} up`} disabled={n === 1} onClick={() => onMove(-1)}>
           <ArrowUp className="size-3.5" aria-hidden />
-        </MoveButton>
-        <MoveButton label={`Move step ${n} down`} disabled={n === count} onClick={() => onMove(1)}>
+        </IconButton>
+        <IconButton label={`Move step ${n} down`} disabled={n === count} onClick={() => onMove(1)}>
           <ArrowDown className="size-3.5" aria-hidden />
-        </MoveButton>
+        </IconButton>
         {count > 1 ? <RemoveButton label={`Remove step ${n}`} onClick={onRemove} /> : null}
       </header>
       <StepActionEditor step={n} action={step.action} onChange={(action) => onChange({ ...step, action })} />
@@ -58,30 +58,5 @@ export function StepEditor({
         />
       </div>
     </li>
-  );
-}
-
-function MoveButton({
-  label,
-  disabled,
-  onClick,
-  children,
-}: {
-  label: string;
-  disabled: boolean;
-  onClick(): void;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      disabled={disabled}
-      onClick={onClick}
-      className="rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 disabled:opacity-30"
-    >
-      {children}
-    </button>
   );
 }

@@ -2,11 +2,12 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { CheckCircle2, CircleDashed, Pencil, Play, Trash2, XCircle } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
+import { IconButton } from '@/components/ui/icon-button';
 import type { TestResult } from '@/lib/conversation-tests/results';
 import type { ConversationTest } from '@/lib/conversation-tests/test-case';
 import { TestDifference } from './test-difference';
@@ -104,30 +105,5 @@ export function TestListItem({
         </div>
       ) : null}
     </li>
-  );
-}
-
-function IconButton({
-  label,
-  onClick,
-  disabled,
-  children,
-}: {
-  label: string;
-  onClick(): void;
-  disabled?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      onClick={onClick}
-      disabled={disabled}
-      className="rounded p-1.5 text-slate-600 hover:bg-slate-100 disabled:opacity-40"
-    >
-      {children}
-    </button>
   );
 }
