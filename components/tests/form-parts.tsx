@@ -3,6 +3,7 @@
 import { Plus, X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { cn } from '@/components/ui/cn';
+import { IconButton } from '@/components/ui/icon-button';
 import { Input } from '@/components/ui/input';
 
 /**
@@ -69,15 +70,9 @@ export function AddButton({ label, onClick }: { label: string; onClick(): void }
 
 export function RemoveButton({ label, onClick }: { label: string; onClick(): void }) {
   return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      onClick={onClick}
-      className="shrink-0 rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
-    >
+    <IconButton label={label} onClick={onClick}>
       <X className="size-3.5" aria-hidden />
-    </button>
+    </IconButton>
   );
 }
 
