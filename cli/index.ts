@@ -4,9 +4,8 @@ import { junitXml, reportText } from '@/lib/conversation-tests/junit';
 import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
 import { formatLintProblems, lintBot } from '@/lib/schema/lint';
 import { installChannels } from '@/server/channels/registry';
-import { channelViews } from '@/server/conversation-tests/channel-views';
 import { publishWithTests } from '@/server/conversation-tests/publish-gate';
-import { runTestSuite } from '@/server/conversation-tests/run-suite';
+import { runTestSuite } from '@/server/conversation-tests/test-run-job';
 import { closeDb, getDb } from '@/server/db';
 import { DomainError } from '@/server/errors';
 import { safeFetch } from '@/server/http';
@@ -146,7 +145,12 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
         // The file's (or the draft's) conversation tests run first, as in the builder.
         installChannels();
         const deps = { db, http: safeFetch, scheduler: NO_JOBS, now: () => new Date() };
-        const published = await publishWithTests(deps, opts.project, { userId: null, name: 'CLI' }, { note });
+        const published = await publishWithTests(
+          deps,
+          opts.project,
+          { userId: null, name: 'CLI' },
+          { note, testsHere: true },
+        );
         if (!published.version)
           throw new CliError(
             `the draft was saved but not published: its tests fail (run blockbot test --project ${opts.project}):\n${reportText(published.tests!)}`,
@@ -190,10 +194,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
         const deps = { db, http: safeFetch, scheduler: NO_JOBS, now: () => new Date() };
         return {
           name: project.name,
-          report: await runTestSuite(deps, opts.project, {
-            bot: opts.version ?? 'draft',
-            views: channelViews(),
-          }),
+          report: await runTestSuite(deps, opts.project, { bot: opts.version ?? 'draft', here: true }),
         };
       });
       out(reportText(report));

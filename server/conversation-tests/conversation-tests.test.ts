@@ -9,6 +9,8 @@ import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { type FakeApi, startFakeApi } from '@/server/engine/testing/fake-api-server';
+import { startWorkers } from '@/server/jobs/jobs';
+import { jobDefinitions } from '@/server/jobs/registry';
 import { signedInCaller } from '@/server/trpc/testing/signed-in';
 
 /**
@@ -30,6 +32,8 @@ beforeAll(async () => {
   db = await getDb();
   api = await startFakeApi();
   owner = await signedInCaller(db, 'olga@example.com');
+  // Runs are carried out by the worker's `tests.run` job, as in the app.
+  await startWorkers(jobDefinitions);
 });
 afterAll(async () => {
   await api?.close();

@@ -7,12 +7,13 @@ import {
   publishDraft,
   type VersionSummary,
 } from '@/server/versions/bot-versions';
-import { channelViews } from './channel-views';
-import { runTestSuite } from './run-suite';
+import { runTestSuite } from './test-run-job';
 
 export interface GatedPublishOptions extends Omit<PublishOptions, 'tests'> {
   /** Publish even though tests fail (owners and admins; the note must say why). */
   publishAnyway?: boolean;
+  /** Run the tests in this process (the CLI) rather than a worker's job. */
+  testsHere?: boolean;
 }
 
 /**
@@ -36,7 +37,7 @@ export async function publishWithTests(
   const expectedRevision = options.expectedRevision ?? seen.schemaRevision;
   const hasTests = (await deps.db.botTest.count({ where: { projectId } })) > 0;
   const report = hasTests
-    ? await runTestSuite(deps, projectId, { bot: 'draft', views: channelViews() })
+    ? await runTestSuite(deps, projectId, { bot: 'draft', here: options.testsHere })
     : null;
   if (report?.failed) {
     if (!options.publishAnyway) return { version: null, tests: report };

@@ -1,23 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import { SIMULATED_CLIENT_TYPE } from '@/lib/channels/descriptors';
-import type { ClientView } from '@/lib/conversation-tests/client-view';
 import type { TestReport } from '@/lib/conversation-tests/results';
 import type { ConversationTest } from '@/lib/conversation-tests/test-case';
 import { BLOCK_KIND_RULES, type BotSchema } from '@/lib/schema';
 import { TEST_RUN_GROUP } from '@/lib/simulator/editions';
-import type { Prisma } from '@/server/db/generated/client';
+import { Prisma } from '@/server/db/generated/client';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { DomainError } from '@/server/errors';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
+import { channelViews } from './channel-views';
 import { runConversationTest, type TestOutcome } from './run-test';
 
 /**
- * Runs a bot's conversation tests (the draft's, or a version's own) and keeps the report for the
- * Tests panel (`TestRun`, the latest per project and bot). Every process runs at most
- * `TEST_CONVERSATIONS` test conversations at once, whoever asked (the panel, a publish, the CLI):
- * test runs take their turn beside clients' events instead of crowding them out.
+ * A bot's conversation tests (the draft's, or a version's own) run as one `TestRun`: asked for
+ * by the Tests panel and a publish, carried out by a worker's `tests.run` job (test-run-job.ts),
+ * so runs never take a web process's time; the CLI carries its run out itself. The finished run
+ * keeps its report for the panel (the latest per project and bot). Every process runs at most
+ * `TEST_CONVERSATIONS` test conversations at once, whatever runs they belong to: test runs take
+ * their turn beside clients' events instead of crowding them out.
  */
 export const TEST_CONVERSATIONS = 4;
 const limit = pLimit(TEST_CONVERSATIONS);
@@ -29,42 +31,69 @@ export interface SuiteOptions {
   bot: TestedBot;
   /** Only these tests (the panel's "Run" of one test); all when absent. */
   testIds?: readonly number[];
-  /** How each channel kind's client sees a message (the channel modules' `clientView`). */
-  views: ReadonlyMap<string, ClientView>;
+  /** Carried out by this process (the CLI, the benchmark), not queued for a worker. */
+  here?: boolean;
 }
 
-export async function runTestSuite(
+/** A run's work, by the worker's job (or the CLI): the report, or why there is none, on its row. */
+export async function carryOutTestRun(deps: EngineDeps, runId: number): Promise<void> {
+  const run = await deps.db.testRun.findUnique({ where: { id: runId } });
+  if (!run || run.finishedAt) return;
+  const bot: TestedBot = run.version === 0 ? 'draft' : run.version;
+  let report: TestReport | null = null;
+  let error: string | null = null;
+  try {
+    report = await runTests(deps, run.projectId, bot, run.testIds.length ? run.testIds : undefined);
+  } catch (e) {
+    error = e instanceof DomainError ? e.message : `The tests could not be run: ${(e as Error).message}`;
+  }
+  await deps.db.$transaction([
+    deps.db.testRun.update({
+      where: { id: runId },
+      data: {
+        finishedAt: new Date(),
+        error,
+        ...(report && { report: report as unknown as Prisma.InputJsonObject }),
+      },
+    }),
+    // The panel keeps the latest finished run of each bot.
+    deps.db.testRun.deleteMany({
+      where: { projectId: run.projectId, version: run.version, id: { lt: runId }, finishedAt: { not: null } },
+    }),
+  ]);
+}
+
+async function runTests(
   deps: EngineDeps,
   projectId: number,
-  options: SuiteOptions,
+  bot: TestedBot,
+  testIds: readonly number[] | undefined,
 ): Promise<TestReport> {
   const startedAt = new Date();
   const started = performance.now();
   const project = await deps.db.project.findUnique({
     where: { id: projectId },
-    select: { plan: true, timeZone: true, publishedVersion: true },
+    select: { plan: true, timeZone: true },
   });
   if (!project) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
   await forgetCutOffRuns(deps, projectId);
-  const schema = await testedSchema(deps, projectId, options.bot);
-  const tests = (schema.tests ?? []).filter((t) => !options.testIds || options.testIds.includes(t.id));
+  const schema = await testedSchema(deps, projectId, bot);
+  const tests = (schema.tests ?? []).filter((t) => !testIds || testIds.includes(t.id));
   const target = {
     projectId,
-    version: options.bot,
+    version: bot,
     plan: project.plan,
     timeZone: project.timeZone,
     runTag: `run-${randomUUID()}`,
-    views: options.views,
+    views: channelViews(),
   };
   const outcomes = await Promise.all(
     tests.map((test: ConversationTest) => limit(() => runConversationTest(deps, target, test))),
   );
-  const report = reportOf(options.bot, schema, outcomes, startedAt, performance.now() - started);
-  await keepReport(deps, projectId, report);
-  return report;
+  return reportOf(bot, schema, outcomes, startedAt, performance.now() - started);
 }
 
-async function testedSchema(deps: EngineDeps, projectId: number, bot: TestedBot): Promise<BotSchema> {
+export async function testedSchema(deps: EngineDeps, projectId: number, bot: TestedBot): Promise<BotSchema> {
   if (bot === 'draft') return (await loadBotSchema(deps.db, projectId, { withTests: true })).schema;
   const exists = await deps.db.botVersion.count({ where: { projectId, number: bot } });
   if (!exists) throw new DomainError('not_found', `Version ${bot} does not exist.`, 'version');
@@ -112,22 +141,6 @@ async function forgetCutOffRuns(deps: EngineDeps, projectId: number): Promise<vo
   });
 }
 
-/** Keeps the run as the latest of its bot; earlier ones of the same bot go. */
-async function keepReport(deps: EngineDeps, projectId: number, report: TestReport): Promise<void> {
-  await deps.db.$transaction([
-    deps.db.testRun.deleteMany({ where: { projectId, version: report.version } }),
-    deps.db.testRun.create({
-      data: {
-        projectId,
-        version: report.version,
-        startedAt: new Date(report.startedAt),
-        finishedAt: new Date(),
-        report: report as unknown as Prisma.InputJsonObject,
-      },
-    }),
-  ]);
-}
-
 /** The latest run of a bot's tests, or null. */
 export async function lastTestReport(
   db: EngineDeps['db'],
@@ -135,7 +148,7 @@ export async function lastTestReport(
   bot: TestedBot,
 ): Promise<TestReport | null> {
   const row = await db.testRun.findFirst({
-    where: { projectId, version: bot === 'draft' ? 0 : bot },
+    where: { projectId, version: bot === 'draft' ? 0 : bot, report: { not: Prisma.DbNull } },
     orderBy: { id: 'desc' },
   });
   return (row?.report as TestReport | null | undefined) ?? null;

@@ -2,6 +2,7 @@ import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broa
 import type { ChannelModule } from '@/server/channels/channel-module';
 import { channelSweepJob } from '@/server/channels/inbound/pipeline';
 import { CHANNEL_MODULES } from '@/server/channels/modules';
+import { testRunJob } from '@/server/conversation-tests/test-run-job';
 import { scheduledSendJob } from '@/server/engine/engine';
 import { knowledgeIndexGaveUpJob, knowledgeIndexJob } from '@/server/knowledge/index-job';
 import { webhookDeliveryJob, webhookGaveUpJob } from '@/server/webhooks/webhook-jobs';
@@ -17,5 +18,6 @@ export const jobDefinitions = [
   channelSweepJob,
   knowledgeIndexJob,
   knowledgeIndexGaveUpJob,
+  testRunJob,
   ...(CHANNEL_MODULES as readonly ChannelModule[]).flatMap((m) => m.jobs ?? []),
 ] as unknown as readonly JobDefinition<object>[];

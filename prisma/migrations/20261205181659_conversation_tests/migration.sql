@@ -19,7 +19,9 @@ CREATE TABLE "TestRun" (
     "version" INTEGER NOT NULL,
     "startedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "finishedAt" TIMESTAMP(3),
+    "testIds" INTEGER[] DEFAULT ARRAY[]::INTEGER[],
     "report" JSONB,
+    "error" TEXT,
 
     CONSTRAINT "TestRun_pkey" PRIMARY KEY ("id")
 );

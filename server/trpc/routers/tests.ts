@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { channelViews } from '@/server/conversation-tests/channel-views';
 import { recordSimulatorTest } from '@/server/conversation-tests/record-test';
-import { lastTestReport, runTestSuite } from '@/server/conversation-tests/run-suite';
+import { lastTestReport } from '@/server/conversation-tests/run-suite';
+import { runTestSuite } from '@/server/conversation-tests/test-run-job';
 import { getEngineDeps } from '@/server/engine/engine';
 import { deleteTest, importTests, loadTests, saveTest } from '@/server/projects/bot-test-store';
 import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
@@ -53,7 +53,6 @@ export const testsRouter = createTRPCRouter({
       runTestSuite(await getEngineDeps(), ctx.projectId, {
         bot: input.version,
         testIds: input.testIds,
-        views: channelViews(),
       }),
     ),
 
