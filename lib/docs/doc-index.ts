@@ -49,7 +49,8 @@ export const DOC_SECTIONS: readonly DocSection[] = [
       {
         doc: 'conversation-tests',
         label: 'Conversation tests',
-        about: 'Record what the bot must say, run the tests on every change, and publish only when they pass.',
+        about:
+          'Record what the bot must say, run the tests on every change, and publish only when they pass.',
       },
       {
         doc: 'analytics',

@@ -1,7 +1,7 @@
+import { TEST_RUN_GROUP } from '@/lib/simulator/editions';
 import { getDb } from '@/server/db';
 import { safeFetch } from '@/server/http';
 import { queueWebhookDeliveries } from '@/server/webhooks/webhook-jobs';
-import { TEST_RUN_GROUP } from '@/lib/simulator/editions';
 import type { EngineDeps } from './engine-deps';
 import { handleEvent } from './handle-event';
 import { pgBossScheduler, queueScheduledSend, type ScheduledJobData } from './scheduler';
