@@ -21,7 +21,7 @@ import {
 import { resolveClient } from '../server/contacts/client-service';
 import { saveClientVariables } from '../server/contacts/client-variables-service';
 import { publishWithTests } from '../server/conversation-tests/publish-gate';
-import { runTestSuite } from '../server/conversation-tests/test-run-job';
+import { runTestSuite } from '../server/conversation-tests/test-runs';
 import type { PrismaClient } from '../server/db/client-type';
 import { openDatabase } from '../server/db/database';
 import { createServerDatabase, createTestDatabase, dropServerDatabase } from '../server/db/test-support';
@@ -135,7 +135,7 @@ export async function run(): Promise<void> {
       `${embedded ? 'embedded database' : 'PostgreSQL'}: ${TESTS} tests of ${STEPS} steps on a bot of ${BLOCKS} blocks`,
     );
     // One test first, not counted (the bot compiled, JIT).
-    await runTestSuite(deps, project.id, { bot: 'draft', testIds: [1], here: true });
+    await runTestSuite(deps, project.id, { bot: 'draft', testIds: [1] });
 
     const [simulatorMs] = await timed(async () => {
       for (const t of tests) {
@@ -157,7 +157,7 @@ export async function run(): Promise<void> {
         }
       }
     });
-    const [suiteMs, report] = await timed(() => runTestSuite(deps, project.id, { bot: 'draft', here: true }));
+    const [suiteMs, report] = await timed(() => runTestSuite(deps, project.id, { bot: 'draft' }));
     console.log(
       `baseline: the same ${TESTS * STEPS} steps through the simulator's procedures   ${seconds(simulatorMs)}`,
     );
@@ -177,7 +177,7 @@ export async function run(): Promise<void> {
       await publishDraft(db, project.id, BY);
     });
     await saveBotSchema(db, project.id, { ...ringBot(), tests });
-    const [gatedMs, gated] = await timed(() => publishWithTests(deps, project.id, BY, { testsHere: true }));
+    const [gatedMs, gated] = await timed(() => publishWithTests(deps, project.id, BY));
     console.log(`baseline: saving and publishing the draft without tests    ${seconds(plainMs)}`);
     console.log(
       `publishing with ${gated.tests?.results.length ?? 0} tests (version ${gated.version?.number ?? 'none'})           ${seconds(gatedMs)}   (goal: tests add under 15 s)`,

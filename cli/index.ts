@@ -5,7 +5,7 @@ import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/l
 import { formatLintProblems, lintBot } from '@/lib/schema/lint';
 import { installChannels } from '@/server/channels/registry';
 import { publishWithTests } from '@/server/conversation-tests/publish-gate';
-import { runTestSuite } from '@/server/conversation-tests/test-run-job';
+import { runTestSuite } from '@/server/conversation-tests/test-runs';
 import { closeDb, getDb } from '@/server/db';
 import { DomainError } from '@/server/errors';
 import { safeFetch } from '@/server/http';
@@ -145,12 +145,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
         // The file's (or the draft's) conversation tests run first, as in the builder.
         installChannels();
         const deps = { db, http: safeFetch, scheduler: NO_JOBS, now: () => new Date() };
-        const published = await publishWithTests(
-          deps,
-          opts.project,
-          { userId: null, name: 'CLI' },
-          { note, testsHere: true },
-        );
+        const published = await publishWithTests(deps, opts.project, { userId: null, name: 'CLI' }, { note });
         if (!published.version)
           throw new CliError(
             `the draft was saved but not published: its tests fail (run blockbot test --project ${opts.project}):\n${reportText(published.tests!)}`,
@@ -194,7 +189,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
         const deps = { db, http: safeFetch, scheduler: NO_JOBS, now: () => new Date() };
         return {
           name: project.name,
-          report: await runTestSuite(deps, opts.project, { bot: opts.version ?? 'draft', here: true }),
+          report: await runTestSuite(deps, opts.project, { bot: opts.version ?? 'draft' }),
         };
       });
       out(reportText(report));

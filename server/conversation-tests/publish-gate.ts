@@ -7,13 +7,14 @@ import {
   publishDraft,
   type VersionSummary,
 } from '@/server/versions/bot-versions';
-import { runTestSuite } from './test-run-job';
+import type { SuiteOptions } from './run-suite';
+import { runTestSuite } from './test-runs';
 
 export interface GatedPublishOptions extends Omit<PublishOptions, 'tests'> {
   /** Publish even though tests fail (owners and admins; the note must say why). */
   publishAnyway?: boolean;
-  /** Run the tests in this process (the CLI) rather than a worker's job. */
-  testsHere?: boolean;
+  /** Queues the tests' run for a worker (the UI's publish); absent: this process runs them (the CLI). */
+  queueTests?: SuiteOptions['queue'];
 }
 
 /**
@@ -37,7 +38,7 @@ export async function publishWithTests(
   const expectedRevision = options.expectedRevision ?? seen.schemaRevision;
   const hasTests = (await deps.db.botTest.count({ where: { projectId } })) > 0;
   const report = hasTests
-    ? await runTestSuite(deps, projectId, { bot: 'draft', here: options.testsHere })
+    ? await runTestSuite(deps, projectId, { bot: 'draft', queue: options.queueTests })
     : null;
   if (report?.failed) {
     if (!options.publishAnyway) return { version: null, tests: report };

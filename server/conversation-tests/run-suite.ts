@@ -15,7 +15,7 @@ import { runConversationTest, type TestOutcome } from './run-test';
 
 /**
  * A bot's conversation tests (the draft's, or a version's own) run as one `TestRun`: asked for
- * by the Tests panel and a publish, carried out by a worker's `tests.run` job (test-run-job.ts),
+ * by the Tests panel and a publish, carried out by a worker's `tests.run` job (server/jobs/test-run-job.ts),
  * so runs never take a web process's time; the CLI carries its run out itself. The finished run
  * keeps its report for the panel (the latest per project and bot). Every process runs at most
  * `TEST_CONVERSATIONS` test conversations at once, whatever runs they belong to: test runs take
@@ -31,8 +31,8 @@ export interface SuiteOptions {
   bot: TestedBot;
   /** Only these tests (the panel's "Run" of one test); all when absent. */
   testIds?: readonly number[];
-  /** Carried out by this process (the CLI, the benchmark), not queued for a worker. */
-  here?: boolean;
+  /** Queues the run for a worker (server/jobs/test-run-job.ts); absent: this process carries it out. */
+  queue?: (runId: number) => Promise<void>;
 }
 
 /** A run's work, by the worker's job (or the CLI): the report, or why there is none, on its row. */

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { recordSimulatorTest } from '@/server/conversation-tests/record-test';
 import { lastTestReport } from '@/server/conversation-tests/run-suite';
-import { runTestSuite } from '@/server/conversation-tests/test-run-job';
+import { runTestSuite } from '@/server/conversation-tests/test-runs';
 import { getEngineDeps } from '@/server/engine/engine';
+import { queueTestRun } from '@/server/jobs/test-run-job';
 import { deleteTest, importTests, loadTests, saveTest } from '@/server/projects/bot-test-store';
 import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
 
@@ -53,6 +54,7 @@ export const testsRouter = createTRPCRouter({
       runTestSuite(await getEngineDeps(), ctx.projectId, {
         bot: input.version,
         testIds: input.testIds,
+        queue: queueTestRun,
       }),
     ),
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { serializeBotSchema } from '@/lib/schema';
 import { publishWithTests } from '@/server/conversation-tests/publish-gate';
 import { getEngineDeps } from '@/server/engine/engine';
+import { queueTestRun } from '@/server/jobs/test-run-job';
 import {
   diffVersions,
   discardDraft,
@@ -50,6 +51,7 @@ export const versionsRouter = createTRPCRouter({
         note: input.note,
         expectedRevision: input.expectedRevision,
         publishAnyway: input.publishAnyway,
+        queueTests: queueTestRun,
       }),
     ),
 

@@ -1,27 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestReport } from '@/lib/conversation-tests/results';
-import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { DomainError } from '@/server/errors';
-import { defineJob, enqueue } from '@/server/jobs/jobs';
 import { carryOutTestRun, type SuiteOptions, testedSchema } from './run-suite';
-
-/**
- * A run of conversation tests, carried out by a worker (embedded: the app's own process). One
- * run at a time per job worker; its tests share the process's bound of test conversations. A run
- * whose worker died is carried out again by another (a finished run is left as it is).
- */
-export const testRunJob = defineJob<{ runId: number }>({
-  name: 'tests.run',
-  batchSize: 1,
-  pollingIntervalSeconds: 0.5,
-  handle: async ({ runId }) => carryOutTestRun(await getEngineDeps(), runId),
-});
 
 /** How long a caller waits for a worker to finish a run. */
 const RUN_WAIT_MS = 15 * 60_000;
 
-/** Runs the tests and answers their report once the run is finished. */
+/**
+ * Runs the tests and answers their report once the run is finished: carried out by a worker when
+ * the caller hands the queue in (`queueTestRun` of server/jobs/test-run-job.ts: the UI's
+ * procedures), else here (the CLI, the benchmark).
+ */
 export async function runTestSuite(
   deps: EngineDeps,
   projectId: number,
@@ -36,8 +26,8 @@ export async function runTestSuite(
     },
     select: { id: true },
   });
-  if (options.here) await carryOutTestRun(deps, run.id);
-  else await enqueue(testRunJob, { runId: run.id }, { retryLimit: 1 });
+  if (options.queue) await options.queue(run.id);
+  else await carryOutTestRun(deps, run.id);
   return finishedReport(deps, run.id);
 }
 
