@@ -56,9 +56,15 @@ export async function carryOutTestRun(deps: EngineDeps, runId: number): Promise<
         ...(report && { report: report as unknown as Prisma.InputJsonObject }),
       },
     }),
-    // The panel keeps the latest finished run of each bot.
+    // The panel keeps the latest finished run of each bot; one an hour old and unfinished was
+    // given up (its worker died, its retry too) and its caller stopped waiting long ago.
     deps.db.testRun.deleteMany({
-      where: { projectId: run.projectId, version: run.version, id: { lt: runId }, finishedAt: { not: null } },
+      where: {
+        projectId: run.projectId,
+        version: run.version,
+        id: { lt: runId },
+        OR: [{ finishedAt: { not: null } }, { startedAt: { lt: new Date(Date.now() - 3_600_000) } }],
+      },
     }),
   ]);
 }
