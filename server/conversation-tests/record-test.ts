@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { StepActual } from '@/lib/conversation-tests/results';
 import type {
   ConversationTest,
@@ -84,7 +85,7 @@ export async function recordSimulatorTest(
       version: 'draft',
       plan: project.plan,
       timeZone: project.timeZone,
-      runTag: `record-${userId}`,
+      runTag: `record-${randomUUID()}`,
       allVariables: true,
       views: channelViews(),
     },
