@@ -133,6 +133,11 @@ export const DOC_SECTIONS: readonly DocSection[] = [
         about: 'Moving bots and integrations from the commercial platform.',
       },
       {
+        doc: 'operations',
+        label: 'Operations',
+        about: 'Running an instance: health checks, metrics, logs, backups, moving projects, sign-up.',
+      },
+      {
         doc: 'spec/platform-interface',
         label: 'Interface contract',
         about: 'The interface contract: endpoints, in-flow functions, webhook.',
