@@ -1,8 +1,10 @@
 import { getEnv } from './config/env';
+import { serveWorkerEndpoints } from './health/worker-server';
 import { startRuntime } from './runtime/runtime';
 
 /** `npm run worker`: a job worker process of its own, for server mode (DATABASE_URL set). */
-if (!getEnv().DATABASE_URL) {
+const env = getEnv();
+if (!env.DATABASE_URL) {
   // PGlite's data directory may only ever be open in one process: the web server's.
   console.error(
     'Blockbot worker: `npm run worker` is for server mode (set DATABASE_URL); in embedded mode the web server runs the jobs itself.',
@@ -10,3 +12,10 @@ if (!getEnv().DATABASE_URL) {
   process.exit(1);
 }
 await startRuntime({ worker: true, role: 'worker' });
+await serveWorkerEndpoints(env.BLOCKBOT_WORKER_PORT).catch((error: Error) => {
+  console.error(
+    `Blockbot worker: cannot serve health and metrics on port ${env.BLOCKBOT_WORKER_PORT} (${error.message}).`,
+  );
+  process.exit(1);
+});
+console.log(`[blockbot] worker's health, readiness and metrics on port ${env.BLOCKBOT_WORKER_PORT}`);

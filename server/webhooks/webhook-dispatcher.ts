@@ -14,6 +14,7 @@ import {
 } from '@/server/db/webhook-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
 import { safeFetch } from '@/server/http';
+import { metrics } from '@/server/metrics/metrics';
 import { deliveryRow, type PreparedWebhook, prepareWebhooks, sendWebhook } from './webhook-delivery';
 
 /**
@@ -527,6 +528,7 @@ export class WebhookDispatcher {
           // Its claim was taken away while it ran: the retry delivers it (the same webhook-id).
           this.release(lane, held);
         } else {
+          metrics().webhookLag.observe((Date.now() - createdOnOf(job)) / 1000);
           lane.concurrency.finish(ticket, result);
           this.settle({
             held,
