@@ -94,6 +94,10 @@ test('npm start serves the public API and, stopped, answers the requests in flig
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ status: 'error', error: 'not_found' });
 
+    // The running server holds the data directory: `blockbot backup` gets the backup from it.
+    const backup = cli(dataDir, 'backup', path.join(dataDir, 'backup.tar'), '--url', base);
+    expect(backup).toMatch(/taken by the running server, pid \d+\): 1 projects, 0 clients/);
+
     const inFlight = halfSentPost(
       `${base}/api/${key}/save_variables`,
       JSON.stringify({ client_id: 999999, variables: { plan: 'gold' } }),
