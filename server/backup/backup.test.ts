@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as backupRoute from '@/app/api/backup/route';
-import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { simulatorClientRef } from '@/server/channels/simulator/simulator-service';
 import { resetEnvCache } from '@/server/config/env';
 import { closeDb, embeddedDatabaseDir, getDb } from '@/server/db';
@@ -13,9 +12,9 @@ import { seedDataDir } from '@/server/db/test-support';
 import { getEngineDeps } from '@/server/engine/engine';
 import { handleEvent } from '@/server/engine/handle-event';
 import { stopBoss } from '@/server/jobs/boss';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { loadSecrets, setSecret } from '@/server/secrets/secret-service';
+import { saveNotingBot } from '@/server/testing/noting-bot';
 import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { runTsx } from '@/server/testing/run-tsx';
 
@@ -67,13 +66,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('blockbot backup and blockbot res
     const db = await getDb();
     const project = await createProject(db, { name: 'Kept', owner: { email: 'owner@example.com' } });
     projectId = project.id;
-    await saveBotSchema(db, projectId, {
-      format: BOT_SCHEMA_FORMAT,
-      blocks: [
-        { id: 1, kind: 'start', text: 'Noted #{question}', trigger: { alternatives: '', match: 'exact' } },
-      ],
-      arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
-    });
+    await saveNotingBot(db, projectId);
     // Sealed with the data directory's generated key: a restore without it could not read this.
     await setSecret(db, projectId, 'CRM_TOKEN', 'crm-secret-value');
     const deps = await getEngineDeps();

@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { simulatorClientRef } from '@/server/channels/simulator/simulator-service';
 import { resetEnvCache } from '@/server/config/env';
 import { closeDb, getDb } from '@/server/db';
@@ -13,9 +12,9 @@ import { handleEvent } from '@/server/engine/handle-event';
 import { stopBoss } from '@/server/jobs/boss';
 import { metrics } from '@/server/metrics/metrics';
 import { parseScrape, scrape } from '@/server/metrics/testing/scrape';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
 import { cuttableProxy } from '@/server/testing/cuttable-proxy';
+import { saveNotingBot } from '@/server/testing/noting-bot';
 import { startRecordingReceiver } from '@/server/testing/recording-receiver';
 import { waitFor } from '@/server/testing/wait-for';
 
@@ -104,11 +103,7 @@ describe.skipIf(!serverUrl)('npm run worker: its health, readiness and metrics o
         where: { id: project.id },
         data: { webhookUrl: receiver.url, webhookTestConversations: true },
       });
-      await saveBotSchema(db, project.id, {
-        format: BOT_SCHEMA_FORMAT,
-        blocks: [{ id: 1, kind: 'start', text: 'Noted', trigger: { alternatives: '', match: 'exact' } }],
-        arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
-      });
+      await saveNotingBot(db, project.id);
       const here = parseScrape(await metrics().registry.metrics());
       const deps = await getEngineDeps();
       for (let i = 0; i < 10; i++)

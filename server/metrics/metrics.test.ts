@@ -6,7 +6,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as apiRoute from '@/app/api/[apiKey]/[action]/route';
 import * as metricsRoute from '@/app/api/metrics/route';
-import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { messengerFetch } from '@/server/channels/messenger-fetch';
 import { simulatorClientRef } from '@/server/channels/simulator/simulator-service';
 import { resetEnvCache } from '@/server/config/env';
@@ -17,8 +16,8 @@ import { getEngineDeps } from '@/server/engine/engine';
 import { handleEvent } from '@/server/engine/handle-event';
 import { getSafeHttpConfig } from '@/server/http';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
-import { saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject } from '@/server/projects/project-service';
+import { saveNotingBot } from '@/server/testing/noting-bot';
 import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { scrape } from './testing/scrape';
 
@@ -42,13 +41,7 @@ beforeAll(async () => {
   ]);
   const project = await createProject(db, { name: 'Metrics', owner: { email: 'owner@example.com' } });
   projectId = project.id;
-  await saveBotSchema(db, projectId, {
-    format: BOT_SCHEMA_FORMAT,
-    blocks: [
-      { id: 1, kind: 'start', text: 'Noted: #{question}', trigger: { alternatives: '', match: 'exact' } },
-    ],
-    arrows: [{ id: 1, from: 1, to: 1, kind: 'unconditional' }],
-  });
+  await saveNotingBot(db, projectId);
 });
 afterAll(async () => {
   server?.close();
