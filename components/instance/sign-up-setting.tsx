@@ -1,6 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardTitle } from '@/components/ui/card';
@@ -20,12 +21,17 @@ export function SignUpSetting() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const policy = useQuery(trpc.instance.signUp.queryOptions());
+  // The choice shows as it is clicked (a controlled radio would snap back until the answer);
+  // a refused change falls back to the stored one.
+  const [choice, setChoice] = useState<SignUpMode | null>(null);
   const change = useMutation(
     trpc.instance.setSignUp.mutationOptions({
       onSuccess: (next) => queryClient.setQueryData(trpc.instance.signUp.queryKey(), next),
+      onError: () => setChoice(null),
     }),
   );
   const locked = policy.data?.source === 'env';
+  const shown = choice ?? policy.data?.mode;
   return (
     <Card>
       <CardTitle description="Who may create an account on this instance. The first account is always allowed: it is the admin.">
@@ -33,7 +39,7 @@ export function SignUpSetting() {
       </CardTitle>
       {policy.error ? <Alert tone="error">{policy.error.message}</Alert> : null}
       {policy.data ? (
-        <fieldset className="space-y-2" disabled={locked || change.isPending}>
+        <fieldset className="space-y-2" disabled={locked}>
           <legend className="sr-only">Sign-up</legend>
           {SIGN_UP_MODES.map((mode) => (
             <label key={mode} className="flex items-start gap-2.5 text-sm">
@@ -42,8 +48,11 @@ export function SignUpSetting() {
                 name="sign-up"
                 className="mt-1"
                 value={mode}
-                checked={policy.data.mode === mode}
-                onChange={() => change.mutate({ mode })}
+                checked={shown === mode}
+                onChange={() => {
+                  setChoice(mode);
+                  change.mutate({ mode });
+                }}
               />
               <span>
                 <span className="font-medium text-slate-900">{MODE_TEXT[mode].label}</span>
