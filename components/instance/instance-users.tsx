@@ -52,7 +52,7 @@ export function InstanceUsers({ viewerId }: { viewerId: string }) {
               const disabled = user.disabledAt !== null;
               return (
                 <tr key={user.id} data-testid="instance-user" data-email={user.email}>
-                  <td className="py-2 pr-2">
+                  <td className="py-2 pr-2 whitespace-nowrap">
                     {user.name || <span className="text-slate-400">—</span>}
                     {isYou ? <Badge className="ml-1.5">you</Badge> : null}
                     {user.admin ? <Badge className="ml-1.5 bg-brand-50 text-brand-700">admin</Badge> : null}

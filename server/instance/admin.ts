@@ -111,6 +111,20 @@ export const setUserAdmin = (db: PrismaClient, actorId: string, userId: string, 
     'You cannot change your own role; another admin can.',
   );
 
+/** The way back in when no admin can sign in (the CLI's `instance-admin`): an enabled admin. */
+export async function restoreAdmin(db: Db, email: string) {
+  const user = await db.user.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    select: { id: true },
+  });
+  if (!user) throw new DomainError('not_found', `No account has the e-mail ${email}.`);
+  return db.user.update({
+    where: { id: user.id },
+    data: { instanceRole: 'admin', disabledAt: null },
+    select: { email: true },
+  });
+}
+
 /** The admin's sign-up choice; refused while BLOCKBOT_SIGNUP fixes it. */
 export async function setSignUpMode(db: Db, mode: SignUpMode) {
   const policy = await signUpPolicy(db);
