@@ -103,6 +103,18 @@ describe('sign-up modes', () => {
     const admin = await callerFor('first@example.com');
     expect(await admin.instance.setSignUp({ mode: 'open' })).toEqual({ mode: 'open', source: 'setting' });
     expect((await signUp('anyone@example.com')).status).toBe(200);
+    // The role is not the sign-up's nor the account's to set.
+    const sneaky = await authPost('sign-up/email', {
+      email: 'sneaky@example.com',
+      password,
+      name: 'Sneaky',
+      instanceRole: 'admin',
+    });
+    expect(sneaky.status).toBe(200);
+    await authPost('update-user', { instanceRole: 'admin' }, { cookie: sneaky.cookie });
+    expect((await db.user.findUniqueOrThrow({ where: { email: 'sneaky@example.com' } })).instanceRole).toBe(
+      'user',
+    );
     await admin.instance.setSignUp({ mode: 'closed' });
     expect((await signUp('closed@example.com')).body.code).toBe('SIGN_UP_CLOSED');
   });
