@@ -9,6 +9,7 @@ import { runTestSuite } from '@/server/conversation-tests/test-runs';
 import { closeDb, getDb } from '@/server/db';
 import { DomainError } from '@/server/errors';
 import { safeFetch } from '@/server/http';
+import { restoreAdmin } from '@/server/instance/admin';
 import { createApiKey } from '@/server/projects/api-keys';
 import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
@@ -196,6 +197,15 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       out(reportText(report));
       if (opts.junit) await fs.writeFile(opts.junit, junitXml(report, name));
       if (report.failed) throw new TestsFailed();
+    });
+
+  program
+    .command('instance-admin')
+    .description('make an account an admin of this instance and enable it (when the admins lost access)')
+    .argument('<email>', "the account's e-mail")
+    .action(async (email: string) => {
+      const user = await withDb((db) => restoreAdmin(db, email));
+      out(`${user.email} is an admin of this instance; sign in and open /instance.\n`);
     });
 
   addBackupCommands(program, out);

@@ -2,9 +2,12 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { SignOutButton } from '@/components/auth/sign-out-button';
 import { requireSession } from '@/server/auth/require-session';
+import { getDb } from '@/server/db';
+import { isInstanceAdmin } from '@/server/instance/admin';
 
 export default async function BuilderLayout({ children }: { children: ReactNode }) {
   const session = await requireSession();
+  const admin = await isInstanceAdmin(await getDb(), session.user.id);
   return (
     <div className="flex h-full flex-col">
       <header className="flex h-12 shrink-0 items-center justify-between gap-3 border-b border-slate-200 bg-white px-4">
@@ -17,6 +20,11 @@ export default async function BuilderLayout({ children }: { children: ReactNode 
           <span data-testid="user-email" className="hidden truncate sm:inline">
             {session.user.email}
           </span>
+          {admin ? (
+            <Link href="/instance" className="shrink-0 rounded-md px-2 py-1 hover:bg-slate-200/70">
+              Instance
+            </Link>
+          ) : null}
           <SignOutButton />
         </div>
       </header>

@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { INVITE_TOKEN_HEADER } from '@/lib/instance/sign-up';
 import { authClient } from './auth-client';
 import { authErrorMessage } from './auth-errors';
 
@@ -51,7 +52,13 @@ export function AuthForm({ mode, invite }: { mode: 'sign-in' | 'sign-up'; invite
     setError(null);
     const result =
       mode === 'sign-up'
-        ? await authClient.signUp.email({ email, password, name: String(form.get('name') ?? '') })
+        ? await authClient.signUp.email({
+            email,
+            password,
+            name: String(form.get('name') ?? ''),
+            // An invite-only instance lets the invited address in with its link (server/auth/auth.ts).
+            fetchOptions: invite ? { headers: { [INVITE_TOKEN_HEADER]: invite.token } } : undefined,
+          })
         : await authClient.signIn.email({ email, password });
     if (result.error) {
       setPending(false);

@@ -1,8 +1,18 @@
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
+import { APIError } from 'better-auth/api';
+import {
+  ACCOUNT_DISABLED_CODE,
+  ACCOUNT_DISABLED_MESSAGE,
+  INVITE_TOKEN_HEADER,
+  SIGN_UP_ERROR_CODES,
+  SIGN_UP_REFUSALS,
+} from '@/lib/instance/sign-up';
 import { baseUrl, getEnv } from '@/server/config/env';
 import { getSecrets } from '@/server/config/secrets';
 import { getDb } from '@/server/db';
+import { claimFirstAdmin } from '@/server/instance/first-admin';
+import { isDisabled, signUpVerdictFor } from '@/server/instance/sign-up-gate';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -27,6 +37,39 @@ async function createAuth() {
         : env.NODE_ENV === 'production',
     },
     telemetry: { enabled: false },
+    // Who may sign up and who may sign in, checked where accounts and sessions are created, so
+    // no route around the sign-up page gets past them (docs/operations.md, "Who may sign up").
+    databaseHooks: {
+      user: {
+        create: {
+          async before(user, context) {
+            const verdict = await signUpVerdictFor(db, {
+              email: user.email,
+              inviteToken: context?.headers?.get(INVITE_TOKEN_HEADER) ?? null,
+            });
+            if (verdict !== 'allowed')
+              throw APIError.from('FORBIDDEN', {
+                code: SIGN_UP_ERROR_CODES[verdict],
+                message: SIGN_UP_REFUSALS[verdict],
+              });
+          },
+          async after(user) {
+            await claimFirstAdmin(db, user.id);
+          },
+        },
+      },
+      session: {
+        create: {
+          async before(session) {
+            if (await isDisabled(db, session.userId))
+              throw APIError.from('FORBIDDEN', {
+                code: ACCOUNT_DISABLED_CODE,
+                message: ACCOUNT_DISABLED_MESSAGE,
+              });
+          },
+        },
+      },
+    },
     // Signing up with an invited address does not join its project: addresses are not verified,
     // so joining takes the invite's link (server/projects/invites.ts).
   });

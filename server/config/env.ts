@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLANS } from '@/lib/formula/plans';
+import { SIGN_UP_MODES } from '@/lib/instance/sign-up';
 
 /**
  * Every environment variable Blockbot reads, validated with zod: the core's here, a channel
@@ -28,6 +29,17 @@ const envSchema = z
     BLOCKBOT_INLINE_WORKER: optionalString.pipe(z.enum(['true', 'false']).optional()),
     /** Sign-in/sign-up rate limiting; tests switch it off. */
     BLOCKBOT_AUTH_RATE_LIMIT: optionalString.pipe(z.enum(['on', 'off']).optional()),
+    /**
+     * Who may create an account: open, invite-only or closed. Set, it fixes the mode (the
+     * instance page shows it locked); unset, the admin chooses there (docs/operations.md).
+     */
+    BLOCKBOT_SIGNUP: optionalString.pipe(
+      z
+        .enum(SIGN_UP_MODES, {
+          error: (issue) => `must be open, invite-only or closed (got "${String(issue.input)}")`,
+        })
+        .optional(),
+    ),
     /** Public API requests per minute per key. */
     BLOCKBOT_API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
     /** How long a webhook receiver gets to answer a delivery (connect and answer), in ms. */

@@ -112,6 +112,8 @@ export async function createProcessEnv(
       DATABASE_URL: url,
       BLOCKBOT_AUTH_SECRET: 'test-secret-'.padEnd(40, 'x'),
       BLOCKBOT_ENCRYPTION_KEY: 'ab'.repeat(32),
+      // Tests sign many people up; server mode's own default is invite-only (docs/operations.md).
+      BLOCKBOT_SIGNUP: 'open',
     },
     dispose: () => dropServerDatabase(serverUrl, url),
   };

@@ -125,6 +125,15 @@ export async function describeInvite(db: Db, token: string): Promise<InviteView>
   };
 }
 
+/**
+ * Whether an invite link lets this address create an account on an invite-only instance: the
+ * link works and is for this address, so one link opens the door for one person only.
+ */
+export async function inviteAdmitsSignUp(db: Db, token: string, email: string): Promise<boolean> {
+  const invite = await findInvite(db, token);
+  return stateOf(invite) === 'valid' && invite?.member?.email === email.trim().toLowerCase();
+}
+
 const refusals: Record<Exclude<InviteState, 'valid'>, string> = {
   unknown: 'This invite link is not valid. Check that it was copied whole, or ask for a new one.',
   used: 'This invite link was already used. Sign in to open the project, or ask for a new link.',

@@ -4,6 +4,7 @@ import { transformer } from '@/lib/trpc-transformer';
 import { getSessionFromHeaders } from '@/server/auth/auth';
 import { getDb } from '@/server/db';
 import { DomainError, type DomainErrorCode } from '@/server/errors';
+import { isInstanceAdmin } from '@/server/instance/admin';
 import { canManageProject, requireMembership } from '@/server/projects/membership';
 
 export async function createTRPCContext(opts: { headers: Headers }) {
@@ -67,6 +68,13 @@ export const publicProcedure = t.procedure.use(domainErrors);
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue.' });
   return next({ ctx: { ...ctx, session: ctx.session, userId: ctx.session.user.id } });
+});
+
+/** The instance page's procedures: the instance's admins only (docs/operations.md). */
+export const instanceAdminProcedure = protectedProcedure.use(async ({ ctx, next }) => {
+  if (!(await isInstanceAdmin(ctx.db, ctx.userId)))
+    throw new TRPCError({ code: 'FORBIDDEN', message: "Only the instance's admins can do this." });
+  return next();
 });
 
 /** Procedures on one project: the caller must be an active member of it. */

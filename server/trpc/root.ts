@@ -8,6 +8,7 @@ import { channelsRouter } from './routers/channels';
 import { clientsRouter } from './routers/clients';
 import { crmRouter } from './routers/crm';
 import { inboxRouter } from './routers/inbox';
+import { instanceRouter } from './routers/instance';
 import { knowledgeRouter } from './routers/knowledge';
 import { listsRouter } from './routers/lists';
 import { projectRouter } from './routers/project';
@@ -41,6 +42,7 @@ export const appRouter = createTRPCRouter({
   versions: versionsRouter,
   analytics: analyticsRouter,
   knowledge: knowledgeRouter,
+  instance: instanceRouter,
 });
 
 export type AppRouter = typeof appRouter;
