@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLANS } from '@/lib/formula/plans';
+import { LOG_FORMATS, LOG_LEVELS } from '@/server/log/create-logger.mjs';
 
 /**
  * Every environment variable Blockbot reads, validated with zod: the core's here, a channel
@@ -28,6 +29,10 @@ const envSchema = z
     BLOCKBOT_INLINE_WORKER: optionalString.pipe(z.enum(['true', 'false']).optional()),
     /** Sign-in/sign-up rate limiting; tests switch it off. */
     BLOCKBOT_AUTH_RATE_LIMIT: optionalString.pipe(z.enum(['on', 'off']).optional()),
+    /** The least severe log lines written (server/log); `silent` writes none. */
+    BLOCKBOT_LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
+    /** `json` lines, or `pretty` ones; unset: pretty on a terminal, JSON otherwise. */
+    BLOCKBOT_LOG_FORMAT: optionalString.pipe(z.enum(LOG_FORMATS).optional()),
     /** Public API requests per minute per key. */
     BLOCKBOT_API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
     /** How long a webhook receiver gets to answer a delivery (connect and answer), in ms. */

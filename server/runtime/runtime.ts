@@ -11,6 +11,9 @@ import { jobDefinitions } from '@/server/jobs/registry';
 import { resumeIndexing } from '@/server/knowledge/index-job';
 import { liveHub } from '@/server/live/live-events';
 import { connectLiveHub } from '@/server/live/live-transport';
+import { logFor } from '@/server/log';
+
+const log = logFor('server');
 
 let stopping = false;
 
@@ -37,13 +40,13 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
     }
   } catch (error) {
     if (error instanceof StartupError || (error as Error).name === 'EnvError') {
-      console.error(`Blockbot could not start: ${(error as Error).message}`);
+      log.fatal(`Blockbot could not start: ${(error as Error).message}`);
       process.exit(1);
     }
     throw error;
   }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal));
-  console.log(`[blockbot] ${options.role} ready${options.worker ? ' (job worker running)' : ''}`);
+  log.info(`${options.role} ready${options.worker ? ' (job worker running)' : ''}`);
 }
 
 /** Set by the production server (scripts/start.mjs): stops taking requests, lets those in flight finish. */
@@ -56,7 +59,7 @@ const STOP_HTTP = Symbol.for('blockbot.stopHttp');
 export async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  console.log(`[blockbot] ${signal}: shutting down`);
+  log.info(`${signal}: shutting down`);
   try {
     const stopHttp = (globalThis as Record<symbol, unknown>)[STOP_HTTP] as (() => Promise<void>) | undefined;
     await stopHttp?.();
