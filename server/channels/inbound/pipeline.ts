@@ -20,7 +20,7 @@ import type { AlsoWrite } from '@/server/engine/event-writes';
 import type { ClaimedAhead } from '@/server/engine/handle-event';
 import { storeHeldAndClaim } from '@/server/engine/store/claim';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
-import { logFor } from '@/server/log';
+import { logFor, outsideLogContext } from '@/server/log';
 import type { ChannelRow } from '../channel-module';
 
 const log = logFor('channels');
@@ -489,11 +489,14 @@ export const channelSweepJob = defineJob<Record<string, never>>({
   },
 });
 
+// Each pass queues the next: the chain must not carry the id of the request that began it.
 const startSweeper = (afterSeconds: number) =>
-  enqueue(
-    channelSweepJob,
-    {},
-    { singletonKey: 'channels-sweep', ...(afterSeconds ? { startAfter: afterSeconds } : {}) },
+  outsideLogContext(() =>
+    enqueue(
+      channelSweepJob,
+      {},
+      { singletonKey: 'channels-sweep', ...(afterSeconds ? { startAfter: afterSeconds } : {}) },
+    ),
   );
 
 let sweeperStarted: Promise<unknown> | undefined;
