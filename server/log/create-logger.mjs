@@ -34,6 +34,20 @@ const REDACT_PATHS = [
   '*.headers.cookie',
 ];
 
+/**
+ * An error as logged (`log.error({ err }, …)`): pino's type, message and stack, but of the
+ * database client's errors only the type, code and call frames: their messages quote the
+ * query's values, which can be a message's text.
+ */
+function errorFacts(error) {
+  const facts = pino.stdSerializers.err(error);
+  if (!String(facts?.type).startsWith('PrismaClient')) return facts;
+  const frames = String(facts.stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line));
+  return { type: facts.type, code: facts.code, stack: frames.join('\n') };
+}
+
 /** The variable's value when it is one of `allowed` (the app's zod check reports a wrong one at start). */
 function known(value, allowed, fallback) {
   const trimmed = value?.trim();
@@ -72,6 +86,7 @@ export function createLogger({ env = process.env, destination = 1 } = {}) {
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => logContext() ?? {},
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { err: errorFacts },
     },
     stream,
   );

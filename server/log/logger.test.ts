@@ -72,6 +72,30 @@ describe('the logger', () => {
     for (const secret of ['tok-1', 'key-1', 'x-1', 'hi-1']) expect(text).not.toContain(secret);
     expect(captured.lines()[0]).toMatchObject({ token: '[redacted]', call: { text: '[redacted]' } });
   });
+
+  it("logs errors with their stack, but a database client's error without the values its message quotes", async () => {
+    const { Prisma } = await import('@/server/db/generated/client');
+    captured = captureLog();
+    log.error({ err: new Error('plain failure') }, 'failed');
+    const quoting = new Prisma.PrismaClientValidationError(
+      'Invalid invocation: { text: "a client wrote this" }',
+      {
+        clientVersion: '7',
+      },
+    );
+    log.error({ err: quoting }, 'failed');
+    const [plain, database] = captured.lines() as { err: Record<string, string> }[];
+    expect(plain.err).toMatchObject({
+      type: 'Error',
+      message: 'plain failure',
+      stack: expect.stringContaining(' at '),
+    });
+    expect(database.err).toMatchObject({
+      type: 'PrismaClientValidationError',
+      stack: expect.stringContaining(' at '),
+    });
+    expect(captured.text()).not.toContain('a client wrote this');
+  });
 });
 
 describe('request ids', () => {
