@@ -14,6 +14,8 @@ const nextConfig = (phase) => ({
     // PDF.js (inside unpdf, the knowledge base's PDF reader) is several MB loaded on first use:
     // required from node_modules at run time rather than bundled into the routes that import it.
     'unpdf',
+    // One metrics registry per process, whichever route bundles import it (server/metrics).
+    'prom-client',
   ],
   poweredByHeader: false,
   // Its 308 from `/api/{key}/{action}/` would repeat the API key in Location; the route matches

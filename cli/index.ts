@@ -14,6 +14,7 @@ import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store
 import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
+import { addBackupCommands } from './backup-commands';
 
 /** The admin CLI: `npm run blockbot -- <command>`. Talks to the configured database directly. */
 
@@ -44,7 +45,7 @@ async function withDb<T>(run: (db: Awaited<ReturnType<typeof getDb>>) => Promise
 
 export function buildProgram(out: (text: string) => void = (t) => process.stdout.write(t)): Command {
   const program = new Command('blockbot')
-    .description('Blockbot administration: projects, API keys, bot schemas')
+    .description('Blockbot administration: projects, API keys, bot schemas, tests, backups')
     .showHelpAfterError();
 
   const project = program.command('project').description('manage projects');
@@ -197,6 +198,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       if (report.failed) throw new TestsFailed();
     });
 
+  addBackupCommands(program, out);
   return program;
 }
 

@@ -5,6 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { scrape } from '../server/metrics/testing/scrape';
 import { parseRawAnswer, rawUpload } from '../server/testing/raw-upload';
 
 // `npm start` (scripts/start.mjs) on a data directory of its own: the server the README starts,
@@ -93,6 +94,10 @@ test('npm start serves the public API and, stopped, answers the requests in flig
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ status: 'error', error: 'not_found' });
 
+    // The running server holds the data directory: `blockbot backup` gets the backup from it.
+    const backup = cli(dataDir, 'backup', path.join(dataDir, 'backup.tar'), '--url', base);
+    expect(backup).toMatch(/taken by the running server, pid \d+\): 1 projects, 0 clients/);
+
     const inFlight = halfSentPost(
       `${base}/api/${key}/save_variables`,
       JSON.stringify({ client_id: 999999, variables: { plan: 'gold' } }),
@@ -169,6 +174,59 @@ test('npm start says "listening" only once it serves pages: the database, migrat
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
     await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('npm start answers health, readiness and metrics, and on SIGTERM turns not ready before it stops', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-start-'));
+  const token = 'e2e-metrics-token-0123456789';
+  let server: ChildProcess | undefined;
+  try {
+    const { child, output } = await startServer(dataDir, {
+      BLOCKBOT_BASE_URL: base,
+      BLOCKBOT_METRICS_TOKEN: token,
+      BLOCKBOT_SHUTDOWN_DELAY_SECONDS: '5',
+    });
+    server = child;
+    const health = await fetch(`${base}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', role: 'web' });
+    // Embedded mode: the web server runs the jobs, so its job workers are checked too.
+    const ready = await fetch(`${base}/api/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      checks: { database: { ok: true }, migrations: { ok: true }, worker: { ok: true } },
+    });
+
+    expect((await fetch(`${base}/api/metrics`)).status).toBe(401);
+    const scraped = await scrape(`${base}/api/metrics`, token);
+    expect(scraped.families.map((f) => f.name)).toEqual(
+      expect.arrayContaining([
+        'process_cpu_seconds_total',
+        'blockbot_job_backlog',
+        'blockbot_outbox_backlog',
+      ]),
+    );
+
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    // Within the 5 s the load balancer is given: not ready, yet still answering.
+    for (;;) {
+      const answer = await fetch(`${base}/api/ready`);
+      if (answer.status === 503) {
+        expect((await answer.json()).notReady).toContain(
+          'shutdown: shutting down (SIGTERM): finishing the requests and jobs in flight',
+        );
+        break;
+      }
+    }
+    expect((await fetch(`${base}/api/health`)).status).toBe(200);
+    const [code] = await exited;
+    expect(code, output()).toBe(0);
+  } finally {
+    if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

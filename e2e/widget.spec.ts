@@ -2,7 +2,7 @@ import http from 'node:http';
 import { expect, type Page, test } from '@playwright/test';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema/bot-schema';
 import { startFakeOpenAi } from '../server/ai/testing/fake-openai';
-import { cuttableProxy } from './cuttable-proxy';
+import { cuttableProxy } from '../server/testing/cuttable-proxy';
 import { signUp } from './helpers';
 
 /**

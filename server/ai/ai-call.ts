@@ -3,6 +3,7 @@ import { chatParameters, type LearnedParameters } from '@/lib/ai/chat-parameters
 import type { ChatTurn } from '@/lib/ai/prompt';
 import type { Plan } from '@/lib/formula';
 import type { PrismaClient } from '@/server/db/client-type';
+import { metrics } from '@/server/metrics/metrics';
 import { takeRate } from '@/server/rate-limit';
 import { loadSecrets } from '@/server/secrets/secret-service';
 import { findProvider, type ProviderView } from './ai-settings';
@@ -98,6 +99,17 @@ export async function providerEndpoint(
 }
 
 export async function callAi(ctx: AiCallContext, request: AiCallRequest): Promise<AiCallOutcome> {
+  const outcome = await callProvider(ctx, request);
+  const m = metrics();
+  m.aiCalls.inc({ outcome: outcome.ok ? 'ok' : outcome.reason });
+  if (outcome.ok) {
+    m.aiTokens.inc({ type: 'prompt' }, outcome.usage.inputTokens);
+    m.aiTokens.inc({ type: 'completion' }, outcome.usage.outputTokens);
+  }
+  return outcome;
+}
+
+async function callProvider(ctx: AiCallContext, request: AiCallRequest): Promise<AiCallOutcome> {
   const { db, project } = ctx;
   if (project.plan !== 'ai') return { ok: false, reason: 'plan', message: AI_PLAN_MESSAGE(project.plan) };
   const provider = await findProvider(db, project.id, request.provider);

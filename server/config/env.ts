@@ -64,6 +64,17 @@ const envSchema = z
         })
         .default('free'),
     ),
+    /** Bearer token of `/api/metrics`; unset = no metrics served (docs/operations.md). */
+    BLOCKBOT_METRICS_TOKEN: optionalString.pipe(
+      z.string().min(16, 'must be at least 16 characters (a random token: openssl rand -hex 32)').optional(),
+    ),
+    /** The port of `npm run worker`'s health, readiness and metrics endpoints. */
+    BLOCKBOT_WORKER_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
+    /**
+     * On SIGTERM, how long /api/ready answers 503 before the process stops taking requests: the
+     * load balancer's time to notice (its probe interval times its failure threshold).
+     */
+    BLOCKBOT_SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
     /** The sender of Blockbot's mail: an address, or "Name <address>". Required with BLOCKBOT_SMTP_URL. */
     BLOCKBOT_MAIL_FROM: optionalString.pipe(
       z

@@ -200,6 +200,17 @@ function lockDataDir(dataDir: string): () => void {
   throw new StartupError(`could not lock the embedded database in ${dataDir}.`);
 }
 
+/** The pid of another live process that holds the embedded database in `dataDir` open, or null. */
+export function lockHolder(dataDir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(dataDir, 'blockbot.pid'), 'utf8'));
+  } catch {
+    return null;
+  }
+  return pid && pid !== process.pid && isAlive(pid) ? pid : null;
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -16,12 +16,17 @@ export function getDatabase(): Promise<Database> {
     const url = getEnv().DATABASE_URL;
     return url
       ? openDatabase({ mode: 'server', url })
-      : openDatabase({ mode: 'embedded', dataDir: path.join(dataDir(), 'pglite') });
+      : openDatabase({ mode: 'embedded', dataDir: embeddedDatabaseDir() });
   })().catch((error) => {
     globalForDb.blockbotDb = undefined;
     throw error;
   });
   return globalForDb.blockbotDb;
+}
+
+/** Where the embedded database's files are: `pglite` in the data directory, beside its secrets. */
+export function embeddedDatabaseDir(root: string = dataDir()): string {
+  return path.join(root, 'pglite');
 }
 
 export async function getDb() {

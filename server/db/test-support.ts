@@ -36,7 +36,7 @@ async function migratedTemplate(): Promise<Blob> {
 }
 
 /** An embedded data directory in `dir`, migrated, from the template. */
-async function seedDataDir(dir: string): Promise<void> {
+export async function seedDataDir(dir: string): Promise<void> {
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return;
   const database = await openDatabase({ mode: 'embedded', dataDir: dir, template: await migratedTemplate() });
   await database.close();

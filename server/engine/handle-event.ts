@@ -5,6 +5,7 @@ import type { ClientTarget } from '@/server/contacts/client-service';
 import { plainSql, type Sql, sqlTransaction } from '@/server/db/raw-sql';
 import { channelFor } from '@/server/engine/channel-port';
 import { type LiveEvent, publishLive } from '@/server/live/live-events';
+import { channelLabel, metrics } from '@/server/metrics/metrics';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { type FirstPlace, inClientOrder, releaseLease, untilClaimed } from './client-lease';
@@ -87,6 +88,11 @@ export async function handleEvent(
   // it: jsonb (a submission's variables, a timer's payload) would refuse it and fail the event.
   event = wellFormed(event);
   if (claimedAhead) claimedAhead.used = true;
+  const m = metrics();
+  const stopTimer = m.eventDuration.startTimer({ event: event.type });
+  const received = (clientType: number, outcome: string) => {
+    if (event.type === 'message') m.messagesReceived.inc({ channel: channelLabel(clientType), outcome });
+  };
   const outcome = await inClientOrder(projectId, target, claimedAhead?.first, async (turn) => {
     // Events of one client are processed one at a time, in arrival order.
     const { token } = turn;
@@ -97,6 +103,7 @@ export async function handleEvent(
     // Checked under the lease: the first copy's final write, which stores the key, came before.
     if (event.type === 'message' && event.dedupeKey && (await isStored(sql, event.dedupeKey))) {
       await releaseLease(sql, client.id, token);
+      received(client.clientType, 'duplicate');
       return { duplicateOf: { id: client.id, currentBlockId: client.currentBlockId } };
     }
     const typing = channelFor(client.clientType).typingIndicator === true;
@@ -155,14 +162,16 @@ export async function handleEvent(
             return storeEventResults(sql.runAndCommit, run, final);
           })
         : await storeEventResults(sql.run, run, final);
+      received(client.clientType, 'handled');
       return { run, stored };
     } catch (error) {
+      received(client.clientType, 'failed');
       // The final write releases (or hands on) the lease; an event that failed before it frees the client here.
       await releaseLease(sql, client.id, token).catch(() => {});
       if (typing) publishLive([{ kind: 'typing', projectId, clientId: client.id, on: false }]);
       throw error;
     }
-  });
+  }).finally(stopTimer);
   if (outcome.duplicateOf) {
     const { id, currentBlockId } = outcome.duplicateOf;
     return { clientId: id, currentBlockId, messages: [], log: [] };

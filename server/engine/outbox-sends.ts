@@ -1,6 +1,7 @@
 import { plainSql } from '@/server/db/raw-sql';
 import { channelFor } from '@/server/engine/channel-port';
 import { publishLive } from '@/server/live/live-events';
+import { channelLabel, metrics } from '@/server/metrics/metrics';
 import type { ChannelClient, DeliveryResult } from './channel-port';
 import type { EngineDeps } from './engine-deps';
 import type { StoredOutgoing } from './event-writes';
@@ -61,6 +62,7 @@ export async function sendMessages(
       .catch((error: Error): DeliveryResult => ({ delivered: false, error: error.message }));
     message.delivered = result.delivered;
     message.error = result.error ?? null;
+    countSent(client, result.delivered ? 'sent' : result.retryAt ? 'held' : 'failed');
     if (result.retryAt && !result.delivered) {
       await hold(deps, sends.slice(i), result.retryAt, result.error ?? 'The messenger could not take it yet');
       break;
@@ -81,6 +83,10 @@ export async function sendMessages(
       messageId: String(message.id),
     })),
   );
+}
+
+function countSent(client: ChannelClient, outcome: 'sent' | 'held' | 'failed') {
+  metrics().messagesSent.inc({ channel: channelLabel(client.clientType), outcome });
 }
 
 /** Holds the sends until `until`: they stay pending, their messages queued with the reason. */
@@ -124,6 +130,7 @@ export async function handOver(deps: EngineDeps, client: ChannelClient, outgoing
     const result = await adapter
       .send(client, message, { db: deps.db, idempotencyKey: `message-${message.id}` })
       .catch((error: Error) => ({ delivered: false, error: error.message }));
+    countSent(client, result.delivered ? 'sent' : 'failed');
     if (result.delivered) continue;
     message.delivered = false;
     message.error = result.error ?? 'not delivered';

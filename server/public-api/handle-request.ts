@@ -5,6 +5,7 @@ import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { logFor } from '@/server/log';
+import { metrics } from '@/server/metrics/metrics';
 import { type AuthenticatedKey, authenticateApiKey } from '@/server/projects/api-keys';
 import type { ApiAction } from './action';
 import { actions } from './actions';
@@ -38,6 +39,14 @@ export async function answerApiRequest(
   apiKey: string,
   actionName: string,
 ): Promise<ApiReply> {
+  const reply = await answer(req, apiKey, actionName);
+  // A name that is no action is counted as `unknown`: the label's values stay the actions'.
+  const action = actionsByName.has(actionName) ? actionName : 'unknown';
+  metrics().apiRequests.inc({ action, status: String(reply.status) });
+  return reply;
+}
+
+async function answer(req: ApiRequest, apiKey: string, actionName: string): Promise<ApiReply> {
   const started = Date.now();
   if (req.method === 'OPTIONS') return answerPreflight(apiKey, req.origin, req.requestedHeaders);
   const call: KeyOfCall = {};

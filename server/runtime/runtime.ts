@@ -5,6 +5,7 @@ import { getSecrets } from '@/server/config/secrets';
 import { closeDb, getDatabase, StartupError } from '@/server/db';
 import { getEngineDeps, resumePendingSends } from '@/server/engine/engine';
 import { startOutboxSweeper } from '@/server/engine/outbox';
+import { healthState } from '@/server/health/health-state';
 import { stopBoss } from '@/server/jobs/boss';
 import { startWorkers } from '@/server/jobs/jobs';
 import { jobDefinitions } from '@/server/jobs/registry';
@@ -45,6 +46,7 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
     }
     throw error;
   }
+  Object.assign(healthState(), { role: options.role, runsJobs: options.worker });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal));
   log.info(`${options.role} ready${options.worker ? ' (job worker running)' : ''}`);
 }
@@ -53,14 +55,18 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
 const STOP_HTTP = Symbol.for('blockbot.stopHttp');
 
 /**
- * Stops taking requests and jobs, lets running ones finish, and closes the database (PGlite
- * must be closed cleanly).
+ * Turns /api/ready to 503 and gives the load balancer BLOCKBOT_SHUTDOWN_DELAY_SECONDS to notice,
+ * then stops taking requests and jobs, lets running ones finish, and closes the database
+ * (PGlite must be closed cleanly).
  */
 export async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  log.info(`${signal}: shutting down`);
+  healthState().stopping = true;
+  const delay = getEnv().BLOCKBOT_SHUTDOWN_DELAY_SECONDS;
+  log.info(`${signal}: shutting down${delay ? ` in ${delay} s (not ready meanwhile)` : ''}`);
   try {
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay * 1000));
     const stopHttp = (globalThis as Record<symbol, unknown>)[STOP_HTTP] as (() => Promise<void>) | undefined;
     await stopHttp?.();
     await stopBoss();

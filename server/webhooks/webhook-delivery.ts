@@ -3,6 +3,7 @@ import { getEnv } from '@/server/config/env';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { HttpClient } from '@/server/engine/block-request';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
+import { metrics } from '@/server/metrics/metrics';
 import { buildStatusPayload, buildSubmissionPayload, buildWebhookPayload } from './webhook-payload';
 
 /** How much of a receiver's answer the log keeps (characters). */
@@ -128,6 +129,7 @@ export async function sendWebhook(
       followRedirects: 0,
       ...(signal && { signal }),
     });
+    metrics().webhookDeliveries.inc({ outcome: response.status >= 300 ? 'failed' : 'delivered' });
     return {
       status: response.status,
       responseBody: response.body.slice(0, WEBHOOK_RESPONSE_KEPT),
@@ -135,6 +137,7 @@ export async function sendWebhook(
       error: response.status >= 300 ? `the receiver answered ${response.status}` : null,
     };
   } catch (e) {
+    metrics().webhookDeliveries.inc({ outcome: 'failed' });
     return {
       status: null,
       responseBody: null,

@@ -16,6 +16,7 @@ import type { WebhookTarget } from '@/server/engine/outbox-rows';
 import { safeFetch } from '@/server/http';
 import { inJobContext } from '@/server/jobs/jobs';
 import { logFor } from '@/server/log';
+import { metrics } from '@/server/metrics/metrics';
 import { deliveryRow, type PreparedWebhook, prepareWebhooks, sendWebhook } from './webhook-delivery';
 
 const log = logFor('webhooks');
@@ -529,6 +530,7 @@ export class WebhookDispatcher {
           // Its claim was taken away while it ran: the retry delivers it (the same webhook-id).
           this.release(lane, held);
         } else {
+          metrics().webhookLag.observe((Date.now() - createdOnOf(job)) / 1000);
           lane.concurrency.finish(ticket, result);
           this.settle({
             held,

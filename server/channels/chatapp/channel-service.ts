@@ -20,7 +20,7 @@ const cloudApiRoot = () =>
   (chatappEnv().BLOCKBOT_CHATAPP_API_ROOT ?? 'https://graph.facebook.com/v23.0').replace(/\/+$/, '');
 
 /** The Cloud API for one number's access token. */
-export const cloudApi = (token: string): GraphApi => graphApi(token, cloudApiRoot());
+export const cloudApi = (token: string): GraphApi => graphApi(token, cloudApiRoot(), 'chatapp');
 
 /**
  * Connecting a WhatsApp Business number through the Cloud API: the access token is checked by

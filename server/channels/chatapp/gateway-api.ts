@@ -1,4 +1,5 @@
-import { SafeHttpError, safeFetch } from '@/server/http';
+import { SafeHttpError } from '@/server/http';
+import { messengerFetch } from '../messenger-fetch';
 
 /**
  * A WhatsApp Web session gateway's HTTP API (WAHA) for one session, every request through
@@ -29,12 +30,14 @@ export interface GatewayApi {
   download(url: string, maxBytes: number): Promise<GatewayResult<{ bytes: Uint8Array; type: string }>>;
 }
 
+const gatewayFetch = messengerFetch('chatapp');
+
 export function gatewayApi(baseUrl: string, apiKey: string): GatewayApi {
   const root = baseUrl.replace(/\/+$/, '');
   const headers = { 'x-api-key': apiKey };
   async function request<T>(method: string, path: string, body?: unknown, accept?: string) {
     try {
-      const res = await safeFetch(`${root}${path}`, {
+      const res = await gatewayFetch(`${root}${path}`, {
         method,
         headers: {
           ...headers,
@@ -62,7 +65,7 @@ export function gatewayApi(baseUrl: string, apiKey: string): GatewayApi {
           description: `the file's address ${url} is not on the gateway ${root}`,
         };
       try {
-        const res = await safeFetch(url, { headers, maxBytes });
+        const res = await gatewayFetch(url, { headers, maxBytes });
         if (res.status !== 200) return answerOf(res.status, res.body);
         return {
           ok: true,

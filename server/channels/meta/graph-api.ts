@@ -1,4 +1,5 @@
-import { SafeHttpError, safeFetch } from '@/server/http';
+import { SafeHttpError } from '@/server/http';
+import { messengerFetch } from '../messenger-fetch';
 
 /**
  * Meta's Graph API (the WhatsApp Cloud API, the Instagram messaging API) for one token at one
@@ -50,11 +51,13 @@ export interface GraphApi {
   download(url: string, maxBytes: number): Promise<GraphResult<{ bytes: Uint8Array; type: string }>>;
 }
 
-export function graphApi(token: string, root: string): GraphApi {
+/** `channel`: the kind whose API this is (its answers are counted under it). */
+export function graphApi(token: string, root: string, channel: string): GraphApi {
+  const graphFetch = messengerFetch(channel);
   const headers = { authorization: `Bearer ${token}` };
   async function request<T>(method: string, path: string, body?: unknown): Promise<GraphResult<T>> {
     try {
-      const res = await safeFetch(`${root}/${path.replace(/^\/+/, '')}`, {
+      const res = await graphFetch(`${root}/${path.replace(/^\/+/, '')}`, {
         method,
         headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -69,7 +72,7 @@ export function graphApi(token: string, root: string): GraphApi {
     get: (path) => request('GET', path),
     async download(url, maxBytes) {
       try {
-        const res = await safeFetch(url, { headers, maxBytes });
+        const res = await graphFetch(url, { headers, maxBytes });
         if (res.status !== 200) return answerOf(res.status, res.body);
         return { ok: true, result: { bytes: res.bytes, type: res.headers['content-type'] ?? '' } };
       } catch (error) {

@@ -42,7 +42,7 @@ export function socialApiRoot(token: string): string {
     : `https://graph.facebook.com/${VERSION}`;
 }
 
-export const instagramApi = (token: string): GraphApi => graphApi(token, socialApiRoot(token));
+export const instagramApi = (token: string): GraphApi => graphApi(token, socialApiRoot(token), 'social');
 
 interface SealedSocial {
   accountId: string;

@@ -1,5 +1,6 @@
 import { retryAfterSeconds } from '@/lib/retry-after';
-import { jsonInit, SafeHttpError, safeFetch } from '@/server/http';
+import { jsonInit, SafeHttpError } from '@/server/http';
+import { messengerFetch } from '../messenger-fetch';
 
 /**
  * The jambonz REST API of one account (docs.jambonz.org, "REST API"), every request through
@@ -31,13 +32,15 @@ export interface JambonzApi {
   ): Promise<JambonzResult<{ bytes: Uint8Array; contentType: string }>>;
 }
 
+const jambonzFetch = messengerFetch('telephony');
+
 export function jambonzApi(apiUrl: string, apiKey: string): JambonzApi {
   const root = `${apiUrl.replace(/\/+$/, '')}/v1`;
   const headers = { authorization: `Bearer ${apiKey}` };
   const urlOf = (path: string) => `${root}/${path.replace(/^\/+/, '')}`;
   const request = <T>(method: string, path: string, body?: unknown) =>
     reachable(async () => {
-      const res = await safeFetch(urlOf(path), jsonInit(method, headers, body));
+      const res = await jambonzFetch(urlOf(path), jsonInit(method, headers, body));
       return answerOf<T>(res.status, res.body, res.headers);
     });
   return {
@@ -46,7 +49,7 @@ export function jambonzApi(apiUrl: string, apiKey: string): JambonzApi {
     put: (path, body) => request('PUT', path, body),
     download: (path, maxBytes) =>
       reachable(async () => {
-        const res = await safeFetch(urlOf(path), { method: 'GET', headers, maxBytes, timeoutMs: 60_000 });
+        const res = await jambonzFetch(urlOf(path), { method: 'GET', headers, maxBytes, timeoutMs: 60_000 });
         if (res.status < 200 || res.status >= 300) return answerOf(res.status, res.body, res.headers);
         const contentType = res.headers['content-type'] ?? 'application/octet-stream';
         return { ok: true, result: { bytes: res.bytes, contentType } };

@@ -1,5 +1,6 @@
 import { Api, GrammyError, HttpError } from 'grammy';
-import { SafeHttpError, safeFetch } from '@/server/http';
+import { SafeHttpError } from '@/server/http';
+import { messengerFetch } from '../messenger-fetch';
 import { tgEnv } from './env';
 
 const DEFAULT_API_ROOT = 'https://api.telegram.org';
@@ -53,12 +54,14 @@ export function botApiClient(token: string, options: { apiRoot?: string } = {}):
   };
 }
 
+const tgFetch = messengerFetch('tg');
+
 async function viaSafeFetch(url: string, init: RequestInit = {}): Promise<Pick<Response, 'json'>> {
   if (init.body !== undefined && typeof init.body !== 'string')
     throw new Error('uploading files to the Bot API is not supported: send them by URL');
   // A long poll holds the request for its timeout; give it that and a margin.
   const poll = url.endsWith('/getUpdates') ? Number(JSON.parse(init.body ?? '{}').timeout ?? 0) : 0;
-  const response = await safeFetch(url, {
+  const response = await tgFetch(url, {
     method: init.method ?? 'POST',
     headers: { 'content-type': 'application/json' },
     body: init.body ?? undefined,

@@ -1,5 +1,6 @@
 import { quoteTokens } from '@/lib/viber/callbacks';
-import { SafeHttpError, safeFetch } from '@/server/http';
+import { SafeHttpError, type SafeResponse } from '@/server/http';
+import { messengerFetch } from '../messenger-fetch';
 import { viberEnv } from './env';
 
 /**
@@ -31,6 +32,8 @@ export const VIBER_REFUSAL_CAUSES = {
   rate_limited: 'unreachable',
 } as const;
 
+const viberFetch = messengerFetch('viber');
+
 const REASONS: Record<number, ViberFailure['reason']> = {
   2: 'invalid_token',
   5: 'not_subscribed',
@@ -48,9 +51,9 @@ export interface ViberApi {
 export function viberApi(token: string): ViberApi {
   return {
     async call<T extends object>(method: string, body: object): Promise<ViberResult<T>> {
-      let res: Awaited<ReturnType<typeof safeFetch>>;
+      let res: SafeResponse;
       try {
-        res = await safeFetch(`${viberEnv().BLOCKBOT_VIBER_API_URL}/${method}`, {
+        res = await viberFetch(`${viberEnv().BLOCKBOT_VIBER_API_URL}/${method}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-viber-auth-token': token },
           body: JSON.stringify(body),

@@ -1,10 +1,12 @@
 import net from 'node:net';
 
 /**
- * A TCP proxy on 127.0.0.1 between the browser and the app that a test can cut like a network
- * drop: `cut()` destroys every open connection (an open event stream too, which the browser's
- * offline mode may leave running) and refuses new ones until `restore()`. It counts the
- * requests it carried that opened the widget's live stream and the connections it refused.
+ * A TCP proxy on 127.0.0.1 to a local port that a test can cut like a network drop: between the
+ * browser and the app (e2e/widget.spec.ts), or between the app and PostgreSQL (a database that
+ * stops and starts again, server/health/worker-health.test.ts). `cut()` destroys every open
+ * connection (an open event stream too, which the browser's offline mode may leave running) and
+ * refuses new ones until `restore()`. It counts the requests it carried that opened the widget's
+ * live stream and the connections it refused.
  */
 export async function cuttableProxy(targetPort: number) {
   const sockets = new Set<net.Socket>();
