@@ -51,8 +51,8 @@ interface Started {
 
 const MARKS: Record<string, RegExp> = {
   'build done': /Generating static pages .*\(\d+\/\d+\) in|Finalizing page optimization/,
-  ready: /\] web ready/,
-  listening: /\] listening on/,
+  ready: /web ready/,
+  listening: /listening on http/,
 };
 
 /** Spawns `node <args>` with the memory probe, and waits for `GET url` to answer 200. */

@@ -162,13 +162,13 @@ test('npm start says "listening" only once it serves pages: the database, migrat
   });
   try {
     const said = new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', () => output.includes('] listening on') && resolve());
+      child.stdout?.on('data', () => output.includes('listening on http') && resolve());
       child.on('exit', () => reject(new Error(`npm start exited:\n${output}`)));
     });
     await said;
     // A fresh data directory: the database was created and migrated before the line, not after.
-    expect(output.indexOf('] web ready')).toBeGreaterThan(-1);
-    expect(output.indexOf('] web ready')).toBeLessThan(output.indexOf('] listening on'));
+    expect(output.indexOf('web ready')).toBeGreaterThan(-1);
+    expect(output.indexOf('web ready')).toBeLessThan(output.indexOf('listening on http'));
     expect((await fetch(`${base}/sign-in`)).status).toBe(200);
   } finally {
     const exited = once(child, 'exit');

@@ -1,5 +1,6 @@
 // The production server's routing (`npm start`, scripts/start.mjs), in a module of its own so the
 // tests serve the API through the very same code.
+import { requestIdFrom, withLogContext } from '../server/log/request-context.mjs';
 
 // Set by server/public-api/production-entry.ts when the API's route module loads.
 const publicApi = Symbol.for('blockbot.servePublicApi');
@@ -30,14 +31,20 @@ export function canonicalKeyUrl(url) {
  */
 export function createRequestListener(handleWithNext) {
   return (req, res) => {
-    req.url = canonicalKeyUrl(req.url ?? '/');
-    if (globalThis[publicApi]?.(req, res)) return;
-    if (globalThis[tgWebhook]?.(req, res)) return;
-    // Next.js keeps an X-Forwarded-For the client wrote; the peer appended to it, as a proxy
-    // does, lets the route handler tell the client's address (lib/client-address.ts).
-    const peer = req.socket.remoteAddress;
-    const forwarded = req.headers['x-forwarded-for'];
-    if (peer) req.headers['x-forwarded-for'] = forwarded ? `${forwarded}, ${peer}` : peer;
-    handleWithNext(req, res);
+    // Every line logged while answering (the event, the jobs it queues, its outgoing calls)
+    // carries this id; the answer names it, so a caller can quote it.
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    res.setHeader('X-Request-Id', requestId);
+    withLogContext({ requestId }, () => {
+      req.url = canonicalKeyUrl(req.url ?? '/');
+      if (globalThis[publicApi]?.(req, res)) return;
+      if (globalThis[tgWebhook]?.(req, res)) return;
+      // Next.js keeps an X-Forwarded-For the client wrote; the peer appended to it, as a proxy
+      // does, lets the route handler tell the client's address (lib/client-address.ts).
+      const peer = req.socket.remoteAddress;
+      const forwarded = req.headers['x-forwarded-for'];
+      if (peer) req.headers['x-forwarded-for'] = forwarded ? `${forwarded}, ${peer}` : peer;
+      handleWithNext(req, res);
+    });
   };
 }

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { rootLogger } from '../server/log/create-logger.mjs';
 import { createRequestListener } from './request-listener.mjs';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
@@ -17,6 +18,8 @@ const nextBin = path.join(root, 'node_modules', '.bin', 'next');
 const buildId = path.join(root, '.next', 'BUILD_ID');
 const sourceDirs = ['app', 'components', 'lib', 'server', 'prisma'];
 const sourceFiles = ['package.json', 'next.config.mjs', 'instrumentation.ts', 'postcss.config.mjs'];
+// The app's own logger (server/log): the same instance serves its lines once Next.js has loaded it.
+const log = rootLogger().child({ area: 'server' });
 
 function newestMtime(entry) {
   let stat;
@@ -38,7 +41,7 @@ function buildIsCurrent() {
 }
 
 if (!buildIsCurrent()) {
-  console.log('[blockbot] building the app (once, or after a change)…');
+  log.info('building the app (once, or after a change)…');
   const result = spawnSync(nextBin, ['build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
@@ -58,7 +61,7 @@ const app = next({ dev: false, dir: root, port, hostname });
 await app.prepare();
 const server = http.createServer(createRequestListener(app.getRequestHandler()));
 server.on('error', (error) => {
-  console.error(`Blockbot could not start: cannot listen on port ${port} (${error.message}).`);
+  log.fatal(`Blockbot could not start: cannot listen on port ${port} (${error.message}).`);
   process.exit(1);
 });
 // On SIGTERM or SIGINT the runtime (server/runtime/runtime.ts) calls this before it closes the
@@ -82,7 +85,7 @@ server.listen(port, hostname, async () => {
   // is printed once a page is served, not seconds before.
   const status = await firstPage(server.address()).catch((error) => error.message);
   const warning = status === 200 ? '' : ` (but the first page answered ${status})`;
-  console.log(`[blockbot] listening on http://${hostname ?? 'localhost'}:${port}${warning}`);
+  log.info(`listening on http://${hostname ?? 'localhost'}:${port}${warning}`);
 });
 
 /** `GET /` on this server, following its redirect (to the sign-in page): the final status. */

@@ -1,6 +1,9 @@
 import type { PrismaClient } from '@/server/db/client-type';
 import { deleteEndedWindows, takeWindows } from '@/server/db/rate-limit-sql';
 import { plainSql } from '@/server/db/raw-sql';
+import { logFor } from '@/server/log';
+
+const log = logFor('rate-limit');
 
 /**
  * Fixed one-minute rate-limit windows, kept in the database so that every instance counts
@@ -124,5 +127,5 @@ function sweep(db: PrismaClient, now: number) {
   rates.sweptAt = now;
   plainSql(db)
     .run(deleteEndedWindows, { expired: new Date(now - RATE_WINDOW_MS) })
-    .catch((error: Error) => console.error('[rate-limit] clearing ended windows failed:', error.message));
+    .catch((error: Error) => log.error(`clearing ended windows failed: ${error.message}`));
 }

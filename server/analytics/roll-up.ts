@@ -9,6 +9,9 @@ import {
 import { readCounts, rollUpLock, takeHits, writeCounts } from '@/server/db/analytics-sql';
 import type { PrismaClient } from '@/server/db/generated/client';
 import { sqlTransaction } from '@/server/db/raw-sql';
+import { logFor } from '@/server/log';
+
+const log = logFor('analytics');
 
 /**
  * The analytics roll-up (docs/analytics.md): the engine queues one FlowHit row per counted
@@ -119,7 +122,6 @@ const globalForRollUp = globalThis as unknown as { blockbotFlowRollUp?: NodeJS.T
 
 /** The worker's roll-up: every ROLL_UP_SECONDS, so the canvas's numbers are at most that old. */
 export function startFlowRollUp(db: PrismaClient): void {
-  const run = () =>
-    rollUpFlowHits(db).catch((error: Error) => console.error('[analytics] roll-up failed:', error.message));
+  const run = () => rollUpFlowHits(db).catch((error: Error) => log.error(`roll-up failed: ${error.message}`));
   globalForRollUp.blockbotFlowRollUp ??= setInterval(run, ROLL_UP_SECONDS * 1000).unref();
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PLANS } from '@/lib/formula/plans';
 import { SIGN_UP_MODES } from '@/lib/instance/sign-up';
+import { LOG_FORMATS, LOG_LEVELS } from '@/server/log/create-logger.mjs';
 
 /**
  * Every environment variable Blockbot reads, validated with zod: the core's here, a channel
@@ -40,6 +41,10 @@ const envSchema = z
         })
         .optional(),
     ),
+    /** The least severe log lines written (server/log); `silent` writes none. */
+    BLOCKBOT_LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).default('info')),
+    /** `json` lines, or `pretty` ones; unset: pretty on a terminal, JSON otherwise. */
+    BLOCKBOT_LOG_FORMAT: optionalString.pipe(z.enum(LOG_FORMATS).optional()),
     /** Public API requests per minute per key. */
     BLOCKBOT_API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
     /** How long a webhook receiver gets to answer a delivery (connect and answer), in ms. */

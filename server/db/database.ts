@@ -6,10 +6,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { logFor } from '@/server/log';
 import type { PrismaClient } from './generated/client';
 import { applyMigrations, MigrationError, type SqlSession } from './migrate';
 import { pipelinedPool } from './pipelined-client';
 import { createPrismaClient, preparedStatementName } from './raw-sql';
+
+const log = logFor('db');
 
 export type DatabaseConfig =
   | {
@@ -110,7 +113,7 @@ async function createDataDir(dataDir: string): Promise<void> {
 async function openServer(url: string): Promise<Database> {
   // Statements issued together leave together: a transaction costs two round trips, not four.
   const pool = pipelinedPool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
-  pool.on('error', (error) => console.error('[db] idle connection error:', error.message));
+  pool.on('error', (error) => log.error(`idle connection error: ${error.message}`));
   let client: pg.PoolClient;
   try {
     client = await pool.connect();

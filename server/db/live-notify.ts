@@ -1,4 +1,7 @@
 import pg from 'pg';
+import { logFor } from '@/server/log';
+
+const log = logFor('live');
 
 /** The one PostgreSQL channel live events travel on between processes. */
 export const LIVE_CHANNEL = 'blockbot_live';
@@ -28,7 +31,7 @@ export async function openNotifyConnection(
     next.on('notification', (message) => {
       if (message.channel === LIVE_CHANNEL && message.payload) onPayload(message.payload);
     });
-    next.on('error', (error) => console.error('[live] connection error:', error.message));
+    next.on('error', (error) => log.error(`connection error: ${error.message}`));
     next.on('end', () => {
       if (client !== next || closed) return;
       client = null;
@@ -44,7 +47,7 @@ export async function openNotifyConnection(
     if (closed) return;
     retryTimer = setTimeout(() => {
       connect().then(onReconnect, (error: Error) => {
-        console.error('[live] reconnect failed:', error.message);
+        log.error(`reconnect failed: ${error.message}`);
         delay = Math.min(delay * 2, 30_000);
         scheduleRetry();
       });

@@ -249,8 +249,18 @@ describe('migrations at start', () => {
       BLOCKBOT_AUTH_SECRET: 'x'.repeat(32),
     });
     expect(output.code).toBe(1);
-    expect(output.stderr.trim()).toBe(
-      'Blockbot could not start: cannot reach the database at postgresql://bot@127.0.0.1:1/blockbot (connection refused). Check DATABASE_URL.',
-    );
+    // The log's one line (JSON when not on a terminal), at fatal.
+    expect(
+      output.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      expect.objectContaining({
+        level: 'fatal',
+        msg: 'Blockbot could not start: cannot reach the database at postgresql://bot@127.0.0.1:1/blockbot (connection refused). Check DATABASE_URL.',
+      }),
+    ]);
+    expect(output.stdout + output.stderr).not.toContain('s3cret');
   });
 });

@@ -2,6 +2,7 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { deleteInBatches } from '@/server/db/delete-in-batches';
 import { plainSql } from '@/server/db/raw-sql';
 import { channelFor } from '@/server/engine/channel-port';
+import { logFor } from '@/server/log';
 import { pruneWebhookLog } from '@/server/webhooks/webhook-log';
 import type { ChannelClient } from './channel-port';
 import type { EngineDeps } from './engine-deps';
@@ -10,6 +11,8 @@ import type { StoredOutgoing } from './event-writes';
 import { OUTBOX_CLAIM_SECONDS, type OutboxRow } from './outbox-rows';
 import { handOver, resend, sendMessages } from './outbox-sends';
 import { claimExpired, extendClaims, finishFailed, markQueued, pruneDoneOutbox } from './store/outbox';
+
+const log = logFor('outbox');
 
 /**
  * The outbox (docs/architecture.md, "The flow of a message"): an event's side effects are rows
@@ -28,7 +31,7 @@ async function keepClaimed<T>(deps: EngineDeps, rows: { id: bigint }[], work: ()
   const renew = () =>
     plainSql(deps.db)
       .run(extendClaims, { ids })
-      .catch((error: Error) => console.error('[outbox] claim renewal failed:', error.message));
+      .catch((error: Error) => log.error(`claim renewal failed: ${error.message}`));
   const timer = setInterval(renew, (OUTBOX_CLAIM_SECONDS * 1000) / 3).unref();
   try {
     return await work();
@@ -59,7 +62,7 @@ async function runFollowUps(deps: EngineDeps, projectId: number, rows: OutboxRow
       chain,
       outboxId: row.id,
     }).catch(async (error: Error) => {
-      console.error(`[engine] event for client ${row.clientId} failed:`, error.message);
+      log.error({ clientId: row.clientId }, `event for client ${row.clientId} failed: ${error.message}`);
       await plainSql(deps.db).run(finishFailed, { id: String(row.id), error: error.message });
     });
   }
@@ -140,15 +143,15 @@ export async function startOutboxSweeper(deps: EngineDeps): Promise<void> {
   let prunedAt = 0;
   let running: Promise<void> | null = null;
   const sweepOnce = async () => {
-    await sweepOutbox(deps).catch((error: Error) => console.error('[outbox] sweep failed:', error.message));
+    await sweepOutbox(deps).catch((error: Error) => log.error(`sweep failed: ${error.message}`));
     // The webhook log's old rows (WEBHOOK_LOG_DAYS) and the outbox's done ones, every 10 minutes.
     if (Date.now() - prunedAt < 10 * 60_000) return;
     prunedAt = Date.now();
     await pruneWebhookLog(deps.db).catch((error: Error) =>
-      console.error('[outbox] pruning the webhook log failed:', error.message),
+      log.error(`pruning the webhook log failed: ${error.message}`),
     );
     await pruneOutbox(deps.db).catch((error: Error) =>
-      console.error('[outbox] pruning done rows failed:', error.message),
+      log.error(`pruning done rows failed: ${error.message}`),
     );
   };
   // One sweep at a time in a process; a wake during a sweep runs one more after it.

@@ -4,6 +4,7 @@ import type { PrismaClient } from '@/server/db/client-type';
 import { createFormulaHost } from '@/server/engine/functions/formula-host';
 import { DomainError } from '@/server/errors';
 import { askForOperator, endPause } from '@/server/inbox/handoff';
+import { logFor } from '@/server/log';
 import { withSecrets } from '@/server/secrets/secret-http';
 import { loadSecrets } from '@/server/secrets/secret-service';
 import type { HttpClient } from './block-request';
@@ -27,6 +28,8 @@ import { RunTimers } from './run-timers';
 import { RunVariables } from './run-variables';
 import { type SystemState, systemVariable } from './system-variables';
 import { OTHER_CLIENTS_LEFT_ALONE, type TestRunHooks } from './test-run';
+
+const log = logFor('engine');
 
 /** Blocks entered in one event at most: a loop of continue arrows or 0-second timers stops here. */
 export const MAX_BLOCKS_PER_EVENT = 50;
@@ -245,7 +248,10 @@ export class RunState implements RunContext {
     if (!this.log.some((e) => e.kind === 'loop_guard' && e.data.limit === limit))
       this.note('loop_guard', { limit, ...data });
     if (this.chain.firstStop(limit))
-      console.warn(`[engine] project ${this.project.id}, client ${this.client.id}: ${data.message}`);
+      log.warn(
+        { projectId: this.project.id, clientId: this.client.id, limit },
+        `project ${this.project.id}, client ${this.client.id}: ${data.message}`,
+      );
   }
 
   defer(clientId: number, event: EngineEvent): void {

@@ -1,9 +1,12 @@
 import dns from 'node:dns';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import { logFor } from '@/server/log';
 import { blockedReason, isAllowed, isIpLiteral, stripBrackets } from './address-policy';
 import { getSafeHttpConfig, type SafeHttpConfig } from './config';
 import { SafeHttpError } from './errors';
 import { checkRequestHeaders } from './request-headers';
+
+const log = logFor('http');
 
 export interface SafeFetchInit {
   method?: string;
@@ -166,9 +169,19 @@ async function open(rawUrl: string, init: SafeFetchInit, config: SafeHttpConfig)
         }
         continue;
       }
+      // The host only: a path or query can carry a token, a body anything.
+      log.debug(
+        { method, host: url.host, status: response.statusCode },
+        `${method} ${url.host} ${response.statusCode}`,
+      );
       return { response, url, timeoutMs };
     } catch (error) {
-      throw toSafeError(error, url, timeoutMs, init.signal);
+      const failed = toSafeError(error, url, timeoutMs, init.signal);
+      log.debug(
+        { method, host: url.host, error: failed.code },
+        `${method} ${url.host} failed: ${failed.code}`,
+      );
+      throw failed;
     }
   }
 }

@@ -4,7 +4,10 @@ import { toHistoryMessage, WITH_SENDER } from '@/server/contacts/history-service
 import type { PrismaClient } from '@/server/db/client-type';
 import { type LiveEvent, subscribeLive } from '@/server/live/live-events';
 import { lastEventId, type SseSend, sseResponse } from '@/server/live/sse';
+import { logFor } from '@/server/log';
 import { jsonRefusal, memberOfRequest } from '@/server/projects/request-member';
+
+const log = logFor('inbox');
 
 /** Messages sent at once when a stream resumes; past it the browser re-reads the conversation. */
 export const RESUME_LIMIT = 500;
@@ -83,7 +86,7 @@ async function stream(
       }
       send({ event: 'changed', data: { clientId: event.clientId } });
     });
-    queue = queue.catch((error: Error) => console.error('[inbox] stream event failed:', error.message));
+    queue = queue.catch((error: Error) => log.error(`stream event failed: ${error.message}`));
   };
   const unsubscribe = subscribeLive({ projectId }, onEvent);
 

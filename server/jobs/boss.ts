@@ -1,6 +1,9 @@
 import { PgBoss } from 'pg-boss';
 import { fromPglite } from 'pg-boss/dist/adapters/index.js';
 import { getDatabase } from '@/server/db';
+import { logFor, outsideLogContext } from '@/server/log';
+
+const log = logFor('jobs');
 
 /** How often jobs of a worker that died are noticed (their heartbeat stopped) and retried. */
 const SUPERVISE_SECONDS = 10;
@@ -21,7 +24,8 @@ export function onBossStop(hook: () => Promise<void>): void {
  * embedded mode, the PostgreSQL server otherwise. Started lazily after migrations.
  */
 export function getBoss(): Promise<PgBoss> {
-  globalForBoss.blockbotBoss ??= (async () => {
+  // Its timers outlive the request that may start it: they log with no request's id.
+  globalForBoss.blockbotBoss ??= outsideLogContext(async () => {
     const database = await getDatabase();
     const boss =
       database.mode === 'embedded' && database.pglite
@@ -36,10 +40,10 @@ export function getBoss(): Promise<PgBoss> {
             max: 4,
             superviseIntervalSeconds: SUPERVISE_SECONDS,
           });
-    boss.on('error', (error) => console.error('[jobs]', error.message));
+    boss.on('error', (error) => log.error(error.message));
     await boss.start();
     return boss;
-  })();
+  });
   return globalForBoss.blockbotBoss;
 }
 
@@ -49,9 +53,7 @@ export async function stopBoss(): Promise<void> {
   globalForBoss.blockbotBoss = undefined;
   const hooks = globalForBoss.blockbotBossStopHooks ?? [];
   globalForBoss.blockbotBossStopHooks = [];
-  await Promise.all(
-    hooks.map((stop) => stop().catch((error: Error) => console.error('[jobs]', error.message))),
-  );
+  await Promise.all(hooks.map((stop) => stop().catch((error: Error) => log.error(error.message))));
   const boss = await pending;
   await boss.stop({ graceful: true, timeout: 10_000 });
 }

@@ -1,5 +1,8 @@
 import type { Job, PgBoss, QueuePolicy, SendOptions } from 'pg-boss';
+import { logContext, logFor, withLogContext } from '@/server/log';
 import { getBoss, onBossStop } from './boss';
+
+const log = logFor('jobs');
 
 /** A durable job kind: its queue name and its handler. Handlers must be safe to run twice. */
 export interface JobDefinition<T extends object> {
@@ -51,7 +54,7 @@ export async function enqueue<T extends object>(
 ): Promise<string | null> {
   const boss = await getBoss();
   await ensureQueue(boss, definition);
-  return boss.send(definition.name, data, {
+  return boss.send(definition.name, withRequestId(data), {
     heartbeatSeconds: HEARTBEAT_SECONDS,
     ...jobOptions(definition, data),
     ...options,
@@ -72,9 +75,29 @@ export async function enqueueMany<T extends object>(
         heartbeatSeconds: HEARTBEAT_SECONDS,
         ...jobOptions(definition, item.data),
         ...item,
+        data: withRequestId(item.data),
       })),
     );
   }
+}
+
+/**
+ * The id of the request (or job) queuing a job, kept in its data so the worker logs that job's
+ * lines with it: one request followed across processes. Handlers never see it.
+ */
+const REQUEST_ID = '_requestId';
+
+function withRequestId<T extends object>(data: T): T {
+  const requestId = logContext()?.requestId;
+  return requestId ? { ...data, [REQUEST_ID]: requestId } : data;
+}
+
+/** Runs a job's work with its id, and the id of the request that queued it, on every line logged. */
+export function inJobContext<T extends object, R>(job: Job<T>, work: (data: T) => R): R {
+  const { [REQUEST_ID]: requestId, ...data } = job.data as T & { [REQUEST_ID]?: unknown };
+  return withLogContext({ jobId: job.id, ...(typeof requestId === 'string' && { requestId }) }, () =>
+    work(data as T),
+  );
 }
 
 /** Each job's group and dead letter queue (set per job: a queue made before it had none). */
@@ -128,9 +151,12 @@ export async function startWorkers(definitions: readonly JobDefinition<object>[]
         // One failing job must not fail (and retry) the rest of its batch.
         const run = async (job: Job<object>) => {
           try {
-            await definition.handle(job.data, job);
+            await inJobContext(job, (data) => definition.handle(data, job));
           } catch (error) {
-            console.error(`[jobs] ${definition.name} ${job.id} failed:`, (error as Error).message);
+            log.error(
+              { job: definition.name, jobId: job.id },
+              `${definition.name} ${job.id} failed: ${(error as Error).message}`,
+            );
             // Fenced to this attempt: a job whose claim was taken away is settled by its retry.
             await boss.fail(
               definition.name,

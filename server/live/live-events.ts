@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { logFor } from '@/server/log';
+
+const log = logFor('live');
 
 /**
  * Live events (docs/architecture.md, "Live updates"): what changed, by id only. A subscriber
@@ -145,7 +148,7 @@ export class LiveHub {
       for (const batch of batches(events)) {
         await transport
           .send(JSON.stringify({ o: this.origin, e: batch }))
-          .catch((error: Error) => console.error('[live] notify failed:', error.message));
+          .catch((error: Error) => log.error(`notify failed: ${error.message}`));
       }
     }
     this.flushing = null;
@@ -174,7 +177,7 @@ function safely(listener: LiveListener, event: LiveEvent) {
   try {
     listener(event);
   } catch (error) {
-    console.error('[live] listener failed:', (error as Error).message);
+    log.error(`listener failed: ${(error as Error).message}`);
   }
 }
 

@@ -4,6 +4,7 @@ import { wellFormed } from '@/lib/storable-json';
 import { getEnv } from '@/server/config/env';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
+import { logFor } from '@/server/log';
 import { metrics } from '@/server/metrics/metrics';
 import { type AuthenticatedKey, authenticateApiKey } from '@/server/projects/api-keys';
 import type { ApiAction } from './action';
@@ -16,6 +17,8 @@ import { apiIssueMessage, invalidParams } from './param-errors';
 import { countFailedKeyLookup, takeToken } from './rate-limit';
 import { redactKey } from './redact';
 import { type ApiRequest, applyUniversalMapping, readParams } from './request-params';
+
+const log = logFor('api');
 
 const actionsByName = new Map<string, ApiAction>([
   ...actions.map((a) => [a.name, a as ApiAction] as const),
@@ -55,10 +58,13 @@ async function answer(req: ApiRequest, apiKey: string, actionName: string): Prom
     );
   } catch (error) {
     const apiError = toApiError(error);
-    if (apiError.status === 500) console.error(`[api] ${actionName} failed:`, error);
-    // Failures only: a line per success costs the hot path more than its read (stdout is synchronous).
-    console.log(
-      `[api] ${req.method} /api/${redactKey(apiKey)}/${actionName} ${apiError.status} ${apiError.code} ${Date.now() - started}ms`,
+    if (apiError.status === 500) log.error({ err: error, action: actionName }, `${actionName} failed`);
+    // Failures only: a line per success costs the hot path more than its read (stdout is
+    // synchronous). The key is shown redacted, never whole.
+    const durationMs = Date.now() - started;
+    log.info(
+      { action: actionName, status: apiError.status, code: apiError.code, durationMs },
+      `${req.method} /api/${redactKey(apiKey)}/${actionName} ${apiError.status} ${apiError.code} ${durationMs}ms`,
     );
     // An error before the key was looked up (an unknown action) asks the key's project too.
     const allowed =

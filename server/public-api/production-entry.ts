@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { logFor } from '@/server/log';
 import { handleNodeApiRequest } from './node-adapter';
+
+const log = logFor('api');
 
 /**
  * The app's own routes under /api (the folders of `app/api` but `[apiKey]`): never a key.
@@ -37,7 +40,7 @@ export function servePublicApi(req: IncomingMessage, res: ServerResponse): boole
   const call = publicApiCall(req.url ?? '');
   if (!call) return false;
   handleNodeApiRequest(req, res, call.key, call.action).catch((error) => {
-    console.error('[api] could not answer:', error);
+    log.error({ err: error }, 'could not answer');
     res.destroy();
   });
   return true;

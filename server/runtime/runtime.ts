@@ -12,6 +12,9 @@ import { jobDefinitions } from '@/server/jobs/registry';
 import { resumeIndexing } from '@/server/knowledge/index-job';
 import { liveHub } from '@/server/live/live-events';
 import { connectLiveHub } from '@/server/live/live-transport';
+import { logFor } from '@/server/log';
+
+const log = logFor('server');
 
 let stopping = false;
 
@@ -38,14 +41,14 @@ export async function startRuntime(options: { worker: boolean; role: 'web' | 'wo
     }
   } catch (error) {
     if (error instanceof StartupError || (error as Error).name === 'EnvError') {
-      console.error(`Blockbot could not start: ${(error as Error).message}`);
+      log.fatal(`Blockbot could not start: ${(error as Error).message}`);
       process.exit(1);
     }
     throw error;
   }
   Object.assign(healthState(), { role: options.role, runsJobs: options.worker });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal));
-  console.log(`[blockbot] ${options.role} ready${options.worker ? ' (job worker running)' : ''}`);
+  log.info(`${options.role} ready${options.worker ? ' (job worker running)' : ''}`);
 }
 
 /** Set by the production server (scripts/start.mjs): stops taking requests, lets those in flight finish. */
@@ -61,7 +64,7 @@ export async function shutdown(signal: string): Promise<void> {
   stopping = true;
   healthState().stopping = true;
   const delay = getEnv().BLOCKBOT_SHUTDOWN_DELAY_SECONDS;
-  console.log(`[blockbot] ${signal}: shutting down${delay ? ` in ${delay} s (not ready meanwhile)` : ''}`);
+  log.info(`${signal}: shutting down${delay ? ` in ${delay} s (not ready meanwhile)` : ''}`);
   try {
     if (delay) await new Promise((resolve) => setTimeout(resolve, delay * 1000));
     const stopHttp = (globalThis as Record<symbol, unknown>)[STOP_HTTP] as (() => Promise<void>) | undefined;

@@ -14,8 +14,12 @@ import {
 } from '@/server/db/webhook-sql';
 import type { WebhookTarget } from '@/server/engine/outbox-rows';
 import { safeFetch } from '@/server/http';
+import { inJobContext } from '@/server/jobs/jobs';
+import { logFor } from '@/server/log';
 import { metrics } from '@/server/metrics/metrics';
 import { deliveryRow, type PreparedWebhook, prepareWebhooks, sendWebhook } from './webhook-delivery';
+
+const log = logFor('webhooks');
 
 /**
  * The worker's webhook deliveries (docs/architecture.md, "The outbox"): one loop per worker
@@ -519,10 +523,8 @@ export class WebhookDispatcher {
         this.settle({ held, ...(outboxId && { finish: { id: outboxId, error: hook } }) });
       } else {
         const ticket = lane.concurrency.start();
-        const result = await sendWebhook(
-          (url, init) => safeFetch(url, { ...init, signal: held.claim.signal }),
-          hook,
-          undefined,
+        const result = await inJobContext(job, () =>
+          sendWebhook((url, init) => safeFetch(url, { ...init, signal: held.claim.signal }), hook, undefined),
         );
         if (held.claim.signal.aborted) {
           // Its claim was taken away while it ran: the retry delivers it (the same webhook-id).
@@ -688,7 +690,7 @@ function waitingIn(lane: Lane): number {
 }
 
 function logError(error: unknown) {
-  console.error('[webhooks]', (error as Error).message);
+  log.error((error as Error).message);
 }
 
 const globalForDispatcher = globalThis as unknown as { blockbotWebhookDispatcher?: WebhookDispatcher };

@@ -11,6 +11,7 @@ import {
 import { extensionOfType, MAX_FILE_BYTES } from '@/lib/files/file-types';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
+import { logFor } from '@/server/log';
 import { recordDeliveryStatus } from '../delivery-status';
 import { type InboundFile, runMessage, updateDone } from '../inbound/message-event';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
@@ -19,6 +20,8 @@ import { CHATAPP_CLIENT_TYPE, cloudApi, cloudCredentials } from './channel-servi
 import type { GatewayApi } from './gateway-api';
 import { gatewayApiOf, gatewayCredentials } from './gateway-service';
 import { closeWindow } from './sql';
+
+const log = logFor('chatapp');
 
 /**
  * What the Cloud API's updates do, on the channels' inbound pipeline: a client's message is
@@ -73,7 +76,7 @@ async function runCloudUpdate(
       typing_indicator: { type: 'text' },
     })
     .then((read) => {
-      if (!read.ok) console.warn(`[chatapp] ${update.messageId} was not marked read: ${read.description}`);
+      if (!read.ok) log.warn(`${update.messageId} was not marked read: ${read.description}`);
     });
   await runMessage(
     deps,
@@ -115,8 +118,7 @@ async function runGatewayUpdate(
     api.post('/api/startTyping', { session, chatId }),
   ]).then((answers) => {
     for (const answer of answers)
-      if (!answer.ok)
-        console.warn(`[chatapp] the gateway did not mark ${update.messageId} seen: ${answer.description}`);
+      if (!answer.ok) log.warn(`the gateway did not mark ${update.messageId} seen: ${answer.description}`);
   });
   await runMessage(
     deps,

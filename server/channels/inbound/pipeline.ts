@@ -20,7 +20,10 @@ import type { AlsoWrite } from '@/server/engine/event-writes';
 import type { ClaimedAhead } from '@/server/engine/handle-event';
 import { storeHeldAndClaim } from '@/server/engine/store/claim';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
+import { logFor, outsideLogContext } from '@/server/log';
 import type { ChannelRow } from '../channel-module';
+
+const log = logFor('channels');
 
 /**
  * Every channel's inbound updates (a webhook's or a poll's), one pipeline: an accepted update
@@ -345,7 +348,7 @@ function inChat(key: string, process: (turn: ChatTurn) => Promise<void>, what: s
   };
   const run = (previous?.stored ?? Promise.resolve())
     .then(() => process(turn))
-    .catch((error: Error) => console.error(`[channels] ${what} failed:`, error.message))
+    .catch((error: Error) => log.error(`${what} failed: ${error.message}`))
     .finally(markStored);
   tail.done = Promise.all([run, previous?.done]).then(() => {
     if (chats.get(key) === tail) chats.delete(key);
@@ -448,7 +451,7 @@ async function runUpdate<T>(
  */
 export async function recordNotProcessed(db: Db, channelId: number, reason: string): Promise<void> {
   const lastError = `An update was not processed: ${reason}`;
-  console.warn(`[channels] channel ${channelId}: ${lastError}`);
+  log.warn({ channelId }, `channel ${channelId}: ${lastError}`);
   await db.channel.updateMany({ where: { id: channelId }, data: { lastError } });
 }
 
@@ -486,11 +489,14 @@ export const channelSweepJob = defineJob<Record<string, never>>({
   },
 });
 
+// Each pass queues the next: the chain must not carry the id of the request that began it.
 const startSweeper = (afterSeconds: number) =>
-  enqueue(
-    channelSweepJob,
-    {},
-    { singletonKey: 'channels-sweep', ...(afterSeconds ? { startAfter: afterSeconds } : {}) },
+  outsideLogContext(() =>
+    enqueue(
+      channelSweepJob,
+      {},
+      { singletonKey: 'channels-sweep', ...(afterSeconds ? { startAfter: afterSeconds } : {}) },
+    ),
   );
 
 let sweeperStarted: Promise<unknown> | undefined;
@@ -502,7 +508,7 @@ let sweeperStarted: Promise<unknown> | undefined;
 function ensureSweeper(): Promise<unknown> {
   sweeperStarted ??= startSweeper(SWEEP_SECONDS).catch((error: Error) => {
     sweeperStarted = undefined;
-    console.error('[channels] the update sweeper could not be queued:', error.message);
+    log.error(`the update sweeper could not be queued: ${error.message}`);
   });
   return sweeperStarted;
 }

@@ -6,11 +6,14 @@ import {
 import { COMMENT_KEY, LAST_MESSAGE_KEY } from '@/lib/social/instagram-window';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { handleEvent } from '@/server/engine/handle-event';
+import { logFor } from '@/server/log';
 import { recordDeliveryStatus } from '../delivery-status';
 import { fileAtUrl, runMessage, updateDone } from '../inbound/message-event';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
 import type { GraphApi } from '../meta/graph-api';
 import { instagramApi, SOCIAL_CLIENT_TYPE, socialCredentials } from './channel-service';
+
+const log = logFor('social');
 
 /**
  * What Instagram's messaging updates do, on the channels' inbound pipeline: a person's message
@@ -76,8 +79,7 @@ async function runUpdate(deps: EngineDeps, channel: UpdateChannel, update: Insta
         recipient: { id: update.from },
         sender_action: action,
       });
-      if (!sent.ok)
-        return console.warn(`[social] ${action} for ${update.mid} was refused: ${sent.description}`);
+      if (!sent.ok) return log.warn(`${action} for ${update.mid} was refused: ${sent.description}`);
     }
   })();
   const profile = await newProfile(deps, channel, api, ref);
@@ -124,7 +126,7 @@ async function newProfile(
   if (known) return undefined;
   const got = await api.get<{ name?: string; username?: string }>(`${ref.platformId}?fields=name,username`);
   if (!got.ok) {
-    console.warn(`[social] the profile of ${ref.platformId} could not be read: ${got.description}`);
+    log.warn(`the profile of ${ref.platformId} could not be read: ${got.description}`);
     return undefined;
   }
   return {

@@ -4,9 +4,12 @@ import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { fileAttachment, storeFile } from '@/server/files/stored-files';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
+import { logFor } from '@/server/log';
 import { keepCallMessage } from './call-history';
 import { telephonyCredentials } from './channel-service';
 import { providerOf } from './provider';
+
+const log = logFor('telephony');
 
 /**
  * A finished call's recording, kept when the channel's "keep recordings" is on
@@ -57,7 +60,7 @@ export async function keepRecording(deps: EngineDeps, input: RecordingJob): Prom
   if (!got.ok) {
     if (deps.now().getTime() < data.giveUpAt)
       throw new NotYet(`the recording of ${data.callSid}: ${got.error}`);
-    console.warn(`[telephony] the recording of call ${data.callSid} was not kept: ${got.error}`);
+    log.warn(`the recording of call ${data.callSid} was not kept: ${got.error}`);
     return;
   }
   const file = await storeFile(deps.db, {

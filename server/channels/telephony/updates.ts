@@ -16,6 +16,7 @@ import { getCompiledBot } from '@/server/engine/compiled-bot';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import type { EngineEvent } from '@/server/engine/events';
 import { type EventResult, handleEvent } from '@/server/engine/handle-event';
+import { logFor } from '@/server/log';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { recordDeliveryStatus } from '../delivery-status';
 import type { InboundProcessor, UpdateChannel, UpdateEnd } from '../inbound/pipeline';
@@ -41,6 +42,8 @@ import {
 import { providerOf } from './provider';
 import { queueRecording } from './recordings';
 import { callTranscript, storeUtterance } from './transcripts';
+
+const log = logFor('telephony');
 
 /**
  * What the channel's stored updates do, on the channels' inbound pipeline:
@@ -148,7 +151,7 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
     update.callSid,
     telephonyUrls(channel.id).pending,
   );
-  if (!redirected.ok) console.warn(`[telephony] call ${update.callSid} not redirected: ${redirected.error}`);
+  if (!redirected.ok) log.warn(`call ${update.callSid} not redirected: ${redirected.error}`);
 }
 
 /**

@@ -3,6 +3,7 @@ import { CHANNEL_STATUS } from '@/lib/channels/descriptors';
 import { parseUpdate } from '@/lib/tg/inbound';
 import { getEngineDeps } from '@/server/engine/engine';
 import { defineJob, enqueue } from '@/server/jobs/jobs';
+import { outsideLogContext } from '@/server/log';
 import { channelBot, TG_ALLOWED_UPDATES } from './channel-service';
 import { storeUpdates } from './updates';
 
@@ -23,10 +24,13 @@ interface PollJobData {
 }
 
 export async function startPolling(channelId: number, afterSeconds = 0): Promise<void> {
-  await enqueue(
-    tgPollJob,
-    { channelId },
-    { singletonKey: `tg-poll-${channelId}`, ...(afterSeconds ? { startAfter: afterSeconds } : {}) },
+  // Each poll queues the next: the chain must not carry the id of the request that began it.
+  await outsideLogContext(() =>
+    enqueue(
+      tgPollJob,
+      { channelId },
+      { singletonKey: `tg-poll-${channelId}`, ...(afterSeconds ? { startAfter: afterSeconds } : {}) },
+    ),
   );
 }
 

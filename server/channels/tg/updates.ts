@@ -14,6 +14,7 @@ import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import type { LogEntry } from '@/server/engine/events';
 import { type ClaimedAhead, type EventTarget, handleEvent } from '@/server/engine/handle-event';
+import { logFor } from '@/server/log';
 import {
   type InboundProcessor,
   storeUpdates as storeChannelUpdates,
@@ -24,6 +25,8 @@ import {
 import { channelBot } from './channel-service';
 import { tgFileUrl } from './files';
 import { answersCallbacksItself } from './sql';
+
+const log = logFor('tg');
 
 /**
  * The tg messenger's updates on the channels' inbound pipeline (server/channels/inbound/):
@@ -209,9 +212,9 @@ async function runUpdate(
 async function answerCallback(channel: UpdateChannel, queryId: string): Promise<void> {
   try {
     const result = await channelBot(channel).call((api) => api.answerCallbackQuery(queryId));
-    if (!result.ok) console.warn(`[tg] the button press ${queryId} was not answered: ${result.description}`);
+    if (!result.ok) log.warn(`the button press ${queryId} was not answered: ${result.description}`);
   } catch (error) {
-    console.error(`[tg] the button press ${queryId} was not answered:`, (error as Error).message);
+    log.error(`the button press ${queryId} was not answered: ${(error as Error).message}`);
   }
 }
 

@@ -4,10 +4,13 @@ import { parseUpdate } from '@/lib/tg/inbound';
 import { cappedNodeText, cappedText } from '@/server/channels/capped-body';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
+import { logFor } from '@/server/log';
 import { sendNodeReply } from '@/server/node-http/reply';
 import { recordNotProcessed } from '../inbound/pipeline';
 import { channelIdOf, webhookChannels } from '../webhook-channels';
 import { storeUpdates } from './updates';
+
+const log = logFor('tg');
 
 /**
  * POST /api/channels/tg/<channel>: an update from the messenger. Only a request that is not the
@@ -121,7 +124,7 @@ export function serveTgWebhook(req: IncomingMessage, res: ServerResponse): boole
   })
     .then((reply) => sendNodeReply(req, res, { headers: JSON_TYPE, ...reply }))
     .catch((error) => {
-      console.error('[tg] could not answer a webhook:', error);
+      log.error({ err: error }, 'could not answer a webhook');
       res.destroy();
     });
   return true;

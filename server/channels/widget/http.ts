@@ -7,6 +7,7 @@ import { getEnv } from '@/server/config/env';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { DomainError } from '@/server/errors';
+import { logFor } from '@/server/log';
 import type { WidgetChannel } from './channel-service';
 import { takeDialog, takeMessage, takeUpload } from './limits';
 import { dialogStream } from './stream';
@@ -22,6 +23,8 @@ import {
   type Visitor,
   visitorMessageSchema,
 } from './visitors';
+
+const log = logFor('widget');
 
 /**
  * The widget's endpoints, /api/channels/widget/<key>/<action>, for widget.js on the sites the
@@ -249,7 +252,7 @@ export async function handleWidgetRequest(req: Request, key: string, action: str
   } catch (error) {
     if (error instanceof DomainError)
       return toResponse(failure(error.code === 'not_found' ? 404 : 400, error.code, error.message), cors);
-    console.error(`[widget] ${req.method} ${action} failed:`, (error as Error).message);
+    log.error(`${req.method} ${action} failed: ${(error as Error).message}`);
     return toResponse(failure(500, 'failed', 'The message could not be handled; try again.'), cors);
   }
 }

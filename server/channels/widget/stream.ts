@@ -1,7 +1,10 @@
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { subscribeLive } from '@/server/live/live-events';
 import { lastEventId, sseResponse } from '@/server/live/sse';
+import { logFor } from '@/server/log';
 import { messagesAfter, RESUME_PAGE, type Visitor } from './visitors';
+
+const log = logFor('widget');
 
 /**
  * The visitor's live stream: every stored message after the one the browser last had (the SSE
@@ -34,7 +37,7 @@ export function dialogStream(req: Request, deps: EngineDeps, visitor: Visitor): 
             if (messages.length < RESUME_PAGE) return;
           }
         })
-        .catch((error: Error) => console.error('[widget] the live stream could not read:', error.message));
+        .catch((error: Error) => log.error(`the live stream could not read: ${error.message}`));
     };
     const unsubscribe = subscribeLive(
       { projectId: visitor.projectId, clientId: visitor.clientId },
