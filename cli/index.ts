@@ -1,9 +1,11 @@
 import fs from 'node:fs/promises';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { junitXml, reportText } from '@/lib/conversation-tests/junit';
 import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
 import { formatLintProblems, lintBot } from '@/lib/schema/lint';
+import { countLines } from '@/lib/transfer/report-text';
 import { installChannels } from '@/server/channels/registry';
+import { isServerMode } from '@/server/config/env';
 import { publishWithTests } from '@/server/conversation-tests/publish-gate';
 import { runTestSuite } from '@/server/conversation-tests/test-runs';
 import { closeDb, getDb } from '@/server/db';
@@ -13,6 +15,7 @@ import { createApiKey } from '@/server/projects/api-keys';
 import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
+import { exportProject } from '@/server/transfer/export-project';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { addBackupCommands } from './backup-commands';
 
@@ -98,6 +101,45 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
         );
       }
     });
+
+  // Moving a project to another instance (docs/operations.md); the archive's secrets key
+  // comes from --key or BLOCKBOT_EXPORT_KEY, never from the instance's own.
+  const archiveKey = () =>
+    new Option('--key <passphrase>', 'the archive key of its secrets (at least 12 characters)').env(
+      'BLOCKBOT_EXPORT_KEY',
+    );
+  project
+    .command('export')
+    .description('write a whole project (bot, versions, clients, history, CRM, files…) to an archive file')
+    .requiredOption('--project <id>', 'project id', projectId)
+    .option('--with-secrets', 'include project secrets and the webhook secret, sealed with --key')
+    .addOption(archiveKey())
+    .option('--json', 'print the counts as JSON')
+    .argument('<file>', 'archive file to write (gzip, e.g. shop.blockbot.gz)')
+    .action(
+      async (
+        file: string,
+        opts: { project: number; withSecrets?: boolean; key?: string; json?: boolean },
+      ) => {
+        if (opts.withSecrets && !opts.key)
+          throw new CliError(
+            '--with-secrets needs --key <passphrase> (or BLOCKBOT_EXPORT_KEY): the secrets are sealed with it',
+          );
+        const summary = await withDb((db) =>
+          exportProject(db, opts.project, file, {
+            mode: isServerMode() ? 'server' : 'embedded',
+            secretsKey: opts.withSecrets ? opts.key : undefined,
+          }),
+        );
+        if (opts.json) {
+          out(`${JSON.stringify({ file, ...summary }, null, 2)}\n`);
+          return;
+        }
+        out(
+          `Exported project ${opts.project} to ${file}:\n${countLines(summary.counts)}${summary.withSecrets ? 'Secrets are in it, sealed with your key: keep the key apart from the file.\n' : 'No secrets are in it (add --with-secrets --key … to move them).\n'}`,
+        );
+      },
+    );
 
   const key = program.command('key').description('manage API keys');
   key
