@@ -16,6 +16,7 @@ import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store
 import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
 import { exportProject } from '@/server/transfer/export-project';
+import { type ImportReport, importProject } from '@/server/transfer/import-project';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { addBackupCommands } from './backup-commands';
 
@@ -141,6 +142,33 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       },
     );
 
+  project
+    .command('import')
+    .description(
+      'make a new project from an archive of `project export` (ids are new; nothing is overwritten)',
+    )
+    .option(
+      '--owner <email>',
+      'e-mail of the owner (becomes its only member; linked to the account with this e-mail)',
+    )
+    .option('--name <name>', "the new project's name (default: the archive's)")
+    .addOption(archiveKey())
+    .option('--json', 'print the report as JSON')
+    .argument('<file>', 'archive file')
+    .action(async (file: string, opts: { owner?: string; name?: string; key?: string; json?: boolean }) => {
+      const report = await withDb(async (db) => {
+        const user = opts.owner
+          ? await db.user.findUnique({ where: { email: opts.owner.toLowerCase() } })
+          : null;
+        return importProject(db, file, {
+          secretsKey: opts.key,
+          name: opts.name,
+          owner: opts.owner ? { email: opts.owner, userId: user?.id, name: user?.name } : undefined,
+        });
+      });
+      out(opts.json ? `${JSON.stringify(report, null, 2)}\n` : importReportText(report));
+    });
+
   const key = program.command('key').description('manage API keys');
   key
     .command('create')
@@ -242,6 +270,18 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
 
   addBackupCommands(program, out);
   return program;
+}
+
+function importReportText(r: ImportReport): string {
+  const skipped = r.skipped
+    .map((s) => `  ${s.count > 1 ? `${s.count} ` : ''}${s.what}: ${s.reason}\n`)
+    .join('');
+  return [
+    `Imported project ${r.projectId} "${r.name}" (project ${r.source.projectId} of the archive, exported ${r.source.exportedAt.toISOString()}):\n`,
+    countLines(r.counts),
+    skipped ? `Not imported:\n${skipped}` : '',
+    `Not in an archive:\n${r.notes.map((n) => `  ${n}\n`).join('')}`,
+  ].join('');
 }
 
 /** Failing tests: the report says which; the exit code says so to a CI pipeline. */

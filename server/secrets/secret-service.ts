@@ -29,7 +29,7 @@ export async function listSecrets(db: PrismaClient, projectId: number): Promise<
 
 /** Creates or replaces a secret. */
 export async function setSecret(
-  db: PrismaClient,
+  db: Db,
   projectId: number,
   name: unknown,
   value: unknown,
