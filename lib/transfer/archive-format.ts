@@ -61,6 +61,8 @@ export const recordSchemas = {
     webhookUrl: text.nullable(),
     /** Sealed with the archive key; absent without secrets (the target makes a new one). */
     webhookSecret: text.optional(),
+    /** The names of the project secrets left out (an archive without secrets), for the report. */
+    secretsLeftOut: z.array(text).default([]),
     webhookTestConversations: z.boolean(),
     operatorsSendBroadcasts: z.boolean(),
     apiAllowedOrigins: z.array(text),

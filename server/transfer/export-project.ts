@@ -103,6 +103,15 @@ async function* projectRecords(
   secretsKey: Buffer | undefined,
 ): AsyncGenerator<Entry> {
   const p = await tx.project.findUniqueOrThrow({ where: { id: projectId } });
+  const secretNames = secretsKey
+    ? []
+    : (
+        await tx.projectSecret.findMany({
+          where: { projectId },
+          select: { name: true },
+          orderBy: { name: 'asc' },
+        })
+      ).map((s) => s.name);
   yield [
     'project',
     {
@@ -111,6 +120,7 @@ async function* projectRecords(
       timeZone: p.timeZone,
       webhookUrl: p.webhookUrl,
       ...(secretsKey ? { webhookSecret: sealForArchive(secretsKey, 'webhook-secret', p.webhookSecret) } : {}),
+      secretsLeftOut: secretNames,
       webhookTestConversations: p.webhookTestConversations,
       operatorsSendBroadcasts: p.operatorsSendBroadcasts,
       apiAllowedOrigins: p.apiAllowedOrigins,

@@ -246,6 +246,12 @@ class ImportRun {
           'webhook signing secret',
           'not in the archive (exported without --with-secrets): a new one was made; give it to the webhook receiver',
         );
+      if (p.secretsLeftOut.length)
+        this.skip(
+          `project secrets (${p.secretsLeftOut.join(', ')})`,
+          'exported without --with-secrets: set them again in Settings, Secrets',
+          p.secretsLeftOut.length,
+        );
       const owner = this.options.owner;
       if (owner)
         await this.tx.projectMember.create({
