@@ -8,7 +8,7 @@ import { installChannels } from '@/server/channels/registry';
 import { isServerMode } from '@/server/config/env';
 import { publishWithTests } from '@/server/conversation-tests/publish-gate';
 import { runTestSuite } from '@/server/conversation-tests/test-runs';
-import { closeDb, getDb } from '@/server/db';
+import { closeDb, getDb, StartupError } from '@/server/db';
 import { DomainError } from '@/server/errors';
 import { safeFetch } from '@/server/http';
 import { createApiKey } from '@/server/projects/api-keys';
@@ -296,7 +296,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof TestsFailed) return 1;
-    if (error instanceof CliError || error instanceof DomainError) {
+    // StartupError: the embedded database is open in a running server, say.
+    if (error instanceof CliError || error instanceof DomainError || error instanceof StartupError) {
       process.stderr.write(`error: ${error.message}\n`);
       return 1;
     }

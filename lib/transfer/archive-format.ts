@@ -16,7 +16,8 @@ export const ARCHIVE_VERSION = 1;
 const id = z.number().int().positive();
 const date = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const optionalDate = date.nullable();
-const bytes = z.base64().transform((s) => new Uint8Array(Buffer.from(s, 'base64')));
+/** Bytes as base64 text; the server decodes them (lib/ stays free of Node's Buffer). */
+const bytes = z.base64();
 const json = z.json();
 const text = z.string();
 

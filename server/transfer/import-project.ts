@@ -110,6 +110,8 @@ function openKey(header: ArchiveHeader, passphrase: string | undefined): Buffer 
 }
 
 type Tx = Prisma.TransactionClient;
+
+const fromBase64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
 type Pending = { [K in RecordKind]: { kind: K; rows: { line: number; r: ArchiveRecord<K> }[] } }[RecordKind];
 
 class ImportRun {
@@ -541,7 +543,8 @@ class ImportRun {
     },
     file: async (rows) => {
       const data = rows.map(({ r, line }) => {
-        if (createHash('sha256').update(r.bytes).digest('hex') !== r.sha256)
+        const bytes = fromBase64(r.bytes);
+        if (createHash('sha256').update(bytes).digest('hex') !== r.sha256)
           this.fail(line, `stored file "${r.name}" is damaged: its bytes do not match its SHA-256`);
         const id = randomBytes(16).toString('base64url');
         this.files.set(r.id, { id, name: r.name });
@@ -551,9 +554,9 @@ class ImportRun {
           clientId: this.mapped('client', r.clientId, line),
           name: r.name,
           mimeType: r.mimeType,
-          size: r.bytes.byteLength,
+          size: bytes.byteLength,
           sha256: r.sha256,
-          bytes: r.bytes as Uint8Array<ArrayBuffer>,
+          bytes,
           uploadKey: r.uploadKey,
           createdAt: r.createdAt,
         };
@@ -612,7 +615,7 @@ class ImportRun {
             kind: r.kind,
             targetId: r.kind === 'stage' ? this.ids.state.get(r.targetId)! : r.targetId,
             count: r.count,
-            visitors: r.visitors as Uint8Array<ArrayBuffer>,
+            visitors: fromBase64(r.visitors),
             test: r.test,
           })),
         });
@@ -677,7 +680,7 @@ class ImportRun {
       await this.tx.knowledgeChunk.createMany({
         data: rows.map(({ r, line }) => ({
           ...r,
-          embedding: r.embedding as Uint8Array<ArrayBuffer> | null,
+          embedding: r.embedding === null ? null : fromBase64(r.embedding),
           projectId: this.projectId,
           documentId: this.mapped('knowledgeDocument', r.documentId, line),
         })),
