@@ -29,8 +29,9 @@ export async function writeArchive(file: string, records: AsyncIterable<unknown>
 /** The archive's lines, parsed as JSON, numbered from 1. */
 export async function* readArchive(file: string): AsyncGenerator<{ line: number; value: unknown }> {
   const gunzip = zlib.createGunzip();
+  const source = fs.createReadStream(file);
   // Errors of either stream end the iteration below; this promise's own rejection is that one.
-  pipeline(fs.createReadStream(file), gunzip).catch(() => {});
+  pipeline(source, gunzip).catch(() => {});
   const decoder = new StringDecoder('utf8');
   let rest = '';
   let line = 0;
@@ -57,6 +58,9 @@ export async function* readArchive(file: string): AsyncGenerator<{ line: number;
         `${file} is not a whole Blockbot project archive (gzip: ${(error as Error).message}): it is another kind of file, or was cut off`,
       );
     throw error;
+  } finally {
+    // A reader that stops early (a refused record) closes the file.
+    source.destroy();
   }
   rest += decoder.end();
   if (rest.trim()) yield parse(rest);

@@ -71,14 +71,18 @@ export async function importProject(
   options: ImportOptions = {},
 ): Promise<ImportReport> {
   const lines = readArchive(file);
-  const first = await lines.next();
-  const header = readHeader(file, first.done ? undefined : first.value.value);
-  const key = header.secrets ? openKey(header, options.secretsKey) : undefined;
-  return db.$transaction(async (tx) => {
-    const run = new ImportRun(tx, file, header, key, options);
-    for await (const { line, value } of lines) await run.take(line, value);
-    return run.finish();
-  }, IMPORT_TRANSACTION);
+  try {
+    const first = await lines.next();
+    const header = readHeader(file, first.done ? undefined : first.value.value);
+    const key = header.secrets ? openKey(header, options.secretsKey) : undefined;
+    return await db.$transaction(async (tx) => {
+      const run = new ImportRun(tx, file, header, key, options);
+      for await (const { line, value } of lines) await run.take(line, value);
+      return run.finish();
+    }, IMPORT_TRANSACTION);
+  } finally {
+    await lines.return(undefined);
+  }
 }
 
 function readHeader(file: string, value: unknown): ArchiveHeader {

@@ -442,8 +442,13 @@ describe('moving a project between instances', { timeout: 120_000 }, () => {
     const lostClient = lines.map((l, i) =>
       i === messageLine ? l.replace(/"clientId":\d+/, '"clientId":99999') : l,
     );
+    const fileLine = lines.findIndex((l) => l.startsWith('{"t":"file"'));
+    const badBytes = lines.map((l, i) =>
+      i === fileLine ? l.replace(/"bytes":"[^"]+"/, '"bytes":"AAAA"') : l,
+    );
     const projects = await projectTotal(target.prisma);
     const cases: [string, string][] = [
+      [write('bad-bytes.gz', `${badBytes.join('\n')}\n`), 'stored file "receipt.png" is damaged'],
       [
         write('bad-record.gz', `${badMessage.join('\n')}\n`),
         `line ${messageLine + 1} (message): direction: `,
