@@ -1,11 +1,9 @@
 import fs from 'node:fs/promises';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { junitXml, reportText } from '@/lib/conversation-tests/junit';
 import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
 import { formatLintProblems, lintBot } from '@/lib/schema/lint';
-import { countLines } from '@/lib/transfer/report-text';
 import { installChannels } from '@/server/channels/registry';
-import { isServerMode } from '@/server/config/env';
 import { publishWithTests } from '@/server/conversation-tests/publish-gate';
 import { runTestSuite } from '@/server/conversation-tests/test-runs';
 import { closeDb, getDb, StartupError } from '@/server/db';
@@ -15,10 +13,9 @@ import { createApiKey } from '@/server/projects/api-keys';
 import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { createProject, getProject, listAllProjects, PLANS } from '@/server/projects/project-service';
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
-import { exportProject } from '@/server/transfer/export-project';
-import { type ImportReport, importProject } from '@/server/transfer/import-project';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { addBackupCommands } from './backup-commands';
+import { addTransferCommands } from './transfer-commands';
 
 /** The admin CLI: `npm run blockbot -- <command>`. Talks to the configured database directly. */
 
@@ -103,71 +100,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       }
     });
 
-  // Moving a project to another instance (docs/operations.md); the archive's secrets key
-  // comes from --key or BLOCKBOT_EXPORT_KEY, never from the instance's own.
-  const archiveKey = () =>
-    new Option('--key <passphrase>', 'the archive key of its secrets (at least 12 characters)').env(
-      'BLOCKBOT_EXPORT_KEY',
-    );
-  project
-    .command('export')
-    .description('write a whole project (bot, versions, clients, history, CRM, files…) to an archive file')
-    .requiredOption('--project <id>', 'project id', projectId)
-    .option('--with-secrets', 'include project secrets and the webhook secret, sealed with --key')
-    .addOption(archiveKey())
-    .option('--json', 'print the counts as JSON')
-    .argument('<file>', 'archive file to write (gzip, e.g. shop.blockbot.gz)')
-    .action(
-      async (
-        file: string,
-        opts: { project: number; withSecrets?: boolean; key?: string; json?: boolean },
-      ) => {
-        if (opts.withSecrets && !opts.key)
-          throw new CliError(
-            '--with-secrets needs --key <passphrase> (or BLOCKBOT_EXPORT_KEY): the secrets are sealed with it',
-          );
-        const summary = await withDb((db) =>
-          exportProject(db, opts.project, file, {
-            mode: isServerMode() ? 'server' : 'embedded',
-            secretsKey: opts.withSecrets ? opts.key : undefined,
-          }),
-        );
-        if (opts.json) {
-          out(`${JSON.stringify({ file, ...summary }, null, 2)}\n`);
-          return;
-        }
-        out(
-          `Exported project ${opts.project} to ${file}:\n${countLines(summary.counts)}${summary.withSecrets ? 'Secrets are in it, sealed with your key: keep the key apart from the file.\n' : 'No secrets are in it (add --with-secrets --key … to move them).\n'}`,
-        );
-      },
-    );
-
-  project
-    .command('import')
-    .description(
-      'make a new project from an archive of `project export` (ids are new; nothing is overwritten)',
-    )
-    .option(
-      '--owner <email>',
-      'e-mail of the owner (becomes its only member; linked to the account with this e-mail)',
-    )
-    .option('--name <name>', "the new project's name (default: the archive's)")
-    .addOption(archiveKey())
-    .option('--json', 'print the report as JSON')
-    .argument('<file>', 'archive file')
-    .action(async (file: string, opts: { owner?: string; name?: string; key?: string; json?: boolean }) => {
-      const report = await withDb(async (db) => {
-        const user = opts.owner
-          ? await db.user.findUnique({ where: { email: opts.owner.toLowerCase() } })
-          : null;
-        return importProject(db, file, {
-          secretsKey: opts.key,
-          name: opts.name,
-          owner: opts.owner ? { email: opts.owner, userId: user?.id, name: user?.name } : undefined,
-        });
-      });
-      out(opts.json ? `${JSON.stringify(report, null, 2)}\n` : importReportText(report));
-    });
+  addTransferCommands(project, { out, withDb, projectId });
 
   const key = program.command('key').description('manage API keys');
   key
@@ -270,18 +203,6 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
 
   addBackupCommands(program, out);
   return program;
-}
-
-function importReportText(r: ImportReport): string {
-  const skipped = r.skipped
-    .map((s) => `  ${s.count > 1 ? `${s.count} ` : ''}${s.what}: ${s.reason}\n`)
-    .join('');
-  return [
-    `Imported project ${r.projectId} "${r.name}" (project ${r.source.projectId} of the archive, exported ${r.source.exportedAt.toISOString()}):\n`,
-    countLines(r.counts),
-    skipped ? `Not imported:\n${skipped}` : '',
-    `Not in an archive:\n${r.notes.map((n) => `  ${n}\n`).join('')}`,
-  ].join('');
 }
 
 /** Failing tests: the report says which; the exit code says so to a CI pipeline. */
