@@ -5,6 +5,7 @@ import {
   type RecordInput,
   type RecordKind,
 } from '@/lib/transfer/archive-format';
+import { SecretBoxError } from '@/server/config/secret-box';
 import type { PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { readMigrations } from '@/server/db/migration-files';
@@ -13,6 +14,7 @@ import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { loadSecrets } from '@/server/secrets/secret-service';
 import { writeArchive } from './archive-file';
 import { newArchiveKey, sealForArchive } from './archive-key';
+import { TransferError } from './transfer-error';
 
 /**
  * Writes one project to an archive (lib/transfer/archive-format.ts): its settings, draft and
@@ -136,7 +138,7 @@ async function* projectRecords(
   for (const c of await tx.projectConstant.findMany({ where: { projectId }, orderBy: { name: 'asc' } }))
     yield ['constant', { name: c.name, value: c.value }];
   if (secretsKey)
-    for (const [name, value] of await loadSecrets(tx, projectId))
+    for (const [name, value] of await openedSecrets(tx, projectId))
       yield ['secret', { name, sealed: sealForArchive(secretsKey, `secret:${name}`, value) }];
 
   for (const f of await tx.crmFunnel.findMany({ where: { projectId }, orderBy: { id: 'asc' } }))
@@ -453,6 +455,17 @@ async function* projectRecords(
         dimensions: c.dimensions,
       },
     ];
+}
+
+/** The project's secrets opened with this instance's key, or an error saying why they do not open. */
+async function openedSecrets(tx: Prisma.TransactionClient, projectId: number) {
+  try {
+    return await loadSecrets(tx, projectId);
+  } catch (error) {
+    if (error instanceof SecretBoxError)
+      throw new TransferError(`the project's secrets cannot be exported: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Rows after (a, b) in the order of a then b: the next page of a table keyed by a pair. */

@@ -422,7 +422,15 @@ describe('moving a project between instances', { timeout: 120_000 }, () => {
     // Sealed with this instance's key, not the source's.
     instanceKey(KEY_A);
     await expect(loadSecrets(target.prisma, report.projectId)).rejects.toThrow('does not open with this key');
+    // An instance that cannot open its own secrets (another key) says so, and writes no archive.
     instanceKey(KEY_B);
+    const refused = file('refused.gz');
+    await expect(
+      exportProject(source.prisma, origin.projectId, refused, { mode: 'embedded', secretsKey: PASSPHRASE }),
+    ).rejects.toThrow(
+      "the project's secrets cannot be exported: the sealed secret does not open with this key",
+    );
+    expect(fs.readdirSync(tmp).filter((f) => f.startsWith('refused'))).toEqual([]);
   });
 
   it('refuses a broken archive with an error naming what is wrong, and imports nothing of it', async () => {
