@@ -213,7 +213,8 @@ describe('admin CLI', { timeout: 180_000 }, () => {
     expect(exported.stdout).toContain('  1 version\n');
     expect(exported.stdout).toContain('No secrets are in it');
 
-    const imported = await cli('project', 'import', archive, '--name', 'Moved', '--json');
+    const idMap = path.join(tmp, 'ids.json');
+    const imported = await cli('project', 'import', archive, '--name', 'Moved', '--json', '--id-map', idMap);
     expect(imported.code).toBe(0);
     const report = JSON.parse(imported.stdout);
     expect(report).toMatchObject({
@@ -222,6 +223,11 @@ describe('admin CLI', { timeout: 180_000 }, () => {
       counts: { project: 1, version: 1 },
     });
     expect(report.projectId).not.toBe(Number(projectId));
+    // The demo project's one funnel and its four stages, with their new ids.
+    const ids = JSON.parse(fs.readFileSync(idMap, 'utf8'));
+    expect(Object.keys(ids.funnel)).toHaveLength(1);
+    expect(Object.keys(ids.state)).toHaveLength(4);
+    expect(report.idMap).toBeUndefined();
 
     expect(
       (await cli('project', 'export', '--project', projectId, '--with-secrets', archive)).stderr,

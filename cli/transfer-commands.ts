@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import { countLines } from '@/lib/transfer/report-text';
 import { isServerMode } from '@/server/config/env';
@@ -69,21 +70,32 @@ export function addTransferCommands(
     )
     .option('--name <name>', "the new project's name (default: the archive's)")
     .addOption(archiveKey())
+    .option(
+      '--id-map <file>',
+      "write the archive's client, deal, list, stage and funnel ids → the new ones as JSON",
+    )
     .option('--json', 'print the report as JSON')
     .argument('<file>', 'archive file')
-    .action(async (file: string, opts: { owner?: string; name?: string; key?: string; json?: boolean }) => {
-      const report = await withDb(async (db) => {
-        const user = opts.owner
-          ? await db.user.findUnique({ where: { email: opts.owner.toLowerCase() } })
-          : null;
-        return importProject(db, file, {
-          secretsKey: opts.key,
-          name: opts.name,
-          owner: opts.owner ? { email: opts.owner, userId: user?.id, name: user?.name } : undefined,
+    .action(
+      async (
+        file: string,
+        opts: { owner?: string; name?: string; key?: string; idMap?: string; json?: boolean },
+      ) => {
+        const { idMap, ...report } = await withDb(async (db) => {
+          const user = opts.owner
+            ? await db.user.findUnique({ where: { email: opts.owner.toLowerCase() } })
+            : null;
+          return importProject(db, file, {
+            secretsKey: opts.key,
+            name: opts.name,
+            owner: opts.owner ? { email: opts.owner, userId: user?.id, name: user?.name } : undefined,
+            withIdMap: opts.idMap !== undefined,
+          });
         });
-      });
-      out(opts.json ? `${JSON.stringify(report, null, 2)}\n` : importReportText(report));
-    });
+        if (opts.idMap) await fs.writeFile(opts.idMap, `${JSON.stringify(idMap)}\n`);
+        out(opts.json ? `${JSON.stringify(report, null, 2)}\n` : importReportText(report));
+      },
+    );
 }
 
 function importReportText(r: ImportReport): string {

@@ -39,7 +39,12 @@ export interface ImportOptions {
   owner?: { email: string; userId?: string; name?: string };
   /** The new project's name; the archive's by default. */
   name?: string;
+  /** Return the archive's ids → the new ones too (`idMap`), for integrations that keep ids. */
+  withIdMap?: boolean;
 }
+
+/** The archive's ids of what integrations refer to (`client_id`, `order_id`…) → the new project's. */
+export type IdMap = Record<'client' | 'deal' | 'list' | 'state' | 'funnel', Record<number, number>>;
 
 export interface ImportReport {
   projectId: number;
@@ -51,6 +56,7 @@ export interface ImportReport {
   skipped: { what: string; count: number; reason: string }[];
   /** What is never in an archive and what to do about it. */
   notes: string[];
+  idMap?: IdMap;
 }
 
 const BATCH = 500;
@@ -720,6 +726,13 @@ class ImportRun {
       counts: this.counts,
       skipped: [...this.skipped.values()],
       notes: NOT_MOVED_NOTES,
+      ...(this.options.withIdMap ? { idMap: this.idMap() } : {}),
     };
+  }
+
+  private idMap(): IdMap {
+    const of = (map: Map<number, number>) => Object.fromEntries(map);
+    const { client, deal, list, state, funnel } = this.ids;
+    return { client: of(client), deal: of(deal), list: of(list), state: of(state), funnel: of(funnel) };
   }
 }

@@ -271,6 +271,7 @@ describe('moving a project between instances', { timeout: 120_000 }, () => {
     await createProject(target.prisma, { name: 'Already here' });
     const report = await importProject(target.prisma, file('shop.gz'), {
       owner: { email: 'Ops@Example.com' },
+      withIdMap: true,
     });
     movedId = report.projectId;
     expect(movedId).not.toBe(origin.projectId);
@@ -306,6 +307,17 @@ describe('moving a project between instances', { timeout: 120_000 }, () => {
       ]),
     );
     expect(report.notes.join('\n')).toContain('API keys are not moved');
+    // Integrations that keep ids look the new ones up in the id map.
+    const annBefore = await source.prisma.client.findFirstOrThrow({
+      where: { projectId: origin.projectId, name: 'Ann' },
+    });
+    const annAfter = await target.prisma.client.findFirstOrThrow({
+      where: { projectId: movedId, name: 'Ann' },
+    });
+    expect(report.idMap?.client[annBefore.id]).toBe(annAfter.id);
+    expect(report.idMap?.list[origin.listId]).toBe(
+      (await target.prisma.clientList.findFirstOrThrow({ where: { projectId: movedId } })).id,
+    );
 
     const before = await counts(source.prisma, origin.projectId);
     expect(await counts(target.prisma, movedId)).toEqual(before);
