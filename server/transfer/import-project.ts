@@ -64,7 +64,7 @@ const FILE_BATCH = 20;
 /** A long history takes a while on a loaded machine; the whole import is one transaction. */
 const IMPORT_TRANSACTION = { timeout: 60 * 60_000, maxWait: 30_000 };
 
-export const NOT_MOVED_NOTES = [
+const NOT_MOVED_NOTES = [
   'API keys are not moved: create new ones (blockbot key create --project <id>, or Settings, API).',
   'Members are not moved: the owner given is the only one; invite the team again.',
   'Broadcasts, pending timers and delayed messages, the engine log, webhook deliveries and test runs are not moved (the messages broadcasts sent are in the history).',
