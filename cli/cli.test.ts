@@ -27,6 +27,8 @@ describe('admin CLI', { timeout: 180_000 }, () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
     for (const command of ['project', 'key', 'schema']) expect(help.stdout).toContain(command);
+    const projectHelp = await cli('project', '--help');
+    for (const command of ['export', 'import']) expect(projectHelp.stdout).toContain(command);
     const schemaHelp = await cli('schema', '--help');
     expect(schemaHelp.stdout).toContain('import');
     expect(schemaHelp.stdout).toContain('export');
@@ -195,5 +197,57 @@ describe('admin CLI', { timeout: 180_000 }, () => {
     expect(fs.readFileSync(junit, 'utf8')).toContain(
       '<failure message="Step 1: The bot\'s message 1 says something else."',
     );
+  });
+  // Seven CLI processes: more than the other tests' share of the file's timeout on a loaded machine.
+  it('moves a project through an archive: export, then import as a new project with a report; secrets only with the key', {
+    timeout: 300_000,
+  }, async () => {
+    const created = await cli('project', 'create', '--name', 'Movable', '--demo');
+    const projectId = created.stdout.match(/project (\d+)/)![1];
+    const archive = path.join(tmp, 'movable.blockbot.gz');
+    const exported = await cli('project', 'export', '--project', projectId, archive);
+    expect(exported).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(`Exported project ${projectId} to ${archive}:`),
+    });
+    expect(exported.stdout).toContain('  1 version\n');
+    expect(exported.stdout).toContain('No secrets are in it');
+
+    const idMap = path.join(tmp, 'ids.json');
+    const imported = await cli('project', 'import', archive, '--name', 'Moved', '--json', '--id-map', idMap);
+    expect(imported.code).toBe(0);
+    const report = JSON.parse(imported.stdout);
+    expect(report).toMatchObject({
+      name: 'Moved',
+      source: { projectId: Number(projectId) },
+      counts: { project: 1, version: 1 },
+    });
+    expect(report.projectId).not.toBe(Number(projectId));
+    // The demo project's one funnel and its four stages, with their new ids.
+    const ids = JSON.parse(fs.readFileSync(idMap, 'utf8'));
+    expect(Object.keys(ids.funnel)).toHaveLength(1);
+    expect(Object.keys(ids.state)).toHaveLength(4);
+    expect(report.idMap).toBeUndefined();
+
+    expect(
+      (await cli('project', 'export', '--project', projectId, '--with-secrets', archive)).stderr,
+    ).toContain('--with-secrets needs --key');
+    const withKey = { ...processEnv.env, BLOCKBOT_EXPORT_KEY: 'a passphrase of some length' };
+    const sealed = await runTsx(
+      'cli/main.ts',
+      ['project', 'export', '--project', projectId, '--with-secrets', archive],
+      withKey,
+    );
+    expect(sealed.stdout).toContain('Secrets are in it, sealed with your key');
+    const wrong = await cli('project', 'import', archive, '--key', 'another passphrase here');
+    expect(wrong).toMatchObject({
+      code: 1,
+      stderr: "error: the archive key is wrong: it does not open this archive's secrets\n",
+    });
+    const notArchive = await cli('project', 'import', fixture);
+    expect(notArchive).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('is not a whole Blockbot project archive'),
+    });
   });
 });

@@ -6,7 +6,7 @@ import { formatLintProblems, lintBot } from '@/lib/schema/lint';
 import { installChannels } from '@/server/channels/registry';
 import { publishWithTests } from '@/server/conversation-tests/publish-gate';
 import { runTestSuite } from '@/server/conversation-tests/test-runs';
-import { closeDb, getDb } from '@/server/db';
+import { closeDb, getDb, StartupError } from '@/server/db';
 import { DomainError } from '@/server/errors';
 import { safeFetch } from '@/server/http';
 import { restoreAdmin } from '@/server/instance/admin';
@@ -16,6 +16,7 @@ import { createProject, getProject, listAllProjects, PLANS } from '@/server/proj
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { addBackupCommands } from './backup-commands';
+import { addTransferCommands } from './transfer-commands';
 
 /** The admin CLI: `npm run blockbot -- <command>`. Talks to the configured database directly. */
 
@@ -99,6 +100,8 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
         );
       }
     });
+
+  addTransferCommands(project, { out, withDb, projectId });
 
   const key = program.command('key').description('manage API keys');
   key
@@ -224,7 +227,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof TestsFailed) return 1;
-    if (error instanceof CliError || error instanceof DomainError) {
+    // StartupError: the embedded database is open in a running server, say.
+    if (error instanceof CliError || error instanceof DomainError || error instanceof StartupError) {
       process.stderr.write(`error: ${error.message}\n`);
       return 1;
     }

@@ -53,8 +53,7 @@ export interface TestDatabase extends Database {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl)
-    return openDatabase({ mode: 'embedded', dataDir: null, template: await migratedTemplate() });
+  if (!serverUrl) return createEmbeddedTestDatabase();
   const url = await createServerDatabase(serverUrl);
   const database = await openDatabase({ mode: 'server', url });
   return {
@@ -64,6 +63,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await dropServerDatabase(serverUrl, url);
     },
   };
+}
+
+/** A fresh, migrated in-memory PGlite database, whatever TEST_DATABASE_URL says (tests across modes). */
+export async function createEmbeddedTestDatabase(): Promise<TestDatabase> {
+  return openDatabase({ mode: 'embedded', dataDir: null, template: await migratedTemplate() });
 }
 
 /** Creates an empty database next to the one TEST_DATABASE_URL names; returns its URL. */

@@ -105,6 +105,25 @@ function arrowToRow(projectId: number, arrow: Arrow): Prisma.ArrowCreateManyInpu
 }
 
 /**
+ * Replaces the draft's blocks and arrows with a checked schema's (inside the caller's
+ * transaction, which also moves the project's revision and next ids). A schema without tests
+ * (the builder's saves) leaves them; one with tests replaces them.
+ */
+export async function replaceBotRows(
+  tx: Prisma.TransactionClient,
+  projectId: number,
+  schema: BotSchema,
+): Promise<void> {
+  await tx.arrow.deleteMany({ where: { projectId } });
+  await tx.block.deleteMany({ where: { projectId } });
+  if (schema.blocks.length)
+    await tx.block.createMany({ data: schema.blocks.map((b) => blockToRow(projectId, b)) });
+  if (schema.arrows.length)
+    await tx.arrow.createMany({ data: schema.arrows.map((a) => arrowToRow(projectId, a)) });
+  if (schema.tests) await replaceTests(tx, projectId, schema.tests);
+}
+
+/**
  * A whole bot written or snapshotted in one transaction: a bot of 5,000 blocks takes seconds on
  * a loaded machine, past Prisma's default 5 s (the save then failed with nothing saved).
  */
@@ -143,14 +162,7 @@ export async function saveBotSchema(
         `The bot was changed elsewhere (revision ${project.schemaRevision}, you edited ${options.expectedRevision}). Reload to get the latest version; your change was not saved.`,
       );
     }
-    await tx.arrow.deleteMany({ where: { projectId } });
-    await tx.block.deleteMany({ where: { projectId } });
-    if (schema.blocks.length)
-      await tx.block.createMany({ data: schema.blocks.map((b) => blockToRow(projectId, b)) });
-    if (schema.arrows.length)
-      await tx.arrow.createMany({ data: schema.arrows.map((a) => arrowToRow(projectId, a)) });
-    // A schema without tests (the builder's saves) leaves them; one with tests replaces them.
-    if (schema.tests) await replaceTests(tx, projectId, schema.tests);
+    await replaceBotRows(tx, projectId, schema);
     const maxBlock = Math.max(0, ...schema.blocks.map((b) => b.id));
     const maxArrow = Math.max(0, ...schema.arrows.map((a) => a.id));
     const updated = await tx.project.update({

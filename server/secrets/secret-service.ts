@@ -1,6 +1,6 @@
 import { secretInputSchema, secretNameSchema } from '@/lib/secrets/secret-input';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
-import type { PrismaClient } from '@/server/db/client-type';
+import type { Db, PrismaClient } from '@/server/db/client-type';
 import { invalid, notFound, parseInput } from '@/server/errors';
 
 /**
@@ -29,7 +29,7 @@ export async function listSecrets(db: PrismaClient, projectId: number): Promise<
 
 /** Creates or replaces a secret. */
 export async function setSecret(
-  db: PrismaClient,
+  db: Db,
   projectId: number,
   name: unknown,
   value: unknown,
@@ -56,7 +56,7 @@ export async function deleteSecret(db: PrismaClient, projectId: number, name: un
 }
 
 /** The project's secrets opened, by name: for the server only, where a request is sent. */
-export async function loadSecrets(db: PrismaClient, projectId: number): Promise<Map<string, string>> {
+export async function loadSecrets(db: Db, projectId: number): Promise<Map<string, string>> {
   const rows = await db.projectSecret.findMany({
     where: { projectId },
     select: { name: true, sealed: true },
