@@ -107,6 +107,11 @@ test('closed: a new visitor sees why there is no form, and the server refuses a 
     'Sign-up is closed on this instance. Ask its administrator for an account.',
   );
   await expect(visitor.getByLabel('Password')).toHaveCount(0);
+  // Sign-in offers no way to an account it would not make.
+  await visitor.goto('/sign-in');
+  await expect(visitor.getByLabel('Password')).toBeVisible();
+  await expect(visitor.getByRole('link', { name: 'Create an account' })).toHaveCount(0);
+  await expect(visitor.getByText('No account? Ask the administrator of this instance')).toBeVisible();
   const direct = await visitor.request.post('/api/auth/sign-up/email', {
     headers: { origin: base },
     data: { email: 'sneak@example.com', password, name: 'Sneak' },

@@ -28,7 +28,16 @@ export interface InviteContext {
  * Sign-in and sign-up share one form; sign-up also asks for a name and opens the first project.
  * From an invite link, it signs in or up with the invited address and joins that project instead.
  */
-export function AuthForm({ mode, invite }: { mode: 'sign-in' | 'sign-up'; invite?: InviteContext }) {
+export function AuthForm({
+  mode,
+  invite,
+  offerSignUp = true,
+}: {
+  mode: 'sign-in' | 'sign-up';
+  invite?: InviteContext;
+  /** Sign-in's link to sign-up; left out where this instance takes no sign-ups from there. */
+  offerSignUp?: boolean;
+}) {
   // Until React has taken over the page, a submit would be the browser's own: a GET that puts
   // the password in the address. So the button waits for hydration.
   const hydrated = useSyncExternalStore(
@@ -143,13 +152,15 @@ export function AuthForm({ mode, invite }: { mode: 'sign-in' | 'sign-up'; invite
                 Sign in
               </Link>
             </>
-          ) : (
+          ) : offerSignUp ? (
             <>
               New here?{' '}
               <Link className="text-brand-600 hover:underline" href={switchHref('sign-up')}>
                 Create an account
               </Link>
             </>
+          ) : (
+            'No account? Ask the administrator of this instance, or a project owner for an invite.'
           )}
         </p>
       </Card>
