@@ -8,7 +8,18 @@ const log = logFor('api');
  * The app's own routes under /api (the folders of `app/api` but `[apiKey]`): never a key.
  * production-entry.test.ts checks the list against the folders.
  */
-export const APP_API_ROUTES = ['auth', 'channels', 'files', 'openapi.json', 'projects', 'trpc'];
+export const APP_API_ROUTES = [
+  'auth',
+  'backup',
+  'channels',
+  'files',
+  'health',
+  'metrics',
+  'openapi.json',
+  'projects',
+  'ready',
+  'trpc',
+];
 
 const escaped = APP_API_ROUTES.map((r) => r.replace(/[.]/g, '\\.')).join('|');
 
