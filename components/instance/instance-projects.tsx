@@ -3,8 +3,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/client';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
+import { ShowMore } from '@/components/ui/show-more';
 
 const date = (d: Date | string) => new Date(d).toLocaleDateString();
 
@@ -51,18 +51,7 @@ export function InstanceProjects() {
           </table>
         </div>
       ) : null}
-      {list.hasNextPage ? (
-        <div className="mt-3 text-center">
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={list.isFetchingNextPage}
-            onClick={() => list.fetchNextPage()}
-          >
-            Show more projects
-          </Button>
-        </div>
-      ) : null}
+      <ShowMore list={list} label="Show more projects" />
     </Card>
   );
 }

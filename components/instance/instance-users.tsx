@@ -6,6 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardTitle } from '@/components/ui/card';
+import { ShowMore } from '@/components/ui/show-more';
 
 const date = (d: Date | string) => new Date(d).toLocaleDateString();
 
@@ -95,18 +96,7 @@ export function InstanceUsers({ viewerId }: { viewerId: string }) {
           </tbody>
         </table>
       </div>
-      {list.hasNextPage ? (
-        <div className="mt-3 text-center">
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={list.isFetchingNextPage}
-            onClick={() => list.fetchNextPage()}
-          >
-            Show more accounts
-          </Button>
-        </div>
-      ) : null}
+      <ShowMore list={list} label="Show more accounts" />
     </Card>
   );
 }

@@ -7,10 +7,12 @@ import type { Metrics } from './metrics';
 const OUTBOX_KINDS = ['send', 'webhook', 'follow_up'];
 
 /**
- * Sets the backlog gauges from the database, as a scrape asks for them. Before any process has
- * started pg-boss its schema is missing: the job gauges stay empty then.
+ * Sets the backlog gauges from the database, as a scrape asks for them; they stay empty when it
+ * does not answer (no stale figure passes for a current one). Before any process has started
+ * pg-boss its schema is missing: the job gauges stay empty then.
  */
 export async function refreshBacklog(db: PrismaClient, m: Metrics): Promise<void> {
+  for (const gauge of [m.jobBacklog, m.jobOldestAge, m.outboxBacklog, m.outboxOldestAge]) gauge.reset();
   const sql = plainSql(db);
   const [jobs, outbox] = await Promise.all([
     sql.run(jobBacklog, {}).catch((error: Error) => {
@@ -19,14 +21,10 @@ export async function refreshBacklog(db: PrismaClient, m: Metrics): Promise<void
     }),
     sql.run(outboxBacklog, {}),
   ]);
-  m.jobBacklog.reset();
-  m.jobOldestAge.reset();
   for (const { queue, jobs: count, oldestSeconds } of jobs) {
     m.jobBacklog.set({ queue }, count);
     m.jobOldestAge.set({ queue }, oldestSeconds);
   }
-  m.outboxBacklog.reset();
-  m.outboxOldestAge.reset();
   for (const kind of OUTBOX_KINDS) {
     const row = outbox.find((r) => r.kind === kind);
     m.outboxBacklog.set({ kind }, row?.rows ?? 0);
