@@ -7,6 +7,7 @@ import {
   INVITE_TOKEN_HEADER,
   SIGN_UP_ERROR_CODES,
   SIGN_UP_REFUSALS,
+  type SignUpVerdict,
 } from '@/lib/instance/sign-up';
 import { baseUrl, getEnv } from '@/server/config/env';
 import { getSecrets } from '@/server/config/secrets';
@@ -43,18 +44,26 @@ async function createAuth() {
       user: {
         create: {
           async before(user, context) {
+            refuseUnless(
+              await signUpVerdictFor(db, {
+                email: user.email,
+                inviteToken: context?.headers?.get(INVITE_TOKEN_HEADER) ?? null,
+              }),
+            );
+          },
+          async after(user, context) {
+            if (await claimFirstAdmin(db, user.id)) return;
+            // Two first sign-ups at once both pass `before` (no account yet); the one that did
+            // not become the admin is judged again now that the other exists, so a closed
+            // instance never ends up with two accounts.
             const verdict = await signUpVerdictFor(db, {
               email: user.email,
               inviteToken: context?.headers?.get(INVITE_TOKEN_HEADER) ?? null,
+              otherThan: user.id,
             });
-            if (verdict !== 'allowed')
-              throw APIError.from('FORBIDDEN', {
-                code: SIGN_UP_ERROR_CODES[verdict],
-                message: SIGN_UP_REFUSALS[verdict],
-              });
-          },
-          async after(user) {
-            await claimFirstAdmin(db, user.id);
+            if (verdict === 'allowed') return;
+            await db.user.delete({ where: { id: user.id } });
+            refuseUnless(verdict);
           },
         },
       },
@@ -78,6 +87,15 @@ async function createAuth() {
 export type Auth = Awaited<ReturnType<typeof createAuth>>;
 
 const globalForAuth = globalThis as unknown as { blockbotAuth?: Promise<Auth> };
+
+/** A refused sign-up, in the words the sign-up page shows. */
+function refuseUnless(verdict: SignUpVerdict): void {
+  if (verdict !== 'allowed')
+    throw APIError.from('FORBIDDEN', {
+      code: SIGN_UP_ERROR_CODES[verdict],
+      message: SIGN_UP_REFUSALS[verdict],
+    });
+}
 
 /** Created lazily after the database, once per process. */
 export function getAuth(): Promise<Auth> {

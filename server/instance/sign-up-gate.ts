@@ -3,14 +3,20 @@ import type { Db } from '@/server/db/client-type';
 import { inviteAdmitsSignUp } from '@/server/projects/invites';
 import { signUpPolicy } from './settings';
 
-/** Whether an account may be created for this address now, with the invite token the request carries. */
+/**
+ * Whether an account may be created for this address now, with the invite token the request
+ * carries. `otherThan`: the account just created for it, which does not count as one already there.
+ */
 export async function signUpVerdictFor(
   db: Db,
-  request: { email: string; inviteToken: string | null },
+  request: { email: string; inviteToken: string | null; otherThan?: string },
 ): Promise<SignUpVerdict> {
   const [policy, anyUser] = await Promise.all([
     signUpPolicy(db),
-    db.user.findFirst({ select: { id: true } }),
+    db.user.findFirst({
+      where: request.otherThan ? { id: { not: request.otherThan } } : {},
+      select: { id: true },
+    }),
   ]);
   const invited =
     policy.mode === 'invite-only' && request.inviteToken !== null
