@@ -3,28 +3,49 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeBotSchema } from '@/lib/schema';
-import { createProcessEnv } from '@/server/db/test-support';
+import { useFreshAppDatabase } from '@/server/db/test-support';
 import { runTsx } from '@/server/testing/run-tsx';
+import { main } from './index';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-cli-'));
 const fixture = path.join(import.meta.dirname, 'fixtures', 'shop-bot.json');
-let processEnv: Awaited<ReturnType<typeof createProcessEnv>>;
+let app: Awaited<ReturnType<typeof useFreshAppDatabase>>;
 
 beforeAll(async () => {
-  processEnv = await createProcessEnv(tmp);
+  // The database the CLI opens, in this process's environment, which its processes inherit.
+  app = await useFreshAppDatabase(tmp);
 });
 afterAll(async () => {
-  await processEnv?.dispose();
+  await app?.dispose();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const cli = (...args: string[]) => runTsx('cli/main.ts', args, processEnv.env);
+/**
+ * One command line, run in this process as `npm run blockbot --` runs it (cli/main.ts calls the
+ * same main()): its exit code and what it wrote. Each command opens and closes the database.
+ */
+async function cli(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['node', 'blockbot', ...args], {
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+  });
+  return { code, stdout, stderr };
+}
 
-// Each step starts a CLI process (tsx, then the database): on a loaded machine one takes several
-// seconds, so a test of eight of them needs more than the default 30 s. It checks behaviour, not speed.
+/** The same command line in a CLI process of its own: the entry point, its exit code and streams. */
+const cliProcess = (args: string[], env: Record<string, string> = {}) => runTsx('cli/main.ts', args, env);
+
+// Every command opens the database anew, and a few start a process: on a loaded machine a test
+// of many needs more than the default 30 s. It checks behaviour, not speed.
 describe('admin CLI', { timeout: 180_000 }, () => {
   it('prints help', async () => {
-    const help = await cli('--help');
+    const help = await cliProcess(['--help']);
     expect(help.code).toBe(0);
     for (const command of ['project', 'key', 'schema']) expect(help.stdout).toContain(command);
     const projectHelp = await cli('project', '--help');
@@ -146,12 +167,18 @@ describe('admin CLI', { timeout: 180_000 }, () => {
   });
 
   it('gives clear errors for bad arguments', async () => {
-    expect((await cli('project', 'create', '--name', 'X', '--plan', 'gold')).stderr).toContain(
-      '--plan must be one of free, business, ai',
-    );
-    expect((await cli('key', 'create', '--project', 'abc')).stderr).toContain(
-      'a project id is a positive whole number',
-    );
+    expect(await cliProcess(['project', 'create', '--name', 'X', '--plan', 'gold'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--plan must be one of free, business, ai'),
+    });
+    expect(await cliProcess(['key', 'create', '--project', 'abc'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('a project id is a positive whole number'),
+    });
+    expect(await cli('key', 'create', '--project', 'abc')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('a project id is a positive whole number'),
+    });
     expect((await cli('schema', 'export', '--project', '99999')).stderr).toContain(
       'Project 99999 does not exist.',
     );
@@ -198,10 +225,7 @@ describe('admin CLI', { timeout: 180_000 }, () => {
       '<failure message="Step 1: The bot\'s message 1 says something else."',
     );
   });
-  // Seven CLI processes: more than the other tests' share of the file's timeout on a loaded machine.
-  it('moves a project through an archive: export, then import as a new project with a report; secrets only with the key', {
-    timeout: 300_000,
-  }, async () => {
+  it('moves a project through an archive: export, then import as a new project with a report; secrets only with the key', async () => {
     const created = await cli('project', 'create', '--name', 'Movable', '--demo');
     const projectId = created.stdout.match(/project (\d+)/)![1];
     const archive = path.join(tmp, 'movable.blockbot.gz');
@@ -232,11 +256,11 @@ describe('admin CLI', { timeout: 180_000 }, () => {
     expect(
       (await cli('project', 'export', '--project', projectId, '--with-secrets', archive)).stderr,
     ).toContain('--with-secrets needs --key');
-    const withKey = { ...processEnv.env, BLOCKBOT_EXPORT_KEY: 'a passphrase of some length' };
-    const sealed = await runTsx(
-      'cli/main.ts',
+    const sealed = await cliProcess(
       ['project', 'export', '--project', projectId, '--with-secrets', archive],
-      withKey,
+      {
+        BLOCKBOT_EXPORT_KEY: 'a passphrase of some length',
+      },
     );
     expect(sealed.stdout).toContain('Secrets are in it, sealed with your key');
     const wrong = await cli('project', 'import', archive, '--key', 'another passphrase here');

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { junitXml, reportText } from '@/lib/conversation-tests/junit';
 import { describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
 import { formatLintProblems, lintBot } from '@/lib/schema/lint';
@@ -45,8 +45,24 @@ async function withDb<T>(run: (db: Awaited<ReturnType<typeof getDb>>) => Promise
   }
 }
 
-export function buildProgram(out: (text: string) => void = (t) => process.stdout.write(t)): Command {
+/** Where the CLI writes: the process's stdout and stderr, or a test's buffers. */
+export interface CliOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const PROCESS_OUTPUT: CliOutput = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+function buildProgram(io: CliOutput = PROCESS_OUTPUT): Command {
+  const { out } = io;
+  // Set before any command is added, so every subcommand inherits them: commander then throws
+  // instead of exiting, and main() turns that into the exit code.
   const program = new Command('blockbot')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
     .description('Blockbot administration: projects, API keys, bot schemas, tests, backups')
     .showHelpAfterError();
 
@@ -119,9 +135,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
         });
       });
       out(`${created.key}\n`);
-      process.stderr.write(
-        `API key "${created.name}" for project ${opts.project}: shown once, store it now.\n`,
-      );
+      io.err(`API key "${created.name}" for project ${opts.project}: shown once, store it now.\n`);
     });
 
   const schema = program.command('schema').description('import and export bot schemas (docs/bot-schema.md)');
@@ -141,7 +155,7 @@ export function buildProgram(out: (text: string) => void = (t) => process.stdout
       const problems = lintBot(parsed.value);
       if (problems.some((p) => p.severity === 'error'))
         throw new CliError(`${file} cannot be imported:\n${formatLintProblems(problems)}`);
-      if (problems.length) process.stderr.write(formatLintProblems(problems));
+      if (problems.length) io.err(formatLintProblems(problems));
       const { revision, version } = await withDb(async (db) => {
         await getProject(db, opts.project);
         const saved = await saveBotSchema(db, opts.project, parsed.value);
@@ -221,19 +235,22 @@ class TestsFailed extends Error {}
 /** The CLI's runs fire timers on each test's own clock: nothing is queued. */
 const NO_JOBS = { schedule: async () => null, cancel: async () => {} };
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs one command line; the exit code. */
+export async function main(argv: string[], io: CliOutput = PROCESS_OUTPUT): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await buildProgram(io).parseAsync(argv);
     return 0;
   } catch (error) {
+    // Help, a version, or a bad argument: commander has written what it had to say.
+    if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof TestsFailed) return 1;
     // StartupError: the embedded database is open in a running server, say.
     if (error instanceof CliError || error instanceof DomainError || error instanceof StartupError) {
-      process.stderr.write(`error: ${error.message}\n`);
+      io.err(`error: ${error.message}\n`);
       return 1;
     }
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      process.stderr.write(`error: ${(error as Error).message}\n`);
+      io.err(`error: ${(error as Error).message}\n`);
       return 1;
     }
     throw error;

@@ -62,11 +62,6 @@ function countPlaywright(file) {
 // Next.js's route types (.next/types), which the type check includes: `next build` checks no
 // types itself (next.config.mjs), and this runs before any build.
 step('route types', bin('next'), ['typegen']);
-step('type check', bin('tsc'), ['--noEmit']);
-step('lint', bin('biome'), ['check', '.']);
-if (fs.existsSync(path.join(root, 'scripts', 'gen-formula-docs.ts'))) {
-  step('docs are current', bin('tsx'), ['scripts/gen-formula-docs.ts', '--check']);
-}
 
 const vitestArgs = (name) => [
   'run',
@@ -74,37 +69,59 @@ const vitestArgs = (name) => [
   '--reporter=json',
   `--outputFile.json=${path.join(reports, name)}`,
 ];
-// The embedded database's run never sees TEST_DATABASE_URL (CI exports it for the PostgreSQL run).
-const pgliteRun = {
-  name: 'unit and integration tests (embedded PGlite)',
-  args: vitestArgs('vitest-pglite.json'),
-  env: { TEST_DATABASE_URL: '' },
-  report: 'vitest-pglite.json',
+/** A Vitest run: its report counted when it ends. */
+const vitestRun = (name, args, env, report) => async () => {
+  await stepAside(name, bin('vitest'), [...vitestArgs(report), ...args], env);
+  countVitest(path.join(reports, report));
 };
-// Both database modes on every change: the database-backed tests again on PostgreSQL when it answers.
-const pgRun = process.env.TEST_DATABASE_URL && {
-  name: 'integration tests (PostgreSQL)',
-  args: [...vitestArgs('vitest-pg.json'), '--project', 'db'],
-  env: { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL },
-  report: 'vitest-pg.json',
-};
-// Vitest runs one test file at a time on a 2-core machine; the two runs side by side use both
-// cores (the embedded run is CPU in this process, the PostgreSQL run half in the server).
-await Promise.all(
-  [pgliteRun, pgRun].filter(Boolean).map(async (run) => {
-    await stepAside(run.name, bin('vitest'), run.args, run.env);
-    countVitest(path.join(reports, run.report));
-  }),
+// The embedded database's runs never see TEST_DATABASE_URL (CI exports it for the PostgreSQL run).
+// The embedded run is the longest, so it comes in shards that either lane can take.
+const EMBEDDED_SHARDS = 3;
+const embeddedRuns = Array.from({ length: EMBEDDED_SHARDS }, (_, i) =>
+  vitestRun(
+    `unit and integration tests (embedded PGlite, part ${i + 1} of ${EMBEDDED_SHARDS})`,
+    [`--shard=${i + 1}/${EMBEDDED_SHARDS}`],
+    { TEST_DATABASE_URL: '' },
+    `vitest-pglite-${i + 1}.json`,
+  ),
 );
+// Both database modes on every change: the database-backed tests again on PostgreSQL when it answers.
+const pgRun =
+  process.env.TEST_DATABASE_URL &&
+  vitestRun(
+    'integration tests (PostgreSQL)',
+    ['--project', 'db'],
+    { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL },
+    'vitest-pg.json',
+  );
+const vitestQueue = [pgRun, ...embeddedRuns].filter(Boolean);
 
-if (skipE2e) {
-  console.log('\n▶ browser tests skipped (BLOCKBOT_SKIP_E2E=1)');
-} else if (step('build for browser tests', bin('next'), ['build'])) {
-  step('browser tests (Playwright)', bin('playwright'), ['test', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, 'playwright.json'),
-  });
-  countPlaywright(path.join(reports, 'playwright.json'));
+/** Takes Vitest runs off the queue until none is left. */
+async function drainVitest() {
+  for (let run = vitestQueue.shift(); run; run = vitestQueue.shift()) await run();
 }
+
+/** The checks, the build and the browser tests, one after another. */
+async function checksAndBrowserTests() {
+  await stepAside('type check', bin('tsc'), ['--noEmit']);
+  await stepAside('lint', bin('biome'), ['check', '.']);
+  if (fs.existsSync(path.join(root, 'scripts', 'gen-formula-docs.ts')))
+    await stepAside('docs are current', bin('tsx'), ['scripts/gen-formula-docs.ts', '--check']);
+  if (skipE2e) {
+    console.log('\n▶ browser tests skipped (BLOCKBOT_SKIP_E2E=1)');
+    return;
+  }
+  if (await stepAside('build for browser tests', bin('next'), ['build'])) {
+    await stepAside('browser tests (Playwright)', bin('playwright'), ['test', '--reporter=list,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, 'playwright.json'),
+    });
+    countPlaywright(path.join(reports, 'playwright.json'));
+  }
+}
+
+// Two lanes for a 2-core machine: one runs the checks, the build and the browser tests, the
+// other Vitest runs; whichever lane is free takes the next Vitest run, so both stay busy to the end.
+await Promise.all([checksAndBrowserTests().then(drainVitest), drainVitest()]);
 
 console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nAll steps passed.');
 console.log(`${passed} passed, ${failed} failed`);
