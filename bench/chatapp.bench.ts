@@ -11,6 +11,8 @@
  *    number's pacing is lifted, so both are measured rather than the 80 messages a second.
  *    Rounds alternate after a warm-up of each (BENCH_MESSAGES a client a round, BENCH_ROUNDS
  *    rounds); the load runs in this process. Goal: ours at 60 % of the bare handler or more.
+ *    Then the same rounds from first contacts (every message from a number never seen, so its
+ *    client is created first). Goal: ours at 50 % of its known-client rate or more.
  * 2. Latency at a pace (open loop): BENCH_CHATAPP_PACE messages a second (default 30) over the
  *    50 clients for BENCH_CHATAPP_PACED_SECONDS (default 10), each timed from when it was due.
  *
@@ -69,12 +71,16 @@ async function sendAndAwaitAnswer(fake: FakeCloudApi, n: FakeNumber, client: str
 }
 
 const clientOf = (c: number) => `4470090${String(10000 + c)}`;
+/** A number nobody used before: in a first-contact round every message comes from a new client. */
+const newClientOf = (r: number, c: number, i: number) =>
+  `4471${String(r).padStart(3, '0')}${String(c).padStart(2, '0')}${String(i).padStart(4, '0')}`;
 
-async function round(fake: FakeCloudApi, n: FakeNumber, tally: Tally) {
-  const tag = `r${roundNo++}m`;
+async function round(fake: FakeCloudApi, n: FakeNumber, tally: Tally, firstContacts = false) {
+  const r = roundNo++;
+  const tag = `r${r}m`;
   const cpu = process.cpuUsage();
   const figures = await closedLoopRound(CLIENTS, MESSAGES_PER_CLIENT, (c, i) =>
-    sendAndAwaitAnswer(fake, n, clientOf(c), `${tag}${i}`),
+    sendAndAwaitAnswer(fake, n, firstContacts ? newClientOf(r, c, i) : clientOf(c), `${tag}${i}`),
   );
   const used = process.cpuUsage(cpu);
   tally.add(figures, (used.user + used.system) / 1000);
@@ -255,6 +261,20 @@ async function measure(fake: FakeCloudApi, bareUrl: string) {
     const b = bareTally.report('bare node:http + pg handler');
     console.log(
       `chat-app channel / bare handler throughput: ${((a.rate / b.rate) * 100).toFixed(0)} % (goal ≥ 60 %)`,
+    );
+
+    // First contacts: numbers never seen, so each message makes its client (and its deal) first.
+    console.log(`\nfirst contacts: the same rounds, every message from a number never seen before`);
+    const oursFirst = new Tally('messages');
+    const bareFirst = new Tally('messages');
+    for (let r = 0; r < ROUNDS; r++) {
+      await round(fake, ours, oursFirst, true);
+      await round(fake, bare, bareFirst, true);
+    }
+    const f = oursFirst.report('chat-app channel, first contacts');
+    const g = bareFirst.report('bare handler, first contacts');
+    console.log(
+      `first contacts / known clients: ours ${((f.rate / a.rate) * 100).toFixed(0)} % (goal ≥ 50 %), bare ${((g.rate / b.rate) * 100).toFixed(0)} %; ours / bare on first contacts ${((f.rate / g.rate) * 100).toFixed(0)} %`,
     );
 
     console.log(
