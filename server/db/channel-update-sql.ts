@@ -23,6 +23,7 @@ export const updateChannel = z.object({
   projectId: column.int,
   groupId: column.text,
   credentials: column.json(z.unknown()),
+  settings: column.json(z.unknown()),
 });
 
 /**
@@ -44,7 +45,7 @@ export const updateChannel = z.object({
 export const INSERT_HELD_SQL = {
   /** The CTEs: `channel`, `touched` and `inserted`. */
   ctes: `channel AS (
-     SELECT id, kind::text, "projectId", "groupId", credentials FROM "Channel"
+     SELECT id, kind::text, "projectId", "groupId", credentials, settings FROM "Channel"
      WHERE id = $channelId::int AND kind = $kind::"ChannelKind" AND ($secret::text IS NULL
        OR ("receiveMode" = 'webhook' AND "inboundSecret" = $secret AND "groupId" = $groupId::text))
    ), touched AS (
@@ -68,7 +69,7 @@ export const INSERT_HELD_SQL = {
   /** True when an update was stored and taken for processing as it was stored (not behind). */
   taken: 'EXISTS (SELECT 1 FROM inserted WHERE attempts = 1)',
   select: `SELECT i.id::text AS id, c.id AS "channelId", i."externalId", i.chat, i."updateId"::text AS "updateId",
-     i.attempts = 0 AS behind, c.kind, c."projectId", c."groupId", c.credentials
+     i.attempts = 0 AS behind, c.kind, c."projectId", c."groupId", c.credentials, c.settings
    FROM channel c LEFT JOIN inserted i ON true`,
 };
 
@@ -127,7 +128,7 @@ export const claimHeld = new PreparedStatement(
      attempts = t.attempts + CASE WHEN target.behind THEN 0 ELSE 1 END
    FROM target, "Channel" c
    WHERE t.id = target.id AND c.id = t."channelId"
-   RETURNING target.behind, t.payload, c.id AS "channelId", c.kind::text, c."projectId", c."groupId", c.credentials`,
+   RETURNING target.behind, t.payload, c.id AS "channelId", c.kind::text, c."projectId", c."groupId", c.credentials, c.settings`,
   claimedRow,
 );
 

@@ -62,6 +62,8 @@ export interface UpdateChannel {
   projectId: number;
   groupId: string;
   credentials: unknown;
+  /** The channel's settings (a kind's own: telephony's voice, say), read with the update. */
+  settings: unknown;
 }
 
 /** An update as its channel accepted it. */
@@ -169,8 +171,15 @@ export async function storeUpdates<T>(
   if (ahead) return storeAndClaim(deps, processor, updates[0], params, ahead);
   const rows = await plainSql(deps.db).run(insertHeld, params);
   if (!rows.length) return false;
-  const [{ projectId, groupId, credentials }] = rows;
-  const channel: UpdateChannel = { id: channelId, kind: processor.kind, projectId, groupId, credentials };
+  const [{ projectId, groupId, credentials, settings }] = rows;
+  const channel: UpdateChannel = {
+    id: channelId,
+    kind: processor.kind,
+    projectId,
+    groupId,
+    credentials,
+    settings,
+  };
   const parsed = new Map(updates.map((u) => [u.externalId, u.parsed]));
   processInOrder(
     deps,
@@ -254,6 +263,7 @@ async function storeAndClaim<T>(
         projectId,
         groupId: held.groupId,
         credentials: held.credentials,
+        settings: held.settings,
       };
       await runUpdate(deps, held.id, params.token, { processor, channel, update: update.parsed }, turn, {
         first,
@@ -385,6 +395,7 @@ export async function processUpdate(
     projectId: claimed.projectId,
     groupId: claimed.groupId,
     credentials: claimed.credentials,
+    settings: claimed.settings,
   };
   const processor = await processorOf(channel.kind);
   if (!processor) {

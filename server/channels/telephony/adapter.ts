@@ -91,8 +91,14 @@ export const telephonyChannel: ChannelAdapter = {
     const { db } = context;
     const turn = openTurn(client.projectId, client.platformId);
     let call = turn ? null : await readCall(db, client.id);
-    const channelId = turn?.channelId ?? call?.channelId ?? (await lastChannelId(db, client.id));
-    const channel = await clientTelephonyChannel(db, client.projectId, channelId);
+    // A turn's channel came with its update; otherwise the channel of the client's call, or of their latest.
+    const channel =
+      turn?.channel ??
+      (await clientTelephonyChannel(
+        db,
+        client.projectId,
+        call?.channelId ?? (await lastChannelId(db, client.id)),
+      ));
     if (!channel) return { delivered: false, error: 'no telephony channel is connected to this project' };
     const urls = telephonyUrls(channel.id);
     const verbs = messageVerbs(message, telephonySettings(channel), gatherHook(channel.id));

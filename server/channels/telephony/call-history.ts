@@ -1,22 +1,20 @@
 import type { StoredMessageInput } from '@/server/contacts/history-service';
 import { storeMessage } from '@/server/contacts/history-service';
-import type { Db } from '@/server/db/client-type';
+import type { Db, PrismaClient } from '@/server/db/client-type';
+import { plainSql } from '@/server/db/raw-sql';
 import { publishLive } from '@/server/live/live-events';
 import { TELEPHONY_CLIENT_TYPE } from './channel-service';
+import { callerByNumber } from './sql';
 
 /** The telephony client calling from (or called at) this number's digits, if any. */
-export const findCaller = (db: Db, projectId: number, platformId: string) =>
-  db.client.findUnique({
-    where: {
-      projectId_clientType_groupId_platformId: {
-        projectId,
-        clientType: TELEPHONY_CLIENT_TYPE,
-        groupId: '',
-        platformId,
-      },
-    },
-    select: { id: true, currentBlockId: true, botPausedAt: true },
-  });
+export const findCaller = async (db: PrismaClient, projectId: number, platformId: string) =>
+  (
+    await plainSql(db).run(callerByNumber, {
+      projectId,
+      clientType: TELEPHONY_CLIENT_TYPE,
+      platformId,
+    })
+  )[0] ?? null;
 
 /**
  * What a call leaves in the client's history without running the bot (a transcript's line, a

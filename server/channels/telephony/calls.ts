@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Verb } from '@/lib/telephony/verbs';
 import type { Db } from '@/server/db/client-type';
+import type { TelephonyChannelRow } from './sql';
 
 /**
  * What the channel knows of a client's call, and the turns this process is answering.
@@ -120,7 +121,7 @@ export async function takePending(db: Db, clientId: number): Promise<Verb[]> {
 export interface Turn {
   callSid: string;
   /** The channel the call is on: what is said in it is in its voice, its gathers answer to it. */
-  channelId: number;
+  channel: TelephonyChannelRow;
   /** The call has ended: sends are not spoken. */
   ended: boolean;
   verbs: Verb[];
@@ -150,7 +151,7 @@ const clientKey = (projectId: number, platformId: string) => `${projectId}:${pla
 export async function withTurn<T>(
   projectId: number,
   platformId: string,
-  call: Pick<Turn, 'callSid' | 'channelId' | 'ended'>,
+  call: Pick<Turn, 'callSid' | 'channel' | 'ended'>,
   work: (turn: Turn) => Promise<T>,
 ): Promise<{ turn: Turn; result: T }> {
   const key = clientKey(projectId, platformId);

@@ -6,11 +6,13 @@ import { phoneDigits } from '@/lib/channels/phone-numbers';
 import type { VoiceSettings } from '@/lib/telephony/verbs';
 import { baseUrl } from '@/server/config/env';
 import { decryptSecret, encryptSecret } from '@/server/config/secret-box';
-import type { Db } from '@/server/db/client-type';
+import type { Db, PrismaClient } from '@/server/db/client-type';
+import { plainSql } from '@/server/db/raw-sql';
 import { DomainError, invalid, parseInput } from '@/server/errors';
 import { channelView } from '../channel-view';
 import { OpenedCredentials } from '../opened-credentials';
 import { jambonzApi } from './rest-api';
+import { projectTelephonyChannel, type TelephonyChannelRow } from './sql';
 
 /**
  * Connecting a jambonz voice gateway: the API key is checked by reading the application, and
@@ -206,9 +208,11 @@ export async function updateTelephonySettings(
  * project's first connected (a client who never called nor was called has no channel of their
  * own: telephony clients have no group_id).
  */
-export async function clientTelephonyChannel(db: Db, projectId: number, channelId: number | null) {
-  const own = channelId
-    ? await db.channel.findFirst({ where: { id: channelId, projectId, kind: 'telephony' } })
-    : null;
-  return own ?? db.channel.findFirst({ where: { projectId, kind: 'telephony' }, orderBy: { id: 'asc' } });
+export async function clientTelephonyChannel(
+  db: PrismaClient,
+  projectId: number,
+  channelId: number | null,
+): Promise<TelephonyChannelRow | null> {
+  const [row] = await plainSql(db).run(projectTelephonyChannel, { projectId, id: channelId ?? 0 });
+  return row ?? null;
 }

@@ -41,6 +41,7 @@ import {
 } from './channel-service';
 import { providerOf } from './provider';
 import { queueRecording } from './recordings';
+import { type TelephonyChannelRow, turnEndState } from './sql';
 import { callTranscript, storeUtterance } from './transcripts';
 
 const log = logFor('telephony');
@@ -107,18 +108,11 @@ const refOf = (number: string) => ({
   platformId: phoneDigits(number),
 });
 
-async function channelRow(deps: EngineDeps, channel: UpdateChannel) {
-  const row = await deps.db.channel.findUnique({ where: { id: channel.id } });
-  if (!row) throw new Error(`the telephony channel ${channel.id} is gone`);
-  return row;
-}
-
 async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUpdate, end: UpdateEnd) {
   const ref = refOf(update.number);
   if (update.type === 'status') return runStatus(deps, channel, update, end);
   if (update.type === 'utterance')
     return storeUtterance(deps, channel, { ...update, platformId: ref.platformId }, end);
-  const row = await channelRow(deps, channel);
   // A call coming in is live from now; an answer comes on a call already live (its state, with
   // when it started, written when it came in or was answered), so its turn writes none.
   const live = {
@@ -127,7 +121,7 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
     channelId: channel.id,
     at: deps.now().getTime(),
   };
-  const call = { callSid: update.callSid, channelId: channel.id, ended: false };
+  const call = { callSid: update.callSid, channel, ended: false };
   const event: EngineEvent =
     update.type === 'call'
       ? {
@@ -142,12 +136,12 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
   const { turn, result } = await withTurn(channel.projectId, ref.platformId, call, () =>
     handleEvent(deps, channel.projectId, { ref }, event, { alsoWrite: end.done }),
   );
-  const verbs = await finishTurn(deps, row, result, turn);
+  const verbs = await finishTurn(deps, channel, result, turn);
   if (answerTurn(update.key, verbs)) return;
   // No webhook of this call waits here: the call fetches the verbs (live call control).
   await addPending(deps.db, result.clientId, verbs);
-  const redirected = await providerOf(row).redirectCall(
-    telephonyCredentials(row),
+  const redirected = await providerOf(channel).redirectCall(
+    telephonyCredentials(channel),
     update.callSid,
     telephonyUrls(channel.id).pending,
   );
@@ -179,8 +173,6 @@ async function transferFailed(
   };
 }
 
-type ChannelRowLike = Awaited<ReturnType<typeof channelRow>>;
-
 /**
  * A turn's verbs: what the bot said, then a transfer (the bot asked for an operator and the
  * channel has a transfer number), a hangup (a red block, or a block with no arrows out and no
@@ -188,7 +180,7 @@ type ChannelRowLike = Awaited<ReturnType<typeof channelRow>>;
  */
 export async function finishTurn(
   deps: EngineDeps,
-  channel: ChannelRowLike,
+  channel: TelephonyChannelRow,
   result: Pick<EventResult, 'clientId' | 'currentBlockId'>,
   turn: Pick<Turn, 'verbs'>,
 ): Promise<Verb[]> {
@@ -217,17 +209,15 @@ async function turnEnd(
   { clientId, currentBlockId }: Pick<EventResult, 'clientId' | 'currentBlockId'>,
   settings: TelephonySettings,
 ): Promise<'dial' | 'listen' | 'hangup'> {
-  const client = await deps.db.client.findUniqueOrThrow({
-    where: { id: clientId },
-    select: { botPausedAt: true, botPausedUntil: true, project: { select: { publishedVersion: true } } },
-  });
+  const [client] = await plainSql(deps.db).run(turnEndState, { clientId });
+  if (!client) throw new Error(`the client ${clientId} is gone`);
   if (isBotPaused(client, deps.now())) {
     // A transfer that went unanswered in this pause is not tried again in the call.
     if (!settings.transferNumber) return 'listen';
     return transferUnansweredNow(await readCall(deps.db, clientId), client.botPausedAt) ? 'listen' : 'dial';
   }
   if (currentBlockId === null) return 'hangup';
-  const version = client.project.publishedVersion;
+  const version = client.publishedVersion;
   const bot = await getCompiledBot(projectId, 'published', version, () =>
     loadVersionSchema(deps.db, projectId, version),
   );
@@ -257,7 +247,7 @@ async function runStatus(
   const event =
     update.status === 'completed' ? CALL_EVENTS.ended : unanswered(update.status) ? CALL_EVENTS.missed : null;
   if (!event) return void (await plainSql(deps.db).run(end.done.statement, end.done.params));
-  const settings = telephonySettings(await channelRow(deps, channel));
+  const settings = telephonySettings(channel);
   const transcript = client ? await callTranscript(deps.db, client.id, update.callSid) : [];
   if (client && event === CALL_EVENTS.ended && settings.keepRecordings) {
     const placed = await readCall(deps.db, client.id);
@@ -269,7 +259,7 @@ async function runStatus(
       startedAt: at ?? deps.now().getTime(),
     });
   }
-  const call = { callSid: update.callSid, channelId: channel.id, ended: true };
+  const call = { callSid: update.callSid, channel, ended: true };
   await withTurn(channel.projectId, ref.platformId, call, () =>
     handleEvent(
       deps,

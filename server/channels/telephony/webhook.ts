@@ -9,6 +9,7 @@ import {
   unanswered,
   type Verb,
 } from '@/lib/telephony/verbs';
+import { plainSql } from '@/server/db/raw-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
@@ -18,6 +19,7 @@ import { findCaller } from './call-history';
 import { awaitTurn, readCall, takePending, transferUnansweredNow, turnRunning, writeCall } from './calls';
 import { gatherHook, telephonyCredentials, telephonySettings, telephonyUrls } from './channel-service';
 import { type CallInfo, providerOf, type TelephonyProvider } from './provider';
+import { lastSaid, type TelephonyChannelRow, telephonyChannelById } from './sql';
 import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
 
 /**
@@ -46,16 +48,15 @@ const MAX_WAITS = 30;
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-type ChannelRow = NonNullable<Awaited<ReturnType<typeof readChannel>>>;
-
-async function readChannel(deps: EngineDeps, id: number) {
+async function readChannel(deps: EngineDeps, id: number): Promise<TelephonyChannelRow | undefined> {
   if (!id) return undefined;
-  return (await deps.db.channel.findFirst({ where: { id, kind: 'telephony' } })) ?? undefined;
+  const [row] = await plainSql(deps.db).run(telephonyChannelById, { id });
+  return row;
 }
 
 type Verified = {
   deps: EngineDeps;
-  channel: ChannelRow;
+  channel: TelephonyChannelRow;
   provider: TelephonyProvider;
   info: CallInfo;
   body: Uint8Array;
@@ -182,11 +183,7 @@ async function gather(v: Verified, url: URL): Promise<Response> {
   const client = await clientOf(v);
   const callSid = v.info.callSid;
   const last = client
-    ? await v.deps.db.message.findFirst({
-        where: { clientId: client.id, direction: 'out' },
-        orderBy: { id: 'desc' },
-        select: { text: true, buttons: true, externalId: true },
-      })
+    ? ((await plainSql(v.deps.db).run(lastSaid, { clientId: client.id }))[0] ?? null)
     : null;
   const buttons = buttonsSchema
     .nullable()

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { column } from '@/server/db/columns';
+import { PreparedStatement } from '@/server/db/raw-sql';
+
+/**
+ * The telephony channel's own statements: what a call's every turn reads (its channel, the
+ * caller, the question they answer, their pause and the version their project runs), as plain
+ * prepared statements: through the ORM these reads took more of a turn's CPU than the engine.
+ */
+
+const channelRow = z.object({
+  id: column.int,
+  projectId: column.int,
+  groupId: column.text,
+  credentials: column.json(z.unknown()),
+  settings: column.json(z.unknown()),
+});
+export type TelephonyChannelRow = z.infer<typeof channelRow>;
+
+const CHANNEL_COLUMNS = `id, "projectId", "groupId", credentials, settings`;
+
+/** A telephony channel by its id (the address of its webhooks). */
+export const telephonyChannelById = new PreparedStatement(
+  `SELECT ${CHANNEL_COLUMNS} FROM "Channel" WHERE id = $id::int AND kind = 'telephony'`,
+  channelRow,
+);
+
+/**
+ * The channel a client's messages go through: `$id` when it is still a telephony channel of
+ * the project, else the project's first (see clientTelephonyChannel).
+ */
+export const projectTelephonyChannel = new PreparedStatement(
+  `SELECT ${CHANNEL_COLUMNS} FROM "Channel"
+   WHERE "projectId" = $projectId::int AND kind = 'telephony'
+   ORDER BY (id = $id::int) DESC, id LIMIT 1`,
+  channelRow,
+);
+
+/** What a turn's end depends on: the client's pause and the version their project runs. */
+export const turnEndState = new PreparedStatement(
+  `SELECT c."botPausedAt", c."botPausedUntil", p."publishedVersion"
+   FROM "Client" c JOIN "Project" p ON p.id = c."projectId" WHERE c.id = $clientId::int`,
+  z.object({
+    botPausedAt: column.timestamp.nullable(),
+    botPausedUntil: column.timestamp.nullable(),
+    publishedVersion: column.int,
+  }),
+);
+
+/** A caller by their number, as the project knows them (telephony clients have no group). */
+export const callerByNumber = new PreparedStatement(
+  `SELECT id, "currentBlockId", "botPausedAt" FROM "Client"
+   WHERE "projectId" = $projectId::int AND "clientType" = $clientType::int AND "groupId" = ''
+     AND "platformId" = $platformId`,
+  z.object({
+    id: column.int,
+    currentBlockId: column.int.nullable(),
+    botPausedAt: column.timestamp.nullable(),
+  }),
+);
+
+/** The last thing said to a client: the question a caller's digits or silence answer. */
+export const lastSaid = new PreparedStatement(
+  `SELECT text, buttons, "externalId" FROM "Message"
+   WHERE "clientId" = $clientId::int AND direction = 'out' ORDER BY id DESC LIMIT 1`,
+  z.object({
+    text: column.text,
+    buttons: column.json(z.unknown()).nullable(),
+    externalId: column.text.nullable(),
+  }),
+);
