@@ -3,6 +3,16 @@ import { binary, checkList, getIndex, setIndex, textTooLong, unary } from './eva
 import { NeedsHost } from './host-calls';
 import { LIMITS } from './limits';
 import { bytesOf } from './meter';
+import {
+  type Num,
+  type NumOperand,
+  numConstant,
+  numericArithmetic,
+  numericComparison,
+  numericNegation,
+  numName,
+  numPart,
+} from './numeric';
 import { children, type Expr, type Pos, type Statement } from './parser';
 import { type NameSlot, type NameTable, type Run, readName, tick, writeName } from './run-state';
 import {
@@ -132,12 +142,13 @@ function compileNode(e: Expr, unit: Unit): Compiled {
           throw at(e, error);
         }
       };
-      if (op === '-')
-        return (run) => {
-          const v = arg(run);
-          return typeof v === 'number' ? -v : general(v);
-        };
-      return (run) => general(arg(run));
+      if (op !== '-') return (run) => general(arg(run));
+      const n = unit.counted ? null : numOperand(e.arg, operand(e.arg, unit));
+      if (n) return numericRoot(numericNegation(n), (run) => general(arg(run)));
+      return (run) => {
+        const v = arg(run);
+        return typeof v === 'number' ? -v : general(v);
+      };
     }
     case 'logical': {
       const left = compileExpr(e.left, unit);
@@ -152,8 +163,16 @@ function compileNode(e: Expr, unit: Unit): Compiled {
             return isTruthy(l) ? l : right(run);
           };
     }
-    case 'binary':
-      return binaryNode(e, operand(e.left, unit), operand(e.right, unit));
+    case 'binary': {
+      const lo = operand(e.left, unit);
+      const ro = operand(e.right, unit);
+      const general = binaryNode(e, lo, ro);
+      const nl = unit.counted ? null : numOperand(e.left, lo);
+      const nr = nl && numOperand(e.right, ro);
+      if (!nl || !nr) return general;
+      const num = numericArithmetic(e.op, nl, nr);
+      return num ? numericRoot(num, general) : (numericComparison(e.op, nl, nr, general) ?? general);
+    }
     case 'index': {
       const { slot: ts, get: target } = operand(e.target, unit);
       const { constant: ic, value: iv, get: index } = operand(e.index, unit);
@@ -266,6 +285,36 @@ function operand(e: Expr, unit: Unit): Operand {
   if (e.type === 'number' || e.type === 'string' || e.type === 'bool')
     return { slot, constant: true, value: e.value, get };
   return { slot, constant: e.type === 'none', value: null, get };
+}
+
+/** The numbers of numeric parts (see numeric.ts), by their closures. */
+const numbers = new WeakMap<Compiled, Num>();
+
+/**
+ * A numeric part as a value: its number, or what the general path says. Where the numeric way
+ * failed, it is not tried again until the store changes (its names would give the same).
+ */
+function numericRoot(num: Num, general: Compiled): Compiled {
+  let failedAt: object | undefined;
+  const root: Compiled = (run) => {
+    const version = run.options.store.version;
+    if (version === undefined || version !== failedAt) {
+      const v = num(run);
+      if (!Number.isNaN(v)) return v;
+      failedAt = version;
+    }
+    return general(run);
+  };
+  numbers.set(root, num);
+  return root;
+}
+
+/** An operand as a numeric one: a number, a name, or a numeric part; else null. */
+function numOperand(e: Expr, o: Operand): NumOperand | null {
+  if (e.type === 'number') return numConstant(e.value);
+  if (o.slot !== null) return numName(o.slot);
+  const num = numbers.get(o.get);
+  return num ? numPart(num) : null;
 }
 
 /**
