@@ -174,6 +174,8 @@ function compileNode(e: Expr, unit: Unit): Compiled {
       return num ? numericRoot(num, general) : (numericComparison(e.op, nl, nr, general) ?? general);
     }
     case 'index': {
+      const chain = unit.counted ? [] : constantChain(e);
+      if (chain.length >= 2) return chainNode(chain, unit);
       const { slot: ts, get: target } = operand(e.target, unit);
       const { constant: ic, value: iv, get: index } = operand(e.index, unit);
       const general = (run: Run, t: Value, i: Value) => {
@@ -210,6 +212,52 @@ function compileNode(e: Expr, unit: Unit): Compiled {
     case 'call':
       return callNode(e, unit);
   }
+}
+
+type IndexExpr = Extract<Expr, { type: 'index' }>;
+
+/** Whether an index is written as a key or a position from the start (most are): `d['key']`, `l[0]`. */
+const constantKey = (e: Expr) =>
+  e.type === 'string' || (e.type === 'number' && Number.isInteger(e.value) && e.value >= 0);
+
+/** The indexes by written keys or positions an expression ends with, innermost first: `order['items'][0]`. */
+function constantChain(e: Expr): IndexExpr[] {
+  const chain: IndexExpr[] = [];
+  for (let x = e; x.type === 'index' && constantKey(x.index); x = x.target) chain.unshift(x);
+  return chain;
+}
+
+/**
+ * A chain of written keys and positions as one closure (one call, not one per index), each
+ * index as its own node would take it: a dict's present key or a list's position in range in
+ * place, anything else the general way, which says why with that index's position.
+ */
+function chainNode(chain: IndexExpr[], unit: Unit): Compiled {
+  const { slot, get } = operand(chain[0].target, unit);
+  const keys = chain.map((x) => (x.index as { value: string | number }).value);
+  const generals = chain.map((x) => (run: Run, t: Value, key: Value) => {
+    try {
+      return getIndex(t, key, run);
+    } catch (error) {
+      throw at(x, error);
+    }
+  });
+  return (run) => {
+    let t = slot !== null ? readName(run, slot) : get(run);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const v =
+        typeof key === 'string'
+          ? t instanceof Map
+            ? t.get(key)
+            : undefined
+          : Array.isArray(t) && key < t.length
+            ? t[key]
+            : undefined;
+      t = v !== undefined ? v : generals[i](run, t, key);
+    }
+    return t;
+  };
 }
 
 /**

@@ -608,3 +608,34 @@ describe('numeric parts (arithmetic and comparisons of numbers, without values i
     expect(expression.evaluateSync(using(store))).toBe(1);
   });
 });
+
+describe('chains of written keys and positions', () => {
+  it('give what the general path gives, each index with its own position', async () => {
+    const vars = { o: '{"items":[{"p":4.5,"s":"tea"},{"p":12}],"n":"7"}', l: '[[1,2],[3]]', s: 'hello' };
+    const prefix = 'if(True, ';
+    const sources = [
+      "o['items'][1]['p']",
+      "o['items'][0]['s'][1]",
+      "o['items'][2]['p']",
+      "o['items'][1]['missing']",
+      "o['n'][0]",
+      "o['items']['p']",
+      'l[1][0]',
+      'l[0][5]',
+      'l[0][1][0]',
+      "s[1]['x']",
+      "o['items'][0]['p'] * o['items'][1]['p']",
+    ];
+    for (const source of sources) {
+      const general = compileExpression(`${prefix}${source}, message(1, 'x'))`);
+      const expected = await outcome(() => general.evaluate(options(vars)), prefix.length);
+      expect(await outcome(() => compileExpression(source).evaluateSync(options(vars))), source).toEqual(
+        expected,
+      );
+    }
+    expect(compileExpression("o['items'][1]['p']").evaluateSync(options(vars))).toBe(12);
+    await expect(
+      outcome(() => compileExpression("o['items'][2]['p']").evaluateSync(options(vars))),
+    ).resolves.toEqual({ error: 'index 2 is out of range (2 items)', line: 1, column: 1 });
+  });
+});
