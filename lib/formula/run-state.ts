@@ -277,7 +277,15 @@ function numberOf(v: Value, convert: (v: Value) => number | null): number {
  */
 export function readNumber(run: Run, slot: NameSlot, exact: boolean): number {
   // (A store without a version never matches: the slot's is null then.)
-  if (slot.index < 0 && run.options.store.version === slot.version) return exact ? slot.exact : slot.number;
+  if (run.options.store.version === slot.version) {
+    const index = slot.index;
+    if (index < 0) return exact ? slot.exact : slot.number;
+    // A name read again in the run gives what it gave first, as readName.
+    const known = run.values[index];
+    if (known === undefined) run.values[index] = slot.value;
+    else if (known !== slot.value) return readNumberAgain(run, slot, exact);
+    return exact ? slot.exact : slot.number;
+  }
   return readNumberAgain(run, slot, exact);
 }
 
