@@ -4,12 +4,18 @@ import { NeedsHost } from './host-calls';
 import { LIMITS } from './limits';
 import { bytesOf } from './meter';
 import {
+  type Comparison,
+  lengthOf,
   type Num,
   type NumOperand,
+  numberIn,
   numConstant,
   numericArithmetic,
+  numericCall,
   numericComparison,
+  numericIf,
   numericNegation,
+  numericTest,
   numName,
   numPart,
 } from './numeric';
@@ -143,7 +149,7 @@ function compileNode(e: Expr, unit: Unit): Compiled {
         }
       };
       if (op !== '-') return (run) => general(arg(run));
-      const n = unit.counted ? null : numOperand(e.arg, operand(e.arg, unit));
+      const n = unit.counted ? null : numOperand(e.arg, operand(e.arg, unit), unit);
       if (n) return numericRoot(numericNegation(n), (run) => general(arg(run)));
       return (run) => {
         const v = arg(run);
@@ -167,11 +173,16 @@ function compileNode(e: Expr, unit: Unit): Compiled {
       const lo = operand(e.left, unit);
       const ro = operand(e.right, unit);
       const general = binaryNode(e, lo, ro);
-      const nl = unit.counted ? null : numOperand(e.left, lo);
-      const nr = nl && numOperand(e.right, ro);
+      const nl = unit.counted ? null : numOperand(e.left, lo, unit);
+      const nr = nl && numOperand(e.right, ro, unit);
       if (!nl || !nr) return general;
       const num = numericArithmetic(e.op, nl, nr);
-      return num ? numericRoot(num, general) : (numericComparison(e.op, nl, nr, general) ?? general);
+      if (num) return numericRoot(num, general);
+      const test = numericTest(e.op, nl, nr);
+      if (!test) return general;
+      const node = numericComparison(test, general);
+      comparisons.set(node, { op: e.op, left: nl, right: nr });
+      return node;
     }
     case 'index': {
       const chain = unit.counted ? [] : constantChain(e);
@@ -227,6 +238,48 @@ function constantChain(e: Expr): IndexExpr[] {
   return chain;
 }
 
+/** A written key's or position's item, read in place: a dict's present key, a list's position in range; else undefined. */
+const reach = (t: Value, key: string | number): Value | undefined =>
+  typeof key === 'string'
+    ? t instanceof Map
+      ? t.get(key)
+      : undefined
+    : Array.isArray(t) && key < t.length
+      ? t[key]
+      : undefined;
+
+const keysOf = (chain: IndexExpr[]) => chain.map((x) => (x.index as { value: string | number }).value);
+
+/**
+ * A name, or a name's chain of written keys and positions, read in place, charging nothing;
+ * undefined where an index would go the general way. Null for other expressions.
+ */
+function inPlace(e: Expr, unit: Unit): ((run: Run) => Value | undefined) | null {
+  if (unit.counted) return null;
+  const chain = constantChain(e);
+  const base = chain.length ? chain[0].target : e;
+  if (base.type !== 'name') return null;
+  const slot = unit.names.slot(base.name);
+  if (!chain.length) return (run) => readName(run, slot);
+  const keys = keysOf(chain);
+  const walk = (t: Value | undefined) => {
+    for (let i = 0; i < keys.length && t !== undefined; i++) t = reach(t, keys[i]);
+    return t;
+  };
+  if (!unit.names.keepContainers) return (run) => walk(readName(run, slot));
+  // Lists and dicts kept between runs change no more (see NameTable), so the same one read
+  // again holds the same item: the walk is remembered with it.
+  let walked: Value = null;
+  let item: Value | undefined;
+  return (run) => {
+    const t = readName(run, slot);
+    if (t === walked && t !== null) return item;
+    item = walk(t);
+    walked = typeof t === 'object' ? t : null;
+    return item;
+  };
+}
+
 /**
  * A chain of written keys and positions as one closure (one call, not one per index), each
  * index as its own node would take it: a dict's present key or a list's position in range in
@@ -234,7 +287,7 @@ function constantChain(e: Expr): IndexExpr[] {
  */
 function chainNode(chain: IndexExpr[], unit: Unit): Compiled {
   const { slot, get } = operand(chain[0].target, unit);
-  const keys = chain.map((x) => (x.index as { value: string | number }).value);
+  const keys = keysOf(chain);
   const generals = chain.map((x) => (run: Run, t: Value, key: Value) => {
     try {
       return getIndex(t, key, run);
@@ -245,16 +298,8 @@ function chainNode(chain: IndexExpr[], unit: Unit): Compiled {
   return (run) => {
     let t = slot !== null ? readName(run, slot) : get(run);
     for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      const v =
-        typeof key === 'string'
-          ? t instanceof Map
-            ? t.get(key)
-            : undefined
-          : Array.isArray(t) && key < t.length
-            ? t[key]
-            : undefined;
-      t = v !== undefined ? v : generals[i](run, t, key);
+      const v = reach(t, keys[i]);
+      t = v !== undefined ? v : generals[i](run, t, keys[i]);
     }
     return t;
   };
@@ -337,6 +382,8 @@ function operand(e: Expr, unit: Unit): Operand {
 
 /** The numbers of numeric parts (see numeric.ts), by their closures. */
 const numbers = new WeakMap<Compiled, Num>();
+/** Comparisons of numeric operands, by their closures. */
+const comparisons = new WeakMap<Compiled, Comparison>();
 
 /**
  * A numeric part as a value: its number, or what the general path says. Where the numeric way
@@ -357,10 +404,27 @@ function numericRoot(num: Num, general: Compiled): Compiled {
   return root;
 }
 
-/** An operand as a numeric one: a number, a name, or a numeric part; else null. */
-function numOperand(e: Expr, o: Operand): NumOperand | null {
+/**
+ * An operand as a numeric one: a number, a name, a numeric part, or a number in a name's chain
+ * of written keys and positions (`order['items'][0]['price']`); else null.
+ */
+function numOperand(e: Expr, o: Operand, unit: Unit): NumOperand | null {
   if (e.type === 'number') return numConstant(e.value);
   if (o.slot !== null) return numName(o.slot);
+  const num = numbers.get(o.get);
+  if (num) return numPart(num);
+  const item = e.type === 'index' ? inPlace(e, unit) : null;
+  return item ? numPart(numberIn(item)) : null;
+}
+
+/** A condition as a numeric one: a comparison of numeric operands, or a numeric operand (true unless 0). */
+function condOperand(e: Expr, o: Operand, unit: Unit): NumOperand | Comparison | null {
+  return comparisons.get(o.get) ?? numOperand(e, o, unit);
+}
+
+/** A branch that gives a number: a written number or a numeric part (a name's text stays text). */
+function branchOperand(e: Expr, o: Operand): NumOperand | null {
+  if (e.type === 'number') return numConstant(e.value);
   const num = numbers.get(o.get);
   return num ? numPart(num) : null;
 }
@@ -492,7 +556,8 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
 }
 
 function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
-  const args = e.args.map((x) => compileExpr(x, unit));
+  const ops = e.args.map((x) => operand(x, unit));
+  const args = ops.map((o) => o.get);
   if (e.name === 'if') {
     // Lazy: only the branch it picks is evaluated.
     const [cond, then = none, otherwise = none] = args;
@@ -500,7 +565,15 @@ function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
       return () => {
         throw new FormulaError('if() needs a condition', e.line, e.column);
       };
-    return (run) => (isTruthy(cond(run)) ? then(run) : otherwise(run));
+    const general: Compiled = (run) => {
+      const c = cond(run);
+      return c === true || (c !== false && isTruthy(c)) ? then(run) : otherwise(run);
+    };
+    if (unit.counted || args.length !== 3) return general;
+    const nc = condOperand(e.args[0], ops[0], unit);
+    const nt = nc && branchOperand(e.args[1], ops[1]);
+    const no = nt && branchOperand(e.args[2], ops[2]);
+    return no ? numericRoot(numericIf(nc, nt, no), general) : general;
   }
   const entry = builtins.get(e.name);
   if (!entry)
@@ -531,7 +604,7 @@ function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
       throw new NeedsHost(e.name, values);
     };
   const impl = entry.impl!;
-  return (run) => {
+  const general: Compiled = (run) => {
     const values = collect(run);
     let result: Value;
     try {
@@ -544,6 +617,24 @@ function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
     if (typeof result !== 'number') run.alloc(bytesOf(result));
     return result;
   };
+  const num = unit.counted ? null : numericBuiltin(e, ops, unit);
+  return num ? numericRoot(num, general) : general;
+}
+
+/** A call of a built-in of numbers with numeric arguments (see numericCall), or len() of a name's list or dict. */
+function numericBuiltin(e: Extract<Expr, { type: 'call' }>, ops: Operand[], unit: Unit): Num | null {
+  if (e.name === 'len') {
+    const value = inPlace(e.args[0], unit);
+    return value && lengthOf(value);
+  }
+  if (!ops.length) return null;
+  const nums: NumOperand[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const n = numOperand(e.args[i], ops[i], unit);
+    if (!n) return null;
+    nums.push(n);
+  }
+  return numericCall(e.name, nums);
 }
 
 /** Evaluates arguments in order into a fresh list (builtins get their own). */

@@ -513,6 +513,20 @@ describe('numeric parts (arithmetic and comparisons of numbers, without values i
     'a * 2 == b',
     'a < b and b >= c',
     'a != b',
+    // if() of numbers, a name's text staying text in a branch.
+    'if(a > b, if(a > 10, 3, 2), 1)',
+    'if(a, 1, 2)',
+    'if(a - b, c * 2, 0.5)',
+    'if(a == b, 1, 2) + if(a != 0, 1, 0)',
+    'if(a <= b, a * 1, b * 1)',
+    'if(a >= b, -a, a)',
+    'if(a < b, 1)',
+    // Math built-ins.
+    'round(sqrt(a) * 2, 2) + abs(a - b)',
+    'round(a, b)',
+    'round(a) - floor(a / b) + ceil(c)',
+    'sqrt(a - b)',
+    'abs(-a) * 2',
   ];
   const values = [
     '2',
@@ -606,6 +620,61 @@ describe('numeric parts (arithmetic and comparisons of numbers, without values i
     store.set('b', null);
     // An unset variable is 0 in arithmetic.
     expect(expression.evaluateSync(using(store))).toBe(1);
+  });
+});
+
+describe('numbers read in place from lists and dicts, and their lengths', () => {
+  const sources = [
+    "o['items'][0]['p'] * o['items'][0]['q'] + len(l)",
+    "o['items'][1]['p'] * 2",
+    "o['items'][2]['p'] + 1",
+    "o['n'] * 1",
+    'l[0] + l[5]',
+    'l[1] * l[2] - len(o)',
+    "len(o['items']) * 2",
+    'len(s) + 1',
+    'if(len(l) > 2, l[0] * 1, 0.5)',
+  ];
+  const firstVars = {
+    o: '{"items":[{"p":4.5,"q":2},{"p":"12","q":1}],"n":null}',
+    l: '[1,2,3]',
+    s: 'hello',
+  };
+  // The same names, other values: shorter, longer, of other types.
+  const otherVars = [
+    { o: '{"items":[{"p":1,"q":-3},{"p":2},{"p":1e308}],"n":"7"}', l: '[5]', s: '[1]' },
+    { o: '[1,2]', l: '{"0":1}', s: 'h\u00e9llo' },
+    { o: '{"items":[{"p":1e308,"q":10}],"n":2}', l: '[1,"2",3,4,5,6]' },
+  ];
+
+  it('give what the general path gives, as the store changes between runs', async () => {
+    const prefix = 'if(True, ';
+    for (const source of sources) {
+      const fast = compileExpression(source);
+      const general = compileExpression(`${prefix}${source}, message(1, 'x'))`);
+      // One store with the change signal, changed between runs, and stores without it.
+      const map = new Map<string, string>();
+      const store: VariableStore & { version: object } = {
+        version: {},
+        get: (name) => map.get(name),
+        set: () => {},
+      };
+      for (const vars of [firstVars, ...otherVars, firstVars, {}] as Record<string, string>[]) {
+        map.clear();
+        for (const [k, v] of Object.entries(vars)) map.set(k, v);
+        store.version = {};
+        const expected = await outcome(() => general.evaluate(options(vars)), prefix.length);
+        for (const opts of [
+          { ...options({}), store },
+          { ...options({}), store },
+          options(vars),
+          options(vars),
+        ])
+          expect(await outcome(() => fast.evaluateSync(opts)), `${source} ${JSON.stringify(vars)}`).toEqual(
+            expected,
+          );
+      }
+    }
   });
 });
 

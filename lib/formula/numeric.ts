@@ -104,53 +104,164 @@ export function numericNegation(o: NumOperand): Num {
 
 type General = (run: Run) => Value;
 
-/** A comparison of two numeric operands, names compared exactly (see asExactNumber); null for other operators. */
-export function numericComparison(
-  op: string,
-  lo: NumOperand,
-  ro: NumOperand,
-  general: General,
-): General | null {
+/**
+ * A comparison of two numeric operands as 1 (holds), 0 (does not) or NaN (the general path
+ * decides), names compared exactly (see asExactNumber); null for other operators. Tests are no
+ * numeric parts: their values are booleans. `if` and the comparison's own node take them.
+ */
+export function numericTest(op: string, lo: NumOperand, ro: NumOperand): Num | null {
   const { slot: ls, constant: lc, value: lv, get: left } = lo;
   const { slot: rs, constant: rc, value: rv, get: right } = ro;
-  // As compareValues: by the difference, so infinities compare as there.
+  // As compareValues: by the difference, so infinities compare as there. A NaN stops the test
+  // there, so it reads no name the general path would not have reached.
   switch (op) {
     case '<':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
-        return !Number.isNaN(y) ? x - y < 0 : general(run);
+        if (Number.isNaN(x)) return x;
+        const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
+        return d < 0 ? 1 : Number.isNaN(d) ? d : 0;
       };
     case '>':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
-        return !Number.isNaN(y) ? x - y > 0 : general(run);
+        if (Number.isNaN(x)) return x;
+        const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
+        return d > 0 ? 1 : Number.isNaN(d) ? d : 0;
       };
     case '<=':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
-        return !Number.isNaN(y) ? x - y <= 0 : general(run);
+        if (Number.isNaN(x)) return x;
+        const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
+        return d <= 0 ? 1 : Number.isNaN(d) ? d : 0;
       };
     case '>=':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
-        return !Number.isNaN(y) ? x - y >= 0 : general(run);
+        if (Number.isNaN(x)) return x;
+        const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
+        return d >= 0 ? 1 : Number.isNaN(d) ? d : 0;
       };
     case '==':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
-        return !Number.isNaN(y) ? x === y : general(run);
+        if (Number.isNaN(x)) return x;
+        const y = rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        return x === y ? 1 : Number.isNaN(y) ? y : 0;
       };
     case '!=':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
-        return !Number.isNaN(y) ? x !== y : general(run);
+        if (Number.isNaN(x)) return x;
+        const y = rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        return x === y ? 0 : Number.isNaN(y) ? y : 1;
       };
   }
   return null;
+}
+
+/** A comparison's node: its test's answer, or what the general path says. */
+export function numericComparison(test: Num, general: General): General {
+  return (run) => {
+    const t = test(run);
+    return t === 1 ? true : t === 0 ? false : general(run);
+  };
+}
+
+/** Whether a comparison holds, by the difference of its operands (neither infinite: see numericIf). */
+const holds = (op: string, d: number) =>
+  op === '>'
+    ? d > 0
+    : op === '<'
+      ? d < 0
+      : op === '>='
+        ? d >= 0
+        : op === '<='
+          ? d <= 0
+          : op === '=='
+            ? d === 0
+            : d !== 0;
+
+/** A comparison of numeric operands, for numericIf. */
+export interface Comparison {
+  op: string;
+  left: NumOperand;
+  right: NumOperand;
+}
+
+/**
+ * `if` of a numeric condition (a comparison, compared in place, or a number, which holds unless
+ * 0, as isTruthy) and two branches that give numbers (constants and numeric parts, not names: a
+ * name's text stays text).
+ */
+export function numericIf(cond: NumOperand | Comparison, then: NumOperand, otherwise: NumOperand): Num {
+  const { constant: tc, value: tv, get: yes } = then;
+  const { constant: oc, value: ov, get: no } = otherwise;
+  if ('op' in cond) {
+    const op = cond.op;
+    const { slot: ls, constant: lc, value: lv, get: left } = cond.left;
+    const { slot: rs, constant: rc, value: rv, get: right } = cond.right;
+    // For finite numbers, x - y is 0 just where x === y; an infinity (Infinity - Infinity is
+    // NaN) is left to the general path.
+    return (run) => {
+      const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
+      if (Number.isNaN(x)) return x;
+      const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
+      if (Number.isNaN(d)) return d;
+      return holds(op, d) ? (tc ? tv : yes(run)) : oc ? ov : no(run);
+    };
+  }
+  const { slot: cs, constant: cc, value: cv, get: test } = cond;
+  return (run) => {
+    const t = cs !== null ? readNumber(run, cs, false) : cc ? cv : test(run);
+    if (Number.isNaN(t)) return t;
+    return t !== 0 ? (tc ? tv : yes(run)) : oc ? ov : no(run);
+  };
+}
+
+/** Math built-ins of numeric operands, as their entries in the catalogue compute them; else null. */
+export function numericCall(name: string, args: NumOperand[]): Num | null {
+  const [{ slot: xs, constant: xc, value: xv, get: x }, digits] = args;
+  switch (name) {
+    case 'abs':
+      return (run) => Math.abs(xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run));
+    // The square root of a negative number is NaN: the general path says why.
+    case 'sqrt':
+      return (run) => Math.sqrt(xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run));
+    case 'floor':
+      return (run) => Math.floor(xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run));
+    case 'ceil':
+      return (run) => Math.ceil(xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run));
+    case 'round': {
+      if (!digits)
+        return (run) =>
+          Math.round((xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run)) + Number.EPSILON);
+      const { slot: ds, constant: dc, value: dv, get: d } = digits;
+      const factor = 10 ** Math.trunc(dv);
+      return (run) => {
+        const n = xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run);
+        const f = dc ? factor : 10 ** Math.trunc(ds !== null ? readNumber(run, ds, false) : d(run));
+        const v = Math.round(n * f + Number.EPSILON) / f;
+        return v - v === 0 ? v : Number.NaN;
+      };
+    }
+  }
+  return null;
+}
+
+/** A number read in place from a value (a list's or dict's item), no charge: anything else NaN. */
+export function numberIn(get: (run: Run) => Value | undefined): Num {
+  return (run) => {
+    const v = get(run);
+    return typeof v === 'number' ? v : Number.NaN;
+  };
+}
+
+/** len() of a list or dict read in place, no charge; a text (charged by its length) NaN. */
+export function lengthOf(get: (run: Run) => Value | undefined): Num {
+  return (run) => {
+    const v = get(run);
+    return Array.isArray(v) ? v.length : v instanceof Map ? v.size : Number.NaN;
+  };
 }
