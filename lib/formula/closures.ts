@@ -15,7 +15,6 @@ import {
   numericComparison,
   numericIf,
   numericNegation,
-  numericTest,
   numName,
   numPart,
 } from './numeric';
@@ -178,11 +177,10 @@ function compileNode(e: Expr, unit: Unit): Compiled {
       if (!nl || !nr) return general;
       const num = numericArithmetic(e.op, nl, nr);
       if (num) return numericRoot(num, general);
-      const test = numericTest(e.op, nl, nr);
-      if (!test) return general;
-      const node = numericComparison(test, general);
-      comparisons.set(node, { op: e.op, left: nl, right: nr });
-      return node;
+      const comparison = numericComparison(e.op, nl, nr, general);
+      if (!comparison) return general;
+      comparisons.set(comparison, { op: e.op, left: nl, right: nr });
+      return comparison;
     }
     case 'index': {
       const chain = unit.counted ? [] : constantChain(e);

@@ -104,69 +104,55 @@ export function numericNegation(o: NumOperand): Num {
 
 type General = (run: Run) => Value;
 
-/**
- * A comparison of two numeric operands as 1 (holds), 0 (does not) or NaN (the general path
- * decides), names compared exactly (see asExactNumber); null for other operators. Tests are no
- * numeric parts: their values are booleans. `if` and the comparison's own node take them.
- */
-export function numericTest(op: string, lo: NumOperand, ro: NumOperand): Num | null {
+/** A comparison of two numeric operands, names compared exactly (see asExactNumber); null for other operators. */
+export function numericComparison(
+  op: string,
+  lo: NumOperand,
+  ro: NumOperand,
+  general: General,
+): General | null {
   const { slot: ls, constant: lc, value: lv, get: left } = lo;
   const { slot: rs, constant: rc, value: rv, get: right } = ro;
-  // As compareValues: by the difference, so infinities compare as there. A NaN stops the test
-  // there, so it reads no name the general path would not have reached.
+  // As compareValues: by the difference, so infinities compare as there.
   switch (op) {
     case '<':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
-        return d < 0 ? 1 : Number.isNaN(d) ? d : 0;
+        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        return !Number.isNaN(y) ? x - y < 0 : general(run);
       };
     case '>':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
-        return d > 0 ? 1 : Number.isNaN(d) ? d : 0;
+        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        return !Number.isNaN(y) ? x - y > 0 : general(run);
       };
     case '<=':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
-        return d <= 0 ? 1 : Number.isNaN(d) ? d : 0;
+        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        return !Number.isNaN(y) ? x - y <= 0 : general(run);
       };
     case '>=':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
-        return d >= 0 ? 1 : Number.isNaN(d) ? d : 0;
+        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        return !Number.isNaN(y) ? x - y >= 0 : general(run);
       };
     case '==':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const y = rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
-        return x === y ? 1 : Number.isNaN(y) ? y : 0;
+        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        return !Number.isNaN(y) ? x === y : general(run);
       };
     case '!=':
       return (run) => {
         const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const y = rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
-        return x === y ? 0 : Number.isNaN(y) ? y : 1;
+        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        return !Number.isNaN(y) ? x !== y : general(run);
       };
   }
   return null;
-}
-
-/** A comparison's node: its test's answer, or what the general path says. */
-export function numericComparison(test: Num, general: General): General {
-  return (run) => {
-    const t = test(run);
-    return t === 1 ? true : t === 0 ? false : general(run);
-  };
 }
 
 /** Whether a comparison holds, by the difference of its operands (neither infinite: see numericIf). */
