@@ -3,6 +3,21 @@ import { binary, checkList, getIndex, setIndex, textTooLong, unary } from './eva
 import { NeedsHost } from './host-calls';
 import { LIMITS } from './limits';
 import { bytesOf } from './meter';
+import {
+  type Comparison,
+  lengthOf,
+  type Num,
+  type NumOperand,
+  numberIn,
+  numConstant,
+  numericArithmetic,
+  numericCall,
+  numericComparison,
+  numericIf,
+  numericNegation,
+  numName,
+  numPart,
+} from './numeric';
 import { children, type Expr, type Pos, type Statement } from './parser';
 import { type NameSlot, type NameTable, type Run, readName, tick, writeName } from './run-state';
 import {
@@ -132,12 +147,13 @@ function compileNode(e: Expr, unit: Unit): Compiled {
           throw at(e, error);
         }
       };
-      if (op === '-')
-        return (run) => {
-          const v = arg(run);
-          return typeof v === 'number' ? -v : general(v);
-        };
-      return (run) => general(arg(run));
+      if (op !== '-') return (run) => general(arg(run));
+      const n = unit.counted ? null : numOperand(e.arg, operand(e.arg, unit), unit);
+      if (n) return numericRoot(numericNegation(n), (run) => general(arg(run)));
+      return (run) => {
+        const v = arg(run);
+        return typeof v === 'number' ? -v : general(v);
+      };
     }
     case 'logical': {
       const left = compileExpr(e.left, unit);
@@ -152,9 +168,23 @@ function compileNode(e: Expr, unit: Unit): Compiled {
             return isTruthy(l) ? l : right(run);
           };
     }
-    case 'binary':
-      return binaryNode(e, operand(e.left, unit), operand(e.right, unit));
+    case 'binary': {
+      const lo = operand(e.left, unit);
+      const ro = operand(e.right, unit);
+      const general = binaryNode(e, lo, ro);
+      const nl = unit.counted ? null : numOperand(e.left, lo, unit);
+      const nr = nl && numOperand(e.right, ro, unit);
+      if (!nl || !nr) return general;
+      const num = numericArithmetic(e.op, nl, nr);
+      if (num) return numericRoot(num, general);
+      const comparison = numericComparison(e.op, nl, nr, general);
+      if (!comparison) return general;
+      comparisons.set(comparison, { op: e.op, left: nl, right: nr });
+      return comparison;
+    }
     case 'index': {
+      const chain = unit.counted ? [] : constantChain(e);
+      if (chain.length >= 2) return chainNode(chain, unit);
       const { slot: ts, get: target } = operand(e.target, unit);
       const { constant: ic, value: iv, get: index } = operand(e.index, unit);
       const general = (run: Run, t: Value, i: Value) => {
@@ -191,6 +221,86 @@ function compileNode(e: Expr, unit: Unit): Compiled {
     case 'call':
       return callNode(e, unit);
   }
+}
+
+type IndexExpr = Extract<Expr, { type: 'index' }>;
+
+/** Whether an index is written as a key or a position from the start (most are): `d['key']`, `l[0]`. */
+const constantKey = (e: Expr) =>
+  e.type === 'string' || (e.type === 'number' && Number.isInteger(e.value) && e.value >= 0);
+
+/** The indexes by written keys or positions an expression ends with, innermost first: `order['items'][0]`. */
+function constantChain(e: Expr): IndexExpr[] {
+  const chain: IndexExpr[] = [];
+  for (let x = e; x.type === 'index' && constantKey(x.index); x = x.target) chain.unshift(x);
+  return chain;
+}
+
+/** A written key's or position's item, read in place: a dict's present key, a list's position in range; else undefined. */
+const reach = (t: Value, key: string | number): Value | undefined =>
+  typeof key === 'string'
+    ? t instanceof Map
+      ? t.get(key)
+      : undefined
+    : Array.isArray(t) && key < t.length
+      ? t[key]
+      : undefined;
+
+const keysOf = (chain: IndexExpr[]) => chain.map((x) => (x.index as { value: string | number }).value);
+
+/**
+ * A name, or a name's chain of written keys and positions, read in place, charging nothing;
+ * undefined where an index would go the general way. Null for other expressions.
+ */
+function inPlace(e: Expr, unit: Unit): ((run: Run) => Value | undefined) | null {
+  if (unit.counted) return null;
+  const chain = constantChain(e);
+  const base = chain.length ? chain[0].target : e;
+  if (base.type !== 'name') return null;
+  const slot = unit.names.slot(base.name);
+  if (!chain.length) return (run) => readName(run, slot);
+  const keys = keysOf(chain);
+  const walk = (t: Value | undefined) => {
+    for (let i = 0; i < keys.length && t !== undefined; i++) t = reach(t, keys[i]);
+    return t;
+  };
+  if (!unit.names.keepContainers) return (run) => walk(readName(run, slot));
+  // Lists and dicts kept between runs change no more (see NameTable), so the same one read
+  // again holds the same item: the walk is remembered with it.
+  let walked: Value = null;
+  let item: Value | undefined;
+  return (run) => {
+    const t = readName(run, slot);
+    if (t === walked && t !== null) return item;
+    item = walk(t);
+    walked = typeof t === 'object' ? t : null;
+    return item;
+  };
+}
+
+/**
+ * A chain of written keys and positions as one closure (one call, not one per index), each
+ * index as its own node would take it: a dict's present key or a list's position in range in
+ * place, anything else the general way, which says why with that index's position.
+ */
+function chainNode(chain: IndexExpr[], unit: Unit): Compiled {
+  const { slot, get } = operand(chain[0].target, unit);
+  const keys = keysOf(chain);
+  const generals = chain.map((x) => (run: Run, t: Value, key: Value) => {
+    try {
+      return getIndex(t, key, run);
+    } catch (error) {
+      throw at(x, error);
+    }
+  });
+  return (run) => {
+    let t = slot !== null ? readName(run, slot) : get(run);
+    for (let i = 0; i < keys.length; i++) {
+      const v = reach(t, keys[i]);
+      t = v !== undefined ? v : generals[i](run, t, keys[i]);
+    }
+    return t;
+  };
 }
 
 /**
@@ -266,6 +376,55 @@ function operand(e: Expr, unit: Unit): Operand {
   if (e.type === 'number' || e.type === 'string' || e.type === 'bool')
     return { slot, constant: true, value: e.value, get };
   return { slot, constant: e.type === 'none', value: null, get };
+}
+
+/** The numbers of numeric parts (see numeric.ts), by their closures. */
+const numbers = new WeakMap<Compiled, Num>();
+/** Comparisons of numeric operands, by their closures. */
+const comparisons = new WeakMap<Compiled, Comparison>();
+
+/**
+ * A numeric part as a value: its number, or what the general path says. Where the numeric way
+ * failed, it is not tried again until the store changes (its names would give the same).
+ */
+function numericRoot(num: Num, general: Compiled): Compiled {
+  let failedAt: object | undefined;
+  const root: Compiled = (run) => {
+    const version = run.options.store.version;
+    if (version === undefined || version !== failedAt) {
+      const v = num(run);
+      if (!Number.isNaN(v)) return v;
+      failedAt = version;
+    }
+    return general(run);
+  };
+  numbers.set(root, num);
+  return root;
+}
+
+/**
+ * An operand as a numeric one: a number, a name, a numeric part, or a number in a name's chain
+ * of written keys and positions (`order['items'][0]['price']`); else null.
+ */
+function numOperand(e: Expr, o: Operand, unit: Unit): NumOperand | null {
+  if (e.type === 'number') return numConstant(e.value);
+  if (o.slot !== null) return numName(o.slot);
+  const num = numbers.get(o.get);
+  if (num) return numPart(num);
+  const item = e.type === 'index' ? inPlace(e, unit) : null;
+  return item ? numPart(numberIn(item)) : null;
+}
+
+/** A condition as a numeric one: a comparison of numeric operands, or a numeric operand (true unless 0). */
+function condOperand(e: Expr, o: Operand, unit: Unit): NumOperand | Comparison | null {
+  return comparisons.get(o.get) ?? numOperand(e, o, unit);
+}
+
+/** A branch that gives a number: a written number or a numeric part (a name's text stays text). */
+function branchOperand(e: Expr, o: Operand): NumOperand | null {
+  if (e.type === 'number') return numConstant(e.value);
+  const num = numbers.get(o.get);
+  return num ? numPart(num) : null;
 }
 
 /**
@@ -395,7 +554,8 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
 }
 
 function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
-  const args = e.args.map((x) => compileExpr(x, unit));
+  const ops = e.args.map((x) => operand(x, unit));
+  const args = ops.map((o) => o.get);
   if (e.name === 'if') {
     // Lazy: only the branch it picks is evaluated.
     const [cond, then = none, otherwise = none] = args;
@@ -403,7 +563,15 @@ function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
       return () => {
         throw new FormulaError('if() needs a condition', e.line, e.column);
       };
-    return (run) => (isTruthy(cond(run)) ? then(run) : otherwise(run));
+    const general: Compiled = (run) => {
+      const c = cond(run);
+      return c === true || (c !== false && isTruthy(c)) ? then(run) : otherwise(run);
+    };
+    if (unit.counted || args.length !== 3) return general;
+    const nc = condOperand(e.args[0], ops[0], unit);
+    const nt = nc && branchOperand(e.args[1], ops[1]);
+    const no = nt && branchOperand(e.args[2], ops[2]);
+    return no ? numericRoot(numericIf(nc, nt, no), general) : general;
   }
   const entry = builtins.get(e.name);
   if (!entry)
@@ -434,7 +602,7 @@ function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
       throw new NeedsHost(e.name, values);
     };
   const impl = entry.impl!;
-  return (run) => {
+  const general: Compiled = (run) => {
     const values = collect(run);
     let result: Value;
     try {
@@ -447,6 +615,24 @@ function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
     if (typeof result !== 'number') run.alloc(bytesOf(result));
     return result;
   };
+  const num = unit.counted ? null : numericBuiltin(e, ops, unit);
+  return num ? numericRoot(num, general) : general;
+}
+
+/** A call of a built-in of numbers with numeric arguments (see numericCall), or len() of a name's list or dict. */
+function numericBuiltin(e: Extract<Expr, { type: 'call' }>, ops: Operand[], unit: Unit): Num | null {
+  if (e.name === 'len') {
+    const value = inPlace(e.args[0], unit);
+    return value && lengthOf(value);
+  }
+  if (!ops.length) return null;
+  const nums: NumOperand[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const n = numOperand(e.args[i], ops[i], unit);
+    if (!n) return null;
+    nums.push(n);
+  }
+  return numericCall(e.name, nums);
 }
 
 /** Evaluates arguments in order into a fresh list (builtins get their own). */

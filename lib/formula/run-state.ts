@@ -2,7 +2,14 @@ import type { BuiltinContext, Plan } from './catalogue';
 import { LIMITS } from './limits';
 import type { Meter } from './meter';
 import { isSystemVariable } from './system-variables';
-import { deserializeValue, FormulaError, serializeValue, type Value } from './values';
+import {
+  asExactNumber,
+  asNumber,
+  deserializeValue,
+  FormulaError,
+  serializeValue,
+  type Value,
+} from './values';
 
 /** Variables as the engine stores them: text, with `client.` and `project.` prefixes kept. */
 export interface VariableStore {
@@ -51,6 +58,10 @@ const UNREAD = Symbol('unread');
 export class NameSlot {
   raw: string | undefined | typeof UNREAD = UNREAD;
   value: Value = null;
+  /** The number value stands for in arithmetic (a number or numeric text), else NaN. */
+  number = Number.NaN;
+  /** number, where value compares as it (see asExactNumber), else NaN. */
+  exact = Number.NaN;
   version: object | null = null;
   readonly system: boolean;
 
@@ -247,9 +258,43 @@ function readStored(run: Run, slot: NameSlot, version: object | undefined): Valu
     const keep = run.names.keepContainers || !isContainer(value);
     slot.raw = keep ? raw : UNREAD;
     slot.value = keep ? value : null;
+    slot.number = keep ? numberOf(value, asNumber) : Number.NaN;
+    slot.exact = keep ? numberOf(value, asExactNumber) : Number.NaN;
   }
   slot.version = slot.raw === UNREAD || slot.system ? null : (version ?? null);
   return value;
+}
+
+/** A number or numeric text (never a boolean) as a number, else NaN. */
+function numberOf(v: Value, convert: (v: Value) => number | null): number {
+  return typeof v === 'number' || typeof v === 'string' ? (convert(v) ?? Number.NaN) : Number.NaN;
+}
+
+/**
+ * readName for arithmetic: the number a name stands for (see NameSlot.number; `exact` for
+ * comparing), or NaN where the general path must decide. The number of a stored text is
+ * converted once, with the text.
+ */
+export function readNumber(run: Run, slot: NameSlot, exact: boolean): number {
+  // (A store without a version never matches: the slot's is null then.)
+  if (run.options.store.version === slot.version) {
+    const index = slot.index;
+    if (index < 0) return exact ? slot.exact : slot.number;
+    // A name read again in the run gives what it gave first, as readName.
+    const known = run.values[index];
+    if (known === undefined) run.values[index] = slot.value;
+    else if (known !== slot.value) return readNumberAgain(run, slot, exact);
+    return exact ? slot.exact : slot.number;
+  }
+  return readNumberAgain(run, slot, exact);
+}
+
+/** readNumber's read through readName (apart, so the common case above stays small enough to inline). */
+function readNumberAgain(run: Run, slot: NameSlot, exact: boolean): number {
+  const v = readName(run, slot);
+  if (typeof v === 'number') return v;
+  // (A text like the slot's stands for the same number.)
+  return typeof v === 'string' && v === slot.value ? (exact ? slot.exact : slot.number) : Number.NaN;
 }
 
 export function writeName(run: Run, slot: NameSlot, value: Value, clear: boolean): void {
