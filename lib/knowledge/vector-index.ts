@@ -1,7 +1,7 @@
 import { simdCodes, simdDots } from './simd-scan';
 
 /**
- * A project's chunk vectors as each process keeps them for the brute-force search (no pgvector
+ * A project's chunk vectors as each process keeps them for the exact scan (no pgvector
  * on PGlite nor on most self-hosters' PostgreSQL; docs/knowledge-base.md has the figures): int8
  * codes with one scale per vector, a quarter of float32's memory. Pure: loading and caching are
  * server/knowledge/vector-cache.ts.
@@ -87,8 +87,8 @@ export function mergeIndex(
 
 /**
  * The `k` nearest vectors to `query` (normalised, of the index's dimension) by dot product,
- * best first: every vector scored (by SIMD when the codes are `simdCodes`', lib/knowledge/simd-scan.ts),
- * keeping the best k found so far.
+ * best first: every vector scored (by SIMD when the codes were allocated by `simdCodes`, as
+ * `mergeIndex` does; lib/knowledge/simd-scan.ts), keeping the best k found so far.
  */
 export function nearest(
   index: ScannedVectors,
