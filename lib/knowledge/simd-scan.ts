@@ -200,14 +200,20 @@ const roundUp = (n: number, to: number) => Math.ceil(n / to) * to;
 
 /**
  * Zeroed int8 codes for `count` vectors of `dimensions`, in a memory the SIMD scan reads in
- * place; a plain Int8Array where there is no SIMD.
+ * place; a plain Int8Array where there is no SIMD or no such memory.
  */
 export function simdCodes(count: number, dimensions: number): Int8Array {
   if (!compiled || count === 0) return new Int8Array(count * dimensions);
   const padded = roundUp(dimensions, 16);
   const queryAt = roundUp(count * dimensions + 16, 16);
   const outAt = queryAt + padded * 2;
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((outAt + count * 4) / PAGE) });
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: Math.ceil((outAt + count * 4) / PAGE) });
+  } catch {
+    // Past WebAssembly's 4 GB, or refused by the system: the plain loop scans a plain array.
+    return new Int8Array(count * dimensions);
+  }
   const instance = new WebAssembly.Instance(compiled, { env: { memory } });
   scanners.set(memory.buffer, {
     dots: instance.exports.dots as Dots,

@@ -83,9 +83,10 @@ export const wordMatches = new PreparedStatement(
  * ranked: ranking is the cost, one row at a time, and a query made of rare words
  * (boundedTextQueries) has fewer matches than that.
  *
- * The document's status is a subquery per match, not a join: joined, PostgreSQL with stale
- * statistics (a fresh knowledge base) looped over the documents and searched the full-text
- * index once for each (250 ms at 100 documents); a subquery keeps the index searched once.
+ * The document's status is a subquery per match, not a join: joined, the planner without
+ * statistics (PGlite's never has any) or with a fresh knowledge base's looped over the documents
+ * and searched the full-text index once for each (250 to 400 ms at 100 documents on either
+ * database); a subquery keeps the index searched once.
  */
 export const fullTextRanked = new PreparedStatement(
   `SELECT m.id
