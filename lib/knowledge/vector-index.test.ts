@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { simdCodes } from './simd-scan';
 import { mergeIndex, nearest, type ScannedVectors, staleDocuments, type VectorIndex } from './vector-index';
 import { dot, normalise, quantise } from './vectors';
 
@@ -13,11 +14,14 @@ function random(seed: number) {
 }
 
 describe('the int8 scan', () => {
-  it('finds nearly the exact float32 top 10, best first, with cosine scores', () => {
+  it.each([
+    ['the plain loop', (length: number) => new Int8Array(length)],
+    ['SIMD', (length: number) => simdCodes(length / 67, 67)],
+  ])('finds nearly the exact float32 top 10, best first, with cosine scores (%s)', (_, allocate) => {
     const next = random(7);
-    const dimensions = 67; // not a multiple of four: the loop's tail counts too
+    const dimensions = 67; // not a multiple of four (nor of 16): the loops' tails count too
     const vectors = Array.from({ length: 2000 }, () => normalise(Array.from({ length: dimensions }, next)));
-    const codes = new Int8Array(vectors.length * dimensions);
+    const codes = allocate(vectors.length * dimensions);
     const scales = Float32Array.from(vectors, (v, i) => quantise(v, codes, i * dimensions));
     const index: ScannedVectors = {
       dimensions,
@@ -55,6 +59,26 @@ describe('the int8 scan', () => {
         3,
       ),
     ).toEqual([]);
+  });
+
+  it('ranks alike by SIMD and by the plain loop', () => {
+    const next = random(11);
+    const dimensions = 384;
+    const count = 3000;
+    const plain = new Int8Array(count * dimensions);
+    const scales = new Float32Array(count);
+    for (let v = 0; v < count; v++)
+      scales[v] = quantise(normalise(Array.from({ length: dimensions }, next)), plain, v * dimensions);
+    const simd = simdCodes(count, dimensions);
+    simd.set(plain);
+    const ids = Int32Array.from({ length: count }, (_, i) => i);
+    for (let q = 0; q < 10; q++) {
+      const query = normalise(Array.from({ length: dimensions }, next));
+      const byLoop = nearest({ dimensions, ids, codes: plain, scales }, query, 20);
+      const bySimd = nearest({ dimensions, ids, codes: simd, scales }, query, 20);
+      expect(bySimd.map((h) => h.id)).toEqual(byLoop.map((h) => h.id));
+      for (const [i, hit] of bySimd.entries()) expect(hit.score).toBeCloseTo(byLoop[i].score, 4);
+    }
   });
 });
 

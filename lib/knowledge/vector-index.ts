@@ -1,5 +1,7 @@
+import { simdCodes, simdDots } from './simd-scan';
+
 /**
- * A project's chunk vectors as each process keeps them for the brute-force search (no pgvector
+ * A project's chunk vectors as each process keeps them for the exact scan (no pgvector
  * on PGlite nor on most self-hosters' PostgreSQL; docs/knowledge-base.md has the figures): int8
  * codes with one scale per vector, a quarter of float32's memory. Pure: loading and caching are
  * server/knowledge/vector-cache.ts.
@@ -60,7 +62,7 @@ export function mergeIndex(
   for (const batch of loaded) count += batch.ids.length;
   const ids = new Int32Array(count);
   const documentIds = new Int32Array(count);
-  const codes = new Int8Array(count * dimensions);
+  const codes = simdCodes(count, dimensions);
   const scales = new Float32Array(count);
   let at = 0;
   const copy = (from: VectorBatch, v: number) => {
@@ -85,17 +87,43 @@ export function mergeIndex(
 
 /**
  * The `k` nearest vectors to `query` (normalised, of the index's dimension) by dot product,
- * best first: one pass over the codes keeping the best k found so far.
+ * best first: every vector scored (by SIMD when the codes were allocated by `simdCodes`, as
+ * `mergeIndex` does; lib/knowledge/simd-scan.ts), keeping the best k found so far.
  */
 export function nearest(
   index: ScannedVectors,
   query: Float32Array,
   k: number,
 ): { id: number; score: number }[] {
-  const { dimensions, codes, scales, ids } = index;
+  const { ids } = index;
+  const scores = scoreAll(index, query);
   const bestIds: number[] = [];
   const bestScores: number[] = [];
   let floor = Number.NEGATIVE_INFINITY;
+  for (let v = 0; v < ids.length; v++) {
+    const score = scores[v];
+    if (bestIds.length >= k && score <= floor) continue;
+    let at = bestScores.length;
+    while (at > 0 && bestScores[at - 1] < score) at--;
+    bestScores.splice(at, 0, score);
+    bestIds.splice(at, 0, ids[v]);
+    if (bestIds.length > k) {
+      bestScores.pop();
+      bestIds.pop();
+    }
+    if (bestIds.length >= k) floor = bestScores[bestScores.length - 1];
+  }
+  return bestIds.map((id, i) => ({ id, score: bestScores[i] }));
+}
+
+/** Each vector's cosine with `query`. */
+function scoreAll({ dimensions, codes, scales, ids }: ScannedVectors, query: Float32Array): Float64Array {
+  const scores = new Float64Array(ids.length);
+  const simd = simdDots(codes, dimensions, query);
+  if (simd) {
+    for (let v = 0; v < ids.length; v++) scores[v] = simd.dots[v] * scales[v] * simd.scale;
+    return scores;
+  }
   for (let v = 0, offset = 0; v < ids.length; v++, offset += dimensions) {
     // Four sums side by side: the loop's additions do not wait on each other (about 1.5× faster).
     let s0 = 0;
@@ -110,17 +138,7 @@ export function nearest(
       s3 += query[i + 3] * codes[offset + i + 3];
     }
     for (; i < dimensions; i++) s0 += query[i] * codes[offset + i];
-    const score = (s0 + s1 + s2 + s3) * scales[v];
-    if (bestIds.length >= k && score <= floor) continue;
-    let at = bestScores.length;
-    while (at > 0 && bestScores[at - 1] < score) at--;
-    bestScores.splice(at, 0, score);
-    bestIds.splice(at, 0, ids[v]);
-    if (bestIds.length > k) {
-      bestScores.pop();
-      bestIds.pop();
-    }
-    if (bestIds.length >= k) floor = bestScores[bestScores.length - 1];
+    scores[v] = (s0 + s1 + s2 + s3) * scales[v];
   }
-  return bestIds.map((id, i) => ({ id, score: bestScores[i] }));
+  return scores;
 }

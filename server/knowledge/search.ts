@@ -44,11 +44,13 @@ export async function searchKnowledge(
   } catch (error) {
     throw invalid(`queryVector: ${(error as Error).message}`, 'queryVector');
   }
-  const [index, textIds] = await Promise.all([
-    projectVectors(db, projectId, vector.length, options.model ?? null),
+  // The scan runs as soon as the vectors are there, while the full-text side waits on the database.
+  const [vectorIds, textIds] = await Promise.all([
+    projectVectors(db, projectId, vector.length, options.model ?? null).then((index) =>
+      nearest(index, vector, candidates).map((hit) => hit.id),
+    ),
     fullTextIds(db, projectId, query, candidates),
   ]);
-  const vectorIds = nearest(index, vector, candidates).map((hit) => hit.id);
   const fused = [...fuseRanks([vectorIds, textIds]).entries()]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, limit);

@@ -11,7 +11,7 @@ import { knowledgeRevision, readyDocuments, vectorPage } from '@/server/db/knowl
 import { plainSql } from '@/server/db/raw-sql';
 
 /**
- * Each process's copy of a project's chunk vectors for the brute-force search
+ * Each process's copy of a project's chunk vectors for the exact scan
  * (lib/knowledge/vector-index.ts), keyed by the project's knowledge revision, which every change
  * of its searchable chunks bumps, so an instance never searches stale vectors: a search reads
  * the revision (one indexed row) and, when it moved, the ready documents' own revisions, and
@@ -30,7 +30,8 @@ const globalForCache = globalThis as unknown as {
 globalForCache.blockbotVectorIndexes ??= new Map();
 const cache = globalForCache.blockbotVectorIndexes;
 
-const sizeOf = (index: VectorIndex) => index.codes.byteLength + index.ids.byteLength * 3;
+// The codes, then 4 bytes a vector each: its id, document, scale and the scan's dot product.
+const sizeOf = (index: VectorIndex) => index.codes.byteLength + index.ids.byteLength * 4;
 
 /**
  * The project's current vectors of `dimensions` (and of `model`, when given: two models' vectors
