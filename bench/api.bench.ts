@@ -73,13 +73,9 @@ export async function run(): Promise<void> {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const bare = spawn(
-    process.execPath,
-    [path.join('bench', 'bare-api-server.mjs'), url, String(project.id)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const bare = spawn(process.execPath, [path.join('bench', 'bare-api-server.mjs'), url, String(project.id)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const barePort = String((await once(bare.stdout, 'data'))[0]).trim();
     for (let i = 0; i < 600; i++) {
