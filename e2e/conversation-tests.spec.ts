@@ -1,13 +1,18 @@
 import { expect, type Page, test } from '@playwright/test';
-import { chainBot, importBot, saved, signUp } from './helpers';
+import { chainBot, importBot, saved, settled, signUp } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
 
 const PRICES_TEXT = 'The plan costs #{price} a month, tax included. Shall I place an order?';
 const blockEditor = (page: Page) => page.getByRole('complementary', { name: 'Block editor' });
 
-/** Sets a block's text in the block editor, saved. */
+/**
+ * Sets a block's text in the block editor, saved. The canvas pans by itself (it follows the
+ * simulator, and moves an opened block out from under the editor): a click that lands mid-pan
+ * is a drag, not a click, so the block is clicked once it stands still.
+ */
 async function setText(page: Page, block: number, text: string) {
+  await settled(page.getByTestId(`block-${block}`));
   await page.getByTestId(`block-${block}`).click();
   await blockEditor(page).getByLabel('Text', { exact: true }).fill(text);
   await saved(page);
