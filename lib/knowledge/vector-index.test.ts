@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '@/lib/formula/seeded-random';
 import { simdCodes } from './simd-scan';
 import { mergeIndex, nearest, type ScannedVectors, staleDocuments, type VectorIndex } from './vector-index';
 import { dot, normalise, quantise } from './vectors';
 
-/** Deterministic pseudo-random numbers (mulberry32). */
+/** Deterministic pseudo-random numbers in [-0.5, 0.5). */
 function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const next = seededRandom(seed);
+  return () => next() - 0.5;
 }
 
 describe('the int8 scan', () => {
