@@ -25,19 +25,26 @@ const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0
 
 type SendOne = (client: number, i: number) => Promise<void>;
 
+interface Rates {
+  /** Messages a second. */
+  rate: number;
+  /** The 99th percentile of one message's latency, in ms. */
+  p99: number;
+}
+
 /** Latencies and wall time of the rounds of one contender. */
 class Tally {
   readonly latencies: number[] = [];
   ms = 0;
 
-  report(name: string) {
+  report(name: string): Rates {
     const sorted = [...this.latencies].sort((a, b) => a - b);
-    const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
+    const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     const rate = (sorted.length / this.ms) * 1000;
     console.log(
-      `${name.padEnd(30)} ${rate.toFixed(0).padStart(6)} msg/s   p50 ${p(0.5)} ms   p99 ${p(0.99)} ms`,
+      `${name.padEnd(30)} ${rate.toFixed(0).padStart(6)} msg/s   p50 ${p(0.5).toFixed(1)} ms   p99 ${p(0.99).toFixed(1)} ms`,
     );
-    return rate;
+    return { rate, p99: p(0.99) };
   }
 }
 
@@ -101,7 +108,7 @@ async function measure(
   label: string,
   engine: { known: SendOne; firstContact: SendOne },
   baseline?: SendOne,
-): Promise<{ known: number; baseline?: number }> {
+): Promise<{ known: Rates; baseline?: Rates }> {
   // A round of each first, not counted: all run warmed up (JIT, connections, caches, the bot compiled).
   await round(engine.known, new Tally());
   await round(engine.firstContact, new Tally());
@@ -117,7 +124,7 @@ async function measure(
   const knownRate = known.report(`engine on ${label}`);
   const firstRate = first.report(`  first contact on ${label}`);
   console.log(
-    `first contact / known client on ${label}: ${((firstRate / knownRate) * 100).toFixed(0)} % (goal ≥ 50 %)`,
+    `first contact / known client on ${label}: ${((firstRate.rate / knownRate.rate) * 100).toFixed(0)} % (goal ≥ 50 %)`,
   );
   return { known: knownRate, baseline: baseline ? bare.report('baseline: bare pg writes') : undefined };
 }
@@ -165,10 +172,12 @@ export async function run(): Promise<void> {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     const engine = await engineSender(server);
     const baseline = await baselineSender(pool);
-    const rates = await measure('PostgreSQL', engine, baseline);
-    console.log(
-      `engine / baseline throughput on PostgreSQL: ${((rates.known / (rates.baseline ?? 1)) * 100).toFixed(0)} % (goal ≥ 40 %, p99 < 50 ms)`,
-    );
+    const { known, baseline: bare } = await measure('PostgreSQL', engine, baseline);
+    if (bare) {
+      console.log(
+        `engine / baseline on PostgreSQL: throughput ${((known.rate / bare.rate) * 100).toFixed(0)} % (goal ≥ 70 %), p99 ${(known.p99 / bare.p99).toFixed(2)}× (goal ≤ 1.5×)`,
+      );
+    }
     // What the worker's analytics roll-up then does with the hits the messages queued.
     const started = performance.now();
     const { counted } = await rollUpFlowHits(server.prisma);
