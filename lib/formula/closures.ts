@@ -4,17 +4,19 @@ import { NeedsHost } from './host-calls';
 import { LIMITS } from './limits';
 import { bytesOf } from './meter';
 import {
+  builderOf,
   type Comparison,
-  lengthOf,
   type Num,
+  type NumBuilder,
   type NumOperand,
-  numberIn,
+  nan,
   numConstant,
   numericArithmetic,
   numericCall,
   numericComparison,
   numericIf,
   numericNegation,
+  numericText,
   numName,
   numPart,
 } from './numeric';
@@ -169,6 +171,8 @@ function compileNode(e: Expr, unit: Unit): Compiled {
           };
     }
     case 'binary': {
+      if (!unit.counted && e.op === '+' && e.left.type === 'binary' && givesPlainText(e.left))
+        return joinChain(e, unit);
       const lo = operand(e.left, unit);
       const ro = operand(e.right, unit);
       const general = binaryNode(e, lo, ro);
@@ -249,30 +253,47 @@ const reach = (t: Value, key: string | number): Value | undefined =>
 const keysOf = (chain: IndexExpr[]) => chain.map((x) => (x.index as { value: string | number }).value);
 
 /**
- * A name, or a name's chain of written keys and positions, read in place, charging nothing;
- * undefined where an index would go the general way. Null for other expressions.
+ * A value read in place, as a number: itself if it is a number, or with `length`, the length of
+ * a list or dict (len(), no charge; a text is charged by its length, so the general path
+ * decides); anything else NaN, as is an index that would go the general way.
  */
-function inPlace(e: Expr, unit: Unit): ((run: Run) => Value | undefined) | null {
+const numberOf = (v: Value | undefined, length: boolean): number =>
+  length
+    ? Array.isArray(v)
+      ? v.length
+      : v instanceof Map
+        ? v.size
+        : Number.NaN
+    : typeof v === 'number'
+      ? v
+      : Number.NaN;
+
+/**
+ * A name, or a name's chain of written keys and positions, read in place as a number (see
+ * numberOf), charging nothing: one closure, the read and the number together. Null for other
+ * expressions.
+ */
+function inPlace(e: Expr, unit: Unit, length: boolean): Num | null {
   if (unit.counted) return null;
   const chain = constantChain(e);
   const base = chain.length ? chain[0].target : e;
   if (base.type !== 'name') return null;
   const slot = unit.names.slot(base.name);
-  if (!chain.length) return (run) => readName(run, slot);
+  if (!chain.length) return (run) => numberOf(readName(run, slot), length);
   const keys = keysOf(chain);
   const walk = (t: Value | undefined) => {
     for (let i = 0; i < keys.length && t !== undefined; i++) t = reach(t, keys[i]);
     return t;
   };
-  if (!unit.names.keepContainers) return (run) => walk(readName(run, slot));
+  if (!unit.names.keepContainers) return (run) => numberOf(walk(readName(run, slot)), length);
   // Lists and dicts kept between runs change no more (see NameTable), so the same one read
-  // again holds the same item: the walk is remembered with it.
+  // again holds the same item: the walk's number is remembered with it.
   let walked: Value = null;
-  let item: Value | undefined;
+  let item = Number.NaN;
   return (run) => {
     const t = readName(run, slot);
     if (t === walked && t !== null) return item;
-    item = walk(t);
+    item = numberOf(walk(t), length);
     walked = typeof t === 'object' ? t : null;
     return item;
   };
@@ -378,27 +399,15 @@ function operand(e: Expr, unit: Unit): Operand {
   return { slot, constant: e.type === 'none', value: null, get };
 }
 
-/** The numbers of numeric parts (see numeric.ts), by their closures. */
-const numbers = new WeakMap<Compiled, Num>();
+/** Numeric parts (see numeric.ts), by their closures: built again as parts of others. */
+const numbers = new WeakMap<Compiled, NumBuilder>();
 /** Comparisons of numeric operands, by their closures. */
 const comparisons = new WeakMap<Compiled, Comparison>();
 
-/**
- * A numeric part as a value: its number, or what the general path says. Where the numeric way
- * failed, it is not tried again until the store changes (its names would give the same).
- */
-function numericRoot(num: Num, general: Compiled): Compiled {
-  let failedAt: object | undefined;
-  const root: Compiled = (run) => {
-    const version = run.options.store.version;
-    if (version === undefined || version !== failedAt) {
-      const v = num(run);
-      if (!Number.isNaN(v)) return v;
-      failedAt = version;
-    }
-    return general(run);
-  };
-  numbers.set(root, num);
+/** A numeric part as a value: its number, or where that fails, what the general path says. */
+function numericRoot(build: NumBuilder, general: Compiled): Compiled {
+  const root: Compiled = build(general);
+  numbers.set(root, build);
   return root;
 }
 
@@ -409,10 +418,10 @@ function numericRoot(num: Num, general: Compiled): Compiled {
 function numOperand(e: Expr, o: Operand, unit: Unit): NumOperand | null {
   if (e.type === 'number') return numConstant(e.value);
   if (o.slot !== null) return numName(o.slot);
-  const num = numbers.get(o.get);
-  if (num) return numPart(num);
-  const item = e.type === 'index' ? inPlace(e, unit) : null;
-  return item ? numPart(numberIn(item)) : null;
+  const build = numbers.get(o.get);
+  if (build) return numPart(build(nan));
+  const item = e.type === 'index' ? inPlace(e, unit, false) : null;
+  return item ? numPart(item) : null;
 }
 
 /** A condition as a numeric one: a comparison of numeric operands, or a numeric operand (true unless 0). */
@@ -423,8 +432,8 @@ function condOperand(e: Expr, o: Operand, unit: Unit): NumOperand | Comparison |
 /** A branch that gives a number: a written number or a numeric part (a name's text stays text). */
 function branchOperand(e: Expr, o: Operand): NumOperand | null {
   if (e.type === 'number') return numConstant(e.value);
-  const num = numbers.get(o.get);
-  return num ? numPart(num) : null;
+  const build = numbers.get(o.get);
+  return build ? numPart(build(nan)) : null;
 }
 
 /**
@@ -435,6 +444,52 @@ function branchOperand(e: Expr, o: Operand): NumOperand | null {
 function givesPlainText(e: Expr): boolean {
   if (e.type === 'string') return !mayBeNumeric(e.value);
   return e.type === 'binary' && e.op === '+' && givesPlainText(e.left);
+}
+
+/**
+ * Whether two values join here: both texts, the join fitting, its bytes counted. One that does
+ * not fit goes the general way, which says why.
+ */
+function joins(run: Run, a: Value, b: Value): a is string {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  const length = a.length + b.length;
+  if (length > LIMITS.stringLength) return false;
+  run.bytes += 2 * length;
+  return run.bytes <= LIMITS.memoryBytes;
+}
+
+/**
+ * A chain of joins onto plain text, `'Dear ' + name + ', your ' + qty`, as one closure that
+ * adds each part in turn (not one closure per `+`), each `+` as its own node would: a join that
+ * fits here, anything else the general way, with that `+`'s position.
+ */
+function joinChain(e: Extract<Expr, { type: 'binary' }>, unit: Unit): Compiled {
+  const joinsOf: Extract<Expr, { type: 'binary' }>[] = [];
+  let x: Expr = e;
+  for (; x.type === 'binary' && x.op === '+' && givesPlainText(x.left); x = x.left) joinsOf.unshift(x);
+  const first = (x as { value: string }).value;
+  const parts = joinsOf.map((j) => operand(j.right, unit));
+  const slots = parts.map((o) => o.slot);
+  const constant = parts.map((o) => o.constant);
+  const values = parts.map((o) => o.value);
+  const gets = parts.map((o) => o.get);
+  const generals = joinsOf.map((j) => (run: Run, a: Value, b: Value) => {
+    try {
+      return binary('+', a, b, run);
+    } catch (error) {
+      throw at(j, error);
+    }
+  });
+  const n = joinsOf.length;
+  return (run) => {
+    let a: Value = first;
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i];
+      const b = slot !== null ? readName(run, slot) : constant[i] ? values[i] : gets[i](run);
+      a = joins(run, a, b) ? a + b : generals[i](run, a, b);
+    }
+    return a;
+  };
 }
 
 function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Operand): Compiled {
@@ -453,15 +508,6 @@ function binaryNode(e: Extract<Expr, { type: 'binary' }>, lo: Operand, ro: Opera
     }
   };
   if (op === '+') {
-    // A join that fits is built here, its bytes counted; one that does not fit goes the
-    // general way, which says why.
-    const joins = (run: Run, a: Value, b: Value): a is string => {
-      if (typeof a !== 'string' || typeof b !== 'string') return false;
-      const length = a.length + b.length;
-      if (length > LIMITS.stringLength) return false;
-      run.bytes += 2 * length;
-      return run.bytes <= LIMITS.memoryBytes;
-    };
     if (givesPlainText(e.left))
       return (run) => {
         const a = ls !== null ? readName(run, ls) : lc ? lv : left(run);
@@ -615,15 +661,19 @@ function callNode(e: Extract<Expr, { type: 'call' }>, unit: Unit): Compiled {
     if (typeof result !== 'number') run.alloc(bytesOf(result));
     return result;
   };
-  const num = unit.counted ? null : numericBuiltin(e, ops, unit);
+  if (unit.counted) return general;
+  // str() of a number made here (not a name's text, which stays as written) formats it in place.
+  const text = e.name === 'str' && args.length === 1 ? branchOperand(e.args[0], ops[0]) : null;
+  if (text) return numericText(text, general);
+  const num = numericBuiltin(e, ops, unit);
   return num ? numericRoot(num, general) : general;
 }
 
 /** A call of a built-in of numbers with numeric arguments (see numericCall), or len() of a name's list or dict. */
-function numericBuiltin(e: Extract<Expr, { type: 'call' }>, ops: Operand[], unit: Unit): Num | null {
+function numericBuiltin(e: Extract<Expr, { type: 'call' }>, ops: Operand[], unit: Unit): NumBuilder | null {
   if (e.name === 'len') {
-    const value = inPlace(e.args[0], unit);
-    return value && lengthOf(value);
+    const length = inPlace(e.args[0], unit, true);
+    return length && builderOf(length);
   }
   if (!ops.length) return null;
   const nums: NumOperand[] = [];

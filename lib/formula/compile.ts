@@ -1,5 +1,6 @@
 import {
   at,
+  type Compiled,
   type CompiledStatement,
   compileExpr,
   compileStatement,
@@ -9,7 +10,7 @@ import {
 } from './closures';
 import { checkCalls, type Diagnostic, diagnoseParsed, toDiagnostic } from './diagnose';
 import { executeWithHost } from './host-calls';
-import { parseExpression, parseFormula } from './parser';
+import { type Pos, parseExpression, parseFormula } from './parser';
 import { CLOCK_EVERY, NameTable, ReusedRun, Run, RunLimitError, type RunOptions } from './run-state';
 import { checkTextSize, copyValue, FormulaError, type Value } from './values';
 
@@ -113,40 +114,58 @@ export function compileExpression(source: string): CompiledExpression {
     callsHost || !parsed.expr ? new NameTable(false) : new NameTable(true, namedOnce(parsed.expr));
   const unit = { names, counted: callsHost || nodes >= CLOCK_EVERY };
   const expr = parsed.expr ? compileExpr(parsed.expr, unit) : null;
-  const pos = parsed.expr;
-  const unusable = () =>
-    new FormulaError(
-      diagnostics[0]?.message ?? 'empty expression',
-      diagnostics[0]?.line ?? 1,
-      diagnostics[0]?.column ?? 1,
-    );
-  const reused = new ReusedRun(names, unit.counted);
-  const evaluateSync = (options: RunOptions): Value => {
-    if (!expr) throw unusable();
-    if (callsHost) throw new Error('this expression calls in-flow functions: use evaluate()');
-    const result = reused.use(options, expr);
+  return new Expression(diagnostics, callsHost, expr, parsed.expr, names, unit.counted);
+}
+
+/**
+ * A compiled expression. Its methods are the class's, one function for every expression (not
+ * closures made anew by each compile), so that V8 optimises them once and inlines them where
+ * they are called.
+ */
+class Expression implements CompiledExpression {
+  private readonly reused: ReusedRun;
+
+  constructor(
+    readonly diagnostics: Diagnostic[],
+    readonly callsHost: boolean,
+    private readonly expr: Compiled | null,
+    private readonly pos: Pos | null,
+    private readonly names: NameTable,
+    counted: boolean,
+  ) {
+    this.reused = new ReusedRun(names, counted);
+  }
+
+  private unusable(): FormulaError {
+    const first = this.diagnostics[0];
+    return new FormulaError(first?.message ?? 'empty expression', first?.line ?? 1, first?.column ?? 1);
+  }
+
+  evaluateSync(options: RunOptions): Value {
+    const expr = this.expr;
+    if (!expr) throw this.unusable();
+    if (this.callsHost) throw new Error('this expression calls in-flow functions: use evaluate()');
+    const result = this.reused.use(options, expr);
     // Lists and dicts may be kept for later runs, so the caller gets a copy (measured first: see
     // copyValue); the rest as it is.
     return typeof result === 'object' && result !== null ? copyValue(result) : result;
-  };
-  return {
-    diagnostics,
-    callsHost,
-    evaluateSync,
-    async evaluate(options) {
-      if (!callsHost || !expr || !pos) return evaluateSync(options);
-      const run = new Run(options, names, true);
-      let result: Value = null;
-      await executeWithHost(
-        run,
-        (r) => {
-          result = expr(r);
-        },
-        pos,
-      );
-      // What the caller will write out as text: measured first, like any value given out.
-      checkTextSize(result, run);
-      return result;
-    },
-  };
+  }
+
+  async evaluate(options: RunOptions): Promise<Value> {
+    const expr = this.expr;
+    const pos = this.pos;
+    if (!this.callsHost || !expr || !pos) return this.evaluateSync(options);
+    const run = new Run(options, this.names, true);
+    let result: Value = null;
+    await executeWithHost(
+      run,
+      (r) => {
+        result = expr(r);
+      },
+      pos,
+    );
+    // What the caller will write out as text: measured first, like any value given out.
+    checkTextSize(result, run);
+    return result;
+  }
 }

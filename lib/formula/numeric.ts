@@ -1,15 +1,38 @@
-import { type NameSlot, type Run, readNumber } from './run-state';
-import type { Value } from './values';
+import { type NameSlot, type Run, readExact, readNumber } from './run-state';
+import { formatNumber, type Value } from './values';
 
 /**
  * Arithmetic and comparisons of numbers, with no values in between: a numeric part's closure
- * gives its number, or NaN where the general path must decide (an operand that is no number
- * or numeric text, a result that is not finite, x / 0). The general path then evaluates the
- * part again from the start, and says why. Numeric parts read only names and constants, which
- * give the same again and charge nothing, so the first attempt leaves no trace; and it stops at
- * its first NaN, so it reads no name the general path would not have reached.
+ * gives its number, or where the general path must decide (an operand that is no number or
+ * numeric text, a result that is not finite, x / 0), what its `fail` gives: NaN for a part
+ * inside another numeric part, and for the part at the top (the root) the general path's
+ * value, which evaluates the part again from the start and says why. The root is the numeric
+ * closure itself, with no closure around it to call it. Numeric parts read only names and
+ * constants, which give the same again and charge nothing, so the first attempt leaves no
+ * trace; and it stops at its first failure, so it reads no name the general path would not
+ * have reached.
  */
 export type Num = (run: Run) => number;
+
+/** What a numeric part gives where it fails: NaN inside another part, the general path's value at the root. */
+export type Fail<T> = (run: Run) => T;
+
+/** A numeric part, built with its fail: as a part (NaN) or as the root (the general path). */
+export type NumBuilder = <T>(fail: Fail<T>) => (run: Run) => number | T;
+
+/** The fail of a part inside another. */
+export const nan: Fail<number> = () => Number.NaN;
+
+/** A numeric part that cannot take a fail (it gives NaN), as a builder: at the root, NaN goes the general way. */
+export const builderOf =
+  (num: Num): NumBuilder =>
+  <T>(fail: Fail<T>) =>
+    fail === (nan as Fail<unknown>)
+      ? num
+      : (run: Run) => {
+          const v = num(run);
+          return Number.isNaN(v) ? fail(run) : v;
+        };
 
 /** A numeric operand: a name or a constant read in place (most are one or the other), else a part. */
 export interface NumOperand {
@@ -26,7 +49,7 @@ export const numName = (slot: NameSlot): NumOperand => ({ slot, constant: false,
 export const numPart = (get: Num): NumOperand => ({ slot: null, constant: false, value: 0, get });
 
 /** `+ - * /` of two numeric operands; null for other operators. */
-export function numericArithmetic(op: string, lo: NumOperand, ro: NumOperand): Num | null {
+export function numericArithmetic(op: string, lo: NumOperand, ro: NumOperand): NumBuilder | null {
   const { slot: ls, constant: lc, value: lv, get: left } = lo;
   const { slot: rs, constant: rc, value: rv, get: right } = ro;
   // `v - v === 0`: v is finite. A literal per operator, so that V8 compiles each one's arithmetic
@@ -35,71 +58,74 @@ export function numericArithmetic(op: string, lo: NumOperand, ro: NumOperand): N
   if ((ls !== null || lc) && (rs !== null || rc))
     switch (op) {
       case '+':
-        return (run) => {
-          const x = ls !== null ? readNumber(run, ls, false) : lv;
-          if (Number.isNaN(x)) return x;
-          const v = x + (rs !== null ? readNumber(run, rs, false) : rv);
-          return v - v === 0 ? v : Number.NaN;
+        return (fail) => (run) => {
+          const x = ls !== null ? readNumber(run, ls) : lv;
+          if (Number.isNaN(x)) return fail(run);
+          const v = x + (rs !== null ? readNumber(run, rs) : rv);
+          return v - v === 0 ? v : fail(run);
         };
       case '-':
-        return (run) => {
-          const x = ls !== null ? readNumber(run, ls, false) : lv;
-          if (Number.isNaN(x)) return x;
-          const v = x - (rs !== null ? readNumber(run, rs, false) : rv);
-          return v - v === 0 ? v : Number.NaN;
+        return (fail) => (run) => {
+          const x = ls !== null ? readNumber(run, ls) : lv;
+          if (Number.isNaN(x)) return fail(run);
+          const v = x - (rs !== null ? readNumber(run, rs) : rv);
+          return v - v === 0 ? v : fail(run);
         };
       case '*':
-        return (run) => {
-          const x = ls !== null ? readNumber(run, ls, false) : lv;
-          if (Number.isNaN(x)) return x;
-          const v = x * (rs !== null ? readNumber(run, rs, false) : rv);
-          return v - v === 0 ? v : Number.NaN;
+        return (fail) => (run) => {
+          const x = ls !== null ? readNumber(run, ls) : lv;
+          if (Number.isNaN(x)) return fail(run);
+          const v = x * (rs !== null ? readNumber(run, rs) : rv);
+          return v - v === 0 ? v : fail(run);
         };
       case '/':
-        return (run) => {
-          const x = ls !== null ? readNumber(run, ls, false) : lv;
-          if (Number.isNaN(x)) return x;
-          const v = x / (rs !== null ? readNumber(run, rs, false) : rv);
-          return v - v === 0 ? v : Number.NaN;
+        return (fail) => (run) => {
+          const x = ls !== null ? readNumber(run, ls) : lv;
+          if (Number.isNaN(x)) return fail(run);
+          const v = x / (rs !== null ? readNumber(run, rs) : rv);
+          return v - v === 0 ? v : fail(run);
         };
     }
   switch (op) {
     case '+':
-      return (run) => {
-        const x = ls !== null ? readNumber(run, ls, false) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const v = x + (rs !== null ? readNumber(run, rs, false) : rc ? rv : right(run));
-        return v - v === 0 ? v : Number.NaN;
+      return (fail) => (run) => {
+        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        if (Number.isNaN(x)) return fail(run);
+        const v = x + (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        return v - v === 0 ? v : fail(run);
       };
     case '-':
-      return (run) => {
-        const x = ls !== null ? readNumber(run, ls, false) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const v = x - (rs !== null ? readNumber(run, rs, false) : rc ? rv : right(run));
-        return v - v === 0 ? v : Number.NaN;
+      return (fail) => (run) => {
+        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        if (Number.isNaN(x)) return fail(run);
+        const v = x - (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        return v - v === 0 ? v : fail(run);
       };
     case '*':
-      return (run) => {
-        const x = ls !== null ? readNumber(run, ls, false) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const v = x * (rs !== null ? readNumber(run, rs, false) : rc ? rv : right(run));
-        return v - v === 0 ? v : Number.NaN;
+      return (fail) => (run) => {
+        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        if (Number.isNaN(x)) return fail(run);
+        const v = x * (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        return v - v === 0 ? v : fail(run);
       };
     case '/':
-      return (run) => {
-        const x = ls !== null ? readNumber(run, ls, false) : lc ? lv : left(run);
-        if (Number.isNaN(x)) return x;
-        const v = x / (rs !== null ? readNumber(run, rs, false) : rc ? rv : right(run));
-        return v - v === 0 ? v : Number.NaN;
+      return (fail) => (run) => {
+        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        if (Number.isNaN(x)) return fail(run);
+        const v = x / (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        return v - v === 0 ? v : fail(run);
       };
   }
   return null;
 }
 
 /** Negation of a numeric operand. */
-export function numericNegation(o: NumOperand): Num {
+export function numericNegation(o: NumOperand): NumBuilder {
   const { slot, constant, value, get } = o;
-  return (run) => -(slot !== null ? readNumber(run, slot, false) : constant ? value : get(run));
+  return (fail) => (run) => {
+    const v = -(slot !== null ? readNumber(run, slot) : constant ? value : get(run));
+    return Number.isNaN(v) ? fail(run) : v;
+  };
 }
 
 type General = (run: Run) => Value;
@@ -117,38 +143,38 @@ export function numericComparison(
   switch (op) {
     case '<':
       return (run) => {
-        const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        const x = ls !== null ? readExact(run, ls) : lc ? lv : left(run);
+        const y = Number.isNaN(x) ? x : rs !== null ? readExact(run, rs) : rc ? rv : right(run);
         return !Number.isNaN(y) ? x - y < 0 : general(run);
       };
     case '>':
       return (run) => {
-        const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        const x = ls !== null ? readExact(run, ls) : lc ? lv : left(run);
+        const y = Number.isNaN(x) ? x : rs !== null ? readExact(run, rs) : rc ? rv : right(run);
         return !Number.isNaN(y) ? x - y > 0 : general(run);
       };
     case '<=':
       return (run) => {
-        const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        const x = ls !== null ? readExact(run, ls) : lc ? lv : left(run);
+        const y = Number.isNaN(x) ? x : rs !== null ? readExact(run, rs) : rc ? rv : right(run);
         return !Number.isNaN(y) ? x - y <= 0 : general(run);
       };
     case '>=':
       return (run) => {
-        const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        const x = ls !== null ? readExact(run, ls) : lc ? lv : left(run);
+        const y = Number.isNaN(x) ? x : rs !== null ? readExact(run, rs) : rc ? rv : right(run);
         return !Number.isNaN(y) ? x - y >= 0 : general(run);
       };
     case '==':
       return (run) => {
-        const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        const x = ls !== null ? readExact(run, ls) : lc ? lv : left(run);
+        const y = Number.isNaN(x) ? x : rs !== null ? readExact(run, rs) : rc ? rv : right(run);
         return !Number.isNaN(y) ? x === y : general(run);
       };
     case '!=':
       return (run) => {
-        const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-        const y = Number.isNaN(x) ? x : rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run);
+        const x = ls !== null ? readExact(run, ls) : lc ? lv : left(run);
+        const y = Number.isNaN(x) ? x : rs !== null ? readExact(run, rs) : rc ? rv : right(run);
         return !Number.isNaN(y) ? x !== y : general(run);
       };
   }
@@ -181,7 +207,11 @@ export interface Comparison {
  * 0, as isTruthy) and two branches that give numbers (constants and numeric parts, not names: a
  * name's text stays text).
  */
-export function numericIf(cond: NumOperand | Comparison, then: NumOperand, otherwise: NumOperand): Num {
+export function numericIf(
+  cond: NumOperand | Comparison,
+  then: NumOperand,
+  otherwise: NumOperand,
+): NumBuilder {
   const { constant: tc, value: tv, get: yes } = then;
   const { constant: oc, value: ov, get: no } = otherwise;
   if ('op' in cond) {
@@ -190,64 +220,79 @@ export function numericIf(cond: NumOperand | Comparison, then: NumOperand, other
     const { slot: rs, constant: rc, value: rv, get: right } = cond.right;
     // For finite numbers, x - y is 0 just where x === y; an infinity (Infinity - Infinity is
     // NaN) is left to the general path.
-    return (run) => {
-      const x = ls !== null ? readNumber(run, ls, true) : lc ? lv : left(run);
-      if (Number.isNaN(x)) return x;
-      const d = x - (rs !== null ? readNumber(run, rs, true) : rc ? rv : right(run));
-      if (Number.isNaN(d)) return d;
-      return holds(op, d) ? (tc ? tv : yes(run)) : oc ? ov : no(run);
+    return (fail) => (run) => {
+      const x = ls !== null ? readExact(run, ls) : lc ? lv : left(run);
+      if (Number.isNaN(x)) return fail(run);
+      const d = x - (rs !== null ? readExact(run, rs) : rc ? rv : right(run));
+      if (Number.isNaN(d)) return fail(run);
+      const v = holds(op, d) ? (tc ? tv : yes(run)) : oc ? ov : no(run);
+      return Number.isNaN(v) ? fail(run) : v;
     };
   }
   const { slot: cs, constant: cc, value: cv, get: test } = cond;
-  return (run) => {
-    const t = cs !== null ? readNumber(run, cs, false) : cc ? cv : test(run);
-    if (Number.isNaN(t)) return t;
-    return t !== 0 ? (tc ? tv : yes(run)) : oc ? ov : no(run);
+  return (fail) => (run) => {
+    const t = cs !== null ? readNumber(run, cs) : cc ? cv : test(run);
+    if (Number.isNaN(t)) return fail(run);
+    const v = t !== 0 ? (tc ? tv : yes(run)) : oc ? ov : no(run);
+    return Number.isNaN(v) ? fail(run) : v;
   };
 }
 
 /** Math built-ins of numeric operands, as their entries in the catalogue compute them; else null. */
-export function numericCall(name: string, args: NumOperand[]): Num | null {
+export function numericCall(name: string, args: NumOperand[]): NumBuilder | null {
   const [{ slot: xs, constant: xc, value: xv, get: x }, digits] = args;
   switch (name) {
     case 'abs':
-      return (run) => Math.abs(xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run));
+      return (fail) => (run) => {
+        const v = Math.abs(xs !== null ? readNumber(run, xs) : xc ? xv : x(run));
+        return Number.isNaN(v) ? fail(run) : v;
+      };
     // The square root of a negative number is NaN: the general path says why.
     case 'sqrt':
-      return (run) => Math.sqrt(xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run));
+      return (fail) => (run) => {
+        const v = Math.sqrt(xs !== null ? readNumber(run, xs) : xc ? xv : x(run));
+        return Number.isNaN(v) ? fail(run) : v;
+      };
     case 'floor':
-      return (run) => Math.floor(xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run));
+      return (fail) => (run) => {
+        const v = Math.floor(xs !== null ? readNumber(run, xs) : xc ? xv : x(run));
+        return Number.isNaN(v) ? fail(run) : v;
+      };
     case 'ceil':
-      return (run) => Math.ceil(xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run));
+      return (fail) => (run) => {
+        const v = Math.ceil(xs !== null ? readNumber(run, xs) : xc ? xv : x(run));
+        return Number.isNaN(v) ? fail(run) : v;
+      };
     case 'round': {
       if (!digits)
-        return (run) =>
-          Math.round((xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run)) + Number.EPSILON);
+        return (fail) => (run) => {
+          const v = Math.round((xs !== null ? readNumber(run, xs) : xc ? xv : x(run)) + Number.EPSILON);
+          return Number.isNaN(v) ? fail(run) : v;
+        };
       const { slot: ds, constant: dc, value: dv, get: d } = digits;
       const factor = 10 ** Math.trunc(dv);
-      return (run) => {
-        const n = xs !== null ? readNumber(run, xs, false) : xc ? xv : x(run);
-        const f = dc ? factor : 10 ** Math.trunc(ds !== null ? readNumber(run, ds, false) : d(run));
+      return (fail) => (run) => {
+        const n = xs !== null ? readNumber(run, xs) : xc ? xv : x(run);
+        const f = dc ? factor : 10 ** Math.trunc(ds !== null ? readNumber(run, ds) : d(run));
         const v = Math.round(n * f + Number.EPSILON) / f;
-        return v - v === 0 ? v : Number.NaN;
+        return v - v === 0 ? v : fail(run);
       };
     }
   }
   return null;
 }
 
-/** A number read in place from a value (a list's or dict's item), no charge: anything else NaN. */
-export function numberIn(get: (run: Run) => Value | undefined): Num {
+/**
+ * str() of a number made here: its text, as str() gives it, charged as the built-in's result
+ * is; where the number is NaN, what the general path says.
+ */
+export function numericText(o: NumOperand, general: General): General {
+  const { constant, value, get } = o;
   return (run) => {
-    const v = get(run);
-    return typeof v === 'number' ? v : Number.NaN;
-  };
-}
-
-/** len() of a list or dict read in place, no charge; a text (charged by its length) NaN. */
-export function lengthOf(get: (run: Run) => Value | undefined): Num {
-  return (run) => {
-    const v = get(run);
-    return Array.isArray(v) ? v.length : v instanceof Map ? v.size : Number.NaN;
+    const n = constant ? value : get(run);
+    if (Number.isNaN(n)) return general(run);
+    const text = formatNumber(n);
+    run.alloc(2 * text.length);
+    return text;
   };
 }

@@ -271,22 +271,33 @@ function numberOf(v: Value, convert: (v: Value) => number | null): number {
 }
 
 /**
- * readName for arithmetic: the number a name stands for (see NameSlot.number; `exact` for
- * comparing), or NaN where the general path must decide. The number of a stored text is
- * converted once, with the text.
+ * readName for arithmetic: the number a name stands for (see NameSlot.number), or NaN where the
+ * general path must decide. The number of a stored text is converted once, with the text.
+ * (A store without a version never matches: the slot's is null then.) Kept small, so that V8
+ * inlines it into the numeric parts that read names.
  */
-export function readNumber(run: Run, slot: NameSlot, exact: boolean): number {
-  // (A store without a version never matches: the slot's is null then.)
-  if (run.options.store.version === slot.version) {
-    const index = slot.index;
-    if (index < 0) return exact ? slot.exact : slot.number;
-    // A name read again in the run gives what it gave first, as readName.
-    const known = run.values[index];
-    if (known === undefined) run.values[index] = slot.value;
-    else if (known !== slot.value) return readNumberAgain(run, slot, exact);
-    return exact ? slot.exact : slot.number;
-  }
-  return readNumberAgain(run, slot, exact);
+export function readNumber(run: Run, slot: NameSlot): number {
+  return run.options.store.version === slot.version && (slot.index < 0 || remembered(run, slot))
+    ? slot.number
+    : readNumberAgain(run, slot, false);
+}
+
+/** readNumber for comparing: `exact` (see asExactNumber). */
+export function readExact(run: Run, slot: NameSlot): number {
+  return run.options.store.version === slot.version && (slot.index < 0 || remembered(run, slot))
+    ? slot.exact
+    : readNumberAgain(run, slot, true);
+}
+
+/**
+ * Whether a name read again in the run gives the slot's value, as readName would (the first
+ * read of the run remembers it).
+ */
+function remembered(run: Run, slot: NameSlot): boolean {
+  const known = run.values[slot.index];
+  if (known !== undefined) return known === slot.value;
+  run.values[slot.index] = slot.value;
+  return true;
 }
 
 /** readNumber's read through readName (apart, so the common case above stays small enough to inline). */
