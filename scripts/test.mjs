@@ -76,7 +76,7 @@ const vitestRun = (name, args, env, report) => async () => {
 };
 // The embedded database's runs never see TEST_DATABASE_URL (CI exports it for the PostgreSQL run).
 // The embedded run is the longest, so it comes in shards that either lane can take.
-const EMBEDDED_SHARDS = 3;
+const EMBEDDED_SHARDS = 4;
 const embeddedRuns = Array.from({ length: EMBEDDED_SHARDS }, (_, i) =>
   vitestRun(
     `unit and integration tests (embedded PGlite, part ${i + 1} of ${EMBEDDED_SHARDS})`,
