@@ -2,12 +2,14 @@
  * `npm run bench -- api`: autocannon against the production server (`npm start`, i.e.
  * scripts/start.mjs) on PostgreSQL for get_variables and callback at 50 connections, each beside
  * a bare node:http server doing the same database work with `pg` (bench/bare-api-server.mjs),
- * in the same run. (Every call with a key now skips Next.js's router, a malformed key too, so
+ * in the same run, with each server's CPU time per request (what a loaded machine changes least).
+ * (Every call with a key now skips Next.js's router, a malformed key too, so
  * there is no "Next.js ceiling" left to measure on this path.)
  * Builds first when the build is stale (as `npm start` does). Prints figures; never fails on time.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { BOT_SCHEMA_FORMAT } from '../lib/schema';
@@ -26,18 +28,43 @@ interface Figures {
   rps: number;
   p99: number;
   errors: number;
+  /** The server process's CPU time (user + system) per answered request, in µs; null off Linux. */
+  cpuPerRequest: number | null;
 }
 
-/** Load at 50 connections; any answer but a 200, and any connection error, counts as an error. */
-async function load(url: string, options: Partial<autocannon.Options> = {}) {
+/** A process's CPU time so far (user + system), in µs, from /proc; null where there is none. */
+function cpuTime(pid: number | undefined): number | null {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the command's closing parenthesis.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+/** Linux's USER_HZ: /proc counts CPU time in these. */
+const CLOCK_TICKS = 100;
+
+/**
+ * Load at 50 connections on `pid`'s server; any answer but a 200, and any connection error,
+ * counts as an error. The CPU time per request is what a loaded machine changes least: it says
+ * what each request costs the server, whatever the other processes took.
+ */
+async function load(pid: number | undefined, url: string, options: Partial<autocannon.Options> = {}) {
+  const cpuBefore = cpuTime(pid);
   const result = await autocannon({ url, connections: 50, duration: SECONDS, ...options });
+  const cpuAfter = cpuTime(pid);
   const expected = result.statusCodeStats?.['200']?.count ?? 0;
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
     errors: result.errors + result.requests.total - expected,
+    cpuPerRequest:
+      cpuBefore === null || cpuAfter === null || !expected ? null : (cpuAfter - cpuBefore) / expected,
   };
 }
+
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
 
 async function stop(child: ChildProcess) {
   if (child.exitCode !== null) return;
@@ -95,19 +122,19 @@ export async function run(): Promise<void> {
     };
     const actions = {
       get_variables: {
-        app: () => load(`${base}/get_variables?client_id=${client.id}`),
-        bare: () => load(`http://127.0.0.1:${barePort}/get_variables?client_id=${client.id}`),
+        app: () => load(app.pid, `${base}/get_variables?client_id=${client.id}`),
+        bare: () => load(bare.pid, `http://127.0.0.1:${barePort}/get_variables?client_id=${client.id}`),
         goal: 0.8,
       },
       callback: {
-        app: () => load(`${base}/callback`, callbackBody),
-        bare: () => load(`http://127.0.0.1:${barePort}/callback`, callbackBody),
+        app: () => load(app.pid, `${base}/callback`, callbackBody),
+        bare: () => load(bare.pid, `http://127.0.0.1:${barePort}/callback`, callbackBody),
         goal: 0.6,
       },
     };
     const row = (name: string, r: Figures) =>
       console.log(
-        `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}`,
+        `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(6)} req/s   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}   CPU ${r.cpuPerRequest === null ? 'n/a' : `${r.cpuPerRequest.toFixed(0)} µs`}/req`,
       );
     const summaries: string[] = [];
     for (const [name, action] of Object.entries(actions)) {
@@ -117,6 +144,7 @@ export async function run(): Promise<void> {
       // The machine is shared: ours and the baseline alternate over several rounds, so a change
       // of load in between skews no single ratio for long; the median is reported.
       const ratios: number[] = [];
+      const cpuRatios: number[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
         const appFirst = round % 2 === 1;
         const first = await (appFirst ? action.app() : action.bare());
@@ -125,11 +153,14 @@ export async function run(): Promise<void> {
         row(`round ${round}: ${name} (npm start)`, ours);
         row(`round ${round}: ${name} baseline, node:http + pg`, baseline);
         ratios.push(ours.rps / baseline.rps);
+        if (ours.cpuPerRequest !== null && baseline.cpuPerRequest !== null)
+          cpuRatios.push(ours.cpuPerRequest / baseline.cpuPerRequest);
       }
-      const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)];
       summaries.push(
-        `${name} / baseline: ${ratios.map((r) => `${(r * 100).toFixed(0)} %`).join(', ')}; median ${(median * 100).toFixed(0)} % (goal ≥ ${action.goal * 100} %)`,
+        `${name} / baseline: ${ratios.map((r) => `${(r * 100).toFixed(0)} %`).join(', ')}; median ${(median(ratios) * 100).toFixed(0)} % (goal ≥ ${action.goal * 100} %)`,
       );
+      if (cpuRatios.length)
+        summaries.push(`${name}: CPU per request, ours ÷ baseline: median ${median(cpuRatios).toFixed(2)}×`);
     }
     for (const summary of summaries) console.log(summary);
   } finally {
