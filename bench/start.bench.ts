@@ -14,19 +14,28 @@
  * the server process itself (bench/start-memory-probe.mjs, loaded with --import, answers over
  * IPC): RSS, V8's heap (and its young generation, "new space", and large objects), external
  * memory (PGlite's WebAssembly memory is most of it) and array buffers, after the first page and
- * after BENCH_START_IDLE_SECONDS (default 30) at rest. Prints figures
- * beside the goals (first page within 150 s of a cold start, under 400 MiB at rest); never
- * fails on time.
+ * after BENCH_START_IDLE_SECONDS (default 30) at rest.
+ *
+ * After use: on the first start's server, once its memory at rest is read, a new user's first
+ * session in headless Chromium (bench/new-user-session.ts: sign up, the demo bot in the
+ * simulator, every tab, an API key and calls with it, the docs), then the same idle wait, and
+ * its memory again. BENCH_START_HEAP_SNAPSHOTS=<dir> also writes a V8 heap snapshot of the
+ * server at rest and after use there (bench/heap-summary.mjs summarises one).
+ *
+ * Prints figures beside the goals (first page within 150 s of a cold start; under 300 MiB at
+ * rest, under 400 MiB after use); never fails on them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { newUserSession } from './new-user-session';
 
 const PORT = 3790;
 const IDLE_SECONDS = Number(process.env.BENCH_START_IDLE_SECONDS ?? 30);
 const COLD = process.env.BENCH_START_COLD !== '0';
+const SNAPSHOTS = process.env.BENCH_START_HEAP_SNAPSHOTS;
 const root = path.resolve(import.meta.dirname, '..');
 const probe = path.join(root, 'bench', 'start-memory-probe.mjs');
 const MiB = 1024 * 1024;
@@ -55,6 +64,9 @@ const MARKS: Record<string, RegExp> = {
   listening: /listening on http/,
 };
 
+/** Servers started and not yet stopped: a failed run stops them too. */
+const running = new Set<ChildProcess>();
+
 /** Spawns `node <args>` with the memory probe, and waits for `GET url` to answer 200. */
 async function start(args: string[], url: string, env: Record<string, string> = {}): Promise<Started> {
   const began = performance.now();
@@ -63,6 +75,7 @@ async function start(args: string[], url: string, env: Record<string, string> = 
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  running.add(child);
   const marks = new Map<string, number>();
   const log: string[] = [];
   const watch = (chunk: Buffer) => {
@@ -93,7 +106,19 @@ async function memory(child: ChildProcess): Promise<Memory> {
   return reply as Memory;
 }
 
+/** With BENCH_START_HEAP_SNAPSHOTS set, the server writes a heap snapshot there. */
+async function heapSnapshot(child: ChildProcess, name: string) {
+  if (!SNAPSHOTS) return;
+  fs.mkdirSync(SNAPSHOTS, { recursive: true });
+  child.send({ heapSnapshot: path.resolve(SNAPSHOTS, `${name}.heapsnapshot`) });
+  const [reply] = await once(child, 'message');
+  console.log(`heap snapshot: ${reply}`);
+}
+
+const idle = () => new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+
 async function stop(child: ChildProcess) {
+  running.delete(child);
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   await once(child, 'exit');
@@ -122,7 +147,7 @@ function memoryRow(name: string, m: Memory) {
 /** Memory after the first page, then after IDLE_SECONDS at rest (returned). */
 async function memoryAtRest(name: string, child: ChildProcess): Promise<Memory> {
   memoryRow(`${name}: after the first page`, await memory(child));
-  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  await idle();
   const atRest = await memory(child);
   memoryRow(`${name}: after ${IDLE_SECONDS} s at rest`, atRest);
   return atRest;
@@ -136,7 +161,12 @@ export async function run(): Promise<void> {
       .join(' ')}`,
   );
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-start-bench-'));
-  const env = (dir: string) => ({ BLOCKBOT_DATA_DIR: path.join(data, dir), PORT: String(PORT) });
+  const env = (dir: string) => ({
+    BLOCKBOT_DATA_DIR: path.join(data, dir),
+    PORT: String(PORT),
+    // The session's browser signs up at this address: sign-in trusts the base URL's origin.
+    BLOCKBOT_BASE_URL: `http://127.0.0.1:${PORT}`,
+  });
   const page = `http://127.0.0.1:${PORT}/`;
   const app = [path.join('scripts', 'start.mjs')];
   try {
@@ -160,6 +190,16 @@ export async function run(): Promise<void> {
     const built = await start(app, page, env('built'));
     report('built: fresh data directory', built);
     const builtAtRest = await memoryAtRest('built', built.child);
+    await heapSnapshot(built.child, 'at-rest');
+    const session = await newUserSession(`http://127.0.0.1:${PORT}`);
+    console.log(
+      `built: a new user's session                  ${session.pages} pages, ${session.messages} simulator messages, ${session.apiCalls} API calls answered, in ${seconds(session.took)}`,
+    );
+    memoryRow('built: right after use', await memory(built.child));
+    await idle();
+    const afterUse = await memory(built.child);
+    memoryRow(`built: after use and ${IDLE_SECONDS} s at rest`, afterUse);
+    await heapSnapshot(built.child, 'after-use');
     await stop(built.child);
 
     const warm = await start(app, page, env('built'));
@@ -167,9 +207,10 @@ export async function run(): Promise<void> {
     const warmAtRest = await memoryAtRest('warm', warm.child);
     await stop(warm.child);
     console.log(
-      `at rest: ${mib(builtAtRest.rss)} after a first start, ${mib(warmAtRest.rss)} after a later one (goal < 400 MiB); a bare node:http server holds ${mib(bareMemory.rss)}`,
+      `at rest: ${mib(builtAtRest.rss)} after a first start, ${mib(warmAtRest.rss)} after a later one (goal < 300 MiB); after use: ${mib(afterUse.rss)} (goal < 400 MiB); a bare node:http server holds ${mib(bareMemory.rss)}`,
     );
   } finally {
+    for (const child of running) await stop(child);
     fs.rmSync(data, { recursive: true, force: true });
   }
 }

@@ -2,14 +2,17 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 export const password = 'correct horse battery';
 
-/** Signs a new user up; they land on their first project's canvas. */
-export async function signUp(page: Page, email: string) {
+/**
+ * Signs a new user up; they land on their first project's canvas. `timeout`: for callers outside
+ * the test runner (a benchmark), whose expect waits only 5 s.
+ */
+export async function signUp(page: Page, email: string, options: { timeout?: number } = {}) {
   await page.goto('/sign-up');
   await page.getByLabel('Name').fill(email.split('@')[0]);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page).toHaveURL(/\/projects\/\d+$/);
+  await expect(page).toHaveURL(/\/projects\/\d+$/, options);
 }
 
 /** Unfolds a channel kind on the Channels tab: a kind with nothing connected is one line until asked. */
