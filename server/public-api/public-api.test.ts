@@ -242,10 +242,13 @@ describe('authentication and errors', () => {
         { client_id: clientId, message: 'x', state_id: 1, variables: { a: 1 } },
         { method, apiKey: otherKey },
       );
-      expect([action, result.status]).toEqual([action, 404]);
+      expect([action, result.status, result.body.error]).toEqual([action, 404, 'not_found']);
     }
     const list = await call('get_clients', {}, { apiKey: otherKey });
     expect(list.body.clients).toEqual([]);
+    // Refused before anything was written: no message came in or went out, no variable was kept.
+    expect(await db.message.count({ where: { clientId } })).toBe(0);
+    expect(await db.dealVariable.count({ where: { deal: { clientId } } })).toBe(0);
   });
 });
 
