@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -15,10 +14,6 @@ const shared = {
 export default defineConfig({
   resolve: { alias },
   test: {
-    // At least two test files at once: Vitest's default (one less than the cores) is one on a
-    // 2-core machine, where a database test file spends much of its time waiting (on PostgreSQL,
-    // a child process, a fake server); two took 36 % less time for the same CPU.
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         resolve: { alias },
