@@ -9,11 +9,14 @@ const blockEditor = (page: Page) => page.getByRole('complementary', { name: 'Blo
 /**
  * Sets a block's text in the block editor, saved. The canvas pans by itself (it follows the
  * simulator, and moves an opened block out from under the editor): a click that lands mid-pan
- * is a drag, not a click, so the block is clicked once it stands still.
+ * is a drag, not a click, so the block is clicked once it stands still. The text is typed once
+ * the editor shows that block: under load the editor may still show the last one for a moment,
+ * and the text would go there.
  */
 async function setText(page: Page, block: number, text: string) {
   await settled(page.getByTestId(`block-${block}`));
   await page.getByTestId(`block-${block}`).click();
+  await expect(blockEditor(page).getByRole('heading')).toContainText(`#${block}`);
   await blockEditor(page).getByLabel('Text', { exact: true }).fill(text);
   await saved(page);
 }
