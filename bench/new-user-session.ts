@@ -23,6 +23,9 @@ const CONVERSATION: [string, string][] = [
   ['what?', "Sorry, I didn't understand"],
 ];
 
+/** Pages outside the project, opened at the end. */
+const OTHER_PAGES = ['/projects', '/docs', '/docs/api', '/instance'];
+
 const TABS = ['Conversations', 'Clients', 'Broadcasts', 'Channels', 'Settings', 'API keys', 'Team', 'Bot'];
 
 /** Pages under the tabs, opened by address as a user's bookmark or a link elsewhere would. */
@@ -101,13 +104,14 @@ export async function newUserSession(baseURL: string): Promise<SessionReport> {
     await openTabs(page);
     for (const sub of PROJECT_PAGES) await page.goto(`${projectUrl}/${sub}`);
     const apiCalls = await callTheApi(page, projectUrl);
-    for (const other of ['/projects', '/docs', '/docs/api', '/instance']) await page.goto(other);
+    for (const other of OTHER_PAGES) await page.goto(other);
     // Back to the canvas, as a user ends up: the builder and its simulator again.
     await page.goto(projectUrl);
     await expect(page.getByLabel('Message to the bot')).toBeVisible();
     await context.close();
     return {
-      pages: 1 + TABS.length + PROJECT_PAGES.length + 1 + 4 + 1,
+      // The sign-up's canvas, the tabs, the pages under them, the API keys page, the others, the canvas.
+      pages: 1 + TABS.length + PROJECT_PAGES.length + 1 + OTHER_PAGES.length + 1,
       messages: CONVERSATION.length,
       apiCalls,
       took: performance.now() - began,
