@@ -11,6 +11,8 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'blockbot-test-'));
 const skipE2e = process.env.BLOCKBOT_SKIP_E2E === '1';
 const failures = [];
+/** Each failed test by file and name, repeated at the end where a log's tail shows it. */
+const failedTests = [];
 let passed = 0;
 let failed = 0;
 
@@ -50,13 +52,33 @@ function countVitest(file) {
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+  for (const result of report.testResults) {
+    const where = path.relative(root, result.name);
+    const failedHere = result.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failedHere) failedTests.push(`${where} › ${test.fullName}`);
+    // A file that fails before its tests run (an import, a hook) has no failed test of its own.
+    if (result.status === 'failed' && failedHere.length === 0)
+      failedTests.push(`${where}: ${result.message}`);
+  }
 }
 
 function countPlaywright(file) {
   if (!fs.existsSync(file)) return;
-  const { stats } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const { stats, suites, config } = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += stats.expected;
   failed += stats.unexpected + stats.flaky;
+  // A file's suite is titled with the file's name; the suites within it are its describe blocks.
+  const visit = (suite, titles) => {
+    const here = suite.title === suite.file ? titles : [...titles, suite.title];
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests)
+        if (test.status === 'unexpected' || test.status === 'flaky')
+          failedTests.push(
+            `${path.relative(root, path.join(config.rootDir, spec.file))}:${spec.line} › ${[...here, spec.title].join(' › ')} (${test.status})`,
+          );
+    for (const child of suite.suites ?? []) visit(child, here);
+  };
+  for (const suite of suites) visit(suite, []);
 }
 
 // Next.js's route types (.next/types), which the type check includes: `next build` checks no
@@ -124,5 +146,6 @@ async function checksAndBrowserTests() {
 await Promise.all([checksAndBrowserTests().then(drainVitest), drainVitest()]);
 
 console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nAll steps passed.');
+for (const test of failedTests) console.log(`  ✗ ${test}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failures.length ? 1 : 0);
