@@ -9,6 +9,39 @@ const shared = {
   pool: 'forks' as const,
 };
 
+/**
+ * Server tests that open no database: they run once, with the pure code, instead of once per
+ * database mode in processes of their own (a process costs a test file 2 to 4 s of CPU). A file
+ * that opens a database belongs in the `db` project, which is also where a file left out of
+ * this list runs.
+ */
+const serverTestsWithoutDatabase = [
+  'server/*-literals.test.ts',
+  'server/area-imports.test.ts',
+  'server/config/*.test.ts',
+  'server/docs/*.test.ts',
+  'server/log/logger.test.ts',
+  'server/ai/provider.test.ts',
+  'server/ai/draft-stream.test.ts',
+  'server/channels/*/testing/*.test.ts',
+  'server/channels/channel-routes.test.ts',
+  'server/channels/modules.test.ts',
+  'server/channels/refusal.test.ts',
+  'server/channels/webhook-address.test.ts',
+  'server/channels/chatapp/send-spacing.test.ts',
+  'server/channels/tg/bot-api.test.ts',
+  'server/channels/tg/commands.test.ts',
+  'server/channels/tg/webhook-address.test.ts',
+  'server/db/group-write.test.ts',
+  'server/db/sql-boundary.test.ts',
+  'server/engine/compiled-bot.test.ts',
+  'server/engine/engine-shape.test.ts',
+  'server/engine/routing.test.ts',
+  'server/engine/system-variables.test.ts',
+  'server/public-api/openapi.test.ts',
+  'server/public-api/production-entry.test.ts',
+];
+
 // Two projects: pure code, and code that needs a database. CI runs `--project db` a second
 // time against PostgreSQL (TEST_DATABASE_URL), so both database modes are tested.
 export default defineConfig({
@@ -28,6 +61,7 @@ export default defineConfig({
             'components/**/*.test.ts',
             'widget/**/*.test.ts',
             'server/http/**/*.test.ts',
+            ...serverTestsWithoutDatabase,
           ],
         },
       },
@@ -39,7 +73,7 @@ export default defineConfig({
           // The engine gets the channels from the runtime at start; tests from this setup.
           setupFiles: ['server/testing/install-channels.ts'],
           include: ['server/**/*.test.ts', 'cli/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: ['server/http/**'],
+          exclude: ['server/http/**', ...serverTestsWithoutDatabase],
         },
       },
     ],
