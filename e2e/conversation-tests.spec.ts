@@ -8,15 +8,17 @@ const blockEditor = (page: Page) => page.getByRole('complementary', { name: 'Blo
 
 /**
  * Sets a block's text in the block editor, saved. The canvas pans by itself (it follows the
- * simulator, and moves an opened block out from under the editor): a click that lands mid-pan
- * is a drag, not a click, so the block is clicked once it stands still. The text is typed once
- * the editor shows that block: under load the editor may still show the last one for a moment,
- * and the text would go there.
+ * simulator, and moves an opened block out from under the editor), and may start to after the
+ * block stood still: a click that lands mid-pan is a drag, not a click, and selects nothing. So
+ * the block is clicked (which only selects it, however often) until the editor shows it; the
+ * text is typed then, never into the block shown before.
  */
 async function setText(page: Page, block: number, text: string) {
-  await settled(page.getByTestId(`block-${block}`));
-  await page.getByTestId(`block-${block}`).click();
-  await expect(blockEditor(page).getByRole('heading')).toContainText(`#${block}`);
+  await expect(async () => {
+    await settled(page.getByTestId(`block-${block}`));
+    await page.getByTestId(`block-${block}`).click();
+    await expect(blockEditor(page).getByRole('heading')).toContainText(`#${block}`, { timeout: 2_000 });
+  }).toPass();
   await blockEditor(page).getByLabel('Text', { exact: true }).fill(text);
   await saved(page);
 }

@@ -589,21 +589,37 @@ export function BotEditor({
       <div className="relative flex min-h-0 flex-1 max-md:flex-col">
         {saveState.status === 'conflict' || saveState.status === 'invalid' || editor.notice ? (
           <div className="absolute top-2 left-1/2 z-30 w-[32rem] max-w-[90%] -translate-x-1/2 shadow-lg">
-            <Alert tone="error">
+            <Alert
+              tone={
+                saveState.status === 'conflict' || saveState.status === 'invalid'
+                  ? 'error'
+                  : editor.notice?.tone
+              }
+            >
               <div className="flex items-start gap-3">
                 <span className="min-w-0 flex-1">
                   {saveState.status === 'conflict' || saveState.status === 'invalid'
                     ? saveState.message
-                    : editor.notice}
+                    : editor.notice?.text}
                 </span>
                 {saveState.status === 'conflict' ? (
                   <Button size="sm" onClick={reload}>
                     Reload
                   </Button>
                 ) : saveState.status !== 'invalid' ? (
-                  <Button size="sm" variant="ghost" onClick={actions.dismissNotice}>
-                    Dismiss
-                  </Button>
+                  <>
+                    {editor.notice?.takeBack ? (
+                      <Button
+                        size="sm"
+                        onClick={() => editor.notice?.takeBack && actions.takeBack(editor.notice.takeBack)}
+                      >
+                        {editor.notice.takeBack.label}
+                      </Button>
+                    ) : null}
+                    <Button size="sm" variant="ghost" onClick={actions.dismissNotice}>
+                      Dismiss
+                    </Button>
+                  </>
                 ) : null}
               </div>
             </Alert>

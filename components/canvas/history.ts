@@ -66,3 +66,16 @@ export function redoHistory<T>(history: History<T>): History<T> {
 
 export const canUndo = (history: History<unknown>) => history.past.length > 0;
 export const canRedo = (history: History<unknown>) => history.future.length > 0;
+
+/**
+ * Every step with others' changes applied (a colleague's edit): Undo then takes back one's own
+ * last step and keeps theirs. The coalescing key stays, so typing on goes on in the same step.
+ */
+export function rebaseHistory<T>(history: History<T>, apply: (step: T) => T): History<T> {
+  return {
+    ...history,
+    past: history.past.map(apply),
+    present: apply(history.present),
+    future: history.future.map(apply),
+  };
+}

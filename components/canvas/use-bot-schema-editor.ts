@@ -12,14 +12,17 @@ import {
   zodFieldErrors,
 } from '@/lib/schema';
 import { buttonTextOfHandle, syncArrowButton, syncButtonArrows } from '@/lib/schema/buttons';
+import { applyDraftChanges } from '@/lib/schema/draft-changes';
 import { arrangedLayout, type DrawnSize } from './arrange-bot';
 import { copySelection, parseClipboard, pasteFragment, serializeClipboard } from './clipboard';
+import { type CollabNotice, collabNotice } from './collab-notices';
 import {
   canRedo,
   canUndo,
   createHistory,
   type History,
   pushHistory,
+  rebaseHistory,
   redoHistory,
   undoHistory,
 } from './history';
@@ -49,7 +52,12 @@ import {
   schemaToFlow,
   withoutEstimates,
 } from './schema-to-flow';
-import { useAutosave } from './use-autosave';
+import { type RemoteChange, useAutosave } from './use-autosave';
+
+/** A notice over the canvas: a change refused, or others' changes one should know of. */
+export interface EditorNotice extends CollabNotice {
+  tone: 'error' | 'info';
+}
 
 export interface EditorInitial {
   schema: BotSchema;
@@ -99,14 +107,16 @@ export function useBotSchemaEditor({
   const history = useRef<History<BotSchema>>(createHistory(initial.schema));
   const watermark = useRef(initialWatermark(initial.schema, initial));
   const [view, setView] = useState({ schema: initial.schema, canUndo: false, canRedo: false });
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<EditorNotice | null>(null);
   const placeRef = useRef(freeSpot);
   placeRef.current = freeSpot;
 
+  const remoteRef = useRef<(change: RemoteChange) => void>(() => {});
   const autosave = useAutosave({
     projectId,
     initialRevision: initial.revision,
     getSnapshot: () => history.current.present,
+    onRemote: (change) => remoteRef.current(change),
   });
   const { schedule } = autosave;
 
@@ -125,6 +135,22 @@ export function useBotSchemaEditor({
     setView({ schema: h.present, canUndo: canUndo(h), canRedo: canRedo(h) });
   }, []);
 
+  // Others' changes, applied to the present and to every undo step (Undo takes back one's own).
+  remoteRef.current = (change: RemoteChange) => {
+    const before = history.current.present;
+    const open = new Set(
+      nodesStore
+        .get()
+        .filter((n) => n.selected)
+        .map((n) => blockIdOf(n.id)),
+    );
+    history.current = rebaseHistory(history.current, change.apply);
+    watermark.current = observeIds(watermark.current, history.current.present);
+    show(history.current.present);
+    publish();
+    const told = collabNotice(before, change, open);
+    if (told) setNotice({ ...told, tone: 'info' });
+  };
   const commit = useCallback(
     (next: BotSchema, options: CommitOptions = {}): boolean => {
       if (next === history.current.present) {
@@ -134,7 +160,10 @@ export function useBotSchemaEditor({
       if (options.validate) {
         const result = botSchemaSchema.safeParse(next);
         if (!result.success) {
-          setNotice(`Not changed: ${describeFieldErrors(zodFieldErrors(result.error))}`);
+          setNotice({
+            text: `Not changed: ${describeFieldErrors(zodFieldErrors(result.error))}`,
+            tone: 'error',
+          });
           return false;
         }
       }
@@ -325,6 +354,19 @@ export function useBotSchemaEditor({
       },
       dismissNotice() {
         setNotice(null);
+      },
+      /** One's own change back, as a notice of others' changes offers: a new step, saved like any. */
+      takeBack(back: NonNullable<CollabNotice['takeBack']>) {
+        let next = present();
+        for (const { entity, id, field, value } of back.fields)
+          next = applyDraftChanges(next, [
+            { entity, op: 'set', id, fields: { [field]: value ?? null }, base: {} },
+          ]);
+        const blocks = back.blocks.filter((b) => !next.blocks.some((x) => x.id === b.id));
+        const arrows = back.arrows.filter((a) => !next.arrows.some((x) => x.id === a.id));
+        if (blocks.length || arrows.length) next = addItems(next, blocks, arrows);
+        if (commit(next, { validate: true, select: { blocks: back.blocks.map((b) => b.id) } }))
+          setNotice(null);
       },
     };
   }, [commit, show, publish, schedule, nodesStore]);

@@ -23,6 +23,8 @@ export type LiveEvent =
   | { kind: 'draft'; projectId: number; clientId: number; text: string }
   /** A deal moved to another CRM stage, was closed, or its variables changed (the deals board). */
   | { kind: 'deal'; projectId: number; clientId: number; dealId: number }
+  /** The bot's draft has a new revision (server/projects/draft-changes-store.ts): canvases read it. */
+  | { kind: 'bot'; projectId: number; revision: number }
   /**
    * Events may have been missed (the connection to the other instances was lost and is back):
    * re-read what is shown. Sent to every listener of this process.
@@ -133,9 +135,9 @@ export class LiveHub {
   private deliver(event: LiveEvent): void {
     const project = this.listeners.get(event.projectId);
     if (!project) return;
-    // An event of one client reaches the project's listeners and that client's; any other, all.
-    const sets =
-      'clientId' in event ? [project.get(null), project.get(event.clientId)] : [...project.values()];
+    // An event of one client reaches the project's listeners and that client's; any other (the
+    // draft's revisions), the project's only: a client's widget has no use for it.
+    const sets = 'clientId' in event ? [project.get(null), project.get(event.clientId)] : [project.get(null)];
     for (const set of sets) if (set) for (const listener of [...set]) safely(listener, event);
   }
 

@@ -1,18 +1,12 @@
-import {
-  type Arrow,
-  arrowSchema,
-  type Block,
-  BOT_SCHEMA_FORMAT,
-  type BotSchema,
-  blockSchema,
-  describeFieldErrors,
-  parseBotSchema,
-} from '@/lib/schema';
+import { BOT_SCHEMA_FORMAT, type BotSchema, describeFieldErrors, parseBotSchema } from '@/lib/schema';
 import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
 import { DomainError, invalid } from '@/server/errors';
+import { publishLive } from '@/server/live/live-events';
+import { arrowFromRow, arrowToRow, BOT_WRITE_TRANSACTION, blockFromRow, blockToRow } from './bot-rows';
 import { loadTests, replaceTests } from './bot-test-store';
+import { type DraftAuthor, NO_AUTHOR, recordDraftChange } from './draft-changes-store';
 
 /**
  * Reads a project's bot schema from its block and arrow rows, in the JSON format of lib/schema;
@@ -41,69 +35,6 @@ export async function loadBotSchema(
   };
 }
 
-type BlockRow = Prisma.BlockGetPayload<object>;
-type ArrowRow = Prisma.ArrowGetPayload<object>;
-
-/**
- * Absent optional fields are left out rather than set to undefined: superjson sends a path for
- * every undefined value, about a third of a big bot's response.
- */
-function blockFromRow(row: BlockRow): Block {
-  return blockSchema.parse({
-    id: row.id,
-    kind: row.kind,
-    name: row.name,
-    position: { x: row.x, y: row.y },
-    ...(row.width && row.height ? { size: { width: row.width, height: row.height } } : {}),
-    ...(row.trigger != null ? { trigger: row.trigger } : {}),
-    text: row.text,
-    attachments: row.attachments,
-    ...(row.buttons != null ? { buttons: row.buttons } : {}),
-    formula: row.formula,
-    ...(row.request != null ? { request: row.request } : {}),
-    ...(row.actions != null ? { actions: row.actions } : {}),
-    ...(row.ai != null ? { ai: row.ai } : {}),
-    ...(row.input != null ? { input: row.input } : {}),
-  });
-}
-
-function arrowFromRow(row: ArrowRow): Arrow {
-  return arrowSchema.parse({
-    ...(row.settings as object),
-    id: row.id,
-    from: row.fromId,
-    to: row.toId,
-    kind: row.kind,
-  });
-}
-
-function blockToRow(projectId: number, block: Block): Prisma.BlockCreateManyInput {
-  return {
-    projectId,
-    id: block.id,
-    kind: block.kind,
-    name: block.name,
-    x: block.position.x,
-    y: block.position.y,
-    width: block.size?.width ?? null,
-    height: block.size?.height ?? null,
-    trigger: block.trigger ?? undefined,
-    text: block.text,
-    attachments: block.attachments,
-    buttons: block.buttons ?? undefined,
-    formula: block.formula,
-    request: block.request ?? undefined,
-    actions: block.actions ?? undefined,
-    ai: block.ai ?? undefined,
-    input: block.input ?? undefined,
-  };
-}
-
-function arrowToRow(projectId: number, arrow: Arrow): Prisma.ArrowCreateManyInput {
-  const { id, from, to, kind, ...settings } = arrow;
-  return { projectId, id, fromId: from, toId: to, kind, settings: settings as Prisma.InputJsonObject };
-}
-
 /**
  * Replaces the draft's blocks and arrows with a checked schema's (inside the caller's
  * transaction, which also moves the project's revision and next ids). A schema without tests
@@ -123,12 +54,6 @@ export async function replaceBotRows(
   if (schema.tests) await replaceTests(tx, projectId, schema.tests);
 }
 
-/**
- * A whole bot written or snapshotted in one transaction: a bot of 5,000 blocks takes seconds on
- * a loaded machine, past Prisma's default 5 s (the save then failed with nothing saved).
- */
-export const BOT_WRITE_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
-
 export interface SaveOptions {
   /** The revision the editor started from; a save over a newer revision is refused. */
   expectedRevision?: number;
@@ -137,6 +62,8 @@ export interface SaveOptions {
    * unpublished changes. Ignored when another version was published meanwhile.
    */
   publishedAgain?: number;
+  /** Who replaced the bot, as the other designers' canvases are told (they reload it). */
+  author?: DraftAuthor;
 }
 
 /**
@@ -152,7 +79,7 @@ export async function saveBotSchema(
   const parsed = parseBotSchema(input);
   if (!parsed.ok) throw invalid(`The bot schema is invalid:\n${describeFieldErrors(parsed.errors)}`);
   const schema = parsed.value;
-  return db.$transaction(async (tx) => {
+  const saved = await db.$transaction(async (tx) => {
     // Lock the project row so two saves are applied one after the other.
     const project = await lockProjectRow(tx, projectId);
     if (!project) throw new DomainError('not_found', `Project ${projectId} does not exist.`);
@@ -178,6 +105,9 @@ export async function saveBotSchema(
       },
       select: { schemaRevision: true },
     });
+    await recordDraftChange(tx, projectId, updated.schemaRevision, options.author ?? NO_AUTHOR, null);
     return { revision: updated.schemaRevision };
   }, BOT_WRITE_TRANSACTION);
+  publishLive([{ kind: 'bot', projectId, revision: saved.revision }]);
+  return saved;
 }

@@ -12,7 +12,8 @@ import type { Db, PrismaClient } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { insertPublishedVersion, lockProjectRow } from '@/server/db/row-queries';
 import { DomainError, invalid } from '@/server/errors';
-import { BOT_WRITE_TRANSACTION, loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
+import { BOT_WRITE_TRANSACTION } from '@/server/projects/bot-rows';
+import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { botSchemaContentErrors } from '@/server/projects/validate-bot-schema';
 
 /**

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { type Arrow, type Block, type BotSchema, blockIdSchema } from './bot-schema';
+
+/**
+ * A change to a bot's draft, per block or arrow (docs/builder.md, "Working together"): what one
+ * designer's edit sends, what the server stores and what the other designers' canvases apply.
+ * `set` names only the top-level fields it changes, with the values it saw before (`base`), so
+ * two designers changing different fields of one block both keep theirs, and a designer whose
+ * field someone else changed meanwhile is told. A field set to `null` is removed (an optional
+ * field left empty).
+ */
+export type DraftChange =
+  | { entity: 'block'; op: 'add'; id: number; value: Block }
+  | { entity: 'arrow'; op: 'add'; id: number; value: Arrow }
+  | { entity: DraftEntity; op: 'set'; id: number; fields: FieldValues; base: FieldValues }
+  | { entity: DraftEntity; op: 'delete'; id: number };
+
+export type DraftEntity = 'block' | 'arrow';
+export type FieldValues = Record<string, unknown>;
+
+/** The fields a change may set: every field of a block or an arrow but its id. */
+export const BLOCK_FIELDS = [
+  'kind',
+  'name',
+  'position',
+  'size',
+  'trigger',
+  'text',
+  'attachments',
+  'buttons',
+  'formula',
+  'request',
+  'actions',
+  'ai',
+  'input',
+] as const satisfies readonly Exclude<keyof Block, 'id'>[];
+
+export const ARROW_FIELDS = [
+  'from',
+  'to',
+  'kind',
+  'condition',
+  'timer',
+  'cancelOtherTimers',
+  'cancelIfLeft',
+  'collectInto',
+  'showAsButton',
+  'request',
+  'description',
+  'inputExit',
+] as const satisfies readonly Exclude<keyof Arrow, 'id'>[];
+
+const FIELDS: Record<DraftEntity, ReadonlySet<string>> = {
+  block: new Set(BLOCK_FIELDS),
+  arrow: new Set(ARROW_FIELDS),
+};
+
+/** At most this many changes in one request: a whole bot replaced goes through `save` instead. */
+export const MAX_DRAFT_CHANGES = 2_000;
+
+const entitySchema = z.enum(['block', 'arrow']);
+const fieldValuesSchema = z.record(z.string(), z.unknown());
+
+/**
+ * The boundary's check of a change's shape. The values themselves are checked once merged (a
+ * block's `set` is only whole with the stored block), by the block and arrow schemas.
+ */
+export const draftChangeSchema = z
+  .discriminatedUnion('op', [
+    z.object({ entity: entitySchema, op: z.literal('add'), id: blockIdSchema, value: z.looseObject({}) }),
+    z.object({
+      entity: entitySchema,
+      op: z.literal('set'),
+      id: blockIdSchema,
+      fields: fieldValuesSchema,
+      base: fieldValuesSchema,
+    }),
+    z.object({ entity: entitySchema, op: z.literal('delete'), id: blockIdSchema }),
+  ])
+  .superRefine((change, ctx) => {
+    if (change.op !== 'set') return;
+    const known = FIELDS[change.entity];
+    for (const field of Object.keys(change.fields))
+      if (!known.has(field))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', field],
+          message: `a ${change.entity} has no field "${field}" (it has ${[...known].join(', ')})`,
+        });
+  }) as unknown as z.ZodType<DraftChange>;
+
+export const draftChangesSchema = z.array(draftChangeSchema).max(MAX_DRAFT_CHANGES);
+
+/** Two field values are the same (they are JSON: the editor's values and the stored ones). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a == null || b == null) return a == null && b == null;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function fieldsOf<T extends object>(value: T, fields: readonly string[]): FieldValues {
+  const out: FieldValues = {};
+  for (const field of fields) out[field] = (value as FieldValues)[field] ?? null;
+  return out;
+}
+
+/** The changes that turn `before` into `after`, per block and arrow and per field. */
+export function diffDrafts(before: BotSchema, after: BotSchema): DraftChange[] {
+  return [
+    ...diffEntities('block', before.blocks, after.blocks, BLOCK_FIELDS),
+    ...diffEntities('arrow', before.arrows, after.arrows, ARROW_FIELDS),
+  ];
+}
+
+function diffEntities<T extends Block | Arrow>(
+  entity: DraftEntity,
+  before: readonly T[],
+  after: readonly T[],
+  fields: readonly string[],
+): DraftChange[] {
+  const old = new Map(before.map((item) => [item.id, item]));
+  const out: DraftChange[] = [];
+  const kept = new Set<number>();
+  for (const item of after) {
+    const was = old.get(item.id);
+    kept.add(item.id);
+    if (!was) {
+      out.push({ entity, op: 'add', id: item.id, value: item } as DraftChange);
+      continue;
+    }
+    // The editor replaces what it changes: an untouched block is the same object.
+    if (was === item) continue;
+    const now = fieldsOf(item, fields);
+    const then = fieldsOf(was, fields);
+    const changed = fields.filter((field) => !sameValue(now[field], then[field]));
+    if (!changed.length) continue;
+    out.push({
+      entity,
+      op: 'set',
+      id: item.id,
+      fields: Object.fromEntries(changed.map((field) => [field, now[field]])),
+      base: Object.fromEntries(changed.map((field) => [field, then[field]])),
+    });
+  }
+  for (const item of before) if (!kept.has(item.id)) out.push({ entity, op: 'delete', id: item.id });
+  return out;
+}
+
+/** `fields` written over `value`: a `null` removes an optional field. */
+export function withFields<T extends object>(value: T, fields: FieldValues): T {
+  const next: FieldValues = { ...(value as FieldValues) };
+  for (const [field, v] of Object.entries(fields)) {
+    if (v === null) delete next[field];
+    else next[field] = v;
+  }
+  return next as T;
+}
+
+/**
+ * `changes` applied to a draft, in order, by the same rules as the server: a `set` on a block or
+ * arrow that is gone is dropped, a deleted block takes its arrows with it. Unchanged blocks and
+ * arrows stay the same objects (the canvas redraws only what changed).
+ */
+export function applyDraftChanges(schema: BotSchema, changes: readonly DraftChange[]): BotSchema {
+  if (!changes.length) return schema;
+  const blocks = new Map(schema.blocks.map((b) => [b.id, b]));
+  const arrows = new Map(schema.arrows.map((a) => [a.id, a]));
+  for (const change of changes) {
+    const items = (change.entity === 'block' ? blocks : arrows) as Map<number, Block | Arrow>;
+    if (change.op === 'add') items.set(change.id, change.value);
+    else if (change.op === 'delete') {
+      items.delete(change.id);
+      if (change.entity === 'block')
+        for (const [id, arrow] of arrows)
+          if (arrow.from === change.id || arrow.to === change.id) arrows.delete(id);
+    } else {
+      const current = items.get(change.id);
+      if (current) items.set(change.id, withFields(current, change.fields));
+    }
+  }
+  return { ...schema, blocks: sortedById(blocks), arrows: sortedById(arrows) };
+}
+
+const sortedById = <T extends { id: number }>(items: Map<number, T>): T[] =>
+  [...items.values()].sort((a, b) => a.id - b.id);
+
+/** The ids a change set's new blocks and arrows were given instead of the ones asked (taken meanwhile). */
+export interface IdRenames {
+  blocks: Record<number, number>;
+  arrows: Record<number, number>;
+}
+
+/** A change set with new ids given to blocks and arrows added under ids someone else took first. */
+export function renameIds(changes: readonly DraftChange[], renames: IdRenames): DraftChange[] {
+  const block = (id: number) => renames.blocks[id] ?? id;
+  const arrow = (id: number) => renames.arrows[id] ?? id;
+  const ends = <T extends object>(value: T): T => ({
+    ...value,
+    ...('from' in value ? { from: block(value.from as number) } : {}),
+    ...('to' in value ? { to: block(value.to as number) } : {}),
+  });
+  return changes.map((change) => {
+    const id = change.entity === 'block' ? block(change.id) : arrow(change.id);
+    if (change.op === 'delete') return { ...change, id };
+    if (change.op === 'add')
+      return change.entity === 'block'
+        ? { ...change, id, value: { ...change.value, id } }
+        : { ...change, id, value: ends({ ...change.value, id }) };
+    return change.entity === 'arrow' ? { ...change, id, fields: ends(change.fields) } : { ...change, id };
+  });
+}
+
+/** A draft with the renamed blocks and arrows under their new ids (an undo step, the last saved draft). */
+export function renameInDraft(schema: BotSchema, renames: IdRenames): BotSchema {
+  const blockIds = Object.keys(renames.blocks).length;
+  if (!blockIds && !Object.keys(renames.arrows).length) return schema;
+  const block = (id: number) => renames.blocks[id] ?? id;
+  return {
+    ...schema,
+    blocks: schema.blocks.map((b) => (renames.blocks[b.id] ? { ...b, id: block(b.id) } : b)),
+    arrows: schema.arrows.map((a) =>
+      renames.arrows[a.id] || renames.blocks[a.from] || renames.blocks[a.to]
+        ? { ...a, id: renames.arrows[a.id] ?? a.id, from: block(a.from), to: block(a.to) }
+        : a,
+    ),
+  };
+}
+
+/** Whether two changes are to the same block or arrow, by the same kind of change. */
+export const sameChange = (a: DraftChange, b: DraftChange) =>
+  a.entity === b.entity && a.id === b.id && a.op === b.op;
