@@ -23,6 +23,7 @@ const benches: Record<string, string> = {
   knowledge: './knowledge.bench.ts',
   telephony: './telephony.bench.ts',
   'conversation-tests': './conversation-tests.bench.ts',
+  'co-editing': './co-editing.bench.ts',
 };
 
 async function main() {

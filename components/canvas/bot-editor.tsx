@@ -70,6 +70,7 @@ import {
 import { createLintStore, LintStoreContext } from './lint-badge';
 import { type NodesStore, useNodes } from './nodes-store';
 import { type Box, freeSpot, PLACEMENT_GAP } from './placement';
+import { PresenceAvatars, PresenceOutlines } from './presence';
 import { ProblemsPanel } from './problems-panel';
 import { PublishControl } from './publish-control';
 import { SaveStateIndicator } from './save-state';
@@ -91,9 +92,11 @@ import { type EditorInitial, useBotSchemaEditor } from './use-bot-schema-editor'
 import { copyToClipboard, readClipboard, useCanvasShortcuts } from './use-canvas-shortcuts';
 import { useCurrentDiffMarks } from './use-current-diff-marks';
 import { useDeferredMount } from './use-deferred-mount';
+import { useDraftEvents } from './use-draft-events';
 import { useFollowBlock } from './use-follow-block';
 import { useLintProblems } from './use-lint';
 import { useOpenOnBlock } from './use-open-on-block';
+import { usePresence } from './use-presence';
 import { useViewHeading } from './use-view-heading';
 import { useVersionView } from './version-view';
 import { isWideScreen } from './wide-screen';
@@ -181,6 +184,9 @@ export function BotEditor({
     blocks: [],
     arrows: [],
   });
+  // Others on this bot, and the draft's revisions they make (docs/builder.md, "Working together").
+  const presence = usePresence(projectId, selection.blocks, !readOnly);
+  useDraftEvents(projectId, { onRevision: editor.revisionAnnounced, onPresence: presence.onPresence }, true);
   // React Flow mounts once the pane's size is known, already at its opening view (see openingView).
   const [opening, setOpening] = useState<OpeningView | null>(null);
   const far = useFarZoom(opening?.viewport.zoom);
@@ -511,6 +517,7 @@ export function BotEditor({
       data-testid="canvas"
       data-current-block={currentBlock ?? ''}
     >
+      <PresenceOutlines others={presence.others} />
       {diffMarks ? <style>{diffMarksCss(diffMarks)}</style> : null}
       {coverage ? <style>{coverageCss(coverage.coverage)}</style> : null}
       {/* The simulator's current block, highlighted without re-rendering any node (after the
@@ -577,6 +584,7 @@ export function BotEditor({
                 onAddBeside={addBeside}
               />
             )}
+            <PresenceAvatars others={presence.others} />
             <SaveStateIndicator
               state={saveState}
               onRetry={editor.retrySave}

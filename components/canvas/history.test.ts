@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { canRedo, canUndo, createHistory, pushHistory, redoHistory, undoHistory } from './history';
+import {
+  canRedo,
+  canUndo,
+  createHistory,
+  pushHistory,
+  rebaseHistory,
+  redoHistory,
+  undoHistory,
+} from './history';
 
 describe('history of schema snapshots', () => {
   it('undoes and redoes in order', () => {
@@ -50,5 +58,19 @@ describe('history of schema snapshots', () => {
     for (let i = 1; i <= 10; i++) h = pushHistory(h, i, { limit: 3, now: i * 10_000 });
     expect(h.past).toEqual([7, 8, 9]);
     expect(pushHistory(h, h.present)).toBe(h);
+  });
+
+  it("keeps a colleague's change through one's own undo and redo (each step rebased)", () => {
+    let h = createHistory<string[]>([]);
+    h = pushHistory(h, ['mine 1'], { now: 0 });
+    h = pushHistory(h, ['mine 1', 'mine 2'], { now: 10_000 });
+    h = undoHistory(h);
+    h = rebaseHistory(h, (step) => [...step, 'theirs']);
+    expect(h.present).toEqual(['mine 1', 'theirs']);
+    h = redoHistory(h);
+    expect(h.present).toEqual(['mine 1', 'mine 2', 'theirs']);
+    h = undoHistory(h);
+    h = undoHistory(h);
+    expect(h.present).toEqual(['theirs']);
   });
 });

@@ -53,7 +53,8 @@ const NO_RENAMES: IdRenames = { blocks: {}, arrows: {} };
  * Saves the canvas's edits as changes per block and arrow and per field (docs/builder.md,
  * "Working together"), debounced, one request at a time, and takes in what other designers
  * changed meanwhile: from the answer to a save, and when the live stream says there is a new
- * revision. The last draft known to be stored (`saved`) is what the next save is a diff from.
+ * revision (`announced`, from use-draft-events.ts). The last draft known to be stored (`saved`)
+ * is what the next save is a diff from.
  */
 export function useAutosave({
   projectId,
@@ -251,17 +252,6 @@ export function useAutosave({
     blocked.current = true;
   }, []);
 
-  // Other designers' revisions, as the live stream announces them (and after it reconnects).
-  useEffect(() => {
-    const source = new EventSource(`/api/projects/${projectId}/bot/events`);
-    const onRevision = (event: MessageEvent<string>) => {
-      const announced = (JSON.parse(event.data) as { revision?: number }).revision;
-      if (announced === undefined || announced > revision.current) void pull();
-    };
-    for (const kind of ['bot', 'ready', 'resync']) source.addEventListener(kind, onRevision);
-    return () => source.close();
-  }, [projectId, pull]);
-
   // Warn before leaving the page with a change not yet saved.
   useEffect(() => {
     if (state.status === 'saved') return;
@@ -278,7 +268,15 @@ export function useAutosave({
     [flush],
   );
 
-  return { state, schedule, flush, cancel };
+  /** The live stream announced a revision (none: it connected again, anything may have been missed). */
+  const announced = useCallback(
+    (announcedRevision: number | undefined) => {
+      if (announcedRevision === undefined || announcedRevision > revision.current) void pull();
+    },
+    [pull],
+  );
+
+  return { state, schedule, flush, cancel, announced };
 }
 
 const fieldKey = (entity: string, id: number, field: string) => `${entity}:${id}:${field}`;

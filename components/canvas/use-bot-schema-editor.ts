@@ -382,6 +382,8 @@ export function useBotSchemaEditor({
     notice,
     saveState: autosave.state,
     retrySave: autosave.flush,
+    /** The live stream announced a revision of the draft: others' changes to read and apply. */
+    revisionAnnounced: autosave.announced,
     cancelSave: autosave.cancel,
     actions,
   };

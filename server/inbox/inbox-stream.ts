@@ -76,7 +76,13 @@ async function stream(
     queue = queue.then(async () => {
       if (closed) return;
       if (event.kind === 'resync') return send({ event: 'resync', data: {} });
-      if (event.kind === 'typing' || event.kind === 'deal' || event.kind === 'bot') return;
+      if (
+        event.kind === 'typing' ||
+        event.kind === 'deal' ||
+        event.kind === 'bot' ||
+        event.kind === 'presence'
+      )
+        return;
       if (event.kind === 'message' && event.clientId === clientId) {
         const row = await db.message.findFirst({
           where: { id: BigInt(event.messageId), projectId, clientId },

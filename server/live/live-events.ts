@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Presence } from '@/lib/schema/draft-presence';
 import { logFor } from '@/server/log';
 
 const log = logFor('live');
@@ -25,6 +26,11 @@ export type LiveEvent =
   | { kind: 'deal'; projectId: number; clientId: number; dealId: number }
   /** The bot's draft has a new revision (server/projects/draft-changes-store.ts): canvases read it. */
   | { kind: 'bot'; projectId: number; revision: number }
+  /**
+   * Who has the bot open in the builder and where (server/projects/draft-presence.ts): a member's
+   * name and their selection, to the project's members, who see the team anyway.
+   */
+  | ({ kind: 'presence'; projectId: number } & Presence)
   /**
    * Events may have been missed (the connection to the other instances was lost and is back):
    * re-read what is shown. Sent to every listener of this process.

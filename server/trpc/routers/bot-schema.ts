@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { type BotSchema, describeFieldErrors, parseBotSchemaJson, serializeBotSchema } from '@/lib/schema';
+import { presenceInputSchema } from '@/lib/schema/draft-presence';
 import { DomainError } from '@/server/errors';
 import { loadBotSchema, saveBotSchema } from '@/server/projects/bot-schema-store';
 import { applyDraftChanges, type DraftAuthor, revisionsAfter } from '@/server/projects/draft-changes-store';
+import { announcePresence } from '@/server/projects/draft-presence';
 import { botSchemaContentErrors, refuseBrokenContent } from '@/server/projects/validate-bot-schema';
 import { createTRPCRouter, projectManagerProcedure, projectProcedure } from '../init';
 
@@ -47,6 +49,15 @@ export const botSchemaRouter = createTRPCRouter({
   change: projectManagerProcedure
     .input(z.object({ changes: z.unknown(), baseRevision: z.number().int().min(0) }))
     .mutation(({ ctx, input }) => applyDraftChanges(ctx.db, ctx.projectId, input, authorOf(ctx))),
+
+  /** Where this designer is on the bot, told to the other canvases (nothing is stored). */
+  presence: projectManagerProcedure.input(presenceInputSchema).mutation(({ ctx, input }) => {
+    announcePresence(
+      ctx.projectId,
+      { id: ctx.member.id, name: ctx.member.name || ctx.session.user.name },
+      input,
+    );
+  }),
 
   /** What changed after `revision`: the revisions to apply, or null when it is too old (reload). */
   changesSince: projectProcedure

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { Arrow, Block, BotSchema } from '@/lib/schema';
+import { collabNotice } from './collab-notices';
+import type { RemoteChange } from './use-autosave';
+
+const block = (id: number, name: string): Block => ({
+  id,
+  kind: 'state',
+  name,
+  position: { x: 0, y: 0 },
+  text: '',
+  attachments: [],
+  formula: '',
+});
+const arrow = (id: number, from: number, to: number): Arrow => ({
+  id,
+  from,
+  to,
+  kind: 'unconditional',
+  cancelOtherTimers: false,
+  cancelIfLeft: true,
+  showAsButton: false,
+});
+const before: BotSchema = {
+  format: 'blockbot/schema@1',
+  blocks: [block(1, 'Welcome'), block(2, 'Prices')],
+  arrows: [arrow(1, 1, 2)],
+};
+const change = (over: Partial<RemoteChange>): RemoteChange => ({
+  apply: (s) => s,
+  revisions: [],
+  missing: [],
+  replacedMine: [],
+  ...over,
+});
+
+describe("the notice of others' changes", () => {
+  it('names who replaced one of my fields, the block and the field, and offers my value back', () => {
+    const notice = collabNotice(
+      before,
+      change({ replacedMine: [{ entity: 'block', id: 2, field: 'text', by: 'Bob', mine: 'Mine' }] }),
+      new Set(),
+    );
+    expect(notice?.text).toBe('Bob changed «Prices», text, after you: your change was replaced.');
+    expect(notice?.takeBack).toMatchObject({
+      label: 'Take mine back',
+      fields: [{ entity: 'block', id: 2, field: 'text', value: 'Mine' }],
+    });
+  });
+
+  it('offers back a block deleted while I had it open, with its arrows, naming who deleted it', () => {
+    const notice = collabNotice(
+      before,
+      change({ revisions: [{ author: 'Ann', changes: [{ entity: 'block', op: 'delete', id: 2 }] }] }),
+      new Set([2]),
+    );
+    expect(notice?.text).toBe('Ann deleted «Prices» while you were editing it: your edit is kept here.');
+    expect(notice?.takeBack?.blocks).toEqual([before.blocks[1]]);
+    expect(notice?.takeBack?.arrows).toEqual(before.arrows);
+  });
+
+  it('says nothing of a block deleted that I did not have open, nor of changes that touch nothing of mine', () => {
+    const deleted = change({
+      revisions: [{ author: 'Ann', changes: [{ entity: 'block', op: 'delete', id: 2 }] }],
+    });
+    expect(collabNotice(before, deleted, new Set([1]))).toBeNull();
+    expect(collabNotice(before, change({}), new Set([2]))).toBeNull();
+  });
+
+  it('offers back my edit of a block that was gone when it reached the server', () => {
+    const notice = collabNotice(
+      before,
+      change({
+        missing: [{ entity: 'block', op: 'set', id: 2, fields: { text: 'late' }, base: { text: '' } }],
+      }),
+      new Set(),
+    );
+    expect(notice?.text).toMatch(/^Someone else deleted «Prices»/);
+    expect(notice?.takeBack?.blocks.map((b) => b.id)).toEqual([2]);
+  });
+});
