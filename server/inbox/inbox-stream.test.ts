@@ -12,6 +12,7 @@ import { handleEvent } from '@/server/engine/handle-event';
 import { createProject } from '@/server/projects/project-service';
 import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
 import { signUpForTest } from '@/server/testing/sign-up';
+import { openSseStream, type SseFrame } from '@/server/testing/sse-stream';
 import { saveAndPublish } from '@/server/versions/bot-versions';
 import { pauseBot } from './handoff';
 
@@ -52,62 +53,8 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-interface Frame {
-  event: string;
-  id?: string;
-  data: { clientId?: number; message?: { id: string; text: string } };
-}
-
-/** An open event stream: its frames as they come. */
-async function open(url: string, headers: Record<string, string>) {
-  const aborted = new AbortController();
-  const response = await fetch(url, { headers, signal: aborted.signal });
-  const frames: Frame[] = [];
-  let buffer = '';
-  const reading = (async () => {
-    if (!response.body) return;
-    const decoder = new TextDecoder();
-    try {
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let end = buffer.indexOf('\n\n');
-        while (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          end = buffer.indexOf('\n\n');
-          const field = (name: string) =>
-            block
-              .split('\n')
-              .find((l) => l.startsWith(`${name}: `))
-              ?.slice(name.length + 2);
-          const event = field('event');
-          if (event) frames.push({ event, id: field('id'), data: JSON.parse(field('data') ?? '{}') });
-        }
-      }
-    } catch {
-      // Closed by the test.
-    }
-  })();
-  return {
-    status: response.status,
-    frames,
-    async until(check: (frames: Frame[]) => boolean, what: string) {
-      const deadline = Date.now() + 20_000;
-      while (!check(frames)) {
-        if (Date.now() > deadline)
-          throw new Error(`timed out waiting for ${what}: ${JSON.stringify(frames)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-    async close() {
-      aborted.abort();
-      await reading;
-    },
-  };
-}
+type Frame = SseFrame<{ clientId?: number; message?: { id: string; text: string } }>;
+const open = (url: string, headers: Record<string, string>) => openSseStream<Frame['data']>(url, headers);
 
 const say = async (platformId: string, text: string) =>
   handleEvent(
