@@ -168,16 +168,13 @@ export function applyDraftChanges(schema: BotSchema, changes: readonly DraftChan
   for (const change of changes) {
     const items = (change.entity === 'block' ? blocks : arrows) as Map<number, Block | Arrow>;
     if (change.op === 'add') items.set(change.id, change.value);
-    else if (change.op === 'delete') {
-      items.delete(change.id);
-      if (change.entity === 'block')
-        for (const [id, arrow] of arrows)
-          if (arrow.from === change.id || arrow.to === change.id) arrows.delete(id);
-    } else {
+    else if (change.op === 'delete') items.delete(change.id);
+    else {
       const current = items.get(change.id);
       if (current) items.set(change.id, withFields(current, change.fields));
     }
   }
+  for (const [id, arrow] of arrows) if (!blocks.has(arrow.from) || !blocks.has(arrow.to)) arrows.delete(id);
   return { ...schema, blocks: sortedById(blocks), arrows: sortedById(arrows) };
 }
 

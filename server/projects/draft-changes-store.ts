@@ -332,8 +332,9 @@ async function withExistingEnds(
 }
 
 /**
- * Each block and arrow written as it is now: deleted, inserted or updated. A block's arrows go
- * with it, including those someone else drew to it meanwhile.
+ * Each block and arrow written as it is now. Arrows are deleted and moved first, then the
+ * deleted blocks take the arrows still touching them (including one someone else drew to them
+ * meanwhile, but not one this change moved elsewhere); then what is added.
  */
 async function writeChanges(
   tx: Prisma.TransactionClient,
@@ -343,6 +344,14 @@ async function writeChanges(
 ) {
   const ids = (entity: DraftChange['entity'], op: DraftChange['op']) =>
     changes.filter((c) => c.entity === entity && c.op === op).map((c) => c.id);
+  const blocks = (list: number[]) => list.map((id) => state.blocks.get(id) as Block);
+  const arrows = (list: number[]) => list.map((id) => state.arrows.get(id) as Arrow);
+  const deletedArrows = ids('arrow', 'delete');
+  if (deletedArrows.length) await tx.arrow.deleteMany({ where: { projectId, id: { in: deletedArrows } } });
+  for (const arrow of arrows(ids('arrow', 'set'))) {
+    const { projectId: _p, id, ...data } = arrowToRow(projectId, arrow);
+    await tx.arrow.update({ where: { projectId_id: { projectId, id } }, data });
+  }
   const deletedBlocks = ids('block', 'delete');
   if (deletedBlocks.length) {
     await tx.arrow.deleteMany({
@@ -350,10 +359,6 @@ async function writeChanges(
     });
     await tx.block.deleteMany({ where: { projectId, id: { in: deletedBlocks } } });
   }
-  const deletedArrows = ids('arrow', 'delete');
-  if (deletedArrows.length) await tx.arrow.deleteMany({ where: { projectId, id: { in: deletedArrows } } });
-  const blocks = (list: number[]) => list.map((id) => state.blocks.get(id) as Block);
-  const arrows = (list: number[]) => list.map((id) => state.arrows.get(id) as Arrow);
   const addedBlocks = blocks(ids('block', 'add'));
   if (addedBlocks.length)
     await tx.block.createMany({ data: addedBlocks.map((b) => blockToRow(projectId, b)) });
@@ -367,10 +372,6 @@ async function writeChanges(
   const addedArrows = arrows(ids('arrow', 'add'));
   if (addedArrows.length)
     await tx.arrow.createMany({ data: addedArrows.map((a) => arrowToRow(projectId, a)) });
-  for (const arrow of arrows(ids('arrow', 'set'))) {
-    const { projectId: _p, id, ...data } = arrowToRow(projectId, arrow);
-    await tx.arrow.update({ where: { projectId_id: { projectId, id } }, data });
-  }
 }
 
 /** Optional JSON columns an update clears: Prisma leaves a column alone when given undefined. */

@@ -175,6 +175,19 @@ describe('changes to a draft, per block and field', () => {
     expect((await loadBotSchema(tdb.prisma, projectId)).schema.arrows.map((a) => a.id)).toEqual([1]);
   });
 
+  it('keeps an arrow the same change moves off a block it deletes (a bot replaced through changes)', async () => {
+    const { projectId, revision, schema } = await projectWithBot();
+    const replaced: BotSchema = {
+      ...schema,
+      blocks: schema.blocks.slice(0, 2),
+      arrows: [schema.arrows[0], { ...schema.arrows[1], to: 1 }],
+    };
+    const result = await edit(projectId, revision, schema, replaced, ann);
+    expect(result.missing).toEqual([]);
+    expect((await loadBotSchema(tdb.prisma, projectId)).schema).toEqual(replaced);
+    expect(applyLocally(schema, diffDrafts(schema, replaced))).toEqual(replaced);
+  });
+
   it('refuses a bad value naming the block and field, and loses nothing saved before', async () => {
     const { projectId, revision, schema } = await projectWithBot();
     const bad = edit(projectId, revision, schema, withBlock(schema, 2, { formula: 'x = (' }), ann);
