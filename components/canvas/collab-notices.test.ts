@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Arrow, Block, BotSchema } from '@/lib/schema';
+import type { RemoteChange } from '@/lib/schema/draft-sync';
 import { collabNotice } from './collab-notices';
-import type { RemoteChange } from './use-autosave';
 
 const block = (id: number, name: string): Block => ({
   id,

@@ -1,6 +1,6 @@
 import type { BotSchema } from '@/lib/schema';
 import type { DraftChange } from '@/lib/schema/draft-changes';
-import type { RemoteChange } from './use-autosave';
+import type { RemoteChange } from '@/lib/schema/draft-sync';
 
 /** What a designer is told of others' changes, with what they can do about it. */
 export interface CollabNotice {

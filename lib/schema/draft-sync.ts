@@ -1,0 +1,259 @@
+import type { BotSchema } from './bot-schema';
+import {
+  applyDraftChanges,
+  type DraftChange,
+  diffDrafts,
+  type IdRenames,
+  MAX_DRAFT_CHANGES,
+  renameIds,
+  renameInDraft,
+  sameChange,
+  sameValue,
+} from './draft-changes';
+
+/** A revision someone made, as the server gives it; `changes` null: the whole bot was replaced. */
+export interface Revision {
+  author: string;
+  changes: DraftChange[] | null;
+}
+
+/** How a canvas reaches the server (tRPC in the browser; the same procedures in tests). */
+export interface DraftTransport {
+  change(input: { changes: DraftChange[]; baseRevision: number }): Promise<{
+    revision: number;
+    renamed: IdRenames;
+    missing: DraftChange[];
+    others: Revision[] | null;
+  }>;
+  changesSince(revision: number): Promise<{ revision: number; revisions: Revision[] | null }>;
+  load(): Promise<{ schema: BotSchema; revision: number }>;
+  /** The whole bot, refused (a conflict) over a revision newer than `expectedRevision`. */
+  save(schema: BotSchema, expectedRevision: number): Promise<{ revision: number }>;
+}
+
+/** What others changed, as the canvas applies it to its present and to every undo step. */
+export interface RemoteChange {
+  /** The draft as it was, with the others' changes: applied to each step of the history. */
+  apply(schema: BotSchema): BotSchema;
+  /** Each revision's author and changes, for the notices (a field of one's own replaced, a block deleted). */
+  revisions: { author: string; changes: DraftChange[] }[];
+  /** One's own changes the server could not apply: the blocks and arrows were deleted meanwhile. */
+  missing: DraftChange[];
+  /** Fields of one's own last changes that someone else changed after: whose, and one's own value. */
+  replacedMine: ReplacedField[];
+}
+
+export interface ReplacedField {
+  entity: DraftChange['entity'];
+  id: number;
+  field: string;
+  by: string;
+  mine: unknown;
+}
+
+const NO_RENAMES: IdRenames = { blocks: {}, arrows: {} };
+const fieldKey = (entity: string, id: number, field: string) => `${entity}:${id}:${field}`;
+const revisionsOf = (revisions: Revision[]) =>
+  revisions.map((r) => ({ author: r.author, changes: r.changes ?? [] }));
+const allChanges = (
+  revisions: Revision[] | null,
+): revisions is { author: string; changes: DraftChange[] }[] =>
+  revisions?.every((r) => r.changes !== null) ?? false;
+
+/**
+ * A canvas's side of designing together (docs/builder.md, "Working together"), free of React:
+ * it keeps the last draft known to be stored (`saved`) and its revision, sends the diff from it
+ * to the present, and takes in what others changed (from a save's answer, or when a revision is
+ * announced). One request at a time; a canvas and the server end with the same draft.
+ */
+export class DraftSync {
+  revision: number;
+  saved: BotSchema;
+  private inFlight = false;
+  /** A revision was announced while a request was on its way: read it after. */
+  private pullAgain = false;
+  /** The values this canvas last saved, per `entity:id:field`: a later change by someone else replaced them. */
+  private readonly mine = new Map<string, unknown>();
+
+  constructor(
+    private readonly transport: DraftTransport,
+    initial: { schema: BotSchema; revision: number },
+    private readonly canvas: { present(): BotSchema; onRemote(change: RemoteChange): void },
+  ) {
+    this.revision = initial.revision;
+    this.saved = initial.schema;
+  }
+
+  /** Whether the present has changes not stored yet. */
+  get dirty(): boolean {
+    return diffDrafts(this.saved, this.canvas.present()).length > 0;
+  }
+
+  get busy(): boolean {
+    return this.inFlight;
+  }
+
+  /**
+   * Sends the present's changes; false when a request is on its way already (the caller tries
+   * again after it). Errors (the server's refusal, a lost connection) reach the caller, with
+   * nothing taken in: the next flush sends the same changes again.
+   */
+  async flush(): Promise<boolean> {
+    if (this.inFlight) return false;
+    const present = this.canvas.present();
+    const base = this.saved;
+    const changes = present === base ? [] : diffDrafts(base, present);
+    if (!changes.length) return true;
+    this.inFlight = true;
+    try {
+      if (changes.length > MAX_DRAFT_CHANGES) {
+        // The whole bot replaced (an import): one revision, refused over a newer one.
+        this.revision = (await this.transport.save(present, this.revision)).revision;
+        this.saved = present;
+        return true;
+      }
+      const result = await this.transport.change({ changes, baseRevision: this.revision });
+      const applied = renameIds(changes, result.renamed).filter(
+        (change) => !result.missing.some((m) => sameChange(m, change)),
+      );
+      this.remember(applied);
+      const expected = renameInDraft(applyDraftChanges(base, changes), result.renamed);
+      if (allChanges(result.others)) {
+        const theirs = result.others.flatMap((r) => r.changes);
+        const stored = applyDraftChanges(applyDraftChanges(base, theirs), applied);
+        this.takeIn(expected, stored, result.renamed, revisionsOf(result.others), result.missing);
+        this.revision = result.revision;
+      } else {
+        const stored = await this.transport.load();
+        this.takeIn(expected, stored.schema, result.renamed, [], result.missing);
+        this.revision = stored.revision;
+      }
+      return true;
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  /** Reads the revisions after this canvas's and applies them; false when it must be asked again. */
+  async pull(): Promise<boolean> {
+    if (this.inFlight) {
+      this.pullAgain = true;
+      return false;
+    }
+    this.pullAgain = false;
+    this.inFlight = true;
+    try {
+      const since = await this.transport.changesSince(this.revision);
+      if (since.revision <= this.revision) return true;
+      const base = this.saved;
+      if (allChanges(since.revisions)) {
+        const revisions = revisionsOf(since.revisions);
+        const stored = applyDraftChanges(
+          base,
+          revisions.flatMap((r) => r.changes),
+        );
+        this.takeIn(base, stored, NO_RENAMES, revisions, [], this.replacedOf(revisions));
+        this.revision = since.revision;
+      } else {
+        const stored = await this.transport.load();
+        this.takeIn(base, stored.schema, NO_RENAMES, [], []);
+        this.revision = stored.revision;
+      }
+      return true;
+    } catch {
+      // The next announcement (or the stream's reconnection) asks again.
+      this.pullAgain = true;
+      return false;
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  /** A pull was asked for while a request was on its way. */
+  get pullPending(): boolean {
+    return this.pullAgain;
+  }
+
+  /**
+   * Brings `saved` to the stored draft: `expected` is what this canvas's own changes made of it,
+   * `stored` the draft as it is now; their difference is the others' part, applied to the canvas.
+   */
+  private takeIn(
+    expected: BotSchema,
+    stored: BotSchema,
+    renamed: IdRenames,
+    revisions: RemoteChange['revisions'],
+    missing: DraftChange[],
+    replacedMine: ReplacedField[] = [],
+  ) {
+    const others = diffDrafts(expected, stored);
+    this.saved = stored;
+    const renames = Object.keys(renamed.blocks).length + Object.keys(renamed.arrows).length;
+    if (!others.length && !missing.length && !renames) return;
+    const local = localRenames(renameInDraft(this.canvas.present(), renamed), expected, stored, others);
+    this.canvas.onRemote({
+      apply: (schema) => applyDraftChanges(renameInDraft(renameInDraft(schema, renamed), local), others),
+      revisions,
+      missing,
+      replacedMine,
+    });
+  }
+
+  /** One's own saved field values, for telling when someone else's later change replaces them. */
+  private remember(changes: DraftChange[]) {
+    for (const change of changes)
+      if (change.op === 'set')
+        for (const [field, value] of Object.entries(change.fields))
+          this.mine.set(fieldKey(change.entity, change.id, field), value);
+  }
+
+  /** The fields of one's own that these revisions changed to something else (each told once). */
+  private replacedOf(revisions: RemoteChange['revisions']): ReplacedField[] {
+    const out: ReplacedField[] = [];
+    for (const { author, changes } of revisions)
+      for (const change of changes) {
+        if (change.op !== 'set') continue;
+        for (const [field, value] of Object.entries(change.fields)) {
+          const key = fieldKey(change.entity, change.id, field);
+          if (!this.mine.has(key)) continue;
+          const own = this.mine.get(key);
+          this.mine.delete(key);
+          if (!sameValue(own, value))
+            out.push({ entity: change.entity, id: change.id, field, by: author, mine: own });
+        }
+      }
+    return out;
+  }
+}
+
+/**
+ * New ids for this canvas's blocks and arrows not stored yet whose ids others' changes add (both
+ * took the same next id): theirs is stored, so this canvas's moves to an id above every one it
+ * knows, as the server would have given it; the next save sends it under that id.
+ */
+function localRenames(
+  present: BotSchema,
+  expected: BotSchema,
+  stored: BotSchema,
+  others: DraftChange[],
+): IdRenames {
+  const renames: IdRenames = { blocks: {}, arrows: {} };
+  const next = {
+    block: Math.max(0, ...[present, expected, stored].flatMap((s) => s.blocks.map((b) => b.id))) + 1,
+    arrow: Math.max(0, ...[present, expected, stored].flatMap((s) => s.arrows.map((a) => a.id))) + 1,
+  };
+  const known = {
+    block: new Set(expected.blocks.map((b) => b.id)),
+    arrow: new Set(expected.arrows.map((a) => a.id)),
+  };
+  const local = {
+    block: new Set(present.blocks.map((b) => b.id).filter((id) => !known.block.has(id))),
+    arrow: new Set(present.arrows.map((a) => a.id).filter((id) => !known.arrow.has(id))),
+  };
+  for (const change of others) {
+    if (change.op !== 'add' || !local[change.entity].has(change.id)) continue;
+    if (change.entity === 'block') renames.blocks[change.id] = next.block++;
+    else renames.arrows[change.id] = next.arrow++;
+  }
+  return renames;
+}
