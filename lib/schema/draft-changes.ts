@@ -222,7 +222,3 @@ export function renameInDraft(schema: BotSchema, renames: IdRenames): BotSchema 
     ),
   };
 }
-
-/** Whether two changes are to the same block or arrow, by the same kind of change. */
-export const sameChange = (a: DraftChange, b: DraftChange) =>
-  a.entity === b.entity && a.id === b.id && a.op === b.op;

@@ -5,9 +5,7 @@ import {
   diffDrafts,
   type IdRenames,
   MAX_DRAFT_CHANGES,
-  renameIds,
   renameInDraft,
-  sameChange,
   sameValue,
 } from './draft-changes';
 
@@ -24,6 +22,8 @@ export interface DraftTransport {
     renamed: IdRenames;
     missing: DraftChange[];
     others: Revision[] | null;
+    /** The change as stored: new ids, the schema's defaults, without what is missing. */
+    applied: DraftChange[];
   }>;
   changesSince(revision: number): Promise<{ revision: number; revisions: Revision[] | null }>;
   load(): Promise<{ schema: BotSchema; revision: number }>;
@@ -113,9 +113,7 @@ export class DraftSync {
         return true;
       }
       const result = await this.transport.change({ changes, baseRevision: this.revision });
-      const applied = renameIds(changes, result.renamed).filter(
-        (change) => !result.missing.some((m) => sameChange(m, change)),
-      );
+      const applied = result.applied;
       this.remember(applied);
       const expected = renameInDraft(applyDraftChanges(base, changes), result.renamed);
       if (allChanges(result.others)) {

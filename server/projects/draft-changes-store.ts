@@ -55,7 +55,13 @@ export interface DraftChangeResult {
   missing: DraftChange[];
   /** What others changed after the caller's revision, before this change; null: too far behind, reload. */
   others: DraftRevision[] | null;
+  /** This change as it was stored (new ids, the schema's defaults; without what is `missing`). */
+  applied: DraftChange[];
 }
+
+/** The named fields of a stored block or arrow, `null` for one it does not have. */
+const fieldsOf = (value: Block | Arrow, fields: string[]) =>
+  Object.fromEntries(fields.map((field) => [field, (value as Record<string, unknown>)[field] ?? null]));
 
 /** Change rows are kept this long; a canvas further behind reloads the bot. */
 export const DRAFT_CHANGES_KEEP_HOURS = 24;
@@ -120,13 +126,26 @@ export async function applyDraftChanges(
               by: lastAuthorOf(others, change.entity, change.id, field),
             });
       items.set(change.id, checked.value);
-      applied.push(change.op === 'add' ? ({ ...change, value: checked.value } as DraftChange) : change);
+      // As stored: the schema's defaults filled in, so every canvas applies the same values.
+      applied.push(
+        change.op === 'add'
+          ? ({ ...change, value: checked.value } as DraftChange)
+          : { ...change, fields: fieldsOf(checked.value, Object.keys(change.fields)) },
+      );
     }
     if (errors.length) throw invalid(`The change was not saved:\n${describeFieldErrors(errors)}`);
     // An arrow whose block is gone (deleted meanwhile, or in this change) is not written.
     const kept = await withExistingEnds(tx, projectId, state, applied, missing);
     if (!kept.length)
-      return { revision: project.schemaRevision, renamed, replaced, missing, others, wrote: false };
+      return {
+        revision: project.schemaRevision,
+        renamed,
+        replaced,
+        missing,
+        others,
+        applied: kept,
+        wrote: false,
+      };
     await writeChanges(tx, projectId, state, kept);
     await refuseOverLimits(tx, projectId, kept);
     const revision = project.schemaRevision + 1;
@@ -139,7 +158,7 @@ export async function applyDraftChanges(
       },
     });
     await recordDraftChange(tx, projectId, revision, author, kept);
-    return { revision, renamed, replaced, missing, others, wrote: true };
+    return { revision, renamed, replaced, missing, others, applied: kept, wrote: true };
   }, BOT_WRITE_TRANSACTION);
   const { wrote, ...answer } = result;
   if (wrote) publishLive([{ kind: 'bot', projectId, revision: answer.revision }]);

@@ -188,6 +188,40 @@ describe('changes to a draft, per block and field', () => {
     expect(applyLocally(schema, diffDrafts(schema, replaced))).toEqual(replaced);
   });
 
+  it("records a field as stored, the schema's defaults filled in, so every canvas applies the same value", async () => {
+    const { projectId, revision, schema } = await projectWithBot();
+    const result = await applyDraftChanges(
+      tdb.prisma,
+      projectId,
+      {
+        changes: [
+          {
+            entity: 'block',
+            op: 'set',
+            id: 2,
+            fields: { buttons: [{ text: 'Yes' }] },
+            base: { buttons: null },
+          },
+        ],
+        baseRevision: revision,
+      },
+      ann,
+    );
+    const stored = (await loadBotSchema(tdb.prisma, projectId)).schema;
+    expect(stored.blocks[1].buttons).toEqual([{ type: 'reply', text: 'Yes' }]);
+    expect(result.applied).toEqual([
+      {
+        entity: 'block',
+        op: 'set',
+        id: 2,
+        fields: { buttons: stored.blocks[1].buttons },
+        base: { buttons: null },
+      },
+    ]);
+    const [logged] = (await revisionsAfter(tdb.prisma, projectId, revision, result.revision)) ?? [];
+    expect(applyLocally(schema, logged.changes ?? [])).toEqual(stored);
+  });
+
   it('refuses a bad value naming the block and field, and loses nothing saved before', async () => {
     const { projectId, revision, schema } = await projectWithBot();
     const bad = edit(projectId, revision, schema, withBlock(schema, 2, { formula: 'x = (' }), ann);
