@@ -1,29 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Arrow, Block, BotSchema } from '@/lib/schema';
+import type { BotSchema } from '@/lib/schema';
 import type { RemoteChange } from '@/lib/schema/draft-sync';
+import { plainArrow as arrow, stateBlock } from '@/lib/schema/testing/draft-fixtures';
 import { collabNotice } from './collab-notices';
 
-const block = (id: number, name: string): Block => ({
-  id,
-  kind: 'state',
-  name,
-  position: { x: 0, y: 0 },
-  text: '',
-  attachments: [],
-  formula: '',
-});
-const arrow = (id: number, from: number, to: number): Arrow => ({
-  id,
-  from,
-  to,
-  kind: 'unconditional',
-  cancelOtherTimers: false,
-  cancelIfLeft: true,
-  showAsButton: false,
-});
 const before: BotSchema = {
   format: 'blockbot/schema@1',
-  blocks: [block(1, 'Welcome'), block(2, 'Prices')],
+  blocks: [stateBlock(1, { name: 'Welcome' }), stateBlock(2, { name: 'Prices' })],
   arrows: [arrow(1, 1, 2)],
 };
 const change = (over: Partial<RemoteChange>): RemoteChange => ({

@@ -11,12 +11,10 @@ import type { Presence } from '@/lib/schema/draft-presence';
 export function useDraftEvents(
   projectId: number,
   handlers: { onRevision(revision: number | undefined): void; onPresence(presence: Presence): void },
-  enabled: boolean,
 ) {
   const latest = useRef(handlers);
   latest.current = handlers;
   useEffect(() => {
-    if (!enabled) return;
     const source = new EventSource(`/api/projects/${projectId}/bot/events`);
     const onRevision = (event: MessageEvent<string>) =>
       latest.current.onRevision((JSON.parse(event.data) as { revision?: number }).revision);
@@ -25,5 +23,5 @@ export function useDraftEvents(
       latest.current.onPresence(JSON.parse(event.data) as Presence),
     );
     return () => source.close();
-  }, [projectId, enabled]);
+  }, [projectId]);
 }

@@ -1,26 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Arrow, Block, BotSchema } from './bot-schema';
 import { applyDraftChanges, diffDrafts, draftChangesSchema, renameIds } from './draft-changes';
+import { plainArrow as arrow, stateBlock as block } from './testing/draft-fixtures';
 
-const block = (id: number, extra: Partial<Block> = {}): Block => ({
-  id,
-  kind: 'state',
-  name: `Block ${id}`,
-  position: { x: id * 100, y: 0 },
-  text: `Text ${id}`,
-  attachments: [],
-  formula: '',
-  ...extra,
-});
-const arrow = (id: number, from: number, to: number): Arrow => ({
-  id,
-  from,
-  to,
-  kind: 'unconditional',
-  cancelOtherTimers: false,
-  cancelIfLeft: true,
-  showAsButton: false,
-});
 const bot = (blocks: Block[], arrows: Arrow[] = []): BotSchema => ({
   format: 'blockbot/schema@1',
   blocks,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Arrow, type Block, type BotSchema, LIMITS } from '@/lib/schema';
+import { type Block, type BotSchema, LIMITS } from '@/lib/schema';
 import { applyDraftChanges as applyLocally, diffDrafts } from '@/lib/schema/draft-changes';
+import { plainArrow as arrow, stateBlock as block } from '@/lib/schema/testing/draft-fixtures';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { loadBotSchema, saveBotSchema } from './bot-schema-store';
 import { applyDraftChanges, type DraftAuthor, revisionsAfter } from './draft-changes-store';
@@ -14,26 +15,6 @@ afterAll(() => tdb?.close());
 
 const ann: DraftAuthor = { id: null, name: 'Ann' };
 const bob: DraftAuthor = { id: null, name: 'Bob' };
-
-const block = (id: number, extra: Partial<Block> = {}): Block => ({
-  id,
-  kind: 'state',
-  name: `Block ${id}`,
-  position: { x: id * 100, y: 0 },
-  text: `Text ${id}`,
-  attachments: [],
-  formula: '',
-  ...extra,
-});
-const arrow = (id: number, from: number, to: number): Arrow => ({
-  id,
-  from,
-  to,
-  kind: 'unconditional',
-  cancelOtherTimers: false,
-  cancelIfLeft: true,
-  showAsButton: false,
-});
 
 /** A project whose draft is three blocks in a chain; its revision and schema. */
 async function projectWithBot() {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Arrow, type Block, BOT_SCHEMA_FORMAT, type BotSchema } from '@/lib/schema';
+import { type Block, BOT_SCHEMA_FORMAT, type BotSchema } from '@/lib/schema';
 import { applyDraftChanges } from '@/lib/schema/draft-changes';
 import { DraftSync, type DraftTransport } from '@/lib/schema/draft-sync';
+import { plainArrow as arrow, stateBlock } from '@/lib/schema/testing/draft-fixtures';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { signedInCaller } from '@/server/trpc/testing/signed-in';
 import { loadBotSchema } from './bot-schema-store';
@@ -35,27 +36,11 @@ function random(seed: number) {
   };
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A block named `name`, empty, at the origin. */
+const block = (id: number, name: string, extra: Partial<Block> = {}): Block =>
+  stateBlock(id, { name, text: '', position: { x: 0, y: 0 }, ...extra });
 
-const block = (id: number, name: string, extra: Partial<Block> = {}): Block => ({
-  id,
-  kind: 'state',
-  name,
-  position: { x: 0, y: 0 },
-  text: '',
-  attachments: [],
-  formula: '',
-  ...extra,
-});
-const arrow = (id: number, from: number, to: number): Arrow => ({
-  id,
-  from,
-  to,
-  kind: 'unconditional',
-  cancelOtherTimers: false,
-  cancelIfLeft: true,
-  showAsButton: false,
-});
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One designer: a canvas's present, its sync, and the last text they gave each block of theirs (by name). */
 class Designer {
