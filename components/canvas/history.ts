@@ -70,12 +70,14 @@ export const canRedo = (history: History<unknown>) => history.future.length > 0;
 /**
  * Every step with others' changes applied (a colleague's edit): Undo then takes back one's own
  * last step and keeps theirs. The coalescing key stays, so typing on goes on in the same step.
+ * `apply` is told which step is the present (it may hold edits not sent yet).
  */
-export function rebaseHistory<T>(history: History<T>, apply: (step: T) => T): History<T> {
+export function rebaseHistory<T>(history: History<T>, apply: (step: T, present: boolean) => T): History<T> {
+  const step = (value: T) => apply(value, false);
   return {
     ...history,
-    past: history.past.map(apply),
-    present: apply(history.present),
-    future: history.future.map(apply),
+    past: history.past.map(step),
+    present: apply(history.present, true),
+    future: history.future.map(step),
   };
 }

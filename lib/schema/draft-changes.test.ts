@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Arrow, Block, BotSchema } from './bot-schema';
-import { applyDraftChanges, diffDrafts, draftChangesSchema, renameIds } from './draft-changes';
+import {
+  applyDraftChanges,
+  applyOthersChanges,
+  diffDrafts,
+  draftChangesSchema,
+  renameIds,
+} from './draft-changes';
 import { plainArrow as arrow, stateBlock as block } from './testing/draft-fixtures';
 
 const bot = (blocks: Block[], arrows: Arrow[] = []): BotSchema => ({
@@ -100,5 +106,30 @@ describe('a draft change', () => {
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]).toMatchObject({ path: [0, 'fields', 'colour'] });
     expect(result.error?.issues[0].message).toMatch(/a block has no field "colour"/);
+  });
+});
+
+describe("others' changes over one's own edits not stored yet", () => {
+  const base = bot([block(1, { formula: 'price * 2' }), block(2)]);
+  const theirs = diffDrafts(base, bot([block(1, { formula: 'round(price) * 2' }), block(2)]));
+
+  it('merges a formula both typed in, character by character', () => {
+    const mine = bot([block(1, { formula: 'price * 2 + tax' }), block(2)]);
+    expect(applyOthersChanges(mine, theirs, true).blocks[0].formula).toBe('round(price) * 2 + tax');
+  });
+
+  it("where the two cannot merge, keeps one's own in the present and theirs in an undo step", () => {
+    const four = diffDrafts(base, bot([block(1, { formula: 'price * 4' }), block(2)]));
+    const mine = bot([block(1, { formula: 'price * 3' }), block(2)]);
+    expect(applyOthersChanges(mine, four, true).blocks[0].formula).toBe('price * 3');
+    expect(applyOthersChanges(mine, four, false).blocks[0].formula).toBe('price * 4');
+  });
+
+  it('takes theirs where one had not changed the field, and moves a block to where one of them put it', () => {
+    expect(applyOthersChanges(base, theirs, true).blocks[0].formula).toBe('round(price) * 2');
+    const moved = diffDrafts(base, bot([block(1, { position: { x: 100, y: 50 } }), block(2)]));
+    const mine = bot([{ ...base.blocks[0], position: { x: 300, y: 0 } }, block(2)]);
+    expect(applyOthersChanges(mine, moved, true).blocks[0].position).toEqual({ x: 300, y: 0 });
+    expect(applyOthersChanges(mine, moved, false).blocks[0].position).toEqual({ x: 100, y: 50 });
   });
 });

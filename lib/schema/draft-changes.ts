@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Arrow, type Block, type BotSchema, blockIdSchema } from './bot-schema';
+import { type Merged, mergeValues, sameValue } from './merge-values';
 
 /**
  * A change to a bot's draft, per block or arrow (docs/builder.md, "Working together"): what one
@@ -7,12 +8,14 @@ import { type Arrow, type Block, type BotSchema, blockIdSchema } from './bot-sch
  * `set` names only the top-level fields it changes, with the values it saw before (`base`), so
  * two designers changing different fields of one block both keep theirs, and a designer whose
  * field someone else changed meanwhile is told. A field set to `null` is removed (an optional
- * field left empty).
+ * field left empty). A field both changed is merged where the changes do not touch the same
+ * parts (a text character by character, `merge-values.ts`); a stored change names such fields in
+ * `merged`, so no one is told their change was replaced.
  */
 export type DraftChange =
   | { entity: 'block'; op: 'add'; id: number; value: Block }
   | { entity: 'arrow'; op: 'add'; id: number; value: Arrow }
-  | { entity: DraftEntity; op: 'set'; id: number; fields: FieldValues; base: FieldValues }
+  | { entity: DraftEntity; op: 'set'; id: number; fields: FieldValues; base: FieldValues; merged?: string[] }
   | { entity: DraftEntity; op: 'delete'; id: number };
 
 export type DraftEntity = 'block' | 'arrow';
@@ -91,13 +94,6 @@ export const draftChangeSchema = z
 
 export const draftChangesSchema = z.array(draftChangeSchema).max(MAX_DRAFT_CHANGES);
 
-/** Two field values are the same (they are JSON: the editor's values and the stored ones). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a == null || b == null) return a == null && b == null;
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 function fieldsOf<T extends object>(value: T, fields: readonly string[]): FieldValues {
   const out: FieldValues = {};
   for (const field of fields) out[field] = (value as FieldValues)[field] ?? null;
@@ -154,6 +150,41 @@ export function withFields<T extends object>(value: T, fields: FieldValues): T {
     else next[field] = v;
   }
   return next as T;
+}
+
+/** Fields that are one value: a block placed by two people goes where one of them put it. */
+const WHOLE_FIELDS: ReadonlySet<string> = new Set(['position', 'size']);
+
+/** A field both changed from `base`, merged (merge-values.ts), but for the fields that are one value. */
+export const mergeField = (field: string, base: unknown, mine: unknown, theirs: unknown): Merged =>
+  mergeValues(base, mine, theirs, WHOLE_FIELDS.has(field));
+
+/**
+ * Others' changes applied to a draft that may hold one's own edits of the same fields (the
+ * present, with edits not sent yet; an undo step): each such field is merged from the value both
+ * started from (the change's `base`). Where the two cannot merge, `keepOwn` says whose stays:
+ * one's own in the present (sent next, the other is told), theirs in an undo step.
+ */
+export function applyOthersChanges(
+  schema: BotSchema,
+  changes: readonly DraftChange[],
+  keepOwn: boolean,
+): BotSchema {
+  const blocks = new Map<number, FieldValues>(schema.blocks.map((b) => [b.id, b]));
+  const arrows = new Map<number, FieldValues>(schema.arrows.map((a) => [a.id, a]));
+  const rebased = changes.map((change) => {
+    const own = change.op === 'set' && (change.entity === 'block' ? blocks : arrows).get(change.id);
+    if (!own || change.op !== 'set') return change;
+    let fields = change.fields;
+    for (const [field, theirs] of Object.entries(change.fields)) {
+      const mine = own[field] ?? null;
+      if (sameValue(mine, change.base[field])) continue;
+      const merged = mergeField(field, change.base[field], mine, theirs);
+      fields = { ...fields, [field]: merged.ok ? merged.value : keepOwn ? mine : theirs };
+    }
+    return fields === change.fields ? change : { ...change, fields };
+  });
+  return applyDraftChanges(schema, rebased);
 }
 
 /**

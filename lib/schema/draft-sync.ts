@@ -1,13 +1,14 @@
 import type { BotSchema } from './bot-schema';
 import {
   applyDraftChanges,
+  applyOthersChanges,
   type DraftChange,
   diffDrafts,
   type IdRenames,
   MAX_DRAFT_CHANGES,
   renameInDraft,
-  sameValue,
 } from './draft-changes';
+import { sameValue } from './merge-values';
 
 /** A revision someone made, as the server gives it; `changes` null: the whole bot was replaced. */
 export interface Revision {
@@ -33,8 +34,11 @@ export interface DraftTransport {
 
 /** What others changed, as the canvas applies it to its present and to every undo step. */
 export interface RemoteChange {
-  /** The draft as it was, with the others' changes: applied to each step of the history. */
-  apply(schema: BotSchema): BotSchema;
+  /**
+   * The draft as it was, with the others' changes: applied to the present and to each step of
+   * the history. A field changed by both is merged; where it cannot be, `present` keeps one's own.
+   */
+  apply(schema: BotSchema, present: boolean): BotSchema;
   /** Each revision's author and changes, for the notices (a field of one's own replaced, a block deleted). */
   revisions: { author: string; changes: DraftChange[] }[];
   /** One's own changes the server could not apply: the blocks and arrows were deleted meanwhile. */
@@ -190,7 +194,8 @@ export class DraftSync {
     if (!others.length && !missing.length && !renames) return;
     const local = localRenames(renameInDraft(this.canvas.present(), renamed), expected, stored, others);
     this.canvas.onRemote({
-      apply: (schema) => applyDraftChanges(renameInDraft(renameInDraft(schema, renamed), local), others),
+      apply: (schema, present) =>
+        applyOthersChanges(renameInDraft(renameInDraft(schema, renamed), local), others, present),
       revisions,
       missing,
       replacedMine,
@@ -212,6 +217,8 @@ export class DraftSync {
       for (const change of changes) {
         if (change.op !== 'set') continue;
         for (const [field, value] of Object.entries(change.fields)) {
+          // A merge kept one's own change in the value.
+          if (change.merged?.includes(field)) continue;
           const key = fieldKey(change.entity, change.id, field);
           if (!this.mine.has(key)) continue;
           const own = this.mine.get(key);

@@ -17,10 +17,11 @@ import {
   type DraftChange,
   draftChangesSchema,
   type IdRenames,
+  mergeField,
   renameIds,
-  sameValue,
   withFields,
 } from '@/lib/schema/draft-changes';
+import { sameValue } from '@/lib/schema/merge-values';
 import type { PrismaClient } from '@/server/db/client-type';
 import { Prisma } from '@/server/db/generated/client';
 import { lockProjectRow } from '@/server/db/row-queries';
@@ -109,28 +110,34 @@ export async function applyDraftChanges(
         missing.push(change);
         continue;
       }
-      const merged = change.op === 'add' ? change.value : withFields(current as Block | Arrow, change.fields);
-      const checked = checkEntity(change.entity, merged);
+      const own = change.op === 'set' ? mergeWithStored(change, current as Block | Arrow) : null;
+      const next =
+        change.op === 'add'
+          ? change.value
+          : withFields(current as Block | Arrow, own?.fields ?? change.fields);
+      const checked = checkEntity(change.entity, next);
       if (!checked.ok) {
         errors.push(...checked.errors);
         continue;
       }
-      if (change.op === 'set')
-        for (const field of Object.keys(change.fields))
-          if (!sameValue((current as Record<string, unknown>)[field], change.base[field]))
-            replaced.push({
-              entity: change.entity,
-              id: change.id,
-              field,
-              theirs: (current as Record<string, unknown>)[field] ?? null,
-              by: lastAuthorOf(others, change.entity, change.id, field),
-            });
+      for (const field of own?.replaced ?? [])
+        replaced.push({
+          entity: change.entity,
+          id: change.id,
+          field,
+          theirs: (current as Record<string, unknown>)[field] ?? null,
+          by: lastAuthorOf(others, change.entity, change.id, field),
+        });
       items.set(change.id, checked.value);
       // As stored: the schema's defaults filled in, so every canvas applies the same values.
       applied.push(
         change.op === 'add'
           ? ({ ...change, value: checked.value } as DraftChange)
-          : { ...change, fields: fieldsOf(checked.value, Object.keys(change.fields)) },
+          : {
+              ...change,
+              fields: fieldsOf(checked.value, Object.keys(change.fields)),
+              ...(own?.merged.length ? { merged: own.merged } : {}),
+            },
       );
     }
     if (errors.length) throw invalid(`The change was not saved:\n${describeFieldErrors(errors)}`);
@@ -295,6 +302,31 @@ function checkEntity(entity: DraftChange['entity'], value: Block | Arrow): Check
       : { format: BOT_SCHEMA_FORMAT, blocks: [], arrows: [result.data as Arrow] };
   errors.push(...botSchemaContentErrors(single));
   return errors.length ? { ok: false, errors } : { ok: true, value: result.data };
+}
+
+/**
+ * A `set`'s fields over what is stored now: a field someone else changed since the caller's
+ * `base` is merged with theirs (a text character by character); where the two cannot merge,
+ * the caller's value wins and the field is `replaced` (the other designer is told).
+ */
+function mergeWithStored(
+  change: Extract<DraftChange, { op: 'set' }>,
+  current: Block | Arrow,
+): { fields: Record<string, unknown>; merged: string[]; replaced: string[] } {
+  const fields = { ...change.fields };
+  const merged: string[] = [];
+  const replaced: string[] = [];
+  for (const field of Object.keys(change.fields)) {
+    const theirs = (current as Record<string, unknown>)[field] ?? null;
+    if (sameValue(theirs, change.base[field])) continue;
+    const result = mergeField(field, change.base[field], change.fields[field], theirs);
+    if (!result.ok) replaced.push(field);
+    else {
+      fields[field] = result.value;
+      merged.push(field);
+    }
+  }
+  return { fields, merged, replaced };
 }
 
 /** The person whose revision last set this field, for "replaced …'s change". */

@@ -89,6 +89,39 @@ describe('changes to a draft, per block and field', () => {
     expect((await loadBotSchema(tdb.prisma, projectId)).schema.blocks[1].text).toBe("Bob's text");
   });
 
+  it('a formula two typed in at once keeps both, character by character, and no one is told theirs was replaced', async () => {
+    const { projectId, revision, schema } = await projectWithBot();
+    const start = withBlock(schema, 3, { formula: 'total = price * 2' });
+    const { revision: typed } = await edit(projectId, revision, schema, start, ann);
+    await edit(projectId, typed, start, withBlock(start, 3, { formula: 'total = round(price) * 2' }), ann);
+    const bobs = await edit(
+      projectId,
+      typed,
+      start,
+      withBlock(start, 3, { formula: 'total = price * 2 + tax' }),
+      bob,
+    );
+    expect(bobs.replaced).toEqual([]);
+    expect(bobs.applied).toEqual([
+      {
+        entity: 'block',
+        op: 'set',
+        id: 3,
+        fields: { formula: 'total = round(price) * 2 + tax' },
+        base: { formula: 'total = price * 2' },
+        merged: ['formula'],
+      },
+    ]);
+    const stored = (await loadBotSchema(tdb.prisma, projectId)).schema;
+    expect(stored.blocks[2].formula).toBe('total = round(price) * 2 + tax');
+    const revisions = await revisionsAfter(tdb.prisma, projectId, revision, bobs.revision);
+    expect(revisions?.at(-1)?.changes).toEqual(bobs.applied);
+    // Where both changed the same characters (Ann deletes what the others typed into), the later wins and is told.
+    const clash = await edit(projectId, typed, start, withBlock(start, 3, { formula: 'total = 2' }), ann);
+    expect(clash.replaced).toMatchObject([{ field: 'formula', by: 'Bob' }]);
+    expect((await loadBotSchema(tdb.prisma, projectId)).schema.blocks[2].formula).toBe('total = 2');
+  });
+
   it('does not apply an edit of a block deleted meanwhile, and says so; the rest of the edit is kept', async () => {
     const { projectId, revision, schema } = await projectWithBot();
     const deleted: BotSchema = {

@@ -12,7 +12,8 @@ import { loadBotSchema } from './bot-schema-store';
  * (lib/schema/draft-sync.ts) over the real tRPC procedures, make 300 random edits each
  * at once, with random delays and one designer's connection dropped for a while. At the end
  * every canvas and the stored draft are the same, and every designer's last edit of each of
- * their own blocks (edits no one else made) is there. Random but seeded: a failure repeats.
+ * their own blocks (edits no one else made) is there, and every character anyone typed into the
+ * text all three type into at once (merged character by character). The edits are seeded.
  */
 
 let tdb: TestDatabase;
@@ -47,6 +48,8 @@ class Designer {
   present: BotSchema;
   readonly sync: DraftSync;
   readonly lastText = new Map<string, string>();
+  /** The characters this designer typed into the start block's text, each one of its own. */
+  readonly typed: string[] = [];
   offline = false;
   private created = 0;
 
@@ -77,7 +80,7 @@ class Designer {
       {
         present: () => this.present,
         onRemote: (change) => {
-          this.present = change.apply(this.present);
+          this.present = change.apply(this.present, true);
         },
       },
     );
@@ -108,6 +111,21 @@ class Designer {
       this.lastText.set(target.name, text);
       this.present = applyDraftChanges(this.present, [
         { entity: 'block', op: 'set', id: target.id, fields: { text }, base: {} },
+      ]);
+    } else if (roll < 0.63) {
+      // Everyone types into the start block's text: a character no one else types, anywhere.
+      const char = String.fromCodePoint(0x4e00 + this.index * 1_000 + this.typed.length);
+      this.typed.push(char);
+      const text = this.present.blocks[0].text;
+      const at = Math.floor(this.rng() * (text.length + 1));
+      this.present = applyDraftChanges(this.present, [
+        {
+          entity: 'block',
+          op: 'set',
+          id: 1,
+          fields: { text: text.slice(0, at) + char + text.slice(at) },
+          base: {},
+        },
       ]);
     } else if (roll < 0.7) {
       // Everyone moves the start block: the same field by all, the last one wins.
@@ -210,6 +228,11 @@ it(`${DESIGNERS} designers making ${OPS} random edits each at once end with the 
       const kept = stored.blocks.find((b) => b.name === name);
       expect(kept?.text, `${name}'s last text`).toBe(text);
     }
+  const shared = stored.blocks.find((b) => b.id === 1)?.text ?? '';
+  for (const d of designers) {
+    expect(d.typed.length).toBeGreaterThan(5);
+    for (const char of d.typed) expect(shared.split(char).length - 1, `${char} typed by ${d.index}`).toBe(1);
+  }
   // Something happened: blocks of each designer, arrows, and more revisions than edits sent at once.
   for (const d of designers) expect(stored.blocks.some((b) => b.name.startsWith(`d${d.index}-`))).toBe(true);
   expect(stored.arrows.length).toBeGreaterThan(0);
