@@ -6,13 +6,14 @@ import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
 import { useFreshAppDatabase } from '@/server/db/test-support';
-import { type RouteServer, serveRoutes } from '@/server/testing/route-server';
+import type { RouteServer } from '@/server/testing/route-server';
 import { signUpForTest } from '@/server/testing/sign-up';
 import { openSseStream } from '@/server/testing/sse-stream';
 import { saveBotSchema } from './bot-schema-store';
 import { applyDraftChanges } from './draft-changes-store';
 import { announcePresence } from './draft-presence';
 import { createProject } from './project-service';
+import { serveDraftRoutes } from './testing/draft-routes';
 
 /**
  * The builder's live stream over real HTTP: the session and membership checks, a `bot` event
@@ -28,10 +29,7 @@ let server: RouteServer;
 beforeAll(async () => {
   app = await useFreshAppDatabase(tmp);
   db = await getDb();
-  const { GET } = await import('@/app/api/projects/[projectId]/bot/events/route');
-  server = await serveRoutes([
-    { method: 'GET', pattern: /^\/api\/projects\/(?<projectId>[^/]+)\/bot\/events$/, handler: GET },
-  ]);
+  server = await serveDraftRoutes();
 });
 afterAll(async () => {
   server?.close();

@@ -7,8 +7,15 @@ export interface SseFrame<D = unknown> {
   data: D;
 }
 
-/** An open event stream over real HTTP: its frames as they come, and a wait for one. */
-export async function openSseStream<D = unknown>(url: string, headers: Record<string, string> = {}) {
+/**
+ * An open event stream over real HTTP: its frames as they come, and a wait for one; `onFrame`
+ * hears each as it arrives (a benchmark's timing, where a wait's polling would add to it).
+ */
+export async function openSseStream<D = unknown>(
+  url: string,
+  headers: Record<string, string> = {},
+  onFrame?: (frame: SseFrame<D>) => void,
+) {
   const aborted = new AbortController();
   const response = await fetch(url, { headers, signal: aborted.signal });
   const frames: SseFrame<D>[] = [];
@@ -33,7 +40,10 @@ export async function openSseStream<D = unknown>(url: string, headers: Record<st
               .find((l) => l.startsWith(`${name}: `))
               ?.slice(name.length + 2);
           const event = field('event');
-          if (event) frames.push({ event, id: field('id'), data: JSON.parse(field('data') ?? '{}') });
+          if (!event) continue;
+          const frame = { event, id: field('id'), data: JSON.parse(field('data') ?? '{}') };
+          frames.push(frame);
+          onFrame?.(frame);
         }
       }
     } catch {
