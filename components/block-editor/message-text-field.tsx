@@ -3,6 +3,7 @@
 import { Fragment } from 'react';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/input';
+import { useKeptCaret } from '@/components/ui/use-kept-caret';
 
 /** Splits text into plain parts and `#{...}` placeholders. */
 export function splitPlaceholders(text: string): { text: string; placeholder: boolean }[] {
@@ -27,6 +28,7 @@ export function MessageTextField({
   error?: string | null;
 }) {
   const parts = splitPlaceholders(value);
+  const caret = useKeptCaret<HTMLTextAreaElement>(value);
   return (
     <Field id={id} label={label} error={error} hint="#{variable} is replaced when the message is sent">
       <Textarea
@@ -34,7 +36,12 @@ export function MessageTextField({
         value={value}
         rows={Math.min(10, Math.max(3, value.split('\n').length + 1))}
         aria-invalid={error ? true : undefined}
-        onChange={(e) => onChange(e.target.value)}
+        ref={caret.ref}
+        onSelect={caret.track}
+        onChange={(e) => {
+          caret.track();
+          onChange(e.target.value);
+        }}
       />
       {parts.some((p) => p.placeholder) ? (
         <p

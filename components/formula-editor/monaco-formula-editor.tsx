@@ -7,6 +7,7 @@ import 'monaco-editor/esm/vs/editor/editor.all.js';
 import * as monaco from 'monaco-editor/esm/vs/editor/editor.api.js';
 import { useEffect, useRef, useState } from 'react';
 import type { KnownVariable, Plan, SourceKind } from '@/lib/formula';
+import { textEdits } from '@/lib/schema/merge-values';
 import {
   attachModel,
   FORMULA_LANGUAGE,
@@ -57,12 +58,36 @@ export default function MonacoFormulaEditor({
   const latestVariables = useRef(variables);
   latestVariables.current = variables;
   const latestPlan = useRef(plan);
+  const latestValue = useRef(value);
+  latestValue.current = value;
   const model = useRef<monaco.editor.ITextModel | null>(null);
   // The plan comes after the editor (its query) or changes: the markers follow it.
   useEffect(() => {
     latestPlan.current = plan;
     if (model.current) updateMarkers(monaco, model.current);
   }, [plan]);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  /** A value from outside being taken in: not the designer's typing, so not handed back. */
+  const takingIn = useRef(false);
+  // A value from outside (a colleague's edit merged in, Undo) is taken in as the edits that
+  // make it, so one's cursor and selection stay where they are; Monaco's own `value` handling
+  // would replace the whole text and put the cursor at its end.
+  useEffect(() => {
+    const editor = editorRef.current;
+    const current = model.current;
+    if (!editor || !current || current.getValue() === value) return;
+    const edits = textEdits(current.getValue(), value).map((edit) => ({
+      range: monaco.Range.fromPositions(current.getPositionAt(edit.start), current.getPositionAt(edit.end)),
+      text: edit.text,
+    }));
+    takingIn.current = true;
+    try {
+      editor.executeEdits('outside', edits);
+      editor.pushUndoStop();
+    } finally {
+      takingIn.current = false;
+    }
+  }, [value]);
   const detach = useRef<(() => void) | null>(null);
   const input = useRef<HTMLTextAreaElement | null>(null);
   const maxLines = kind === 'formula' ? 14 : 4;
@@ -89,8 +114,10 @@ export default function MonacoFormulaEditor({
         height={height}
         language={FORMULA_LANGUAGE}
         theme={FORMULA_THEME}
-        value={value}
-        onChange={(next) => onChange(next ?? '')}
+        defaultValue={value}
+        onChange={(next) => {
+          if (!takingIn.current) onChange(next ?? '');
+        }}
         loading={null}
         options={{
           ariaLabel: label,
@@ -125,6 +152,9 @@ export default function MonacoFormulaEditor({
           const mounted = editor.getModel();
           if (!mounted) return;
           model.current = mounted;
+          editorRef.current = editor;
+          // The value may have moved on while Monaco loaded.
+          if (mounted.getValue() !== latestValue.current) mounted.setValue(latestValue.current);
           input.current = editor.getDomNode()?.querySelector('textarea') ?? null;
           tieToField(input.current);
           detach.current = attachModel(mounted, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeText, mergeValues } from './merge-values';
+import { mergeText, mergeValues, shiftOffset, textEdits } from './merge-values';
 
 describe('a text two designers changed at once', () => {
   it('keeps both where they typed in different places, character by character', () => {
@@ -71,5 +71,19 @@ describe('a field two designers changed at once', () => {
       ok: true,
       value: { x: 5, y: 1 },
     });
+  });
+});
+
+describe("one's cursor in a text someone else changed", () => {
+  it('moves with what was inserted or removed before it, and stays before an insertion at it', () => {
+    const base = 'Hello world';
+    const edits = textEdits(base, 'Oh, hello there world!');
+    // After "Hello w": "Oh, h" replaced "H" and "there " was inserted before "world".
+    expect(shiftOffset(edits, 7)).toBe('Oh, hello there w'.length);
+    // At "world" itself: the insertion there goes after the cursor.
+    expect(shiftOffset(edits, 6)).toBe('Oh, hello '.length);
+    expect(shiftOffset(edits, base.length)).toBe('Oh, hello there world'.length);
+    // Inside a replaced stretch: just after the replacement.
+    expect(shiftOffset(textEdits('total = 10', 'total = 25'), 9)).toBe('total = 25'.length);
   });
 });

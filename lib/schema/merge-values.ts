@@ -62,15 +62,18 @@ export function mergeValues(base: unknown, mine: unknown, theirs: unknown, whole
 }
 
 /** A replacement of `base`'s characters [start, end) by `text` (an insertion when start = end). */
-interface Edit {
+export interface TextEdit {
   start: number;
   end: number;
   text: string;
 }
 
-/** The edits that turn `base` into `changed`, in order, in `base`'s positions. */
-function editsOf(base: string, changed: string): Edit[] {
-  const edits: Edit[] = [];
+/**
+ * The edits that turn `base` into `changed`, in order, in `base`'s positions (also what an
+ * editor applies to take in a merged text without moving one's cursor).
+ */
+export function textEdits(base: string, changed: string): TextEdit[] {
+  const edits: TextEdit[] = [];
   let at = 0;
   for (const [op, text] of makeDiff(base, changed, { timeout: DIFF_TIMEOUT_S })) {
     if (op === DIFF_EQUAL) {
@@ -92,10 +95,24 @@ function editsOf(base: string, changed: string): Edit[] {
 }
 
 /**
+ * Where a position of `base` is once `edits` are made: moved by what was inserted or removed
+ * before it; inside replaced text, just after the replacement; an insertion at it goes after it.
+ */
+export function shiftOffset(edits: readonly TextEdit[], offset: number): number {
+  let shift = 0;
+  for (const edit of edits) {
+    if (edit.start >= offset) break;
+    if (edit.end > offset) return edit.start + shift + edit.text.length;
+    shift += edit.text.length - (edit.end - edit.start);
+  }
+  return offset + shift;
+}
+
+/**
  * Whether two edits touch the same characters. An insertion clashes only with a replacement around
  * it; insertions at one point do not (both are kept), nor an insertion at a replacement's edge.
  */
-function overlap(a: Edit, b: Edit): boolean {
+function overlap(a: TextEdit, b: TextEdit): boolean {
   if (a.start === a.end) return b.start < a.start && a.start < b.end;
   if (b.start === b.end) return a.start < b.start && b.start < a.end;
   return a.start < b.end && b.start < a.end;
@@ -106,8 +123,8 @@ function overlap(a: Edit, b: Edit): boolean {
  * characters differently. Both inserting at one point keeps both, theirs first (it was stored first).
  */
 export function mergeText(base: string, mine: string, theirs: string): string | null {
-  const ours = editsOf(base, mine);
-  const others = editsOf(base, theirs);
+  const ours = textEdits(base, mine);
+  const others = textEdits(base, theirs);
   const all = others.map((edit) => ({ edit, order: 0 }));
   for (const edit of ours) {
     // The same edit made by both is one edit.
