@@ -186,7 +186,11 @@ export function BotEditor({
   });
   // Others on this bot, and the draft's revisions they make (docs/builder.md, "Working together").
   const presence = usePresence(projectId, selection.blocks, !readOnly);
-  useDraftEvents(projectId, { onRevision: editor.revisionAnnounced, onPresence: presence.onPresence });
+  useDraftEvents(projectId, {
+    onRevision: editor.revisionAnnounced,
+    onPresence: presence.onPresence,
+    onLost: editor.connectionLost,
+  });
   // React Flow mounts once the pane's size is known, already at its opening view (see openingView).
   const [opening, setOpening] = useState<OpeningView | null>(null);
   const far = useFarZoom(opening?.viewport.zoom);

@@ -14,6 +14,7 @@ const change = (over: Partial<RemoteChange>): RemoteChange => ({
   revisions: [],
   missing: [],
   replacedMine: [],
+  offlineMs: 0,
   ...over,
 });
 
@@ -60,5 +61,25 @@ describe("the notice of others' changes", () => {
     );
     expect(notice?.text).toMatch(/^Someone else deleted «Prices»/);
     expect(notice?.takeBack?.blocks.map((b) => b.id)).toEqual([2]);
+  });
+
+  it('after a longer gap, says who changed which blocks meanwhile; after a short one, nothing', () => {
+    const revisions: RemoteChange['revisions'] = [
+      {
+        author: 'Bob',
+        changes: [
+          { entity: 'block', op: 'set', id: 2, fields: { text: 'New' }, base: { text: 'Old' } },
+          { entity: 'block', op: 'add', id: 3, value: stateBlock(3) },
+        ],
+      },
+      { author: 'Ann', changes: [{ entity: 'block', op: 'delete', id: 1 }] },
+    ];
+    expect(collabNotice(before, change({ revisions, offlineMs: 5_000 }), new Set())).toBeNull();
+    expect(collabNotice(before, change({ revisions, offlineMs: 150_000 }), new Set())?.text).toBe(
+      'While you were offline (3 min), Bob and Ann changed «Prices», added a block and deleted «Welcome». Your edits and theirs are merged.',
+    );
+    expect(collabNotice(before, change({ offlineMs: 45_000 }), new Set())?.text).toBe(
+      'While you were offline (45 s), the bot was changed: the canvas shows it as saved now.',
+    );
   });
 });

@@ -20,9 +20,48 @@ const nameOf = (schema: BotSchema, id: number) => {
 };
 const someone = (author: string) => author || 'Someone';
 
+/** Offline this long, a canvas says what it took in when back (docs/builder.md, "Working together"). */
+export const GAP_NOTICE_MS = 30_000;
+
+const duration = (ms: number) => {
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  const minutes = Math.round(ms / 60_000);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+};
+
+/** «A», «B» and «C»; a list of more ends with how many more. */
+function listed(names: string[], most = 3): string {
+  const shown = names.length > most ? [...names.slice(0, most), `${names.length - most} more`] : names;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : (shown[0] ?? '');
+}
+
+/**
+ * What a canvas back from a longer gap took in: who changed which blocks while it was offline. Its
+ * own edits made meanwhile were sent and merged by the usual rules.
+ */
+function gapNotice(before: BotSchema, change: RemoteChange): CollabNotice | null {
+  if (change.offlineMs < GAP_NOTICE_MS) return null;
+  const away = `While you were offline (${duration(change.offlineMs)})`;
+  if (!change.revisions.length)
+    return { text: `${away}, the bot was changed: the canvas shows it as saved now.` };
+  const authors = [...new Set(change.revisions.map((r) => someone(r.author)))];
+  const blocks = change.revisions.flatMap((r) => r.changes.filter((c) => c.entity === 'block'));
+  const ids = (op: DraftChange['op']) => [...new Set(blocks.filter((c) => c.op === op).map((c) => c.id))];
+  const added = ids('add');
+  const deleted = ids('delete').filter((id) => !added.includes(id));
+  const changed = ids('set').filter((id) => !added.includes(id) && !deleted.includes(id));
+  const parts = [
+    changed.length ? `changed ${listed(changed.map((id) => nameOf(before, id)))}` : '',
+    added.length ? `added ${added.length === 1 ? 'a block' : `${added.length} blocks`}` : '',
+    deleted.length ? `deleted ${listed(deleted.map((id) => nameOf(before, id)))}` : '',
+  ].filter(Boolean);
+  const what = parts.length ? listed(parts, parts.length) : 'changed arrows';
+  return { text: `${away}, ${listed(authors)} ${what}. Your edits and theirs are merged.` };
+}
+
 /**
  * The notice for others' changes just applied: one's own field replaced, one's edit of a block
- * deleted meanwhile, or the block one has open deleted. `before` is the canvas before they
+ * deleted meanwhile, the block one has open deleted, or what came in after a longer gap. `before` is the canvas before they
  * were applied (it still has the deleted blocks), `open` the blocks selected there.
  */
 export function collabNotice(
@@ -57,7 +96,7 @@ export function collabNotice(
   const gone = [...new Set([...lost, ...deletedOpen.map((d) => d.id)])].filter((id) =>
     before.blocks.some((b) => b.id === id),
   );
-  if (!gone.length) return null;
+  if (!gone.length) return gapNotice(before, change);
   const who = deletedOpen[0] ? someone(deletedOpen[0].author) : 'Someone else';
   const blocks = before.blocks.filter((b) => gone.includes(b.id));
   return {

@@ -91,6 +91,8 @@ export function useAutosave({
         blocked.current = true;
         setState({ status: 'conflict', message: CONFLICT_MESSAGE });
       } else {
+        // No answer at all (not a refusal): offline until a request gets through.
+        if (!(error instanceof TRPCClientError) || !error.data) sync.lostConnection();
         setState({ status: 'error', message: error instanceof Error ? error.message : String(error) });
       }
       return;
@@ -144,5 +146,8 @@ export function useAutosave({
     [flush],
   );
 
-  return { state, schedule, flush, cancel, announced };
+  /** The live stream dropped: what comes in once it is back is told as a gap's when it was long. */
+  const lost = useCallback(() => sync.lostConnection(), [sync]);
+
+  return { state, schedule, flush, cancel, announced, lost };
 }

@@ -384,6 +384,7 @@ export function useBotSchemaEditor({
     retrySave: autosave.flush,
     /** The live stream announced a revision of the draft: others' changes to read and apply. */
     revisionAnnounced: autosave.announced,
+    connectionLost: autosave.lost,
     cancelSave: autosave.cancel,
     actions,
   };

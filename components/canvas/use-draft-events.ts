@@ -6,11 +6,16 @@ import type { Presence } from '@/lib/schema/draft-presence';
 /**
  * The builder's live stream (server/projects/draft-stream.ts), one per canvas: `onRevision` when
  * the draft has a new revision (and on connecting again, with none: anything may have been
- * missed), `onPresence` when another designer's selection or pointer moves.
+ * missed), `onPresence` when another designer's selection or pointer moves, `onLost` when the
+ * stream drops (the browser connects again by itself).
  */
 export function useDraftEvents(
   projectId: number,
-  handlers: { onRevision(revision: number | undefined): void; onPresence(presence: Presence): void },
+  handlers: {
+    onRevision(revision: number | undefined): void;
+    onPresence(presence: Presence): void;
+    onLost(): void;
+  },
 ) {
   const latest = useRef(handlers);
   latest.current = handlers;
@@ -22,6 +27,7 @@ export function useDraftEvents(
     source.addEventListener('presence', (event: MessageEvent<string>) =>
       latest.current.onPresence(JSON.parse(event.data) as Presence),
     );
+    source.addEventListener('error', () => latest.current.onLost());
     return () => source.close();
   }, [projectId]);
 }

@@ -45,6 +45,8 @@ export interface RemoteChange {
   missing: DraftChange[];
   /** Fields of one's own last changes that someone else changed after: whose, and one's own value. */
   replacedMine: ReplacedField[];
+  /** How long this canvas had lost its connection before taking these in (0: it had not). */
+  offlineMs: number;
 }
 
 export interface ReplacedField {
@@ -78,14 +80,29 @@ export class DraftSync {
   private pullAgain = false;
   /** The values this canvas last saved, per `entity:id:field`: a later change by someone else replaced them. */
   private readonly mine = new Map<string, unknown>();
+  /** When the connection was lost, until a request gets through again. */
+  private offlineSince: number | null = null;
 
   constructor(
     private readonly transport: DraftTransport,
     initial: { schema: BotSchema; revision: number },
     private readonly canvas: { present(): BotSchema; onRemote(change: RemoteChange): void },
+    private readonly now: () => number = Date.now,
   ) {
     this.revision = initial.revision;
     this.saved = initial.schema;
+  }
+
+  /** The connection was lost (a request failed on the way, the live stream dropped). */
+  lostConnection(at = this.now()) {
+    this.offlineSince ??= at;
+  }
+
+  /** A request got through: how long the connection had been lost. */
+  private backOnline(): number {
+    const since = this.offlineSince;
+    this.offlineSince = null;
+    return since === null ? 0 : this.now() - since;
   }
 
   /** Whether the present has changes not stored yet. */
@@ -117,17 +134,18 @@ export class DraftSync {
         return true;
       }
       const result = await this.transport.change({ changes, baseRevision: this.revision });
+      const offlineMs = this.backOnline();
       const applied = result.applied;
       this.remember(applied);
       const expected = renameInDraft(applyDraftChanges(base, changes), result.renamed);
       if (allChanges(result.others)) {
         const theirs = result.others.flatMap((r) => r.changes);
         const stored = applyDraftChanges(applyDraftChanges(base, theirs), applied);
-        this.takeIn(expected, stored, result.renamed, revisionsOf(result.others), result.missing);
+        this.takeIn(expected, stored, result.renamed, revisionsOf(result.others), result.missing, offlineMs);
         this.revision = result.revision;
       } else {
         const stored = await this.transport.load();
-        this.takeIn(expected, stored.schema, result.renamed, [], result.missing);
+        this.takeIn(expected, stored.schema, result.renamed, [], result.missing, offlineMs);
         this.revision = stored.revision;
       }
       return true;
@@ -146,6 +164,7 @@ export class DraftSync {
     this.inFlight = true;
     try {
       const since = await this.transport.changesSince(this.revision);
+      const offlineMs = this.backOnline();
       if (since.revision <= this.revision) return true;
       const base = this.saved;
       if (allChanges(since.revisions)) {
@@ -154,17 +173,18 @@ export class DraftSync {
           base,
           revisions.flatMap((r) => r.changes),
         );
-        this.takeIn(base, stored, NO_RENAMES, revisions, [], this.replacedOf(revisions));
+        this.takeIn(base, stored, NO_RENAMES, revisions, [], offlineMs, this.replacedOf(revisions));
         this.revision = since.revision;
       } else {
         const stored = await this.transport.load();
-        this.takeIn(base, stored.schema, NO_RENAMES, [], []);
+        this.takeIn(base, stored.schema, NO_RENAMES, [], [], offlineMs);
         this.revision = stored.revision;
       }
       return true;
     } catch {
       // The next announcement (or the stream's reconnection) asks again.
       this.pullAgain = true;
+      this.lostConnection();
       return false;
     } finally {
       this.inFlight = false;
@@ -186,6 +206,7 @@ export class DraftSync {
     renamed: IdRenames,
     revisions: RemoteChange['revisions'],
     missing: DraftChange[],
+    offlineMs: number,
     replacedMine: ReplacedField[] = [],
   ) {
     const others = diffDrafts(expected, stored);
@@ -199,6 +220,7 @@ export class DraftSync {
       revisions,
       missing,
       replacedMine,
+      offlineMs,
     });
   }
 

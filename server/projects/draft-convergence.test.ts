@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { collabNotice } from '@/components/canvas/collab-notices';
 import { type Block, BOT_SCHEMA_FORMAT, type BotSchema } from '@/lib/schema';
-import { applyDraftChanges } from '@/lib/schema/draft-changes';
-import { DraftSync, type DraftTransport } from '@/lib/schema/draft-sync';
+import { applyDraftChanges, diffDrafts } from '@/lib/schema/draft-changes';
+import { DraftSync, type DraftTransport, type RemoteChange } from '@/lib/schema/draft-sync';
 import { plainArrow as arrow, stateBlock } from '@/lib/schema/testing/draft-fixtures';
 import { createTestDatabase, type TestDatabase } from '@/server/db/test-support';
 import { signedInCaller } from '@/server/trpc/testing/signed-in';
@@ -174,13 +175,10 @@ class Designer {
   }
 }
 
-it(`${DESIGNERS} designers making ${OPS} random edits each at once end with the same draft, losing no one's own edit`, async () => {
-  const owner = await signedInCaller(tdb.prisma, 'converge-owner@example.com');
-  const { id: projectId } = await owner.project.create({
-    name: 'Converge',
-    timeZone: 'UTC',
-    withDemoBot: false,
-  });
+/** A project with a bot of one start block, and `count` of its admins signed in (the first its owner). */
+async function teamOnOneBot(count: number, prefix: string) {
+  const owner = await signedInCaller(tdb.prisma, `${prefix}-owner@example.com`);
+  const { id: projectId } = await owner.project.create({ name: prefix, timeZone: 'UTC', withDemoBot: false });
   const start: BotSchema = {
     format: BOT_SCHEMA_FORMAT,
     blocks: [block(1, 'Start', { kind: 'start', trigger: { alternatives: '' } as Block['trigger'] })],
@@ -188,27 +186,31 @@ it(`${DESIGNERS} designers making ${OPS} random edits each at once end with the 
   };
   await owner.botSchema.save({ projectId, schema: start, expectedRevision: 0 });
   const callers = [owner];
-  for (let i = 1; i < DESIGNERS; i++) {
-    const email = `converge-${i}@example.com`;
+  for (let i = 1; i < count; i++) {
+    const email = `${prefix}-${i}@example.com`;
     const { invite } = await owner.team.invite({ projectId, email, role: 'admin' });
     const caller = await signedInCaller(tdb.prisma, email);
     await caller.team.acceptInvite({ token: (invite.link as string).split('/invite/')[1] });
     callers.push(caller);
   }
+  return { projectId, callers };
+}
+
+/** A canvas's transport: the procedures, as the caller calls them. */
+const transportOf = (caller: Caller, projectId: number): DraftTransport => ({
+  change: (input) => caller.botSchema.change({ projectId, ...input }),
+  changesSince: (revision) => caller.botSchema.changesSince({ projectId, revision }),
+  load: () => caller.botSchema.get({ projectId }),
+  save: (schema, expectedRevision) => caller.botSchema.save({ projectId, schema, expectedRevision }),
+});
+type Caller = Awaited<ReturnType<typeof signedInCaller>>;
+
+it(`${DESIGNERS} designers making ${OPS} random edits each at once end with the same draft, losing no one's own edit`, async () => {
+  const { projectId, callers } = await teamOnOneBot(DESIGNERS, 'converge');
+  const [owner] = callers;
   const initial = await owner.botSchema.get({ projectId });
   const designers = callers.map(
-    (caller, index) =>
-      new Designer(
-        index,
-        {
-          change: (input) => caller.botSchema.change({ projectId, ...input }),
-          changesSince: (revision) => caller.botSchema.changesSince({ projectId, revision }),
-          load: () => caller.botSchema.get({ projectId }),
-          save: (schema, expectedRevision) => caller.botSchema.save({ projectId, schema, expectedRevision }),
-        },
-        initial,
-        random(1_000 + index),
-      ),
+    (caller, index) => new Designer(index, transportOf(caller, projectId), initial, random(1_000 + index)),
   );
 
   await Promise.all(designers.map((d) => d.run(OPS)));
@@ -237,3 +239,61 @@ it(`${DESIGNERS} designers making ${OPS} random edits each at once end with the 
   for (const d of designers) expect(stored.blocks.some((b) => b.name.startsWith(`d${d.index}-`))).toBe(true);
   expect(stored.arrows.length).toBeGreaterThan(0);
 }, 240_000);
+
+it('a canvas back after a longer gap takes in what was changed meanwhile and says who changed what', async () => {
+  const { projectId, callers } = await teamOnOneBot(2, 'gap');
+  const [owner, other] = callers;
+  const initial = await owner.botSchema.get({ projectId });
+  let now = 1_000_000;
+  let present = initial.schema;
+  const told: RemoteChange[] = [];
+  const sync = new DraftSync(
+    transportOf(owner, projectId),
+    initial,
+    {
+      present: () => present,
+      onRemote: (change) => {
+        present = change.apply(present, true);
+        told.push(change);
+      },
+    },
+    () => now,
+  );
+  // The owner's stream drops; meanwhile the other adds a block and renames the start block.
+  sync.lostConnection();
+  const theirs = applyDraftChanges(initial.schema, [
+    { entity: 'block', op: 'add', id: 2, value: block(2, 'Prices') },
+    { entity: 'block', op: 'set', id: 1, fields: { name: 'Hello' }, base: { name: 'Start' } },
+  ]);
+  const result = await other.botSchema.change({
+    projectId,
+    baseRevision: initial.revision,
+    changes: diffDrafts(initial.schema, theirs),
+  });
+  // The owner edits offline, then is back three minutes later.
+  present = applyDraftChanges(present, [
+    { entity: 'block', op: 'set', id: 1, fields: { text: 'Welcome!' }, base: { text: '' } },
+  ]);
+  now += 180_000;
+  await sync.flush();
+  expect(told).toHaveLength(1);
+  expect(told[0].offlineMs).toBe(180_000);
+  expect(collabNotice(initial.schema, told[0], new Set())?.text).toBe(
+    'While you were offline (3 min), gap-1 changed «Start» and added a block. Your edits and theirs are merged.',
+  );
+  const stored = (await loadBotSchema(tdb.prisma, projectId)).schema;
+  expect(present).toEqual(stored);
+  expect(stored.blocks.map((b) => [b.name, b.text])).toEqual([
+    ['Hello', 'Welcome!'],
+    ['Prices', ''],
+  ]);
+  // Back without a gap: nothing to tell.
+  await other.botSchema.change({
+    projectId,
+    baseRevision: result.revision,
+    changes: [{ entity: 'block', op: 'set', id: 2, fields: { text: 'Ten euros' }, base: { text: '' } }],
+  });
+  await sync.pull();
+  expect(told.at(-1)?.offlineMs).toBe(0);
+  expect(collabNotice(stored, told.at(-1) as RemoteChange, new Set())).toBeNull();
+});
