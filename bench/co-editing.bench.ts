@@ -15,12 +15,14 @@
  *   send until each has the change (what a canvas then applies in the browser is not counted).
  * Goal: every canvas has the change within 300 ms at the 95th percentile, on one instance and
  * across instances.
+ * - taking a colleague's edit in (the browser's part): `applyOthersChanges` over a canvas's
+ *   present and 200 undo steps (Undo is one's own), beside the present alone.
  *
  * Prints figures; never fails on time.
  */
 import type { BotSchema } from '../lib/schema';
 import { botSchemaSchema } from '../lib/schema';
-import { diffDrafts } from '../lib/schema/draft-changes';
+import { applyOthersChanges, diffDrafts } from '../lib/schema/draft-changes';
 import type { PrismaClient } from '../server/db/client-type';
 import { openDatabase } from '../server/db/database';
 import { createServerDatabase, dropServerDatabase } from '../server/db/test-support';
@@ -102,12 +104,37 @@ export async function run(): Promise<void> {
     console.log(
       `one block's edit p95 ${ms(p95)} (goal under 50 ms): ${p95 < 50 ? 'met' : 'not met'}; ${(quantile(saves, 0.5) / quantile(edits, 0.5)).toFixed(0)}× faster than the whole save at the median`,
     );
+    takingIn(schema);
     await propagation(db, url, project.id, schema, revision);
   } finally {
     await database.close();
     await dropServerDatabase(serverUrl, url);
   }
 }
+
+/** A colleague's edit taken into a canvas with 200 undo steps of its own edits, and into its present alone. */
+function takingIn(schema: BotSchema) {
+  const steps = [schema];
+  for (let i = 1; i <= 200; i++)
+    steps.push(withText(steps[i - 1], (i * 37) % schema.blocks.length, `step ${i}`));
+  const theirs = (i: number) =>
+    diffDrafts(schema, withText(schema, (i * 53) % schema.blocks.length, `theirs ${i}`));
+  const present: number[] = [];
+  const history: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const changes = theirs(i);
+    present.push(timedSync(() => applyOthersChanges(steps[200], changes, true)));
+    history.push(timedSync(() => steps.map((step, s) => applyOthersChanges(step, changes, s === 200))));
+  }
+  line("baseline: a colleague's edit into the present (50)", present);
+  line('the same into the present and 200 undo steps (50)', history);
+}
+
+const timedSync = (fn: () => unknown) => {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+};
 
 /**
  * A canvas that follows the draft as the builder's does: told a revision by its instance's

@@ -170,8 +170,11 @@ export function applyOthersChanges(
   changes: readonly DraftChange[],
   keepOwn: boolean,
 ): BotSchema {
-  const blocks = new Map<number, FieldValues>(schema.blocks.map((b) => [b.id, b]));
-  const arrows = new Map<number, FieldValues>(schema.arrows.map((a) => [a.id, a]));
+  const sets = (entity: DraftEntity) => changes.filter((c) => c.entity === entity && c.op === 'set');
+  const own = (entity: DraftEntity, list: readonly (Block | Arrow)[]) =>
+    new Map([...indexOfIds(list, sets(entity))].map(([id, index]) => [id, list[index] as FieldValues]));
+  const blocks = own('block', schema.blocks);
+  const arrows = own('arrow', schema.arrows);
   const rebased = changes.map((change) => {
     const own = change.op === 'set' && (change.entity === 'block' ? blocks : arrows).get(change.id);
     if (!own || change.op !== 'set') return change;
@@ -190,27 +193,80 @@ export function applyOthersChanges(
 /**
  * `changes` applied to a draft, in order, by the same rules as the server: a `set` on a block or
  * arrow that is gone is dropped, a deleted block takes its arrows with it. Unchanged blocks and
- * arrows stay the same objects (the canvas redraws only what changed).
+ * arrows stay the same objects (the canvas redraws only what changed). Its cost is a pass over
+ * the lists, not a map of them: a colleague's edit is applied to each of up to 200 undo steps.
  */
 export function applyDraftChanges(schema: BotSchema, changes: readonly DraftChange[]): BotSchema {
   if (!changes.length) return schema;
-  const blocks = new Map(schema.blocks.map((b) => [b.id, b]));
-  const arrows = new Map(schema.arrows.map((a) => [a.id, a]));
-  for (const change of changes) {
-    const items = (change.entity === 'block' ? blocks : arrows) as Map<number, Block | Arrow>;
-    if (change.op === 'add') items.set(change.id, change.value);
-    else if (change.op === 'delete') items.delete(change.id);
-    else {
-      const current = items.get(change.id);
-      if (current) items.set(change.id, withFields(current, change.fields));
-    }
+  const blockChanges = changes.filter((c) => c.entity === 'block');
+  const arrowChanges = changes.filter((c) => c.entity === 'arrow');
+  const blocks = applyToList(schema.blocks, blockChanges);
+  let arrows = applyToList(schema.arrows, arrowChanges);
+  // The blocks gone at the end (a delete not followed by an add of the same id).
+  const deleted = new Set<number>();
+  for (const c of blockChanges)
+    if (c.op === 'delete') deleted.add(c.id);
+    else if (c.op === 'add') deleted.delete(c.id);
+  const placed = new Set(arrowChanges.filter((c) => c.op !== 'delete').map((c) => c.id));
+  if (deleted.size || placed.size) {
+    // An arrow goes with a deleted block; one added or moved must end on blocks that are there.
+    const ids = placed.size ? new Set(blocks.map((b) => b.id)) : null;
+    arrows = arrows.filter((a) =>
+      ids && placed.has(a.id) ? ids.has(a.from) && ids.has(a.to) : !deleted.has(a.from) && !deleted.has(a.to),
+    );
   }
-  for (const [id, arrow] of arrows) if (!blocks.has(arrow.from) || !blocks.has(arrow.to)) arrows.delete(id);
-  return { ...schema, blocks: sortedById(blocks), arrows: sortedById(arrows) };
+  return { ...schema, blocks, arrows };
 }
 
-const sortedById = <T extends { id: number }>(items: Map<number, T>): T[] =>
-  [...items.values()].sort((a, b) => a.id - b.id);
+/** Where the items of these ids are, found in one pass. */
+function indexOfIds(items: readonly { id: number }[], changes: readonly DraftChange[]): Map<number, number> {
+  const wanted = new Set(changes.map((c) => c.id));
+  const found = new Map<number, number>();
+  if (wanted.size)
+    for (let i = 0; i < items.length; i++) if (wanted.has(items[i].id)) found.set(items[i].id, i);
+  return found;
+}
+
+/** A list with one entity's changes applied in order, sorted by id. */
+function applyToList<T extends Block | Arrow>(items: readonly T[], changes: readonly DraftChange[]): T[] {
+  if (!changes.length) return items as T[];
+  const at = indexOfIds(items, changes);
+  // Each touched id's value at the end (undefined: gone).
+  const after = new Map<number, T | undefined>();
+  for (const change of changes) {
+    const index = at.get(change.id);
+    const current = after.has(change.id)
+      ? after.get(change.id)
+      : index === undefined
+        ? undefined
+        : items[index];
+    if (change.op === 'add') after.set(change.id, change.value as T);
+    else if (change.op === 'delete') after.set(change.id, undefined);
+    else after.set(change.id, current && withFields(current, change.fields));
+  }
+  // Only fields set (a colleague's usual edit): the same list with those items replaced.
+  if (changes.every((c) => c.op === 'set')) {
+    const out = items.slice();
+    for (const [id, index] of at) out[index] = after.get(id) as T;
+    return out;
+  }
+  const out: T[] = [];
+  for (const item of items) {
+    if (!after.has(item.id)) out.push(item);
+    else {
+      const value = after.get(item.id);
+      if (value) out.push(value);
+    }
+  }
+  let sorted = true;
+  for (const [id, value] of after)
+    if (value && !at.has(id)) {
+      sorted &&= !out.length || (out.at(-1) as T).id < id;
+      out.push(value);
+    }
+  for (let i = 1; sorted && i < out.length; i++) sorted = out[i - 1].id < out[i].id;
+  return sorted ? out : out.sort((a, b) => a.id - b.id);
+}
 
 /** The ids a change set's new blocks and arrows were given instead of the ones asked (taken meanwhile). */
 export interface IdRenames {
