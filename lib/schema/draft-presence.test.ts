@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { initialOf, livePresences, PRESENCE_TTL_MS, type Presence } from './draft-presence';
+import {
+  initialOf,
+  livePresences,
+  PRESENCE_TTL_MS,
+  type Presence,
+  pointersWanted,
+  presenceInputSchema,
+} from './draft-presence';
 
 const presence = (tab: string, memberId: number, over: Partial<Presence> = {}): Presence => ({
   tab,
@@ -7,6 +14,7 @@ const presence = (tab: string, memberId: number, over: Partial<Presence> = {}): 
   name: `member ${memberId}`,
   selection: [],
   pointer: null,
+  wantsPointers: false,
   left: false,
   ...over,
 });
@@ -26,5 +34,17 @@ describe('presence', () => {
   it("draws a name's initial, or a question mark for none", () => {
     expect(initialOf(' ada')).toBe('A');
     expect(initialOf('')).toBe('?');
+  });
+
+  it('asks for no pointers when a canvas does not say (one of before pointers were shared)', () => {
+    const input = { tab: 'tab-of-ann', selection: [], pointer: null };
+    expect(presenceInputSchema.parse(input)).toEqual({ ...input, wantsPointers: false, left: false });
+    expect(presenceInputSchema.parse({ ...input, wantsPointers: true }).wantsPointers).toBe(true);
+    expect(presenceInputSchema.safeParse({ ...input, wantsPointers: 'yes' }).success).toBe(false);
+  });
+
+  it('wants pointers shared while anyone present asks for them', () => {
+    expect(pointersWanted([presence('a', 1), presence('b', 2)])).toBe(false);
+    expect(pointersWanted([presence('a', 1), presence('b', 2, { wantsPointers: true })])).toBe(true);
   });
 });
