@@ -6,6 +6,7 @@ import {
   type Presence,
   pointersWanted,
   presenceInputSchema,
+  presenceNews,
 } from './draft-presence';
 
 const presence = (tab: string, memberId: number, over: Partial<Presence> = {}): Presence => ({
@@ -46,5 +47,17 @@ describe('presence', () => {
   it('wants pointers shared while anyone present asks for them', () => {
     expect(pointersWanted([presence('a', 1), presence('b', 2)])).toBe(false);
     expect(pointersWanted([presence('a', 1), presence('b', 2, { wantsPointers: true })])).toBe(true);
+  });
+
+  it('keeps a presence again for a change besides its pointer, or once a while', () => {
+    const now = 1_000_000;
+    const before = { presence: presence('a', 1, { pointer: { x: 1, y: 2 } }), at: now - 1_000 };
+    const moved = presence('a', 1, { pointer: { x: 5, y: 6 } });
+    expect(presenceNews(undefined, moved, now)).toBe(true);
+    expect(presenceNews(before, moved, now)).toBe(false);
+    expect(presenceNews(before, { ...moved, selection: [3] }, now)).toBe(true);
+    expect(presenceNews(before, { ...moved, wantsPointers: true }, now)).toBe(true);
+    expect(presenceNews(before, { ...moved, left: true }, now)).toBe(true);
+    expect(presenceNews({ ...before, at: now - 5_000 }, moved, now)).toBe(true);
   });
 });
