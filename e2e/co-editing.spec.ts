@@ -153,6 +153,7 @@ test("a designer shows the others' pointers on request", async ({ page, browser 
     await expect(adasPointer).toBeVisible({ timeout: 1_000 });
   }).toPass();
   await expect(page.getByTestId('presence-pointer')).toHaveCount(1);
+  expect(presenceSends.some((body) => body.includes('"pointer":{'))).toBe(true);
   // It is where her mouse is on the bot: the same place relative to block 2, in flow units.
   const onHers = await fromBlock(ada, 2, { x: over.x + nudge, y: over.y });
   const expectAtHerMouse = () =>
@@ -170,7 +171,7 @@ test("a designer shows the others' pointers on request", async ({ page, browser 
   await page.mouse.wheel(0, -300);
   await expect.poll(() => zoomOf(page)).not.toBe(zoomBefore);
   await expectAtHerMouse();
-  // The pointer never takes a click: block 2 under it is still selected by one.
+  // Never in the way of a click on what is under it.
   await expect(adasPointer).toHaveCSS('pointer-events', 'none');
 
   // Ada's mouse leaves the canvas: her pointer goes from his.

@@ -82,7 +82,7 @@ export function PresencePointers({ others, store }: { others: readonly Presence[
         <div
           key={p.tab}
           data-testid="presence-pointer"
-          className="pointer-events-none absolute top-0 left-0 z-50 flex items-start"
+          className="pointer-events-none absolute top-0 left-0 z-[2000] flex items-start"
           style={{ transform: `translate(${at.x}px, ${at.y}px) scale(${1 / zoom})`, transformOrigin: '0 0' }}
         >
           <MousePointer2
