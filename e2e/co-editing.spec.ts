@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { password, saved, settled, signUp } from './helpers';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { password, saved, settled, signUp, zoomOf } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
 
@@ -21,16 +21,10 @@ async function setText(page: Page, block: number, text: string) {
 }
 
 /**
- * Two designers on one bot (docs/builder.md, "Working together"), each in a browser of their
- * own: each sees who else is here and what they have selected, and the other's edits without
- * reloading, and both keep theirs; one field changed
- * by both tells the one replaced, who takes theirs back; a block deleted while the other has it
- * open is offered back with their edit.
+ * The owner (signed up on `page`) invites Ada as an admin, who signs up in a browser of her own;
+ * both then have the bot's canvas open.
  */
-test('two designers edit one bot at once, see each other, merge, and settle a conflict', async ({
-  page,
-  browser,
-}) => {
+async function twoDesigners(page: Page, browser: Browser) {
   await signUp(page, `co-owner-${Date.now()}@example.com`);
   const projectUrl = new URL(page.url()).pathname;
   await page.getByRole('link', { name: 'Team' }).click();
@@ -50,6 +44,21 @@ test('two designers edit one bot at once, see each other, merge, and settle a co
   await page.goto(projectUrl);
   await expect(page.getByTestId('block-2')).toBeVisible();
   await expect(ada.getByTestId('block-2')).toBeVisible();
+  return { ada, hers };
+}
+
+/**
+ * Two designers on one bot (docs/builder.md, "Working together"), each in a browser of their
+ * own: each sees who else is here and what they have selected, and the other's edits without
+ * reloading, and both keep theirs; one field changed
+ * by both tells the one replaced, who takes theirs back; a block deleted while the other has it
+ * open is offered back with their edit.
+ */
+test('two designers edit one bot at once, see each other, merge, and settle a conflict', async ({
+  page,
+  browser,
+}) => {
+  const { ada, hers } = await twoDesigners(page, browser);
 
   // Each sees who else is here, and the block the other has selected, in their colour.
   await expect(page.getByRole('list', { name: 'Also editing this bot' })).toContainText('Ada');
@@ -100,5 +109,81 @@ test('two designers edit one bot at once, see each other, merge, and settle a co
   // Ada goes elsewhere in the app: the owner's toolbar says so at once.
   await ada.getByRole('link', { name: 'Team' }).click();
   await expect(page.getByRole('list', { name: 'Also editing this bot' })).toHaveCount(0);
+  await hers.close();
+});
+
+/** Where a point on a page's canvas is relative to a block there, in flow units (its zoom undone). */
+async function fromBlock(page: Page, block: number, point: { x: number; y: number }) {
+  const box = await settled(page.getByTestId(`block-${block}`));
+  const zoom = await zoomOf(page);
+  return { x: (point.x - box.x) / zoom, y: (point.y - box.y) / zoom };
+}
+
+/**
+ * Pointers on request (docs/builder.md, "Working together"): the owner shows them and sees Ada's,
+ * named, where her mouse is on the bot, at any zoom; it goes when her mouse leaves the canvas.
+ * Ada's canvas sends no pointer while no one asks, and hidden pointers show nothing.
+ */
+test("a designer shows the others' pointers on request", async ({ page, browser }) => {
+  const { ada, hers } = await twoDesigners(page, browser);
+  const presenceSends: string[] = [];
+  ada.on('request', (request) => {
+    if (request.url().includes('botSchema.presence')) presenceSends.push(request.postData() ?? '');
+  });
+  const toggle = page.getByRole('button', { name: /^(Show|Hide) pointers$/ });
+  await expect(toggle).toHaveText('Show pointers');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  const adasPointer = page.getByTestId('presence-pointer').filter({ hasText: 'Ada' });
+
+  // No one asks yet: Ada's mouse moves over her canvas, and her canvas sends no pointer.
+  const block = await settled(ada.getByTestId('block-2'));
+  const over = { x: block.x + block.width / 2, y: block.y + block.height + 30 };
+  for (let i = 0; i < 5; i++) await ada.mouse.move(over.x + i * 10, over.y);
+  await expect(ada.getByRole('list', { name: 'Also editing this bot' })).toContainText('co-owner');
+  expect(presenceSends.filter((body) => body.includes('"pointer":{'))).toEqual([]);
+
+  // The owner asks (remembered in his browser); Ada's next move reaches him, named.
+  await toggle.click();
+  await expect(toggle).toHaveText('Hide pointers');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  let nudge = 0;
+  await expect(async () => {
+    nudge = (nudge + 1) % 8;
+    await ada.mouse.move(over.x + nudge, over.y);
+    await expect(adasPointer).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await expect(page.getByTestId('presence-pointer')).toHaveCount(1);
+  expect(presenceSends.some((body) => body.includes('"pointer":{'))).toBe(true);
+  // It is where her mouse is on the bot: the same place relative to block 2, in flow units.
+  const onHers = await fromBlock(ada, 2, { x: over.x + nudge, y: over.y });
+  const expectAtHerMouse = () =>
+    expect(async () => {
+      const drawn = await adasPointer.boundingBox();
+      if (!drawn) throw new Error('no pointer');
+      const onHis = await fromBlock(page, 2, drawn);
+      expect(Math.abs(onHis.x - onHers.x)).toBeLessThan(4);
+      expect(Math.abs(onHis.y - onHers.y)).toBeLessThan(4);
+    }).toPass();
+  await expectAtHerMouse();
+  // He zooms his canvas: it stays on the same spot of the bot.
+  const zoomBefore = await zoomOf(page);
+  await page.getByTestId('block-3').hover();
+  await page.mouse.wheel(0, -300);
+  await expect.poll(() => zoomOf(page)).not.toBe(zoomBefore);
+  await expectAtHerMouse();
+  // Never in the way of a click on what is under it.
+  await expect(adasPointer).toHaveCSS('pointer-events', 'none');
+
+  // Ada's mouse leaves the canvas: her pointer goes from his.
+  await ada.mouse.move(5, 5);
+  await expect(adasPointer).toHaveCount(0);
+
+  // Hidden, none shows while she moves; shown again, hers comes where her mouse is now.
+  await toggle.click();
+  await expect(toggle).toHaveText('Show pointers');
+  for (let i = 0; i < 5; i++) await ada.mouse.move(over.x + 40 + i * 10, over.y);
+  await expect(page.getByTestId('presence-pointer')).toHaveCount(0);
+  await toggle.click();
+  await expect(adasPointer).toBeVisible();
   await hers.close();
 });

@@ -17,6 +17,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Map as MapIcon, Maximize } from 'lucide-react';
 import {
   type DragEvent,
+  type PointerEvent as ReactPointerEvent,
   startTransition,
   useCallback,
   useEffect,
@@ -70,7 +71,7 @@ import {
 import { createLintStore, LintStoreContext } from './lint-badge';
 import { type NodesStore, useNodes } from './nodes-store';
 import { type Box, freeSpot, PLACEMENT_GAP } from './placement';
-import { PresenceAvatars, PresenceOutlines } from './presence';
+import { PointersToggle, PresenceAvatars, PresenceOutlines, PresencePointers } from './presence';
 import { ProblemsPanel } from './problems-panel';
 import { PublishControl } from './publish-control';
 import { SaveStateIndicator } from './save-state';
@@ -96,6 +97,7 @@ import { useDraftEvents } from './use-draft-events';
 import { useFollowBlock } from './use-follow-block';
 import { useLintProblems } from './use-lint';
 import { useOpenOnBlock } from './use-open-on-block';
+import { usePointersShown } from './use-pointers-shown';
 import { usePresence } from './use-presence';
 import { useViewHeading } from './use-view-heading';
 import { useVersionView } from './version-view';
@@ -185,12 +187,21 @@ export function BotEditor({
     arrows: [],
   });
   // Others on this bot, and the draft's revisions they make (docs/builder.md, "Working together").
-  const presence = usePresence(projectId, selection.blocks, !readOnly);
+  const pointersShown = usePointersShown();
+  const presence = usePresence(projectId, selection.blocks, !readOnly, pointersShown.shown);
   useDraftEvents(projectId, {
     onRevision: editor.revisionAnnounced,
     onPresence: presence.onPresence,
     onLost: editor.connectionLost,
   });
+  // This canvas's pointer, for the others who show pointers (usePresence sends it only then).
+  const { pointerMoved } = presence;
+  const onPanePointerMove = useCallback(
+    (event: ReactPointerEvent) =>
+      pointerMoved(flow.screenToFlowPosition({ x: event.clientX, y: event.clientY })),
+    [flow, pointerMoved],
+  );
+  const onPanePointerLeave = useCallback(() => pointerMoved(null), [pointerMoved]);
   // React Flow mounts once the pane's size is known, already at its opening view (see openingView).
   const [opening, setOpening] = useState<OpeningView | null>(null);
   const far = useFarZoom(opening?.viewport.zoom);
@@ -589,6 +600,9 @@ export function BotEditor({
               />
             )}
             <PresenceAvatars others={presence.others} />
+            {presence.others.length ? (
+              <PointersToggle shown={pointersShown.shown} onToggle={pointersShown.toggle} />
+            ) : null}
             <SaveStateIndicator
               state={saveState}
               onRetry={editor.retrySave}
@@ -638,7 +652,12 @@ export function BotEditor({
           </div>
         ) : null}
         {viewOnly ? null : <BlockPalette onAdd={addBlock} />}
-        <div ref={pane} className="relative min-h-0 min-w-0 flex-1">
+        <div
+          ref={pane}
+          className="relative min-h-0 min-w-0 flex-1"
+          onPointerMove={onPanePointerMove}
+          onPointerLeave={onPanePointerLeave}
+        >
           {diffMarks ? <DiffMarksBanner marks={diffMarks} onHide={() => setDiffMarks(null)} /> : null}
           {coverage ? <CoverageLegend coverage={coverage.coverage} version={coverage.version} /> : null}
           {schema.blocks.length ? null : readOnly ? (
@@ -688,6 +707,9 @@ export function BotEditor({
                     >
                       <Background />
                       <SelectedArrowLayers />
+                      {pointersShown.shown ? (
+                        <PresencePointers others={presence.others} store={presence.pointers} />
+                      ) : null}
                       {viewOnly ? null : <FarDrag onNodesChange={editor.onNodesChange} />}
                       {minimap && minimapShown ? <BotMiniMap {...MINIMAP_SIZE} ariaLabel="Minimap" /> : null}
                       {/* In a row on a phone, where the canvas is short. */}

@@ -1,6 +1,9 @@
 'use client';
 
+import { type ReactFlowState, useStore, ViewportPortal } from '@xyflow/react';
+import { MousePointer2 } from 'lucide-react';
 import { initialOf, type Presence, presenceColour } from '@/lib/schema/draft-presence';
+import { type PointerStore, usePointers } from './pointer-store';
 
 /** A character safe inside a CSS string (an initial may be a quote or a backslash). */
 const cssText = (text: string) => text.replace(/["\\\n]/g, '?');
@@ -38,5 +41,63 @@ export function PresenceAvatars({ others }: { others: readonly Presence[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The toolbar's switch for the other designers' pointers on the canvas. */
+export function PointersToggle({ shown, onToggle }: { shown: boolean; onToggle(): void }) {
+  return (
+    <button
+      type="button"
+      aria-pressed={shown}
+      title={shown ? "Hide the others' pointers" : "Show the others' pointers on the canvas"}
+      onClick={onToggle}
+      className="inline-flex h-8 items-center gap-1.5 rounded-md px-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-500 aria-pressed:bg-slate-100"
+    >
+      <MousePointer2 className="size-4" aria-hidden />
+      {shown ? 'Hide pointers' : 'Show pointers'}
+    </button>
+  );
+}
+
+const zoomOf = (s: ReactFlowState) => s.transform[2];
+
+/**
+ * Each other designer's pointer on the canvas, in their colour with their name: placed in flow
+ * coordinates inside the viewport (so it stays put as this canvas pans and zooms), drawn at the
+ * same size at any zoom, and never in the way of a click.
+ */
+export function PresencePointers({ others, store }: { others: readonly Presence[]; store: PointerStore }) {
+  const pointers = usePointers(store);
+  const zoom = useStore(zoomOf);
+  // Only those still here: a pointer goes with its person.
+  const shown = others.flatMap((p) => {
+    const at = pointers.get(p.tab);
+    return at ? [{ p, at }] : [];
+  });
+  if (!shown.length) return null;
+  return (
+    <ViewportPortal>
+      {shown.map(({ p, at }) => (
+        <div
+          key={p.tab}
+          data-testid="presence-pointer"
+          className="pointer-events-none absolute top-0 left-0 z-[2000] flex items-start"
+          style={{ transform: `translate(${at.x}px, ${at.y}px) scale(${1 / zoom})`, transformOrigin: '0 0' }}
+        >
+          <MousePointer2
+            className="size-5 -translate-x-[3px] -translate-y-[3px]"
+            style={{ color: presenceColour(p.memberId), fill: presenceColour(p.memberId) }}
+            aria-hidden
+          />
+          <span
+            className="mt-4 -ml-1 rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-white shadow"
+            style={{ background: presenceColour(p.memberId) }}
+          >
+            {p.name || 'Someone'}
+          </span>
+        </div>
+      ))}
+    </ViewportPortal>
   );
 }

@@ -8,6 +8,7 @@ import {
   useEffect,
   useState,
 } from 'react';
+import { browserStorage as storage } from './browser-storage';
 import {
   clampWidth,
   PANEL_BOUNDS,
@@ -20,17 +21,9 @@ import {
 /** Keys move a resize handle this far (a page's worth with Shift). */
 const KEY_STEP = 16;
 
-function storage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    // Storage refused (a locked-down browser): the panels start as they do the first time.
-    return null;
-  }
-}
-
 /** A side panel's width and collapsed state, remembered in this browser (panel-layout.ts). */
 export function usePanelLayout(name: PanelName) {
+  // With no storage the panels start as they do the first time.
   const [layout, setLayout] = useState<PanelLayout>(() =>
     parsePanelLayout(storage()?.getItem(panelKey(name)) ?? null, PANEL_BOUNDS[name]),
   );

@@ -14,6 +14,8 @@ export interface Presence {
   selection: number[];
   /** Where their pointer is on the canvas (flow coordinates), when they share it. */
   pointer: { x: number; y: number } | null;
+  /** They show others' pointers: a canvas shares its pointer only while someone does. */
+  wantsPointers: boolean;
   /** They closed the bot. */
   left: boolean;
 }
@@ -26,6 +28,8 @@ export const presenceInputSchema = z.object({
   tab: z.string().min(8).max(64),
   selection: z.array(z.number().int().positive()).max(100),
   pointer: z.object({ x: z.number().finite(), y: z.number().finite() }).nullable(),
+  // Absent from a canvas of before pointers were shared: it asks for none.
+  wantsPointers: z.boolean().default(false),
   left: z.boolean().default(false),
 });
 export type PresenceInput = z.input<typeof presenceInputSchema>;
@@ -36,6 +40,32 @@ export const presenceColour = (memberId: number) => COLOURS[memberId % COLOURS.l
 
 /** A name's initial for the outline's badge and the toolbar (`?` for none). */
 export const initialOf = (name: string) => (name.trim()[0] ?? '?').toUpperCase();
+
+/** Whether anyone present asks to see pointers: only then does a canvas share its own. */
+export const pointersWanted = (others: readonly Presence[]) => others.some((p) => p.wantsPointers);
+
+/** How stale a kept presence may get while only its pointer moves (well within the TTL). */
+const POINTER_ONLY_REFRESH_MS = 5_000;
+
+/**
+ * Whether a presence just heard changes what a canvas keeps of it: its selection, name, ask for
+ * pointers or leaving, or it is time to refresh when it was heard. Otherwise only its pointer
+ * moved, which the pointer layer takes on its own, so the editor does not re-render.
+ */
+export function presenceNews(
+  before: { presence: Presence; at: number } | undefined,
+  presence: Presence,
+  now: number,
+): boolean {
+  if (!before || now - before.at >= POINTER_ONLY_REFRESH_MS) return true;
+  const was = before.presence;
+  return (
+    was.name !== presence.name ||
+    was.wantsPointers !== presence.wantsPointers ||
+    was.left !== presence.left ||
+    was.selection.join(',') !== presence.selection.join(',')
+  );
+}
 
 /** The presences still there at `now`: the latest of each tab, not left, heard within the TTL. */
 export function livePresences(

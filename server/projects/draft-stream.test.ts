@@ -75,7 +75,15 @@ it("tells a member of each revision and of the others' presence, and no one else
     changed.revision,
   ]);
   expect(stream.frames.filter((e) => e.event === 'presence').map((e) => e.data)).toEqual([
-    { tab: 'tab-of-ann', memberId: 7, name: 'Ann', selection: [1], pointer: null, left: false },
+    {
+      tab: 'tab-of-ann',
+      memberId: 7,
+      name: 'Ann',
+      selection: [1],
+      pointer: null,
+      wantsPointers: false,
+      left: false,
+    },
   ]);
   await stream.close();
 });
