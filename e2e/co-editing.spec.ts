@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { password, saved, settled, signUp, zoomOf } from './helpers';
+import { monacoText, password, saved, settled, signUp, zoomOf } from './helpers';
 
 test.use({ viewport: { width: 1600, height: 1000 } });
 
@@ -73,14 +73,19 @@ test('two designers edit one bot at once, see each other, merge, and settle a co
   await setText(ada, 3, 'Worded by Ada');
   await expect(page.getByTestId('block-3')).toContainText('Worded by Ada');
 
-  // One field by both: the later wins; Ada is told whose change replaced hers, and takes it back.
-  await setText(page, 3, "The owner's wording");
+  // One field by both at once (the owner offline meanwhile): the later wins; Ada is told whose
+  // change replaced hers, and takes it back. (An edit made after seeing hers tells her nothing.)
+  await page.context().setOffline(true);
+  await open(page, 3);
+  await blockEditor(page).getByLabel('Text', { exact: true }).fill("The owner's wording");
+  await setText(ada, 3, 'Reworded by Ada');
+  await page.context().setOffline(false);
   const notice = ada.getByRole('status').filter({ hasText: 'your change was replaced' });
   await expect(notice).toContainText('changed');
   await expect(notice).toContainText('text');
   await expect(ada.getByTestId('block-3')).toContainText("The owner's wording");
   await notice.getByRole('button', { name: 'Take mine back' }).click();
-  await expect(page.getByTestId('block-3')).toContainText('Worded by Ada');
+  await expect(page.getByTestId('block-3')).toContainText('Reworded by Ada');
 
   // A block deleted while Ada has it open: she is told and gets it back with her edit.
   await open(ada, 2);
@@ -96,7 +101,7 @@ test('two designers edit one bot at once, see each other, merge, and settle a co
   await expect(ada.getByTestId('save-state')).toHaveText('Saved');
   await ada.getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByTestId('block-2')).toHaveCount(0);
-  await expect(ada.getByTestId('block-3')).toContainText('Worded by Ada');
+  await expect(ada.getByTestId('block-3')).toContainText('Reworded by Ada');
 
   // Both canvases and the stored draft end the same.
   await saved(ada);
@@ -104,7 +109,7 @@ test('two designers edit one bot at once, see each other, merge, and settle a co
   await page.reload();
   for (const p of [page, ada]) {
     await expect(p.getByTestId('block-2')).toHaveCount(0);
-    await expect(p.getByTestId('block-3')).toContainText('Worded by Ada');
+    await expect(p.getByTestId('block-3')).toContainText('Reworded by Ada');
   }
   // Ada goes elsewhere in the app: the owner's toolbar says so at once.
   await ada.getByRole('link', { name: 'Team' }).click();
@@ -185,5 +190,54 @@ test("a designer shows the others' pointers on request", async ({ page, browser 
   await expect(page.getByTestId('presence-pointer')).toHaveCount(0);
   await toggle.click();
   await expect(adasPointer).toBeVisible();
+  await hers.close();
+});
+
+/**
+ * A formula two designers type into at once (docs/builder.md, "Working together"): Ada types
+ * while offline, the owner types in the same formula meanwhile; back online, both lines are in
+ * everyone's formula, and Ada's cursor stayed where she was typing.
+ */
+test('two designers type into one formula at once: both keep what they typed, the cursor stays', async ({
+  page,
+  browser,
+}) => {
+  const { ada, hers } = await twoDesigners(page, browser);
+  const formula = (p: Page) => blockEditor(p).getByTestId('formula-editor');
+  /** Types a line and a line break (Escape first: Enter would pick from a suggestion list). */
+  const typeLine = async (p: Page, line: string) => {
+    await p.keyboard.type(line);
+    await p.keyboard.press('Escape');
+    await p.keyboard.press('Enter');
+  };
+  await open(page, 2);
+  await formula(page).locator('.view-lines').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('total = 1');
+  await saved(page);
+  await open(ada, 2);
+  await expect.poll(() => monacoText(formula(ada))).toBe('total = 1');
+
+  // Ada types a line above it while offline; the owner adds one below it meanwhile.
+  await hers.setOffline(true);
+  await formula(ada).locator('.view-lines').click();
+  await ada.keyboard.press('Control+Home');
+  await typeLine(ada, 'a = 1');
+  await expect.poll(() => monacoText(formula(ada))).toBe('a = 1\ntotal = 1');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('b = 2');
+  await saved(page);
+
+  // Back online: both lines in both formulas, and what Ada types next goes where her cursor was.
+  await hers.setOffline(false);
+  await expect.poll(() => monacoText(formula(ada))).toBe('a = 1\ntotal = 1\nb = 2');
+  await expect.poll(() => monacoText(formula(page))).toBe('a = 1\ntotal = 1\nb = 2');
+  await typeLine(ada, 'c = 3');
+  await expect.poll(() => monacoText(formula(page))).toBe('a = 1\nc = 3\ntotal = 1\nb = 2');
+  await saved(ada);
+  await page.reload();
+  await open(page, 2);
+  await expect.poll(() => monacoText(formula(page))).toBe('a = 1\nc = 3\ntotal = 1\nb = 2');
   await hers.close();
 });

@@ -40,12 +40,15 @@ export interface BlockEditorProps {
   onDelete(blockId: number): void;
 }
 
+/** Fields the form takes in without starting over: edited together, or changed on the canvas. */
+const LIVE_FIELDS = ['name', 'text', 'formula', 'position', 'size'];
+
 /**
  * The side panel for one selected block. Every edit is validated with the bot schema's zod
  * schemas before it enters the schema; field errors are shown and an invalid edit is not saved.
  */
 export const BlockEditor = memo(function BlockEditor({ block, onChange, onDelete }: BlockEditorProps) {
-  const { version, markEmitted } = useExternalVersion(block);
+  const { version, markEmitted } = useExternalVersion(block, LIVE_FIELDS);
   const emit = useCallback(
     (value: Block, field: string) => {
       markEmitted(value);

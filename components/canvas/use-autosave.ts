@@ -130,6 +130,19 @@ export function useAutosave({
     [pull, sync],
   );
 
+  // The browser went offline, then is back: read what was missed, then send what was made meanwhile
+  // (the live stream may not have dropped, so its reconnection cannot be the only cue).
+  useEffect(() => {
+    const gone = () => sync.lostConnection();
+    const back = () => void pull();
+    window.addEventListener('offline', gone);
+    window.addEventListener('online', back);
+    return () => {
+      window.removeEventListener('offline', gone);
+      window.removeEventListener('online', back);
+    };
+  }, [sync, pull]);
+
   // Warn before leaving the page with a change not yet saved.
   useEffect(() => {
     if (state.status === 'saved') return;

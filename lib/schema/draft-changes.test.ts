@@ -109,24 +109,32 @@ describe('a draft change', () => {
   });
 });
 
-describe("others' changes over one's own edits not stored yet", () => {
+describe("others' changes over one's own edits", () => {
   const base = bot([block(1, { formula: 'price * 2' }), block(2)]);
   const theirs = diffDrafts(base, bot([block(1, { formula: 'round(price) * 2' }), block(2)]));
 
-  it('merges a formula both typed in, character by character', () => {
+  it('merge a formula both typed in, character by character, in an undo step', () => {
     const mine = bot([block(1, { formula: 'price * 2 + tax' }), block(2)]);
-    expect(applyOthersChanges(mine, theirs, true).blocks[0].formula).toBe('round(price) * 2 + tax');
-  });
-
-  it("where the two cannot merge, keeps one's own in the present and theirs in an undo step", () => {
+    expect(applyOthersChanges(mine, theirs, false).blocks[0].formula).toBe('round(price) * 2 + tax');
+    // Where the two cannot merge, the step takes theirs (Undo then keeps their change).
     const four = diffDrafts(base, bot([block(1, { formula: 'price * 4' }), block(2)]));
-    const mine = bot([block(1, { formula: 'price * 3' }), block(2)]);
-    expect(applyOthersChanges(mine, four, true).blocks[0].formula).toBe('price * 3');
-    expect(applyOthersChanges(mine, four, false).blocks[0].formula).toBe('price * 4');
+    const three = bot([block(1, { formula: 'price * 3' }), block(2)]);
+    expect(applyOthersChanges(three, four, false).blocks[0].formula).toBe('price * 4');
   });
 
-  it('takes theirs where one had not changed the field, and moves a block to where one of them put it', () => {
+  it("leave the present's edit not sent yet as it is (the server merges it when sent), and take theirs elsewhere", () => {
+    const mine = bot([block(1, { formula: 'price * 2 + tax' }), block(2, { text: 'Mine' })]);
+    const both = diffDrafts(
+      base,
+      bot([block(1, { formula: 'round(price) * 2' }), block(2, { name: 'Theirs', text: 'Theirs' })]),
+    );
+    const after = applyOthersChanges(mine, both, true);
+    expect(after.blocks[0].formula).toBe('price * 2 + tax');
+    expect(after.blocks[1]).toMatchObject({ name: 'Theirs', text: 'Mine' });
     expect(applyOthersChanges(base, theirs, true).blocks[0].formula).toBe('round(price) * 2');
+  });
+
+  it('keep a position whole: a block moved by both goes where one of them put it', () => {
     const moved = diffDrafts(base, bot([block(1, { position: { x: 100, y: 50 } }), block(2)]));
     const mine = bot([{ ...base.blocks[0], position: { x: 300, y: 0 } }, block(2)]);
     expect(applyOthersChanges(mine, moved, true).blocks[0].position).toEqual({ x: 300, y: 0 });

@@ -160,15 +160,16 @@ export const mergeField = (field: string, base: unknown, mine: unknown, theirs: 
   mergeValues(base, mine, theirs, WHOLE_FIELDS.has(field));
 
 /**
- * Others' changes applied to a draft that may hold one's own edits of the same fields (the
- * present, with edits not sent yet; an undo step): each such field is merged from the value both
- * started from (the change's `base`). Where the two cannot merge, `keepOwn` says whose stays:
- * one's own in the present (sent next, the other is told), theirs in an undo step.
+ * Others' changes applied to a draft that may hold one's own edits of the same fields. The
+ * present keeps its edits not sent yet as they are: they are sent with the value they started
+ * from and the server merges them (DraftSync, `startedFrom`), so every canvas takes in the one
+ * merged value. An undo step merges each such field from the value both started from (the
+ * change's `base`), or takes theirs where the two cannot merge, so Undo takes back one's own.
  */
 export function applyOthersChanges(
   schema: BotSchema,
   changes: readonly DraftChange[],
-  keepOwn: boolean,
+  present: boolean,
 ): BotSchema {
   const sets = (entity: DraftEntity) => changes.filter((c) => c.entity === entity && c.op === 'set');
   const own = (entity: DraftEntity, list: readonly (Block | Arrow)[]) =>
@@ -182,8 +183,8 @@ export function applyOthersChanges(
     for (const [field, theirs] of Object.entries(change.fields)) {
       const mine = own[field] ?? null;
       if (sameValue(mine, change.base[field])) continue;
-      const merged = mergeField(field, change.base[field], mine, theirs);
-      fields = { ...fields, [field]: merged.ok ? merged.value : keepOwn ? mine : theirs };
+      const merged = present ? null : mergeField(field, change.base[field], mine, theirs);
+      fields = { ...fields, [field]: merged === null ? mine : merged.ok ? merged.value : theirs };
     }
     return fields === change.fields ? change : { ...change, fields };
   });

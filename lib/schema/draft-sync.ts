@@ -1,4 +1,4 @@
-import type { BotSchema } from './bot-schema';
+import type { Arrow, Block, BotSchema } from './bot-schema';
 import {
   applyDraftChanges,
   applyOthersChanges,
@@ -80,6 +80,12 @@ export class DraftSync {
   private pullAgain = false;
   /** The values this canvas last saved, per `entity:id:field`: a later change by someone else replaced them. */
   private readonly mine = new Map<string, unknown>();
+  /**
+   * Per `entity:id:field`, the value one's edit not sent yet started from, when others' change of
+   * that field was taken in meanwhile: it is sent as the change's `base`, so the server merges the
+   * two (a text character by character) rather than taking one's value as made over theirs.
+   */
+  private readonly startedFrom = new Map<string, unknown>();
   /** When the connection was lost, until a request gets through again. */
   private offlineSince: number | null = null;
 
@@ -123,8 +129,11 @@ export class DraftSync {
     if (this.inFlight) return false;
     const present = this.canvas.present();
     const base = this.saved;
-    const changes = present === base ? [] : diffDrafts(base, present);
-    if (!changes.length) return true;
+    const changes = present === base ? [] : this.withStartingValues(diffDrafts(base, present));
+    if (!changes.length) {
+      this.startedFrom.clear();
+      return true;
+    }
     this.inFlight = true;
     try {
       if (changes.length > MAX_DRAFT_CHANGES) {
@@ -135,6 +144,7 @@ export class DraftSync {
       }
       const result = await this.transport.change({ changes, baseRevision: this.revision });
       const offlineMs = this.backOnline();
+      this.startedFrom.clear();
       const applied = result.applied;
       this.remember(applied);
       const expected = renameInDraft(applyDraftChanges(base, changes), result.renamed);
@@ -210,6 +220,7 @@ export class DraftSync {
     replacedMine: ReplacedField[] = [],
   ) {
     const others = diffDrafts(expected, stored);
+    this.keepStartingValues(others);
     this.saved = stored;
     const renames = Object.keys(renamed.blocks).length + Object.keys(renamed.arrows).length;
     if (!others.length && !missing.length && !renames) return;
@@ -221,6 +232,36 @@ export class DraftSync {
       missing,
       replacedMine,
       offlineMs,
+    });
+  }
+
+  /** The fields others changed that the present has edits of its own in, not sent yet: where those started. */
+  private keepStartingValues(others: DraftChange[]) {
+    const present = this.canvas.present();
+    for (const change of others) {
+      if (change.op !== 'set') continue;
+      const list: readonly (Block | Arrow)[] = change.entity === 'block' ? present.blocks : present.arrows;
+      const own = list.find((item) => item.id === change.id) as Record<string, unknown> | undefined;
+      if (!own) continue;
+      for (const field of Object.keys(change.fields)) {
+        const key = fieldKey(change.entity, change.id, field);
+        if (!this.startedFrom.has(key) && !sameValue(own[field] ?? null, change.base[field]))
+          this.startedFrom.set(key, change.base[field]);
+      }
+    }
+  }
+
+  /** A change set with the values one's edits started from, where others changed those fields since. */
+  private withStartingValues(changes: DraftChange[]): DraftChange[] {
+    if (!this.startedFrom.size) return changes;
+    return changes.map((change) => {
+      if (change.op !== 'set') return change;
+      const base = { ...change.base };
+      for (const field of Object.keys(change.fields)) {
+        const key = fieldKey(change.entity, change.id, field);
+        if (this.startedFrom.has(key)) base[field] = this.startedFrom.get(key);
+      }
+      return { ...change, base };
     });
   }
 
@@ -239,13 +280,17 @@ export class DraftSync {
       for (const change of changes) {
         if (change.op !== 'set') continue;
         for (const [field, value] of Object.entries(change.fields)) {
-          // A merge kept one's own change in the value.
-          if (change.merged?.includes(field)) continue;
           const key = fieldKey(change.entity, change.id, field);
           if (!this.mine.has(key)) continue;
           const own = this.mine.get(key);
           this.mine.delete(key);
-          if (!sameValue(own, value))
+          // Replaced only when they had not seen it: not an edit made from one's own value
+          // (theirs after it), nor one merged with it on the server.
+          if (
+            !sameValue(own, value) &&
+            !sameValue(own, change.base[field]) &&
+            !change.merged?.includes(field)
+          )
             out.push({ entity: change.entity, id: change.id, field, by: author, mine: own });
         }
       }
