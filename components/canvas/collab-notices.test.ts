@@ -15,6 +15,7 @@ const change = (over: Partial<RemoteChange>): RemoteChange => ({
   missing: [],
   replacedMine: [],
   offlineMs: 0,
+  editedOffline: false,
   ...over,
 });
 
@@ -76,8 +77,11 @@ describe("the notice of others' changes", () => {
     ];
     expect(collabNotice(before, change({ revisions, offlineMs: 5_000 }), new Set())).toBeNull();
     expect(collabNotice(before, change({ revisions, offlineMs: 150_000 }), new Set())?.text).toBe(
-      'While you were offline (3 min), Bob and Ann changed «Prices», added a block and deleted «Welcome». Your edits and theirs are merged.',
+      'While you were offline (3 min), Bob and Ann changed «Prices», added a block and deleted «Welcome».',
     );
+    expect(
+      collabNotice(before, change({ revisions, offlineMs: 150_000, editedOffline: true }), new Set())?.text,
+    ).toMatch(/deleted «Welcome»\. Your edits made meanwhile are kept, merged with theirs\.$/);
     expect(collabNotice(before, change({ offlineMs: 45_000 }), new Set())?.text).toBe(
       'While you were offline (45 s), the bot was changed: the canvas shows it as saved now.',
     );

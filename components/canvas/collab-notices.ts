@@ -36,8 +36,8 @@ function listed(names: string[], most = 3): string {
 }
 
 /**
- * What a canvas back from a longer gap took in: who changed which blocks while it was offline. Its
- * own edits made meanwhile were sent and merged by the usual rules.
+ * What a canvas back from a longer gap took in: who changed which blocks while it was offline, and
+ * that one's own edits made meanwhile are kept (merged by the usual rules).
  */
 function gapNotice(before: BotSchema, change: RemoteChange): CollabNotice | null {
   if (change.offlineMs < GAP_NOTICE_MS) return null;
@@ -56,7 +56,8 @@ function gapNotice(before: BotSchema, change: RemoteChange): CollabNotice | null
     deleted.length ? `deleted ${listed(deleted.map((id) => nameOf(before, id)))}` : '',
   ].filter(Boolean);
   const what = parts.length ? listed(parts, parts.length) : 'changed arrows';
-  return { text: `${away}, ${listed(authors)} ${what}. Your edits and theirs are merged.` };
+  const yours = change.editedOffline ? ' Your edits made meanwhile are kept, merged with theirs.' : '';
+  return { text: `${away}, ${listed(authors)} ${what}.${yours}` };
 }
 
 /**

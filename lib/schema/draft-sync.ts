@@ -47,6 +47,8 @@ export interface RemoteChange {
   replacedMine: ReplacedField[];
   /** How long this canvas had lost its connection before taking these in (0: it had not). */
   offlineMs: number;
+  /** Whether this canvas has edits of its own made meanwhile (sent with these, or to be sent next). */
+  editedOffline: boolean;
 }
 
 export interface ReplacedField {
@@ -151,11 +153,17 @@ export class DraftSync {
       if (allChanges(result.others)) {
         const theirs = result.others.flatMap((r) => r.changes);
         const stored = applyDraftChanges(applyDraftChanges(base, theirs), applied);
-        this.takeIn(expected, stored, result.renamed, revisionsOf(result.others), result.missing, offlineMs);
+        this.takeIn(expected, stored, result.renamed, revisionsOf(result.others), result.missing, {
+          offlineMs,
+          editedOffline: offlineMs > 0,
+        });
         this.revision = result.revision;
       } else {
         const stored = await this.transport.load();
-        this.takeIn(expected, stored.schema, result.renamed, [], result.missing, offlineMs);
+        this.takeIn(expected, stored.schema, result.renamed, [], result.missing, {
+          offlineMs,
+          editedOffline: offlineMs > 0,
+        });
         this.revision = stored.revision;
       }
       return true;
@@ -177,17 +185,18 @@ export class DraftSync {
       const offlineMs = this.backOnline();
       if (since.revision <= this.revision) return true;
       const base = this.saved;
+      const gap = { offlineMs, editedOffline: offlineMs > 0 && this.dirty };
       if (allChanges(since.revisions)) {
         const revisions = revisionsOf(since.revisions);
         const stored = applyDraftChanges(
           base,
           revisions.flatMap((r) => r.changes),
         );
-        this.takeIn(base, stored, NO_RENAMES, revisions, [], offlineMs, this.replacedOf(revisions));
+        this.takeIn(base, stored, NO_RENAMES, revisions, [], gap, this.replacedOf(revisions));
         this.revision = since.revision;
       } else {
         const stored = await this.transport.load();
-        this.takeIn(base, stored.schema, NO_RENAMES, [], [], offlineMs);
+        this.takeIn(base, stored.schema, NO_RENAMES, [], [], gap);
         this.revision = stored.revision;
       }
       return true;
@@ -216,7 +225,7 @@ export class DraftSync {
     renamed: IdRenames,
     revisions: RemoteChange['revisions'],
     missing: DraftChange[],
-    offlineMs: number,
+    gap: Pick<RemoteChange, 'offlineMs' | 'editedOffline'>,
     replacedMine: ReplacedField[] = [],
   ) {
     const others = diffDrafts(expected, stored);
@@ -231,7 +240,7 @@ export class DraftSync {
       revisions,
       missing,
       replacedMine,
-      offlineMs,
+      ...gap,
     });
   }
 

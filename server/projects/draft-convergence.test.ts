@@ -279,7 +279,7 @@ it('a canvas back after a longer gap takes in what was changed meanwhile and say
   expect(told).toHaveLength(1);
   expect(told[0].offlineMs).toBe(180_000);
   expect(collabNotice(initial.schema, told[0], new Set())?.text).toBe(
-    'While you were offline (3 min), gap-1 changed «Start» and added a block. Your edits and theirs are merged.',
+    'While you were offline (3 min), gap-1 changed «Start» and added a block. Your edits made meanwhile are kept, merged with theirs.',
   );
   const stored = (await loadBotSchema(tdb.prisma, projectId)).schema;
   expect(present).toEqual(stored);
