@@ -12,10 +12,15 @@ export type Merged = { ok: true; value: unknown } | { ok: false };
 const CONFLICT: Merged = { ok: false };
 
 /**
- * How long one diff may take before it settles for a coarser answer (seconds): two unrelated
- * texts of 100,000 characters would otherwise take seconds, inside the draft's transaction.
+ * How long one diff of long texts may take before it settles for a coarser answer (seconds):
+ * two unrelated texts of 100,000 characters would otherwise take seconds, inside the draft's
+ * transaction. Texts up to EXACT_DIFF_CHARS together are always diffed exactly (some tens of
+ * milliseconds at worst), so their merge never depends on how busy the machine is.
  */
 const DIFF_TIMEOUT_S = 0.05;
+const EXACT_DIFF_CHARS = 2_000;
+/** The library reads a timeout of 0 as its default (1 s): "no limit" is a very long one. */
+const NO_TIMEOUT_S = 1e9;
 
 /** Two field values are the same (they are JSON: the editor's values and the stored ones). */
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -75,7 +80,8 @@ export interface TextEdit {
 export function textEdits(base: string, changed: string): TextEdit[] {
   const edits: TextEdit[] = [];
   let at = 0;
-  for (const [op, text] of makeDiff(base, changed, { timeout: DIFF_TIMEOUT_S })) {
+  const timeout = base.length + changed.length <= EXACT_DIFF_CHARS ? NO_TIMEOUT_S : DIFF_TIMEOUT_S;
+  for (const [op, text] of makeDiff(base, changed, { timeout })) {
     if (op === DIFF_EQUAL) {
       at += text.length;
       continue;
