@@ -104,7 +104,7 @@ export async function run(): Promise<void> {
     console.log(
       `one block's edit p95 ${ms(p95)} (goal under 50 ms): ${p95 < 50 ? 'met' : 'not met'}; ${(quantile(saves, 0.5) / quantile(edits, 0.5)).toFixed(0)}× faster than the whole save at the median`,
     );
-    takingIn(schema);
+    await takingIn(schema);
     await propagation(db, url, project.id, schema, revision);
   } finally {
     await database.close();
@@ -113,7 +113,7 @@ export async function run(): Promise<void> {
 }
 
 /** A colleague's edit taken into a canvas with 200 undo steps of its own edits, and into its present alone. */
-function takingIn(schema: BotSchema) {
+async function takingIn(schema: BotSchema) {
   const steps = [schema];
   for (let i = 1; i <= 200; i++)
     steps.push(withText(steps[i - 1], (i * 37) % schema.blocks.length, `step ${i}`));
@@ -123,18 +123,14 @@ function takingIn(schema: BotSchema) {
   const history: number[] = [];
   for (let i = 0; i < 50; i++) {
     const changes = theirs(i);
-    present.push(timedSync(() => applyOthersChanges(steps[200], changes, true)));
-    history.push(timedSync(() => steps.map((step, s) => applyOthersChanges(step, changes, s === 200))));
+    present.push(await timed(async () => applyOthersChanges(steps[200], changes, true)));
+    history.push(
+      await timed(async () => steps.map((step, s) => applyOthersChanges(step, changes, s === 200))),
+    );
   }
   line("baseline: a colleague's edit into the present (50)", present);
   line('the same into the present and 200 undo steps (50)', history);
 }
-
-const timedSync = (fn: () => unknown) => {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-};
 
 /**
  * A canvas that follows the draft as the builder's does: told a revision by its instance's
