@@ -11,9 +11,8 @@ const shared = {
 
 /**
  * Server tests that open no database: they run once, with the pure code, instead of once per
- * database mode in processes of their own (a process costs a test file 2 to 4 s of CPU). A file
- * that opens a database belongs in the `db` project, which is also where a file left out of
- * this list runs.
+ * database mode. A file that opens a database belongs in the `db` project, which is also where a
+ * file left out of this list runs.
  */
 const serverTestsWithoutDatabase = [
   'server/*-literals.test.ts',
@@ -70,8 +69,11 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'db',
+          // Its files share a process per worker too (a fresh one cost each file 2 to 4 s of CPU):
+          // the setup undoes what each file leaves behind (jobs, database, environment, state).
+          isolate: false,
           // The engine gets the channels from the runtime at start; tests from this setup.
-          setupFiles: ['server/testing/install-channels.ts'],
+          setupFiles: ['server/testing/db-file-setup.ts'],
           include: ['server/**/*.test.ts', 'cli/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['server/http/**', ...serverTestsWithoutDatabase],
         },

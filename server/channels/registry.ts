@@ -9,7 +9,7 @@ export { registerChannel } from '@/server/engine/channel-port';
  * Checks the channel modules' configuration variables and hands their adapters and in-flow
  * functions to the engine, which imports no
  * channel (server/engine/channel-port.ts): the runtime does it at start, a test's setup before
- * its tests (server/testing/install-channels.ts). Once a process.
+ * its tests (server/testing/db-file-setup.ts). Once a process.
  */
 export function installChannels(): void {
   const globalForChannels = globalThis as unknown as { blockbotChannelsInstalled?: boolean };

@@ -159,7 +159,8 @@ export async function createProcessEnv(
 
 /**
  * Points this test process's app database (getDb, as route handlers use it) at a fresh one.
- * Test files run in processes of their own, so this affects one file only.
+ * This affects one file only: the db tests' setup (`server/testing/db-file-setup.ts`) restores
+ * the environment and forgets the database after each file.
  */
 export async function useFreshAppDatabase(tmp: string): Promise<{ dispose(): Promise<void> }> {
   const { env, dispose } = await createProcessEnv(tmp);
