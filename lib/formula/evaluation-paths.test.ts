@@ -578,6 +578,31 @@ describe('numeric parts (arithmetic and comparisons of numbers, without values i
     }
   });
 
+  it('give what the general path gives for if() of a comparison, every operator, written or computed branches', async () => {
+    const store = versioned({});
+    const prefix = 'if(True, ';
+    const ifs = ['==', '!=', '<', '>', '<=', '>='].flatMap((op) => [
+      `if(a ${op} b, 1, 2)`,
+      `if(a * 1 ${op} b, 1.5, -2)`,
+      `if(a ${op} 0, if(b ${op} a, 3, 4), 5)`,
+      `if(a ${op} b, a * 2, 0) + if(b ${op} a, 1, b / 2)`,
+    ]);
+    for (const source of ifs) {
+      const fast = compileExpression(source);
+      const general = compileExpression(`${prefix}${source}, message(1, 'x'))`);
+      for (const a of [...values, '-1e400', '0.1', '(-0)', null]) {
+        for (const b of [...values, '-1e400', '-0', '0.3']) {
+          store.set('a', a);
+          store.set('b', b);
+          const expected = await outcome(() => general.evaluate(using(store)), prefix.length);
+          expect(await outcome(() => fast.evaluateSync(using(store))), `${source} a=${a} b=${b}`).toEqual(
+            expected,
+          );
+        }
+      }
+    }
+  });
+
   it('say where a number went wrong, even when a later step would hide it', () => {
     const run = (source: string, vars: Record<string, string>) =>
       outcome(() => compileExpression(source).evaluateSync(using(versioned(vars))));
