@@ -44,14 +44,21 @@ export interface NumOperand {
 
 const never: Num = () => Number.NaN;
 
+/** A numeric operand as a closure giving its number. */
+function numberGetter(o: NumOperand): Num {
+  const { slot, constant, value, get } = o;
+  if (slot !== null) return (run) => readNumber(run, slot);
+  return constant ? () => value : get;
+}
+
 export const numConstant = (value: number): NumOperand => ({ slot: null, constant: true, value, get: never });
 export const numName = (slot: NameSlot): NumOperand => ({ slot, constant: false, value: 0, get: never });
 export const numPart = (get: Num): NumOperand => ({ slot: null, constant: false, value: 0, get });
 
 /** `+ - * /` of two numeric operands; null for other operators. */
 export function numericArithmetic(op: string, lo: NumOperand, ro: NumOperand): NumBuilder | null {
-  const { slot: ls, constant: lc, value: lv, get: left } = lo;
-  const { slot: rs, constant: rc, value: rv, get: right } = ro;
+  const { slot: ls, constant: lc, value: lv } = lo;
+  const { slot: rs, constant: rc, value: rv } = ro;
   // `v - v === 0`: v is finite (NaN, from an operand that is no number, fails too). A literal
   // per operator, so that V8 compiles each one's arithmetic inline (as binaryNode); where both
   // operands are names or constants, one that calls no closure, which V8 inlines into the part
@@ -80,34 +87,38 @@ export function numericArithmetic(op: string, lo: NumOperand, ro: NumOperand): N
           return v - v === 0 ? v : fail(run);
         };
     }
-  // A part that failed (NaN) stops here, before the right operand is read.
+  // Otherwise a part is called anyway, so both operands are: a literal this small leaves V8
+  // room to inline the parts into it. A part that failed (NaN) stops here, before the right
+  // operand is read.
+  const left = numberGetter(lo);
+  const right = numberGetter(ro);
   switch (op) {
     case '+':
       return (fail) => (run) => {
-        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        const x = left(run);
         if (Number.isNaN(x)) return fail(run);
-        const v = x + (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        const v = x + right(run);
         return v - v === 0 ? v : fail(run);
       };
     case '-':
       return (fail) => (run) => {
-        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        const x = left(run);
         if (Number.isNaN(x)) return fail(run);
-        const v = x - (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        const v = x - right(run);
         return v - v === 0 ? v : fail(run);
       };
     case '*':
       return (fail) => (run) => {
-        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        const x = left(run);
         if (Number.isNaN(x)) return fail(run);
-        const v = x * (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        const v = x * right(run);
         return v - v === 0 ? v : fail(run);
       };
     case '/':
       return (fail) => (run) => {
-        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        const x = left(run);
         if (Number.isNaN(x)) return fail(run);
-        const v = x / (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        const v = x / right(run);
         return v - v === 0 ? v : fail(run);
       };
   }
