@@ -215,13 +215,16 @@ export class ReusedRun {
   }
 
   private release(run: Run): void {
-    const values = run.values;
-    // (A loop: fill() costs more than the rest of a short run.)
-    for (let i = 0; i < values.length; i++) values[i] = undefined;
+    if (run.values.length !== 0) forget(run.values);
     // Nothing of the caller's is kept.
     run.options = FINISHED;
     this.free = run;
   }
+}
+
+function forget(values: (Value | undefined)[]): void {
+  // (A loop: fill() costs more than the rest of a short run.)
+  for (let i = 0; i < values.length; i++) values[i] = undefined;
 }
 
 /** A limit of the whole run (steps, time): no later line could finish either, so the run stops. */
