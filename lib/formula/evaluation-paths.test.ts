@@ -630,10 +630,7 @@ describe('numeric parts (arithmetic and comparisons of numbers, without values i
           });
           const generalReads: string[] = [];
           const fastReads: string[] = [];
-          const expected = await outcome(
-            () => general.evaluate(using(reading(generalReads))),
-            prefix.length,
-          );
+          const expected = await outcome(() => general.evaluate(using(reading(generalReads))), prefix.length);
           const got = await outcome(() => fast.evaluateSync(using(reading(fastReads))));
           expect(got, `${source} a=${a} b=${b}`).toEqual(expected);
           expect(new Set(fastReads), `${source} a=${a} b=${b}`).toEqual(new Set(generalReads));
