@@ -1,5 +1,11 @@
-import { type NameSlot, type Run, readExact, readNumber } from './run-state';
+import { readExact as exactOf, type NameSlot, readNumber as numberOf, type Run } from './run-state';
 import { formatNumber, type Value } from './values';
+
+// Names of this module's own: where a transpiler exports functions through getters (as under
+// tsx), each call of an imported one goes through its getter, bytecode that counts against
+// what V8 inlines into one function.
+const readNumber = numberOf;
+const readExact = exactOf;
 
 /**
  * Arithmetic and comparisons of numbers, with no values in between: a numeric part's closure
