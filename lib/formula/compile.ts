@@ -136,6 +136,11 @@ class Expression implements CompiledExpression {
     this.reused = new ReusedRun(names, counted);
   }
 
+  private refuse(): never {
+    if (this.expr) throw new Error('this expression calls in-flow functions: use evaluate()');
+    throw this.unusable();
+  }
+
   private unusable(): FormulaError {
     const first = this.diagnostics[0];
     return new FormulaError(first?.message ?? 'empty expression', first?.line ?? 1, first?.column ?? 1);
@@ -143,8 +148,8 @@ class Expression implements CompiledExpression {
 
   evaluateSync(options: RunOptions): Value {
     const expr = this.expr;
-    if (!expr) throw this.unusable();
-    if (this.callsHost) throw new Error('this expression calls in-flow functions: use evaluate()');
+    // (One test, and the errors apart: V8 inlines only so much bytecode into one function.)
+    if (expr === null || this.callsHost) this.refuse();
     const result = this.reused.use(options, expr);
     // Lists and dicts may be kept for later runs, so the caller gets a copy (measured first: see
     // copyValue); the rest as it is.

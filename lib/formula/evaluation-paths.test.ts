@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { at } from './closures';
 import { compileExpression, compileFormula, type RunOptions, type VariableStore } from './compile';
 import { binary, getIndex, unary } from './evaluate';
@@ -578,6 +578,67 @@ describe('numeric parts (arithmetic and comparisons of numbers, without values i
     }
   });
 
+  it('give what the general path gives for if() of a comparison, every operator, written or computed branches', async () => {
+    const store = versioned({});
+    const prefix = 'if(True, ';
+    const ifs = ['==', '!=', '<', '>', '<=', '>='].flatMap((op) => [
+      `if(a ${op} b, 1, 2)`,
+      `if(a * 1 ${op} b, 1.5, -2)`,
+      `if(a ${op} 0, if(b ${op} a, 3, 4), 5)`,
+      `if(a ${op} b, a * 2, 0) + if(b ${op} a, 1, b / 2)`,
+    ]);
+    for (const source of ifs) {
+      const fast = compileExpression(source);
+      const general = compileExpression(`${prefix}${source}, message(1, 'x'))`);
+      for (const a of [...values, '-1e400', '0.1', '(-0)', null]) {
+        for (const b of [...values, '-1e400', '-0', '0.3']) {
+          store.set('a', a);
+          store.set('b', b);
+          const expected = await outcome(() => general.evaluate(using(store)), prefix.length);
+          expect(await outcome(() => fast.evaluateSync(using(store))), `${source} a=${a} b=${b}`).toEqual(
+            expected,
+          );
+        }
+      }
+    }
+  });
+
+  it('read no name the general path would not, where a part fails before its right operand', async () => {
+    const prefix = 'if(True, ';
+    const sources = [
+      '(a * b) + c',
+      '(a - b) * (c + a)',
+      'c / (a * b)',
+      '(a * b) / c - 1',
+      '1 - (a + b) * c',
+      'if(a * b > c, 1, 2)',
+      'round(a * b, 2) + c',
+    ];
+    const valuesOf = ['2', '0', 'x', '1e400', '-1e308', '11.12.2021', '10:30', '', null];
+    for (const source of sources) {
+      const fast = compileExpression(source);
+      const general = compileExpression(`${prefix}${source}, message(1, 'x'))`);
+      for (const a of valuesOf) {
+        for (const b of valuesOf) {
+          const vars = { a, b, c: '3' };
+          const reading = (reads: string[]): VariableStore => ({
+            get: (name) => {
+              reads.push(name);
+              return vars[name as keyof typeof vars] ?? undefined;
+            },
+            set: () => {},
+          });
+          const generalReads: string[] = [];
+          const fastReads: string[] = [];
+          const expected = await outcome(() => general.evaluate(using(reading(generalReads))), prefix.length);
+          const got = await outcome(() => fast.evaluateSync(using(reading(fastReads))));
+          expect(got, `${source} a=${a} b=${b}`).toEqual(expected);
+          expect(new Set(fastReads), `${source} a=${a} b=${b}`).toEqual(new Set(generalReads));
+        }
+      }
+    }
+  });
+
   it('say where a number went wrong, even when a later step would hide it', () => {
     const run = (source: string, vars: Record<string, string>) =>
       outcome(() => compileExpression(source).evaluateSync(using(versioned(vars))));
@@ -706,5 +767,39 @@ describe('chains of written keys and positions', () => {
     await expect(
       outcome(() => compileExpression("o['items'][2]['p']").evaluateSync(options(vars))),
     ).resolves.toEqual({ error: 'index 2 is out of range (2 items)', line: 1, column: 1 });
+  });
+});
+
+describe('a reused run of a formula large enough to count its steps', () => {
+  // Over CLOCK_EVERY nodes, without in-flow calls: steps counted, the clock looked at.
+  const formula = () => compileFormula(`x = len([${Array(1500).fill('a').join(', ')}])`);
+
+  it('starts its clock again every run', async () => {
+    const compiled = formula();
+    const store = stored({ a: '1' });
+    const now = vi.spyOn(Date, 'now');
+    try {
+      for (const t of [1_000, 100_000, 200_000]) {
+        now.mockReturnValue(t);
+        expect((await compiled.run({ ...options({}), store })).errors).toEqual([]);
+        expect(store.get('x')).toBe('1500');
+      }
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('stops at the time limit', async () => {
+    const compiled = formula();
+    const store = stored({ a: '1' });
+    let t = 0;
+    // Each look at the clock finds it five seconds later.
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => (t += 5_000));
+    try {
+      const { errors } = await compiled.run({ ...options({}), store });
+      expect(errors.map((e) => e.message)).toEqual([`the formula ran longer than ${LIMITS.wallTimeMs} ms`]);
+    } finally {
+      now.mockRestore();
+    }
   });
 });

@@ -1,5 +1,11 @@
-import { type NameSlot, type Run, readExact, readNumber } from './run-state';
+import { readExact as exactOf, type NameSlot, readNumber as numberOf, type Run } from './run-state';
 import { formatNumber, type Value } from './values';
+
+// Names of this module's own: where a transpiler exports functions through getters (as under
+// tsx), each call of an imported one goes through its getter, bytecode that counts against
+// what V8 inlines into one function.
+const readNumber = numberOf;
+const readExact = exactOf;
 
 /**
  * Arithmetic and comparisons of numbers, with no values in between: a numeric part's closure
@@ -44,75 +50,81 @@ export interface NumOperand {
 
 const never: Num = () => Number.NaN;
 
+/** A numeric operand as a closure giving its number. */
+function numberGetter(o: NumOperand): Num {
+  const { slot, constant, value, get } = o;
+  if (slot !== null) return (run) => readNumber(run, slot);
+  return constant ? () => value : get;
+}
+
 export const numConstant = (value: number): NumOperand => ({ slot: null, constant: true, value, get: never });
 export const numName = (slot: NameSlot): NumOperand => ({ slot, constant: false, value: 0, get: never });
 export const numPart = (get: Num): NumOperand => ({ slot: null, constant: false, value: 0, get });
 
 /** `+ - * /` of two numeric operands; null for other operators. */
 export function numericArithmetic(op: string, lo: NumOperand, ro: NumOperand): NumBuilder | null {
-  const { slot: ls, constant: lc, value: lv, get: left } = lo;
-  const { slot: rs, constant: rc, value: rv, get: right } = ro;
-  // `v - v === 0`: v is finite. A literal per operator, so that V8 compiles each one's arithmetic
-  // inline (as binaryNode); where both operands are names or constants, one that calls no
-  // closure, which V8 inlines into the part above (it inlines no literal into itself).
+  const { slot: ls, constant: lc, value: lv } = lo;
+  const { slot: rs, constant: rc, value: rv } = ro;
+  // `v - v === 0`: v is finite (NaN, from an operand that is no number, fails too). A literal
+  // per operator, so that V8 compiles each one's arithmetic inline (as binaryNode); where both
+  // operands are names or constants, one that calls no closure, which V8 inlines into the part
+  // above (it inlines no literal into itself). Such a leaf reads both names at once, as the
+  // general path would; small, as V8 inlines only so much bytecode into one function.
   if ((ls !== null || lc) && (rs !== null || rc))
     switch (op) {
       case '+':
         return (fail) => (run) => {
-          const x = ls !== null ? readNumber(run, ls) : lv;
-          if (Number.isNaN(x)) return fail(run);
-          const v = x + (rs !== null ? readNumber(run, rs) : rv);
+          const v = (ls !== null ? readNumber(run, ls) : lv) + (rs !== null ? readNumber(run, rs) : rv);
           return v - v === 0 ? v : fail(run);
         };
       case '-':
         return (fail) => (run) => {
-          const x = ls !== null ? readNumber(run, ls) : lv;
-          if (Number.isNaN(x)) return fail(run);
-          const v = x - (rs !== null ? readNumber(run, rs) : rv);
+          const v = (ls !== null ? readNumber(run, ls) : lv) - (rs !== null ? readNumber(run, rs) : rv);
           return v - v === 0 ? v : fail(run);
         };
       case '*':
         return (fail) => (run) => {
-          const x = ls !== null ? readNumber(run, ls) : lv;
-          if (Number.isNaN(x)) return fail(run);
-          const v = x * (rs !== null ? readNumber(run, rs) : rv);
+          const v = (ls !== null ? readNumber(run, ls) : lv) * (rs !== null ? readNumber(run, rs) : rv);
           return v - v === 0 ? v : fail(run);
         };
       case '/':
         return (fail) => (run) => {
-          const x = ls !== null ? readNumber(run, ls) : lv;
-          if (Number.isNaN(x)) return fail(run);
-          const v = x / (rs !== null ? readNumber(run, rs) : rv);
+          const v = (ls !== null ? readNumber(run, ls) : lv) / (rs !== null ? readNumber(run, rs) : rv);
           return v - v === 0 ? v : fail(run);
         };
     }
+  // Otherwise a part is called anyway, so both operands are: a literal this small leaves V8
+  // room to inline the parts into it. A part that failed (NaN) stops here, before the right
+  // operand is read.
+  const left = numberGetter(lo);
+  const right = numberGetter(ro);
   switch (op) {
     case '+':
       return (fail) => (run) => {
-        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        const x = left(run);
         if (Number.isNaN(x)) return fail(run);
-        const v = x + (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        const v = x + right(run);
         return v - v === 0 ? v : fail(run);
       };
     case '-':
       return (fail) => (run) => {
-        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        const x = left(run);
         if (Number.isNaN(x)) return fail(run);
-        const v = x - (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        const v = x - right(run);
         return v - v === 0 ? v : fail(run);
       };
     case '*':
       return (fail) => (run) => {
-        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        const x = left(run);
         if (Number.isNaN(x)) return fail(run);
-        const v = x * (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        const v = x * right(run);
         return v - v === 0 ? v : fail(run);
       };
     case '/':
       return (fail) => (run) => {
-        const x = ls !== null ? readNumber(run, ls) : lc ? lv : left(run);
+        const x = left(run);
         if (Number.isNaN(x)) return fail(run);
-        const v = x / (rs !== null ? readNumber(run, rs) : rc ? rv : right(run));
+        const v = x / right(run);
         return v - v === 0 ? v : fail(run);
       };
   }
@@ -181,20 +193,6 @@ export function numericComparison(
   return null;
 }
 
-/** Whether a comparison holds, by the difference of its operands (neither infinite: see numericIf). */
-const holds = (op: string, d: number) =>
-  op === '>'
-    ? d > 0
-    : op === '<'
-      ? d < 0
-      : op === '>='
-        ? d >= 0
-        : op === '<='
-          ? d <= 0
-          : op === '=='
-            ? d === 0
-            : d !== 0;
-
 /** A comparison of numeric operands, for numericIf. */
 export interface Comparison {
   op: string;
@@ -218,14 +216,29 @@ export function numericIf(
     const op = cond.op;
     const { slot: ls, constant: lc, value: lv, get: left } = cond.left;
     const { slot: rs, constant: rc, value: rv, get: right } = cond.right;
-    // For finite numbers, x - y is 0 just where x === y; an infinity (Infinity - Infinity is
-    // NaN) is left to the general path.
+    // Whether the comparison holds where x - y is above 0, below it, or 0: three booleans, so
+    // that no operator is looked at when it runs. For finite numbers, x - y is 0 just where
+    // x === y; an infinity (Infinity - Infinity is NaN) is left to the general path.
+    const above = op === '>' || op === '>=' || op === '!=';
+    const below = op === '<' || op === '<=' || op === '!=';
+    const zero = op === '==' || op === '<=' || op === '>=';
+    // Written numbers in both branches (the commonest `if`) get a literal of their own, so
+    // that an `if` in a branch of another is not the same function (V8 inlines no function
+    // into itself).
+    if (tc && oc)
+      return (fail) => (run) => {
+        const x = ls !== null ? readExact(run, ls) : lc ? lv : left(run);
+        if (Number.isNaN(x)) return fail(run);
+        const d = x - (rs !== null ? readExact(run, rs) : rc ? rv : right(run));
+        if (Number.isNaN(d)) return fail(run);
+        return (d > 0 ? above : d < 0 ? below : zero) ? tv : ov;
+      };
     return (fail) => (run) => {
       const x = ls !== null ? readExact(run, ls) : lc ? lv : left(run);
       if (Number.isNaN(x)) return fail(run);
       const d = x - (rs !== null ? readExact(run, rs) : rc ? rv : right(run));
       if (Number.isNaN(d)) return fail(run);
-      const v = holds(op, d) ? (tc ? tv : yes(run)) : oc ? ov : no(run);
+      const v = (d > 0 ? above : d < 0 ? below : zero) ? (tc ? tv : yes(run)) : oc ? ov : no(run);
       return Number.isNaN(v) ? fail(run) : v;
     };
   }
