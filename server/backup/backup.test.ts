@@ -58,7 +58,7 @@ let before: Awaited<ReturnType<typeof contents>>;
 
 describe.skipIf(process.env.TEST_DATABASE_URL)('blockbot backup and blockbot restore', () => {
   beforeAll(async () => {
-    await seedDataDir(embeddedDatabaseDir(source));
+    await seedDataDir(source);
     // This process is the running server: it holds the source's database open.
     delete process.env.DATABASE_URL;
     process.env.BLOCKBOT_DATA_DIR = source;

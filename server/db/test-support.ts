@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { type Database, openDatabase } from './database';
+import { embeddedDatabaseDir } from './index';
 import { readMigrations } from './migration-files';
 
 /** The set of migrations this code has, as a short key: a new migration makes new templates. */
@@ -38,8 +39,12 @@ async function migratedTemplate(): Promise<Blob> {
   return new Blob([fs.readFileSync(file)]);
 }
 
-/** An embedded data directory in `dir`, migrated, from the template. */
-export async function seedDataDir(dir: string): Promise<void> {
+/**
+ * A data directory (BLOCKBOT_DATA_DIR) whose embedded database, where the app opens it, is
+ * migrated, from the template: without it the app's first open runs initdb and every migration.
+ */
+export async function seedDataDir(root: string): Promise<void> {
+  const dir = embeddedDatabaseDir(root);
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return;
   const database = await openDatabase({ mode: 'embedded', dataDir: dir, template: await migratedTemplate() });
   await database.close();
