@@ -150,3 +150,46 @@ it("moves nothing for an id the project never sent, nor another project's messag
     await h.tdb.prisma.message.findUniqueOrThrow({ where: { id: theirs.messages[0].id } }),
   ).toMatchObject({ status: 'sent' });
 });
+
+it('a report that came before its send was recorded is tried again, and moves the message once it is', async () => {
+  const { project, client } = await sentMessages([]);
+  const db = h.tdb.prisma;
+  // The message is on its way: the messenger answered (and reported on it) before its id was stored.
+  const sending = await db.message.create({
+    data: {
+      projectId: project.id,
+      clientId: client.id,
+      direction: 'out',
+      text: 'on its way',
+      status: 'queued',
+    },
+  });
+  const report = {
+    projectId: project.id,
+    clientId: client.id,
+    externalId: 'call-early',
+    status: 'failed' as const,
+    error: 'the call was not answered',
+  };
+  await expect(recordDeliveryStatus(deps, report)).rejects.toThrow(
+    "the report on call-early came while the client's message was still being sent",
+  );
+  await db.message.update({ where: { id: sending.id }, data: { status: 'sent', externalId: 'call-early' } });
+  expect(await recordDeliveryStatus(deps, report)).toBe(true);
+  expect(await db.message.findUniqueOrThrow({ where: { id: sending.id } })).toMatchObject({
+    status: 'failed',
+    error: 'the call was not answered',
+  });
+  // A held send (queued, with the reason it waits) is not on its way: a report on another id moves nothing.
+  await db.message.create({
+    data: {
+      projectId: project.id,
+      clientId: client.id,
+      direction: 'out',
+      text: 'held',
+      status: 'queued',
+      error: 'rate limited',
+    },
+  });
+  expect(await recordDeliveryStatus(deps, { ...report, externalId: 'call-unknown' })).toBe(false);
+});

@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from '@/lib/history-message';
-import { moveDeliveryStatus } from '@/server/db/delivery-status-sql';
+import { moveDeliveryStatus, reportMayBeEarly } from '@/server/db/delivery-status-sql';
 import { plainSql } from '@/server/db/raw-sql';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { queueWebhooks } from '@/server/engine/outbox';
@@ -21,7 +21,10 @@ export interface StatusReport {
  * it (never back: reports come out of order, a `delivered` after `read` changes nothing), the
  * inbox and the client's profile show it at once, and the project's webhook gets it once
  * (`type: "message_status"`, after the message's own delivery). Answers whether it moved;
- * a report on a message this project never sent moves nothing.
+ * a report on a message this project never sent moves nothing. A report that may have come
+ * before its send's answer was recorded (the message has no messenger id yet) throws: the
+ * channel's update is then tried again by the inbound sweeper, and moves the message once the
+ * send is recorded, instead of being lost.
  */
 export async function recordDeliveryStatus(deps: EngineDeps, report: StatusReport): Promise<boolean> {
   const [moved] = await plainSql(deps.db).run(moveDeliveryStatus, {
@@ -31,7 +34,18 @@ export async function recordDeliveryStatus(deps: EngineDeps, report: StatusRepor
     status: report.status,
     error: report.error ?? null,
   });
-  if (!moved) return false;
+  if (!moved) {
+    const [early] = await plainSql(deps.db).run(reportMayBeEarly, {
+      projectId: report.projectId,
+      clientId: report.clientId,
+      externalId: report.externalId,
+    });
+    if (early)
+      throw new Error(
+        `the report on ${report.externalId} came while the client's message was still being sent: tried again once the send is recorded`,
+      );
+    return false;
+  }
   publishLive([
     {
       kind: 'message',

@@ -33,3 +33,25 @@ export const moveDeliveryStatus = new PreparedStatement(
    FROM moved LEFT JOIN outbox ON true`,
   z.object({ messageId: column.bigint, outboxId: column.bigint.nullable() }),
 );
+
+/**
+ * Whether a report that moved nothing may be early: no outgoing message of the client has its
+ * messenger id yet, while one of the client's newest is still on its way (queued, with no
+ * error: a held send has one). A messenger can report on a message (a call that failed at once)
+ * before the send's answer, which gives the message its id, is recorded.
+ */
+export const reportMayBeEarly = new PreparedStatement(
+  `SELECT 1 AS early
+   WHERE NOT EXISTS (
+       SELECT 1 FROM "Message"
+       WHERE "projectId" = $projectId::int AND "clientId" = $clientId::int
+         AND "externalId" = $externalId::text AND direction = 'out')
+     AND EXISTS (
+       SELECT 1 FROM (
+         SELECT direction, status, error FROM "Message"
+         WHERE "projectId" = $projectId::int AND "clientId" = $clientId::int
+         ORDER BY id DESC LIMIT 20
+       ) newest
+       WHERE direction = 'out' AND status = 'queued' AND error IS NULL)`,
+  z.object({ early: z.number() }),
+);
