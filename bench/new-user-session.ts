@@ -8,7 +8,7 @@
  * 5 s, which a loaded machine, or a server just paused by a heap snapshot, can exceed.
  */
 import { type Browser, chromium, expect as expectSoon, type Page } from '@playwright/test';
-import { signUp } from '../e2e/helpers';
+import { signUpThroughForm } from '../e2e/helpers';
 import playwrightConfig from '../playwright.config';
 
 const expect = expectSoon.configure({ timeout: 60_000 });
@@ -98,7 +98,7 @@ export async function newUserSession(baseURL: string): Promise<SessionReport> {
     const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
-    await signUp(page, `new-user-${Date.now()}@example.com`, { timeout: 60_000 });
+    await signUpThroughForm(page, `new-user-${Date.now()}@example.com`, { timeout: 60_000 });
     const projectUrl = page.url();
     await talkToTheDemoBot(page);
     await openTabs(page);

@@ -3,16 +3,44 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export const password = 'correct horse battery';
 
 /**
- * Signs a new user up; they land on their first project's canvas. `timeout`: for callers outside
- * the test runner (a benchmark), whose expect waits only 5 s.
+ * Signs a new user up through the sign-up form, as a visitor does; they land on their first
+ * project's canvas. `timeout`: for callers outside the test runner (a benchmark), whose expect
+ * waits only 5 s.
  */
-export async function signUp(page: Page, email: string, options: { timeout?: number } = {}) {
+export async function signUpThroughForm(page: Page, email: string, options: { timeout?: number } = {}) {
   await page.goto('/sign-up');
   await page.getByLabel('Name').fill(email.split('@')[0]);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign up' }).click();
   await expect(page).toHaveURL(/\/projects\/\d+$/, options);
+}
+
+/**
+ * Signs a new user up and opens their first project's canvas, through the requests the sign-up
+ * form makes (its account, then its first project) without loading the form: most tests only
+ * need someone signed in, and the form's page cost each of them a second or two. The form itself
+ * is tested in account.spec.ts.
+ */
+export async function signUp(page: Page, email: string) {
+  // better-auth refuses a cookie-setting request from no known origin: it is sent as the page's
+  // would be, from the context's server (a test may start a server of its own).
+  const headers = { origin: new URL((await page.request.get('/api/health')).url()).origin };
+  const account = await page.request.post('/api/auth/sign-up/email', {
+    data: { email, password, name: email.split('@')[0] },
+    headers,
+  });
+  if (!account.ok()) throw new Error(`sign-up of ${email}: HTTP ${account.status()} ${await account.text()}`);
+  // As the form does: the first project in the browser's time zone (the runner's machine).
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const first = await page.request.post('/api/trpc/project.ensureFirst', {
+    data: { json: { timeZone } },
+    headers,
+  });
+  if (!first.ok())
+    throw new Error(`the first project of ${email}: HTTP ${first.status()} ${await first.text()}`);
+  const project = (await first.json()) as { result: { data: { json: { id: number } } } };
+  await page.goto(`/projects/${project.result.data.json.id}`);
 }
 
 /** Unfolds a channel kind on the Channels tab: a kind with nothing connected is one line until asked. */
