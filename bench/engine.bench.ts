@@ -6,6 +6,12 @@
  * known clients' messages. After a round of each to warm up, they take turns, round by round,
  * so a machine whose load changes during the run weighs on all alike. Prints figures; never
  * fails on time.
+ *
+ * After the warm-up the database's statistics are taken (`VACUUM ANALYZE`, as pgbench does before
+ * its run). The database is new, and PostgreSQL keeps a prepared statement's generic plan, made
+ * while the tables held a few rows, until its tables are analyzed: autovacuum does that within a
+ * minute of the first thousand clients in a real deployment, but this run is over by then, and
+ * the claim would look a known client up among all the project's clients.
  */
 import pg from 'pg';
 import { CLIENT_TYPES } from '../lib/channels/descriptors';
@@ -107,12 +113,14 @@ async function engineSender(db: Database): Promise<{ known: SendOne; firstContac
 async function measure(
   label: string,
   engine: { known: SendOne; firstContact: SendOne },
+  analyze: () => Promise<unknown>,
   baseline?: SendOne,
 ): Promise<{ known: Rates; baseline?: Rates }> {
   // A round of each first, not counted: all run warmed up (JIT, connections, caches, the bot compiled).
   await round(engine.known, new Tally());
   await round(engine.firstContact, new Tally());
   if (baseline) await round(baseline, new Tally());
+  await analyze();
   const known = new Tally();
   const first = new Tally();
   const bare = new Tally();
@@ -172,7 +180,12 @@ export async function run(): Promise<void> {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     const engine = await engineSender(server);
     const baseline = await baselineSender(pool);
-    const { known, baseline: bare } = await measure('PostgreSQL', engine, baseline);
+    const { known, baseline: bare } = await measure(
+      'PostgreSQL',
+      engine,
+      () => pool.query('VACUUM ANALYZE'),
+      baseline,
+    );
     if (bare) {
       console.log(
         `engine / baseline on PostgreSQL: throughput ${((known.rate / bare.rate) * 100).toFixed(0)} % (goal ≥ 70 %), p99 ${(known.p99 / bare.p99).toFixed(2)}× (goal ≤ 1.5×)`,
@@ -190,7 +203,9 @@ export async function run(): Promise<void> {
     await dropServerDatabase(serverUrl, url);
   }
   const embedded = await openDatabase({ mode: 'embedded', dataDir: null });
-  await measure('PGlite (in memory)', await engineSender(embedded));
+  await measure('PGlite (in memory)', await engineSender(embedded), () =>
+    embedded.prisma.$executeRawUnsafe('VACUUM ANALYZE'),
+  );
   await embedded.close();
 }
 
