@@ -135,6 +135,8 @@ export const claimHeld = new PreparedStatement(
 export const finish = new PreparedStatement(
   `UPDATE "ChannelUpdate" SET "processedAt" = ${DB_NOW}, error = NULL, "claimedUntil" = NULL
    WHERE id = $id::bigint AND "claimToken" = $token`,
+  undefined,
+  { shares: true },
 );
 
 /** An update that cannot be processed (malformed): done, with why. */

@@ -10,7 +10,7 @@ import { logFor } from '@/server/log';
 import type { PrismaClient } from './generated/client';
 import { applyMigrations, MigrationError, type SqlSession } from './migrate';
 import { pipelinedPool } from './pipelined-client';
-import { createPrismaClient, preparedStatementName } from './raw-sql';
+import { createPrismaClient, preparedStatementName, sharesConnection } from './raw-sql';
 
 const log = logFor('db');
 
@@ -111,8 +111,16 @@ async function createDataDir(dataDir: string): Promise<void> {
 }
 
 async function openServer(url: string): Promise<Database> {
-  // Statements issued together leave together: a transaction costs two round trips, not four.
-  const pool = pipelinedPool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+  // Behind a transaction-pooling PgBouncer (`?pgbouncer=true`, as Prisma spells it) a statement
+  // prepared on one server connection is missing on the next: prepare none there, and share no
+  // connection between statements (PgBouncer does its own sharing).
+  const pooled = new URL(url).searchParams.get('pgbouncer') === 'true';
+  // Statements issued together leave together: a transaction costs two round trips, not four,
+  // and the hot paths' short statements share a few connections.
+  const pool = pipelinedPool(
+    { connectionString: url, max: 10, connectionTimeoutMillis: 10_000 },
+    pooled ? undefined : sharesConnection,
+  );
   pool.on('error', (error) => log.error(`idle connection error: ${error.message}`));
   let client: pg.PoolClient;
   try {
@@ -129,9 +137,6 @@ async function openServer(url: string): Promise<Database> {
   } finally {
     client.release();
   }
-  // Behind a transaction-pooling PgBouncer (`?pgbouncer=true`, as Prisma spells it) a statement
-  // prepared on one server connection is missing on the next: prepare none there.
-  const pooled = new URL(url).searchParams.get('pgbouncer') === 'true';
   const prisma = createPrismaClient(
     new PrismaPg(pool, { statementNameGenerator: pooled ? undefined : preparedStatementName }),
   );

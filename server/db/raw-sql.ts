@@ -32,6 +32,8 @@ const globalForSql = globalThis as unknown as {
     adapters: WeakMap<PrismaClient, Promise<SqlDriverAdapter>>;
     /** A PreparedStatement's text → the name PostgreSQL keeps it under. */
     statementNames: Map<string, string>;
+    /** The texts of the statements that may share a connection (`shares`). */
+    sharing: Set<string>;
   };
 };
 globalForSql.blockbotRawSql ??= {
@@ -39,8 +41,9 @@ globalForSql.blockbotRawSql ??= {
   factories: new WeakMap(),
   adapters: new WeakMap(),
   statementNames: new Map(),
+  sharing: new Set(),
 };
-const { joining, factories, adapters, statementNames } = globalForSql.blockbotRawSql;
+const { joining, factories, adapters, statementNames, sharing } = globalForSql.blockbotRawSql;
 
 /**
  * A hot path's statement: fixed text with named parameters (`$name`, used as often as
@@ -51,6 +54,11 @@ const { joining, factories, adapters, statementNames } = globalForSql.blockbotRa
  * given values look much cheaper, as they do for an array parameter to unnest (sized only once
  * its value is known): then it plans at every run. A hot statement takes scalar parameters, or
  * one JSON array read by jsonb_to_recordset (server/db/statement-plans.test.ts).
+ *
+ * `shares`: run outside a transaction on PostgreSQL, the statement goes to one of a few
+ * connections that such statements share, pipelined with the others sent at once
+ * (server/db/pipelined-client.ts). Only for a statement that touches a few rows by key and
+ * waits for no one long: one that waits holds up those behind it on its connection.
  */
 export class PreparedStatement<Row = void> {
   readonly text: string;
@@ -61,12 +69,14 @@ export class PreparedStatement<Row = void> {
   constructor(
     private readonly source: string,
     readonly row?: z.ZodType<Row>,
+    private readonly options: { shares?: boolean } = {},
   ) {
     this.text = source.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => {
       const known = this.names.indexOf(name);
       return `$${known >= 0 ? known + 1 : this.names.push(name)}`;
     });
     if (!statementNames.has(this.text)) statementNames.set(this.text, `blockbot_${statementNames.size + 1}`);
+    if (options.shares) sharing.add(this.text);
   }
 
   /**
@@ -83,6 +93,7 @@ export class PreparedStatement<Row = void> {
       statement = new PreparedStatement(
         this.source.replace(/^\s*WITH\s/, `WITH ${prefix}write AS (\n${cte}\n), `),
         this.row,
+        { shares: this.options.shares && write.options.shares },
       );
       this.joined.set(write, statement);
     }
@@ -106,6 +117,9 @@ export class PreparedStatement<Row = void> {
 
 /** For the PostgreSQL adapter: the name a `PreparedStatement` is kept under; others stay unnamed. */
 export const preparedStatementName = (query: { sql: string }): string => statementNames.get(query.sql) ?? '';
+
+/** For the PostgreSQL pool: whether a statement's text is a `PreparedStatement` that `shares`. */
+export const sharesConnection = (text: string): boolean => sharing.has(text);
 
 /** SQL whose `$name` parameters are renamed `$<prefix>name`, to join another statement's. */
 export const prefixedSql = (source: string, prefix: string): string =>

@@ -23,15 +23,21 @@ import { PreparedStatement, prefixedSql } from '@/server/db/raw-sql';
 
 export const exists = new PreparedStatement(
   `SELECT 1 FROM "Client" c WHERE c.id = $clientId::int AND c."projectId" = $projectId::int`,
+  undefined,
+  { shares: true },
 );
 
 /** A message a channel sent again (its key is stored already): its event is not run twice. */
 export const messageKeyStored = new PreparedStatement(
   `SELECT 1 FROM "Message" WHERE "dedupeKey" = $key::text LIMIT 1`,
+  undefined,
+  { shares: true },
 );
 
 export const release = new PreparedStatement(
   `UPDATE "Client" SET "leaseToken" = NULL, "leaseUntil" = NULL WHERE id = $clientId AND "leaseToken" = $token`,
+  undefined,
+  { shares: true },
 );
 
 // What an event starts from (event-state.ts).
@@ -99,6 +105,7 @@ const claimAndLoadWhere = (where: string) =>
      ), ${claimCtes(where)}
      SELECT claim.* FROM claim CROSS JOIN no_flush`,
     claimRow,
+    { shares: true },
   );
 export const claimAndLoadStatements = {
   id: claimAndLoadWhere(CLIENT_WHERE.id),
@@ -121,6 +128,7 @@ export const storeHeldAndClaim = new PreparedStatement(
     claimRow.extend({ held: column.json(insertedRow) }),
     z.object({ held: column.json(insertedRow), id: z.null() }).transform(({ held }) => ({ held })),
   ]),
+  { shares: true },
 );
 
 const createdClientRow = lockedClientRow.extend(stateRow.shape);
@@ -159,6 +167,7 @@ export const createLeased = new PreparedStatement(
    })}
    FROM created c JOIN "Project" p ON p.id = c."projectId"`,
   createdClientRow,
+  { shares: true },
 );
 
 export const loadState = new PreparedStatement(
@@ -179,4 +188,5 @@ export const loadState = new PreparedStatement(
    })}
    FROM "Project" p WHERE p.id = $projectId`,
   stateRow,
+  { shares: true },
 );

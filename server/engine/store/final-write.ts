@@ -162,4 +162,5 @@ export const storeEvent = new PreparedStatement(
     dedupeKey: column.text.nullable(),
     outbox: column.json(z.array(outboxRow).nullable()),
   }),
+  { shares: true },
 );
