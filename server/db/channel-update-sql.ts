@@ -85,6 +85,7 @@ export const insertedRow = updateChannel.extend({
 export const insertHeld = new PreparedStatement(
   `WITH ${INSERT_HELD_SQL.ctes} ${INSERT_HELD_SQL.select}`,
   insertedRow,
+  { shares: true },
 );
 
 const webhookChannelRow = z.object({

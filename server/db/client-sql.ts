@@ -93,4 +93,5 @@ export const CLIENT_VARIABLES = new PreparedStatement(
   UNION ALL
   SELECT 'client', 'client.' || name, value FROM "ClientVariable" WHERE "clientId" = $client AND "projectId" = $project`,
   z.object({ name: column.text.nullable(), value: column.text.nullable() }),
+  { shares: true },
 );

@@ -24,6 +24,7 @@ export const takeWindows = new PreparedStatement(
        ELSE w."windowStart" END
    RETURNING w.key, w."windowStart", w.count`,
   z.object({ key: column.text, windowStart: column.timestamp, count: column.int }),
+  { shares: true },
 );
 
 /** Windows that ended: their keys start afresh at their next request anyway. */

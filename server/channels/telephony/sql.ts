@@ -6,7 +6,8 @@ import { PreparedStatement } from '@/server/db/raw-sql';
  * The telephony channel's own statements: what a call's every turn reads (its channel, the
  * caller, the question they answer, their pause and the version their project runs), as plain
  * prepared statements, which take less CPU a call than the ORM's queries (the ORM was the
- * largest part of a turn's own CPU in a profile).
+ * largest part of a turn's own CPU in a profile). Each reads a row or two by key: they share
+ * the engine's connections (`shares`, server/db/raw-sql.ts).
  */
 
 const channelRow = z.object({
@@ -24,6 +25,7 @@ const CHANNEL_COLUMNS = `id, "projectId", "groupId", credentials, settings`;
 export const telephonyChannelById = new PreparedStatement(
   `SELECT ${CHANNEL_COLUMNS} FROM "Channel" WHERE id = $id::int AND kind = 'telephony'`,
   channelRow,
+  { shares: true },
 );
 
 /**
@@ -35,6 +37,7 @@ export const projectTelephonyChannel = new PreparedStatement(
    WHERE "projectId" = $projectId::int AND kind = 'telephony'
    ORDER BY (id = $id::int) DESC, id LIMIT 1`,
   channelRow,
+  { shares: true },
 );
 
 /** What a turn's end depends on: the client's pause and the version their project runs. */
@@ -46,6 +49,7 @@ export const turnEndState = new PreparedStatement(
     botPausedUntil: column.timestamp.nullable(),
     publishedVersion: column.int,
   }),
+  { shares: true },
 );
 
 /** A caller by their number, as the project knows them (telephony clients have no group). */
@@ -58,6 +62,7 @@ export const callerByNumber = new PreparedStatement(
     currentBlockId: column.int.nullable(),
     botPausedAt: column.timestamp.nullable(),
   }),
+  { shares: true },
 );
 
 /** The last thing said to a client: the question a caller's digits or silence answer. */
@@ -69,4 +74,5 @@ export const lastSaid = new PreparedStatement(
     buttons: column.json(z.unknown()).nullable(),
     externalId: column.text.nullable(),
   }),
+  { shares: true },
 );
