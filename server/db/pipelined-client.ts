@@ -79,6 +79,8 @@ const SHARED_CONNECTIONS = 3;
  */
 class SharedConnections {
   private readonly clients: (Promise<PipelinedClient> | undefined)[] = [];
+  /** Each slot's client once connected: a statement goes to it without waiting on a promise. */
+  private readonly connected: (PipelinedClient | undefined)[] = [];
   private readonly inFlight: number[] = [];
   private ended = false;
 
@@ -86,16 +88,19 @@ class SharedConnections {
     for (let i = 0; i < SHARED_CONNECTIONS; i++) this.inFlight.push(0);
   }
 
-  async query(config: pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+  query(config: pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
     let slot = 0;
     for (let i = 1; i < SHARED_CONNECTIONS; i++) if (this.inFlight[i] < this.inFlight[slot]) slot = i;
+    const client = this.connected[slot];
+    const result = client
+      ? client.query(config, values)
+      : this.connection(slot).then((opened) => opened.query(config, values));
     this.inFlight[slot]++;
-    try {
-      const client = await this.connection(slot);
-      return await client.query(config, values);
-    } finally {
+    const done = () => {
       this.inFlight[slot]--;
-    }
+    };
+    result.then(done, done);
+    return result;
   }
 
   private connection(slot: number): Promise<PipelinedClient> {
@@ -104,14 +109,19 @@ class SharedConnections {
     if (!connecting) {
       const client = new PipelinedClient(this.config);
       const drop = () => {
-        if (this.clients[slot] === connecting) this.clients[slot] = undefined;
+        if (this.clients[slot] !== connecting) return;
+        this.clients[slot] = undefined;
+        this.connected[slot] = undefined;
       };
       // A lost connection fails the statements in flight on it (as a pooled one would); the
       // error is theirs to report.
       client.on('error', drop);
       client.on('end', drop);
       connecting = client.connect().then(
-        () => client,
+        () => {
+          if (this.clients[slot] === connecting) this.connected[slot] = client;
+          return client;
+        },
         (error) => {
           drop();
           throw error;
@@ -124,6 +134,7 @@ class SharedConnections {
 
   async end(): Promise<void> {
     this.ended = true;
+    this.connected.fill(undefined);
     const open = this.clients.splice(0);
     await Promise.all(open.map((c) => c?.then((client) => client.end()).catch(() => {})));
   }

@@ -3,6 +3,7 @@ import type {
   SqlDriverAdapter,
   SqlDriverAdapterFactory,
   SqlQueryable,
+  SqlResultSet,
   Transaction,
 } from '@prisma/driver-adapter-utils';
 import type { z } from 'zod';
@@ -30,6 +31,8 @@ const globalForSql = globalThis as unknown as {
     factories: WeakMap<PrismaClient, SqlDriverAdapterFactory>;
     /** Each client's own adapter, for plain SQL and sqlTransaction's transactions. */
     adapters: WeakMap<PrismaClient, Promise<SqlDriverAdapter>>;
+    /** Each client's plain SQL once its adapter is connected. */
+    plainSqls: WeakMap<PrismaClient, Sql>;
     /** A PreparedStatement's text → the name PostgreSQL keeps it under. */
     statementNames: Map<string, string>;
     /** The texts of the statements that may share a connection (`shares`). */
@@ -40,10 +43,11 @@ globalForSql.blockbotRawSql ??= {
   joining: new AsyncLocalStorage(),
   factories: new WeakMap(),
   adapters: new WeakMap(),
+  plainSqls: new WeakMap(),
   statementNames: new Map(),
   sharing: new Set(),
 };
-const { joining, factories, adapters, statementNames, sharing } = globalForSql.blockbotRawSql;
+const { joining, factories, adapters, plainSqls, statementNames, sharing } = globalForSql.blockbotRawSql;
 
 /**
  * A hot path's statement: fixed text with named parameters (`$name`, used as often as
@@ -142,23 +146,31 @@ export class SqlParams {
 // The adapters map Dates to UTC timestamps (Prisma's convention) and pass everything else on.
 const ANY_ARG = { scalarType: 'unknown', arity: 'scalar' } as const;
 
+/** The driver's rows keyed by column name. */
+function namedRows({ columnNames, rows }: SqlResultSet): Record<string, unknown>[] {
+  return rows.map((row) => {
+    const named: Record<string, unknown> = {};
+    for (let i = 0; i < columnNames.length; i++) named[columnNames[i]] = row[i];
+    return named;
+  });
+}
+
+// Plain promise chains, not async functions: a hot path's statement costs a few promises fewer,
+// and with AsyncLocalStorage in use every promise made costs a hook (Node 20).
 function sqlOn(queryable: SqlQueryable): Sql {
-  const query = async (text: string, params: readonly unknown[] = []) => {
-    const result = await queryable.queryRaw({
-      sql: text,
-      args: [...params],
-      argTypes: params.map(() => ANY_ARG),
-    });
-    const { columnNames } = result;
-    return result.rows.map((row) => {
-      const named: Record<string, unknown> = {};
-      for (let i = 0; i < columnNames.length; i++) named[columnNames[i]] = row[i];
-      return named;
-    });
-  };
+  const query = (text: string, params: readonly unknown[] = []) =>
+    queryable.queryRaw({ sql: text, args: [...params], argTypes: params.map(() => ANY_ARG) }).then(namedRows);
   return {
     query,
-    run: async (statement, params) => statement.rows(await query(statement.text, statement.values(params))),
+    run: (statement, params) => {
+      let values: unknown[];
+      try {
+        values = statement.values(params);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return query(statement.text, values).then((rows) => statement.rows(rows));
+    },
   };
 }
 
@@ -304,7 +316,11 @@ export async function sqlTransaction<T>(
 
 /** Plain SQL outside any transaction (each statement commits on its own). */
 export function plainSql(prisma: PrismaClient): Sql {
+  const ready = plainSqls.get(prisma);
+  if (ready) return ready;
   const adapter = adapterOf(prisma);
+  // Until the adapter is connected; then its Sql, kept, answers without waiting on it.
+  adapter.then((connected) => plainSqls.set(prisma, sqlOn(connected))).catch(() => {});
   return {
     query: async (text, params) => sqlOn(await adapter).query(text, params),
     run: async (statement, params) => sqlOn(await adapter).run(statement, params),
