@@ -6,6 +6,7 @@ import type { ChannelAdapter, DeliveryResult, SendContext } from '@/server/chann
 import { registerChannel } from '@/server/channels/registry';
 import { getDb } from '@/server/db';
 import type { PrismaClient } from '@/server/db/client-type';
+import { sqlTransaction } from '@/server/db/raw-sql';
 import { useFreshAppDatabase } from '@/server/db/test-support';
 import { createProject } from '@/server/projects/project-service';
 import { waitFor } from '@/server/testing/wait-for';
@@ -14,6 +15,7 @@ import type { EngineDeps } from './engine-deps';
 import { handleEvent } from './handle-event';
 import { releaseHeldSends } from './held-sends';
 import { sweepOutbox } from './outbox';
+import { claimExpired, releaseHeld } from './store/outbox';
 
 /**
  * Held sends (DeliveryResult.retryAt): a message its channel could not take for now stays
@@ -154,4 +156,27 @@ it("releases only the channel's group it names, and never a held send being trie
   await send(other.id, 'behind');
   expect(tries).toEqual([]);
   expect((await history(other.id)).map((m) => m.status)).toEqual(['queued', 'queued']);
+});
+
+it('makes a released send due at once: the next sweep takes it, even within the same millisecond', async () => {
+  const { id } = await db.client.create({
+    data: { projectId, clientType: CLIENT_TYPE, groupId: 'number-3', platformId: 'instant' },
+  });
+  mode = 'hold';
+  await send(id, 'now');
+  const [row] = await db.outbox.findMany({ where: { clientId: id, kind: 'send' }, select: { id: true } });
+  // In one transaction the release and the sweep's claim see one now(). A release that stored
+  // now() rounded to the column's milliseconds left the row not due yet whenever it rounded
+  // up: about every other time, so twenty tries.
+  for (let i = 0; i < 20; i++) {
+    const claimed = await sqlTransaction(db, async (_tx, sql) => {
+      await sql.run(releaseHeld, { projectId, clientType: CLIENT_TYPE, groupId: 'number-3' });
+      return sql.runAndCommit(claimExpired, {});
+    });
+    expect(claimed.map((c) => String(c.row.id))).toContain(String(row.id));
+    await db.outbox.update({
+      where: { id: row.id },
+      data: { state: 'held', claimedUntil: new Date(Date.now() + 3600_000) },
+    });
+  }
 });
