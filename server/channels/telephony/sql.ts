@@ -65,12 +65,26 @@ export const callerByNumber = new PreparedStatement(
   { shares: true },
 );
 
-/** The last thing said to a client: the question a caller's digits or silence answer. */
-export const lastSaid = new PreparedStatement(
-  `SELECT text, buttons, "externalId" FROM "Message"
-   WHERE "clientId" = $clientId::int AND direction = 'out' ORDER BY id DESC LIMIT 1`,
+/**
+ * A caller by their number (as callerByNumber) with the last thing said to them: the question
+ * their digits or silence answer (`said` false when nothing was). One statement for a gather's
+ * every answer.
+ */
+export const callerWithLastSaid = new PreparedStatement(
+  `SELECT c.id, c."currentBlockId", c."botPausedAt", m.id IS NOT NULL AS said, m.text, m.buttons,
+     m."externalId"
+   FROM "Client" c LEFT JOIN LATERAL (
+     SELECT id, text, buttons, "externalId" FROM "Message"
+     WHERE "clientId" = c.id AND direction = 'out' ORDER BY id DESC LIMIT 1
+   ) m ON true
+   WHERE c."projectId" = $projectId::int AND c."clientType" = $clientType::int AND c."groupId" = ''
+     AND c."platformId" = $platformId`,
   z.object({
-    text: column.text,
+    id: column.int,
+    currentBlockId: column.int.nullable(),
+    botPausedAt: column.timestamp.nullable(),
+    said: column.bool,
+    text: column.text.nullable(),
     buttons: column.json(z.unknown()).nullable(),
     externalId: column.text.nullable(),
   }),

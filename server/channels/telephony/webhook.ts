@@ -17,9 +17,15 @@ import type { ChannelEndpoint } from '../channel-module';
 import { storeUpdates } from '../inbound/pipeline';
 import { findCaller } from './call-history';
 import { awaitTurn, readCall, takePending, transferUnansweredNow, turnRunning, writeCall } from './calls';
-import { gatherHook, telephonyCredentials, telephonySettings, telephonyUrls } from './channel-service';
+import {
+  gatherHook,
+  TELEPHONY_CLIENT_TYPE,
+  telephonyCredentials,
+  telephonySettings,
+  telephonyUrls,
+} from './channel-service';
 import { type CallInfo, providerOf, type TelephonyProvider } from './provider';
-import { lastSaid, type TelephonyChannelRow, telephonyChannelById } from './sql';
+import { callerWithLastSaid, type TelephonyChannelRow, telephonyChannelById } from './sql';
 import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
 
 /**
@@ -180,10 +186,14 @@ async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<
  * `SILENCE_REPEATS` times; then the call hangs up.
  */
 async function gather(v: Verified, url: URL): Promise<Response> {
-  const client = await clientOf(v);
+  const [client = null] = await plainSql(v.deps.db).run(callerWithLastSaid, {
+    projectId: v.channel.projectId,
+    clientType: TELEPHONY_CLIENT_TYPE,
+    platformId: phoneDigits(numberOf(v.info)),
+  });
   const callSid = v.info.callSid;
-  const last = client
-    ? ((await plainSql(v.deps.db).run(lastSaid, { clientId: client.id }))[0] ?? null)
+  const last = client?.said
+    ? { text: client.text ?? '', buttons: client.buttons, externalId: client.externalId }
     : null;
   const buttons = buttonsSchema
     .nullable()
