@@ -4,17 +4,24 @@ import type { Db, PrismaClient } from '@/server/db/client-type';
 import { plainSql } from '@/server/db/raw-sql';
 import { publishLive } from '@/server/live/live-events';
 import { TELEPHONY_CLIENT_TYPE } from './channel-service';
-import { callerByNumber } from './sql';
+import { callerByNumber, callerWithLastSaid } from './sql';
 
 /** The telephony client calling from (or called at) this number's digits, if any. */
 export const findCaller = async (db: PrismaClient, projectId: number, platformId: string) =>
-  (
-    await plainSql(db).run(callerByNumber, {
-      projectId,
-      clientType: TELEPHONY_CLIENT_TYPE,
-      platformId,
-    })
-  )[0] ?? null;
+  (await plainSql(db).run(callerByNumber, { projectId, clientType: TELEPHONY_CLIENT_TYPE, platformId }))[0] ??
+  null;
+
+/** findCaller, with the last message said to the caller (null when nothing was). */
+export async function findCallerWithLastSaid(db: PrismaClient, projectId: number, platformId: string) {
+  const [row] = await plainSql(db).run(callerWithLastSaid, {
+    projectId,
+    clientType: TELEPHONY_CLIENT_TYPE,
+    platformId,
+  });
+  if (!row) return { client: null, last: null };
+  const { said, text, buttons, externalId, ...client } = row;
+  return { client, last: said ? { text: text ?? '', buttons, externalId } : null };
+}
 
 /**
  * What a call leaves in the client's history without running the bot (a transcript's line, a

@@ -52,16 +52,19 @@ export const turnEndState = new PreparedStatement(
   { shares: true },
 );
 
+const callerRow = z.object({
+  id: column.int,
+  currentBlockId: column.int.nullable(),
+  botPausedAt: column.timestamp.nullable(),
+});
+const CALLER_COLUMNS = `c.id, c."currentBlockId", c."botPausedAt"`;
 /** A caller by their number, as the project knows them (telephony clients have no group). */
+const CALLER_WHERE = `c."projectId" = $projectId::int AND c."clientType" = $clientType::int
+  AND c."groupId" = '' AND c."platformId" = $platformId`;
+
 export const callerByNumber = new PreparedStatement(
-  `SELECT id, "currentBlockId", "botPausedAt" FROM "Client"
-   WHERE "projectId" = $projectId::int AND "clientType" = $clientType::int AND "groupId" = ''
-     AND "platformId" = $platformId`,
-  z.object({
-    id: column.int,
-    currentBlockId: column.int.nullable(),
-    botPausedAt: column.timestamp.nullable(),
-  }),
+  `SELECT ${CALLER_COLUMNS} FROM "Client" c WHERE ${CALLER_WHERE}`,
+  callerRow,
   { shares: true },
 );
 
@@ -71,18 +74,13 @@ export const callerByNumber = new PreparedStatement(
  * every answer.
  */
 export const callerWithLastSaid = new PreparedStatement(
-  `SELECT c.id, c."currentBlockId", c."botPausedAt", m.id IS NOT NULL AS said, m.text, m.buttons,
-     m."externalId"
+  `SELECT ${CALLER_COLUMNS}, m.id IS NOT NULL AS said, m.text, m.buttons, m."externalId"
    FROM "Client" c LEFT JOIN LATERAL (
      SELECT id, text, buttons, "externalId" FROM "Message"
      WHERE "clientId" = c.id AND direction = 'out' ORDER BY id DESC LIMIT 1
    ) m ON true
-   WHERE c."projectId" = $projectId::int AND c."clientType" = $clientType::int AND c."groupId" = ''
-     AND c."platformId" = $platformId`,
-  z.object({
-    id: column.int,
-    currentBlockId: column.int.nullable(),
-    botPausedAt: column.timestamp.nullable(),
+   WHERE ${CALLER_WHERE}`,
+  callerRow.extend({
     said: column.bool,
     text: column.text.nullable(),
     buttons: column.json(z.unknown()).nullable(),

@@ -15,17 +15,11 @@ import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
 import type { ChannelEndpoint } from '../channel-module';
 import { storeUpdates } from '../inbound/pipeline';
-import { findCaller } from './call-history';
+import { findCaller, findCallerWithLastSaid } from './call-history';
 import { awaitTurn, readCall, takePending, transferUnansweredNow, turnRunning, writeCall } from './calls';
-import {
-  gatherHook,
-  TELEPHONY_CLIENT_TYPE,
-  telephonyCredentials,
-  telephonySettings,
-  telephonyUrls,
-} from './channel-service';
+import { gatherHook, telephonyCredentials, telephonySettings, telephonyUrls } from './channel-service';
 import { type CallInfo, providerOf, type TelephonyProvider } from './provider';
-import { callerWithLastSaid, type TelephonyChannelRow, telephonyChannelById } from './sql';
+import { type TelephonyChannelRow, telephonyChannelById } from './sql';
 import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
 
 /**
@@ -186,15 +180,12 @@ async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<
  * `SILENCE_REPEATS` times; then the call hangs up.
  */
 async function gather(v: Verified, url: URL): Promise<Response> {
-  const [client = null] = await plainSql(v.deps.db).run(callerWithLastSaid, {
-    projectId: v.channel.projectId,
-    clientType: TELEPHONY_CLIENT_TYPE,
-    platformId: phoneDigits(numberOf(v.info)),
-  });
+  const { client, last } = await findCallerWithLastSaid(
+    v.deps.db,
+    v.channel.projectId,
+    phoneDigits(numberOf(v.info)),
+  );
   const callSid = v.info.callSid;
-  const last = client?.said
-    ? { text: client.text ?? '', buttons: client.buttons, externalId: client.externalId }
-    : null;
   const buttons = buttonsSchema
     .nullable()
     .catch(null)
