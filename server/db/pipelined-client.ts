@@ -1,6 +1,15 @@
 import pg from 'pg';
 
 type Query = (...args: unknown[]) => Promise<pg.QueryResult>;
+type Answer = (error: Error | null, result?: pg.QueryResult) => void;
+type CallbackStyle = (config: pg.QueryConfig, values: unknown[] | undefined, answer: Answer) => void;
+/** pg's callback style (its types know it for a text only). */
+const callbackQuery = (
+  client: pg.Client,
+  config: pg.QueryConfig,
+  values: unknown[] | undefined,
+  answer: Answer,
+) => (client.query as unknown as CallbackStyle).call(client, config, values, answer);
 
 const begun = { command: 'BEGIN', rowCount: null, oid: 0, rows: [], fields: [] } as pg.QueryResult;
 
@@ -37,9 +46,10 @@ export class PipelinedClient extends pg.Client {
     this.discardDeferredBegin = () => {
       beginDeferred = false;
     };
-    // Only promise-style calls (the driver adapter's) are changed; callback ones pass through.
+    // Only promise-style calls (the driver adapter's) defer a BEGIN; callback ones (the pool's,
+    // the shared connections') are only corked with the rest.
     this.query = ((...args: unknown[]) => {
-      if (args.some((arg) => typeof arg === 'function')) return send(...args);
+      if (args.some((arg) => typeof arg === 'function')) return query(...args);
       const [config, values] = args;
       const text = typeof config === 'string' ? config : (config as pg.QueryConfig).text;
       if (text === 'BEGIN' && values === undefined && !beginDeferred) {
@@ -88,19 +98,28 @@ class SharedConnections {
     for (let i = 0; i < SHARED_CONNECTIONS; i++) this.inFlight.push(0);
   }
 
+  /**
+   * One promise per statement, pg's callback style: its promise style makes three, and with
+   * AsyncLocalStorage in use each costs a hook (Node 20).
+   */
   query(config: pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
     let slot = 0;
     for (let i = 1; i < SHARED_CONNECTIONS; i++) if (this.inFlight[i] < this.inFlight[slot]) slot = i;
     const client = this.connected[slot];
-    const result = client
-      ? client.query(config, values)
-      : this.connection(slot).then((opened) => opened.query(config, values));
     this.inFlight[slot]++;
-    const done = () => {
-      this.inFlight[slot]--;
-    };
-    result.then(done, done);
-    return result;
+    return new Promise((resolve, reject) => {
+      const answer: Answer = (error, result) => {
+        this.inFlight[slot]--;
+        if (error) reject(error);
+        else resolve(result as pg.QueryResult);
+      };
+      if (client) callbackQuery(client, config, values, answer);
+      else
+        this.connection(slot).then(
+          (opened) => callbackQuery(opened, config, values, answer),
+          (error: Error) => answer(error),
+        );
+    });
   }
 
   private connection(slot: number): Promise<PipelinedClient> {

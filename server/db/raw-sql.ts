@@ -158,10 +158,10 @@ function namedRows({ columnNames, rows }: SqlResultSet): Record<string, unknown>
 // Plain promise chains, not async functions: a hot path's statement costs a few promises fewer,
 // and with AsyncLocalStorage in use every promise made costs a hook (Node 20).
 function sqlOn(queryable: SqlQueryable): Sql {
-  const query = (text: string, params: readonly unknown[] = []) =>
-    queryable.queryRaw({ sql: text, args: [...params], argTypes: params.map(() => ANY_ARG) }).then(namedRows);
+  const send = (text: string, params: readonly unknown[]) =>
+    queryable.queryRaw({ sql: text, args: [...params], argTypes: params.map(() => ANY_ARG) });
   return {
-    query,
+    query: (text, params = []) => send(text, params).then(namedRows),
     run: (statement, params) => {
       let values: unknown[];
       try {
@@ -169,7 +169,7 @@ function sqlOn(queryable: SqlQueryable): Sql {
       } catch (error) {
         return Promise.reject(error);
       }
-      return query(statement.text, values).then((rows) => statement.rows(rows));
+      return send(statement.text, values).then((result) => statement.rows(namedRows(result)));
     },
   };
 }

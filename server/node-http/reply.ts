@@ -2,13 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Answers a node:http request that the production server (scripts/start.mjs) served without
- * Next.js (the public API, the messengers' webhooks): no Fetch Response is built.
+ * Next.js (the public API, the messengers' webhooks): no Fetch Response is built. A promise only
+ * while a refused body is drained (a hot path's answer makes none).
  */
-export async function sendNodeReply(
+export function sendNodeReply(
   req: IncomingMessage,
   res: ServerResponse,
   reply: { status: number; headers: Record<string, string>; body: string },
-): Promise<void> {
+): Promise<void> | undefined {
   // The length first: in V8 a literal that starts with a spread adds later properties slowly.
   const head = { 'Content-Length': Buffer.byteLength(reply.body), ...reply.headers };
   if (req.complete) {
@@ -22,8 +23,7 @@ export async function sendNodeReply(
   // out first, the rest of the body is read and dropped, then the connection closes.
   res.shouldKeepAlive = false;
   res.writeHead(reply.status, head).write(reply.body);
-  await drain(req, LINGER_MS);
-  res.end();
+  return drain(req, LINGER_MS).then(() => void res.end());
 }
 
 /** How long a refused body is read and dropped after the answer, at most (nginx's lingering_time). */

@@ -6,7 +6,7 @@ import { answerApiRequest } from './handle-request';
  * The public API for a node:http request, as the production server (scripts/start.mjs) hands
  * it over without going through Next.js's router: no Fetch Request or Response is built.
  */
-export async function handleNodeApiRequest(
+export function handleNodeApiRequest(
   req: IncomingMessage,
   res: ServerResponse,
   apiKey: string,
@@ -14,7 +14,7 @@ export async function handleNodeApiRequest(
 ): Promise<void> {
   const url = req.url ?? '';
   const queryStart = url.indexOf('?');
-  const reply = await answerApiRequest(
+  return answerApiRequest(
     {
       method: req.method ?? 'GET',
       query: queryStart === -1 ? '' : url.slice(queryStart + 1),
@@ -31,6 +31,5 @@ export async function handleNodeApiRequest(
     },
     apiKey,
     action,
-  );
-  await sendNodeReply(req, res, reply);
+  ).then((reply) => sendNodeReply(req, res, reply));
 }

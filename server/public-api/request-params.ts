@@ -32,10 +32,16 @@ export interface ApiRequest {
  * merged (body wins).
  */
 export async function readParams(req: ApiRequest): Promise<RawParams> {
-  const params = fieldsToParams(new URLSearchParams(req.query));
-  if (req.method !== 'GET' && req.method !== 'HEAD') Object.assign(params, await readBody(req));
+  const params = queryParams(req);
+  if (carriesBody(req)) Object.assign(params, await readBody(req));
   return params;
 }
+
+/** Whether the request's body is read for parameters (a GET's or a HEAD's is not). */
+export const carriesBody = (req: ApiRequest): boolean => req.method !== 'GET' && req.method !== 'HEAD';
+
+/** The parameters of the request's query string alone: all there are when it carries no body. */
+export const queryParams = (req: ApiRequest): RawParams => fieldsToParams(new URLSearchParams(req.query));
 
 async function readBody(req: ApiRequest): Promise<RawParams> {
   if (Number(req.contentLength ?? '0') > MAX_BODY_BYTES) throw tooLarge();
@@ -125,6 +131,13 @@ export function fieldsToParams(fields: Iterable<[string, string]>): RawParams {
   }
   const params: RawParams = Object.create(null);
   for (const [name, group] of byName) {
+    const plain = group[name];
+    // A field without brackets given once is its value, as qs gives it (which drops an empty
+    // name and `__proto__`); qs is asked only for the rest.
+    if (typeof plain === 'string' && Object.keys(group).length === 1) {
+      if (name !== '' && name !== '__proto__') params[name] = plain;
+      continue;
+    }
     try {
       // A grouped list is given as an array value: qs takes it as already parsed.
       Object.assign(params, qs.parse(group as Record<string, string>, QS_OPTIONS));
