@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash as oneShotHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '@/server/db/client-type';
 import type { Plan } from '@/server/db/generated/client';
@@ -15,7 +15,8 @@ export const createApiKeyInput = z.object({
 });
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One-shot: half the time of createHash's object, on every API call's path.
+  return oneShotHash('sha256', key, 'hex');
 }
 
 /** Creates a key; the plaintext is returned this once and only its hash is stored. */

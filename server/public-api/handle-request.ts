@@ -34,30 +34,35 @@ const ACTION_NAMES = actions.map((a) => a.name).sort();
 /** Client methods (they take client_id): universal-webhook identifiers locate their client. */
 const clientMethods = new Set<ApiAction>((actions as ApiAction[]).filter(isClientMethod));
 const ALLOWED_METHODS = new Set(['GET', 'POST']);
+/** Each action's parameters, its aliases' included: an empty one is dropped (lib/api-params.ts). */
+const paramNames = new Map<ApiAction, string[]>(
+  (actions as ApiAction[]).map((a) => [
+    a,
+    [...declaredParams(a.input), ...Object.keys(parameterAliases[a.name] ?? {})],
+  ]),
+);
 
 /**
  * `/api/{api_key}/{action}`: authenticate, validate, call the action, answer in the §6 format.
  * Transport-neutral: the route handler (fetch-adapter.ts) and the production server
- * (node-adapter.ts) both call it.
+ * (node-adapter.ts) both call it. Promise chains rather than async functions on this path: with
+ * AsyncLocalStorage in use, every promise costs a hook (Node 20), and an async function makes one
+ * more per await.
  */
-// Promise chains rather than async functions on this path: with AsyncLocalStorage in use, every
-// promise costs a hook (Node 20), and an async function makes one more per await.
 export function answerApiRequest(req: ApiRequest, apiKey: string, actionName: string): Promise<ApiReply> {
-  return answer(req, apiKey, actionName).then((reply) => {
+  const started = Date.now();
+  const counted = (reply: ApiReply) => {
     // A name that is no action is counted as `unknown`: the label's values stay the actions'.
     const action = actionsByName.has(actionName) ? actionName : 'unknown';
     metrics().apiRequests.inc({ action, status: String(reply.status) });
     return reply;
-  });
-}
-
-function answer(req: ApiRequest, apiKey: string, actionName: string): Promise<ApiReply> {
-  const started = Date.now();
-  if (req.method === 'OPTIONS') return answerPreflight(apiKey, req.origin, req.requestedHeaders);
+  };
+  if (req.method === 'OPTIONS')
+    return answerPreflight(apiKey, req.origin, req.requestedHeaders).then(counted);
   const call: KeyOfCall = {};
   return dispatch(req, apiKey, actionName, call).then(
-    (reply) => withCors(reply, req.origin, call.key?.allowedOrigins ?? []),
-    (error) => failed(error, req, apiKey, actionName, call, started),
+    (reply) => counted(withCors(reply, req.origin, call.key?.allowedOrigins ?? [])),
+    (error) => failed(error, req, apiKey, actionName, call, started).then(counted),
   );
 }
 
@@ -130,10 +135,7 @@ async function dispatch(
   const params = carriesBody(req) ? await readParams(req) : queryParams(req);
   const locates = clientMethods.has(action);
   const universal = applyUniversalMapping(params, locates);
-  const emptied = dropEmptyParams(params, [
-    ...declaredParams(action.input),
-    ...Object.keys(parameterAliases[action.name] ?? {}),
-  ]);
+  const emptied = dropEmptyParams(params, paramNames.get(action) ?? []);
   const raw = renameAliasedParams(action.name, params);
   refuseNulBytes(raw);
   if (locates && raw.client_id === undefined) {

@@ -21,13 +21,19 @@ export function handleNodeApiRequest(
       contentType: req.headers['content-type'] ?? null,
       contentLength: req.headers['content-length'] ?? null,
       // An early stop (a body over the cap) must leave the socket alone, so the 413 still gets out.
-      body: req.iterator({ destroyOnReturn: false }),
+      // A GET's body is never read, and the address only for a key that is not valid: neither is
+      // made for every call.
+      get body() {
+        return req.iterator({ destroyOnReturn: false });
+      },
       origin: req.headers.origin ?? null,
       requestedHeaders: req.headers['access-control-request-headers'] ?? null,
-      addressChain: [
-        ...[req.headers['x-forwarded-for'] ?? []].flat().flatMap((header) => header.split(',')),
-        req.socket.remoteAddress ?? '',
-      ],
+      get addressChain() {
+        return [
+          ...[req.headers['x-forwarded-for'] ?? []].flat().flatMap((header) => header.split(',')),
+          req.socket.remoteAddress ?? '',
+        ];
+      },
     },
     apiKey,
     action,

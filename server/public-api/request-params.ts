@@ -186,6 +186,9 @@ export type LocatingField = Exclude<UniversalField, 'client_id'>;
 /** Identifiers given to locate a client: each value with the parameter that held it, for errors. */
 export type GivenIdentifiers = Partial<Record<LocatingField, { param: string; value: unknown }>>;
 
+/** Each universal field with the parameter that names its source (`value_phone`), written once. */
+const VALUE_FIELDS = UNIVERSAL_FIELDS.map((field) => [field, `value_${field}`] as const);
+
 /**
  * Interface rules 2-3: `value_X=<name>` says that the parameter <name> holds the identifier X.
  * client_id is then read as client_id (rule 3). The others: an action that takes the identifier
@@ -195,8 +198,8 @@ export type GivenIdentifiers = Partial<Record<LocatingField, { param: string; va
  */
 export function applyUniversalMapping(params: RawParams, locatesClient: boolean): GivenIdentifiers {
   const given: GivenIdentifiers = {};
-  for (const field of UNIVERSAL_FIELDS) {
-    const source = params[`value_${field}`];
+  for (const [field, valueField] of VALUE_FIELDS) {
+    const source = params[valueField];
     if (typeof source !== 'string' || !source) continue;
     if (!(source in params)) {
       throw new ApiError(
@@ -205,7 +208,7 @@ export function applyUniversalMapping(params: RawParams, locatesClient: boolean)
         `value_${field} names the parameter "${source}", but the request has no parameter "${source}".`,
       );
     }
-    delete params[`value_${field}`];
+    delete params[valueField];
     if (field === 'client_id' || !locatesClient) params[field] = params[source];
     else given[field] = { param: source, value: params[source] };
   }

@@ -45,7 +45,6 @@ export const getVariables = defineAction({
   input: z.object({ client_id: clientIdParam }),
   example: { client_id: 1001 },
   responseExample: { variables: { order_total: '49.90', 'client.email': 'ann@example.com' } },
-  async handle(ctx, input) {
-    return { variables: await getClientVariables(ctx.db, ctx.projectId, input.client_id) };
-  },
+  handle: (ctx, input) =>
+    getClientVariables(ctx.db, ctx.projectId, input.client_id).then((variables) => ({ variables })),
 });
