@@ -10,7 +10,8 @@ import { logFor } from '@/server/log';
 import type { PrismaClient } from './generated/client';
 import { applyMigrations, MigrationError, type SqlSession } from './migrate';
 import { pipelinedPool } from './pipelined-client';
-import { createPrismaClient, preparedStatementName, sharesConnection } from './raw-sql';
+import { createPrismaClient, preparedStatementName, shareConnections } from './raw-sql';
+import { SharedConnections } from './shared-connections';
 
 const log = logFor('db');
 
@@ -117,10 +118,8 @@ async function openServer(url: string): Promise<Database> {
   const pooled = new URL(url).searchParams.get('pgbouncer') === 'true';
   // Statements issued together leave together: a transaction costs two round trips, not four,
   // and the hot paths' short statements share a few connections.
-  const pool = pipelinedPool(
-    { connectionString: url, max: 10, connectionTimeoutMillis: 10_000 },
-    pooled ? undefined : sharesConnection,
-  );
+  const config = { connectionString: url, max: 10, connectionTimeoutMillis: 10_000 };
+  const pool = pipelinedPool(config);
   pool.on('error', (error) => log.error(`idle connection error: ${error.message}`));
   let client: pg.PoolClient;
   try {
@@ -140,12 +139,15 @@ async function openServer(url: string): Promise<Database> {
   const prisma = createPrismaClient(
     new PrismaPg(pool, { statementNameGenerator: pooled ? undefined : preparedStatementName }),
   );
+  const shared = pooled ? undefined : new SharedConnections(config);
+  if (shared) shareConnections(prisma, shared);
   return {
     mode: 'server',
     prisma,
     url,
     async close() {
       await prisma.$disconnect();
+      await shared?.end();
       await pool.end();
     },
   };

@@ -9,6 +9,7 @@ import type {
 import type { z } from 'zod';
 import { type Prisma, PrismaClient } from './generated/client';
 import { lazyTransactionClient } from './lazy-transaction-client';
+import type { SharedConnections } from './shared-connections';
 
 /**
  * Plain SQL for the hot paths, where each Prisma call costs several times its round trip in
@@ -35,8 +36,8 @@ const globalForSql = globalThis as unknown as {
     plainSqls: WeakMap<PrismaClient, Sql>;
     /** A PreparedStatement's text → the name PostgreSQL keeps it under. */
     statementNames: Map<string, string>;
-    /** The texts of the statements that may share a connection (`shares`). */
-    sharing: Set<string>;
+    /** Each client's connections for the statements that share one, on PostgreSQL. */
+    shared: WeakMap<PrismaClient, SharedConnections>;
   };
 };
 globalForSql.blockbotRawSql ??= {
@@ -45,9 +46,9 @@ globalForSql.blockbotRawSql ??= {
   adapters: new WeakMap(),
   plainSqls: new WeakMap(),
   statementNames: new Map(),
-  sharing: new Set(),
+  shared: new WeakMap(),
 };
-const { joining, factories, adapters, plainSqls, statementNames, sharing } = globalForSql.blockbotRawSql;
+const { joining, factories, adapters, plainSqls, statementNames, shared } = globalForSql.blockbotRawSql;
 
 /**
  * A hot path's statement: fixed text with named parameters (`$name`, used as often as
@@ -61,11 +62,12 @@ const { joining, factories, adapters, plainSqls, statementNames, sharing } = glo
  *
  * `shares`: run outside a transaction on PostgreSQL, the statement goes to one of a few
  * connections that such statements share, pipelined with the others sent at once
- * (server/db/pipelined-client.ts). Only for a statement that touches a few rows by key and
+ * (server/db/shared-connections.ts). Only for a statement that touches a few rows by key and
  * waits for no one long: one that waits holds up those behind it on its connection.
  */
 export class PreparedStatement<Row = void> {
   readonly text: string;
+  readonly shares: boolean;
   private readonly names: string[] = [];
   private readonly joined = new Map<PreparedStatement<unknown>, PreparedStatement<Row>>();
 
@@ -75,12 +77,12 @@ export class PreparedStatement<Row = void> {
     readonly row?: z.ZodType<Row>,
     private readonly options: { shares?: boolean } = {},
   ) {
+    this.shares = options.shares ?? false;
     this.text = source.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => {
       const known = this.names.indexOf(name);
       return `$${known >= 0 ? known + 1 : this.names.push(name)}`;
     });
     if (!statementNames.has(this.text)) statementNames.set(this.text, `blockbot_${statementNames.size + 1}`);
-    if (options.shares) sharing.add(this.text);
   }
 
   /**
@@ -122,8 +124,10 @@ export class PreparedStatement<Row = void> {
 /** For the PostgreSQL adapter: the name a `PreparedStatement` is kept under; others stay unnamed. */
 export const preparedStatementName = (query: { sql: string }): string => statementNames.get(query.sql) ?? '';
 
-/** For the PostgreSQL pool: whether a statement's text is a `PreparedStatement` that `shares`. */
-export const sharesConnection = (text: string): boolean => sharing.has(text);
+/** On PostgreSQL: the connections `prisma`'s plain SQL sends the statements that share to. */
+export function shareConnections(prisma: PrismaClient, connections: SharedConnections): void {
+  shared.set(prisma, connections);
+}
 
 /** SQL whose `$name` parameters are renamed `$<prefix>name`, to join another statement's. */
 export const prefixedSql = (source: string, prefix: string): string =>
@@ -147,7 +151,10 @@ export class SqlParams {
 const ANY_ARG = { scalarType: 'unknown', arity: 'scalar' } as const;
 
 /** The driver's rows keyed by column name. */
-function namedRows({ columnNames, rows }: SqlResultSet): Record<string, unknown>[] {
+function namedRows({
+  columnNames,
+  rows,
+}: Pick<SqlResultSet, 'columnNames' | 'rows'>): Record<string, unknown>[] {
   return rows.map((row) => {
     const named: Record<string, unknown> = {};
     for (let i = 0; i < columnNames.length; i++) named[columnNames[i]] = row[i];
@@ -156,9 +163,13 @@ function namedRows({ columnNames, rows }: SqlResultSet): Record<string, unknown>
 }
 
 // Plain promise chains, not async functions: a hot path's statement costs a few promises fewer,
-// and with AsyncLocalStorage in use every promise made costs a hook (Node 20).
-function sqlOn(queryable: SqlQueryable): Sql {
-  const send = (text: string, params: readonly unknown[]) =>
+// and with AsyncLocalStorage in use every promise made costs a hook (Node 20). Outside a
+// transaction a statement that `shares` goes to the shared connections, when there are some.
+function sqlOn(queryable: SqlQueryable, connections?: SharedConnections): Sql {
+  const send = (
+    text: string,
+    params: readonly unknown[],
+  ): Promise<Pick<SqlResultSet, 'columnNames' | 'rows'>> =>
     queryable.queryRaw({ sql: text, args: [...params], argTypes: params.map(() => ANY_ARG) });
   return {
     query: (text, params = []) => send(text, params).then(namedRows),
@@ -169,7 +180,11 @@ function sqlOn(queryable: SqlQueryable): Sql {
       } catch (error) {
         return Promise.reject(error);
       }
-      return send(statement.text, values).then((result) => statement.rows(namedRows(result)));
+      const answer =
+        connections && statement.shares
+          ? connections.run(preparedStatementName({ sql: statement.text }), statement.text, values)
+          : send(statement.text, values);
+      return answer.then((result) => statement.rows(namedRows(result)));
     },
   };
 }
@@ -320,9 +335,10 @@ export function plainSql(prisma: PrismaClient): Sql {
   if (ready) return ready;
   const adapter = adapterOf(prisma);
   // Until the adapter is connected; then its Sql, kept, answers without waiting on it.
-  adapter.then((connected) => plainSqls.set(prisma, sqlOn(connected))).catch(() => {});
+  const sqlOnAdapter = (connected: SqlDriverAdapter) => sqlOn(connected, shared.get(prisma));
+  adapter.then((connected) => plainSqls.set(prisma, sqlOnAdapter(connected))).catch(() => {});
   return {
-    query: async (text, params) => sqlOn(await adapter).query(text, params),
-    run: async (statement, params) => sqlOn(await adapter).run(statement, params),
+    query: async (text, params) => sqlOnAdapter(await adapter).query(text, params),
+    run: async (statement, params) => sqlOnAdapter(await adapter).run(statement, params),
   };
 }
