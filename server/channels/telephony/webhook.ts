@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { buttonsSchema } from '@/lib/schema';
 import {
@@ -83,7 +83,7 @@ async function verify(req: Request, channelParam: string): Promise<Verified | Re
 }
 
 /** The request's own id: a webhook posted twice is one update. */
-const bodyDigest = (v: Verified) => createHash('sha256').update(v.body).digest('hex').slice(0, 24);
+const bodyDigest = (v: Verified) => hash('sha256', v.body, 'hex').slice(0, 24);
 
 /** The caller's number: who called in, or who an outbound call went to. */
 const numberOf = (info: CallInfo) => (info.direction === 'outbound' ? info.to : info.from);
