@@ -75,7 +75,7 @@ export class PreparedStatement<Row = void> {
   constructor(
     private readonly source: string,
     readonly row?: z.ZodType<Row>,
-    private readonly options: { shares?: boolean } = {},
+    options: { shares?: boolean } = {},
   ) {
     this.shares = options.shares ?? false;
     this.text = source.replace(/\$([a-zA-Z_]\w*)/g, (_, name: string) => {
@@ -99,7 +99,7 @@ export class PreparedStatement<Row = void> {
       statement = new PreparedStatement(
         this.source.replace(/^\s*WITH\s/, `WITH ${prefix}write AS (\n${cte}\n), `),
         this.row,
-        { shares: this.options.shares && write.options.shares },
+        { shares: this.shares && write.shares },
       );
       this.joined.set(write, statement);
     }
