@@ -10,6 +10,9 @@ export interface PauseState {
   botPausedUntil: Date | null;
 }
 
+/** The bot runs: no pause. */
+export const NOT_PAUSED: PauseState = Object.freeze({ botPausedAt: null, botPausedUntil: null });
+
 export function isBotPaused(state: PauseState, now: Date): boolean {
   if (!state.botPausedAt) return false;
   return state.botPausedUntil === null || state.botPausedUntil.getTime() > now.getTime();

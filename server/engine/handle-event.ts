@@ -1,4 +1,5 @@
 import { descriptorOfKind, isSimulatedType, messengerApiName } from '@/lib/channels/descriptors';
+import type { PauseState } from '@/lib/inbox/pause';
 import { clientBot, isTestRunClient, runsDraft, testRunChannel } from '@/lib/simulator/editions';
 import { wellFormed } from '@/lib/storable-json';
 import type { ClientTarget } from '@/server/contacts/client-service';
@@ -9,7 +10,7 @@ import { channelLabel, metrics } from '@/server/metrics/metrics';
 import { loadBotSchema } from '@/server/projects/bot-schema-store';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { type FirstPlace, inClientOrder, releaseLease, untilClaimed } from './client-lease';
-import { getCompiledBot } from './compiled-bot';
+import { type CompiledBot, getCompiledBot } from './compiled-bot';
 import type { EngineDeps } from './engine-deps';
 import { EventChain } from './event-chain';
 import { runEvent } from './event-run';
@@ -28,6 +29,11 @@ export interface EventResult {
   currentBlockId: number | null;
   messages: StoredOutgoing[];
   log: LogEntry[];
+  /**
+   * How the event left the client: the handoff's pause (one made or ended by the event
+   * included) and the bot it ran. None for a duplicate, which ran nothing.
+   */
+  left?: { pause: PauseState; bot: CompiledBot };
 }
 
 export type EventTarget = ClientTarget;
@@ -200,6 +206,7 @@ export async function handleEvent(
     currentBlockId: run.currentBlockId,
     messages: stored.outgoing,
     log: [...run.log],
+    left: { pause: run.pause, bot: run.bot },
   };
 }
 

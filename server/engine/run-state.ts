@@ -1,4 +1,4 @@
-import { isBotPaused } from '@/lib/inbox/pause';
+import { isBotPaused, NOT_PAUSED, type PauseState } from '@/lib/inbox/pause';
 import type { Block } from '@/lib/schema';
 import type { PrismaClient } from '@/server/db/client-type';
 import { createFormulaHost } from '@/server/engine/functions/formula-host';
@@ -73,7 +73,7 @@ export class RunState implements RunContext {
   /** The channel's state of the client the event brought (null removes a key). */
   #channelState: Readonly<Record<string, string | null>> = {};
   /** The handoff's pause (docs/inbox.md): while it lasts the event enters no block. */
-  #paused: boolean;
+  #pause: PauseState;
   #currentBlockId: number | null;
 
   constructor(
@@ -92,7 +92,9 @@ export class RunState implements RunContext {
     this.now = deps.now;
     this.testRun = deps.testRun;
     this.#currentBlockId = client.currentBlockId;
-    this.#paused = isBotPaused(client, deps.now());
+    this.#pause = isBotPaused(client, deps.now())
+      ? { botPausedAt: client.botPausedAt, botPausedUntil: client.botPausedUntil }
+      : NOT_PAUSED;
     this.http = withSecrets(
       chain.guard(deps.http, (message) => this.limitReached('requests', { message })),
       () => (this.#secrets ??= loadSecrets(db, project.id)),
@@ -155,7 +157,11 @@ export class RunState implements RunContext {
   }
   /** Whether an operator has the bot paused for this client (from the start or by ask_operator()). */
   get paused(): boolean {
-    return this.#paused;
+    return this.#pause.botPausedAt !== null;
+  }
+  /** The pause as the event leaves it (not paused: both null). */
+  get pause(): PauseState {
+    return this.#pause;
   }
 
   /**
@@ -164,15 +170,15 @@ export class RunState implements RunContext {
    */
   askOperator(until: Date | null): void {
     const at = this.now();
-    const pause = this.#paused ? null : { at, until };
-    this.#paused = true;
+    const pause = this.paused ? null : { at, until };
+    if (pause) this.#pause = { botPausedAt: at, botPausedUntil: until };
     const clientId = this.client.id;
     this.later((tx) => askForOperator(tx, clientId, at, pause));
   }
 
   /** The bot takes the conversation back (a callback it caught while paused): the pause ends with the event. */
   resumeBot(): void {
-    this.#paused = false;
+    this.#pause = NOT_PAUSED;
     const clientId = this.client.id;
     this.later((tx) => endPause(tx, clientId));
   }

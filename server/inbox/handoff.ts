@@ -1,4 +1,4 @@
-import { pauseEnd } from '@/lib/inbox/pause';
+import { NOT_PAUSED, pauseEnd } from '@/lib/inbox/pause';
 import type { Db } from '@/server/db/client-type';
 import type { Prisma } from '@/server/db/generated/client';
 import { notFound } from '@/server/errors';
@@ -48,8 +48,6 @@ export async function pauseBot(
   const until = options.indefinitely ? null : pauseEnd(now, project.botPauseMinutes);
   return updateClient(db, projectId, clientId, { botPausedAt: now, botPausedUntil: until });
 }
-
-const NOT_PAUSED = { botPausedAt: null, botPausedUntil: null };
 
 /** Hands the conversation back to the bot: the client's next message is routed again. */
 export function resumeBot(db: Db, projectId: number, clientId: number) {

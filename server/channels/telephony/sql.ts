@@ -21,10 +21,16 @@ export type TelephonyChannelRow = z.infer<typeof channelRow>;
 
 const CHANNEL_COLUMNS = `id, "projectId", "groupId", credentials, settings`;
 
+const hookChannelRow = channelRow.extend({
+  /** What the webhook's updates are stored against (server/channels/inbound/pipeline.ts, WebhookCheck). */
+  inboundSecret: column.text,
+});
+export type TelephonyHookChannel = z.infer<typeof hookChannelRow>;
+
 /** A telephony channel by its id (the address of its webhooks). */
 export const telephonyChannelById = new PreparedStatement(
-  `SELECT ${CHANNEL_COLUMNS} FROM "Channel" WHERE id = $id::int AND kind = 'telephony'`,
-  channelRow,
+  `SELECT ${CHANNEL_COLUMNS}, "inboundSecret" FROM "Channel" WHERE id = $id::int AND kind = 'telephony'`,
+  hookChannelRow,
   { shares: true },
 );
 
@@ -40,7 +46,10 @@ export const projectTelephonyChannel = new PreparedStatement(
   { shares: true },
 );
 
-/** What a turn's end depends on: the client's pause and the version their project runs. */
+/**
+ * What a turn's end depends on, the client's pause and the version their project runs, when no
+ * event of the turn ran here to say it (a repeat, the verbs a call fetches).
+ */
 export const turnEndState = new PreparedStatement(
   `SELECT c."botPausedAt", c."botPausedUntil", p."publishedVersion"
    FROM "Client" c JOIN "Project" p ON p.id = c."projectId" WHERE c.id = $clientId::int`,

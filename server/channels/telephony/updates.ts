@@ -15,7 +15,7 @@ import { plainSql } from '@/server/db/raw-sql';
 import { getCompiledBot } from '@/server/engine/compiled-bot';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import type { EngineEvent } from '@/server/engine/events';
-import { type EventResult, handleEvent } from '@/server/engine/handle-event';
+import { type ClaimedAhead, type EventResult, handleEvent } from '@/server/engine/handle-event';
 import { logFor } from '@/server/log';
 import { loadVersionSchema } from '@/server/versions/bot-versions';
 import { recordDeliveryStatus } from '../delivery-status';
@@ -108,7 +108,13 @@ const refOf = (number: string) => ({
   platformId: phoneDigits(number),
 });
 
-async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUpdate, end: UpdateEnd) {
+async function run(
+  deps: EngineDeps,
+  channel: UpdateChannel,
+  update: TelephonyUpdate,
+  end: UpdateEnd,
+  claimedAhead?: ClaimedAhead,
+) {
   const ref = refOf(update.number);
   if (update.type === 'status') return runStatus(deps, channel, update, end);
   if (update.type === 'utterance')
@@ -134,7 +140,10 @@ async function run(deps: EngineDeps, channel: UpdateChannel, update: TelephonyUp
         ? await transferFailed(deps, channel, update, live)
         : { type: 'message', text: update.text };
   const { turn, result } = await withTurn(channel.projectId, ref.platformId, call, () =>
-    handleEvent(deps, channel.projectId, { ref }, event, { alsoWrite: end.done }),
+    handleEvent(deps, channel.projectId, { ref }, event, {
+      alsoWrite: end.done,
+      ...(claimedAhead ? { claimedAhead } : {}),
+    }),
   );
   const verbs = await finishTurn(deps, channel, result, turn);
   if (answerTurn(update.key, verbs)) return;
@@ -173,6 +182,8 @@ async function transferFailed(
   };
 }
 
+type TurnResult = Pick<EventResult, 'clientId' | 'currentBlockId' | 'left'>;
+
 /**
  * A turn's verbs: what the bot said, then a transfer (the bot asked for an operator and the
  * channel has a transfer number), a hangup (a red block, or a block with no arrows out and no
@@ -181,7 +192,7 @@ async function transferFailed(
 export async function finishTurn(
   deps: EngineDeps,
   channel: TelephonyChannelRow,
-  result: Pick<EventResult, 'clientId' | 'currentBlockId'>,
+  result: TurnResult,
   turn: Pick<Turn, 'verbs'>,
 ): Promise<Verb[]> {
   const settings = telephonySettings(channel);
@@ -203,24 +214,32 @@ export async function finishTurn(
   return turnVerbs(turn.verbs, end, gatherHook(channel.id), settings);
 }
 
-async function turnEnd(
-  deps: EngineDeps,
-  projectId: number,
-  { clientId, currentBlockId }: Pick<EventResult, 'clientId' | 'currentBlockId'>,
-  settings: TelephonySettings,
-): Promise<'dial' | 'listen' | 'hangup'> {
-  const [client] = await plainSql(deps.db).run(turnEndState, { clientId });
-  if (!client) throw new Error(`the client ${clientId} is gone`);
-  if (isBotPaused(client, deps.now())) {
-    // A transfer that went unanswered in this pause is not tried again in the call.
-    if (!settings.transferNumber) return 'listen';
-    return transferUnansweredNow(await readCall(deps.db, clientId), client.botPausedAt) ? 'listen' : 'dial';
-  }
-  if (currentBlockId === null) return 'hangup';
+/** How the turn's event left the client; read when it ran none here (a repeat, a pending fetch). */
+async function leftBy(deps: EngineDeps, projectId: number, result: TurnResult) {
+  if (result.left) return result.left;
+  const [client] = await plainSql(deps.db).run(turnEndState, { clientId: result.clientId });
+  if (!client) throw new Error(`the client ${result.clientId} is gone`);
   const version = client.publishedVersion;
   const bot = await getCompiledBot(projectId, 'published', version, () =>
     loadVersionSchema(deps.db, projectId, version),
   );
+  return { pause: client, bot };
+}
+
+async function turnEnd(
+  deps: EngineDeps,
+  projectId: number,
+  result: TurnResult,
+  settings: TelephonySettings,
+): Promise<'dial' | 'listen' | 'hangup'> {
+  const { clientId, currentBlockId } = result;
+  const { pause, bot } = await leftBy(deps, projectId, result);
+  if (isBotPaused(pause, deps.now())) {
+    // A transfer that went unanswered in this pause is not tried again in the call.
+    if (!settings.transferNumber) return 'listen';
+    return transferUnansweredNow(await readCall(deps.db, clientId), pause.botPausedAt) ? 'listen' : 'dial';
+  }
+  if (currentBlockId === null) return 'hangup';
   const block = bot.blocks.get(currentBlockId);
   if (!block || block.kind === 'close_deal') return 'hangup';
   const buttons = block.buttons ? (Array.isArray(block.buttons) ? block.buttons : block.buttons.buttons) : [];
@@ -283,5 +302,8 @@ async function runStatus(
 export const telephonyInbound: InboundProcessor<TelephonyUpdate> = {
   kind: 'telephony',
   parse: (payload) => updateSchema.parse(payload),
+  // A call coming in and a caller's answer are one event each; a failed transfer reads the call first.
+  eventTarget: (update) =>
+    update.type === 'call' || update.type === 'answer' ? { ref: refOf(update.number) } : undefined,
   run,
 };

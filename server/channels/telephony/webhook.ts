@@ -19,7 +19,7 @@ import { findCaller, findCallerWithLastSaid } from './call-history';
 import { awaitTurn, readCall, takePending, transferUnansweredNow, turnRunning, writeCall } from './calls';
 import { gatherHook, telephonyCredentials, telephonySettings, telephonyUrls } from './channel-service';
 import { type CallInfo, providerOf, type TelephonyProvider } from './provider';
-import { type TelephonyChannelRow, telephonyChannelById } from './sql';
+import { type TelephonyHookChannel, telephonyChannelById } from './sql';
 import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
 
 /**
@@ -48,7 +48,7 @@ const MAX_WAITS = 30;
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-async function readChannel(deps: EngineDeps, id: number): Promise<TelephonyChannelRow | undefined> {
+async function readChannel(deps: EngineDeps, id: number): Promise<TelephonyHookChannel | undefined> {
   if (!id) return undefined;
   const [row] = await plainSql(deps.db).run(telephonyChannelById, { id });
   return row;
@@ -56,7 +56,7 @@ async function readChannel(deps: EngineDeps, id: number): Promise<TelephonyChann
 
 type Verified = {
   deps: EngineDeps;
-  channel: TelephonyChannelRow;
+  channel: TelephonyHookChannel;
   provider: TelephonyProvider;
   info: CallInfo;
   body: Uint8Array;
@@ -91,17 +91,26 @@ const numberOf = (info: CallInfo) => (info.direction === 'outbound' ? info.to : 
 let sequence = 0;
 const order = () => BigInt(Date.now()) * 1000n + BigInt(sequence++ % 1000);
 
-/** Stores an update on the inbound pipeline, in its caller's order; this process runs it at once. */
+/**
+ * Stores an update on the inbound pipeline, in its caller's order, against the channel as this
+ * request was verified with it; this process runs it at once (a turn's client claimed as it is stored).
+ */
 const store = (v: Verified, update: TelephonyUpdate) =>
-  storeUpdates(v.deps, telephonyInbound, v.channel.id, [
-    {
-      externalId: update.key,
-      order: order(),
-      chat: phoneDigits(update.number),
-      payload: update,
-      parsed: update,
-    },
-  ]);
+  storeUpdates(
+    v.deps,
+    telephonyInbound,
+    v.channel.id,
+    [
+      {
+        externalId: update.key,
+        order: order(),
+        chat: phoneDigits(update.number),
+        payload: update,
+        parsed: update,
+      },
+    ],
+    { secret: v.channel.inboundSecret, groupId: v.channel.groupId, projectId: v.channel.projectId },
+  );
 
 /** Stores a turn's update and answers the verbs the bot's answer became. */
 async function storeTurn(
