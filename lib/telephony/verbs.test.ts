@@ -4,6 +4,8 @@ import { lintBot, messengersOf } from '@/lib/schema/lint';
 import {
   answerText,
   deliveryOf,
+  type GatherResult,
+  heardIn,
   MAX_VOICE_OPTIONS,
   messageVerbs,
   spokenText,
@@ -74,10 +76,14 @@ describe('a message as verbs', () => {
 
 describe("the caller's answer as the client's message", () => {
   const buttons = options([{ text: 'Order a pizza' }, { text: 'Opening hours' }]);
+  const answer = (result: GatherResult, lastButtons: typeof buttons | null) => {
+    const heard = heardIn(result);
+    return heard && answerText(heard, lastButtons);
+  };
   it('is the option of the digit pressed, or the digits themselves', () => {
-    expect(answerText({ reason: 'dtmfDetected', digits: '2' }, buttons)).toBe('Opening hours');
-    expect(answerText({ reason: 'dtmfDetected', digits: '7' }, buttons)).toBe('7');
-    expect(answerText({ reason: 'dtmfDetected', digits: '1234' }, null)).toBe('1234');
+    expect(answer({ reason: 'dtmfDetected', digits: '2' }, buttons)).toBe('Opening hours');
+    expect(answer({ reason: 'dtmfDetected', digits: '7' }, buttons)).toBe('7');
+    expect(answer({ reason: 'dtmfDetected', digits: '1234' }, null)).toBe('1234');
   });
 
   it('is the phrase recognised, a spoken number naming its option', () => {
@@ -85,15 +91,15 @@ describe("the caller's answer as the client's message", () => {
       reason: 'speechDetected',
       speech: { alternatives: [{ transcript }] },
     });
-    expect(answerText(said(' Opening hours '), buttons)).toBe('Opening hours');
-    expect(answerText(said('One.'), buttons)).toBe('Order a pizza');
-    expect(answerText(said('2'), buttons)).toBe('Opening hours');
-    expect(answerText(said('large please'), buttons)).toBe('large please');
+    expect(answer(said(' Opening hours '), buttons)).toBe('Opening hours');
+    expect(answer(said('One.'), buttons)).toBe('Order a pizza');
+    expect(answer(said('2'), buttons)).toBe('Opening hours');
+    expect(answer(said('large please'), buttons)).toBe('large please');
   });
 
   it('is nothing on a timeout or an empty phrase', () => {
-    expect(answerText({ reason: 'timeout' }, buttons)).toBeNull();
-    expect(answerText({ reason: 'speechDetected', speech: { alternatives: [] } }, buttons)).toBeNull();
+    expect(answer({ reason: 'timeout' }, buttons)).toBeNull();
+    expect(answer({ reason: 'speechDetected', speech: { alternatives: [] } }, buttons)).toBeNull();
   });
 });
 

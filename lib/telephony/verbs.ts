@@ -171,26 +171,29 @@ export interface GatherResult {
   speech?: { alternatives?: { transcript?: string }[] };
 }
 
+/** What a gather heard: the digits pressed, or the phrase recognised. */
+export type Heard = { digits: string } | { speech: string };
+
+/** What a gather's result heard; null on a timeout or anything else (nothing was said). */
+export function heardIn(result: GatherResult): Heard | null {
+  if (result.reason === 'dtmfDetected' && result.digits) return { digits: result.digits };
+  if (result.reason !== 'speechDetected') return null;
+  const speech = result.speech?.alternatives?.[0]?.transcript?.trim();
+  return speech ? { speech } : null;
+}
+
 /**
- * The client's message for a gather's result: the digits pressed (the option's text when they
- * name one of the last message's options), or the phrase recognised; null on a timeout or
- * anything else (nothing was said).
+ * The client's message for what a gather heard: the digits pressed (the option's text when they
+ * name one of the last message's options), or the phrase recognised.
  */
-export function answerText(result: GatherResult, lastButtons: Buttons | null): string | null {
-  if (result.reason === 'dtmfDetected' && result.digits) {
-    const options = voiceOptions(lastButtons);
-    return numberedChoice(result.digits, options) ?? result.digits;
-  }
-  if (result.reason === 'speechDetected') {
-    const transcript = result.speech?.alternatives?.[0]?.transcript?.trim();
-    if (!transcript) return null;
-    // "two" or "2" said for an option is its number too.
-    const spokenDigit = SPOKEN_DIGITS[transcript.toLowerCase().replace(/[.!?]$/, '')];
-    const options = voiceOptions(lastButtons);
-    if (spokenDigit && options.length) return numberedChoice(spokenDigit, options) ?? transcript;
-    return numberedChoice(transcript, options) ?? transcript;
-  }
-  return null;
+export function answerText(heard: Heard, lastButtons: Buttons | null): string {
+  const options = voiceOptions(lastButtons);
+  if ('digits' in heard) return numberedChoice(heard.digits, options) ?? heard.digits;
+  const { speech } = heard;
+  // "two" or "2" said for an option is its number too.
+  const spokenDigit = SPOKEN_DIGITS[speech.toLowerCase().replace(/[.!?]$/, '')];
+  if (spokenDigit && options.length) return numberedChoice(spokenDigit, options) ?? speech;
+  return numberedChoice(speech, options) ?? speech;
 }
 
 const SPOKEN_DIGITS: Record<string, string> = {

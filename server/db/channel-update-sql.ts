@@ -94,12 +94,13 @@ const webhookChannelRow = z.object({
   groupId: column.text,
   inboundSecret: column.text,
   credentials: column.json(z.unknown()),
+  settings: column.json(z.unknown()),
 });
 export type WebhookChannelRow = z.infer<typeof webhookChannelRow>;
 
-/** A $kind webhook's channel: its secret, its bot id and its credentials. */
+/** A $kind webhook's channel: its secret, its bot id, its credentials and its settings. */
 export const webhookChannel = new PreparedStatement(
-  `SELECT id, "projectId", "groupId", "inboundSecret", credentials FROM "Channel"
+  `SELECT id, "projectId", "groupId", "inboundSecret", credentials, settings FROM "Channel"
    WHERE id = $id::int AND kind = $kind::"ChannelKind" AND "receiveMode" = 'webhook'`,
   webhookChannelRow,
 );

@@ -3,8 +3,8 @@ import { column } from '@/server/db/columns';
 import { PreparedStatement } from '@/server/db/raw-sql';
 
 /**
- * The telephony channel's own statements: what a call's every turn reads (its channel, the
- * caller, the question they answer, their pause and the version their project runs), as plain
+ * The telephony channel's own statements: what a call's turns read (the caller, the question
+ * they answer, their pause and the version their project runs), as plain
  * prepared statements, which take less CPU a call than the ORM's queries (the ORM was the
  * largest part of a turn's own CPU in a profile). Each reads a row or two by key: they share
  * the engine's connections (`shares`, server/db/raw-sql.ts).
@@ -20,19 +20,6 @@ const channelRow = z.object({
 export type TelephonyChannelRow = z.infer<typeof channelRow>;
 
 const CHANNEL_COLUMNS = `id, "projectId", "groupId", credentials, settings`;
-
-const hookChannelRow = channelRow.extend({
-  /** What the webhook's updates are stored against (server/channels/inbound/pipeline.ts, WebhookCheck). */
-  inboundSecret: column.text,
-});
-export type TelephonyHookChannel = z.infer<typeof hookChannelRow>;
-
-/** A telephony channel by its id (the address of its webhooks). */
-export const telephonyChannelById = new PreparedStatement(
-  `SELECT ${CHANNEL_COLUMNS}, "inboundSecret" FROM "Channel" WHERE id = $id::int AND kind = 'telephony'`,
-  hookChannelRow,
-  { shares: true },
-);
 
 /**
  * The channel a client's messages go through: `$id` when it is still a telephony channel of

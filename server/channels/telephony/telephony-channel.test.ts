@@ -660,6 +660,58 @@ describe('signatures', () => {
   });
 });
 
+describe('a number disconnected while this process keeps its copy', () => {
+  const caller = '+14155550071';
+  /**
+   * A number connected and called (this process keeps its channel), then disconnected elsewhere
+   * (another instance of the app: only the row goes); a post to it, signed as jambonz signs.
+   */
+  async function goneNumber(number: string) {
+    const connected = resultOf<typeof connectTelephonyChannel>(
+      await app.owner.channels.connect({
+        kind: 'telephony',
+        projectId,
+        apiUrl: fake.url,
+        accountSid: fake.account.accountSid,
+        apiKey: fake.account.apiKey,
+        applicationSid: fake.account.applicationSid,
+        webhookSecret: fake.account.webhookSecret,
+        callerNumber: number,
+      }),
+    )!;
+    const call = { call_sid: `gone-${number}`, direction: 'inbound', from: caller, to: number };
+    const post = (path: string, extra: object = {}) =>
+      fake.post(`${connected.webhook.callHook}${path}`, { ...call, ...extra });
+    expect((await post('')).status).toBe(200);
+    await db.channel.delete({ where: { id: connected.id } });
+    return post;
+  }
+  const messages = async () =>
+    db.message.count({ where: { clientId: (await clientOf(caller.slice(1))).id } });
+
+  // Answered before anything is stored, so checked against the channel as it is now: the
+  // question is not said again, nor pending verbs given, for a number gone.
+  it('does not say the question again on silence', async () => {
+    const post = await goneNumber('15550003001');
+    const before = await messages();
+    expect((await post('/gather?turn=a', { reason: 'timeout' })).status).toBe(404);
+    expect(await messages()).toBe(before);
+  });
+
+  it('gives a call no pending verbs', async () => {
+    const post = await goneNumber('15550003002');
+    expect((await post('/pending')).status).toBe(404);
+  });
+
+  it('stores no answer and no call', async () => {
+    const post = await goneNumber('15550003003');
+    const before = await messages();
+    expect((await post('/gather?turn=b', { reason: 'dtmfDetected', digits: '1' })).status).toBe(404);
+    expect((await post('', { call_sid: 'gone-again' })).status).toBe(404);
+    expect(await messages()).toBe(before);
+  });
+});
+
 describe('outbound calls', () => {
   let clientId: number;
   beforeAll(async () => {

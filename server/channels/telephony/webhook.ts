@@ -3,23 +3,24 @@ import { phoneDigits } from '@/lib/channels/phone-numbers';
 import { buttonsSchema } from '@/lib/schema';
 import {
   answerText,
+  heardIn,
   messageVerbs,
   SILENCE_REPEATS,
   turnVerbs,
   unanswered,
   type Verb,
 } from '@/lib/telephony/verbs';
-import { plainSql } from '@/server/db/raw-sql';
+import type { WebhookChannelRow } from '@/server/db/channel-update-sql';
 import { getEngineDeps } from '@/server/engine/engine';
 import type { EngineDeps } from '@/server/engine/engine-deps';
 import { cappedBytes } from '../capped-body';
 import type { ChannelEndpoint } from '../channel-module';
 import { storeUpdates } from '../inbound/pipeline';
+import { channelIdOf, webhookChannels } from '../webhook-channels';
 import { findCaller, findCallerWithLastSaid } from './call-history';
 import { awaitTurn, readCall, takePending, transferUnansweredNow, turnRunning, writeCall } from './calls';
 import { gatherHook, telephonyCredentials, telephonySettings, telephonyUrls } from './channel-service';
 import { type CallInfo, providerOf, type TelephonyProvider } from './provider';
-import { type TelephonyHookChannel, telephonyChannelById } from './sql';
 import { finishTurn, type TelephonyUpdate, telephonyInbound } from './updates';
 
 /**
@@ -48,38 +49,69 @@ const MAX_WAITS = 30;
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-async function readChannel(deps: EngineDeps, id: number): Promise<TelephonyHookChannel | undefined> {
-  if (!id) return undefined;
-  const [row] = await plainSql(deps.db).run(telephonyChannelById, { id });
-  return row;
-}
+/**
+ * The channels as this process's webhooks check requests against them (../webhook-channels.ts):
+ * a copy kept is good for what is stored, as the store checks the channel still is what the
+ * copy says; what is answered before anything is stored (a question said again, the verbs a call
+ * fetches, an outbound call answered) is checked against the channel as it is now (`verifiedNow`).
+ */
+const channels = webhookChannels('telephony', (row) => row);
+
+const NOT_CONNECTED = 'no telephony channel is connected at this address';
 
 type Verified = {
   deps: EngineDeps;
-  channel: TelephonyHookChannel;
+  channel: WebhookChannelRow;
   provider: TelephonyProvider;
+  headers: Headers;
   info: CallInfo;
   body: Uint8Array;
 };
 
-async function verify(req: Request, channelParam: string): Promise<Verified | Response> {
-  const id = /^\d{1,9}$/.test(channelParam) ? Number(channelParam) : 0;
-  const deps = await getEngineDeps();
-  const channel = await readChannel(deps, id);
-  if (!channel) return json(404, { error: 'no telephony channel is connected at this address' });
-  const body = await cappedBytes(req, MAX_BODY_BYTES);
-  if (!body) return json(413, { error: `the body is over ${MAX_BODY_BYTES} bytes` });
+/** The request read as the channel's webhook; 'unsigned' when its signature is not the channel's. */
+function readWith(
+  deps: EngineDeps,
+  channel: WebhookChannelRow,
+  headers: Headers,
+  body: Uint8Array,
+): Verified | 'unsigned' | Response {
   const provider = providerOf(channel);
   const now = Math.floor(deps.now().getTime() / 1000);
-  const info = provider.readHook(body, req.headers, telephonyCredentials(channel), now);
-  if (info === 'unsigned')
-    return json(401, {
-      error:
-        'the Jambonz-Signature header is missing, stale, or not the signature of the body with this account’s webhook secret',
-    });
+  const info = provider.readHook(body, headers, telephonyCredentials(channel), now);
   if (info === 'malformed')
     return json(400, { error: 'the body is not a voice gateway’s webhook (no call sid)' });
-  return { deps, channel, provider, info, body };
+  return info === 'unsigned' ? info : { deps, channel, provider, headers, info, body };
+}
+
+const unsigned = () =>
+  json(401, {
+    error:
+      'the Jambonz-Signature header is missing, stale, or not the signature of the body with this account’s webhook secret',
+  });
+
+async function verify(req: Request, channelParam: string): Promise<Verified | Response> {
+  const id = channelIdOf(channelParam);
+  const deps = await getEngineDeps();
+  const kept = channels.cached(id);
+  const channel = kept ?? (await channels.read(deps, id));
+  if (!channel) return json(404, { error: NOT_CONNECTED });
+  const body = await cappedBytes(req, MAX_BODY_BYTES);
+  if (!body) return json(413, { error: `the body is over ${MAX_BODY_BYTES} bytes` });
+  const read = readWith(deps, channel, req.headers, body);
+  // A wrong signature may be a stale copy's: checked against the channel as it is now first.
+  if (read === 'unsigned')
+    return kept ? verifiedNow({ deps, channel, headers: req.headers, body }) : unsigned();
+  return read;
+}
+
+/** The request checked against the channel as it is now, not a copy kept. */
+async function verifiedNow(
+  v: Pick<Verified, 'deps' | 'channel' | 'headers' | 'body'>,
+): Promise<Verified | Response> {
+  const channel = await channels.read(v.deps, v.channel.id);
+  if (!channel) return json(404, { error: NOT_CONNECTED });
+  const read = readWith(v.deps, channel, v.headers, v.body);
+  return read === 'unsigned' ? unsigned() : read;
 }
 
 /** The request's own id: a webhook posted twice is one update. */
@@ -93,13 +125,15 @@ const order = () => BigInt(Date.now()) * 1000n + BigInt(sequence++ % 1000);
 
 /**
  * Stores an update on the inbound pipeline, in its caller's order, against the channel as this
- * request was verified with it; this process runs it at once (a turn's client claimed as it is stored).
+ * request was verified with it (false, and the copy dropped, when the channel is no longer that:
+ * disconnected); this process runs it at once (a turn's client claimed as it is stored).
  */
-const store = (v: Verified, update: TelephonyUpdate) =>
-  storeUpdates(
+async function store(v: Verified, update: TelephonyUpdate): Promise<boolean> {
+  const { channel } = v;
+  const stored = await storeUpdates(
     v.deps,
     telephonyInbound,
-    v.channel.id,
+    channel.id,
     [
       {
         externalId: update.key,
@@ -109,8 +143,11 @@ const store = (v: Verified, update: TelephonyUpdate) =>
         parsed: update,
       },
     ],
-    { secret: v.channel.inboundSecret, groupId: v.channel.groupId, projectId: v.channel.projectId },
+    { secret: channel.inboundSecret, groupId: channel.groupId, projectId: channel.projectId },
   );
+  if (!stored) channels.forget(channel.id);
+  return stored;
+}
 
 /** Stores a turn's update and answers the verbs the bot's answer became. */
 async function storeTurn(
@@ -118,8 +155,7 @@ async function storeTurn(
   update: Exclude<TelephonyUpdate, { type: 'status' | 'utterance' }>,
 ): Promise<Response> {
   const waiting = awaitTurn(update.key, TURN_WAIT_MS);
-  if (!(await store(v, update)))
-    return json(404, { error: 'no telephony channel is connected at this address' });
+  if (!(await store(v, update))) return json(404, { error: NOT_CONNECTED });
   const verbs = await waiting;
   // Processed elsewhere (a repeat, a slow turn): the call waits, then fetches what is pending.
   return v.provider.answer(verbs ?? waitForPending(v.channel.id, 1));
@@ -136,7 +172,10 @@ export async function telephonyWebhook(req: Request, channelParam: string): Prom
   if (v instanceof Response) return v;
   const { info } = v;
   const callSid = info.callSid;
-  if (info.direction === 'outbound') return v.provider.answer(await pendingVerbs(v, true));
+  if (info.direction === 'outbound') {
+    const now = await verifiedNow(v);
+    return now instanceof Response ? now : now.provider.answer(await pendingVerbs(now, true));
+  }
   return storeTurn(v, { type: 'call', key: `call:${callSid}`, callSid, number: numberOf(info) });
 }
 
@@ -184,45 +223,62 @@ async function pendingVerbs(v: Verified, answered: boolean, waits = 0): Promise<
 }
 
 /**
- * A gather's result: the caller's answer as their message. Silence (the gather timed out) asks
- * the call's question again, the last message said in this call, with its options, at most
- * `SILENCE_REPEATS` times; then the call hangs up.
+ * A gather's result: the caller's answer as their message (the option of the digit pressed or
+ * the number said, read from the last thing said to them).
  */
 async function gather(v: Verified, url: URL): Promise<Response> {
-  const { client, last } = await findCallerWithLastSaid(
+  const heard = heardIn(v.info.gather);
+  if (!heard) return askAgain(v, url);
+  const { last } = await findCallerWithLastSaid(
     v.deps.db,
     v.channel.projectId,
     phoneDigits(numberOf(v.info)),
   );
   const callSid = v.info.callSid;
-  const buttons = buttonsSchema
-    .nullable()
-    .catch(null)
-    .parse(last?.buttons ?? null);
-  const text = answerText(v.info.gather, buttons);
-  if (text === null) {
-    const silences = Number(url.searchParams.get('silence') ?? 0) + 1;
-    if (silences > SILENCE_REPEATS) return v.provider.answer([{ verb: 'hangup' }]);
-    const settings = telephonySettings(v.channel);
-    const again = gatherHook(v.channel.id, silences);
-    // Only what was said in this call is its question (a call with nothing said yet listens
-    // again), and not the announcement of a transfer nobody answered.
-    const asked =
-      client &&
-      last?.externalId === callSid &&
-      !transferUnansweredNow(await readCall(v.deps.db, client.id), client.botPausedAt);
-    const question =
-      asked && last ? messageVerbs({ ...last, attachments: [], buttons }, settings, again) : [];
-    return v.provider.answer(turnVerbs(question, 'listen', again, settings));
-  }
   return storeTurn(v, {
     type: 'answer',
     // The gather's own turn id: alike answers to two gathers are two turns, a resend is one.
     key: `answer:${callSid}:${url.searchParams.get('turn') ?? ''}:${bodyDigest(v)}`,
     callSid,
     number: numberOf(v.info),
-    text,
+    text: answerText(heard, buttonsOf(last)),
   });
+}
+
+const buttonsOf = (said: { buttons: unknown } | null) =>
+  buttonsSchema
+    .nullable()
+    .catch(null)
+    .parse(said?.buttons ?? null);
+
+/**
+ * Silence (the gather timed out) asks the call's question again, the last message said in this
+ * call, with its options, at most `SILENCE_REPEATS` times; then the call hangs up. Answered
+ * before anything is stored: checked against the channel as it is now.
+ */
+async function askAgain(given: Verified, url: URL): Promise<Response> {
+  const silences = Number(url.searchParams.get('silence') ?? 0) + 1;
+  if (silences > SILENCE_REPEATS) return given.provider.answer([{ verb: 'hangup' }]);
+  const v = await verifiedNow(given);
+  if (v instanceof Response) return v;
+  const { client, last } = await findCallerWithLastSaid(
+    v.deps.db,
+    v.channel.projectId,
+    phoneDigits(numberOf(v.info)),
+  );
+  const settings = telephonySettings(v.channel);
+  const again = gatherHook(v.channel.id, silences);
+  // Only what was said in this call is its question (a call with nothing said yet listens
+  // again), and not the announcement of a transfer nobody answered.
+  const asked =
+    client &&
+    last?.externalId === v.info.callSid &&
+    !transferUnansweredNow(await readCall(v.deps.db, client.id), client.botPausedAt);
+  const question =
+    asked && last
+      ? messageVerbs({ ...last, attachments: [], buttons: buttonsOf(last) }, settings, again)
+      : [];
+  return v.provider.answer(turnVerbs(question, 'listen', again, settings));
 }
 
 const STATUSES_TAKEN = new Set(['in-progress', 'completed', 'failed', 'busy', 'no-answer']);
@@ -294,10 +350,12 @@ export const telephonyEndpoint: ChannelEndpoint = async (req, channelParam, path
       return status(v);
     case 'transcript':
       return transcript(v);
-    case 'pending':
-      return v.provider.answer(
-        await pendingVerbs(v, false, Number(new URL(req.url).searchParams.get('waits') ?? 0)),
-      );
+    case 'pending': {
+      const now = await verifiedNow(v);
+      if (now instanceof Response) return now;
+      const waits = Number(new URL(req.url).searchParams.get('waits') ?? 0);
+      return now.provider.answer(await pendingVerbs(now, false, waits));
+    }
     case 'dial-end':
       return dialEnd(v);
     default:
