@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resultOf } from '@/lib/channels/operation-result';
 import { BOT_SCHEMA_FORMAT } from '@/lib/schema';
 import { broadcastDispatchJob, broadcastSendJob } from '@/server/broadcasts/broadcast-jobs';
 import type { PrismaClient } from '@/server/db/client-type';
@@ -10,7 +9,7 @@ import { startWorkers } from '@/server/jobs/jobs';
 import { waitFor } from '@/server/testing/wait-for';
 import { saveAndPublish } from '@/server/versions/bot-versions';
 import { type ChatappTestApp, useChatappTestApp } from '../chatapp/testing/chatapp-test-app';
-import type { connectTelephonyChannel } from './channel-service';
+import { connectNumber } from './testing/connect-number';
 import { type FakeJambonz, startFakeJambonz } from './testing/fake-jambonz';
 
 /**
@@ -31,19 +30,7 @@ const FIRST_NUMBER = '15550001000';
 const SECOND_NUMBER = '15550002000';
 
 async function connect(fake: FakeJambonz, callerNumber: string, voice: object) {
-  const connected = resultOf<typeof connectTelephonyChannel>(
-    await app.owner.channels.connect({
-      kind: 'telephony',
-      projectId,
-      apiUrl: fake.url,
-      accountSid: fake.account.accountSid,
-      apiKey: fake.account.apiKey,
-      applicationSid: fake.account.applicationSid,
-      webhookSecret: fake.account.webhookSecret,
-      callerNumber,
-      ...voice,
-    }),
-  )!;
+  const connected = await connectNumber(app, projectId, fake, callerNumber, voice);
   fake.setApplication({ callHook: connected.webhook.callHook, statusHook: connected.webhook.statusHook });
   return connected.id;
 }

@@ -18,8 +18,9 @@ import { saveAndPublish } from '@/server/versions/bot-versions';
 import { type ChatappTestApp, useChatappTestApp } from '../chatapp/testing/chatapp-test-app';
 import { storeUpdates } from '../inbound/pipeline';
 import { CALL_KEY, TRANSCRIPT_KEY } from './calls';
-import type { connectTelephonyChannel, updateTelephonySettings } from './channel-service';
+import type { updateTelephonySettings } from './channel-service';
 import { keepRecording, telephonyRecordingJob } from './recordings';
+import { connectNumber } from './testing/connect-number';
 import { type FakeCall, type FakeJambonz, startFakeJambonz } from './testing/fake-jambonz';
 import { telephonyInbound } from './updates';
 
@@ -113,19 +114,9 @@ beforeAll(async () => {
       { id: 7, from: 11, to: 3, kind: 'condition', condition: { alternatives: 'Opening hours' } },
     ],
   });
-  const connected = resultOf<typeof connectTelephonyChannel>(
-    await app.owner.channels.connect({
-      kind: 'telephony',
-      projectId,
-      apiUrl: fake.url,
-      accountSid: fake.account.accountSid,
-      apiKey: fake.account.apiKey,
-      applicationSid: fake.account.applicationSid,
-      webhookSecret: fake.account.webhookSecret,
-      callerNumber: '+1 555 000 1000',
-      transferNumber: '+1 (555) 999-0000',
-    }),
-  )!;
+  const connected = await connectNumber(app, projectId, fake, '+1 555 000 1000', {
+    transferNumber: '+1 (555) 999-0000',
+  });
   channelId = connected.id;
   callHook = connected.webhook.callHook;
   fake.setApplication({ callHook, statusHook: connected.webhook.statusHook });
@@ -667,18 +658,7 @@ describe('a number disconnected while this process keeps its copy', () => {
    * (another instance of the app: only the row goes); a post to it, signed as jambonz signs.
    */
   async function goneNumber(number: string) {
-    const connected = resultOf<typeof connectTelephonyChannel>(
-      await app.owner.channels.connect({
-        kind: 'telephony',
-        projectId,
-        apiUrl: fake.url,
-        accountSid: fake.account.accountSid,
-        apiKey: fake.account.apiKey,
-        applicationSid: fake.account.applicationSid,
-        webhookSecret: fake.account.webhookSecret,
-        callerNumber: number,
-      }),
-    )!;
+    const connected = await connectNumber(app, projectId, fake, number);
     const call = { call_sid: `gone-${number}`, direction: 'inbound', from: caller, to: number };
     const post = (path: string, extra: object = {}) =>
       fake.post(`${connected.webhook.callHook}${path}`, { ...call, ...extra });
