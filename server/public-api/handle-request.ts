@@ -13,7 +13,7 @@ import { actionAliases, parameterAliases, renameAliasedParams } from './actions/
 import { ApiError, type ApiReply, errorReply, jsonReply, toApiError } from './api-error';
 import { allowedOriginsOf, answerPreflight, withCors } from './cors';
 import { isClientMethod, locateClient } from './locate-client';
-import { apiIssueMessage, invalidParams } from './param-errors';
+import { API_PARSE, invalidParams } from './param-errors';
 import { countFailedKeyLookup, takeToken } from './rate-limit';
 import { redactKey } from './redact';
 import {
@@ -142,7 +142,7 @@ async function dispatch(
     const clientId = await locateClient(db, key.projectId, action, raw, universal);
     if (clientId !== null) raw.client_id = clientId;
   }
-  const parsed = action.input.safeParse(raw, { error: apiIssueMessage, reportInput: true });
+  const parsed = action.input.safeParse(raw, API_PARSE);
   if (!parsed.success) throw invalidParams(action.input, parsed.error, raw, emptied);
   // Again after parsing: JSON text (variables, buttons) can carry one as \u0000.
   refuseNulBytes(parsed.data);

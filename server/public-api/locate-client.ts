@@ -3,7 +3,7 @@ import { findClientIdsByIdentifiers } from '@/server/contacts/client-lookup';
 import type { Db } from '@/server/db/client-type';
 import type { ApiAction } from './action';
 import { ApiError } from './api-error';
-import { apiIssueMessage } from './param-errors';
+import { API_PARSE } from './param-errors';
 import type { GivenIdentifiers, LocatingField, RawParams } from './request-params';
 
 /** A client method takes client_id: universal-webhook identifiers locate its client instead. */
@@ -53,7 +53,7 @@ export async function locateClient(
   ][]) {
     // Client libraries send unused parameters empty: not given.
     if (source.value === undefined || source.value === null || source.value === '') continue;
-    const text = textParam().safeParse(source.value, { error: apiIssueMessage });
+    const text = textParam().safeParse(source.value, API_PARSE);
     if (!text.success) {
       throw new ApiError(400, 'invalid_parameter', `${source.param}: ${text.error.issues[0].message}.`);
     }

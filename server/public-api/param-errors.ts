@@ -55,6 +55,18 @@ export const apiIssueMessage: z.core.$ZodErrorMap = (issue) => {
   }
 };
 
+/**
+ * The options of every parse of the API's parameters: its messages, the input kept in issues.
+ * `async: false` is zod's own setting for a synchronous parse, given here so that zod's copy
+ * of these options (`{ ...options, async: false }`) sets a property the object already has:
+ * without it that copy took V8's slow path on each parse, about 2 µs of a 2.2 µs parse.
+ */
+export const API_PARSE: z.core.ParseContextInternal<z.core.$ZodIssue> = {
+  async: false,
+  error: apiIssueMessage,
+  reportInput: true,
+};
+
 type Issue = z.core.$ZodIssue;
 
 /**

@@ -1,4 +1,5 @@
 import qs from 'qs';
+import { nullRecord } from '@/lib/null-record';
 import { ApiError } from './api-error';
 
 /** Bodies above this are refused with 413 before they are parsed. */
@@ -81,7 +82,7 @@ async function readBody(req: ApiRequest): Promise<RawParams> {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object of parameters.');
   }
-  return Object.assign(Object.create(null), parsed as RawParams);
+  return Object.assign(nullRecord(), parsed as RawParams);
 }
 
 /** Distinct field names per query string or form body (a repeated name counts once). */
@@ -119,7 +120,7 @@ export function fieldsToParams(fields: Iterable<[string, string]>): RawParams {
     const name = key.split('[')[0];
     let group = byName.get(name);
     if (!group) {
-      group = Object.create(null) as Record<string, string | string[]>;
+      group = nullRecord<string | string[]>();
       byName.set(name, group);
     }
     const existing = group[key];
@@ -129,7 +130,7 @@ export function fieldsToParams(fields: Iterable<[string, string]>): RawParams {
     } else if (Array.isArray(existing)) existing.push(value);
     else group[key] = [existing, value];
   }
-  const params: RawParams = Object.create(null);
+  const params: RawParams = nullRecord();
   for (const [name, group] of byName) {
     const plain = group[name];
     // A field without brackets given once is its value, as qs gives it (which drops an empty
