@@ -9,6 +9,8 @@ const tgWebhook = Symbol.for('blockbot.serveTgWebhook');
 
 /** An API key (`bb_…`) as a path segment. */
 const KEY_SEGMENT = /(?:^|[\\/])bb_/;
+/** What canonicalKeyUrl rewrites: a backslash, a run of slashes, a trailing slash. */
+const NOT_CANONICAL = /\\|\/\/|.\/$/;
 
 /**
  * Next.js answers `/api//{key}/…` with a 308 whose Location repeats the URL, key included (and
@@ -18,7 +20,8 @@ const KEY_SEGMENT = /(?:^|[\\/])bb_/;
 export function canonicalKeyUrl(url) {
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
-  if (!KEY_SEGMENT.test(path)) return url;
+  // Already canonical (as an API call's URL almost always is): no rewrite.
+  if (!KEY_SEGMENT.test(path) || !NOT_CANONICAL.test(path)) return url;
   return (
     path.replace(/[\\/]+/g, '/').replace(/(.)\/$/, '$1') + (queryStart === -1 ? '' : url.slice(queryStart))
   );

@@ -57,7 +57,8 @@ export function takeRate(
   limits: readonly RateLimit[],
   now = Date.now(),
 ): Promise<RateDecision> {
-  const keys = [...new Set(limits.map((l) => l.key))].sort();
+  // One limit (an API key's) is the common case: no set, no sort.
+  const keys = limits.length === 1 ? [limits[0].key] : [...new Set(limits.map((l) => l.key))].sort();
   let byKeys = rates.batches.get(db);
   if (!byKeys) {
     byKeys = new Map();

@@ -19,9 +19,14 @@ export function requestIdFrom(header) {
   return typeof sent === 'string' && SAFE_REQUEST_ID.test(sent) ? sent : randomUUID();
 }
 
-/** Runs `fn` with `context` added to the current one: every line it logs carries it. */
+/**
+ * Runs `fn` with `context` added to the current one: every line it logs carries it. Outside any,
+ * `context` itself is the store: callers pass an object of their own and never change it.
+ */
 export function withLogContext(context, fn) {
-  return storage.run({ ...storage.getStore(), ...context }, fn);
+  const outer = storage.getStore();
+  // A request's own context as given (a literal of two spreads takes V8's slow path).
+  return storage.run(outer ? { ...outer, ...context } : context, fn);
 }
 
 /** The current request's and job's ids (undefined outside any). */
