@@ -683,11 +683,15 @@ describe('a number disconnected while this process keeps its copy', () => {
     expect((await post('/pending')).status).toBe(404);
   });
 
-  it('stores no answer and no call', async () => {
-    const post = await goneNumber('15550003003');
+  // A store finds the channel gone (and the copy is dropped).
+  it.each([
+    ['an answer', '15550003003', '/gather?turn=b', { reason: 'dtmfDetected', digits: '1' }],
+    ['a call', '15550003004', '', { call_sid: 'gone-again' }],
+    ['a status', '15550003005', '/status', { call_status: 'completed' }],
+  ])('stores no %s', async (_, number, path, extra) => {
+    const post = await goneNumber(number);
     const before = await messages();
-    expect((await post('/gather?turn=b', { reason: 'dtmfDetected', digits: '1' })).status).toBe(404);
-    expect((await post('', { call_sid: 'gone-again' })).status).toBe(404);
+    expect((await post(path, extra)).status).toBe(404);
     expect(await messages()).toBe(before);
   });
 });

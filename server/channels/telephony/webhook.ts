@@ -301,8 +301,7 @@ async function status(v: Verified): Promise<Response> {
     number: numberOf(info),
     status: callStatus,
   };
-  await store(v, update);
-  return json(200, {});
+  return (await store(v, update)) ? json(200, {}) : json(404, { error: NOT_CONNECTED });
 }
 
 /**
@@ -330,14 +329,14 @@ async function dialEnd(v: Verified): Promise<Response> {
 async function transcript(v: Verified): Promise<Response> {
   const { info } = v;
   if (!info.utterance) return json(200, {});
-  await store(v, {
+  const stored = await store(v, {
     type: 'utterance',
     key: `utterance:${info.callSid}:${bodyDigest(v)}`,
     callSid: info.callSid,
     number: numberOf(info),
     ...info.utterance,
   });
-  return json(200, {});
+  return stored ? json(200, {}) : json(404, { error: NOT_CONNECTED });
 }
 
 export const telephonyEndpoint: ChannelEndpoint = async (req, channelParam, path) => {
