@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,21 +165,57 @@ describe.skipIf(!serverUrl)('npm run worker: its health, readiness and metrics o
   }, 120_000);
 
   it('on SIGTERM turns not ready first, health still answering, then finishes and exits', async () => {
-    const exited = once(worker, 'exit');
-    worker.kill('SIGTERM');
-    const stopping = await waitFor(
-      async () => {
-        const r = await get('/api/ready');
-        return r?.status === 503 && r;
-      },
-      'ready to answer 503 after SIGTERM',
-      10_000,
-    );
-    expect(stopping.body.notReady).toContain(
-      'shutdown: shutting down (SIGTERM): finishing the requests and jobs in flight',
-    );
-    expect((await get('/api/health'))?.status).toBe(200);
-    const [code] = await exited;
-    expect(code, workerOutput.slice(-2000)).toBe(0);
+    // A webhook delivery the worker is sending when it is told to stop, answered only once the
+    // test has seen the 503: the worker finishes what it has in hand, so it cannot be gone
+    // before the test asks, however slow the machine.
+    const requests: http.ServerResponse[] = [];
+    let answering = false;
+    const held = http.createServer((req, res) => {
+      req.resume();
+      if (answering) res.end('ok');
+      else requests.push(res);
+    });
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    try {
+      const db = await getDb();
+      const project = await createProject(db, { name: 'Stopping', plan: 'business' });
+      await db.project.update({
+        where: { id: project.id },
+        data: {
+          webhookUrl: `http://127.0.0.1:${(held.address() as net.AddressInfo).port}/hook`,
+          webhookTestConversations: true,
+        },
+      });
+      await saveNotingBot(db, project.id);
+      await handleEvent(
+        await getEngineDeps(),
+        project.id,
+        { ref: simulatorClientRef('visitor', 'Stopping visitor') },
+        { type: 'message', text: 'in flight' },
+      );
+      await waitFor(async () => requests.length > 0, 'the worker to send a webhook', 60_000);
+
+      const exited = once(worker, 'exit');
+      worker.kill('SIGTERM');
+      const stopping = await waitFor(
+        async () => {
+          const r = await get('/api/ready');
+          return r?.status === 503 && r;
+        },
+        `ready to answer 503 after SIGTERM:\n${workerOutput.slice(-2000)}`,
+        30_000,
+      );
+      expect(stopping.body.notReady).toContain(
+        'shutdown: shutting down (SIGTERM): finishing the requests and jobs in flight',
+      );
+      expect((await get('/api/health'))?.status).toBe(200);
+      answering = true;
+      for (const res of requests) res.end('ok');
+      const [code] = await exited;
+      expect(code, workerOutput.slice(-2000)).toBe(0);
+    } finally {
+      held.closeAllConnections();
+      held.close();
+    }
   }, 60_000);
 });
