@@ -98,7 +98,7 @@ const vitestRun = (name, args, env, report) => async () => {
 };
 // The embedded database's runs never see TEST_DATABASE_URL (CI exports it for the PostgreSQL run).
 // The embedded run is the longest, so it comes in shards that either lane can take.
-const EMBEDDED_SHARDS = 4;
+const EMBEDDED_SHARDS = 6;
 const embeddedRuns = Array.from({ length: EMBEDDED_SHARDS }, (_, i) =>
   vitestRun(
     `unit and integration tests (embedded PGlite, part ${i + 1} of ${EMBEDDED_SHARDS})`,
@@ -141,9 +141,14 @@ async function checksAndBrowserTests() {
   }
 }
 
-// Two lanes for a 2-core machine: one runs the checks, the build and the browser tests, the
-// other Vitest runs; whichever lane is free takes the next Vitest run, so both stay busy to the end.
-await Promise.all([checksAndBrowserTests().then(drainVitest), drainVitest()]);
+// Lanes for a 2-core machine. A Vitest run (one worker) keeps about a third of the machine busy:
+// its files wait on the database, child processes and timers. Beside the browser tests, which
+// take more than a core, one run fills the machine; once they end, two more runs take the
+// remaining parts, so the last minutes do not leave a core idle while one part runs alone.
+await Promise.all([
+  checksAndBrowserTests().then(() => Promise.all([drainVitest(), drainVitest()])),
+  drainVitest(),
+]);
 
 console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nAll steps passed.');
 for (const test of failedTests) console.log(`  ✗ ${test}`);
