@@ -4,10 +4,10 @@ import { PreparedStatement } from '@/server/db/raw-sql';
 
 /**
  * The telephony channel's own statements: what a call's turns read (the caller, the question
- * they answer, their pause and the version their project runs), as plain
- * prepared statements, which take less CPU a call than the ORM's queries (the ORM was the
- * largest part of a turn's own CPU in a profile). Each reads a row or two by key: they share
- * the engine's connections (`shares`, server/db/raw-sql.ts).
+ * they answer, their pause and the version their project runs), as plain prepared statements,
+ * which take less CPU a call than the ORM's queries (the ORM was the largest part of a turn's
+ * own CPU in a profile). Each reads a row or two by key: they share the engine's connections
+ * (`shares`, server/db/raw-sql.ts).
  */
 
 const channelRow = z.object({

@@ -66,6 +66,8 @@ type Verified = {
   headers: Headers;
   info: CallInfo;
   body: Uint8Array;
+  /** The channel was read for this request, not taken from the copy kept. */
+  fresh: boolean;
 };
 
 /** The request read as the channel's webhook; 'unsigned' when its signature is not the channel's. */
@@ -74,13 +76,14 @@ function readWith(
   channel: WebhookChannelRow,
   headers: Headers,
   body: Uint8Array,
+  fresh: boolean,
 ): Verified | 'unsigned' | Response {
   const provider = providerOf(channel);
   const now = Math.floor(deps.now().getTime() / 1000);
   const info = provider.readHook(body, headers, telephonyCredentials(channel), now);
   if (info === 'malformed')
     return json(400, { error: 'the body is not a voice gateway’s webhook (no call sid)' });
-  return info === 'unsigned' ? info : { deps, channel, provider, headers, info, body };
+  return info === 'unsigned' ? info : { deps, channel, provider, headers, info, body, fresh };
 }
 
 const unsigned = () =>
@@ -97,20 +100,25 @@ async function verify(req: Request, channelParam: string): Promise<Verified | Re
   if (!channel) return json(404, { error: NOT_CONNECTED });
   const body = await cappedBytes(req, MAX_BODY_BYTES);
   if (!body) return json(413, { error: `the body is over ${MAX_BODY_BYTES} bytes` });
-  const read = readWith(deps, channel, req.headers, body);
+  const read = readWith(deps, channel, req.headers, body, !kept);
   // A wrong signature may be a stale copy's: checked against the channel as it is now first.
-  if (read === 'unsigned')
-    return kept ? verifiedNow({ deps, channel, headers: req.headers, body }) : unsigned();
+  if (read === 'unsigned') return kept ? readNow(deps, id, req.headers, body) : unsigned();
   return read;
 }
 
-/** The request checked against the channel as it is now, not a copy kept. */
-async function verifiedNow(
-  v: Pick<Verified, 'deps' | 'channel' | 'headers' | 'body'>,
+/** The request checked against the channel as it is now: read again unless it was for this request. */
+const verifiedNow = async (v: Verified): Promise<Verified | Response> =>
+  v.fresh ? v : readNow(v.deps, v.channel.id, v.headers, v.body);
+
+async function readNow(
+  deps: EngineDeps,
+  channelId: number,
+  headers: Headers,
+  body: Uint8Array,
 ): Promise<Verified | Response> {
-  const channel = await channels.read(v.deps, v.channel.id);
+  const channel = await channels.read(deps, channelId);
   if (!channel) return json(404, { error: NOT_CONNECTED });
-  const read = readWith(v.deps, channel, v.headers, v.body);
+  const read = readWith(deps, channel, headers, body, true);
   return read === 'unsigned' ? unsigned() : read;
 }
 
