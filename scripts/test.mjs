@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: type checking, lint, generated-docs check, unit and integration tests (Vitest) and
 // browser tests (Playwright against `next start`). Ends with one summary line counting every test.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,13 +15,6 @@ const failures = [];
 const failedTests = [];
 let passed = 0;
 let failed = 0;
-
-function step(name, command, args, env = {}) {
-  console.log(`\n▶ ${name}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  if (result.status !== 0) failures.push(name);
-  return result.status === 0;
-}
 
 /**
  * A step run beside others: its output is kept and printed whole when it ends, so the logs of
@@ -81,10 +74,6 @@ function countPlaywright(file) {
   for (const suite of suites) visit(suite, []);
 }
 
-// Next.js's route types (.next/types), which the type check includes: `next build` checks no
-// types itself (next.config.mjs), and this runs before any build.
-step('route types', bin('next'), ['typegen']);
-
 const vitestArgs = (name) => [
   'run',
   '--reporter=default',
@@ -125,6 +114,9 @@ async function drainVitest() {
 
 /** The checks, the build and the browser tests, one after another. */
 async function checksAndBrowserTests() {
+  // Next.js's route types (.next/types), which the type check includes: `next build` checks no
+  // types itself (next.config.mjs), and this runs before any build.
+  await stepAside('route types', bin('next'), ['typegen']);
   await stepAside('type check', bin('tsc'), ['--noEmit']);
   await stepAside('lint', bin('biome'), ['check', '.']);
   if (fs.existsSync(path.join(root, 'scripts', 'gen-formula-docs.ts')))
