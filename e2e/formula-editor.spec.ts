@@ -6,14 +6,33 @@ test.use({ viewport: { width: 1600, height: 1000 } });
 test('the formula editor completes built-ins and variables, shows signature help, hover docs and error markers', async ({
   page,
 }) => {
+  // Every state of the page, as it changes: how many controls the field "Formula" had at once
+  // (its label's id on an element, or the name as an aria-label). Monaco replaces a text area.
+  await page.addInitScript(() => {
+    const seen = window as unknown as { mostFormulaControls: number };
+    seen.mostFormulaControls = 0;
+    const controls = () => {
+      const found = new Set(document.querySelectorAll('[aria-label="Formula"]'));
+      for (const label of document.querySelectorAll('label'))
+        if (label.textContent === 'Formula' && label.htmlFor)
+          for (const el of document.querySelectorAll(`[id="${CSS.escape(label.htmlFor)}"]`)) found.add(el);
+      return found.size;
+    };
+    new MutationObserver(() => {
+      seen.mostFormulaControls = Math.max(seen.mostFormulaControls, controls());
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
   await signUp(page, `formula-${Date.now()}@example.com`);
   await saved(page);
   await page.getByTestId('block-2').click();
   const panel = page.getByRole('complementary', { name: 'Block editor' });
   const formula = panel.getByTestId('formula-editor');
   await expect(formula.locator('.monaco-editor')).toBeVisible();
-  // The label names Monaco's text area.
+  // The label names Monaco's text area, and never it and the text area it replaced at once.
   await expect(panel.getByLabel('Formula', { exact: true })).toHaveClass(/inputarea/);
+  expect(
+    await page.evaluate(() => (window as unknown as { mostFormulaControls: number }).mostFormulaControls),
+  ).toBe(1);
   await expect.poll(() => text(formula)).toContain('price = round(base * 1.2, 2)');
 
   // Completion of a built-in, picked from the list, with its signature beside it.

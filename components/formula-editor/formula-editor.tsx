@@ -80,6 +80,7 @@ export function FormulaEditor({
           plan={plan}
           invalid={invalid}
           describedBy={describedBy}
+          replacing={ready}
           onReady={onReady}
         />
       </div>

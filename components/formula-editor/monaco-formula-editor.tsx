@@ -35,6 +35,11 @@ export interface MonacoFormulaEditorProps {
   variables(): readonly KnownVariable[];
   plan: Plan | undefined;
   invalid: boolean;
+  /**
+   * The text area it stands in for is gone: only now does Monaco's take the field's id and label,
+   * so the field never has two controls of one name (a moment's two, the fallback's last render).
+   */
+  replacing: boolean;
   onReady(focus: () => void): void;
 }
 
@@ -52,6 +57,7 @@ export default function MonacoFormulaEditor({
   variables,
   plan,
   invalid,
+  replacing,
   onReady,
 }: MonacoFormulaEditorProps) {
   // The completion provider asks for the variables later: always through the latest callback.
@@ -96,7 +102,7 @@ export default function MonacoFormulaEditor({
   useEffect(() => () => detach.current?.(), []);
   // Monaco's text area is the field's control: the label's id, the error and the invalid state.
   const tieToField = (el: HTMLTextAreaElement | null) => {
-    if (!el) return;
+    if (!el || !replacing) return;
     el.id = id;
     if (describedBy) el.setAttribute('aria-describedby', describedBy);
     else el.removeAttribute('aria-describedby');
@@ -120,7 +126,7 @@ export default function MonacoFormulaEditor({
         }}
         loading={null}
         options={{
-          ariaLabel: label,
+          ariaLabel: replacing ? label : '',
           // A text area (not Chromium's EditContext) can carry the field's id and label.
           editContext: false,
           minimap: { enabled: false },
